@@ -1,0 +1,2 @@
+export * from './shared/envelope';
+export * from './jobs';

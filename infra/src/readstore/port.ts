@@ -1,0 +1,82 @@
+/**
+ * The part of the MongoDB collection API that projectors and queries use.
+ * Filters, updates, sorts and projections follow MongoDB semantics exactly
+ * (operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $and $or $not $regex $elemMatch $size;
+ * updates: $set $unset $inc $push (with $each/$slice) $pull $addToSet (with $each) $setOnInsert $min $max).
+ */
+export type Doc = { _id: string | number; [key: string]: unknown };
+export type Filter = Record<string, unknown>;
+export type Update = Record<string, unknown>;
+export type Sort = Record<string, 1 | -1>;
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface UpdateOptions {
+  upsert?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedCount: number;
+}
+
+export type BulkOp =
+  | { insertOne: { document: Doc } }
+  | { updateOne: { filter: Filter; update: Update; upsert?: boolean } }
+  | { updateMany: { filter: Filter; update: Update; upsert?: boolean } }
+  | { deleteOne: { filter: Filter } }
+  | { deleteMany: { filter: Filter } }
+  | { replaceOne: { filter: Filter; replacement: Doc; upsert?: boolean } };
+
+export interface IndexSpec {
+  key: Record<string, 1 | -1>;
+  unique?: boolean;
+  name?: string;
+}
+
+/** Raised by insertOne / upserts / bulkWrite on a duplicate _id or unique-index key. */
+export class DuplicateKeyError extends Error {
+  readonly code = 11000;
+  constructor(message = 'duplicate key') {
+    super(message);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export interface ReadCollection<T extends Doc = Doc> {
+  readonly name: string;
+  findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  countDocuments(filter?: Filter): Promise<number>;
+  insertOne(doc: T): Promise<void>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  replaceOne(filter: Filter, replacement: T, options?: UpdateOptions): Promise<UpdateResult>;
+  deleteOne(filter: Filter): Promise<{ deletedCount: number }>;
+  deleteMany(filter?: Filter): Promise<{ deletedCount: number }>;
+  /** ordered; stops at the first error (like MongoDB's ordered bulkWrite) */
+  bulkWrite(ops: BulkOp[]): Promise<void>;
+  createIndex(spec: IndexSpec): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export interface ReadStore {
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
+  listCollections(): Promise<string[]>;
+  /**
+   * Run `fn` so that its writes become visible together (MongoDB: a transaction when the server
+   * supports one; in-memory: writes are buffered and applied at once). Falls back to running `fn`
+   * directly where the store cannot; projectors stay idempotent for that case.
+   */
+  withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R>;
+  /** drop every collection */
+  dropAll(): Promise<void>;
+  close(): Promise<void>;
+}
