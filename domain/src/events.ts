@@ -1,0 +1,11 @@
+import type { ZodTypeAny } from 'zod';
+import { identityEventSchemas } from './identity/events';
+import { videoEventSchemas } from './videos/events';
+import { IdAssignedSchema } from './shared/sequence';
+
+/** Every event type of the product with its schema: appends are validated against it. */
+export const eventSchemas: Record<string, ZodTypeAny> = {
+  ...identityEventSchemas,
+  ...videoEventSchemas,
+  IdAssigned: IdAssignedSchema,
+};

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { DomainEvent } from '../shared/decider';
+
+export const UserRegisteredSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().email(),
+  pseudo: z.string().min(1),
+  passwordHash: z.string().min(1),
+  bio: z.string(),
+  profilePicture: z.string().min(1),
+});
+export const UserLoggedInSchema = z.object({ userId: z.string().min(1) });
+export const AdminRoleGrantedSchema = z.object({ userId: z.string().min(1) });
+export const AdminRoleRevokedSchema = z.object({ userId: z.string().min(1) });
+
+export type UserRegistered = DomainEvent<'UserRegistered', z.infer<typeof UserRegisteredSchema>>;
+export type UserLoggedIn = DomainEvent<'UserLoggedIn', z.infer<typeof UserLoggedInSchema>>;
+export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', z.infer<typeof AdminRoleGrantedSchema>>;
+export type AdminRoleRevoked = DomainEvent<'AdminRoleRevoked', z.infer<typeof AdminRoleRevokedSchema>>;
+export type UserEvent = UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked;
+
+/** Uniqueness claims on an email or a pseudo, one stream per normalised value. */
+export const ValueReservedSchema = z.object({
+  kind: z.enum(['email', 'pseudo']),
+  value: z.string().min(1),
+  userId: z.string().min(1),
+  /** ISO time of the claim, to recognise abandoned claims */
+  reservedAt: z.string(),
+});
+export const ValueReleasedSchema = ValueReservedSchema.omit({ reservedAt: true });
+export type ValueReserved = DomainEvent<'ValueReserved', z.infer<typeof ValueReservedSchema>>;
+export type ValueReleased = DomainEvent<'ValueReleased', z.infer<typeof ValueReleasedSchema>>;
+export type ReservationEvent = ValueReserved | ValueReleased;
+
+export const identityEventSchemas = {
+  UserRegistered: UserRegisteredSchema,
+  UserLoggedIn: UserLoggedInSchema,
+  AdminRoleGranted: AdminRoleGrantedSchema,
+  AdminRoleRevoked: AdminRoleRevokedSchema,
+  ValueReserved: ValueReservedSchema,
+  ValueReleased: ValueReleasedSchema,
+} as const;

@@ -1,0 +1,4 @@
+export * from './events';
+export * from './rules';
+export * from './user-decider';
+export * from './reservation-decider';

@@ -1,0 +1,72 @@
+import type { Decider } from '../shared/decider';
+import { DomainError, conflict, notFound } from '../shared/errors';
+import type { UserEvent } from './events';
+import { ADMIN_ROLE, MEMBER_ROLE, MESSAGES } from './rules';
+
+export type UserCommand =
+  | {
+      type: 'RegisterUser';
+      userId: string;
+      email: string;
+      pseudo: string;
+      passwordHash: string;
+      bio: string;
+      profilePicture: string;
+    }
+  | { type: 'RecordLogin'; userId: string }
+  | { type: 'GrantAdmin'; userId: string }
+  | { type: 'RevokeAdmin'; userId: string };
+
+export type UserState =
+  | { status: 'none' }
+  | {
+      status: 'registered';
+      userId: string;
+      email: string;
+      pseudo: string;
+      passwordHash: string;
+      role: typeof ADMIN_ROLE | typeof MEMBER_ROLE;
+    };
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+  initialState: () => ({ status: 'none' }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        return {
+          status: 'registered',
+          userId: event.data.userId,
+          email: event.data.email,
+          pseudo: event.data.pseudo,
+          passwordHash: event.data.passwordHash,
+          role: MEMBER_ROLE,
+        };
+      case 'AdminRoleGranted':
+        return state.status === 'registered' ? { ...state, role: ADMIN_ROLE } : state;
+      case 'AdminRoleRevoked':
+        return state.status === 'registered' ? { ...state, role: MEMBER_ROLE } : state;
+      case 'UserLoggedIn':
+        return state;
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'RegisterUser') {
+      if (state.status !== 'none') throw conflict(MESSAGES.alreadyRegistered);
+      const { type: _t, ...data } = command;
+      return [{ type: 'UserRegistered', data }];
+    }
+    if (state.status !== 'registered') throw notFound(MESSAGES.unknownUser);
+    switch (command.type) {
+      case 'RecordLogin':
+        return [{ type: 'UserLoggedIn', data: { userId: state.userId } }];
+      case 'GrantAdmin':
+        // granting twice changes nothing: answer without an event so the call is idempotent
+        return state.role === ADMIN_ROLE ? [] : [{ type: 'AdminRoleGranted', data: { userId: state.userId } }];
+      case 'RevokeAdmin':
+        if (state.role !== ADMIN_ROLE) throw new DomainError(MESSAGES.notAdmin, 409);
+        return [{ type: 'AdminRoleRevoked', data: { userId: state.userId } }];
+    }
+  },
+};
