@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BullMqJobQueue } from './bullmq-job-queue';
+import { jobQueueContract } from './job-queue.contract';
+import type { JobHandlers } from './port';
+
+const redisUrl = process.env.REDIS_URL;
+const QUEUE_NAME = 'jobs';
+/** unique per run, so parallel runs and leftovers of crashed runs never meet */
+const runPrefix = `evo-test-${randomUUID()}`;
+
+/** Removes every key of one test's queue: obliterate, then whatever BullMQ keeps outside the queue. */
+async function removeQueue(url: string, prefix: string): Promise<void> {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const admin = new Queue(QUEUE_NAME, { connection, prefix });
+  try {
+    await admin.obliterate({ force: true });
+    await admin.close();
+    const leftovers = await connection.keys(`${prefix}:*`);
+    if (leftovers.length > 0) await connection.del(...leftovers);
+  } finally {
+    await connection.quit();
+  }
+}
+
+if (!redisUrl) {
+  console.warn('bullmq-job-queue.test.ts: REDIS_URL is not set, the BullMQ JobQueue tests are skipped');
+  describe.skip('BullMqJobQueue (needs REDIS_URL)', () => {
+    it('runs the JobQueue contract on Redis', () => undefined);
+  });
+} else {
+  const url = redisUrl;
+  let testCount = 0;
+
+  jobQueueContract('BullMqJobQueue', async () => {
+    testCount += 1;
+    const prefix = `${runPrefix}-${testCount}`;
+    const queue = new BullMqJobQueue({ redisUrl: url, prefix, queueName: QUEUE_NAME });
+    return {
+      queue,
+      cleanup: async () => {
+        await queue.close();
+        await removeQueue(url, prefix);
+      },
+    };
+  });
+
+  describe('BullMqJobQueue', () => {
+    afterAll(async () => {
+      const connection = new Redis(url);
+      try {
+        expect(await connection.keys(`${runPrefix}*`)).toEqual([]);
+      } finally {
+        await connection.quit();
+      }
+    });
+
+    it('stores jobs under the prefix, named by job type, and keeps waiting jobs across restarts', async () => {
+      const prefix = `${runPrefix}-restart`;
+      const producer = new BullMqJobQueue({ redisUrl: url, prefix, queueName: QUEUE_NAME });
+      try {
+        await producer.add('video.process', { videoId: 5, filePath: '/v/5.mp4' }, { jobId: 'video.process:5' });
+        await producer.close();
+
+        const connection = new Redis(url);
+        const inspector = new Queue(QUEUE_NAME, { connection, prefix });
+        const waiting = await inspector.getWaiting();
+        expect(waiting.map((job) => job.name)).toEqual(['video.process']);
+        expect(waiting[0].opts.attempts).toBe(3);
+        expect(waiting[0].opts.backoff).toEqual({ type: 'exponential', delay: 1000 });
+        await inspector.close();
+        await connection.quit();
+
+        // a later worker process picks the job up
+        const consumer = new BullMqJobQueue({ redisUrl: url, prefix, queueName: QUEUE_NAME });
+        const seen: string[] = [];
+        await consumer.process({
+          'video.process': async (_data, ctx) => {
+            seen.push(ctx.jobId);
+          },
+        } as JobHandlers);
+        await consumer.drain(10_000);
+        await consumer.close();
+        expect(seen).toEqual(['video.process:5']);
+      } finally {
+        await producer.close();
+        await removeQueue(url, prefix);
+      }
+    });
+  });
+}
