@@ -4,5 +4,6 @@ export * from './shared/errors';
 export * from './shared/sequence';
 export * from './jobs';
 export * from './events';
+export * from './all-events';
 export * from './identity/index';
 export * from './videos/index';

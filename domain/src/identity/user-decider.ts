@@ -25,6 +25,7 @@ export type UserState =
       email: string;
       pseudo: string;
       passwordHash: string;
+      profilePicture: string;
       role: typeof ADMIN_ROLE | typeof MEMBER_ROLE;
     };
 
@@ -40,6 +41,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           email: event.data.email,
           pseudo: event.data.pseudo,
           passwordHash: event.data.passwordHash,
+          profilePicture: event.data.profilePicture,
           role: MEMBER_ROLE,
         };
       case 'AdminRoleGranted':

@@ -11,7 +11,31 @@ export const VideoUploadedSchema = z.object({
   mimeType: z.string(),
   sizeBytes: z.number().int().nonnegative(),
 });
-export type VideoUploaded = DomainEvent<'VideoUploaded', z.infer<typeof VideoUploadedSchema>>;
-export type VideoEvent = VideoUploaded;
+/** The worker read the file: it is a playable video. */
+export const VideoProcessedSchema = z.object({
+  videoId: z.number().int().positive(),
+  durationSeconds: z.number().nonnegative(),
+  sizeBytes: z.number().int().nonnegative(),
+  codec: z.string(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+  /** public path of the poster image under /uploads/posters */
+  posterPath: z.string().nullable(),
+});
+/** The worker could not read the file as a video: it never shows in feeds. */
+export const VideoRejectedSchema = z.object({
+  videoId: z.number().int().positive(),
+  /** French, shown to the owner */
+  reason: z.string().min(1),
+});
 
-export const videoEventSchemas = { VideoUploaded: VideoUploadedSchema } as const;
+export type VideoUploaded = DomainEvent<'VideoUploaded', z.infer<typeof VideoUploadedSchema>>;
+export type VideoProcessed = DomainEvent<'VideoProcessed', z.infer<typeof VideoProcessedSchema>>;
+export type VideoRejected = DomainEvent<'VideoRejected', z.infer<typeof VideoRejectedSchema>>;
+export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected;
+
+export const videoEventSchemas = {
+  VideoUploaded: VideoUploadedSchema,
+  VideoProcessed: VideoProcessedSchema,
+  VideoRejected: VideoRejectedSchema,
+} as const;

@@ -1,0 +1,16 @@
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends curl python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY domain/package.json domain/
+COPY infra/package.json infra/
+COPY projections/package.json projections/
+COPY workers/package.json workers/
+COPY command-api/package.json command-api/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build:web
+ENV NODE_ENV=production
+EXPOSE 3000
+CMD ["npm", "run", "start:api"]

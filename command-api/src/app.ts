@@ -1,0 +1,79 @@
+import express, { Router, type Express } from 'express';
+import helmet from 'helmet';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import type { AppDeps } from './deps';
+import { errorHandler, HttpError, MESSAGES } from './http/errors';
+import { csrfGuard } from './http/csrf';
+import { awaitOwnWrites } from './http/read-your-writes';
+import { identityRouter } from './identity/routes';
+import { videosRouter } from './videos/routes';
+
+export interface AppOptions {
+  /** built web app to serve (web/dist); omitted in API-only tests */
+  webDist?: string;
+}
+
+/** The HTTP application: /api routers by slice, /uploads, health, and the web app. */
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // MediaPipe runs WebAssembly on /create
+          'script-src': ["'self'", "'wasm-unsafe-eval'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'media-src': ["'self'", 'blob:', 'data:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'worker-src': ["'self'", 'blob:'],
+        },
+      },
+      // uploads are read by our own pages only
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+    }),
+  );
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', (_req, res, next) => {
+    deps.progress
+      .isCaughtUp()
+      .then((ready) => res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'catching-up' }))
+      .catch(next);
+  });
+
+  app.use(
+    '/uploads',
+    express.static(deps.uploads.root, {
+      index: false,
+      dotfiles: 'deny',
+      fallthrough: true,
+      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    }),
+    (_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)),
+  );
+
+  const api = Router();
+  api.use(deps.sessions.middleware());
+  api.use(csrfGuard);
+  api.use(express.json({ limit: '100kb' }));
+  api.use(awaitOwnWrites(deps.progress));
+  api.use(identityRouter(deps));
+  api.use(videosRouter(deps));
+  api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));
+  app.use('/api', api);
+
+  if (options.webDist && existsSync(options.webDist)) {
+    const dist = options.webDist;
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    // the client-side router owns every other path
+    app.get(/^(?!\/(api|uploads|socket\.io)\/).*/, (_req, res) => res.sendFile(path.join(dist, 'index.html')));
+  }
+
+  app.use(errorHandler(deps.config.MAX_VIDEO_MB));
+  return app;
+}

@@ -1,0 +1,22 @@
+// npm run admin:grant -- <email>: give the administrator role to a member (an event).
+import { ConfigError, createEventStore, loadConfig, systemContext } from '@evo/infra';
+import { grantAdmin } from '../identity/commands';
+
+const email = process.argv[2];
+if (!email) {
+  console.error('Usage : npm run admin:grant -- <email>');
+  process.exit(2);
+}
+try {
+  const config = loadConfig();
+  const events = createEventStore(config);
+  try {
+    const r = await grantAdmin(events, email, { ...systemContext(), userId: 'cli:admin-grant' });
+    console.log(r.events.length > 0 ? `${email} est maintenant administrateur.` : `${email} était déjà administrateur.`);
+  } finally {
+    await events.close();
+  }
+} catch (e) {
+  console.error(e instanceof ConfigError ? e.message : `Échec : ${(e as Error).message}`);
+  process.exit(1);
+}

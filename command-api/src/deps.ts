@@ -1,0 +1,16 @@
+import type { Config, EventStore, JobQueue, PushBus, ReadStore } from '@evo/infra';
+import type { ProjectionProgress } from '@evo/projections';
+import type { Sessions } from './http/session';
+import type { UploadStore } from './uploads/upload-store';
+
+/** Everything a router needs, built once by the composition root. */
+export interface AppDeps {
+  config: Config;
+  events: EventStore;
+  read: ReadStore;
+  jobs: JobQueue;
+  push: PushBus;
+  sessions: Sessions;
+  uploads: UploadStore;
+  progress: ProjectionProgress;
+}

@@ -1,0 +1,58 @@
+import type { ErrorRequestHandler, Request, Response, NextFunction, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import multer from 'multer';
+import { DomainError } from '@evo/domain';
+import { childLogger } from '@evo/infra';
+
+const log = childLogger('http');
+
+export const MESSAGES = {
+  internal: 'Erreur interne du serveur.',
+  badJson: 'Corps de requête JSON invalide.',
+  tooLarge: 'Requête trop volumineuse.',
+  notFound: 'Ressource introuvable.',
+  unexpectedFile: 'Fichier inattendu dans le formulaire.',
+  badForm: 'Formulaire invalide.',
+} as const;
+
+/** An HTTP answer with a French message. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Wrap an async route so its rejection reaches the error handler. */
+export const route =
+  (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>): RequestHandler =>
+  (req, res, next) => {
+    fn(req, res, next).catch(next);
+  };
+
+/** Every error becomes JSON `{ error }` in French; only our own faults answer 5xx. */
+export const errorHandler = (maxVideoMb: number): ErrorRequestHandler =>
+  (err: unknown, req, res, _next) => {
+    const send = (status: number, error: string) => {
+      if (!res.headersSent) res.status(status).json({ error });
+    };
+    if (err instanceof DomainError || err instanceof HttpError) return send(err.status, err.message);
+    if (err instanceof ZodError) return send(400, err.issues[0]?.message ?? MESSAGES.badForm);
+    if (err instanceof multer.MulterError) {
+      if (err.code === 'LIMIT_FILE_SIZE') return send(413, `Fichier trop volumineux (maximum ${maxVideoMb} Mo).`);
+      if (err.code === 'LIMIT_UNEXPECTED_FILE') return send(400, MESSAGES.unexpectedFile);
+      return send(400, MESSAGES.badForm);
+    }
+    const e = err as { type?: string; status?: number; expose?: boolean };
+    if (e.type === 'entity.parse.failed') return send(400, MESSAGES.badJson);
+    if (e.type === 'entity.too.large') return send(413, MESSAGES.tooLarge);
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return send(e.status, MESSAGES.badForm);
+    // busboy reports malformed multipart bodies as plain errors
+    if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) {
+      return send(400, MESSAGES.badForm);
+    }
+    log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+    send(500, MESSAGES.internal);
+  };

@@ -1,0 +1,127 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response, RequestHandler } from 'express';
+import { parse as parseCookie, serialize } from 'cookie';
+import type { SessionData, SessionStore } from '@evo/infra';
+import { HttpError } from './errors';
+
+export const SESSION_COOKIE = 'evo.sid';
+export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    sessionId?: string;
+    session?: SessionData;
+  }
+}
+
+export const AUTH_MESSAGES = {
+  unauthenticated: 'Vous devez être connecté.',
+  forbidden: 'Accès refusé.',
+  adminOnly: 'Accès réservé aux administrateurs.',
+} as const;
+
+/**
+ * Server-side sessions: the cookie carries a random id signed with SESSION_SECRET; the data
+ * (who is logged in) lives in the SessionStore. HttpOnly, SameSite=Lax, Secure behind HTTPS.
+ */
+export class Sessions {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly secret: string,
+  ) {}
+
+  private sign(id: string) {
+    return createHmac('sha256', this.secret).update(id).digest('base64url');
+  }
+
+  private unsign(value: string): string | undefined {
+    const dot = value.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const id = value.slice(0, dot);
+    const sig = Buffer.from(value.slice(dot + 1));
+    const expected = Buffer.from(this.sign(id));
+    return sig.length === expected.length && timingSafeEqual(sig, expected) ? id : undefined;
+  }
+
+  private idFrom(cookieHeader: string | undefined): string | undefined {
+    const raw = parseCookie(cookieHeader ?? '')[SESSION_COOKIE];
+    return raw ? this.unsign(raw) : undefined;
+  }
+
+  /** The session of a Cookie header (Socket.IO handshakes). */
+  async fromCookieHeader(cookieHeader: string | undefined): Promise<SessionData | undefined> {
+    const id = this.idFrom(cookieHeader);
+    return id ? this.store.get(id) : undefined;
+  }
+
+  /** Loads the session named by the cookie, if any. */
+  middleware(): RequestHandler {
+    return (req, _res, next) => {
+      const id = this.idFrom(req.headers.cookie);
+      if (!id) return next();
+      this.store
+        .get(id)
+        .then((data) => {
+          if (data) {
+            req.sessionId = id;
+            req.session = data;
+          }
+          next();
+        })
+        .catch(next);
+    };
+  }
+
+  /** A new session id at every login (no fixation); the old one is destroyed. */
+  async start(req: Request, res: Response, userId: string): Promise<void> {
+    if (req.sessionId) await this.store.destroy(req.sessionId);
+    const id = randomBytes(32).toString('base64url');
+    const data: SessionData = { userId, createdAt: Date.now() };
+    await this.store.set(id, data, SESSION_TTL_SECONDS);
+    req.sessionId = id;
+    req.session = data;
+    res.setHeader('Set-Cookie', this.cookie(req, `${id}.${this.sign(id)}`, SESSION_TTL_SECONDS));
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  async destroy(req: Request, res: Response): Promise<void> {
+    if (req.sessionId) await this.store.destroy(req.sessionId);
+    req.sessionId = undefined;
+    req.session = undefined;
+    res.setHeader('Set-Cookie', this.cookie(req, '', 0));
+  }
+
+  /** Remember the highest position this session wrote, for read-your-writes. */
+  async noteWrite(req: Request, position: bigint | undefined): Promise<void> {
+    if (position === undefined || !req.sessionId || !req.session) return;
+    const prev = req.session.lastPosition ? BigInt(req.session.lastPosition) : -1n;
+    if (position <= prev) return;
+    req.session = { ...req.session, lastPosition: position.toString() };
+    await this.store.set(req.sessionId, req.session, SESSION_TTL_SECONDS);
+  }
+
+  private cookie(req: Request, value: string, maxAge: number) {
+    return serialize(SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.secure,
+      path: '/',
+      maxAge,
+    });
+  }
+}
+
+export const currentUserId = (req: Request): string => {
+  const id = req.session?.userId;
+  if (!id) throw new HttpError(401, AUTH_MESSAGES.unauthenticated);
+  return id;
+};
+
+/** 401 without a session. */
+export const requireAuth: RequestHandler = (req, _res, next) => {
+  if (!req.session?.userId) return next(new HttpError(401, AUTH_MESSAGES.unauthenticated));
+  next();
+};

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_PROFILE_PICTURE,
+  MESSAGES,
+  notFound,
+  reservationDecider,
+  reservationStream,
+  userDecider,
+  userStream,
+  videoDecider,
+  videoStream,
+  type LogPosition,
+  type UserState,
+} from '@evo/domain';
+import type { EventStore } from '@evo/infra';
+import { handleCommand, loadState, maxPosition, nextId, type CommandContext } from '@evo/infra';
+
+
+export interface NewVideo {
+  title: string;
+  description: string;
+  filePath: string;
+  mimeType: string;
+  sizeBytes: number;
+}
+
+/** The command that claims a value, with whether its current owner is a registered member. */
+async function reserveCommand(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, now: Date) {
+  const { state } = await loadState(events, reservationStream(kind, value), reservationDecider);
+  const checkedOwner = state.ownerId;
+  const ownerRegistered = checkedOwner !== null && (await events.readStream(userStream(checkedOwner))).length > 0;
+  return { state, checkedOwner, ownerRegistered, command: { type: 'Reserve' as const, kind, value: value.trim(), userId, now, ownerRegistered } };
+}
+
+/** Claim a unique email or pseudo for `userId`, taking over only abandoned claims. */
+async function reserve(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, ctx: CommandContext) {
+  const streamId = reservationStream(kind, value);
+  const { checkedOwner, ownerRegistered } = await reserveCommand(events, kind, value, userId, ctx.now);
+  return handleCommand(
+    events,
+    streamId,
+    reservationDecider,
+    (s) => ({
+      type: 'Reserve' as const,
+      kind,
+      value: value.trim(),
+      userId,
+      now: ctx.now,
+      // if the owner changed meanwhile we did not look it up: assume it is a real member
+      ownerRegistered: s.ownerId === checkedOwner ? ownerRegistered : true,
+    }),
+    ctx,
+  );
+}
+
+async function release(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, ctx: CommandContext) {
+  await handleCommand(events, reservationStream(kind, value), reservationDecider, { type: 'Release', kind, value: value.trim(), userId }, ctx);
+}
+
+export async function uploadVideo(events: EventStore, ownerId: string, video: NewVideo, ctx: CommandContext) {
+  const videoId = await nextId(events, 'video', ctx);
+  const r = await handleCommand(events, videoStream(videoId), videoDecider, { type: 'UploadVideo', videoId, ownerId, ...video }, ctx);
+  return { videoId, position: r.position };
+}
+
+/**
+ * Register a member (and their first video, when given). Email and pseudo are claimed first
+ * through their reservation streams, so two concurrent registrations of one pseudo give one
+ * success and one French error; a failure after a claim releases it.
+ */
+export async function registerUser(
+  events: EventStore,
+  input: { email: string; pseudo: string; passwordHash: string; bio: string; profilePicture?: string },
+  firstVideo: NewVideo | undefined,
+  ctx: CommandContext,
+): Promise<{ userId: string; videoId?: number; position: LogPosition | undefined }> {
+  const userId = randomUUID();
+  const c = { ...ctx, userId };
+  // refuse a taken email or pseudo before claiming anything, so a refusal appends nothing
+  // (concurrent registrations are still settled by the claims themselves)
+  for (const [kind, value] of [['pseudo', input.pseudo], ['email', input.email]] as const) {
+    const pre = await reserveCommand(events, kind, value, userId, ctx.now);
+    reservationDecider.decide(pre.command, pre.state);
+  }
+  await reserve(events, 'pseudo', input.pseudo, userId, c);
+  try {
+    await reserve(events, 'email', input.email, userId, c);
+  } catch (e) {
+    await release(events, 'pseudo', input.pseudo, userId, c);
+    throw e;
+  }
+  const registered = await handleCommand(
+    events,
+    userStream(userId),
+    userDecider,
+    {
+      type: 'RegisterUser',
+      userId,
+      email: input.email.trim(),
+      pseudo: input.pseudo.trim(),
+      passwordHash: input.passwordHash,
+      bio: input.bio,
+      profilePicture: input.profilePicture ?? DEFAULT_PROFILE_PICTURE,
+    },
+    c,
+  );
+  if (!firstVideo) return { userId, position: registered.position };
+  const video = await uploadVideo(events, userId, firstVideo, c);
+  return { userId, videoId: video.videoId, position: maxPosition(registered.position, video.position) };
+}
+
+/** The member owning an email, from the event store (commands never read read models). */
+export async function findUserByEmail(
+  events: EventStore,
+  email: string,
+): Promise<(UserState & { status: 'registered' }) | undefined> {
+  const { state: claim } = await loadState(events, reservationStream('email', email), reservationDecider);
+  if (!claim.ownerId) return undefined;
+  const { state } = await loadState(events, userStream(claim.ownerId), userDecider);
+  return state.status === 'registered' ? state : undefined;
+}
+
+export async function recordLogin(events: EventStore, userId: string, ctx: CommandContext) {
+  return handleCommand(events, userStream(userId), userDecider, { type: 'RecordLogin', userId }, ctx);
+}
+
+export async function grantAdmin(events: EventStore, email: string, ctx: CommandContext) {
+  const user = await findUserByEmail(events, email);
+  if (!user) throw notFound(MESSAGES.unknownUser);
+  return handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
+}
+
+/**
+ * The administrator of ADMIN_EMAIL exists and holds the role, whatever happened before:
+ * safe to run at every start.
+ */
+export async function ensureAdmin(
+  events: EventStore,
+  admin: { email: string; password: string },
+  hash: (p: string) => Promise<string>,
+  ctx: CommandContext,
+): Promise<void> {
+  let user = await findUserByEmail(events, admin.email);
+  if (!user) {
+    const base = admin.email.split('@')[0].replace(/[^\p{L}\p{N}_.-]/gu, '').slice(0, 24) || 'admin';
+    const pseudo = base.length >= 3 ? base : `${base}_admin`;
+    const passwordHash = await hash(admin.password);
+    for (let i = 0; !user; i++) {
+      try {
+        await registerUser(events, { email: admin.email, pseudo: i === 0 ? pseudo : `${pseudo}${i}`, passwordHash, bio: 'Administrateur EVO' }, undefined, ctx);
+      } catch (e) {
+        if ((e as Error).message !== MESSAGES.pseudoTaken || i > 20) throw e;
+      }
+      user = await findUserByEmail(events, admin.email);
+    }
+  }
+  await handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
+}

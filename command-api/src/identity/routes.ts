@@ -1,0 +1,143 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { LoginBody, MESSAGES, RegisterBody, normalize } from '@evo/domain';
+import { identityQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { HttpError, route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
+import { enqueueVideoProcessing } from '../videos/processing';
+import { RateLimiter } from '../http/rate-limit';
+import { contextOf } from '../http/context';
+import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
+import { findUserByEmail, recordLogin, registerUser } from './commands';
+import { hashPassword, verifyPassword } from './passwords';
+
+export const AUTH_ROUTE_MESSAGES = {
+  tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
+  registered: '✅ Compte créé avec succès ! Vous pouvez vous connecter.',
+  userNotFound: 'Utilisateur introuvable.',
+} as const;
+
+const PseudoParam = z.object({ pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound) });
+
+export function identityRouter(deps: AppDeps): Router {
+  const { events, read, sessions, uploads, jobs } = deps;
+  const queries = identityQueries(read);
+  const perAccount = new RateLimiter(5, 15 * 60_000);
+  const perAddress = new RateLimiter(50, 15 * 60_000);
+  const r = Router();
+
+
+  r.post(
+    '/auth/register',
+    uploads.multipart([
+      { name: 'profilePic', maxCount: 1 },
+      { name: 'video', maxCount: 1 },
+    ]),
+    route(async (req, res) => {
+      const body = RegisterBody.parse(req.body ?? {});
+      const pic = firstFile(req, 'profilePic');
+      const video = firstFile(req, 'video');
+      if (!pic) throw new HttpError(400, UPLOAD_MESSAGES.pictureRequired);
+      if (!video) throw new HttpError(400, UPLOAD_MESSAGES.videoRequired);
+      const keptPic = await uploads.keep(pic, 'image', 'profile_pics');
+      let keptVideo;
+      try {
+        keptVideo = await uploads.keep(video, 'video', 'videos');
+      } catch (e) {
+        await uploads.remove('profile_pics', keptPic.name);
+        throw e;
+      }
+      let result;
+      try {
+        result = await registerUser(
+          events,
+          { email: body.email, pseudo: body.pseudo, passwordHash: await hashPassword(body.password), bio: body.bio, profilePicture: keptPic.name },
+          { title: body.video_title, description: '', filePath: `/uploads/videos/${keptVideo.name}`, mimeType: keptVideo.kind.mime, sizeBytes: video.size },
+          contextOf(req),
+        );
+      } catch (e) {
+        await uploads.remove('profile_pics', keptPic.name);
+        await uploads.remove('videos', keptVideo.name);
+        throw e;
+      }
+      if (result.position !== undefined) res.setHeader(POSITION_HEADER, result.position.toString());
+      await enqueueVideoProcessing(jobs, result.videoId, `/uploads/videos/${keptVideo.name}`);
+      res.status(201).json({ message: AUTH_ROUTE_MESSAGES.registered, email: body.email, pseudo: body.pseudo });
+    }),
+  );
+
+  r.post(
+    '/auth/login',
+    route(async (req, res) => {
+      const body = LoginBody.parse(req.body ?? {});
+      const account = normalize(body.email);
+      const address = req.ip ?? 'unknown';
+      if (perAccount.isBlocked(account) || perAddress.isBlocked(address)) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
+      perAddress.hit(address);
+      const user = await findUserByEmail(events, body.email);
+      const ok = await verifyPassword(user?.passwordHash, body.password);
+      if (!user || !ok) {
+        perAccount.hit(account);
+        throw new HttpError(401, MESSAGES.badCredentials);
+      }
+      perAccount.reset(account);
+      const login = await recordLogin(events, user.userId, contextOf(req, user.userId));
+      await sessions.start(req, res, user.userId);
+      await answerWrite(sessions, req, res, login.position);
+      const isAdmin = user.role === 'admin';
+      res.json({ email: user.email, pseudo: user.pseudo, profile_picture: user.profilePicture, role: user.role, is_admin: isAdmin });
+    }),
+  );
+
+  r.post(
+    '/auth/logout',
+    route(async (req, res) => {
+      await sessions.destroy(req, res);
+      res.status(204).end();
+    }),
+  );
+
+  r.get(
+    '/auth/me',
+    requireAuth,
+    route(async (req, res) => {
+      const user = await queries.userById(currentUserId(req));
+      if (!user) throw new HttpError(401, 'Session expirée, reconnectez-vous.');
+      res.json({
+        email: user.email,
+        pseudo: user.pseudo,
+        profile_picture: user.profile_picture,
+        bio: user.bio,
+        role: user.role,
+        is_admin: user.is_admin,
+        admin_email: deps.config.ADMIN_EMAIL,
+      });
+    }),
+  );
+
+  r.get(
+    '/users/by-pseudo/:pseudo',
+    requireAuth,
+    route(async (req, res) => {
+      const { pseudo } = PseudoParam.parse(req.params);
+      const user = await queries.userByPseudo(pseudo);
+      if (!user) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
+      res.json({ email: user.email, pseudo: user.pseudo, bio: user.bio, profile_picture: user.profile_picture });
+    }),
+  );
+
+  r.get(
+    '/users/profile/:pseudo',
+    requireAuth,
+    route(async (req, res) => {
+      const { pseudo } = PseudoParam.parse(req.params);
+      const profile = await queries.profile(pseudo, currentUserId(req));
+      if (!profile) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
+      res.json(profile);
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,108 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  attachRedisAdapter,
+  childLogger,
+  createEventStore,
+  createJobQueue,
+  createReadStore,
+  createSessionStore,
+  SocketIoPushBus,
+  systemContext,
+  type Config,
+} from '@evo/infra';
+import { allProjectors, ProjectionRunner, ReadStoreProgress, PROCESSING, VIDEOS, type VideoDoc } from '@evo/projections';
+import { jobHandlers } from '@evo/workers';
+import type { AppDeps } from './deps';
+import { createApp } from './app';
+import { Sessions } from './http/session';
+import { createSocketServer } from './http/socket';
+import { UploadStore } from './uploads/upload-store';
+import { ensureAdmin } from './identity/commands';
+import { hashPassword } from './identity/passwords';
+import { seedDemoData } from './seed/demo-data';
+
+const log = childLogger('server');
+
+export interface ServerOptions {
+  config: Config;
+  /** embedded: everything in this process; api: HTTP + Socket.IO only (projections and workers run apart) */
+  role?: 'embedded' | 'api';
+  webDist?: string;
+  /** listen on this port instead of config.PORT (0 = any free port, for tests) */
+  port?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  runner?: ProjectionRunner;
+  http: HttpServer;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const role = options.role ?? 'embedded';
+  const uploads = new UploadStore(config.uploadsDir, {
+    maxVideoBytes: config.MAX_VIDEO_MB * 1024 * 1024,
+    maxImageBytes: config.MAX_IMAGE_MB * 1024 * 1024,
+  });
+  await uploads.init();
+  const events = createEventStore(config);
+  const read = createReadStore(config);
+  const jobs = createJobQueue(config);
+  const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
+
+  await ensureAdmin(events, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, hashPassword, systemContext());
+  if (role === 'embedded' && config.DEMO_DATA) {
+    const created = await seedDemoData(events, uploads, hashPassword, () => systemContext());
+    if (created > 0) log.info({ created }, 'demo members created');
+  }
+
+  const http = createServer();
+  const io = createSocketServer(http, sessions, read);
+  const closeRedisAdapter = config.REDIS_URL ? await attachRedisAdapter(io, config.REDIS_URL) : undefined;
+  const push = new SocketIoPushBus(io);
+
+  let runner: ProjectionRunner | undefined;
+  if (role === 'embedded') {
+    runner = new ProjectionRunner({
+      events,
+      read,
+      projectors: allProjectors,
+      push,
+      onError: (err) => log.error({ err }, 'projection error, retrying'),
+    });
+    const started = performance.now();
+    await runner.start();
+    log.info({ ms: Math.round(performance.now() - started), position: runner.currentPosition?.toString() }, 'read models ready');
+    await jobs.process(jobHandlers({ events, uploadsRoot: uploads.root }), { concurrency: 1 });
+    // uploads acknowledged before a crash and never processed get their job again
+    const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
+    for (const v of pending) await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+  }
+
+  const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events) };
+  http.on('request', createApp(deps, { webDist: options.webDist }));
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? config.PORT, resolve);
+  });
+  const port = (http.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((r) => io.close(() => r()));
+      await closeRedisAdapter?.();
+      await runner?.stop();
+      await jobs.close();
+      await push.close();
+      await sessions.close();
+      await read.close();
+      await events.close();
+    })());
+  return { url: `http://localhost:${port}`, port, deps, runner, http, close };
+}

@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@evo/infra';
+import { startServer, type RunningServer } from '../server';
+
+export const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets');
+
+/** A 1x1 PNG. */
+export const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const demoVideo = () => readFile(path.join(ASSETS, 'demo/demo-3.mp4'));
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A real server on a free port, on a fresh DATA_DIR, without demo data. */
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'evo-test-')));
+  const config = loadConfig({ DATA_DIR: dir, DEMO_DATA: 'false', LOG_LEVEL: 'silent', ...env });
+  const server = await startServer({ config, port: 0 });
+  return {
+    ...server,
+    dataDir: dir,
+    async stop() {
+      await server.close();
+      if (!dataDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fetch client that keeps its cookie, like one browser. */
+export class Client {
+  cookie = '';
+  constructor(readonly base: string) {}
+
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookie) h.cookie = this.cookie;
+    let payload: RequestInit['body'];
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      h['content-type'] = 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.base + url, { method, headers: h, body: payload, redirect: 'manual' });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0].endsWith('=') ? '' : setCookie.split(';')[0];
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json: json as Record<string, unknown> & { error?: string }, text };
+  }
+  get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
+  post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, body, headers);
+  put = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', url, body, headers);
+  delete = (url: string, headers?: Record<string, string>) => this.request('DELETE', url, undefined, headers);
+}
+
+export interface Registration {
+  email: string;
+  pseudo: string;
+  password: string;
+  bio: string;
+  video_title: string;
+}
+
+let counter = 0;
+export function newMember(overrides: Partial<Registration> = {}): Registration {
+  const n = `${Date.now().toString(36)}${(counter++).toString(36)}`;
+  return { email: `m${n}@test.fr`, pseudo: `m${n}`, password: 'motdepasse1', bio: 'Une bio', video_title: 'Ma première vidéo', ...overrides };
+}
+
+export async function registrationForm(
+  m: Partial<Registration>,
+  files: { picture?: Buffer | null; video?: Buffer | null } = {},
+): Promise<FormData> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(m)) if (v !== undefined) form.append(k, v);
+  const picture = files.picture === undefined ? PNG_1PX : files.picture;
+  const video = files.video === undefined ? await demoVideo() : files.video;
+  if (picture) form.append('profilePic', new Blob([picture], { type: 'image/png' }), 'photo.png');
+  if (video) form.append('video', new Blob([video], { type: 'video/mp4' }), 'clip.mp4');
+  return form;
+}
+
+/** Register then log in; answers a client holding the member's session. */
+export async function registerAndLogin(base: string, overrides: Partial<Registration> = {}) {
+  const m = newMember(overrides);
+  const c = new Client(base);
+  const r = await c.post('/api/auth/register', await registrationForm(m));
+  if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text}`);
+  const l = await c.post('/api/auth/login', { email: m.email, password: m.password });
+  if (l.status !== 200) throw new Error(`login failed: ${l.status} ${l.text}`);
+  return { client: c, member: m };
+}

@@ -1,0 +1,12 @@
+import type { DomainEvent } from './shared/decider';
+import type { RecordedEvent } from './shared/envelope';
+import type { ReservationEvent, UserEvent } from './identity/events';
+import type { VideoEvent } from './videos/events';
+import type { IdAssigned } from './shared/sequence';
+
+/** Every event of the product, as a discriminated union on `type`. */
+export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned;
+
+/** A stored event narrowed to one of the product's event types. */
+export type RecordedOf<E> = E extends DomainEvent ? RecordedEvent<E['type'], E['data']> : never;
+export type RecordedAppEvent = RecordedOf<AppEvent>;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** Demo administrator of the embedded default; documented in README.md. */
+export const DEMO_ADMIN_EMAIL = 'admin@evo.local';
+export const DEMO_ADMIN_PASSWORD = 'evo-admin-2026';
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => protocols.some((p) => v.startsWith(p)), { message: `doit commencer par ${protocols.join(' ou ')}` });
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  EVENTSTORE_URL: z.preprocess(emptyToUndefined, url(['esdb://', 'esdb+discover://', 'kurrentdb://']).optional()),
+  MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),
+  REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
+  ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
+  ADMIN_PASSWORD: z.string().min(8).default(DEMO_ADMIN_PASSWORD),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  GIFT_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
+  MAX_VIDEO_MB: z.coerce.number().int().min(1).max(2048).default(200),
+  MAX_IMAGE_MB: z.coerce.number().int().min(1).max(50).default(5),
+  /** number of proxies in front (for req.ip and secure cookies) */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** seed demo members, videos and gifts on an empty log */
+  DEMO_DATA: z.enum(['true', 'false']).default('true'),
+});
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO_DATA'> & {
+  SESSION_SECRET: string;
+  DEMO_DATA: boolean;
+  /** true when nothing distributed is configured: one process, SQLite, memory read models */
+  embedded: boolean;
+  uploadsDir: string;
+  eventsFile: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Configuration invalide : ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validate the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(String(issue.path[0] ?? '?'), `(${issue.message})`);
+  }
+  const c = parsed.data;
+  const embedded = !c.EVENTSTORE_URL && !c.MONGO_URL && !c.REDIS_URL;
+  if (!embedded && !c.SESSION_SECRET) {
+    throw new ConfigError('SESSION_SECRET', 'est obligatoire hors du mode embarqué (au moins 16 caractères)');
+  }
+  const dataDir = path.resolve(c.DATA_DIR);
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: c.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    DEMO_DATA: c.DEMO_DATA === 'true',
+    embedded,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    eventsFile: path.join(dataDir, 'events.sqlite'),
+  };
+}

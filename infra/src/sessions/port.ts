@@ -1,0 +1,15 @@
+/** What the server remembers about a logged-in browser. */
+export interface SessionData {
+  userId: string;
+  createdAt: number;
+  /** highest log position this session wrote, for read-your-writes (decimal string) */
+  lastPosition?: string;
+}
+
+/** Server-side sessions keyed by a random id carried in an httpOnly cookie. */
+export interface SessionStore {
+  get(id: string): Promise<SessionData | undefined>;
+  set(id: string, data: SessionData, ttlSeconds: number): Promise<void>;
+  destroy(id: string): Promise<void>;
+  close(): Promise<void>;
+}

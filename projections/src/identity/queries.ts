@@ -1,0 +1,45 @@
+import { normalize } from '@evo/domain';
+import type { ReadStore } from '@evo/infra';
+import { USERS, type UserDoc } from './users-projector';
+import { PROCESSING, VIDEOS, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
+
+/** The public face of a member (no internal fields). */
+export interface PublicUser {
+  pseudo: string;
+  email: string;
+  bio: string;
+  profile_picture: string;
+}
+
+export const toPublicUser = (u: UserDoc): PublicUser => ({
+  pseudo: u.pseudo,
+  email: u.email,
+  bio: u.bio,
+  profile_picture: u.profile_picture,
+});
+
+export function publicVideo(v: VideoDoc) {
+  const { _id, _pos, user_id: _u, ...rest } = v as VideoDoc & { _pos?: string };
+  return rest;
+}
+
+export function identityQueries(read: ReadStore) {
+  const users = read.collection<UserDoc>(USERS);
+  const videos = read.collection<VideoDoc>(VIDEOS);
+  return {
+    userById: (id: string) => users.findOne({ _id: id }),
+    userByEmail: (email: string) => users.findOne({ email_lc: normalize(email) }),
+    userByPseudo: (pseudo: string) => users.findOne({ pseudo_lc: normalize(pseudo) }),
+    /** a member's public videos; their owner also sees the rejected ones, with the reason */
+    async profile(pseudo: string, viewerId?: string) {
+      const user = await users.findOne({ pseudo_lc: normalize(pseudo) });
+      if (!user) return null;
+      const own = viewerId === user._id;
+      const list = await videos.find(
+        { user_id: user._id, status: VISIBILITY_PUBLIC, ...(own ? {} : { processing: { $ne: PROCESSING.rejected } }) },
+        { sort: { created_at: -1, id: -1 } },
+      );
+      return { user: toPublicUser(user), videos: list.map(publicVideo) };
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { ADMIN_ROLE, MEMBER_ROLE, normalize } from '@evo/domain';
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/apply-once';
+
+export const USERS = 'users';
+
+/** A member as the screens show them (SPEC.md section 3: pseudo, email, bio, profile_picture). */
+export interface UserDoc extends Doc {
+  _id: string;
+  id: string;
+  email: string;
+  email_lc: string;
+  pseudo: string;
+  pseudo_lc: string;
+  bio: string;
+  profile_picture: string;
+  role: string;
+  is_admin: boolean;
+  created_at: string;
+  last_login_at: string | null;
+  login_count: number;
+}
+
+export const usersProjector: Projector = {
+  name: 'users',
+  collections: [USERS],
+  indexes: {
+    [USERS]: [
+      { key: { email_lc: 1 }, unique: true },
+      { key: { pseudo_lc: 1 }, unique: true },
+      { key: { created_at: -1 } },
+    ],
+  },
+  async project(event, store, ctx) {
+    const users = store.collection<UserDoc>(USERS);
+    switch (event.type) {
+      case 'UserRegistered': {
+        const d = event.data;
+        await applyOnce(
+          users,
+          d.userId,
+          event.position,
+          {
+            $set: {
+              id: d.userId,
+              email: d.email,
+              email_lc: normalize(d.email),
+              pseudo: d.pseudo,
+              pseudo_lc: normalize(d.pseudo),
+              bio: d.bio,
+              profile_picture: d.profilePicture,
+              role: MEMBER_ROLE,
+              is_admin: false,
+              created_at: event.metadata.at,
+              last_login_at: null,
+              login_count: 0,
+            },
+          },
+          { upsert: true },
+        );
+        return;
+      }
+      case 'UserLoggedIn':
+        await applyOnce(users, event.data.userId, event.position, {
+          $set: { last_login_at: event.metadata.at },
+          $inc: { login_count: 1 },
+        });
+        return;
+      case 'AdminRoleGranted':
+      case 'AdminRoleRevoked': {
+        const admin = event.type === 'AdminRoleGranted';
+        await applyOnce(users, event.data.userId, event.position, {
+          $set: { role: admin ? ADMIN_ROLE : MEMBER_ROLE, is_admin: admin },
+        });
+        ctx.push(`user:${event.data.userId}`, 'session:changed', { role: admin ? ADMIN_ROLE : MEMBER_ROLE });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

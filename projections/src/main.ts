@@ -1,0 +1,32 @@
+// The projections service of the distributed stack: follows the log into MongoDB, pushes through Redis.
+import { Redis } from 'ioredis';
+import { ConfigError, RedisEmitterPushBus, childLogger, createEventStore, createReadStore, loadConfig } from '@evo/infra';
+import { allProjectors } from './registry';
+import { ProjectionRunner } from './runtime/runner';
+import { startHealthServer } from './health';
+
+const log = childLogger('projections');
+try {
+  const config = loadConfig();
+  const events = createEventStore(config);
+  const read = createReadStore(config);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
+  const push = redis ? new RedisEmitterPushBus(redis, { ownsClient: true }) : undefined;
+  const runner = new ProjectionRunner({ events, read, projectors: allProjectors, push, onError: (err) => log.error({ err }, 'projection error, retrying') });
+  const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3001), () => runner.isCaughtUp());
+  await runner.start();
+  log.info({ position: runner.currentPosition?.toString() }, 'projections caught up, following the log');
+  const stop = async () => {
+    await runner.stop();
+    await push?.close();
+    await read.close();
+    await events.close();
+    health.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+} catch (e) {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+}

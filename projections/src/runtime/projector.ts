@@ -1,0 +1,21 @@
+import type { RecordedAppEvent } from '@evo/domain';
+import type { IndexSpec, ReadStore } from '@evo/infra';
+
+export interface ProjectionContext {
+  /** queue a change message for Socket.IO clients; sent after the write is committed, only when live */
+  push(room: string, event: string, payload: unknown): void;
+}
+
+/**
+ * Turns events into read-model writes. Rules that keep redelivery harmless:
+ * - each collection is written by exactly one projector (listed in `collections`);
+ * - every write is idempotent: inserts/upserts with ids taken from the event, and counter
+ *   changes guarded by the document's last applied position (see `applyOnce`);
+ * - at most one guarded write per document per event.
+ */
+export interface Projector {
+  name: string;
+  collections: readonly string[];
+  indexes?: Readonly<Record<string, readonly IndexSpec[]>>;
+  project(event: RecordedAppEvent, store: ReadStore, ctx: ProjectionContext): Promise<void>;
+}

@@ -1,0 +1,140 @@
+import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
+import type { EventStore, PushBus, ReadStore, SubscriptionHandle } from '@evo/infra';
+import type { Projector, ProjectionContext } from './projector';
+import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
+
+export interface RunnerOptions {
+  events: EventStore;
+  read: ReadStore;
+  projectors: readonly Projector[];
+  push?: PushBus;
+  /** events per read-store transaction while catching up */
+  batchSize?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** How far the read models are; the API waits on it for read-your-writes. */
+export interface ProjectionProgress {
+  /** resolves true once the read models include `position`, false after the timeout */
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean>;
+  /** have the read models caught up with the log as it was when they started? */
+  isCaughtUp(): Promise<boolean>;
+}
+
+type Push = { room: string; event: string; payload: unknown };
+
+/**
+ * Feeds every projector from the whole log: catch-up in batches (one read-store transaction per
+ * batch, checkpoint in the same transaction), then live from a subscription (one transaction per
+ * event). Change messages are pushed only when live, after their write is committed.
+ */
+export class ProjectionRunner implements ProjectionProgress {
+  private position: LogPosition | undefined;
+  private caughtUp = false;
+  private subscription: SubscriptionHandle | undefined;
+  private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
+  private readonly batchSize: number;
+
+  constructor(private readonly options: RunnerOptions) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  get currentPosition(): LogPosition | undefined {
+    return this.position;
+  }
+
+  async ensureIndexes(): Promise<void> {
+    for (const p of this.options.projectors) {
+      for (const [collection, specs] of Object.entries(p.indexes ?? {})) {
+        for (const spec of specs) await this.options.read.collection(collection).createIndex(spec);
+      }
+    }
+  }
+
+  /** Catch up with the log, then keep following it. Resolves once caught up. */
+  async start(): Promise<void> {
+    await this.ensureIndexes();
+    this.position = await readCheckpoint(this.options.read);
+    await this.catchUp();
+    this.caughtUp = true;
+    this.notify();
+    this.subscription = this.options.events.subscribeToAll((e) => this.applyLive(e), {
+      from: this.position,
+      onError: this.options.onError,
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = undefined;
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters = [];
+  }
+
+  /** Replay the log after the checkpoint into the read models, a batch per transaction. */
+  async catchUp(onBatch?: (done: number) => void): Promise<number> {
+    let done = 0;
+    for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
+      await this.applyBatch(batch, false);
+      done += batch.length;
+      onBatch?.(done);
+    }
+    return done;
+  }
+
+  private async applyLive(event: RecordedEvent): Promise<void> {
+    if (this.position !== undefined && event.position <= this.position) return;
+    await this.applyBatch([event], true);
+  }
+
+  private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
+    if (batch.length === 0) return;
+    const pushes: Push[] = [];
+    const ctx: ProjectionContext = { push: (room, event, payload) => pushes.push({ room, event, payload }) };
+    const last = batch[batch.length - 1].position;
+    await this.options.read.withTransaction(async (tx) => {
+      for (const event of batch) {
+        for (const projector of this.options.projectors) {
+          await projector.project(event as RecordedAppEvent, tx, ctx);
+        }
+      }
+      await writeCheckpoint(tx, last);
+    });
+    this.position = last;
+    this.notify();
+    if (live && this.options.push) {
+      for (const p of pushes) {
+        await this.options.push.publish(p.room, p.event, p.payload).catch((err) => this.options.onError?.(err));
+      }
+    }
+  }
+
+  private notify() {
+    const pos = this.position;
+    this.waiters = this.waiters.filter((w) => {
+      if (pos !== undefined && pos >= w.position) {
+        w.resolve(true);
+        return false;
+      }
+      return true;
+    });
+  }
+
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    if (this.position !== undefined && this.position >= position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { position, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs).unref();
+    });
+  }
+
+  async isCaughtUp(): Promise<boolean> {
+    return this.caughtUp;
+  }
+}
+
+export { CHECKPOINTS, CHECKPOINT_ID };

@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { ApiError, isAbortError } from '../api/http';
+import { FormError } from '../shell/ui/FormError';
+import { AuthPage } from './AuthPage';
+import { login } from './authApi';
+import { normalizeUser } from './session';
+import { useCurrentUser } from './sessionContext';
+
+const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
+const LOGIN_FAILED = "❌ Impossible de se connecter. Vérifie tes identifiants ou l'état du serveur.";
+
+interface LoginError {
+  message: string;
+  detail?: string;
+}
+
+/** SPEC.md "Login (/login)": on success stores the user and goes to /user/{pseudo}. */
+export default function LoginScreen() {
+  const { signIn } = useCurrentUser();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const prefill = (location.state as { email?: unknown } | null)?.email;
+  const [email, setEmail] = useState(typeof prefill === 'string' ? prefill : '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<LoginError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!email.trim() || !password) {
+      setError({ message: BAD_CREDENTIALS });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const user = normalizeUser(await login(email.trim(), password));
+      if (!user) {
+        setError({ message: BAD_CREDENTIALS });
+        return;
+      }
+      signIn(user);
+      navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
+    } catch (err) {
+      if (isAbortError(err)) return;
+      const detail = err instanceof ApiError && !err.isNetworkError ? err.serverMessage : undefined;
+      setError({ message: LOGIN_FAILED, detail });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthPage title="Connexion" titleId="login-title">
+      <form className="form" onSubmit={onSubmit} aria-busy={busy}>
+        <div className="field">
+          <label htmlFor="login-email">Email</label>
+          <input
+            id="login-email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Mot de passe</label>
+          <input
+            id="login-password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        {error ? <FormError message={error.message} detail={error.detail} /> : null}
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+          {busy ? 'Connexion...' : 'Se connecter'}
+        </button>
+      </form>
+      <p className="auth__switch">
+        Pas encore de compte ? <Link to="/register">Créer un compte</Link>
+      </p>
+    </AuthPage>
+  );
+}

@@ -1,0 +1,94 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { setUnauthorizedHandler } from '../api/http';
+import { fetchMe, logout } from './authApi';
+import {
+  clearStoredUser,
+  isAdmin,
+  readStoredUser,
+  storeUser,
+  storeVersion,
+  subscribeStoredUser,
+  type CurrentUser,
+} from './session';
+import { SessionContext, type Session } from './sessionContext';
+
+const readNothing = () => null;
+
+/**
+ * Holds the current user. The stored user gives an instant first paint; then
+ * GET /api/auth/me confirms it, because the server session is the authority.
+ * Must sit inside the router (401 → /login).
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const user = useSyncExternalStore(subscribeStoredUser, readStoredUser, readNothing);
+  const [adminEmail, setAdminEmail] = useState<string | null>(null);
+  const [checked, setChecked] = useState(false);
+  const checkedOnce = useRef(false);
+  const email = user?.email ?? null;
+
+  // Confirm with the server on start, and again after each login (for admin_email).
+  useEffect(() => {
+    if (checkedOnce.current && email === null) return;
+    const controller = new AbortController();
+    const versionAtStart = storeVersion();
+    fetchMe(controller.signal)
+      .then((me) => {
+        if (storeVersion() !== versionAtStart) return; // a newer login/logout happened meanwhile
+        setAdminEmail(me.adminEmail);
+        if (!me.user) {
+          if (readStoredUser()) clearStoredUser();
+        } else if (JSON.stringify(me.user) !== JSON.stringify(readStoredUser())) {
+          storeUser(me.user);
+        }
+      })
+      .catch(() => {
+        // server unreachable: keep the stored user, calls will tell later
+      })
+      .finally(() => {
+        if (controller.signal.aborted) return;
+        checkedOnce.current = true;
+        setChecked(true);
+      });
+    return () => controller.abort();
+  }, [email]);
+
+  // Any API call answered 401 means the session is gone.
+  useEffect(
+    () =>
+      setUnauthorizedHandler(() => {
+        clearStoredUser();
+        navigate('/login', { replace: true });
+      }),
+    [navigate],
+  );
+
+  const signIn = useCallback((next: CurrentUser) => storeUser(next), []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await logout();
+    } catch {
+      // already logged out or server unreachable: clear locally anyway
+    }
+    clearStoredUser();
+    setAdminEmail(null);
+    navigate('/login');
+  }, [navigate]);
+
+  const value = useMemo<Session>(
+    () => ({
+      user,
+      isLoggedIn: user !== null,
+      isAdmin: isAdmin(user, adminEmail),
+      adminEmail,
+      checked,
+      signIn,
+      signOut,
+    }),
+    [user, adminEmail, checked, signIn, signOut],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,139 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+
+/**
+ * Accessible confirm dialog replacing window.confirm:
+ * `if (await confirm('Supprimer cette vidéo ?')) ...`.
+ * role="dialog" + aria-modal, focus trapped inside, Escape or the backdrop cancels,
+ * focus goes back to where it was. The page behind is inert while it is open.
+ */
+
+export interface ConfirmOptions {
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** Styles the confirm button as destructive. */
+  danger?: boolean;
+}
+
+export type ConfirmFn = (message: string, options?: ConfirmOptions) => Promise<boolean>;
+
+interface Pending extends ConfirmOptions {
+  message: string;
+  resolve: (answer: boolean) => void;
+}
+
+const ConfirmContext = createContext<ConfirmFn | null>(null);
+
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+export function ConfirmProvider({ children }: { children: ReactNode }) {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  const confirm = useCallback<ConfirmFn>(
+    (message, options = {}) =>
+      new Promise<boolean>((resolve) => {
+        returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        setPending((previous) => {
+          previous?.resolve(false);
+          return { ...options, message, resolve };
+        });
+      }),
+    [],
+  );
+
+  const close = useCallback(
+    (answer: boolean) => {
+      pending?.resolve(answer);
+      setPending(null);
+      const target = returnFocus.current;
+      returnFocus.current = null;
+      window.setTimeout(() => target?.focus(), 0);
+    },
+    [pending],
+  );
+
+  return (
+    <ConfirmContext.Provider value={confirm}>
+      <div className="app-root" inert={pending !== null}>
+        {children}
+      </div>
+      {pending ? <ConfirmDialog pending={pending} onClose={close} /> : null}
+    </ConfirmContext.Provider>
+  );
+}
+
+function ConfirmDialog({ pending, onClose }: { pending: Pending; onClose: (answer: boolean) => void }) {
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const messageId = useId();
+
+  useEffect(() => {
+    cancelRef.current?.focus(); // the least destructive choice gets focus first
+  }, []);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose(false);
+      return;
+    }
+    if (event.key !== 'Tab' || !dialogRef.current) return;
+    const focusable = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    if (focusable.length === 0) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose(false)}>
+      <div
+        ref={dialogRef}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={messageId}
+        onKeyDown={onKeyDown}
+      >
+        <p id={messageId} className="dialog__message">
+          {pending.message}
+        </p>
+        <div className="dialog__actions">
+          <button ref={cancelRef} type="button" className="btn btn--ghost" onClick={() => onClose(false)}>
+            {pending.cancelLabel ?? 'Annuler'}
+          </button>
+          <button
+            type="button"
+            className={pending.danger ? 'btn btn--danger' : 'btn btn--primary'}
+            onClick={() => onClose(true)}
+          >
+            {pending.confirmLabel ?? 'Confirmer'}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function useConfirm(): ConfirmFn {
+  const confirm = useContext(ConfirmContext);
+  if (!confirm) throw new Error('useConfirm must be used inside <ConfirmProvider>');
+  return confirm;
+}

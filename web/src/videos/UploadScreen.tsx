@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { ApiError, isAbortError } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useToast } from '../shell/toast';
+import { FileField } from '../shell/ui/FileField';
+import { FormError } from '../shell/ui/FormError';
+import { ProgressBar } from '../shell/ui/ProgressBar';
+import { uploadVideo } from './uploadApi';
+
+const NO_FILE = 'Choisis une vidéo.';
+const UPLOAD_OK = 'Vidéo envoyée avec succès !';
+const UPLOAD_FAILED = "Erreur lors de l'upload.";
+
+/** Object URL of the chosen file for the preview, revoked when it changes. */
+function usePreviewUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+/** SPEC.md "Upload (/upload/video)": video file, required title, optional caption. */
+export default function UploadScreen() {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const [file, setFile] = useState<File | null>(null);
+  const [title, setTitle] = useState('');
+  const [caption, setCaption] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
+  const [fileInputKey, setFileInputKey] = useState(0);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const preview = usePreviewUrl(file);
+  const busy = progress !== null;
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const onFileChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0] ?? null;
+    if (chosen && !chosen.type.startsWith('video/')) {
+      event.target.value = '';
+      setFile(null);
+      setError({ message: NO_FILE });
+      return;
+    }
+    setFile(chosen);
+    setError(null);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!file) {
+      setError({ message: NO_FILE });
+      fileInputRef.current?.focus();
+      return;
+    }
+    if (!title.trim()) return;
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setError(null);
+    setProgress(0);
+    try {
+      await uploadVideo(
+        {
+          file,
+          title: title.trim(),
+          description: caption.trim(),
+          email: user?.email || 'anonymous',
+          pseudo: user?.pseudo ?? '',
+        },
+        setProgress,
+        controller.signal,
+      );
+      toast.success(UPLOAD_OK);
+      setFile(null);
+      setTitle('');
+      setCaption('');
+      setFileInputKey((key) => key + 1);
+    } catch (err) {
+      if (isAbortError(err)) return;
+      setError({ message: UPLOAD_FAILED, detail: err instanceof ApiError ? err.serverMessage : undefined });
+    } finally {
+      if (abortRef.current === controller) abortRef.current = null;
+      if (!controller.signal.aborted) setProgress(null);
+    }
+  };
+
+  const cancel = () => {
+    abortRef.current?.abort();
+    setProgress(null);
+  };
+
+  return (
+    <section className="page upload" aria-labelledby="upload-title">
+      <title>Publier une vidéo · EVO</title>
+      <h1 id="upload-title">Publier une vidéo</h1>
+      <form className="form card" onSubmit={onSubmit} aria-busy={busy}>
+        <FileField
+          key={fileInputKey}
+          inputRef={fileInputRef}
+          id="upload-file"
+          label="Fichier vidéo"
+          accept="video/*"
+          required
+          disabled={busy}
+          fileName={file?.name ?? null}
+          onChange={onFileChange}
+          error={error?.message === NO_FILE ? NO_FILE : null}
+        />
+        {preview ? (
+          <video className="video-player" src={preview} controls muted playsInline aria-label="Aperçu de la vidéo" />
+        ) : null}
+        <div className="field">
+          <label htmlFor="upload-title-input">Titre</label>
+          <input
+            id="upload-title-input"
+            type="text"
+            required
+            maxLength={150}
+            disabled={busy}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="upload-caption">
+            Légende <span className="field__optional">(facultatif)</span>
+          </label>
+          <textarea
+            id="upload-caption"
+            rows={3}
+            maxLength={2000}
+            disabled={busy}
+            value={caption}
+            onChange={(event) => setCaption(event.target.value)}
+          />
+        </div>
+        {busy ? <ProgressBar value={progress ?? 0} label="Envoi de la vidéo" /> : null}
+        {error && error.message !== NO_FILE ? <FormError message={error.message} detail={error.detail} /> : null}
+        <div className="form__actions">
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? 'Envoi en cours...' : 'Publier'}
+          </button>
+          {busy ? (
+            <button type="button" className="btn btn--ghost" onClick={cancel}>
+              Annuler l'envoi
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}

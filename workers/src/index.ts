@@ -1,0 +1,3 @@
+export * from './handlers';
+export * from './videos/probe';
+export * from './videos/process-video';
