@@ -1,0 +1,8 @@
+export * from './port';
+export { SqliteEventStore, type SqliteEventStoreOptions, type CommitStats } from './sqlite-event-store';
+export {
+  EventStoreDbEventStore,
+  type EventStoreDbEventStoreOptions,
+  encodePosition as encodeEsdbPosition,
+  decodePosition as decodeEsdbPosition,
+} from './eventstoredb-event-store';

@@ -1,0 +1,296 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { RecordedEvent } from '@evo/domain';
+import { WrongExpectedRevisionError, type AppendResult } from './port';
+import { SqliteEventStore } from './sqlite-event-store';
+import {
+  EventStoreModel,
+  appendOpsArbitrary,
+  collectAll,
+  eventStoreContract,
+  materializeOps,
+  newEvent,
+  sleep,
+  waitFor,
+} from './event-store.contract';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../../..');
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evo-es-'));
+  dirs.push(dir);
+  return join(dir, 'events.db');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+eventStoreContract('sqlite (temp file)', async () => {
+  const store = new SqliteEventStore(tempFile());
+  return { store, cleanup: () => store.close() };
+});
+
+describe('SqliteEventStore specifics', () => {
+  const open: SqliteEventStore[] = [];
+  const make = (file = tempFile(), options = {}) => {
+    const s = new SqliteEventStore(file, options);
+    open.push(s);
+    return s;
+  };
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+  });
+
+  it('starts empty, numbers positions from 1, and works in memory', async () => {
+    const store = make(':memory:');
+    expect(await store.lastPosition()).toBeUndefined();
+    expect(await collectAll(store, undefined, 10)).toEqual([]);
+    const r = await store.append('a', [newEvent(), newEvent()], 'no_stream');
+    expect(r.position).toBe(2n);
+    expect((await collectAll(store, undefined, 10)).map((e) => e.position)).toEqual([1n, 2n]);
+  });
+
+  it('uses WAL with synchronous=FULL', async () => {
+    const file = tempFile();
+    make(file);
+    const Database = (await import('better-sqlite3')).default;
+    const probe = new Database(file);
+    try {
+      expect(probe.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      probe.close();
+    }
+    // synchronous is per connection: read the adapter's own setting
+    const store = make(file);
+    const db = (store as unknown as { db: import('better-sqlite3').Database }).db;
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('groups appends of the same tick into one transaction; a failing one does not fail its neighbours', async () => {
+    const store = make();
+    await store.append('hot', [newEvent()], 'no_stream');
+    const before = store.commitStats();
+    const partial = newEvent();
+    await store.append('multi', [partial], 'no_stream');
+    const calls: Promise<AppendResult>[] = [];
+    for (let i = 0; i < 20; i++) calls.push(store.append(`s${i}`, [newEvent(), newEvent()], 'no_stream'));
+    calls.push(store.append('hot', [newEvent()], 'no_stream')); // stream exists: conflict
+    calls.push(store.append('multi', [partial, newEvent()], 'any')); // partial overlap: conflict
+    calls.push(store.append('bad', [newEvent('X', { n: 1n })], 'any')); // not JSON: rejected at once
+    calls.push(store.append('hot', [newEvent()], 0));
+    const settled = await Promise.allSettled(calls);
+    const stats = store.commitStats();
+
+    expect(settled.slice(0, 20).every((s) => s.status === 'fulfilled')).toBe(true);
+    expect(settled[20]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedRevisionError) });
+    expect(settled[21]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedRevisionError) });
+    expect(settled[22]).toMatchObject({ status: 'rejected', reason: expect.any(TypeError) });
+    expect(settled[23]).toMatchObject({ status: 'fulfilled', value: { nextRevision: 1 } });
+    // 'multi' went in its own transaction, then all the rest in one
+    expect(stats.transactions - before.transactions).toBe(2);
+    expect(stats.appends - before.appends).toBe(22);
+    expect(await store.readStream('multi')).toHaveLength(1);
+    const positions = settled
+      .filter((s): s is PromiseFulfilledResult<AppendResult> => s.status === 'fulfilled')
+      .map((s) => s.value.position);
+    expect(new Set(positions).size).toBe(positions.length);
+  });
+
+  it('keeps transactions far fewer than appends under concurrency', async () => {
+    const store = make();
+    const before = store.commitStats().transactions;
+    // 16 appenders, each waiting for its previous append: later groups form from promise continuations
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, k) => {
+        let expected: number | 'no_stream' = 'no_stream';
+        for (let i = 0; i < 20; i++) expected = (await store.append(`w${k}`, [newEvent()], expected)).nextRevision;
+      }),
+    );
+    const transactions = store.commitStats().transactions - before;
+    expect(transactions).toBeLessThanOrEqual(40);
+    expect((await collectAll(store, undefined, 1000)).length).toBe(320);
+  });
+
+  it('is idempotent by event id whatever the expected revision', async () => {
+    const store = make();
+    const e1 = newEvent();
+    const e2 = newEvent();
+    await store.append('a', [e1, e2], 'no_stream');
+    const r3 = await store.append('a', [newEvent()], 1);
+    for (const expected of ['any', 'stream_exists', 'no_stream', 2, 0, 9] as const) {
+      const r = await store.append('a', [e1, e2], expected);
+      expect(r).toEqual({ nextRevision: 2, position: 2n });
+    }
+    expect(await store.append('a', [e2], 2)).toEqual({ nextRevision: 2, position: 2n });
+    await expect(store.append('a', [e2, newEvent()], 'any')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.append('a', [newEvent(), e1], 2)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await store.lastPosition()).toBe(r3.position);
+    // the same id may be used in another stream: idempotency is per stream
+    expect((await store.append('b', [e1], 'no_stream')).nextRevision).toBe(0);
+  });
+
+  it('treats a duplicate queued in the same group as a retry', async () => {
+    const store = make();
+    const e = newEvent();
+    const [a, b] = await Promise.all([store.append('a', [e], 'no_stream'), store.append('a', [e], 'no_stream')]);
+    expect(a).toEqual(b);
+    expect(await store.readStream('a')).toHaveLength(1);
+  });
+
+  it('rejects malformed appends without touching the log', async () => {
+    const store = make();
+    const e = newEvent();
+    await expect(store.append('a', [], 'any')).rejects.toBeInstanceOf(RangeError);
+    await expect(store.append('a', [e, e], 'any')).rejects.toBeInstanceOf(RangeError);
+    await expect(store.append('a', [newEvent()], -1)).rejects.toBeInstanceOf(RangeError);
+    await expect(store.append('a', [newEvent()], 1.5)).rejects.toBeInstanceOf(RangeError);
+    expect(await store.lastPosition()).toBeUndefined();
+  });
+
+  it('matches the model when random appends are all issued in the same tick', async () => {
+    const store = make();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(appendOpsArbitrary(), async (ops) => {
+        run++;
+        const runStart = await store.lastPosition();
+        const model = new EventStoreModel();
+        const expectations: { ok: boolean }[] = [];
+        const calls: Promise<AppendResult>[] = [];
+        for (const planned of materializeOps(ops, model, (k) => `r${run}-s${k}`)) {
+          expectations.push(model.apply(planned.streamId, planned.events, planned.expected));
+          calls.push(store.append(planned.streamId, planned.events, planned.expected));
+        }
+        const settled = await Promise.allSettled(calls);
+        expect(settled.map((s) => s.status === 'fulfilled')).toEqual(expectations.map((e) => e.ok));
+        const log = await collectAll(store, runStart, 1000);
+        expect(log.map((e) => [e.streamId, e.id, e.revision])).toEqual(
+          model.log.map((e) => [e.streamId, e.id, e.revision]),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('flushes queued appends on close and refuses new ones', async () => {
+    const file = tempFile();
+    const store = new SqliteEventStore(file);
+    const pending = store.append('a', [newEvent()], 'no_stream');
+    await store.close();
+    await expect(pending).resolves.toMatchObject({ nextRevision: 0 });
+    await expect(store.append('a', [newEvent()], 'any')).rejects.toThrow(/closed/);
+    const reopened = make(file);
+    expect(await reopened.readStream('a')).toHaveLength(1);
+  });
+
+  it('lets a second instance on the same file see appends by polling', async () => {
+    const file = tempFile();
+    const writer = make(file);
+    const reader = make(file, { pollIntervalMs: 50 });
+    const seen: RecordedEvent[] = [];
+    const handle = reader.subscribeToAll(async (e) => void seen.push(e));
+    try {
+      const events = [newEvent(), newEvent(), newEvent()];
+      await writer.append('a', [events[0]], 'no_stream');
+      await writer.append('b', [events[1], events[2]], 'no_stream');
+      await waitFor(() => seen.length >= 3, 2000);
+      await sleep(150);
+      expect(seen.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      // and the reader can append after the writer: revisions follow the file, not a cache
+      expect((await reader.append('a', [newEvent()], 0)).nextRevision).toBe(1);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it('keeps everything when the file is reopened', async () => {
+    const file = tempFile();
+    const first = new SqliteEventStore(file);
+    const written: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const e = newEvent('N', { i, texte: 'déjà vu' });
+      written.push(e.id);
+      await first.append(`s${i % 3}`, [e], 'any');
+    }
+    await first.close();
+    const second = make(file);
+    const all = await collectAll(second, undefined, 7);
+    expect(all.map((e) => e.id)).toEqual(written);
+    expect(all.map((e) => e.position)).toEqual(written.map((_, i) => BigInt(i + 1)));
+    expect(await second.lastPosition()).toBe(30n);
+    expect((await second.append('s0', [newEvent()], 9)).position).toBe(31n);
+  });
+
+  it('backs off exponentially, with a cap, while a handler keeps failing', async () => {
+    const store = make(undefined, { retryInitialMs: 10, retryMaxMs: 80 });
+    await store.append('a', [newEvent()], 'no_stream');
+    const attempts: number[] = [];
+    let delivered = 0;
+    const errors: unknown[] = [];
+    const handle = store.subscribeToAll(
+      async () => {
+        attempts.push(Date.now());
+        if (attempts.length <= 6) throw new Error(`fail ${attempts.length}`);
+        delivered++;
+      },
+      { onError: (e) => errors.push(e) },
+    );
+    try {
+      await waitFor(() => delivered === 1, 3000);
+      expect(errors).toHaveLength(6);
+      const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
+      // 10, 20, 40, 80, 80, 80 ms: growing, then capped (timers may fire a little late)
+      expect(gaps[2]).toBeGreaterThanOrEqual(35);
+      expect(gaps[5]).toBeGreaterThanOrEqual(75);
+      expect(gaps[5]).toBeLessThan(400);
+      await sleep(100);
+      expect(delivered).toBe(1);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it('keeps every acknowledged append across kill -9', async () => {
+    const file = tempFile();
+    const script = join(here, 'testing', 'append-forever.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file, '4'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, signal) => r(signal)));
+    try {
+      await waitFor(() => out.includes('\n'), 15_000);
+    } catch (e) {
+      child.kill('SIGKILL');
+      throw new Error(`child never acknowledged an append: ${err}`, { cause: e });
+    }
+    await sleep(1000);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    // only complete lines were acknowledged; the last one may be cut
+    const acked = out.split('\n').slice(0, -1);
+    expect(acked.length).toBeGreaterThan(50);
+    const store = make(file);
+    const all = await collectAll(store, undefined, 1000);
+    const counts = new Map<string, number>();
+    for (const e of all) counts.set(e.id, (counts.get(e.id) ?? 0) + 1);
+    for (const id of acked) expect(counts.get(id)).toBe(1);
+    expect(counts.size).toBe(all.length);
+    for (let k = 0; k < 4; k++) {
+      const revisions = (await store.readStream(`kill-${k}`)).map((e) => e.revision);
+      expect(revisions).toEqual(revisions.map((_, i) => i));
+    }
+  }, 30_000);
+});

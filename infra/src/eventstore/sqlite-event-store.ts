@@ -1,0 +1,421 @@
+import Database from 'better-sqlite3';
+import type { LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type SubscribeOptions,
+  type SubscriptionHandle,
+} from './port';
+
+export interface SqliteEventStoreOptions {
+  /** how often live subscriptions look for events appended by other processes (ms); default 200 */
+  pollIntervalMs?: number;
+  /** first delay before a failed subscription retries (ms); doubles on each failure; default 100 */
+  retryInitialMs?: number;
+  /** cap of the subscription retry delay (ms); default 5000 */
+  retryMaxMs?: number;
+  /** how long a writer waits for another process holding the write lock (ms); default 5000 */
+  busyTimeoutMs?: number;
+  /** most appends grouped into one transaction; default 512 */
+  maxGroupSize?: number;
+}
+
+/** Counters of the group commit, for tests and benchmarks. */
+export interface CommitStats {
+  transactions: number;
+  appends: number;
+  events: number;
+}
+
+/** An append serialized at call time and waiting in the group-commit queue. */
+interface PendingAppend {
+  streamId: string;
+  rows: SerializedEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (err: unknown) => void;
+}
+
+interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+type Outcome = { ok: true; value: AppendResult } | { ok: false; error: unknown };
+
+/** Row as returned by `.raw()`: position, stream_id, revision, event_id, type, data, metadata. */
+type EventRow = [number, string, number, string, string, string, string];
+
+const SELECT_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
+const DEFAULT_BATCH = 1000;
+const SUBSCRIPTION_BATCH = 500;
+
+function rowToEvent(r: EventRow): RecordedEvent {
+  return {
+    id: r[3],
+    type: r[4],
+    data: JSON.parse(r[5]) as unknown,
+    metadata: JSON.parse(r[6]) as RecordedEvent['metadata'],
+    streamId: r[1],
+    revision: r[2],
+    position: BigInt(r[0]),
+  };
+}
+
+function checkExpected(expected: ExpectedRevision): void {
+  if (typeof expected === 'number' && (!Number.isSafeInteger(expected) || expected < 0)) {
+    throw new RangeError(`Expected revision must be a non-negative integer, got ${expected}`);
+  }
+}
+
+/**
+ * EventStore on one SQLite file (WAL, synchronous=FULL so that an acknowledged append survives a
+ * crash of the process or of the machine).
+ *
+ * Appends are queued and written by a group commit: everything queued before the next turn of the
+ * event loop goes into one transaction (one fsync), each append checked on its own.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly pollIntervalMs: number;
+  private readonly retryInitialMs: number;
+  private readonly retryMaxMs: number;
+  private readonly maxGroupSize: number;
+
+  private readonly headStmt: Database.Statement<[string], number>;
+  private readonly findIdStmt: Database.Statement<[string, string], [number, number]>;
+  private readonly insertStmt: Database.Statement<[string, number, string, string, string, string]>;
+  private readonly readStreamStmt: Database.Statement<[string, number], EventRow>;
+  private readonly readAllStmt: Database.Statement<[number, number], EventRow>;
+  private readonly lastPositionStmt: Database.Statement<[], number | null>;
+  private readonly groupTx: Database.Transaction<(batch: PendingAppend[]) => Outcome[]>;
+  private readonly appendManyTx: (p: PendingAppend) => AppendResult;
+
+  private queue: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly subscriptions = new Set<LiveSubscription>();
+  private readonly stats: CommitStats = { transactions: 0, appends: 0, events: 0 };
+
+  constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.retryInitialMs = options.retryInitialMs ?? 100;
+    this.retryMaxMs = options.retryMaxMs ?? 5000;
+    this.maxGroupSize = options.maxGroupSize ?? 512;
+    this.db = new Database(filePath, { timeout: options.busyTimeoutMs ?? 5000 });
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL would only sync at checkpoints: a power loss could drop acknowledged appends.
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY,
+        stream_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        UNIQUE (stream_id, revision)
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS events_stream_event_id ON events (stream_id, event_id);
+    `);
+
+    this.headStmt = this.db
+      .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
+      .pluck();
+    this.findIdStmt = this.db
+      .prepare<[string, string], [number, number]>(
+        'SELECT position, revision FROM events WHERE stream_id = ? AND event_id = ?',
+      )
+      .raw();
+    this.insertStmt = this.db.prepare(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.readStreamStmt = this.db
+      .prepare<[string, number], EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
+      )
+      .raw();
+    this.readAllStmt = this.db
+      .prepare<[number, number], EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw();
+    this.lastPositionStmt = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
+
+    // Nested better-sqlite3 transactions are savepoints: a multi-event append that fails half-way
+    // rolls back alone, its neighbours in the group still commit.
+    this.appendManyTx = this.db.transaction((p: PendingAppend) => this.appendOne(p));
+    this.groupTx = this.db.transaction((batch: PendingAppend[]) => {
+      const outcomes: Outcome[] = [];
+      for (const p of batch) {
+        try {
+          // One INSERT is atomic by itself, so single-event appends skip the savepoint.
+          const value = p.rows.length === 1 ? this.appendOne(p) : this.appendManyTx(p);
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          // SQLite rolls the whole transaction back on I/O, full-disk or busy errors: then the group fails.
+          if (!this.db.inTransaction) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('SqliteEventStore is closed'));
+    let rows: SerializedEvent[];
+    try {
+      checkExpected(expected);
+      if (events.length === 0) throw new RangeError(`Append to ${streamId} needs at least one event`);
+      const ids = new Set<string>();
+      rows = events.map((e) => {
+        if (ids.has(e.id)) throw new RangeError(`Event id ${e.id} appears twice in one append to ${streamId}`);
+        ids.add(e.id);
+        // Serialize now: a bad payload fails this call only, and later mutations by the caller do not leak in.
+        return {
+          id: e.id,
+          type: e.type,
+          data: JSON.stringify(e.data) ?? 'null',
+          metadata: JSON.stringify(e.metadata ?? {}),
+        };
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queue.push({ streamId, rows, expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // setImmediate (not a microtask) so that appends issued by promise continuations of the
+        // previous group also join the next one.
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    while (this.queue.length > 0) {
+      const batch = this.queue.length <= this.maxGroupSize ? this.queue : this.queue.slice(0, this.maxGroupSize);
+      this.queue = batch === this.queue ? [] : this.queue.slice(this.maxGroupSize);
+      this.writeGroup(batch);
+    }
+  };
+
+  private writeGroup(batch: PendingAppend[]): void {
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.groupTx.immediate(batch);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    let written = false;
+    this.stats.transactions++;
+    for (let i = 0; i < batch.length; i++) {
+      const o = outcomes[i];
+      if (o.ok) {
+        this.stats.appends++;
+        this.stats.events += batch[i].rows.length;
+        written = true;
+        batch[i].resolve(o.value);
+      } else {
+        batch[i].reject(o.error);
+      }
+    }
+    if (written) for (const s of this.subscriptions) s.wake();
+  }
+
+  /** Runs inside the group transaction; throws before writing anything when a check fails. */
+  private appendOne(p: PendingAppend): AppendResult {
+    const head = this.headStmt.get(p.streamId) ?? -1;
+
+    // Idempotency by event id: all already stored → success without writing; some → conflict.
+    let found = 0;
+    let foundPosition = 0;
+    for (const row of p.rows) {
+      const hit = this.findIdStmt.get(p.streamId, row.id);
+      if (hit !== undefined) {
+        found++;
+        if (hit[0] > foundPosition) foundPosition = hit[0];
+      }
+    }
+    if (found === p.rows.length) return { nextRevision: head, position: BigInt(foundPosition) };
+    if (found > 0) throw new WrongExpectedRevisionError(p.streamId, p.expected, head);
+
+    const e = p.expected;
+    const ok = e === 'any' || (e === 'no_stream' ? head === -1 : e === 'stream_exists' ? head >= 0 : head === e);
+    if (!ok) throw new WrongExpectedRevisionError(p.streamId, e, head);
+
+    let revision = head;
+    let position = 0;
+    for (const row of p.rows) {
+      revision++;
+      position = Number(
+        this.insertStmt.run(p.streamId, revision, row.id, row.type, row.data, row.metadata).lastInsertRowid,
+      );
+    }
+    return { nextRevision: revision, position: BigInt(position) };
+  }
+
+  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.readStreamStmt.all(streamId, fromRevision).map(rowToEvent);
+  }
+
+  async *readAll(from?: LogPosition, batchSize = DEFAULT_BATCH): AsyncIterable<RecordedEvent[]> {
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`Bad batch size ${batchSize}`);
+    let after = from === undefined ? 0 : Number(from);
+    for (;;) {
+      this.assertOpen();
+      const rows = this.readAllStmt.all(after, batchSize);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1][0];
+      yield rows.map(rowToEvent);
+      if (rows.length < batchSize) return;
+    }
+  }
+
+  /** Synchronous read used by subscriptions: at most `limit` events strictly after `after`. */
+  private readBatch(after: number, limit: number): RecordedEvent[] {
+    this.assertOpen();
+    return this.readAllStmt.all(after, limit).map(rowToEvent);
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): SubscriptionHandle {
+    this.assertOpen();
+    const sub = new LiveSubscription(
+      handler,
+      options,
+      (after) => this.readBatch(after, SUBSCRIPTION_BATCH),
+      this.lastPositionStmt.get() ?? 0,
+      { pollIntervalMs: this.pollIntervalMs, retryInitialMs: this.retryInitialMs, retryMaxMs: this.retryMaxMs },
+      () => this.subscriptions.delete(sub),
+    );
+    this.subscriptions.add(sub);
+    sub.start();
+    return { stop: () => sub.stop() };
+  }
+
+  async lastPosition(): Promise<LogPosition | undefined> {
+    this.assertOpen();
+    const p = this.lastPositionStmt.get();
+    return p === null || p === undefined ? undefined : BigInt(p);
+  }
+
+  commitStats(): CommitStats {
+    return { ...this.stats };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Write what is queued before refusing new work, so no accepted append is left hanging.
+    this.flush();
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('SqliteEventStore is closed');
+  }
+}
+
+interface SubscriptionTiming {
+  pollIntervalMs: number;
+  retryInitialMs: number;
+  retryMaxMs: number;
+}
+
+/** Catch-up then live delivery; positions are plain numbers inside SQLite, bigint outside. */
+class LiveSubscription {
+  private last: number;
+  private stopped = false;
+  private dirty = false;
+  private wakeWaiter: (() => void) | undefined;
+  private loop: Promise<void> = Promise.resolve();
+  private caughtUp = false;
+
+  constructor(
+    private readonly handler: (event: RecordedEvent) => Promise<void>,
+    private readonly options: SubscribeOptions,
+    private readonly read: (after: number) => RecordedEvent[],
+    /** head of the log at subscribe time: onCaughtUp fires once it is delivered */
+    private readonly catchUpTarget: number,
+    private readonly timing: SubscriptionTiming,
+    private readonly onDone: () => void,
+  ) {
+    this.last = options.from === undefined ? 0 : Number(options.from);
+  }
+
+  start(): void {
+    this.loop = this.run().finally(this.onDone);
+  }
+
+  /** Called after a local commit so live delivery does not wait for the next poll. */
+  wake(): void {
+    this.dirty = true;
+    this.wakeWaiter?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeWaiter?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        this.dirty = false;
+        const batch = this.read(this.last);
+        if (batch.length === 0) {
+          this.markCaughtUp();
+          await this.sleep(this.timing.pollIntervalMs, true);
+          continue;
+        }
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.handler(event);
+          this.last = Number(event.position);
+          failures = 0;
+          if (this.last >= this.catchUpTarget) this.markCaughtUp();
+        }
+      } catch (err) {
+        if (this.stopped) return;
+        this.options.onError?.(err);
+        const delay = Math.min(this.timing.retryMaxMs, this.timing.retryInitialMs * 2 ** failures);
+        failures++;
+        // Retry from the last delivered position: the failed event comes again, nothing is skipped.
+        await this.sleep(delay, false);
+      }
+    }
+  }
+
+  private markCaughtUp(): void {
+    if (this.caughtUp) return;
+    this.caughtUp = true;
+    this.options.onCaughtUp?.();
+  }
+
+  /** Waits for the delay, a stop, or (when `wakeOnAppend`) a local append. */
+  private sleep(ms: number, wakeOnAppend: boolean): Promise<void> {
+    if (this.stopped || (wakeOnAppend && this.dirty)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeWaiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeWaiter = wakeOnAppend ? done : () => this.stopped && done();
+    });
+  }
+}
