@@ -3,9 +3,11 @@ import type { RecordedEvent } from './shared/envelope';
 import type { ReservationEvent, UserEvent } from './identity/events';
 import type { VideoEvent } from './videos/events';
 import type { IdAssigned } from './shared/sequence';
+import type { SocialEvent } from './social/events';
+import type { MessagingEvent } from './messaging/events';
 
 /** Every event of the product, as a discriminated union on `type`. */
-export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned;
+export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned | SocialEvent | MessagingEvent;
 
 /** A stored event narrowed to one of the product's event types. */
 export type RecordedOf<E> = E extends DomainEvent ? RecordedEvent<E['type'], E['data']> : never;

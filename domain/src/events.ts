@@ -2,10 +2,14 @@ import type { ZodTypeAny } from 'zod';
 import { identityEventSchemas } from './identity/events';
 import { videoEventSchemas } from './videos/events';
 import { IdAssignedSchema } from './shared/sequence';
+import { socialEventSchemas } from './social/events';
+import { messagingEventSchemas } from './messaging/events';
 
 /** Every event type of the product with its schema: appends are validated against it. */
 export const eventSchemas: Record<string, ZodTypeAny> = {
   ...identityEventSchemas,
   ...videoEventSchemas,
+  ...socialEventSchemas,
+  ...messagingEventSchemas,
   IdAssigned: IdAssignedSchema,
 };

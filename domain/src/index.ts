@@ -7,3 +7,5 @@ export * from './events';
 export * from './all-events';
 export * from './identity/index';
 export * from './videos/index';
+export * from './social/events';
+export * from './messaging/events';

@@ -18,8 +18,13 @@ export const toPublicUser = (u: UserDoc): PublicUser => ({
   profile_picture: u.profile_picture,
 });
 
+/** A document without its internal fields (`_id`, idempotency guards `_pos*`). */
+export function withoutInternals<T extends object>(doc: T): Omit<T, '_id'> {
+  return Object.fromEntries(Object.entries(doc).filter(([k]) => !k.startsWith('_'))) as Omit<T, '_id'>;
+}
+
 export function publicVideo(v: VideoDoc) {
-  const { _id, _pos, user_id: _u, ...rest } = v as VideoDoc & { _pos?: string };
+  const { user_id: _u, ...rest } = withoutInternals(v);
   return rest;
 }
 

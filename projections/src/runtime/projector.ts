@@ -8,10 +8,11 @@ export interface ProjectionContext {
 
 /**
  * Turns events into read-model writes. Rules that keep redelivery harmless:
- * - each collection is written by exactly one projector (listed in `collections`);
+ * - a collection is created (and dropped) by the projector listing it in `collections`; other
+ *   projectors may update its documents, each with its own `applyOnce` guard name;
  * - every write is idempotent: inserts/upserts with ids taken from the event, and counter
  *   changes guarded by the document's last applied position (see `applyOnce`);
- * - at most one guarded write per document per event.
+ * - at most one guarded write per document per projector per event.
  */
 export interface Projector {
   name: string;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { DomainEvent } from '../shared/decider';
+
+/**
+ * Private messages. Stream `conversation-<idA>-<idB>` (the two user ids sorted).
+ * Notifications are a projection of the facts (follows, likes, comments, messages, gifts,
+ * report updates): their id is the position of the event that caused them, so a replay gives the
+ * same ids. Reading and deleting them are facts of `notifications-<userId>`.
+ */
+const id = z.string().min(1);
+
+export const MessageSentSchema = z.object({
+  messageId: z.number().int().positive(),
+  senderId: id,
+  receiverId: id,
+  content: z.string().min(1),
+});
+/** The requester no longer sees the messages up to `upToMessageId`; the other party keeps theirs. */
+export const ConversationDeletedSchema = z.object({ userId: id, otherId: id, upToMessageId: z.number().int().nonnegative() });
+
+export const NotificationReadSchema = z.object({ userId: id, notificationId: z.number().int().positive() });
+export const AllNotificationsReadSchema = z.object({ userId: id, upToNotificationId: z.number().int().nonnegative() });
+export const NotificationDeletedSchema = z.object({ userId: id, notificationId: z.number().int().positive() });
+
+export type MessageSent = DomainEvent<'MessageSent', z.infer<typeof MessageSentSchema>>;
+export type ConversationDeleted = DomainEvent<'ConversationDeleted', z.infer<typeof ConversationDeletedSchema>>;
+export type NotificationRead = DomainEvent<'NotificationRead', z.infer<typeof NotificationReadSchema>>;
+export type AllNotificationsRead = DomainEvent<'AllNotificationsRead', z.infer<typeof AllNotificationsReadSchema>>;
+export type NotificationDeleted = DomainEvent<'NotificationDeleted', z.infer<typeof NotificationDeletedSchema>>;
+
+export type ConversationEvent = MessageSent | ConversationDeleted;
+export type NotificationEvent = NotificationRead | AllNotificationsRead | NotificationDeleted;
+export type MessagingEvent = ConversationEvent | NotificationEvent;
+
+export const messagingEventSchemas = {
+  MessageSent: MessageSentSchema,
+  ConversationDeleted: ConversationDeletedSchema,
+  NotificationRead: NotificationReadSchema,
+  AllNotificationsRead: AllNotificationsReadSchema,
+  NotificationDeleted: NotificationDeletedSchema,
+} as const;
