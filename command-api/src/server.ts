@@ -61,7 +61,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (created > 0) log.info({ created }, 'demo members created');
   }
 
-  const http = createServer();
+  // Socket.IO wraps the 'request' listeners present when it attaches: ours must be one of them,
+  // bound to the app once the app exists
+  let app: ReturnType<typeof createApp> | undefined;
+  const http = createServer((req, res) => {
+    if (app) app(req, res);
+    else res.writeHead(503).end();
+  });
   const io = createSocketServer(http, sessions, read);
   const closeRedisAdapter = config.REDIS_URL ? await attachRedisAdapter(io, config.REDIS_URL) : undefined;
   const push = new SocketIoPushBus(io);
@@ -85,7 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events) };
-  http.on('request', createApp(deps, { webDist: options.webDist }));
+  app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? config.PORT, resolve);

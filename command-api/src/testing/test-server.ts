@@ -20,10 +20,10 @@ export interface TestServer extends RunningServer {
 }
 
 /** A real server on a free port, on a fresh DATA_DIR, without demo data. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, webDist?: string): Promise<TestServer> {
   const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'evo-test-')));
   const config = loadConfig({ DATA_DIR: dir, DEMO_DATA: 'false', LOG_LEVEL: 'silent', ...env });
-  const server = await startServer({ config, port: 0 });
+  const server = await startServer({ config, port: 0, webDist });
   return {
     ...server,
     dataDir: dir,

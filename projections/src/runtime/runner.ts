@@ -89,10 +89,12 @@ export class ProjectionRunner implements ProjectionProgress {
 
   private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
     if (batch.length === 0) return;
-    const pushes: Push[] = [];
+    let pushes: Push[] = [];
     const ctx: ProjectionContext = { push: (room, event, payload) => pushes.push({ room, event, payload }) };
     const last = batch[batch.length - 1].position;
     await this.options.read.withTransaction(async (tx) => {
+      // a transaction may be re-run: keep only the pushes of the run that commits
+      pushes = [];
       for (const event of batch) {
         for (const projector of this.options.projectors) {
           await projector.project(event as RecordedAppEvent, tx, ctx);

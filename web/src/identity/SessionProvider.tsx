@@ -31,6 +31,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Confirm with the server on start, and again after each login (for admin_email).
   useEffect(() => {
     if (checkedOnce.current && email === null) return;
+    if (email === null) {
+      // nobody stored: nothing to confirm (and no 401 to log in the console)
+      checkedOnce.current = true;
+      setChecked(true);
+      return;
+    }
     const controller = new AbortController();
     const versionAtStart = storeVersion();
     fetchMe(controller.signal)

@@ -1,0 +1,197 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import path from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { Browser } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { ASSETS, Client, PNG_1PX, newMember } from '../command-api/src/testing/test-server';
+import type { TestServer } from '../command-api/src/testing/test-server';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+
+const skip = browserSkipReason();
+if (skip) console.warn(skip);
+
+/** Every route of SPEC.md section 2's table, with sample parameters. */
+const ROUTES = [
+  '/', '/feed', '/upload', '/live', '/create', '/upload/video', '/video/1', '/test-video', '/user/{pseudo}', '/friends',
+  '/friends-list', '/messages', '/messages/{pseudo}', '/conversation/1', '/test', '/coffre', '/coins/balance',
+  '/coins/transactions', '/coins/conversion', '/vault/withdraw', '/vault/shop', '/packs', '/cadeaux-recues',
+  '/envoyer-cadeau', '/historique', '/cadeaux-coins', '/gift', '/catalogue', '/coins-received', '/coins/received',
+  '/coins/retrait', '/users-with-videos', '/notifications', '/profile', '/send-message/{pseudo}', '/admin',
+  '/admin/reports', '/admin/transactions', '/admin/gifts', '/admin/users', '/admin/tools', '/admin/stats',
+  '/admin/stats/general', '/admin/stats/users', '/admin/stats/videos', '/admin/stats/messages', '/admin/stats/gifts',
+  '/admin/stats/coins', '/admin/stats/advanced',
+];
+
+describe.skipIf(!!skip)('web shell in a real browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let files: { picture: string; video: string };
+  const member = newMember({ bio: 'Je suis une membre de test' });
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-e2e-files-'));
+    files = { picture: path.join(dir, 'photo.png'), video: path.join(ASSETS, 'demo/demo-3.mp4') };
+    await writeFile(files.picture, PNG_1PX);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('registers with picture and video, logs in, and shows the member bars', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await newPage(context);
+    await page.goto(`${server.url}/register`);
+    const submit = page.getByRole('button', { name: 'Créer mon compte' });
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Pseudo').fill(member.pseudo);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(member.password);
+    await page.getByLabel('Confirmer le mot de passe').fill(member.password + 'x');
+    await page.getByLabel('Bio').fill(member.bio);
+    await page.getByLabel('Photo de profil').setInputFiles(files.picture);
+    await page.getByLabel('Vidéo', { exact: true }).setInputFiles(files.video);
+    await page.getByLabel('Titre de la vidéo').fill(member.video_title);
+    await expect.poll(() => page.getByText('❌ Les mots de passe ne correspondent pas.').isVisible()).toBe(true);
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Confirmer le mot de passe').fill(member.password);
+    expect(await submit.isEnabled()).toBe(true);
+    await screenshot(page, 'e2e-register-filled');
+    await submit.click();
+    await page.waitForURL('**/login', { timeout: 30_000 });
+
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Mot de passe').fill(member.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(`**/user/${member.pseudo}`);
+    const stored = await page.evaluate(() => localStorage.getItem('currentUser'));
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({ email: member.email, pseudo: member.pseudo });
+
+    await page.goto(`${server.url}/`);
+    const top = page.getByRole('banner');
+    for (const name of ['Amis', 'Pour toi', 'Mon profil', 'Messages', 'Coffre']) {
+      expect(await top.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+    }
+    expect(await top.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    expect(await top.getByRole('button', { name: /Notifications/ }).isVisible()).toBe(true);
+    expect(await top.getByRole('button', { name: 'Déconnexion' }).isVisible()).toBe(true);
+    const bottom = page.getByRole('navigation', { name: 'Barre de navigation' });
+    for (const name of ['Accueil', 'Ami(e)s', 'Ajouter une vidéo', 'Messages', 'Profil']) {
+      expect(await bottom.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+    }
+    // the carousel advances by itself every 5 s
+    const visibleSlide = () => page.locator('.carousel__slide:not([hidden]) .carousel__title').textContent();
+    expect(await visibleSlide()).toBe('Démarrer un Live');
+    await page.mouse.move(0, 0);
+    await expect.poll(visibleSlide, { timeout: 8000, interval: 250 }).toBe('Créer une Vidéo');
+    await screenshot(page, 'e2e-home-member');
+    expect(errors).toEqual([]);
+
+    // logout ends the server session and goes to /login
+    await top.getByRole('button', { name: 'Déconnexion' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+    const me = await page.evaluate(() => fetch('/api/auth/me').then((r) => r.status));
+    expect(me).toBe(401);
+    await context.close();
+  }, 90_000);
+
+  it('shows the Admin link to the administrator only, on a light bar under /admin', async () => {
+    const context = await browser.newContext();
+    const { page } = await newPage(context);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
+    await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await page.goto(`${server.url}/`);
+    const admin = page.getByRole('banner').getByRole('link', { name: 'Admin' });
+    await expect.poll(() => admin.isVisible()).toBe(true);
+    expect(await page.locator('.topbar--dark').count()).toBe(1);
+    await admin.click();
+    await page.waitForURL('**/admin');
+    await expect.poll(() => page.locator('.topbar--light').count()).toBe(1);
+    await screenshot(page, 'e2e-admin-light-bar');
+    await context.close();
+  }, 60_000);
+
+  it('uploads a video with a progress bar; it appears on the profile', async () => {
+    const context = await browser.newContext();
+    const { page, errors } = await newPage(context);
+    const c = new Client(server.url);
+    await c.post('/api/auth/login', { email: member.email, password: member.password });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Mot de passe').fill(member.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(`**/user/${member.pseudo}`);
+    await page.goto(`${server.url}/upload/video`);
+    await page.getByLabel('Titre').fill('Vidéo importée');
+    await page.getByRole('button', { name: 'Publier', exact: true }).click();
+    await expect.poll(() => page.getByText('Choisis une vidéo.').isVisible()).toBe(true);
+    await page.getByLabel('Fichier vidéo').setInputFiles(files.video);
+    // a slow uplink, so that the progress bar is seen moving
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
+    await page.getByRole('button', { name: 'Publier', exact: true }).click();
+    const bar = page.getByRole('progressbar');
+    await expect.poll(() => bar.isVisible(), { interval: 50 }).toBe(true);
+    await screenshot(page, 'e2e-upload-progress');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect.poll(() => page.getByText('Vidéo envoyée avec succès !').isVisible(), { timeout: 20_000 }).toBe(true);
+    await screenshot(page, 'e2e-upload-done');
+    const profile = await c.get(`/api/users/profile/${member.pseudo}`);
+    expect((profile.json.videos as Array<{ title: string }>).map((v) => v.title)).toContain('Vidéo importée');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('answers every route of the table without a console error, and a French 404 elsewhere', async () => {
+    const context = await browser.newContext();
+    const { page, errors } = await newPage(context);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Mot de passe').fill(member.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(`**/user/${member.pseudo}`);
+    for (const route of ROUTES) {
+      const url = route.replace('{pseudo}', member.pseudo);
+      const res = await page.goto(server.url + url);
+      expect(res?.status(), url).toBe(200);
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('heading').first().isVisible(), `${url} shows a heading`).toBe(true);
+      expect(await page.getByText('Page introuvable').count(), `${url} is a known route`).toBe(0);
+    }
+    await page.goto(`${server.url}/nimporte/quoi`);
+    await expect.poll(() => page.getByText('Page introuvable').isVisible()).toBe(true);
+    await screenshot(page, 'e2e-404');
+    // camera denial on /test is only logged (console.warn), never an error
+    expect(errors).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    await context.close();
+  }, 180_000);
+
+  it('is usable at 375x812 with the bottom bar', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    const { page } = await newPage(context);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Mot de passe').fill(member.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(`**/user/${member.pseudo}`);
+    await page.goto(`${server.url}/`);
+    const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
+    const box = await bar.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(812 + 1);
+    expect(box!.y).toBeGreaterThan(600);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await bar.getByRole('link', { name: 'Ajouter une vidéo' }).tap();
+    await page.waitForURL('**/upload');
+    await screenshot(page, 'e2e-mobile-upload');
+    await context.close();
+  }, 60_000);
+});

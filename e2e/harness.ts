@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../command-api/src/testing/test-server';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIST = path.join(ROOT, 'web/dist');
+export const SCREENS = path.join(ROOT, 'artifacts/screens');
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or undefined when they can. */
+export function browserSkipReason(): string | undefined {
+  if (!existsSync(CHROMIUM)) return `browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`;
+  return undefined;
+}
+
+/** The web app as `npm start` serves it: built once if web/dist is missing. */
+export function ensureWebBuild(): void {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+    execSync('npm run build:web', { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+/** A real server (as `npm start` runs it) on a fresh DATA_DIR and a free port, serving the built web app. */
+export async function startE2eServer(env: Record<string, string> = {}): Promise<TestServer> {
+  ensureWebBuild();
+  return startTestServer(env, undefined, WEB_DIST);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A page that records console errors and page errors, for "no console error" checks. */
+export async function newPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+}

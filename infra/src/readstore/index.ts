@@ -1,0 +1,3 @@
+export * from './port';
+export { MemoryReadStore, type QueryExplain } from './memory-read-store';
+export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';

@@ -1,0 +1,325 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryReadStore } from './memory-read-store';
+import { DuplicateKeyError, type BulkOp, type Doc, type Filter, type FindOptions, type ReadStore } from './port';
+import { readStoreContract } from './read-store.contract';
+
+readStoreContract('MemoryReadStore', async () => {
+  const store = new MemoryReadStore();
+  return { store, cleanup: () => store.close() };
+});
+
+const USERS = 2_000;
+const POSTS_PER_USER = 100;
+const TOTAL = USERS * POSTS_PER_USER;
+
+/** post i belongs to user i % USERS and was created at i (so each user's posts are spread over the range) */
+function post(i: number): Doc {
+  return {
+    _id: `p${i}`,
+    user_id: `u${i % USERS}`,
+    created_at: i,
+    tags: [`t${i % 7}`, `t${(i + 1) % 7}`],
+    kind: i % 2 === 0 ? 'even' : 'odd',
+  };
+}
+
+describe('MemoryReadStore indexes are used (counted, 200,000 documents)', () => {
+  const store = new MemoryReadStore();
+  const posts = store.collection('posts');
+
+  beforeAll(async () => {
+    const batch: BulkOp[] = [];
+    for (let i = 0; i < TOTAL; i++) batch.push({ insertOne: { document: post(i) } });
+    await posts.bulkWrite(batch);
+    // built over existing documents, and one kept up to date as documents come in
+    await posts.createIndex({ key: { user_id: 1, created_at: -1 } });
+    await posts.createIndex({ key: { created_at: -1 } });
+    await posts.createIndex({ key: { tags: 1 } });
+  });
+
+  it('a user feed page reads only that page of the index', async () => {
+    const filter = { user_id: 'u42' };
+    const options = { sort: { created_at: -1 as const }, limit: 20 };
+    const page = await posts.find(filter, options);
+    const expected = Array.from({ length: 20 }, (_, k) => `p${42 + (POSTS_PER_USER - 1 - k) * USERS}`);
+    expect(page.map((d) => d._id)).toEqual(expected);
+    const plan = store.explain('posts', filter, options);
+    expect(plan).toMatchObject({ plan: 'IXSCAN', indexName: 'user_id_1_created_at_-1', nReturned: 20 });
+    expect(plan.keysExamined).toBe(20);
+    expect(plan.docsExamined).toBe(20);
+  });
+
+  it('the opposite sort walks the same index backwards', async () => {
+    const plan = store.explain('posts', { user_id: 'u7' }, { sort: { created_at: 1 }, skip: 5, limit: 10 });
+    expect(plan.plan).toBe('IXSCAN');
+    expect(plan.keysExamined).toBe(15);
+    const docs = await posts.find({ user_id: 'u7' }, { sort: { created_at: 1 }, skip: 5, limit: 10 });
+    expect(docs.map((d) => d.created_at)).toEqual(Array.from({ length: 10 }, (_, k) => 7 + (5 + k) * USERS));
+  });
+
+  it('a range on the next index field reads only the range', async () => {
+    const filter = { user_id: 'u3', created_at: { $gte: 10 * USERS, $lt: 20 * USERS } };
+    const docs = await posts.find(filter, { sort: { created_at: -1 } });
+    expect(docs).toHaveLength(10);
+    const plan = store.explain('posts', filter, { sort: { created_at: -1 } });
+    expect(plan).toMatchObject({ plan: 'IXSCAN', keysExamined: 10, docsExamined: 10 });
+  });
+
+  it('equality without a sort, and filters on other fields, read only the prefix', async () => {
+    const plan = store.explain('posts', { user_id: 'u9', kind: 'odd' });
+    expect(plan).toMatchObject({
+      plan: 'IXSCAN',
+      keysExamined: POSTS_PER_USER,
+      docsExamined: POSTS_PER_USER,
+      nReturned: POSTS_PER_USER,
+    });
+    expect(store.explain('posts', { user_id: 'u10', kind: 'odd' }).nReturned).toBe(0);
+  });
+
+  it('$in on the index prefix reads each value', async () => {
+    const plan = store.explain('posts', { user_id: { $in: ['u1', 'u2', 'u3'] } });
+    expect(plan).toMatchObject({ plan: 'IXSCAN', keysExamined: 3 * POSTS_PER_USER, nReturned: 3 * POSTS_PER_USER });
+  });
+
+  it('_id lookups, alone or with $in, use the _id map', async () => {
+    expect(store.explain('posts', { _id: 'p123' })).toMatchObject({ plan: 'IDHACK', docsExamined: 1, nReturned: 1 });
+    const plan = store.explain('posts', { _id: { $in: ['p1', 'p2', 'p3', 'missing'] } }, { sort: { created_at: -1 } });
+    expect(plan).toMatchObject({ plan: 'IDHACK', docsExamined: 3, nReturned: 3 });
+    expect(
+      (await posts.find({ _id: { $in: ['p1', 'p3', 'p2'] } }, { sort: { created_at: -1 } })).map((d) => d._id),
+    ).toEqual(['p3', 'p2', 'p1']);
+  });
+
+  it('a sort-only index serves "latest N" without a filter', async () => {
+    const plan = store.explain('posts', {}, { sort: { created_at: -1 }, limit: 5 });
+    expect(plan).toMatchObject({ plan: 'IXSCAN', indexName: 'created_at_-1', keysExamined: 5 });
+    expect((await posts.find({}, { sort: { created_at: -1 }, limit: 2 })).map((d) => d._id)).toEqual([
+      `p${TOTAL - 1}`,
+      `p${TOTAL - 2}`,
+    ]);
+  });
+
+  it('a multikey index finds array members', async () => {
+    const plan = store.explain('posts', { tags: 't3', user_id: { $exists: true } }, { limit: 50 });
+    expect(plan).toMatchObject({ plan: 'IXSCAN', indexName: 'tags_1', nReturned: 50, keysExamined: 50 });
+  });
+
+  it('a field without an index is a full scan (the counter sees it)', async () => {
+    const plan = store.explain('posts', { kind: 'none' });
+    expect(plan).toMatchObject({ plan: 'COLLSCAN', docsExamined: TOTAL, nReturned: 0 });
+  });
+
+  it('counts, updates and deletes use the index too, and keep it up to date', async () => {
+    const before = store.counters();
+    expect(await posts.countDocuments({ user_id: 'u5' })).toBe(POSTS_PER_USER);
+    await posts.updateMany({ user_id: 'u5', created_at: { $lt: 50 * USERS } }, { $set: { user_id: 'u5b' } });
+    await posts.updateOne({ user_id: 'u5' }, { $inc: { likes: 1 } });
+    await posts.deleteMany({ user_id: 'u5b' });
+    await posts.insertOne({ _id: 'fresh', user_id: 'u5', created_at: TOTAL + 1, tags: [] });
+    const after = store.counters();
+    expect(after.docsExamined - before.docsExamined).toBeLessThan(5 * POSTS_PER_USER);
+    expect(after.keysExamined - before.keysExamined).toBeLessThan(5 * POSTS_PER_USER);
+    const latest = await posts.find({ user_id: 'u5' }, { sort: { created_at: -1 }, limit: 2 });
+    expect(latest.map((d) => d._id)).toEqual(['fresh', `p${5 + 99 * USERS}`]);
+    expect(await posts.countDocuments({ user_id: 'u5' })).toBe(51);
+    expect(await posts.countDocuments({ user_id: 'u5b' })).toBe(0);
+  });
+});
+
+describe('MemoryReadStore index structure under a large random workload', () => {
+  it('keeps every index equal to a scan through chunk splits, removals and moves', async () => {
+    // deterministic pseudo-random numbers (LCG), so a failure reproduces
+    let seed = 12345;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const store = new MemoryReadStore();
+    const indexed = store.collection('ix');
+    const plain = store.collection('plain');
+    await indexed.createIndex({ key: { g: 1, v: -1 } });
+    await indexed.createIndex({ key: { v: 1 } });
+    const doc = (id: number): Doc => ({ _id: id, g: `g${rand(5)}`, v: rand(1000) });
+    for (let i = 0; i < 6_000; i++) {
+      const d = doc(i);
+      await indexed.insertOne(d);
+      await plain.insertOne(d);
+    }
+    for (let i = 0; i < 4_000; i++) {
+      const id = rand(6_000);
+      const op = rand(3);
+      if (op === 0) {
+        const update = { $set: { v: rand(1000), g: `g${rand(5)}` } };
+        await indexed.updateOne({ _id: id }, update);
+        await plain.updateOne({ _id: id }, update);
+      } else if (op === 1) {
+        await indexed.deleteOne({ _id: id });
+        await plain.deleteOne({ _id: id });
+      } else {
+        const d = doc(6_000 + i);
+        await indexed.insertOne(d);
+        await plain.insertOne(d);
+      }
+    }
+    const queries: Array<[Filter, FindOptions]> = [
+      [{ g: 'g1' }, { sort: { v: -1, _id: 1 } }],
+      [{ g: 'g2' }, { sort: { v: 1, _id: -1 }, skip: 10, limit: 50 }],
+      [{ g: 'g3', v: { $gte: 100, $lt: 700 } }, { sort: { v: -1, _id: 1 } }],
+      [{ v: { $gt: 500 } }, { sort: { v: 1, _id: 1 }, limit: 300 }],
+      [{ v: { $lte: 20 } }, { sort: { v: -1, _id: -1 } }],
+      [{}, { sort: { v: -1, _id: -1 }, limit: 100 }],
+      [{ g: { $in: ['g0', 'g4'] }, v: { $lt: 50 } }, { sort: { _id: 1 } }],
+    ];
+    for (const [filter, options] of queries) {
+      expect(store.explain('ix', filter, options).plan).toBe('IXSCAN');
+      expect(await indexed.find(filter, options)).toEqual(await plain.find(filter, options));
+      expect(await indexed.countDocuments(filter)).toBe(await plain.countDocuments(filter));
+    }
+  });
+});
+
+describe('MemoryReadStore transactions', () => {
+  it('retries fn when another writer changed a document it wrote, so no update is lost', async () => {
+    const store = new MemoryReadStore();
+    const counters = store.collection('counters');
+    await counters.insertOne({ _id: 'c', n: 0 });
+    let attempts = 0;
+    // read-modify-write with a pause: the two transactions overlap
+    const increment = (tx: ReadStore) =>
+      (async () => {
+        attempts += 1;
+        const doc = await tx.collection('counters').findOne({ _id: 'c' });
+        await sleep(5);
+        await tx.collection('counters').replaceOne({ _id: 'c' }, { _id: 'c', n: Number(doc?.n) + 1 });
+      })();
+    await Promise.all([store.withTransaction(increment), store.withTransaction(increment)]);
+    expect((await counters.findOne({ _id: 'c' }))?.n).toBe(2);
+    expect(attempts).toBe(3);
+  });
+
+  it('applies index builds and drops of a transaction on commit only', async () => {
+    const store = new MemoryReadStore();
+    await store.collection('a').insertOne({ _id: 1, k: 'x' });
+    await store.collection('old').insertOne({ _id: 1 });
+    await store.withTransaction(async (tx) => {
+      await tx.collection('a').createIndex({ key: { k: 1 }, unique: true });
+      await tx.collection('old').drop();
+      expect(await tx.listCollections()).toEqual(['a']);
+      expect(store.indexNames('a')).toEqual([]);
+      expect(await store.listCollections()).toEqual(['a', 'old']);
+    });
+    expect(store.indexNames('a')).toEqual(['k_1']);
+    expect(await store.listCollections()).toEqual(['a']);
+  });
+
+  it('undoes everything when the commit itself fails (unique index built on commit)', async () => {
+    const store = new MemoryReadStore();
+    await store.collection('a').insertOne({ _id: 1, k: 'x' });
+    await store.collection('a').insertOne({ _id: 2, k: 'x' });
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.collection('b').insertOne({ _id: 1 });
+        await tx.collection('a').updateOne({ _id: 1 }, { $set: { touched: true } });
+        await tx.collection('a').createIndex({ key: { k: 1 }, unique: true });
+      }),
+    ).rejects.toThrow('duplicate key');
+    expect(await store.listCollections()).toEqual(['a']);
+    expect(await store.collection('a').find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 1, k: 'x' },
+      { _id: 2, k: 'x' },
+    ]);
+    expect(store.indexNames('a')).toEqual([]);
+  });
+
+  it('swapping unique values inside a transaction commits', async () => {
+    const store = new MemoryReadStore();
+    const users = store.collection('users');
+    await users.createIndex({ key: { email: 1 }, unique: true });
+    await users.insertOne({ _id: 1, email: 'a' });
+    await users.insertOne({ _id: 2, email: 'b' });
+    await store.withTransaction(async (tx) => {
+      await tx.collection('users').updateOne({ _id: 1 }, { $set: { email: 'tmp' } });
+      await tx.collection('users').updateOne({ _id: 2 }, { $set: { email: 'a' } });
+      await tx.collection('users').updateOne({ _id: 1 }, { $set: { email: 'b' } });
+    });
+    expect(await users.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 1, email: 'b' },
+      { _id: 2, email: 'a' },
+    ]);
+  });
+
+  it('checks unique indexes against committed documents and its own writes', async () => {
+    const store = new MemoryReadStore();
+    const users = store.collection('users');
+    await users.createIndex({ key: { email: 1 }, unique: true });
+    await users.insertOne({ _id: 1, email: 'a' });
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.collection('users').insertOne({ _id: 2, email: 'a' });
+      }),
+    ).rejects.toThrow(/E11000.*email_1/);
+    // refused at the write itself (as on MongoDB), not later at commit
+    let refusedInside = false;
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.collection('users').insertOne({ _id: 3, email: 'z' });
+        await tx
+          .collection('users')
+          .insertOne({ _id: 4, email: 'z' })
+          .catch((err: unknown) => {
+            refusedInside = err instanceof DuplicateKeyError;
+            throw err;
+          });
+      }),
+    ).rejects.toThrow(/E11000.*email_1/);
+    expect(refusedInside).toBe(true);
+    await store.withTransaction(async (tx) => {
+      await tx.collection('users').deleteOne({ _id: 1 });
+      await tx.collection('users').insertOne({ _id: 5, email: 'a' });
+    });
+    expect(await users.find({})).toEqual([{ _id: 5, email: 'a' }]);
+  });
+
+  it('a large transaction keeps using indexes for its own writes and the committed documents', async () => {
+    const store = new MemoryReadStore();
+    const feed = store.collection('feed');
+    await feed.createIndex({ key: { user_id: 1, created_at: -1 } });
+    for (let i = 0; i < 5_000; i++) await feed.insertOne({ _id: `old${i}`, user_id: `u${i % 50}`, created_at: i });
+    let pages = 0;
+    const before = store.counters();
+    await store.withTransaction(async (tx) => {
+      const t = tx.collection('feed');
+      for (let i = 0; i < 2_000; i++) {
+        await t.updateOne(
+          { _id: `new${i}` },
+          { $set: { user_id: `u${i % 50}`, created_at: 10_000 + i } },
+          { upsert: true },
+        );
+        const page = await t.find({ user_id: `u${i % 50}` }, { sort: { created_at: -1 }, limit: 3 });
+        expect(page[0]._id).toBe(`new${i}`);
+        pages += 1;
+      }
+    });
+    const after = store.counters();
+    expect(pages).toBe(2_000);
+    // each page reads a few keys of each side, not the user's whole history nor the overlay
+    expect(after.keysExamined - before.keysExamined).toBeLessThan(2_000 * 10);
+    expect(after.docsExamined - before.docsExamined).toBeLessThan(2_000 * 10);
+    expect(await feed.countDocuments({ user_id: 'u7' })).toBe(140);
+  });
+
+  it('nested withTransaction joins the outer one; the tx store is unusable afterwards', async () => {
+    const store = new MemoryReadStore();
+    let kept: ReadStore | undefined;
+    await expect(
+      store.withTransaction(async (tx) => {
+        kept = tx;
+        await tx.withTransaction(async (inner) => inner.collection('a').insertOne({ _id: 1 }));
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await store.collection('a').countDocuments()).toBe(0);
+    await expect(kept?.collection('a').insertOne({ _id: 2 })).rejects.toThrow('Transaction already finished');
+  });
+});

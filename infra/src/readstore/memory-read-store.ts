@@ -1,0 +1,1635 @@
+import { randomBytes } from 'node:crypto';
+import { Query, update as mingoUpdate } from 'mingo';
+import {
+  DuplicateKeyError,
+  type BulkOp,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Projection,
+  type ReadCollection,
+  type ReadStore,
+  type Sort,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from './port';
+
+/*
+ * In-memory ReadStore with MongoDB semantics.
+ *
+ * Matching, update operators and projections are mingo's (it follows MongoDB); ordering, index keys
+ * and upserts are done here because mingo's sort differs from MongoDB on arrays (descending must use
+ * the largest element) and its updater has no $setOnInsert.
+ *
+ * Indexes: every collection keeps a Map on _id; each createIndex adds an ordered structure of
+ * (index key values..., _id) entries, one per document (one per array element for multikey indexes).
+ * A query with equality on a prefix of an index (and/or a range on the next field, and/or a sort the
+ * index order gives) reads only that part of the structure. Index use only ever narrows the
+ * candidates: every candidate is still tested against the whole filter, so the index path returns
+ * exactly what a full scan returns.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// values: MongoDB comparison order, paths, copies
+// ---------------------------------------------------------------------------------------------
+
+/** Key of an empty array in indexes and sorts: MongoDB orders it before null. */
+const EMPTY_ARRAY: unique symbol = Symbol('empty array');
+
+type PlainObject = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is PlainObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** MongoDB's BSON type order (MinKey < null < numbers < strings < objects < arrays < ... ). */
+function typeRank(value: unknown): number {
+  if (value === EMPTY_ARRAY) return 0;
+  if (value === undefined || value === null) return 1;
+  switch (typeof value) {
+    case 'number':
+    case 'bigint':
+      return 2;
+    case 'string':
+      return 3;
+    case 'boolean':
+      return 8;
+    case 'object':
+      if (Array.isArray(value)) return 5;
+      if (value instanceof Date) return 9;
+      if (value instanceof RegExp) return 11;
+      if (ArrayBuffer.isView(value)) return 6;
+      return 4;
+    default:
+      return 12;
+  }
+}
+
+function compareNumbers(a: number, b: number): number {
+  // MongoDB orders NaN below every other number
+  if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : -1;
+  if (Number.isNaN(b)) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareArrays(a: readonly unknown[], b: readonly unknown[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+function compareObjects(a: PlainObject, b: PlainObject): number {
+  // field by field in stored order: value type, then field name, then value (as MongoDB does)
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  const n = Math.min(ka.length, kb.length);
+  for (let i = 0; i < n; i++) {
+    const rank = typeRank(a[ka[i]]) - typeRank(b[kb[i]]);
+    if (rank !== 0) return rank < 0 ? -1 : 1;
+    if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    const c = compareValues(a[ka[i]], b[kb[i]]);
+    if (c !== 0) return c;
+  }
+  return ka.length < kb.length ? -1 : ka.length > kb.length ? 1 : 0;
+}
+
+function compareBytes(a: ArrayBufferView, b: ArrayBufferView): number {
+  if (a.byteLength !== b.byteLength) return a.byteLength < b.byteLength ? -1 : 1;
+  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * Total order over stored values following MongoDB (numbers of any kind compare by value, null and
+ * missing are equal). Strings compare by UTF-16 code units, like mingo's query operators, so that
+ * index ranges agree with the filter.
+ */
+function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 2:
+      return compareNumbers(Number(a), Number(b));
+    case 3: {
+      const x = a as string;
+      const y = b as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4:
+      return compareObjects(a as PlainObject, b as PlainObject);
+    case 5:
+      return compareArrays(a as unknown[], b as unknown[]);
+    case 6:
+      return compareBytes(a as ArrayBufferView, b as ArrayBufferView);
+    case 8:
+      return a === b ? 0 : a === false ? -1 : 1;
+    case 9:
+      return compareNumbers((a as Date).getTime(), (b as Date).getTime());
+    case 11: {
+      const x = `${(a as RegExp).source}/${(a as RegExp).flags}`;
+      const y = `${(b as RegExp).source}/${(b as RegExp).flags}`;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** Strict structural equality (key order included), used to tell whether an update changed a document. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((value, i) => deepEqual(value, b[i]));
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  if (a instanceof RegExp || b instanceof RegExp) {
+    return a instanceof RegExp && b instanceof RegExp && a.source === b.source && a.flags === b.flags;
+  }
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+    return ArrayBuffer.isView(a) && ArrayBuffer.isView(b) && compareBytes(a, b) === 0;
+  }
+  const x = a as PlainObject;
+  const y = b as PlainObject;
+  const kx = Object.keys(x);
+  const ky = Object.keys(y);
+  if (kx.length !== ky.length) return false;
+  return kx.every((key, i) => key === ky[i] && deepEqual(x[key], y[key]));
+}
+
+function cloneValue<V>(value: V): V {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneValue(item)) as V;
+  if (value instanceof Date) return new Date(value.getTime()) as V;
+  if (value instanceof RegExp) return new RegExp(value.source, value.flags) as V;
+  if (isPlainObject(value)) {
+    const out: PlainObject = {};
+    for (const key of Object.keys(value)) {
+      // a stored "__proto__" field must stay a field, not become the copy's prototype
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value: cloneValue(value[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        out[key] = cloneValue(value[key]);
+      }
+    }
+    return out as V;
+  }
+  return structuredClone(value);
+}
+
+/** Map key of an _id: numbers and strings never collide, 0 and -0 are the same id. */
+function idKeyOf(id: unknown): string {
+  if (typeof id === 'string') return `s${id}`;
+  if (typeof id === 'number') return `n${id === 0 ? 0 : id}`;
+  return `o${JSON.stringify(id)}`;
+}
+
+function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+function isArrayIndex(part: string): boolean {
+  return /^(0|[1-9]\d*)$/.test(part);
+}
+
+/**
+ * Every value a dotted path reaches, arrays expanded one level at the leaf and traversed on the way
+ * (as MongoDB's index keys and sort keys do). Missing gives null, an empty leaf array EMPTY_ARRAY.
+ * `sawArray` tells whether an array was met (the document makes an index multikey).
+ */
+function pathValues(doc: unknown, path: string): { values: unknown[]; sawArray: boolean } {
+  const parts = path.split('.');
+  const values: unknown[] = [];
+  let sawArray = false;
+  const walk = (node: unknown, i: number): void => {
+    if (i === parts.length) {
+      if (Array.isArray(node)) {
+        sawArray = true;
+        if (node.length === 0) values.push(EMPTY_ARRAY);
+        else values.push(...node);
+      } else {
+        values.push(node === undefined ? null : node);
+      }
+      return;
+    }
+    if (Array.isArray(node)) {
+      sawArray = true;
+      const part = parts[i];
+      if (isArrayIndex(part) && Number(part) < node.length) walk(node[Number(part)], i + 1);
+      let descended = false;
+      for (const item of node) {
+        if (isPlainObject(item) || Array.isArray(item)) {
+          descended = true;
+          walk(item, i);
+        }
+      }
+      if (!descended && !(isArrayIndex(part) && Number(part) < node.length)) values.push(null);
+      return;
+    }
+    if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, parts[i])) {
+      walk(node[parts[i]], i + 1);
+      return;
+    }
+    values.push(null);
+  };
+  walk(doc, 0);
+  return { values, sawArray };
+}
+
+/** Sort key of one field: the smallest value ascending, the largest descending (MongoDB's rule for arrays). */
+function sortKeyOf(doc: Doc, path: string, dir: 1 | -1): unknown {
+  const { values } = pathValues(doc, path);
+  let best = values[0];
+  for (let i = 1; i < values.length; i++) {
+    const c = compareValues(values[i], best);
+    if (dir === 1 ? c < 0 : c > 0) best = values[i];
+  }
+  return best;
+}
+
+function sortEntries(sort: Sort): Array<[string, 1 | -1]> {
+  return Object.entries(sort).map(([field, dir]) => {
+    if (dir !== 1 && dir !== -1) throw new Error(`Invalid sort direction for '${field}': ${String(dir)}`);
+    return [field, dir];
+  });
+}
+
+/** Stable sort: equal keys keep the order they came in (natural or index order). */
+function sortDocs(docs: Doc[], sort: Sort): Doc[] {
+  const spec = sortEntries(sort);
+  if (spec.length === 0) return docs;
+  const keyed = docs.map((doc) => ({ doc, keys: spec.map(([field, dir]) => sortKeyOf(doc, field, dir)) }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < spec.length; j++) {
+      const c = compareValues(a.keys[j], b.keys[j]);
+      if (c !== 0) return c * spec[j][1];
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.doc);
+}
+
+function setPath(doc: PlainObject, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node: PlainObject = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = node[parts[i]];
+    if (isPlainObject(next)) {
+      node = next;
+    } else {
+      const created: PlainObject = {};
+      node[parts[i]] = created;
+      node = created;
+    }
+  }
+  node[parts[parts.length - 1]] = value;
+}
+
+/** True when the path leads nowhere through plain objects only (so an array may be created there). */
+function isMissingPath(doc: PlainObject, path: string): boolean {
+  let node: unknown = doc;
+  for (const part of path.split('.')) {
+    if (node === undefined) return true;
+    if (!isPlainObject(node)) return false;
+    node = Object.prototype.hasOwnProperty.call(node, part) ? node[part] : undefined;
+  }
+  return node === undefined;
+}
+
+function isOperatorObject(value: unknown): value is PlainObject {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// filters, updates, projections
+// ---------------------------------------------------------------------------------------------
+
+type Matcher = (doc: Doc) => boolean;
+
+function compileFilter(filter: Filter): Matcher {
+  if (Object.keys(filter).length === 0) return () => true;
+  const query = new Query(filter);
+  return (doc) => query.test(doc);
+}
+
+/** Equality parts of a filter, the fields an upsert seeds the new document with (MongoDB's rule). */
+function equalityFields(filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const clause of value) if (isPlainObject(clause)) equalityFields(clause, out);
+    } else if (key === '$or' && Array.isArray(value) && value.length === 1 && isPlainObject(value[0])) {
+      equalityFields(value[0], out);
+    } else if (key.startsWith('$')) {
+      continue;
+    } else if (isOperatorObject(value)) {
+      if (Object.prototype.hasOwnProperty.call(value, '$eq')) out.push([key, value.$eq]);
+    } else if (!(value instanceof RegExp)) {
+      out.push([key, value]);
+    }
+  }
+  return out;
+}
+
+const UPDATE_OPERATORS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$pop',
+  '$addToSet',
+  '$bit',
+  '$setOnInsert',
+]);
+
+function assertUpdateDocument(update: Update): void {
+  const keys = Object.keys(update);
+  if (keys.length === 0 || !keys.every((key) => key.startsWith('$'))) {
+    throw new Error('Update document requires atomic operators');
+  }
+  for (const key of keys) {
+    if (!UPDATE_OPERATORS.has(key)) throw new Error(`Unknown modifier: ${key}`);
+    if (!isPlainObject(update[key]))
+      throw new Error(`Modifiers operate on fields but we found another type instead: ${key}`);
+  }
+}
+
+function assertReplacement(replacement: Doc): void {
+  if (Object.keys(replacement).some((key) => key.startsWith('$'))) {
+    throw new Error('Replacement document must not contain atomic operators');
+  }
+}
+
+function sameId(a: unknown, b: unknown): boolean {
+  return idKeyOf(a) === idKeyOf(b);
+}
+
+/**
+ * Applies an operator update to a copy of `doc`. On insert (upsert), $setOnInsert joins $set and an
+ * _id it sets is taken as the new document's id.
+ */
+function applyUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
+  assertUpdateDocument(update);
+  const next = cloneValue(doc) as PlainObject;
+  const ops: PlainObject = {};
+  for (const [op, operand] of Object.entries(update)) {
+    if (op !== '$setOnInsert') ops[op] = cloneValue(operand);
+  }
+  if (isInsert) {
+    const onInsert = update.$setOnInsert;
+    if (isPlainObject(onInsert) && Object.keys(onInsert).length > 0) {
+      const set: PlainObject = isPlainObject(ops.$set) ? ops.$set : {};
+      for (const [path, value] of Object.entries(onInsert)) {
+        if (Object.prototype.hasOwnProperty.call(set, path)) {
+          throw new Error(`Updating the path '${path}' would create a conflict at '${path}'`);
+        }
+        set[path] = cloneValue(value);
+      }
+      ops.$set = set;
+    }
+    // mingo refuses any write to _id; an upsert may set it once, when the filter did not
+    const set = ops.$set;
+    if (isPlainObject(set) && Object.prototype.hasOwnProperty.call(set, '_id')) {
+      if (next._id !== undefined && !sameId(next._id, set._id)) {
+        throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
+      }
+      next._id = set._id;
+      delete set._id;
+    }
+  }
+  // mingo writes the $each array as-is into a missing field (no $slice/$sort, no dedupe); MongoDB
+  // treats a missing field as an empty array, so give it one first
+  for (const op of ['$push', '$addToSet']) {
+    const operand = ops[op];
+    if (!isPlainObject(operand)) continue;
+    for (const path of Object.keys(operand)) {
+      if (!path.includes('$') && isMissingPath(next, path)) setPath(next, path, []);
+    }
+  }
+  const active = Object.entries(ops).filter(([, operand]) => isPlainObject(operand) && Object.keys(operand).length > 0);
+  if (active.length > 0) {
+    const modifier = Object.fromEntries(active);
+    const positional = active.some(([, operand]) =>
+      Object.keys(operand as PlainObject).some((path) => path.includes('$')),
+    );
+    mingoUpdate(next, modifier, [], positional ? filter : undefined, { cloneMode: 'deep' });
+  }
+  return next as Doc;
+}
+
+function buildUpsertFromFilter(filter: Filter): PlainObject {
+  const doc: PlainObject = {};
+  for (const [path, value] of equalityFields(filter)) setPath(doc, path, cloneValue(value));
+  return doc;
+}
+
+/** MongoDB stores _id first; keeps new documents shaped like the server's. */
+function withIdFirst(doc: PlainObject, id: unknown): Doc {
+  const { _id: _ignored, ...rest } = doc;
+  return { _id: id as Doc['_id'], ...rest };
+}
+
+function project(docs: Doc[], projection: Projection | undefined): Doc[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  return new Query({}).find<Doc>(docs, projection).all();
+}
+
+// ---------------------------------------------------------------------------------------------
+// ordered structure for indexes: a sorted array cut into chunks (B-tree-like, O(log n + chunk) writes)
+// ---------------------------------------------------------------------------------------------
+
+interface Pos {
+  c: number;
+  i: number;
+}
+
+const CHUNK = 256;
+
+class SortedList<E> {
+  private chunks: E[][] = [];
+  private count = 0;
+
+  constructor(private readonly cmp: (a: E, b: E) => number) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Replaces the contents with an already sorted array (index builds). */
+  load(sorted: E[]): void {
+    this.chunks = [];
+    for (let i = 0; i < sorted.length; i += CHUNK) this.chunks.push(sorted.slice(i, i + CHUNK));
+    this.count = sorted.length;
+  }
+
+  /** First position whose element satisfies `pred`; `pred` must be false...false, true...true over the list. */
+  lowerBound(pred: (e: E) => boolean): Pos {
+    let lo = 0;
+    let hi = this.chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const chunk = this.chunks[mid];
+      if (pred(chunk[chunk.length - 1])) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === this.chunks.length) return { c: lo, i: 0 };
+    const chunk = this.chunks[lo];
+    let a = 0;
+    let b = chunk.length - 1;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (pred(chunk[mid])) b = mid;
+      else a = mid + 1;
+    }
+    return { c: lo, i: a };
+  }
+
+  insert(e: E): void {
+    if (this.chunks.length === 0) {
+      this.chunks.push([e]);
+      this.count = 1;
+      return;
+    }
+    let { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
+    if (c === this.chunks.length) {
+      c = this.chunks.length - 1;
+      i = this.chunks[c].length;
+    }
+    const chunk = this.chunks[c];
+    chunk.splice(i, 0, e);
+    this.count += 1;
+    if (chunk.length > 2 * CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(CHUNK));
+  }
+
+  remove(e: E): boolean {
+    const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
+    if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
+    const chunk = this.chunks[c];
+    chunk.splice(i, 1);
+    this.count -= 1;
+    if (chunk.length === 0) this.chunks.splice(c, 1);
+    return true;
+  }
+
+  /** Elements in [from, to), forwards or backwards. */
+  *range(from: Pos, to: Pos, reverse: boolean): Generator<E> {
+    const before = (x: Pos, y: Pos): boolean => x.c < y.c || (x.c === y.c && x.i < y.i);
+    if (!reverse) {
+      const p = { ...from };
+      while (before(p, to)) {
+        yield this.chunks[p.c][p.i];
+        p.i += 1;
+        if (p.i >= this.chunks[p.c].length) {
+          p.c += 1;
+          p.i = 0;
+        }
+      }
+      return;
+    }
+    const p = { ...to };
+    while (before(from, p)) {
+      if (p.i > 0) {
+        p.i -= 1;
+      } else {
+        p.c -= 1;
+        p.i = this.chunks[p.c].length - 1;
+      }
+      yield this.chunks[p.c][p.i];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// indexes
+// ---------------------------------------------------------------------------------------------
+
+interface IndexEntry {
+  readonly keys: readonly unknown[];
+  readonly id: unknown;
+  readonly idKey: string;
+}
+
+interface Bound {
+  value: unknown;
+  inclusive: boolean;
+}
+
+/** A range within one type bracket (MongoDB's $gt/$lt never cross types). */
+interface RangePred {
+  rank: number;
+  lower?: Bound;
+  upper?: Bound;
+}
+
+interface ScanRegion {
+  prefix: unknown[];
+  range?: RangePred;
+}
+
+function defaultIndexName(key: Record<string, 1 | -1>): string {
+  return Object.entries(key)
+    .map(([field, dir]) => `${field}_${dir}`)
+    .join('_');
+}
+
+function describeKey(fields: readonly string[], keys: readonly unknown[]): string {
+  const shown = fields.map((field, i) => {
+    const v = keys[i];
+    return `${field}: ${v === EMPTY_ARRAY ? '[]' : v instanceof Date ? v.toISOString() : JSON.stringify(v ?? null)}`;
+  });
+  return `{ ${shown.join(', ')} }`;
+}
+
+class MemIndex {
+  readonly name: string;
+  readonly fields: readonly string[];
+  readonly dirs: ReadonlyArray<1 | -1>;
+  readonly unique: boolean;
+  private readonly list: SortedList<IndexEntry>;
+  private readonly byDoc = new Map<string, { entries: IndexEntry[]; multikey: boolean }>();
+  private multikeyDocs = 0;
+
+  constructor(
+    readonly spec: IndexSpec,
+    private readonly collection: string,
+  ) {
+    const entries = Object.entries(spec.key);
+    if (entries.length === 0) throw new Error('Index keys cannot be an empty object');
+    for (const [field, dir] of entries) {
+      if (dir !== 1 && dir !== -1)
+        throw new Error(`Values in the index key pattern must be 1 or -1, got ${String(dir)} for '${field}'`);
+    }
+    this.name = spec.name ?? defaultIndexName(spec.key);
+    this.fields = entries.map(([field]) => field);
+    this.dirs = entries.map(([, dir]) => dir);
+    this.unique = spec.unique === true;
+    this.list = new SortedList((a, b) => this.compareEntries(a, b));
+  }
+
+  /** MongoDB marks an index multikey once a document puts an array in it; then one document has several entries. */
+  get multikey(): boolean {
+    return this.multikeyDocs > 0;
+  }
+
+  get size(): number {
+    return this.list.size;
+  }
+
+  sameAs(spec: IndexSpec): boolean {
+    return deepEqual(this.spec.key, spec.key) && this.unique === (spec.unique === true);
+  }
+
+  private compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+    for (let i = 0; i < this.fields.length; i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c !== 0) return c * this.dirs[i];
+    }
+    return 0;
+  }
+
+  /** Index order: the key fields in their directions, then _id ascending (so entries are unique). */
+  private compareEntries(a: IndexEntry, b: IndexEntry): number {
+    return this.compareKeys(a.keys, b.keys) || compareValues(a.id, b.id);
+  }
+
+  /** The entries a document gets; throws like MongoDB when two indexed fields are arrays. */
+  entriesFor(doc: Doc, idKey: string): { entries: IndexEntry[]; multikey: boolean } {
+    const perField: unknown[][] = [];
+    const arrayFields: string[] = [];
+    for (const field of this.fields) {
+      const { values, sawArray } = pathValues(doc, field);
+      if (sawArray) arrayFields.push(field);
+      // one entry per distinct value
+      values.sort(compareValues);
+      perField.push(values.filter((v, i) => i === 0 || compareValues(v, values[i - 1]) !== 0));
+    }
+    if (arrayFields.length > 1) {
+      throw new Error(
+        `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}] (index ${this.name} of ${this.collection})`,
+      );
+    }
+    let combos: unknown[][] = [[]];
+    for (const values of perField) combos = combos.flatMap((prefix) => values.map((v) => [...prefix, v]));
+    return { entries: combos.map((keys) => ({ keys, id: doc._id, idKey })), multikey: arrayFields.length > 0 };
+  }
+
+  /** Ids (other than `selfKey`) holding the same key as `entry`. */
+  holdersOf(entry: IndexEntry, selfKey: string): string[] {
+    const holders: string[] = [];
+    const start = this.list.lowerBound((x) => this.compareKeys(x.keys, entry.keys) >= 0);
+    const end = this.list.lowerBound((x) => this.compareKeys(x.keys, entry.keys) > 0);
+    for (const x of this.list.range(start, end, false)) if (x.idKey !== selfKey) holders.push(x.idKey);
+    return holders;
+  }
+
+  duplicateError(entry: IndexEntry): DuplicateKeyError {
+    return new DuplicateKeyError(
+      `E11000 duplicate key error collection: ${this.collection} index: ${this.name} dup key: ${describeKey(this.fields, entry.keys)}`,
+    );
+  }
+
+  add(idKey: string, prepared: { entries: IndexEntry[]; multikey: boolean }): void {
+    for (const entry of prepared.entries) this.list.insert(entry);
+    this.byDoc.set(idKey, prepared);
+    if (prepared.multikey) this.multikeyDocs += 1;
+  }
+
+  remove(idKey: string): { entries: IndexEntry[]; multikey: boolean } | undefined {
+    const held = this.byDoc.get(idKey);
+    if (!held) return undefined;
+    for (const entry of held.entries) this.list.remove(entry);
+    this.byDoc.delete(idKey);
+    if (held.multikey) this.multikeyDocs -= 1;
+    return held;
+  }
+
+  /** Builds the index over existing documents in one sort; fails on a unique violation. */
+  build(docs: Map<string, Doc>): void {
+    const all: IndexEntry[] = [];
+    const prepared = new Map<string, { entries: IndexEntry[]; multikey: boolean }>();
+    for (const [idKey, doc] of docs) {
+      const p = this.entriesFor(doc, idKey);
+      prepared.set(idKey, p);
+      all.push(...p.entries);
+    }
+    all.sort((a, b) => this.compareEntries(a, b));
+    if (this.unique) {
+      for (let i = 1; i < all.length; i++) {
+        if (all[i].idKey !== all[i - 1].idKey && this.compareKeys(all[i].keys, all[i - 1].keys) === 0) {
+          throw this.duplicateError(all[i]);
+        }
+      }
+    }
+    this.list.load(all);
+    for (const [idKey, p] of prepared) {
+      this.byDoc.set(idKey, p);
+      if (p.multikey) this.multikeyDocs += 1;
+    }
+  }
+
+  /** -1 before the region, 0 inside, 1 after, in index order (monotone over the list). */
+  private regionPosition(entry: IndexEntry, region: ScanRegion): -1 | 0 | 1 {
+    const p = region.prefix.length;
+    for (let i = 0; i < p; i++) {
+      const c = compareValues(entry.keys[i], region.prefix[i]) * this.dirs[i];
+      if (c !== 0) return c < 0 ? -1 : 1;
+    }
+    const range = region.range;
+    if (!range) return 0;
+    const key = entry.keys[p];
+    const rank = typeRank(key);
+    let side: -1 | 0 | 1 = 0;
+    if (rank !== range.rank) {
+      side = rank < range.rank ? -1 : 1;
+    } else {
+      if (range.lower) {
+        const c = compareValues(key, range.lower.value);
+        if (c < 0 || (c === 0 && !range.lower.inclusive)) side = -1;
+      }
+      if (side === 0 && range.upper) {
+        const c = compareValues(key, range.upper.value);
+        if (c > 0 || (c === 0 && !range.upper.inclusive)) side = 1;
+      }
+    }
+    return this.dirs[p] === 1 ? side : side === -1 ? 1 : side === 1 ? -1 : 0;
+  }
+
+  scan(region: ScanRegion, reverse: boolean): Generator<IndexEntry> {
+    const start = this.list.lowerBound((e) => this.regionPosition(e, region) >= 0);
+    const end = this.list.lowerBound((e) => this.regionPosition(e, region) > 0);
+    return this.list.range(start, end, reverse);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// query planning
+// ---------------------------------------------------------------------------------------------
+
+interface FieldConstraint {
+  points?: unknown[];
+  range?: RangePred;
+}
+
+/** Values an index can seek to; others (null, arrays, objects, regexes, NaN) are left to the filter. */
+function isSeekable(value: unknown): boolean {
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return !Number.isNaN(value);
+  return value instanceof Date && !Number.isNaN(value.getTime());
+}
+
+function dedupeValues(values: unknown[]): unknown[] {
+  const sorted = [...values].sort(compareValues);
+  return sorted.filter((v, i) => i === 0 || compareValues(v, sorted[i - 1]) !== 0);
+}
+
+function constraintOf(value: unknown): FieldConstraint | undefined {
+  if (isSeekable(value)) return { points: [value] };
+  if (!isOperatorObject(value)) return undefined;
+  if (Object.prototype.hasOwnProperty.call(value, '$eq') && isSeekable(value.$eq)) return { points: [value.$eq] };
+  const inList = value.$in;
+  if (Array.isArray(inList) && inList.every(isSeekable)) return { points: dedupeValues(inList) };
+  let lower: Bound | undefined;
+  let upper: Bound | undefined;
+  if (isSeekable(value.$gt)) lower = { value: value.$gt, inclusive: false };
+  else if (isSeekable(value.$gte)) lower = { value: value.$gte, inclusive: true };
+  if (isSeekable(value.$lt)) upper = { value: value.$lt, inclusive: false };
+  else if (isSeekable(value.$lte)) upper = { value: value.$lte, inclusive: true };
+  if (lower && upper && typeRank(lower.value) !== typeRank(upper.value)) upper = undefined;
+  const rankOf = lower ?? upper;
+  if (!rankOf) return undefined;
+  return { range: { rank: typeRank(rankOf.value), lower, upper } };
+}
+
+/** Per-field constraints every matching document satisfies (top-level fields and $and clauses). */
+function constraintsOf(filter: Filter, out = new Map<string, FieldConstraint>()): Map<string, FieldConstraint> {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const clause of value) if (isPlainObject(clause)) constraintsOf(clause, out);
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    const c = constraintOf(value);
+    if (!c) continue;
+    const known = out.get(key);
+    if (!known || (!known.points && c.points)) out.set(key, c);
+  }
+  return out;
+}
+
+/** Cap on the equality combinations ($in × $in ...) one index scan expands to. */
+const MAX_REGIONS = 512;
+
+type Plan =
+  | { kind: 'id'; ids: unknown[] }
+  | { kind: 'index'; index: MemIndex; regions: ScanRegion[]; reverse: boolean; sorted: boolean; score: number }
+  | { kind: 'scan' };
+
+function planIndex(index: MemIndex, constraints: Map<string, FieldConstraint>, sort: Array<[string, 1 | -1]>): Plan {
+  let prefixes: unknown[][] = [[]];
+  let p = 0;
+  for (; p < index.fields.length; p++) {
+    const points = constraints.get(index.fields[p])?.points;
+    if (!points || prefixes.length * Math.max(points.length, 1) > MAX_REGIONS) break;
+    prefixes = prefixes.flatMap((prefix) => points.map((point) => [...prefix, point]));
+  }
+  let range: RangePred | undefined;
+  if (p < index.fields.length) {
+    const c = constraints.get(index.fields[p]);
+    if (c?.range) {
+      // with several entries per document, "some element > a" and "some element < b" may hold for
+      // different elements: only one bound is safe to seek on
+      range = index.multikey && c.range.lower ? { rank: c.range.rank, lower: c.range.lower } : c.range;
+    }
+  }
+
+  // does index order give the requested sort? equality-fixed fields drop out of the sort first
+  let sorted = sort.length === 0;
+  let reverse = false;
+  if (!sorted && !index.multikey && prefixes.length <= 1) {
+    const fixed = new Set(index.fields.slice(0, p));
+    const wanted = sort.filter(([field]) => !fixed.has(field));
+    const keyOrder: Array<[string, 1 | -1]> = index.fields.map((f, i) => [f, index.dirs[i]]);
+    keyOrder.push(['_id', 1]);
+    const order = keyOrder.slice(p);
+    if (wanted.length === 0) {
+      sorted = true;
+    } else if (wanted.length <= order.length) {
+      const sign = wanted[0][1] * order[0][1];
+      sorted = wanted.every(([field, dir], j) => order[j][0] === field && dir * order[j][1] === sign);
+      reverse = sorted && sign === -1;
+    }
+  }
+  const providesOrder = sorted && sort.length > 0;
+  const score = p * 4 + (range ? 2 : 0) + (providesOrder ? 1 : 0);
+  if (score === 0) return { kind: 'scan' };
+  const regions = prefixes.map((prefix) => ({ prefix, range }));
+  return { kind: 'index', index, regions, reverse, sorted, score };
+}
+
+export interface QueryExplain {
+  /** 'IDHACK': _id map; 'IXSCAN': an index; 'COLLSCAN': every document */
+  plan: 'IDHACK' | 'IXSCAN' | 'COLLSCAN';
+  indexName?: string;
+  keysExamined: number;
+  docsExamined: number;
+  nReturned: number;
+}
+
+interface SelectResult {
+  docs: Doc[];
+  explain: QueryExplain;
+}
+
+// ---------------------------------------------------------------------------------------------
+// collection state (committed data)
+// ---------------------------------------------------------------------------------------------
+
+interface Change {
+  key: string;
+  next: Doc | undefined;
+}
+
+interface Counters {
+  keysExamined: number;
+  docsExamined: number;
+}
+
+class CollectionState {
+  readonly docs = new Map<string, Doc>();
+  readonly indexes = new Map<string, MemIndex>();
+
+  constructor(
+    readonly name: string,
+    private readonly counters: Counters,
+  ) {}
+
+  /**
+   * Matching documents (stored objects: callers copy before handing out), sorted when `sort` is
+   * given. With `needed`, may stop once that many are found in final order. `exclude` hides ids
+   * (a transaction's overlay replaces them).
+   */
+  select(
+    filter: Filter,
+    sort: Sort | undefined,
+    needed: number | undefined,
+    exclude?: (idKey: string) => boolean,
+  ): SelectResult {
+    const matches = compileFilter(filter);
+    const sortSpec = sort ? sortEntries(sort) : [];
+    const plan = this.plan(filter, sortSpec);
+    const out: Doc[] = [];
+    const explain: QueryExplain = { plan: 'COLLSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 };
+    let inOrder = false;
+
+    if (plan.kind === 'id') {
+      explain.plan = 'IDHACK';
+      const seen = new Set<string>();
+      for (const id of plan.ids) {
+        const key = idKeyOf(id);
+        if (seen.has(key) || exclude?.(key)) continue;
+        seen.add(key);
+        explain.keysExamined += 1;
+        const doc = this.docs.get(key);
+        if (!doc) continue;
+        explain.docsExamined += 1;
+        if (matches(doc)) out.push(doc);
+      }
+    } else if (plan.kind === 'index') {
+      explain.plan = 'IXSCAN';
+      explain.indexName = plan.index.name;
+      inOrder = plan.sorted;
+      const stopAt = inOrder ? needed : undefined;
+      const seen = plan.index.multikey || plan.regions.length > 1 ? new Set<string>() : undefined;
+      scan: for (const region of plan.regions) {
+        for (const entry of plan.index.scan(region, plan.reverse)) {
+          explain.keysExamined += 1;
+          if (seen) {
+            if (seen.has(entry.idKey)) continue;
+            seen.add(entry.idKey);
+          }
+          if (exclude?.(entry.idKey)) continue;
+          const doc = this.docs.get(entry.idKey);
+          if (!doc) continue;
+          explain.docsExamined += 1;
+          if (matches(doc)) {
+            out.push(doc);
+            if (stopAt !== undefined && out.length >= stopAt) break scan;
+          }
+        }
+      }
+    } else {
+      inOrder = sortSpec.length === 0;
+      const stopAt = inOrder ? needed : undefined;
+      for (const [key, doc] of this.docs) {
+        if (exclude?.(key)) continue;
+        explain.docsExamined += 1;
+        if (matches(doc)) {
+          out.push(doc);
+          if (stopAt !== undefined && out.length >= stopAt) break;
+        }
+      }
+    }
+    this.counters.keysExamined += explain.keysExamined;
+    this.counters.docsExamined += explain.docsExamined;
+    const docs = inOrder || !sort ? out : sortDocs(out, sort);
+    explain.nReturned = docs.length;
+    return { docs, explain };
+  }
+
+  private plan(filter: Filter, sort: Array<[string, 1 | -1]>): Plan {
+    const constraints = constraintsOf(filter);
+    const idPoints = constraints.get('_id')?.points;
+    if (idPoints) return { kind: 'id', ids: idPoints };
+    let best: Plan = { kind: 'scan' };
+    for (const index of this.indexes.values()) {
+      const candidate = planIndex(index, constraints, sort);
+      if (candidate.kind !== 'index') continue;
+      if (
+        best.kind !== 'index' ||
+        candidate.score > best.score ||
+        (candidate.score === best.score && candidate.regions.length < best.regions.length)
+      ) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Applies several document changes at once (`next` undefined deletes): old index entries of all of
+   * them go first, so swapping unique values inside one batch is fine. All or nothing: on a
+   * violation every index is put back and the error is thrown. Returns the inverse changes.
+   * _id uniqueness is the caller's check (it knows whether it inserts or replaces).
+   */
+  applyBatch(changes: readonly Change[]): Change[] {
+    const indexes = [...this.indexes.values()];
+    const prepared = changes.map((change) => ({
+      change,
+      prev: this.docs.get(change.key),
+      entries: change.next ? indexes.map((index) => index.entriesFor(change.next as Doc, change.key)) : undefined,
+      removed: [] as Array<{ entries: IndexEntry[]; multikey: boolean } | undefined>,
+    }));
+    for (const p of prepared) {
+      if (p.prev) p.removed = indexes.map((index) => index.remove(p.change.key));
+    }
+    const added: string[] = [];
+    try {
+      for (const p of prepared) {
+        if (!p.entries) continue;
+        indexes.forEach((index, i) => {
+          if (!index.unique) return;
+          for (const entry of p.entries?.[i].entries ?? []) {
+            if (index.holdersOf(entry, p.change.key).length > 0) throw index.duplicateError(entry);
+          }
+        });
+        indexes.forEach((index, i) => index.add(p.change.key, (p.entries ?? [])[i]));
+        added.push(p.change.key);
+      }
+    } catch (err) {
+      for (const key of added) for (const index of indexes) index.remove(key);
+      for (const p of prepared) {
+        p.removed.forEach((held, i) => {
+          if (held) indexes[i].add(p.change.key, held);
+        });
+      }
+      throw err;
+    }
+    const inverse: Change[] = [];
+    for (const p of prepared) {
+      inverse.push({ key: p.change.key, next: p.prev });
+      if (p.change.next) this.docs.set(p.change.key, p.change.next);
+      else this.docs.delete(p.change.key);
+    }
+    return inverse.reverse();
+  }
+
+  /** Returns whether an index was added (false: the same index exists). */
+  createIndex(spec: IndexSpec): boolean {
+    const index = new MemIndex(spec, this.name);
+    if (Object.keys(spec.key).length === 1 && spec.key._id === 1) return false; // the built-in _id index
+    const sameName = this.indexes.get(index.name);
+    if (sameName) {
+      if (sameName.sameAs(spec)) return false;
+      throw new Error(`An existing index has the same name as the requested index: ${index.name}`);
+    }
+    for (const existing of this.indexes.values()) {
+      if (deepEqual(existing.spec.key, spec.key)) {
+        throw new Error(`Index already exists with a different name or options: ${existing.name}`);
+      }
+    }
+    index.build(this.docs);
+    this.indexes.set(index.name, index);
+    return true;
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// views: committed data, or a transaction's overlay on it
+// ---------------------------------------------------------------------------------------------
+
+interface CollectionView {
+  select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult;
+  get(idKey: string): Doc | undefined;
+  /** insert (`replacing` false: the _id must be free) or replace; DuplicateKeyError on conflicts */
+  put(doc: Doc, replacing: boolean): void;
+  remove(idKey: string): void;
+  createIndex(spec: IndexSpec): void;
+  drop(): void;
+  /** documents a find handed out: a transaction remembers the versions it read */
+  noteRead(docs: readonly Doc[]): void;
+}
+
+class StoreCore {
+  readonly states = new Map<string, CollectionState>();
+  readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
+
+  state(name: string): CollectionState {
+    let state = this.states.get(name);
+    if (!state) {
+      state = new CollectionState(name, this.counters);
+      this.states.set(name, state);
+    }
+    return state;
+  }
+
+  /**
+   * Applies a transaction's overlay in one synchronous step (no reader runs in between). Refuses
+   * with WriteConflictError when a document it wrote was changed by someone else since it read it.
+   */
+  commit(tx: TxState): void {
+    for (const [name, overlay] of tx.overlays) {
+      if (overlay.dropped) continue;
+      const state = this.states.get(name);
+      for (const [key, baseRef] of overlay.writes) {
+        if (state?.docs.get(key) !== baseRef) throw new WriteConflictError(name);
+      }
+    }
+    const undo: Array<() => void> = [];
+    try {
+      for (const [name, overlay] of tx.overlays) {
+        if (overlay.dropped) {
+          const old = this.states.get(name);
+          this.states.delete(name);
+          undo.push(() => {
+            if (old) this.states.set(name, old);
+          });
+        }
+        if (!overlay.created) continue;
+        const existed = this.states.get(name);
+        const state = this.state(name);
+        if (!existed) undo.push(() => this.states.delete(name));
+        const changes = [...overlay.writes.keys()].map((key) => ({ key, next: overlay.view.docs.get(key) }));
+        const inverse = state.applyBatch(changes);
+        undo.push(() => state.applyBatch(inverse));
+        for (const spec of overlay.pendingIndexes) {
+          if (state.createIndex(spec)) undo.push(() => state.dropIndex(spec.name ?? defaultIndexName(spec.key)));
+        }
+      }
+    } catch (err) {
+      for (const step of undo.reverse()) step();
+      throw err;
+    }
+  }
+}
+
+class BaseView implements CollectionView {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly name: string,
+  ) {}
+
+  select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult {
+    const state = this.core.states.get(this.name);
+    if (state) return state.select(filter, sort, needed);
+    compileFilter(filter); // an invalid filter fails even on a missing collection, as on the server
+    return { docs: [], explain: { plan: 'COLLSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 } };
+  }
+
+  get(idKey: string): Doc | undefined {
+    return this.core.states.get(this.name)?.docs.get(idKey);
+  }
+
+  put(doc: Doc, replacing: boolean): void {
+    const state = this.core.state(this.name);
+    const key = idKeyOf(doc._id);
+    if (!replacing && state.docs.has(key)) {
+      throw new DuplicateKeyError(
+        `E11000 duplicate key error collection: ${this.name} index: _id_ dup key: { _id: ${JSON.stringify(doc._id)} }`,
+      );
+    }
+    state.applyBatch([{ key, next: doc }]);
+  }
+
+  remove(idKey: string): void {
+    this.core.states.get(this.name)?.applyBatch([{ key: idKey, next: undefined }]);
+  }
+
+  createIndex(spec: IndexSpec): void {
+    this.core.state(this.name).createIndex(spec);
+  }
+
+  drop(): void {
+    this.core.states.delete(this.name);
+  }
+
+  noteRead(): void {}
+}
+
+/**
+ * What one transaction changed in one collection. `view` is a collection of its own (indexed like
+ * the committed one, without uniqueness) holding the documents the transaction sees instead of the
+ * committed versions: those it wrote and those it read (see TxView.noteRead).
+ */
+interface Overlay {
+  /** the committed collection is invisible (dropped inside the transaction) */
+  dropped: boolean;
+  /** the transaction wrote to it (or created an index) since, so it exists */
+  created: boolean;
+  view: CollectionState;
+  /** every key the transaction wrote (absent from `view` when deleted) -> committed version it replaces */
+  readonly writes: Map<string, Doc | undefined>;
+  /** indexes created inside the transaction, built on commit */
+  readonly pendingIndexes: IndexSpec[];
+}
+
+class TxState {
+  readonly overlays = new Map<string, Overlay>();
+  finished = false;
+
+  constructor(private readonly counters: Counters) {}
+
+  overlay(name: string): Overlay {
+    let overlay = this.overlays.get(name);
+    if (!overlay) {
+      overlay = { dropped: false, created: false, view: this.emptyView(name), writes: new Map(), pendingIndexes: [] };
+      this.overlays.set(name, overlay);
+    }
+    return overlay;
+  }
+
+  emptyView(name: string): CollectionState {
+    return new CollectionState(name, this.counters);
+  }
+}
+
+class WriteConflictError extends Error {
+  constructor(collection: string) {
+    super(`WriteConflict: a document of ${collection} written by this transaction changed meanwhile`);
+    this.name = 'WriteConflictError';
+  }
+}
+
+class TxView implements CollectionView {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly tx: TxState,
+    private readonly name: string,
+  ) {}
+
+  private assertOpen(): void {
+    if (this.tx.finished) {
+      throw new Error('Transaction already finished: use the store passed to withTransaction only inside it');
+    }
+  }
+
+  private base(): CollectionState | undefined {
+    this.assertOpen();
+    return this.tx.overlays.get(this.name)?.dropped ? undefined : this.core.states.get(this.name);
+  }
+
+  /** The overlay, its view indexed like the committed collection (indexes may appear meanwhile). */
+  private overlay(): Overlay {
+    const overlay = this.tx.overlay(this.name);
+    const base = this.base();
+    const wanted = [...(base ? [...base.indexes.values()].map((index) => index.spec) : []), ...overlay.pendingIndexes];
+    for (const spec of wanted) {
+      const name = spec.name ?? defaultIndexName(spec.key);
+      // lookups only: uniqueness is checked against committed and own documents together in put()
+      if (!overlay.view.indexes.has(name)) overlay.view.createIndex({ key: spec.key, name });
+    }
+    return overlay;
+  }
+
+  /** keys whose committed version this transaction does not see */
+  private hides(overlay: Overlay, key: string): boolean {
+    return overlay.writes.has(key) || overlay.view.docs.has(key);
+  }
+
+  /**
+   * Committed documents, except those the transaction wrote (its own version counts) or already
+   * read (the version it read keeps counting, like a snapshot: a read-modify-write then works on
+   * what it read, and the commit detects that someone changed it since).
+   */
+  select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult {
+    const base = this.base();
+    const existing = this.tx.overlays.get(this.name);
+    if (!existing || (existing.writes.size === 0 && existing.view.docs.size === 0)) {
+      if (base) return base.select(filter, sort, needed);
+      compileFilter(filter); // an invalid filter fails even on a missing collection, as on the server
+      return { docs: [], explain: { plan: 'COLLSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 } };
+    }
+    const overlay = this.overlay();
+    const own = overlay.view.select(filter, sort, needed);
+    if (!base) return own;
+    const committed = base.select(filter, sort, needed, (key) => this.hides(overlay, key));
+    if (own.docs.length === 0) return committed;
+    const merged = committed.docs.concat(own.docs);
+    const docs = sort ? sortDocs(merged, sort) : merged;
+    const explain: QueryExplain = {
+      ...committed.explain,
+      keysExamined: committed.explain.keysExamined + own.explain.keysExamined,
+      docsExamined: committed.explain.docsExamined + own.explain.docsExamined,
+      nReturned: docs.length,
+    };
+    return { docs, explain };
+  }
+
+  get(idKey: string): Doc | undefined {
+    const base = this.base();
+    const overlay = this.tx.overlays.get(this.name);
+    if (overlay && this.hides(overlay, idKey)) return overlay.view.docs.get(idKey);
+    return base?.docs.get(idKey);
+  }
+
+  put(doc: Doc, replacing: boolean): void {
+    const key = idKeyOf(doc._id);
+    if (!replacing && this.get(key)) {
+      throw new DuplicateKeyError(
+        `E11000 duplicate key error collection: ${this.name} index: _id_ dup key: { _id: ${JSON.stringify(doc._id)} }`,
+      );
+    }
+    const base = this.base();
+    const overlay = this.overlay();
+    for (const mirror of overlay.view.indexes.values()) {
+      // also rejects parallel arrays now rather than at commit
+      const { entries } = mirror.entriesFor(doc, key);
+      const committed = base?.indexes.get(mirror.name);
+      const unique = committed
+        ? committed.unique
+        : overlay.pendingIndexes.some((s) => s.unique && (s.name ?? defaultIndexName(s.key)) === mirror.name);
+      if (!unique) continue;
+      for (const entry of entries) {
+        const clash =
+          mirror.holdersOf(entry, key).length > 0 ||
+          (committed?.holdersOf(entry, key).some((holder) => !this.hides(overlay, holder)) ?? false);
+        if (clash) throw (committed ?? mirror).duplicateError(entry);
+      }
+    }
+    this.record(overlay, key, doc);
+  }
+
+  private record(overlay: Overlay, key: string, doc: Doc | undefined): void {
+    if (!overlay.writes.has(key)) {
+      // the version the transaction read, if it did, else the committed one now
+      overlay.writes.set(key, overlay.view.docs.has(key) ? overlay.view.docs.get(key) : this.base()?.docs.get(key));
+    }
+    overlay.view.applyBatch([{ key, next: doc }]);
+    overlay.created = true;
+  }
+
+  remove(idKey: string): void {
+    this.assertOpen();
+    this.record(this.overlay(), idKey, undefined);
+  }
+
+  /**
+   * A read-modify-write across awaits must not lose a concurrent update: the versions read stay
+   * what this transaction sees, and a later write to them conflicts if they changed meanwhile
+   * (MongoDB: snapshot reads + WriteConflict).
+   */
+  noteRead(docs: readonly Doc[]): void {
+    const base = this.base();
+    if (!base || docs.length === 0) return;
+    const overlay = this.overlay();
+    const pinned: Change[] = [];
+    for (const doc of docs) {
+      const key = idKeyOf(doc._id);
+      if (!this.hides(overlay, key) && base.docs.get(key) === doc) pinned.push({ key, next: doc });
+    }
+    if (pinned.length > 0) overlay.view.applyBatch(pinned);
+  }
+
+  createIndex(spec: IndexSpec): void {
+    const index = new MemIndex(spec, this.name); // validates the spec
+    const base = this.base();
+    const overlay = this.overlay();
+    overlay.created = true;
+    if (Object.keys(spec.key).length === 1 && spec.key._id === 1) return;
+    const committed = base?.indexes.get(index.name);
+    const pending = overlay.pendingIndexes.find((s) => (s.name ?? defaultIndexName(s.key)) === index.name);
+    if (committed?.sameAs(spec) || (pending && new MemIndex(pending, this.name).sameAs(spec))) return;
+    if (committed || pending) {
+      throw new Error(`An existing index has the same name as the requested index: ${index.name}`);
+    }
+    overlay.pendingIndexes.push({ ...spec, name: index.name });
+    overlay.view.createIndex({ key: spec.key, name: index.name });
+  }
+
+  drop(): void {
+    this.assertOpen();
+    const overlay = this.tx.overlay(this.name);
+    overlay.dropped = true;
+    overlay.created = false;
+    overlay.view = this.tx.emptyView(this.name);
+    overlay.writes.clear();
+    overlay.pendingIndexes.length = 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the port
+// ---------------------------------------------------------------------------------------------
+
+function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
+  const skip = options.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
+  const raw = options.limit ?? 0;
+  if (!Number.isInteger(raw)) throw new Error(`limit must be an integer, got ${raw}`);
+  // MongoDB: 0 means no limit, a negative limit is its absolute value
+  return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
+}
+
+class MemoryCollection<T extends Doc> implements ReadCollection<T> {
+  constructor(
+    readonly name: string,
+    private readonly view: CollectionView,
+  ) {}
+
+  /** runs the query and returns stored documents (not copies) plus how it ran */
+  run(filter: Filter, options: FindOptions = {}): SelectResult {
+    const { skip, limit } = checkFindOptions(options);
+    const result = this.view.select(filter, options.sort, limit === undefined ? undefined : skip + limit);
+    const docs = result.docs.slice(skip, limit === undefined ? undefined : skip + limit);
+    return { docs, explain: { ...result.explain, nReturned: docs.length } };
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const { docs } = this.run(filter, options);
+    this.view.noteRead(docs);
+    return project(
+      docs.map((doc) => cloneValue(doc)),
+      options.projection,
+    ) as T[];
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    return this.view.select(filter, undefined, undefined).docs.length;
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    this.insert(doc);
+  }
+
+  private insert(doc: Doc): void {
+    if (!isPlainObject(doc)) throw new Error('insertOne expects a document');
+    const copy = cloneValue(doc) as PlainObject;
+    this.view.put(copy._id === undefined ? withIdFirst(copy, newId()) : (copy as Doc), false);
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update(filter, update, options.upsert === true, true);
+  }
+
+  async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update(filter, update, options.upsert === true, false);
+  }
+
+  private update(filter: Filter, update: Update, upsert: boolean, one: boolean): UpdateResult {
+    assertUpdateDocument(update);
+    const targets = this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
+    if (targets.length === 0) {
+      if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+      const created = applyUpdate(buildUpsertFromFilter(filter), update, filter, true) as PlainObject;
+      this.view.put(withIdFirst(created, created._id ?? newId()), false);
+      return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+    }
+    // computed against the state before the first write, like one server-side pass
+    const updated = targets.map((doc) => ({ doc, next: applyUpdate(doc, update, filter, false) }));
+    let modifiedCount = 0;
+    for (const { doc, next } of updated) {
+      if (deepEqual(doc, next)) continue;
+      this.view.put(next, true);
+      modifiedCount += 1;
+    }
+    return { matchedCount: targets.length, modifiedCount, upsertedCount: 0 };
+  }
+
+  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.replace(filter, replacement, options.upsert === true);
+  }
+
+  private replace(filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
+    assertReplacement(replacement);
+    const [target] = this.view.select(filter, undefined, 1).docs;
+    const copy = cloneValue(replacement) as PlainObject;
+    if (!target) {
+      if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+      const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
+      const id = copy._id ?? fromFilter ?? newId();
+      if (copy._id !== undefined && fromFilter !== undefined && !sameId(copy._id, fromFilter)) {
+        throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
+      }
+      this.view.put(withIdFirst(copy, id), false);
+      return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+    }
+    if (copy._id !== undefined && !sameId(copy._id, target._id)) {
+      throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+    }
+    const next = withIdFirst(copy, target._id);
+    if (deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
+    this.view.put(next, true);
+    return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.delete(filter, true);
+  }
+
+  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    return this.delete(filter, false);
+  }
+
+  private delete(filter: Filter, one: boolean): { deletedCount: number } {
+    const targets = this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
+    for (const doc of targets) this.view.remove(idKeyOf(doc._id));
+    return { deletedCount: targets.length };
+  }
+
+  async bulkWrite(ops: BulkOp[]): Promise<void> {
+    // ordered: each op runs after the previous one; the first error ends the batch, earlier writes stay
+    for (const op of ops) {
+      if ('insertOne' in op) this.insert(op.insertOne.document);
+      else if ('updateOne' in op)
+        this.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, true);
+      else if ('updateMany' in op)
+        this.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, false);
+      else if ('deleteOne' in op) this.delete(op.deleteOne.filter, true);
+      else if ('deleteMany' in op) this.delete(op.deleteMany.filter, false);
+      else if ('replaceOne' in op)
+        this.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true);
+      else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
+    }
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    this.view.createIndex(spec);
+  }
+
+  async drop(): Promise<void> {
+    this.view.drop();
+  }
+}
+
+/** Attempts of a transaction that keeps meeting write conflicts (MongoDB's driver retries too). */
+const MAX_TX_ATTEMPTS = 10;
+
+/**
+ * Transactions write into an overlay (an indexed collection of their own) that only the
+ * transaction's store reads, merged over the committed data; on success the overlay is applied in
+ * one synchronous step, so readers outside never see part of it, even while `fn` awaits between
+ * writes (an undo log applied in place would show them the middle of it). If `fn` throws, the
+ * overlay is dropped. If another writer changed a document since the transaction read or wrote it,
+ * and the transaction wrote it, `fn` is run again (like MongoDB's withTransaction on a
+ * WriteConflict), up to 10 times; DDL inside (createIndex, drop) is applied on commit too.
+ */
+export class MemoryReadStore implements ReadStore {
+  readonly supportsTransactions = true;
+  private readonly core = new StoreCore();
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return new MemoryCollection<T>(name, new BaseView(this.core, name));
+  }
+
+  async listCollections(): Promise<string[]> {
+    return [...this.core.states.keys()].sort();
+  }
+
+  async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    for (let attempt = 1; ; attempt++) {
+      const tx = new TxState(this.core.counters);
+      let result: R;
+      try {
+        result = await fn(new MemoryTxStore(this.core, tx));
+      } finally {
+        tx.finished = true;
+      }
+      try {
+        this.core.commit(tx);
+        return result;
+      } catch (err) {
+        if (!(err instanceof WriteConflictError) || attempt >= MAX_TX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async dropAll(): Promise<void> {
+    this.core.states.clear();
+  }
+
+  /** Nothing to release; the data stays readable. */
+  async close(): Promise<void> {}
+
+  /** How a find would run (same code path as find): the plan and how many keys/documents it read. */
+  explain(collection: string, filter: Filter, options: FindOptions = {}): QueryExplain {
+    return new MemoryCollection(collection, new BaseView(this.core, collection)).run(filter, options).explain;
+  }
+
+  /** Index keys and documents read by every operation so far (finds, counts, updates, deletes). */
+  counters(): Readonly<Counters> {
+    return { ...this.core.counters };
+  }
+
+  /** Names of a collection's indexes (the built-in _id index is not listed). */
+  indexNames(collection: string): string[] {
+    return [...(this.core.states.get(collection)?.indexes.keys() ?? [])];
+  }
+}
+
+/** The store handed to a transaction's function: reads see its own writes, nothing is shared until commit. */
+class MemoryTxStore implements ReadStore {
+  readonly supportsTransactions = true;
+
+  constructor(
+    private readonly core: StoreCore,
+    private readonly tx: TxState,
+  ) {}
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return new MemoryCollection<T>(name, new TxView(this.core, this.tx, name));
+  }
+
+  async listCollections(): Promise<string[]> {
+    const names = new Set<string>();
+    for (const name of this.core.states.keys()) if (!this.tx.overlays.get(name)?.dropped) names.add(name);
+    for (const [name, overlay] of this.tx.overlays) if (overlay.created) names.add(name);
+    return [...names].sort();
+  }
+
+  /** Already inside a transaction: MongoDB has no nested ones, so `fn` joins this one. */
+  async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    return fn(this);
+  }
+
+  async dropAll(): Promise<void> {
+    const names = new Set([...this.core.states.keys(), ...this.tx.overlays.keys()]);
+    for (const name of names) new TxView(this.core, this.tx, name).drop();
+  }
+
+  async close(): Promise<void> {}
+}
