@@ -1,0 +1,106 @@
+import { describe, it, expect } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteEventStore } from '@evo/infra';
+import { Client, newMember, registrationForm } from '../testing/test-server';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+function startProduct(dataDir: string, port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'command-api/src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
+
+async function waitReady(base: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const r = await fetch(`${base}/ready`);
+      if (r.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become ready');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('the product survives kill -9', () => {
+  it('keeps every acknowledged registration, exactly once', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'evo-kill-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let child = startProduct(dataDir, port);
+    try {
+      await waitReady(base);
+      const acknowledged: Array<ReturnType<typeof newMember>> = [];
+      let stop = false;
+      const worker = async () => {
+        while (!stop) {
+          const m = newMember();
+          try {
+            const r = await new Client(base).post('/api/auth/register', await registrationForm(m));
+            if (r.status === 201) acknowledged.push(m);
+          } catch {
+            return; // the process is gone
+          }
+        }
+      };
+      const workers = Array.from({ length: 4 }, worker);
+      await new Promise((r) => setTimeout(r, 2500));
+      child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await exited(child);
+      expect(acknowledged.length).toBeGreaterThan(3);
+
+      child = startProduct(dataDir, port);
+      await waitReady(base);
+      for (const m of acknowledged) {
+        const c = new Client(base);
+        const login = await c.post('/api/auth/login', { email: m.email, password: m.password });
+        expect(login.status, m.email).toBe(200);
+        const profile = await c.get(`/api/users/profile/${m.pseudo}`);
+        expect((profile.json.videos as unknown[]).length).toBe(1);
+      }
+      child.kill('SIGTERM');
+      await exited(child);
+
+      const store = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+      const registered = new Map<string, number>();
+      for await (const batch of store.readAll()) {
+        for (const e of batch) {
+          if (e.type === 'UserRegistered') {
+            const email = (e.data as { email: string }).email;
+            registered.set(email, (registered.get(email) ?? 0) + 1);
+          }
+        }
+      }
+      await store.close();
+      for (const m of acknowledged) expect(registered.get(m.email)).toBe(1);
+      expect([...registered.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

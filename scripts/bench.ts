@@ -1,0 +1,19 @@
+// npm run bench: every benchmark of the project, one after the other (or those named: npm run bench -- eventstore gifts).
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const dir = import.meta.dirname;
+const wanted = process.argv.slice(2);
+const benches = readdirSync(dir)
+  .filter((f) => /^bench-.+\.ts$/.test(f))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
+  .sort();
+
+let failed = 0;
+for (const file of benches) {
+  console.log(`\n=== ${file} ===`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, file)], { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);
