@@ -11,7 +11,7 @@ import {
   systemContext,
   type Config,
 } from '@evo/infra';
-import { allProjectors, ProjectionRunner, ReadStoreProgress, PROCESSING, VIDEOS, type VideoDoc } from '@evo/projections';
+import { allProjectors, ProjectionService, ReadStoreProgress, PROCESSING, VIDEOS, type VideoDoc } from '@evo/projections';
 import { jobHandlers } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { createApp } from './app';
@@ -21,6 +21,8 @@ import { UploadStore } from './uploads/upload-store';
 import { ensureAdmin } from './identity/commands';
 import { hashPassword } from './identity/passwords';
 import { seedDemoData } from './seed/demo-data';
+import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
+import { GiftCreditProcess } from '@evo/workers/ledger/gift-credits';
 
 const log = childLogger('server');
 
@@ -37,7 +39,10 @@ export interface RunningServer {
   url: string;
   port: number;
   deps: AppDeps;
-  runner?: ProjectionRunner;
+  /** the in-process read side (embedded role); waitFor/rebuild go through it */
+  runner?: ProjectionService;
+  /** credits every sent gift to its receiver (coin ledger) */
+  giftCredits: GiftCreditProcess;
   http: HttpServer;
   close(): Promise<void>;
 }
@@ -51,11 +56,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   await uploads.init();
   const events = createEventStore(config);
-  const read = createReadStore(config);
+  // embedded: read models built here, rebuildable beside the live ones; api: read what the projections service writes
+  const projections =
+    role === 'embedded'
+      ? new ProjectionService({
+          events,
+          projectors: allProjectors,
+          makeStore: () => createReadStore(config),
+          onError: (err) => log.error({ err }, 'projection error, retrying'),
+        })
+      : undefined;
+  const read = projections?.read ?? createReadStore(config);
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
 
   await ensureAdmin(events, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, hashPassword, systemContext());
+  await ensureGiftCatalogue(events, systemContext());
   if (role === 'embedded' && config.DEMO_DATA) {
     const created = await seedDemoData(events, uploads, hashPassword, () => systemContext());
     if (created > 0) log.info({ created }, 'demo members created');
@@ -72,23 +88,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const closeRedisAdapter = config.REDIS_URL ? await attachRedisAdapter(io, config.REDIS_URL) : undefined;
   const push = new SocketIoPushBus(io);
 
-  let runner: ProjectionRunner | undefined;
-  if (role === 'embedded') {
-    runner = new ProjectionRunner({
-      events,
-      read,
-      projectors: allProjectors,
-      push,
-      onError: (err) => log.error({ err }, 'projection error, retrying'),
-    });
+  const runner = projections;
+  if (projections) {
+    projections.setPush(push);
     const started = performance.now();
-    await runner.start();
-    log.info({ ms: Math.round(performance.now() - started), position: runner.currentPosition?.toString() }, 'read models ready');
+    await projections.start();
+    log.info({ ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() }, 'read models ready');
     await jobs.process(jobHandlers({ events, uploadsRoot: uploads.root }), { concurrency: 1 });
     // uploads acknowledged before a crash and never processed get their job again
     const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
     for (const v of pending) await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
+
+  // --- coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows it;
+  // idempotent per gift id, so it may also run in several API processes) ---
+  const giftCredits = new GiftCreditProcess(events, { onError: (err) => log.error({ err }, 'gift credit error, retrying') });
+  await giftCredits.start();
+  // --- end coin ledger ---
 
   const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events) };
   app = createApp(deps, { webDist: options.webDist });
@@ -102,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((r) => io.close(() => r()));
+      await giftCredits.stop();
       await closeRedisAdapter?.();
       await runner?.stop();
       await jobs.close();
@@ -110,5 +127,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await read.close();
       await events.close();
     })());
-  return { url: `http://localhost:${port}`, port, deps, runner, http, close };
+  return { url: `http://localhost:${port}`, port, deps, runner, giftCredits, http, close };
 }

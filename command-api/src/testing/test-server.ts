@@ -88,8 +88,8 @@ export async function registrationForm(
   for (const [k, v] of Object.entries(m)) if (v !== undefined) form.append(k, v);
   const picture = files.picture === undefined ? PNG_1PX : files.picture;
   const video = files.video === undefined ? await demoVideo() : files.video;
-  if (picture) form.append('profilePic', new Blob([picture], { type: 'image/png' }), 'photo.png');
-  if (video) form.append('video', new Blob([video], { type: 'video/mp4' }), 'clip.mp4');
+  if (picture) form.append('profilePic', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'photo.png');
+  if (video) form.append('video', new Blob([new Uint8Array(video)], { type: 'video/mp4' }), 'clip.mp4');
   return form;
 }
 

@@ -36,6 +36,7 @@ export class ProjectionRunner implements ProjectionProgress {
   private readonly batchSize: number;
 
   constructor(private readonly options: RunnerOptions) {
+    this.options = { ...options };
     this.batchSize = options.batchSize ?? 500;
   }
 
@@ -51,11 +52,16 @@ export class ProjectionRunner implements ProjectionProgress {
     }
   }
 
+  /** Start (or stop: undefined) publishing change messages; a rebuilt runner gets it when it takes over. */
+  setPush(push: PushBus | undefined): void {
+    this.options.push = push;
+  }
+
   /** Catch up with the log, then keep following it. Resolves once caught up. */
-  async start(): Promise<void> {
+  async start(onBatch?: (done: number) => void): Promise<void> {
     await this.ensureIndexes();
     this.position = await readCheckpoint(this.options.read);
-    await this.catchUp();
+    await this.catchUp(onBatch);
     this.caughtUp = true;
     this.notify();
     this.subscription = this.options.events.subscribeToAll((e) => this.applyLive(e), {
