@@ -79,9 +79,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Socket.IO wraps the 'request' listeners present when it attaches: ours must be one of them,
   // bound to the app once the app exists
-  let app: ReturnType<typeof createApp> | undefined;
+  const bound: { app?: ReturnType<typeof createApp> } = {};
   const http = createServer((req, res) => {
-    if (app) app(req, res);
+    if (bound.app) bound.app(req, res);
     else res.writeHead(503).end();
   });
   const io = createSocketServer(http, sessions, read);
@@ -107,7 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // --- end coin ledger ---
 
   const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events) };
-  app = createApp(deps, { webDist: options.webDist });
+  bound.app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? config.PORT, resolve);
