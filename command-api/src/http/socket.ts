@@ -1,13 +1,104 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
-import type { ReadStore } from '@evo/infra';
-import { identityQueries } from '@evo/projections';
+import { Server, type Socket } from 'socket.io';
+import { positionFromString, type LogPosition } from '@evo/domain';
+import { childLogger, type ReadStore } from '@evo/infra';
+import {
+  identityQueries,
+  messagingQueries,
+  notificationsQueries,
+  readCheckpoint,
+  type MessageView,
+  type NotificationView,
+} from '@evo/projections';
 import type { Sessions } from './session';
+
+const log = childLogger('socket');
+
+/** At most this many notifications and messages in one 'sync'; beyond, `truncated` tells the client to reload. */
+export const SYNC_LIMIT = 200;
+/** Video rooms a client may watch at once (counters and new comments of the cards on screen). */
+export const MAX_WATCHED_VIDEOS = 50;
+
+/**
+ * What a member missed while disconnected, sent as 'sync' right after they connect. Everything
+ * is read from the read models; `position` is how far they were when read: the client keeps the
+ * highest position it has seen (sync or push) and sends it back as `auth.since` next time.
+ */
+export interface SyncPayload {
+  /** notifications created or marked read after `since`, oldest change first (upsert by id) */
+  notifications: NotificationView[];
+  /** notifications deleted after `since` */
+  deleted_notification_ids: number[];
+  /** messages sent or received after `since`, oldest first */
+  messages: MessageView[];
+  /** conversations the member deleted after `since` (from another device) */
+  hidden_conversations: Array<{ other_email: string; up_to_message_id: number }>;
+  unread: number;
+  /** a log position (decimal string) */
+  position: string;
+  /** more changed than SYNC_LIMIT: reload the lists over HTTP */
+  truncated: boolean;
+}
+
+/** `auth.since` as the client sends it: a decimal log position; anything else means "no position". */
+export function parseSince(raw: unknown): LogPosition | undefined {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const s = String(raw);
+  return /^\d{1,40}$/.test(s) ? positionFromString(s) : undefined;
+}
+
+/**
+ * The catch-up of one member since `since`. The checkpoint is read first: everything up to it is in
+ * the answer, and everything after it is pushed to the member's room, which they joined before
+ * (they may get a change twice, never miss one; notifications and messages carry ids to dedupe).
+ * Without `since` the lists are empty: the client loads them over HTTP and keeps `position`.
+ */
+export async function syncPayload(read: ReadStore, userId: string, since: LogPosition | undefined): Promise<SyncPayload> {
+  const checkpoint = (await readCheckpoint(read)) ?? 0n;
+  const notifications = notificationsQueries(read);
+  const unread = await notifications.unread(userId);
+  const empty = { notifications: [], deleted_notification_ids: [], messages: [], hidden_conversations: [], truncated: false };
+  if (since === undefined) return { ...empty, unread, position: checkpoint.toString() };
+  const messaging = messagingQueries(read);
+  const [changed, sent, hidden] = await Promise.all([
+    notifications.changedSince(userId, since, SYNC_LIMIT),
+    messaging.since(userId, since, SYNC_LIMIT),
+    messaging.hiddenSince(userId, since),
+  ]);
+  return {
+    notifications: changed.notifications,
+    deleted_notification_ids: changed.deleted,
+    messages: sent.messages,
+    hidden_conversations: hidden,
+    unread,
+    position: checkpoint.toString(),
+    truncated: changed.truncated || sent.truncated,
+  };
+}
+
+function watchVideos(socket: Socket) {
+  const videoRoom = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? `video:${id}` : undefined);
+  // an optional acknowledgement answers whether the socket now watches (or no longer watches) the video
+  socket.on('video:watch', (id: unknown, ack?: unknown) => {
+    const room = videoRoom(id);
+    const watched = [...socket.rooms].filter((r) => r.startsWith('video:')).length;
+    const ok = !!room && (socket.rooms.has(room) || watched < MAX_WATCHED_VIDEOS);
+    if (ok) void socket.join(room);
+    if (typeof ack === 'function') ack(ok);
+  });
+  socket.on('video:unwatch', (id: unknown, ack?: unknown) => {
+    const room = videoRoom(id);
+    if (room) void socket.leave(room);
+    if (typeof ack === 'function') ack(!!room);
+  });
+}
 
 /**
  * Socket.IO on the API server. A client is identified by its session cookie, never by what it
  * says: it joins `user:<id>` (and `admins` for administrators) and receives the change
- * messages projectors publish there.
+ * messages projectors publish there. On connection it gets a 'sync' of what it missed since the
+ * position it gives in `auth.since`. It may also watch video rooms (`video:watch` / `video:unwatch`
+ * with a video id) for the public counters and comments of the cards it shows.
  */
 export function createSocketServer(http: HttpServer, sessions: Sessions, read: ReadStore): Server {
   const io = new Server(http, { serveClient: false, cors: undefined });
@@ -18,12 +109,22 @@ export function createSocketServer(http: HttpServer, sessions: Sessions, read: R
       .then(async (session) => {
         if (!session) return next(new Error('Vous devez être connecté.'));
         socket.data.userId = session.userId;
+        // joined before the sync is read: nothing committed in between can be missed
         await socket.join(`user:${session.userId}`);
         const user = await queries.userById(session.userId);
         if (user?.is_admin) await socket.join('admins');
         next();
       })
       .catch(next);
+  });
+  io.on('connection', (socket) => {
+    watchVideos(socket);
+    const userId = socket.data.userId as string;
+    syncPayload(read, userId, parseSince((socket.handshake.auth as { since?: unknown } | undefined)?.since))
+      .then((payload) => {
+        if (socket.connected) socket.emit('sync', payload);
+      })
+      .catch((err: unknown) => log.error({ err, userId }, 'sync failed'));
   });
   return io;
 }

@@ -5,12 +5,28 @@ import { toNewEvents, type CommandContext } from './command-handler';
 type Cached = { state: SequenceState; revision: number };
 const caches = new WeakMap<EventStore, Map<string, Cached>>();
 
+const chains = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+
 /**
  * Next numeric id of a kind (video, comment, ...), unique under concurrency and across
- * processes: appended to `sequence-<name>` with its expected revision. The folded state is
- * cached and only the events after it are read, so assigning an id does not re-read the stream.
+ * processes: appended to `sequence-<name>` with its expected revision. Calls of this process are
+ * queued per sequence, so they never collide with each other (only other processes can make one
+ * retry). The folded state is cached and only the events after it are read.
  */
-export async function nextId(store: EventStore, name: string, ctx: CommandContext): Promise<number> {
+export function nextId(store: EventStore, name: string, ctx: CommandContext): Promise<number> {
+  let perStore = chains.get(store);
+  if (!perStore) chains.set(store, (perStore = new Map()));
+  const previous = perStore.get(name) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => drawNextId(store, name, ctx));
+  perStore.set(name, next);
+  // forget a settled chain so the map does not hold finished promises forever
+  void next.finally(() => {
+    if (perStore.get(name) === next) perStore.delete(name);
+  }).catch(() => undefined);
+  return next;
+}
+
+async function drawNextId(store: EventStore, name: string, ctx: CommandContext): Promise<number> {
   const streamId = sequenceStream(name);
   let cache = caches.get(store);
   if (!cache) caches.set(store, (cache = new Map()));

@@ -1,0 +1,59 @@
+import { Router } from 'express';
+import { COMMENT_MESSAGES, CommentBody } from '@evo/domain';
+import { commentsQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { HttpError, route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { postComment } from './commands';
+
+/** A video id from the path; anything else names no video. */
+export function videoIdParam(raw: unknown): number {
+  const s = typeof raw === 'string' ? raw : '';
+  if (!/^[1-9]\d{0,14}$/.test(s)) throw new HttpError(404, COMMENT_MESSAGES.videoNotFound);
+  return Number(s);
+}
+
+/** A JSON object body, or an empty one (an array, a string or no body has no fields). */
+export const bodyObject = (body: unknown): Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+/**
+ * GET  /videos/:id/comments -> { items: [{ id, parent_id, user_pseudo, user_profile_picture, content, created_at }] }
+ * POST /videos/:id/comment  { userEmail?, userPseudo?, content, parentId? } -> 201 { message, item }
+ */
+export function commentsRouter(deps: AppDeps): Router {
+  const { events, read, sessions } = deps;
+  const queries = commentsQueries(read);
+  const r = Router();
+
+  r.get(
+    '/videos/:id/comments',
+    requireAuth,
+    route(async (req, res) => {
+      const videoId = videoIdParam(req.params.id);
+      const items = await queries.ofVideo(videoId, currentUserId(req));
+      if (!items) throw new HttpError(404, COMMENT_MESSAGES.videoNotFound);
+      res.json({ items });
+    }),
+  );
+
+  r.post(
+    '/videos/:id/comment',
+    requireAuth,
+    route(async (req, res) => {
+      const videoId = videoIdParam(req.params.id);
+      const body = CommentBody.parse(bodyObject(req.body));
+      const result = await postComment(
+        events,
+        { videoId, authorId: currentUserId(req), claimedEmail: body.userEmail, parentId: body.parentId, content: body.content },
+        contextOf(req),
+      );
+      await answerWrite(sessions, req, res, result.position);
+      res.status(201).json({ message: COMMENT_MESSAGES.posted, item: result.comment });
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,104 @@
+import {
+  DomainError,
+  MESSAGING_MESSAGES,
+  StaleMessageIdError,
+  checkMessageText,
+  checkPrivateMessage,
+  conversationDecider,
+  conversationStream,
+  followingOf,
+  followingStream,
+  forbidden,
+  notFound,
+  type LogPosition,
+  type PrivateMessageFacts,
+} from '@evo/domain';
+import { handleCommand, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import type { MessageView } from '@evo/projections';
+import { findUserByEmail } from '../identity/commands';
+import { claimsOtherUser, sessionMember } from '../comments/commands';
+
+export interface SendMessageInput {
+  /** the session user; null without a session */
+  senderId: string | null;
+  /** body senderEmail: must be the session user's when given */
+  claimedSenderEmail?: unknown;
+  receiverEmail?: unknown;
+  content: unknown;
+}
+
+/**
+ * Send a private message. Checks in exactly the order of SPEC.md section 5: empty (400), no
+ * session (401), [a senderEmail that is not the session user's (403)], unknown receiver (404),
+ * forbidden word (400), not following the receiver (403, from the sender's `following-<id>`
+ * stream). Every refusal happens before a message id is drawn: a refused message appends nothing.
+ */
+export async function sendMessage(
+  events: EventStore,
+  input: SendMessageInput,
+  ctx: CommandContext,
+): Promise<{ message: MessageView; position: LogPosition | undefined }> {
+  const content = checkMessageText(input.content);
+  if (!input.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401);
+  const sender = await sessionMember(events, input.senderId).catch((e: unknown) => {
+    throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401) : e;
+  });
+  if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
+  const receiver = typeof input.receiverEmail === 'string' && input.receiverEmail.trim() ? await findUserByEmail(events, input.receiverEmail) : undefined;
+  const facts: PrivateMessageFacts = {
+    content,
+    senderId: sender.userId,
+    receiverId: receiver?.userId ?? null,
+    senderFollowsReceiver: receiver ? followingOf(await events.readStream(followingStream(sender.userId))).has(receiver.userId) : false,
+  };
+  checkPrivateMessage(facts);
+  const streamId = conversationStream(sender.userId, receiver!.userId);
+  for (let attempt = 1; ; attempt++) {
+    const messageId = await nextId(events, 'message', ctx);
+    try {
+      const r = await handleCommand(events, streamId, conversationDecider, { type: 'SendMessage', messageId, ...facts }, ctx);
+      const sent = r.events[0];
+      if (sent.type !== 'MessageSent') throw new Error('unexpected event');
+      return {
+        position: r.position,
+        message: {
+          id: messageId,
+          sender_email: sender.email,
+          receiver_email: receiver!.email,
+          sender_pseudo: sender.pseudo,
+          receiver_pseudo: receiver!.pseudo,
+          sender_profile_picture: sender.profilePicture,
+          receiver_profile_picture: receiver!.profilePicture,
+          content: sent.data.content,
+          created_at: ctx.now.toISOString(),
+        },
+      };
+    } catch (e) {
+      // another message of this conversation drew a later id and was appended first: draw again
+      if (!(e instanceof StaleMessageIdError) || attempt >= 20) throw e;
+    }
+  }
+}
+
+/**
+ * Hide a conversation for the session user only, up to its last message. `claimedEmail` (the
+ * path's first email) must be theirs (403); the other party must exist (404).
+ */
+export async function deleteConversation(
+  events: EventStore,
+  input: { userId: string; claimedEmail: unknown; otherEmail: string },
+  ctx: CommandContext,
+): Promise<LogPosition | undefined> {
+  const me = await sessionMember(events, input.userId);
+  if (claimsOtherUser(input.claimedEmail, me.email)) throw forbidden(MESSAGING_MESSAGES.forbidden);
+  const other = await findUserByEmail(events, input.otherEmail);
+  if (!other) throw notFound(MESSAGING_MESSAGES.userNotFound);
+  const r = await handleCommand(
+    events,
+    conversationStream(me.userId, other.userId),
+    conversationDecider,
+    { type: 'DeleteConversation', userId: me.userId, otherId: other.userId },
+    ctx,
+  );
+  return r.position;
+}

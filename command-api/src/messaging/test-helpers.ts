@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { followDecider, followingStream, likeStream, videoDecider, videoStream } from '@evo/domain';
+import { handleCommand, toNewEvents, type CommandContext } from '@evo/infra';
+import { identityQueries } from '@evo/projections';
+import type { TestServer, Client } from '../testing/test-server';
+
+/** Test helpers of the comments, notifications and messaging slices. */
+export function slice(server: TestServer) {
+  const { events, read, jobs } = server.deps;
+  const ctx = (userId?: string): CommandContext => ({ userId, correlationId: randomUUID(), now: new Date() });
+  const lastPosition = async () => {
+    // background video processing appends too: let it finish before comparing positions
+    await jobs.drain(30_000);
+    return events.lastPosition();
+  };
+  const userId = async (email: string) => {
+    const u = await identityQueries(read).userByEmail(email);
+    if (!u) throw new Error(`no member ${email}`);
+    return u._id;
+  };
+  return {
+    lastPosition,
+    userId,
+    /** the read models include everything written so far (another member's writes included) */
+    async settle() {
+      const last = await events.lastPosition();
+      if (last !== undefined) expect(await server.runner!.waitFor(last, 5000)).toBe(true);
+    },
+    /** The request must be refused with this status and French message, and append nothing. */
+    async expectRefused(send: () => Promise<{ status: number; json: { error?: string } }>, status: number, error?: string) {
+      const before = await lastPosition();
+      const r = await send();
+      expect(r.status).toBe(status);
+      expect(typeof r.json?.error).toBe('string');
+      if (error) expect(r.json.error).toBe(error);
+      expect(await lastPosition()).toBe(before);
+    },
+    /** a follows b, through the social slice's decider */
+    async follow(a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') {
+      const [followerId, followeeId] = [await userId(a), await userId(b)];
+      return (await handleCommand(events, followingStream(followerId), followDecider, { type, followerId, followeeId }, ctx(followerId))).position;
+    },
+    /** a likes video v of its owner (appended as the social slice would) */
+    async like(email: string, videoId: number, ownerEmail: string) {
+      const [u, ownerId] = [await userId(email), await userId(ownerEmail)];
+      const stream = likeStream(videoId, u);
+      return (await events.append(stream, toNewEvents([{ type: 'VideoLiked', data: { videoId, userId: u, ownerId } }], stream, ctx(u)), 'any')).position;
+    },
+    async deleteVideo(ownerEmail: string, videoId: number) {
+      const ownerId = await userId(ownerEmail);
+      await handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId: ownerId, requesterIsAdmin: false }, ctx(ownerId));
+    },
+    async firstVideoId(client: Client, pseudo: string): Promise<number> {
+      const p = await client.get(`/api/users/profile/${pseudo}`);
+      const videos = p.json.videos as Array<{ id: number }>;
+      return videos[videos.length - 1].id;
+    },
+  };
+}

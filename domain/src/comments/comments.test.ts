@@ -1,0 +1,97 @@
+import { describe, it, expect } from 'vitest';
+import { given } from '../shared/given-when-then';
+import { fold } from '../shared/decider';
+import { videoDecider, type VideoState } from '../videos/video-decider';
+import type { VideoStreamEvent } from '../videos/video-decider';
+import type { CommentPosted } from '../social/events';
+import { commentDecider, type CommentCommand } from './comment-decider';
+import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsStream } from './rules';
+
+const uploaded: VideoStreamEvent = {
+  type: 'VideoUploaded',
+  data: { videoId: 7, ownerId: 'owner', title: 'T', description: '', filePath: '/uploads/videos/x.mp4', mimeType: 'video/mp4', sizeBytes: 10 },
+};
+const video = (...events: VideoStreamEvent[]): VideoState => fold(videoDecider, [uploaded, ...events]);
+
+const post = (commentId: number, parentId: number | null, patch: Partial<CommentCommand> = {}): CommentCommand => ({
+  type: 'PostComment',
+  commentId,
+  videoId: 7,
+  authorId: 'author',
+  parentId,
+  content: `Commentaire ${commentId}`,
+  video: video(),
+  ...patch,
+});
+const posted = (commentId: number, parentId: number | null, patch: Partial<CommentPosted['data']> = {}): CommentPosted => ({
+  type: 'CommentPosted',
+  data: { commentId, videoId: 7, videoOwnerId: 'owner', authorId: 'author', parentId, content: `Commentaire ${commentId}`, ...patch },
+});
+
+describe('comment decider', () => {
+  it('posts a top-level comment, carrying the video owner', () => {
+    given(commentDecider).when(post(1, null)).then([posted(1, null)]);
+  });
+  it('posts a reply under a top-level comment', () => {
+    given(commentDecider, [posted(1, null)]).when(post(2, 1)).then([posted(2, 1)]);
+  });
+  it('attaches a reply to a reply to its top-level comment (one level deep)', () => {
+    given(commentDecider, [posted(1, null), posted(2, 1)]).when(post(3, 2)).then([posted(3, 1)]);
+    given(commentDecider, [posted(1, null), posted(2, 1), posted(3, 1)]).when(post(4, 3)).then([posted(4, 1)]);
+  });
+  it('refuses a parent that is not a comment of this video', () => {
+    given(commentDecider, [posted(1, null)]).when(post(2, 99)).thenThrows(COMMENT_MESSAGES.parentNotFound, 400);
+    given(commentDecider).when(post(2, 1)).thenThrows(COMMENT_MESSAGES.parentNotFound, 400);
+  });
+  it('refuses an empty or blank text, trims the text', () => {
+    given(commentDecider).when(post(1, null, { content: '' })).thenThrows(COMMENT_MESSAGES.empty, 400);
+    given(commentDecider).when(post(1, null, { content: ' \n\t ' })).thenThrows(COMMENT_MESSAGES.empty, 400);
+    given(commentDecider).when(post(1, null, { content: '  Bravo !  ' })).then([posted(1, null, { content: 'Bravo !' })]);
+  });
+  it(`accepts ${COMMENT_LIMITS.contentMax} characters, not one more`, () => {
+    const max = 'é'.repeat(COMMENT_LIMITS.contentMax);
+    given(commentDecider).when(post(1, null, { content: max })).then([posted(1, null, { content: max })]);
+    given(commentDecider).when(post(1, null, { content: `${max}x` })).thenThrows(COMMENT_MESSAGES.tooLong, 400);
+  });
+  it('refuses an unknown, deleted or rejected video with 404', () => {
+    given(commentDecider).when(post(1, null, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 404);
+    const deleted: VideoStreamEvent = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
+    given(commentDecider).when(post(1, null, { video: video(deleted) })).thenThrows('Vidéo introuvable.', 404);
+    const rejected: VideoStreamEvent = { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } };
+    given(commentDecider).when(post(1, null, { video: video(rejected) })).thenThrows('Vidéo introuvable.', 404);
+  });
+  it('checks the text before the video, and the video before the parent', () => {
+    given(commentDecider).when(post(1, 5, { content: ' ', video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.empty, 400);
+    given(commentDecider).when(post(1, 5, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 404);
+  });
+  it('lets the owner comment their own video', () => {
+    given(commentDecider).when(post(1, null, { authorId: 'owner' })).then([posted(1, null, { authorId: 'owner' })]);
+  });
+});
+
+describe('comment rules', () => {
+  it('names the stream by video', () => {
+    expect(commentsStream(7)).toBe('comments-7');
+  });
+  it.each([
+    [undefined, null],
+    [null, null],
+    ['', null],
+    ['  ', null],
+    [0, null],
+    ['0', null],
+    [12, 12],
+    ['12', 12],
+  ])('reads parentId %o as %o', (raw, expected) => {
+    expect(ParentIdField.parse(raw)).toBe(expected);
+  });
+  it.each([['abc'], ['1.5'], [-3], [true], [{}]])('refuses parentId %o with a French message', (raw) => {
+    const r = CommentBody.safeParse({ content: 'x', parentId: raw });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].message).toBe(COMMENT_MESSAGES.parentNotFound);
+  });
+  it('requires a text', () => {
+    expect(CommentBody.safeParse({}).error?.issues[0].message).toBe(COMMENT_MESSAGES.empty);
+    expect(CommentBody.safeParse({ content: 42 }).error?.issues[0].message).toBe(COMMENT_MESSAGES.empty);
+  });
+});

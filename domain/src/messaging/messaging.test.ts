@@ -1,0 +1,205 @@
+import { describe, it, expect } from 'vitest';
+import { given } from '../shared/given-when-then';
+import type { AppEvent } from '../all-events';
+import { conversationDecider, StaleMessageIdError, type ConversationCommand } from './conversation-decider';
+import type { ConversationEvent, MessageSent, NotificationEvent } from './events';
+import { followingOf } from './following';
+import { NOTIFICATION_TEXTS, NOTIFICATION_TYPES, notificationsCausedBy } from './notification-rules';
+import { NOTIFICATION_MESSAGES, notificationsDecider, type NotificationCommand } from './notifications-decider';
+import { PROFANITY_TERMS, containsProfanity, findProfanity, normalizeForMatch } from './profanity';
+import { MESSAGE_LIMITS, MESSAGING_MESSAGES, MessageBody, conversationStream, notificationsStream } from './rules';
+
+const send = (messageId: number, patch: Partial<Extract<ConversationCommand, { type: 'SendMessage' }>> = {}): ConversationCommand => ({
+  type: 'SendMessage',
+  messageId,
+  content: 'Salut, ça va ?',
+  senderId: 'a',
+  receiverId: 'b',
+  senderFollowsReceiver: true,
+  ...patch,
+});
+const sent = (messageId: number, senderId = 'a', receiverId = 'b', content = 'Salut, ça va ?'): MessageSent => ({
+  type: 'MessageSent',
+  data: { messageId, senderId, receiverId, content },
+});
+
+describe('conversation decider: sending', () => {
+  it('sends a message from a follower', () => {
+    given(conversationDecider).when(send(1)).then([sent(1)]);
+  });
+  it('trims the text', () => {
+    given(conversationDecider).when(send(1, { content: '  Coucou  ' })).then([sent(1, 'a', 'b', 'Coucou')]);
+  });
+  it(`accepts ${MESSAGE_LIMITS.contentMax} characters, not one more`, () => {
+    const max = 'a'.repeat(MESSAGE_LIMITS.contentMax);
+    given(conversationDecider).when(send(1, { content: max })).then([sent(1, 'a', 'b', max)]);
+    given(conversationDecider).when(send(1, { content: `${max}a` })).thenThrows(MESSAGING_MESSAGES.tooLong, 400);
+  });
+
+  // each check alone, then with every later check failing too: the earliest one answers
+  it('1. refuses an empty or blank message first', () => {
+    given(conversationDecider).when(send(1, { content: '' })).thenThrows('Le message ne peut pas être vide.', 400);
+    given(conversationDecider)
+      .when(send(1, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }))
+      .thenThrows('Le message ne peut pas être vide.', 400);
+  });
+  it('2. then a missing session', () => {
+    given(conversationDecider).when(send(1, { senderId: null })).thenThrows('Utilisateur non connecté.', 401);
+    given(conversationDecider)
+      .when(send(1, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }))
+      .thenThrows('Utilisateur non connecté.', 401);
+  });
+  it('3. then an unknown receiver', () => {
+    given(conversationDecider).when(send(1, { receiverId: null })).thenThrows('Destinataire introuvable.', 404);
+    given(conversationDecider)
+      .when(send(1, { receiverId: null, content: 'connard', senderFollowsReceiver: false }))
+      .thenThrows('Destinataire introuvable.', 404);
+  });
+  it('4. then a forbidden word', () => {
+    given(conversationDecider)
+      .when(send(1, { content: 'Espèce de CONNARD' }))
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+    given(conversationDecider)
+      .when(send(1, { content: 'sale enculé', senderFollowsReceiver: false }))
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+  });
+  it('5. then a sender who does not follow the receiver', () => {
+    given(conversationDecider)
+      .when(send(1, { senderFollowsReceiver: false }))
+      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 403);
+  });
+  it('keeps message ids increasing within a conversation', () => {
+    given(conversationDecider, [sent(5)]).when(send(6, { senderId: 'b', receiverId: 'a' })).then([sent(6, 'b', 'a')]);
+    expect(() => conversationDecider.decide(send(4), conversationDecider.evolve(conversationDecider.initialState(), sent(5)))).toThrow(
+      StaleMessageIdError,
+    );
+  });
+});
+
+describe('conversation decider: deleting', () => {
+  const del = (userId: string, otherId: string): ConversationCommand => ({ type: 'DeleteConversation', userId, otherId });
+  const deleted = (userId: string, otherId: string, upToMessageId: number): ConversationEvent => ({
+    type: 'ConversationDeleted',
+    data: { userId, otherId, upToMessageId },
+  });
+  it('hides the conversation up to its last message, for the requester only', () => {
+    given(conversationDecider, [sent(1), sent(3, 'b', 'a')]).when(del('a', 'b')).then([deleted('a', 'b', 3)]);
+    // the other party may still delete their own copy
+    given(conversationDecider, [sent(1), sent(3, 'b', 'a'), deleted('a', 'b', 3)]).when(del('b', 'a')).then([deleted('b', 'a', 3)]);
+  });
+  it('appends nothing when already hidden, and hides later messages again', () => {
+    given(conversationDecider, [sent(1), deleted('a', 'b', 1)]).when(del('a', 'b')).then([]);
+    given(conversationDecider, [sent(1), deleted('a', 'b', 1), sent(2, 'b', 'a')]).when(del('a', 'b')).then([deleted('a', 'b', 2)]);
+  });
+  it('refuses an empty conversation', () => {
+    given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 404);
+  });
+});
+
+describe('profanity list', () => {
+  it('holds about seventy French terms', () => {
+    expect(PROFANITY_TERMS.length).toBeGreaterThanOrEqual(65);
+    expect(PROFANITY_TERMS.length).toBeLessThanOrEqual(80);
+    expect(new Set(PROFANITY_TERMS.map((t) => normalizeForMatch(t.term))).size).toBe(PROFANITY_TERMS.length);
+  });
+  it.each(['connard', 'CONNARD', 'Connasse !', 'espèce de salopE', 'tu es un enculé', 'tu es un ENCULE', 'encule', 'Bâtard', 'batard', 'BÂTARD', 'tête de nœud', 'TETE DE NOEUD', 'ferme ta gueule', 'ta-gueule', 'sale-arabe', 'espèce de pédé', 'gros PD', 'quel con.', 'des cons', "c'est une pute", 'nègre', 'NEGRE', 'fils de pute', 'connards'])(
+    'finds %o',
+    (text) => {
+      expect(containsProfanity(text)).toBe(true);
+    },
+  );
+  it.each(['Bonjour, ça va ?', 'la dispute', 'une bonne réputation', 'marche pédestre', 'mon contact', 'la constitution', 'la Mongolie', 'les ordures ménagères', 'un negroni', 'idiotisme', 'computer', 'la salle de bain', 'Sale temps aujourd’hui', ''])(
+    'lets %o through',
+    (text) => {
+      expect(findProfanity(text)).toBeNull();
+    },
+  );
+  it('normalises case, accents, ligatures and punctuation', () => {
+    expect(normalizeForMatch('  Tête-de-NŒUD !! ')).toBe('tete de noeud');
+    expect(normalizeForMatch('ÉÀÇÏ')).toBe('eaci');
+  });
+});
+
+describe('messaging rules', () => {
+  it('names the streams', () => {
+    expect(conversationStream('b', 'a')).toBe('conversation-a-b');
+    expect(conversationStream('a', 'b')).toBe('conversation-a-b');
+    expect(notificationsStream('u1')).toBe('notifications-u1');
+  });
+  it('reads any non-text content as empty', () => {
+    expect(MessageBody.parse({ content: 42 }).content).toBe('');
+    expect(MessageBody.parse({}).content).toBe('');
+  });
+  it('folds whom a member follows', () => {
+    const f = (followeeId: string) => ({ type: 'UserFollowed', data: { followerId: 'a', followeeId } });
+    const u = (followeeId: string) => ({ type: 'UserUnfollowed', data: { followerId: 'a', followeeId } });
+    expect([...followingOf([f('b'), f('c'), u('b'), { type: 'Other', data: {} }])]).toEqual(['c']);
+    expect(followingOf([f('b'), u('b'), f('b')]).has('b')).toBe(true);
+  });
+});
+
+describe('notification rules', () => {
+  const ev = (e: AppEvent) => notificationsCausedBy(e);
+  it('notifies the followee of a follow', () => {
+    expect(ev({ type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } })).toEqual([{ type: 'follow', recipientId: 'b', senderId: 'a', videoId: 0 }]);
+  });
+  it('notifies the owner of a like or a comment, with the video, never themselves', () => {
+    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([{ type: 'like', recipientId: 'b', senderId: 'a', videoId: 3 }]);
+    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'b', ownerId: 'b' } })).toEqual([]);
+    const comment = { commentId: 1, videoId: 3, videoOwnerId: 'b', authorId: 'a', parentId: null, content: 'x' };
+    expect(ev({ type: 'CommentPosted', data: comment })).toEqual([{ type: 'comment', recipientId: 'b', senderId: 'a', videoId: 3 }]);
+    expect(ev({ type: 'CommentPosted', data: { ...comment, authorId: 'b' } })).toEqual([]);
+  });
+  it('notifies the receiver of a message; other facts notify nobody', () => {
+    expect(ev(sent(1))).toEqual([{ type: 'message', recipientId: 'b', senderId: 'a', videoId: 0 }]);
+    expect(ev({ type: 'VideoUnliked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([]);
+    expect(ev({ type: 'UserLoggedIn', data: { userId: 'a' } })).toEqual([]);
+  });
+  it('has a French text for every type of SPEC.md', () => {
+    expect(NOTIFICATION_TYPES).toEqual(['follow', 'like', 'comment', 'message', 'gift', 'report_update']);
+    expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à vous");
+    for (const t of NOTIFICATION_TYPES) expect(NOTIFICATION_TEXTS[t]('Alice')).toMatch(/\S/);
+  });
+});
+
+describe('notifications decider', () => {
+  const read = (notificationId: number, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
+    type: 'MarkNotificationRead',
+    userId,
+    notificationId,
+    recipients,
+  });
+  const del = (notificationId: number, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
+    type: 'DeleteNotification',
+    userId,
+    notificationId,
+    recipients,
+  });
+  const wasRead = (notificationId: number): NotificationEvent => ({ type: 'NotificationRead', data: { userId: 'u', notificationId } });
+  const wasDeleted = (notificationId: number): NotificationEvent => ({ type: 'NotificationDeleted', data: { userId: 'u', notificationId } });
+  const allRead = (upToNotificationId: number): NotificationEvent => ({ type: 'AllNotificationsRead', data: { userId: 'u', upToNotificationId } });
+
+  it('marks its owner’s notification read, once', () => {
+    given(notificationsDecider).when(read(12)).then([wasRead(12)]);
+    given(notificationsDecider, [wasRead(12)]).when(read(12)).then([]);
+    given(notificationsDecider, [allRead(20)]).when(read(12)).then([]);
+    given(notificationsDecider, [allRead(10)]).when(read(12)).then([wasRead(12)]);
+  });
+  it('refuses someone else’s notification (403) and an unknown one (404)', () => {
+    given(notificationsDecider).when(read(12, 'u', ['v'])).thenThrows(NOTIFICATION_MESSAGES.forbidden, 403);
+    given(notificationsDecider).when(del(12, 'u', ['v'])).thenThrows('Accès refusé.', 403);
+    given(notificationsDecider).when(read(12, 'u', null)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider).when(del(12, 'u', [])).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+  });
+  it('deletes once; a deleted notification is not found any more', () => {
+    given(notificationsDecider).when(del(12)).then([wasDeleted(12)]);
+    given(notificationsDecider, [wasDeleted(12)]).when(del(12)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider, [wasDeleted(12)]).when(read(12)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+  });
+  it('marks everything up to a position read, and appends nothing when nothing is newer', () => {
+    const all = (upToNotificationId: number): NotificationCommand => ({ type: 'MarkAllNotificationsRead', userId: 'u', upToNotificationId });
+    given(notificationsDecider).when(all(30)).then([allRead(30)]);
+    given(notificationsDecider, [allRead(30)]).when(all(30)).then([]);
+    given(notificationsDecider, [allRead(30)]).when(all(31)).then([allRead(31)]);
+  });
+});

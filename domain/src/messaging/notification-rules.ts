@@ -1,0 +1,57 @@
+import type { AppEvent } from '../all-events';
+import type { DomainEvent } from '../shared/decider';
+
+/**
+ * Notifications are a projection of facts. This module says which facts notify whom; the
+ * projection (read side) and the notification commands (which check that a member owns the
+ * notification they read or delete) both use it, so they always agree.
+ *
+ * A notification's id is the log position of the event that caused it. Its recipients must follow
+ * from that event's data alone (no lookup), so that the command side can tell who owns notification
+ * N by reading the event at position N.
+ */
+export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'message', 'gift', 'report_update'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export interface NotificationSpec {
+  type: NotificationType;
+  recipientId: string;
+  /** the member whose action it is; null for a system or administrator action shown without a sender */
+  senderId: string | null;
+  /** the video concerned, 0 when none */
+  videoId: number;
+  /** extra text for the message (gift name, report status, ...) */
+  detail?: string;
+}
+
+type EventOf<T extends AppEvent['type']> = Extract<AppEvent, { type: T }>;
+type Rule<T extends AppEvent['type']> = (data: EventOf<T>['data']) => NotificationSpec[];
+
+/**
+ * One entry per event type that notifies. Add gifts and report updates here (with their text in
+ * NOTIFICATION_TEXTS); the projection and the commands pick them up.
+ */
+export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
+  UserFollowed: (d) => [{ type: 'follow', recipientId: d.followeeId, senderId: d.followerId, videoId: 0 }],
+  VideoLiked: (d) => [{ type: 'like', recipientId: d.ownerId, senderId: d.userId, videoId: d.videoId }],
+  CommentPosted: (d) => [{ type: 'comment', recipientId: d.videoOwnerId, senderId: d.authorId, videoId: d.videoId }],
+  MessageSent: (d) => [{ type: 'message', recipientId: d.receiverId, senderId: d.senderId, videoId: 0 }],
+  GiftReceived: (d) => [{ type: 'gift', recipientId: d.userId, senderId: d.senderId, videoId: 0, detail: `${d.emoji} ${d.name}`.trim() }],
+};
+
+/** The French text of a notification, from the sender's pseudo. */
+export const NOTIFICATION_TEXTS: Record<NotificationType, (senderPseudo: string, detail?: string) => string> = {
+  follow: (p) => `${p} s'est abonné(e) à vous`,
+  like: (p) => `${p} a aimé votre vidéo`,
+  comment: (p) => `${p} a commenté votre vidéo`,
+  message: (p) => `${p} vous a envoyé un message`,
+  gift: (p, detail) => (detail ? `${p} vous a envoyé un cadeau : ${detail}` : `${p} vous a envoyé un cadeau`),
+  report_update: (_p, detail) => (detail ? `Votre signalement a été mis à jour : ${detail}` : 'Votre signalement a été mis à jour'),
+};
+
+/** The notifications an event causes; nobody is notified of their own action. */
+export function notificationsCausedBy(event: DomainEvent): NotificationSpec[] {
+  const rule = (NOTIFICATION_RULES as Record<string, ((data: unknown) => NotificationSpec[]) | undefined>)[event.type];
+  if (!rule) return [];
+  return rule(event.data).filter((n) => n.recipientId !== n.senderId);
+}

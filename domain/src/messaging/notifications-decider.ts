@@ -1,0 +1,71 @@
+import type { Decider } from '../shared/decider';
+import { forbidden, notFound } from '../shared/errors';
+import type { NotificationEvent } from './events';
+
+export const NOTIFICATION_MESSAGES = {
+  notFound: 'Notification introuvable.',
+  forbidden: 'Accès refusé.',
+  read: 'Notification lue.',
+  allRead: 'Toutes les notifications sont lues.',
+  deleted: 'Notification supprimée.',
+} as const;
+
+/**
+ * `recipients`: who notification `notificationId` was sent to, found by the handler from the event
+ * at that position (see notificationsCausedBy); null when no event there notifies anyone.
+ */
+export type NotificationCommand =
+  | { type: 'MarkNotificationRead'; userId: string; notificationId: number; recipients: readonly string[] | null }
+  | { type: 'DeleteNotification'; userId: string; notificationId: number; recipients: readonly string[] | null }
+  | { type: 'MarkAllNotificationsRead'; userId: string; upToNotificationId: number };
+
+/**
+ * A member's reads and deletions (stream `notifications-<userId>`). `evolve` adds to the sets in
+ * place, so folding a long stream stays linear: a state is consumed by the next `evolve`, never kept.
+ */
+export type NotificationsState = {
+  read: Set<number>;
+  deleted: Set<number>;
+  /** every notification up to this id is read */
+  allReadUpTo: number;
+};
+
+function checkOwner(c: { userId: string; notificationId: number; recipients: readonly string[] | null }, s: NotificationsState) {
+  if (!c.recipients || c.recipients.length === 0) throw notFound(NOTIFICATION_MESSAGES.notFound);
+  if (!c.recipients.includes(c.userId)) throw forbidden(NOTIFICATION_MESSAGES.forbidden);
+  if (s.deleted.has(c.notificationId)) throw notFound(NOTIFICATION_MESSAGES.notFound);
+}
+
+export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
+  initialState: () => ({ read: new Set(), deleted: new Set(), allReadUpTo: 0 }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'NotificationRead':
+        state.read.add(event.data.notificationId);
+        return { ...state };
+      case 'NotificationDeleted':
+        state.deleted.add(event.data.notificationId);
+        return { ...state };
+      case 'AllNotificationsRead':
+        return { ...state, allReadUpTo: Math.max(state.allReadUpTo, event.data.upToNotificationId) };
+    }
+  },
+  decide(command, state) {
+    const { userId } = command;
+    switch (command.type) {
+      case 'MarkNotificationRead': {
+        checkOwner(command, state);
+        const { notificationId } = command;
+        // marking twice changes nothing and appends nothing
+        if (state.read.has(notificationId) || notificationId <= state.allReadUpTo) return [];
+        return [{ type: 'NotificationRead', data: { userId, notificationId } }];
+      }
+      case 'DeleteNotification':
+        checkOwner(command, state);
+        return [{ type: 'NotificationDeleted', data: { userId, notificationId: command.notificationId } }];
+      case 'MarkAllNotificationsRead':
+        if (command.upToNotificationId <= state.allReadUpTo) return [];
+        return [{ type: 'AllNotificationsRead', data: { userId, upToNotificationId: command.upToNotificationId } }];
+    }
+  },
+};

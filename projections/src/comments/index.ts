@@ -1,0 +1,2 @@
+export * from './comments-projector';
+export * from './queries';

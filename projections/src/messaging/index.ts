@@ -1,0 +1,2 @@
+export * from './messages-projector';
+export * from './queries';

@@ -1,0 +1,154 @@
+import { positionKey, positionToString } from '@evo/domain';
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/apply-once';
+import { USERS, type UserDoc } from '../identity/users-projector';
+
+/** Each member's copy of the messages they sent or received (hidden ones stay, flagged). */
+export const MAILBOXES = 'mailboxes';
+/** One inbox entry per member and other party: the last message. */
+export const CONVERSATIONS = 'conversations';
+
+/** A private message as SPEC.md section 3 "Message" names its fields. */
+export interface MessageView {
+  id: number;
+  sender_email: string;
+  receiver_email: string;
+  sender_pseudo: string;
+  receiver_pseudo: string;
+  sender_profile_picture: string;
+  receiver_profile_picture: string;
+  content: string;
+  created_at: string;
+}
+
+export interface MailboxDoc extends Doc, MessageView {
+  /** `${owner_id}:${id}` */
+  _id: string;
+  owner_id: string;
+  other_id: string;
+  /** the owner deleted the conversation after this message */
+  hidden: boolean;
+  /** positionKey of the MessageSent event */
+  pos: string;
+}
+
+export interface ConversationDoc extends Doc {
+  /** `${owner_id}:${other_id}` */
+  _id: string;
+  owner_id: string;
+  other_id: string;
+  other_email: string;
+  other_pseudo: string;
+  other_profile_picture: string;
+  last_message: MessageView;
+  last_message_id: number;
+  /** positionKey of the last message, for "newest first" */
+  last_pos: string;
+  /** false once the owner deleted it, until a new message */
+  visible: boolean;
+  /** the owner no longer sees messages up to this id */
+  hidden_up_to: number;
+  /** positionKey of the owner's last deletion ('' when none) */
+  hidden_pos: string;
+}
+
+export function toMessageView(m: MessageView): MessageView {
+  return {
+    id: m.id,
+    sender_email: m.sender_email,
+    receiver_email: m.receiver_email,
+    sender_pseudo: m.sender_pseudo,
+    receiver_pseudo: m.receiver_pseudo,
+    sender_profile_picture: m.sender_profile_picture,
+    receiver_profile_picture: m.receiver_profile_picture,
+    content: m.content,
+    created_at: m.created_at,
+  };
+}
+
+/**
+ * Private messages: every member's mailbox and inbox. Pushes `message:new` { message, position } to
+ * both parties, and `conversation:deleted` { other_email, up_to_message_id, position } to the member
+ * who deleted a conversation (their other devices hide it too).
+ */
+export const messagesProjector: Projector = {
+  name: 'messages',
+  collections: [MAILBOXES, CONVERSATIONS],
+  indexes: {
+    [MAILBOXES]: [
+      { key: { owner_id: 1, hidden: 1, id: 1 } },
+      { key: { owner_id: 1, other_id: 1, hidden: 1, id: 1 } },
+      { key: { owner_id: 1, pos: 1 } },
+    ],
+    [CONVERSATIONS]: [{ key: { owner_id: 1, visible: 1, last_pos: -1 } }, { key: { owner_id: 1, hidden_pos: 1 } }],
+  },
+  async project(event, store, ctx) {
+    const mailboxes = store.collection<MailboxDoc>(MAILBOXES);
+    const conversations = store.collection<ConversationDoc>(CONVERSATIONS);
+    const key = positionKey(event.position);
+    const position = positionToString(event.position);
+
+    if (event.type === 'ConversationDeleted') {
+      const { userId, otherId, upToMessageId } = event.data;
+      await mailboxes.updateMany({ owner_id: userId, other_id: otherId, hidden: false, id: { $lte: upToMessageId } }, { $set: { hidden: true } });
+      const id = `${userId}:${otherId}`;
+      const before = await conversations.findOne({ _id: id });
+      const applied = await applyOnce(conversations, id, event.position, {
+        $set: { hidden_up_to: upToMessageId, hidden_pos: key, visible: (before?.last_message_id ?? 0) > upToMessageId },
+      });
+      if (applied && before) {
+        ctx.push(`user:${userId}`, 'conversation:deleted', { other_email: before.other_email, up_to_message_id: upToMessageId, position });
+      }
+      return;
+    }
+    if (event.type !== 'MessageSent') return;
+
+    const d = event.data;
+    const users = store.collection<UserDoc>(USERS);
+    const [sender, receiver] = await Promise.all([users.findOne({ _id: d.senderId }), users.findOne({ _id: d.receiverId })]);
+    const message: MessageView = {
+      id: d.messageId,
+      sender_email: sender?.email ?? '',
+      receiver_email: receiver?.email ?? '',
+      sender_pseudo: sender?.pseudo ?? '',
+      receiver_pseudo: receiver?.pseudo ?? '',
+      sender_profile_picture: sender?.profile_picture ?? '',
+      receiver_profile_picture: receiver?.profile_picture ?? '',
+      content: d.content,
+      created_at: event.metadata.at,
+    };
+    const sides: Array<[string, string, UserDoc | null]> = [[d.senderId, d.receiverId, receiver]];
+    if (d.receiverId !== d.senderId) sides.push([d.receiverId, d.senderId, sender]);
+    for (const [owner, other, otherUser] of sides) {
+      const created = await applyOnce(
+        mailboxes,
+        `${owner}:${d.messageId}`,
+        event.position,
+        { $set: { ...message, owner_id: owner, other_id: other, hidden: false, pos: key } },
+        { upsert: true },
+      );
+      await applyOnce(
+        conversations,
+        `${owner}:${other}`,
+        event.position,
+        {
+          $set: {
+            owner_id: owner,
+            other_id: other,
+            other_email: otherUser?.email ?? '',
+            other_pseudo: otherUser?.pseudo ?? '',
+            other_profile_picture: otherUser?.profile_picture ?? '',
+            last_message: message,
+            last_message_id: d.messageId,
+            last_pos: key,
+            visible: true,
+          },
+          $setOnInsert: { hidden_up_to: 0, hidden_pos: '' },
+        },
+        { upsert: true },
+      );
+      if (created) ctx.push(`user:${owner}`, 'message:new', { message, position });
+    }
+  },
+};

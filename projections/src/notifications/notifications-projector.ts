@@ -1,0 +1,164 @@
+import { NOTIFICATION_TEXTS, notificationsCausedBy, positionKey, positionToString, type NotificationType } from '@evo/domain';
+import type { Doc, ReadStore } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/apply-once';
+import { USERS, type UserDoc } from '../identity/users-projector';
+
+export const NOTIFICATIONS = 'notifications';
+export const NOTIFICATION_COUNTERS = 'notification_counters';
+
+/**
+ * A member's notification (SPEC.md section 3 "Notification"). `id` is the position of the event
+ * that caused it. A deleted notification stays as a tombstone (`deleted`), so that a client
+ * catching up after a disconnection learns it is gone. `_pos` is the position of its last change.
+ */
+export interface NotificationDoc extends Doc {
+  /** `${user_id}:${id}` */
+  _id: string;
+  id: number;
+  user_id: string;
+  type: NotificationType;
+  sender_id: string | null;
+  sender_email: string;
+  sender_pseudo: string;
+  message: string;
+  /** 0 when none */
+  video_id: number;
+  seen: 0 | 1;
+  deleted: boolean;
+  created_at: string;
+  _pos?: string;
+}
+
+/** Unread notifications of a member (recounted at every read or deletion, so never below 0). */
+export interface NotificationCounterDoc extends Doc {
+  _id: string;
+  user_id: string;
+  unread: number;
+}
+
+/** What the API and the pushes answer for a notification. */
+export interface NotificationView {
+  id: number;
+  type: NotificationType;
+  sender_email: string;
+  sender_pseudo: string;
+  message: string;
+  video_id: number;
+  seen: 0 | 1;
+  created_at: string;
+}
+
+export const toNotificationView = (n: NotificationDoc): NotificationView => ({
+  id: n.id,
+  type: n.type,
+  sender_email: n.sender_email,
+  sender_pseudo: n.sender_pseudo,
+  message: n.message,
+  video_id: n.video_id,
+  seen: n.seen,
+  created_at: n.created_at,
+});
+
+export const notificationDocId = (userId: string, id: number) => `${userId}:${id}`;
+/** The unread filter: served by the { user_id, seen, deleted } index. */
+export const unreadFilter = (userId: string) => ({ user_id: userId, seen: 0, deleted: false });
+
+async function unreadOf(store: ReadStore, userId: string): Promise<number> {
+  const c = await store.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS).findOne({ _id: userId });
+  return c?.unread ?? 0;
+}
+
+/**
+ * Notifications of every member, from the facts listed in the domain's NOTIFICATION_RULES, and
+ * their unread counters. Pushes to `user:<id>`: `notification:new` { notification, unread,
+ * position } and `notification:unread` { unread, position, read? | deleted? | all_read_up_to? }.
+ */
+export const notificationsProjector: Projector = {
+  name: 'notifications',
+  collections: [NOTIFICATIONS, NOTIFICATION_COUNTERS],
+  indexes: {
+    [NOTIFICATIONS]: [
+      { key: { user_id: 1, deleted: 1, id: -1 } },
+      { key: { user_id: 1, seen: 1, deleted: 1 } },
+      { key: { user_id: 1, _pos: 1 } },
+    ],
+  },
+  async project(event, store, ctx) {
+    const notifications = store.collection<NotificationDoc>(NOTIFICATIONS);
+    const counters = store.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS);
+    const position = positionToString(event.position);
+
+    /** Unread count recomputed from the notifications themselves (reads and deletions). */
+    const recount = async (userId: string) => {
+      const unread = await notifications.countDocuments(unreadFilter(userId));
+      await applyOnce(counters, userId, event.position, { $set: { user_id: userId, unread } }, { upsert: true });
+      return unreadOf(store, userId);
+    };
+
+    switch (event.type) {
+      case 'NotificationRead': {
+        const { userId, notificationId } = event.data;
+        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, { $set: { seen: 1 } });
+        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, read: notificationId });
+        return;
+      }
+      case 'NotificationDeleted': {
+        const { userId, notificationId } = event.data;
+        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, { $set: { deleted: true } });
+        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, deleted: notificationId });
+        return;
+      }
+      case 'AllNotificationsRead': {
+        const { userId, upToNotificationId } = event.data;
+        const key = positionKey(event.position);
+        await notifications.updateMany(
+          { user_id: userId, seen: 0, id: { $lte: upToNotificationId }, _pos: { $lt: key } },
+          { $set: { seen: 1, _pos: key } },
+        );
+        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, all_read_up_to: upToNotificationId });
+        return;
+      }
+      default:
+        break;
+    }
+
+    const specs = notificationsCausedBy(event);
+    if (specs.length === 0) return;
+    const id = Number(event.position);
+    const users = store.collection<UserDoc>(USERS);
+    const seen = new Set<string>();
+    for (const spec of specs) {
+      // one notification per member per event (its id is the event's position)
+      if (seen.has(spec.recipientId)) continue;
+      seen.add(spec.recipientId);
+      const sender = spec.senderId ? await users.findOne({ _id: spec.senderId }) : null;
+      const docId = notificationDocId(spec.recipientId, id);
+      const doc: NotificationDoc = {
+        _id: docId,
+        id,
+        user_id: spec.recipientId,
+        type: spec.type,
+        sender_id: spec.senderId,
+        sender_email: sender?.email ?? '',
+        sender_pseudo: sender?.pseudo ?? '',
+        message: NOTIFICATION_TEXTS[spec.type](sender?.pseudo ?? '', spec.detail),
+        video_id: spec.videoId,
+        seen: 0,
+        deleted: false,
+        created_at: event.metadata.at,
+      };
+      const { _id, ...fields } = doc;
+      const created = await applyOnce(notifications, _id, event.position, { $set: fields }, { upsert: true });
+      // guarded on its own: after a crash between the two writes, the redelivery still counts it once
+      await applyOnce(counters, spec.recipientId, event.position, { $set: { user_id: spec.recipientId }, $inc: { unread: 1 } }, { upsert: true });
+      if (created) {
+        ctx.push(`user:${spec.recipientId}`, 'notification:new', {
+          notification: toNotificationView(doc),
+          unread: await unreadOf(store, spec.recipientId),
+          position,
+        });
+      }
+    }
+  },
+};

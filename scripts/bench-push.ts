@@ -1,0 +1,217 @@
+/**
+ * Live push benchmark (not a test): 1,000 members connected with Socket.IO to a real test server
+ * (embedded mode: SQLite event store, in-memory read models, in-process projections and push).
+ * Measures the lag from a comment's HTTP answer to the video owner's socket receiving its
+ * 'notification:new'. Goal: p99 <= 50 ms.
+ *
+ *   npx tsx scripts/bench-push.ts [members=1000] [comments=600]
+ *
+ * Members are created through the real command handlers (claims, registration, one video each,
+ * no file) and logged in by opening a session in the server's session store, as a login does
+ * (1,000 HTTP logins from one address would hit the login rate limit). Comments go through the
+ * real HTTP API. The clients run in the same process as the server, so the figures include the
+ * clients' own work on the shared event loop.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Request, Response } from 'express';
+import { io as connect, type Socket } from 'socket.io-client';
+import { systemContext } from '@evo/infra';
+import { startTestServer, type TestServer } from '../command-api/src/testing/test-server';
+import { registerUser } from '../command-api/src/identity/commands';
+import { hashPassword } from '../command-api/src/identity/passwords';
+
+const MEMBERS = Number(process.argv[2] ?? 1000);
+const COMMENTS = Number(process.argv[3] ?? 600);
+const GOAL_P99_MS = 50;
+
+interface Member {
+  userId: string;
+  videoId: number;
+  cookie: string;
+  socket?: Socket;
+}
+
+type NotificationPush = { notification: { id: number; type: string; video_id: number }; unread: number; position: string };
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+
+async function pool<T>(items: T[], width: number, fn: (item: T, i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+/** A session as a login opens it: the server's own session store and signed cookie. */
+async function openSession(server: TestServer, userId: string): Promise<string> {
+  let cookie = '';
+  const req = { secure: false } as unknown as Request;
+  const res = { setHeader: (_name: string, value: string) => (cookie = value.split(';')[0]) } as unknown as Response;
+  await server.deps.sessions.start(req, res, userId);
+  return cookie;
+}
+
+async function createMembers(server: TestServer): Promise<Member[]> {
+  const passwordHash = await hashPassword('motdepasse1');
+  const run = Date.now().toString(36);
+  const members: Member[] = new Array(MEMBERS);
+  await pool([...Array(MEMBERS).keys()], 4, async (i) => {
+    const pseudo = `bench${run}${i}`;
+    const r = await registerUser(
+      server.deps.events,
+      { email: `${pseudo}@bench.fr`, pseudo, passwordHash, bio: 'Banc d’essai' },
+      { title: `Vidéo ${i}`, description: '', filePath: `/uploads/videos/bench-${i}.mp4`, mimeType: 'video/mp4', sizeBytes: 1 },
+      systemContext(),
+    );
+    members[i] = { userId: r.userId, videoId: r.videoId!, cookie: await openSession(server, r.userId) };
+  });
+  return members;
+}
+
+/** notifications that reached a socket other than their owner's (must stay 0) */
+let misrouted = 0;
+
+function online(server: TestServer, m: Member): Promise<void> {
+  const socket = connect(server.url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { cookie: m.cookie } });
+  m.socket = socket;
+  socket.on('notification:new', (p: NotificationPush) => {
+    if (p.notification.video_id !== m.videoId) misrouted++;
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('sync', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
+interface Sample {
+  /** HTTP answer -> push received (negative: the push came first) */
+  lag: number;
+  /** request sent -> push received */
+  total: number;
+  /** request sent -> HTTP answer */
+  http: number;
+}
+
+/** One comment by `author` on `owner`'s video, timed until the owner's socket gets its notification. */
+async function commentOnce(server: TestServer, author: Member, owner: Member, n: number): Promise<Sample> {
+  const socket = owner.socket!;
+  let pushedAt = 0;
+  let wanted: number | undefined;
+  const early: Array<{ id: number; at: number }> = [];
+  const pushed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no notification:new within 10 s')), 10_000);
+    const onPush = (p: NotificationPush) => {
+      const at = performance.now();
+      if (p.notification.type !== 'comment' || p.notification.video_id !== owner.videoId) return;
+      if (wanted === undefined) {
+        early.push({ id: p.notification.id, at });
+        return;
+      }
+      if (p.notification.id !== wanted) return;
+      pushedAt = at;
+      finish();
+    };
+    const finish = () => {
+      clearTimeout(timer);
+      socket.off('notification:new', onPush);
+      resolve();
+    };
+    socket.on('notification:new', onPush);
+    const sent = performance.now();
+    fetch(`${server.url}/api/videos/${owner.videoId}/comment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: author.cookie },
+      body: JSON.stringify({ content: `Commentaire de banc d’essai n°${n}` }),
+    })
+      .then(async (res) => {
+        const answered = performance.now();
+        await res.arrayBuffer();
+        if (res.status !== 201) throw new Error(`comment answered ${res.status}`);
+        wanted = Number(res.headers.get('x-evo-position'));
+        sample.http = answered - sent;
+        sample.sent = sent;
+        sample.answered = answered;
+        const hit = early.find((e) => e.id === wanted);
+        if (hit) {
+          pushedAt = hit.at;
+          finish();
+        }
+      })
+      .catch(reject);
+  });
+  const sample = { http: 0, sent: 0, answered: 0 };
+  await pushed;
+  return { lag: pushedAt - sample.answered, total: pushedAt - sample.sent, http: sample.http };
+}
+
+function pick(members: Member[], i: number): [Member, Member] {
+  const author = members[(i * 7919) % members.length];
+  let owner = members[(i * 104_729 + 1) % members.length];
+  if (owner === author) owner = members[(members.indexOf(author) + 1) % members.length];
+  return [author, owner];
+}
+
+async function run(server: TestServer, members: Member[], label: string, count: number, concurrency: number, offset: number) {
+  const samples: Sample[] = [];
+  const started = performance.now();
+  await pool([...Array(count).keys()], concurrency, async (i) => {
+    const [author, owner] = pick(members, offset + i);
+    samples.push(await commentOnce(server, author, owner, offset + i));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const row = (values: number[]) => {
+    const s = [...values].sort((a, b) => a - b);
+    return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s[s.length - 1] };
+  };
+  return { label, count, concurrency, rate: count / seconds, lag: row(samples.map((x) => x.lag)), total: row(samples.map((x) => x.total)), http: row(samples.map((x) => x.http)) };
+}
+
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+async function main() {
+  const server = await startTestServer({ LOG_LEVEL: 'silent' });
+  try {
+    let t = performance.now();
+    const members = await createMembers(server);
+    const last = await server.deps.events.lastPosition();
+    if (last !== undefined) await server.deps.progress.waitFor(last, 60_000);
+    console.log(`${MEMBERS} members with a video and a session in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+    t = performance.now();
+    for (let i = 0; i < members.length; i += 100) await Promise.all(members.slice(i, i + 100).map((m) => online(server, m)));
+    console.log(`${MEMBERS} sockets connected (and synced) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+    // warm-up (JIT, connection pool), not measured
+    await run(server, members, 'warm-up', 50, 1, 1_000_000);
+    const results = [
+      await run(server, members, 'one at a time', Math.round(COMMENTS / 2), 1, 0),
+      await run(server, members, '10 concurrent', Math.round(COMMENTS / 2), 10, COMMENTS),
+      await run(server, members, '50 concurrent', COMMENTS, 50, 3 * COMMENTS),
+    ];
+
+    console.log('');
+    console.log(`lag = 'notification:new' on the owner's socket minus the comment's HTTP answer (ms; negative: the push came first)`);
+    console.log('| load           | comments | comments/s | lag p50 | lag p99 | lag max | send->push p50 | send->push p99 | HTTP p50 | HTTP p99 |');
+    console.log('|----------------|---------:|-----------:|--------:|--------:|--------:|---------------:|---------------:|---------:|---------:|');
+    for (const r of results) {
+      console.log(
+        `| ${r.label.padEnd(14)} | ${String(r.count).padStart(8)} | ${r.rate.toFixed(0).padStart(10)} | ${fmt(r.lag.p50)} | ${fmt(r.lag.p99)} | ${fmt(r.lag.max)} | ${fmt(r.total.p50).padStart(14)} | ${fmt(r.total.p99).padStart(14)} | ${fmt(r.http.p50).padStart(8)} | ${fmt(r.http.p99).padStart(8)} |`,
+      );
+    }
+    const worst = Math.max(...results.map((r) => r.lag.p99));
+    const ok = worst <= GOAL_P99_MS && misrouted === 0;
+    console.log(`\nnotifications pushed to a socket other than the video owner's: ${misrouted}`);
+    console.log(`${MEMBERS} sockets connected; worst lag p99 ${worst.toFixed(1)} ms: goal p99 <= ${GOAL_P99_MS} ms ${ok ? 'met' : 'MISSED'}`);
+    for (const m of members) m.socket?.disconnect();
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
