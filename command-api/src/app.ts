@@ -8,6 +8,12 @@ import { csrfGuard } from './http/csrf';
 import { awaitOwnWrites } from './http/read-your-writes';
 import { identityRouter } from './identity/routes';
 import { videosRouter } from './videos/routes';
+import { socialRouter } from './social/routes';
+import { commentsRouter } from './comments/routes';
+import { notificationsRouter } from './notifications/routes';
+import { messagingRouter } from './messaging/routes';
+import { ledgerRouter } from './ledger/routes';
+import { giftsRootRouter, giftsRouter } from './gifts/routes';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
@@ -23,8 +29,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     helmet({
       contentSecurityPolicy: {
         directives: {
-          // MediaPipe runs WebAssembly on /create
-          'script-src': ["'self'", "'wasm-unsafe-eval'"],
+          // MediaPipe (face overlays on /create) runs WebAssembly and its glue calls `new Function`;
+          // the app is one document, so the policy must allow it from the first page on
+          'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'media-src': ["'self'", 'blob:', 'data:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
@@ -64,8 +71,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(awaitOwnWrites(deps.progress));
   api.use(identityRouter(deps));
   api.use(videosRouter(deps));
+  api.use(socialRouter(deps));
+  api.use(commentsRouter(deps));
+  api.use(notificationsRouter(deps));
+  api.use(messagingRouter(deps));
+  api.use(ledgerRouter(deps));
+  api.use(giftsRouter(deps));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));
   app.use('/api', api);
+  // SPEC.md also shows /gifts/send and /gifts/balance/:email without /api
+  app.use(giftsRootRouter(deps));
 
   if (options.webDist && existsSync(options.webDist)) {
     const dist = options.webDist;

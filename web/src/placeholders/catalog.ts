@@ -4,23 +4,7 @@
  * may then delete the entry here.
  */
 export const PLACEHOLDERS = {
-  feed: { title: 'Feed Amis', description: 'Les vidéos des personnes que vous suivez apparaîtront ici.' },
   live: { title: 'Live', description: 'Vous pourrez bientôt démarrer un live ici.' },
-  create: { title: 'Créer une Vidéo', description: "L'enregistreur vidéo avec filtres de visage apparaîtra ici." },
-  video: { title: 'Vidéo', description: 'La vidéo, ses actions et ses commentaires apparaîtront ici.' },
-  testVideo: { title: 'Vidéo de test', description: "Une vidéo d'exemple avec ses contrôles apparaîtra ici." },
-  userProfile: {
-    title: 'Profil',
-    description: 'La photo, la bio, les compteurs et les vidéos de ce membre apparaîtront ici.',
-  },
-  friends: { title: 'Mes amis', description: 'Les personnes que vous suivez apparaîtront ici.' },
-  friendsList: { title: 'Mes amis', description: 'La liste détaillée des personnes que vous suivez apparaîtra ici.' },
-  messages: { title: 'Messages', description: 'Vos conversations privées apparaîtront ici.' },
-  conversation: {
-    title: 'Conversation',
-    description: 'Le fil de la conversation et la zone de réponse apparaîtront ici.',
-  },
-  cameraTest: { title: 'Test caméra', description: "L'aperçu en direct de votre caméra apparaîtra ici." },
   coffre: { title: 'Coffre', description: 'Vos packs, coins reçus, retraits et transactions apparaîtront ici.' },
   balance: { title: 'Solde', description: 'Votre solde de coins apparaîtra ici.' },
   transactions: {
@@ -39,10 +23,6 @@ export const PLACEHOLDERS = {
   catalogue: { title: 'Catalogue des cadeaux', description: 'Les cadeaux que vous pouvez envoyer apparaîtront ici.' },
   coinsReceived: { title: 'Coins reçus', description: 'Les cadeaux en coins que vous avez reçus apparaîtront ici.' },
   retrait: { title: 'Retrait', description: 'Le retrait de vos coins vers votre solde apparaîtra ici.' },
-  suggestions: { title: 'Suggestions', description: 'Les créateurs suggérés et leur première vidéo apparaîtront ici.' },
-  notifications: { title: 'Notifications', description: 'Toutes vos notifications apparaîtront ici.' },
-  myProfile: { title: 'Mon profil', description: 'Votre profil, vos abonnés et vos vidéos apparaîtront ici.' },
-  sendMessage: { title: 'Message privé', description: 'Vous pourrez écrire un message privé à ce membre ici.' },
   admin: { title: 'Administration', description: "Le tableau de bord de l'administration apparaîtra ici." },
   adminReports: {
     title: 'Signalements à traiter',

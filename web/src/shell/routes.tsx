@@ -28,6 +28,17 @@ function placeholder(id: PlaceholderId): ComponentType {
 
 const UploadScreen = lazy(() => import('../videos/UploadScreen'));
 
+// Social, videos, notifications and messaging screens.
+const FriendsFeedScreen = lazy(() => import('../social/FriendsFeedScreen'));
+const SuggestionsScreen = lazy(() => import('../social/SuggestionsScreen'));
+const ProfileScreen = lazy(() => import('../social/ProfileScreen'));
+const FriendsScreen = lazy(() => import('../social/FriendsScreen'));
+const VideoScreen = lazy(() => import('../videos/VideoScreen'));
+const NotificationsScreen = lazy(() => import('../notifications/NotificationsScreen'));
+const InboxScreen = lazy(() => import('../messaging/InboxScreen'));
+const ConversationScreen = lazy(() => import('../messaging/ConversationScreen'));
+const SendMessageScreen = lazy(() => import('../messaging/SendMessageScreen'));
+
 /** Rendered without the common layout. */
 export const BARE_ROUTES: AppRoute[] = [
   { path: '/login', Screen: lazy(() => import('../identity/LoginScreen')) },
@@ -38,28 +49,28 @@ export const BARE_ROUTES: AppRoute[] = [
 export const LAYOUT_ROUTES: AppRoute[] = [
   // Home and videos
   { path: '/', Screen: lazy(() => import('../home/HomeScreen')) },
-  { path: '/feed', Screen: placeholder('feed') },
-  { path: '/users-with-videos', Screen: placeholder('suggestions') },
+  { path: '/feed', Screen: FriendsFeedScreen },
+  { path: '/users-with-videos', Screen: SuggestionsScreen },
   { path: '/upload', Screen: UploadScreen },
   { path: '/upload/video', Screen: UploadScreen },
   { path: '/live', Screen: placeholder('live') },
-  { path: '/create', Screen: placeholder('create') },
-  { path: '/video/:id', Screen: placeholder('video') },
-  { path: '/test-video', Screen: placeholder('testVideo') },
-  { path: '/test', Screen: placeholder('cameraTest') },
+  { path: '/create', Screen: lazy(() => import('../recorder/RecorderScreen')) },
+  { path: '/video/:id', Screen: VideoScreen },
+  { path: '/test-video', Screen: lazy(() => import('../recorder/TestVideoScreen')) },
+  { path: '/test', Screen: lazy(() => import('../recorder/CameraTestScreen')) },
 
   // Social
-  { path: '/user/:pseudo', Screen: placeholder('userProfile') },
-  { path: '/profile', Screen: placeholder('myProfile') },
-  { path: '/friends', Screen: placeholder('friends') },
-  { path: '/friends-list', Screen: placeholder('friendsList') },
-  { path: '/notifications', Screen: placeholder('notifications') },
+  { path: '/user/:pseudo', Screen: ProfileScreen },
+  { path: '/profile', Screen: ProfileScreen },
+  { path: '/friends', Screen: FriendsScreen },
+  { path: '/friends-list', Screen: FriendsScreen },
+  { path: '/notifications', Screen: NotificationsScreen },
 
   // Messaging
-  { path: '/messages', Screen: placeholder('messages') },
-  { path: '/messages/:pseudo', Screen: placeholder('conversation') },
-  { path: '/conversation/:id', Screen: placeholder('conversation') },
-  { path: '/send-message/:pseudo', Screen: placeholder('sendMessage') },
+  { path: '/messages', Screen: InboxScreen },
+  { path: '/messages/:pseudo', Screen: ConversationScreen },
+  { path: '/conversation/:id', Screen: ConversationScreen },
+  { path: '/send-message/:pseudo', Screen: SendMessageScreen },
 
   // Coins and gifts
   { path: '/coffre', Screen: placeholder('coffre') },
