@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, SqliteEventStore } from '@evo/infra';
-import { Client, registerAndLogin, startTestServer } from '../testing/test-server';
+import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -43,7 +43,7 @@ describe('administrators', () => {
       const s = await startTestServer({}, dir);
       const { member } = await registerAndLogin(s.url);
       await s.stop();
-      const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent' };
+      const env = embeddedEnv({ DATA_DIR: dir });
       const first = await run(process.execPath, ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email], { cwd: ROOT, env });
       expect(first.stdout).toContain('est maintenant administrateur');
       const again = await run(process.execPath, ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email], { cwd: ROOT, env });

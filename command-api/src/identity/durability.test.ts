@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@evo/infra';
-import { Client, newMember, registrationForm } from '../testing/test-server';
+import { Client, embeddedEnv, newMember, registrationForm } from '../testing/test-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,7 +22,7 @@ const freePort = () =>
 function startProduct(dataDir: string, port: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'command-api/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'silent' },
+    env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false' }),
     stdio: 'ignore',
   });
 }

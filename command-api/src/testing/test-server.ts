@@ -14,6 +14,15 @@ export const PNG_1PX = Buffer.from(
 );
 export const demoVideo = () => readFile(path.join(ASSETS, 'demo/demo-3.mp4'));
 
+/**
+ * Environment for a spawned product process on the embedded default: this process's variables
+ * without the distributed ones (CI sets REDIS_URL for the Redis adapter suites).
+ */
+export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { REDIS_URL: _r, MONGO_URL: _m, EVENTSTORE_URL: _e, SESSION_SECRET: _s, ...rest } = process.env;
+  return { ...rest, LOG_LEVEL: 'silent', ...extra };
+}
+
 export interface TestServer extends RunningServer {
   dataDir: string;
   stop(): Promise<void>;
