@@ -1,13 +1,12 @@
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
-import { NotificationBell } from './NotificationBell';
+import { NotificationMenu } from '../notifications/NotificationMenu';
 import { topBarProfilePath } from './paths';
 import { ProfilePicture } from './ui/ProfilePicture';
 
 /** SPEC.md §2 "Navigation": dark bar, light on /admin paths. */
 export function TopBar({ light }: { light: boolean }) {
   const { user, isAdmin, signOut } = useCurrentUser();
-  const navigate = useNavigate();
   const profile = topBarProfilePath(user);
 
   return (
@@ -19,7 +18,7 @@ export function TopBar({ light }: { light: boolean }) {
         <div className="topbar__actions">
           {user ? (
             <>
-              <NotificationBell count={0} onClick={() => navigate('/notifications')} />
+              <NotificationMenu />
               <ProfilePicture pseudo={user.pseudo || user.email} profilePicture={user.profile_picture} size={40} />
               <button type="button" className="btn btn--small btn--outline" onClick={() => void signOut()}>
                 Déconnexion

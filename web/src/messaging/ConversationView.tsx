@@ -1,0 +1,174 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { fetchIsFollowing } from '../social/api';
+import { userPath } from '../social/format';
+import { useLoad } from '../social/useLoad';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { FormError } from '../shell/ui/FormError';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { TrashIcon } from '../videos/icons';
+import { deleteConversation, sendMessage, type Message } from './api';
+import { Composer } from './Composer';
+import { MessageThread } from './MessageThread';
+import { useConversation } from './useConversation';
+import './messaging.css';
+
+export const LOAD_FAILED = 'Erreur chargement messages';
+const SEND_FAILED = 'Erreur envoi message';
+const DELETE_FAILED = 'Suppression impossible';
+const DELETE_CONFIRM = 'Supprimer la conversation ?';
+const REPLY_SENT = '✅ Réponse envoyée !';
+export const MUST_FOLLOW = 'Vous devez suivre cet utilisateur pour lui envoyer un MP.';
+const SENT_VISIBLE_MS = 2000;
+
+export interface ConversationParty {
+  pseudo: string;
+  email: string | null;
+  picture: string | null;
+}
+
+interface ConversationViewProps {
+  me: string;
+  other: ConversationParty;
+  /** 'inbox': inside /messages (delete button, reply status); 'page': /messages/{pseudo}. */
+  variant: 'inbox' | 'page';
+  /** Shown before the header (e.g. the inbox's back button on phones). */
+  before?: ReactNode;
+  onSent?: (message: Message | null) => void;
+  onDeleted?: (otherEmail: string) => void;
+  headingLevel?: 1 | 2;
+}
+
+/** A conversation: header, live thread, reply box with emoji button. */
+export function ConversationView({
+  me,
+  other,
+  variant,
+  before,
+  onSent,
+  onDeleted,
+  headingLevel = 2,
+}: ConversationViewProps) {
+  const toast = useToast();
+  const confirm = useConfirm();
+  const thread = useConversation(me, other.pseudo, other.email);
+  const following = useLoad(`can-message:${me}:${other.pseudo}`, (signal) =>
+    fetchIsFollowing(me, other.pseudo, signal),
+  );
+  const [sending, setSending] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [sendError, setSendError] = useState<{ detail?: string } | null>(null);
+  const [sent, setSent] = useState(false);
+  const sentTimer = useRef<number | null>(null);
+  const Heading = `h${headingLevel}` as const;
+  const headingId = useId();
+
+  useEffect(
+    () => () => {
+      if (sentTimer.current !== null) window.clearTimeout(sentTimer.current);
+    },
+    [],
+  );
+
+  const mustFollow = following.data === false;
+
+  const send = async (draft: string) => {
+    const content = draft.trim();
+    if (!content || !other.email) return false; // blank replies are ignored
+    setSending(true);
+    setSendError(null);
+    try {
+      const stored = await sendMessage(
+        { senderEmail: me, receiverEmail: other.email, content },
+        variant === 'page' ? '/api/messages/' : '/api/messages',
+      );
+      if (stored) thread.add([stored]);
+      else thread.reload();
+      onSent?.(stored);
+      if (sentTimer.current !== null) window.clearTimeout(sentTimer.current);
+      setSent(true);
+      sentTimer.current = window.setTimeout(() => setSent(false), SENT_VISIBLE_MS);
+      return true;
+    } catch (err) {
+      setSendError({ detail: errorMessage(err) });
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!other.email || deleting) return;
+    if (!(await confirm(DELETE_CONFIRM, { confirmLabel: 'Supprimer', danger: true }))) return;
+    setDeleting(true);
+    try {
+      await deleteConversation(me, other.email);
+      onDeleted?.(other.email);
+    } catch (err) {
+      toast.error(DELETE_FAILED, { detail: errorMessage(err) });
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section className="conversation" aria-labelledby={headingId}>
+      <header className="conversation__head">
+        {before}
+        <Link to={userPath(other.pseudo)} className="conversation__who" aria-hidden="true" tabIndex={-1}>
+          <ProfilePicture pseudo={other.pseudo} profilePicture={other.picture} size={40} alt="" />
+        </Link>
+        <Heading id={headingId} className="conversation__title">
+          <Link to={userPath(other.pseudo)}>@{other.pseudo}</Link>
+        </Heading>
+        {variant === 'inbox' ? (
+          <button
+            type="button"
+            className="btn btn--ghost btn--small conversation__delete"
+            onClick={() => void remove()}
+            disabled={deleting || !other.email}
+          >
+            <TrashIcon size={18} />
+            Supprimer la conversation
+          </button>
+        ) : null}
+      </header>
+
+      {thread.error && !thread.data ? (
+        <div className="alert alert--danger" role="alert">
+          {LOAD_FAILED}
+          <button type="button" className="link-button" onClick={thread.reload}>
+            Réessayer
+          </button>
+        </div>
+      ) : !thread.data ? (
+        <p className="loading thread thread--loading" role="status">
+          Chargement...
+        </p>
+      ) : (
+        <MessageThread messages={thread.data} me={me} otherPseudo={other.pseudo} />
+      )}
+
+      <div className="conversation__status" role="status">
+        {sent ? REPLY_SENT : ''}
+      </div>
+      {sendError ? <FormError message={SEND_FAILED} detail={sendError.detail} /> : null}
+      <Composer
+        label={`Votre réponse à @${other.pseudo}`}
+        placeholder="Écrire un message…"
+        onSend={send}
+        sending={sending}
+        disabled={mustFollow || !other.email}
+        disabledReason={
+          mustFollow ? (
+            <>
+              {MUST_FOLLOW} <Link to={userPath(other.pseudo)}>Voir le profil</Link>
+            </>
+          ) : undefined
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useToast } from '../shell/toast';
+import { FormError } from '../shell/ui/FormError';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { fetchIsFollowing } from '../social/api';
+import { catalogueForPath, userPath } from '../social/format';
+import { useLoad } from '../social/useLoad';
+import { GiftIcon } from '../videos/icons';
+import { sendMessage } from './api';
+import { Composer } from './Composer';
+import { MUST_FOLLOW } from './ConversationView';
+import { useRecipient } from './useRecipient';
+import './messaging.css';
+
+const EMPTY_MESSAGE = 'Le message ne peut pas être vide.';
+const NOT_LOGGED_IN = 'Utilisateur non connecté.';
+const NO_RECIPIENT = 'Destinataire introuvable.';
+const SEND_FAILED = "Erreur lors de l'envoi du message.";
+const SENT = 'Message envoyé.';
+
+/** SPEC.md §2 "Send private message (/send-message/{pseudo})". */
+export default function SendMessageScreen() {
+  const params = useParams();
+  const pseudo = (params.pseudo ?? '').trim();
+  const { user } = useCurrentUser();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const recipient = useRecipient(pseudo);
+  const me = user?.email ?? null;
+  const target = recipient.user;
+  const following = useLoad(me && target ? `can-message:${me}:${target.pseudo}` : null, (signal) =>
+    fetchIsFollowing(me ?? '', target?.pseudo ?? '', signal),
+  );
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
+  const mustFollow = following.data === false;
+
+  // SPEC.md §5 "Private message": checks in this order.
+  const send = async (draft: string) => {
+    const content = draft.trim();
+    if (!content) {
+      setError({ message: EMPTY_MESSAGE });
+      return false;
+    }
+    if (!me) {
+      setError({ message: NOT_LOGGED_IN });
+      return false;
+    }
+    if (!target?.email) {
+      setError({ message: NO_RECIPIENT });
+      return false;
+    }
+    if (mustFollow) {
+      setError({ message: MUST_FOLLOW });
+      return false;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      await sendMessage({ senderEmail: me, receiverEmail: target.email, content });
+      toast.success(SENT);
+      navigate('/messages');
+      return true;
+    } catch (err) {
+      // Server refusals (inappropriate word, not following…) are shown as they come.
+      setError({ message: SEND_FAILED, detail: errorMessage(err) });
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="page send-message" aria-labelledby="send-message-title">
+      <title>{pseudo ? `Message à @${pseudo} · EVO` : 'Message privé · EVO'}</title>
+      <h1 id="send-message-title">Message privé</h1>
+      {recipient.problem ? (
+        <div className="alert alert--danger" role="alert">
+          {recipient.problem}
+        </div>
+      ) : !target ? (
+        <p className="loading" role="status">
+          Chargement...
+        </p>
+      ) : (
+        <>
+          <article className="card send-message__profile" aria-label={`Profil de @${target.pseudo}`}>
+            <ProfilePicture pseudo={target.pseudo} profilePicture={target.profile_picture} size={72} alt="" />
+            <div className="send-message__who">
+              <h2>
+                <Link to={userPath(target.pseudo)}>@{target.pseudo}</Link>
+              </h2>
+              <p className={target.bio ? '' : 'send-message__nobio'}>{target.bio || 'Aucune bio'}</p>
+            </div>
+          </article>
+          <div className="card send-message__form">
+            {!me ? (
+              <p className="social-error" role="alert">
+                {NOT_LOGGED_IN}
+              </p>
+            ) : null}
+            {error ? <FormError message={error.message} detail={error.detail} /> : null}
+            <Composer
+              label={`Votre message à @${target.pseudo}`}
+              placeholder={`Écrire à @${target.pseudo}…`}
+              rows={4}
+              onSend={send}
+              sending={sending}
+              disabled={mustFollow || !me}
+              disabledReason={
+                mustFollow ? (
+                  <>
+                    {MUST_FOLLOW} <Link to={userPath(target.pseudo)}>Suivre @{target.pseudo}</Link>
+                  </>
+                ) : undefined
+              }
+              extraActions={
+                <Link
+                  to={catalogueForPath(target.email)}
+                  className="icon-button send-message__gift"
+                  aria-label={`Envoyer un cadeau à @${target.pseudo}`}
+                >
+                  <GiftIcon />
+                </Link>
+              }
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

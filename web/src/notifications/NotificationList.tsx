@@ -1,0 +1,171 @@
+import { useState, type ComponentType } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { followBack } from '../social/api';
+import { formatFullDate, formatRelative, isoDate, sameIdentity, userPath } from '../social/format';
+import { useToast } from '../shell/toast';
+import { BellIcon } from '../shell/ui/icons';
+import { CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
+import type { AppNotification } from './api';
+import { markRead, removeNotification } from './store';
+import './notifications.css';
+
+const FOLLOW_BACK = "S'abonner en retour";
+const FOLLOW_BACK_OK = '✅ Abonné en retour !';
+const FOLLOW_BACK_FAILED = '❌ Erreur abonnement en retour';
+const SEE_VIDEO = 'Voir la vidéo';
+const EMPTY = 'Aucune notification';
+const DELETE_FAILED = 'Impossible de supprimer la notification.';
+
+const TYPES: Record<string, { Icon: ComponentType<{ size?: number }>; label: string }> = {
+  follow: { Icon: UserPlusIcon, label: 'Nouvel abonné' },
+  like: { Icon: HeartIcon, label: "J'aime" },
+  comment: { Icon: CommentIcon, label: 'Commentaire' },
+  message: { Icon: MailIcon, label: 'Message' },
+  gift: { Icon: GiftIcon, label: 'Cadeau' },
+  report_update: { Icon: FlagIcon, label: 'Signalement' },
+};
+const DEFAULT_TYPE = { Icon: BellIcon, label: 'Notification' };
+
+/** Senders followed back during this visit (the button disappears for them). */
+const followedBack = new Set<string>();
+
+interface NotificationListProps {
+  items: AppNotification[];
+  /** Called before navigating away (closes the dropdown). */
+  onNavigate?: () => void;
+}
+
+/** Notification items (SPEC.md §2 "Notification dropdown"), used by the dropdown and /notifications. */
+export function NotificationList({ items, onNavigate }: NotificationListProps) {
+  if (items.length === 0) return <p className="notif-empty">{EMPTY}</p>;
+  return (
+    <ul className="notif-list">
+      {items.map((notification) => (
+        <NotificationItem key={notification.id} notification={notification} onNavigate={onNavigate} />
+      ))}
+    </ul>
+  );
+}
+
+function NotificationItem({ notification, onNavigate }: { notification: AppNotification; onNavigate?: () => void }) {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [following, setFollowing] = useState(false);
+  const [, setVersion] = useState(0);
+  const { Icon, label } = TYPES[notification.type] ?? DEFAULT_TYPE;
+  const sender = notification.sender_pseudo || notification.sender_email || 'EVO';
+  const unread = !notification.seen;
+  const canFollowBack =
+    notification.type === 'follow' &&
+    Boolean(user?.email && notification.sender_email) &&
+    !sameIdentity(notification.sender_email, user?.email) &&
+    !followedBack.has(notification.sender_email.toLowerCase());
+
+  const openMessages = () => {
+    void markRead(notification.id);
+    onNavigate?.();
+    navigate('/messages');
+  };
+
+  const doFollowBack = async () => {
+    if (!user || following) return;
+    setFollowing(true);
+    try {
+      await followBack(user.email, notification.sender_email);
+      followedBack.add(notification.sender_email.toLowerCase());
+      toast.success(FOLLOW_BACK_OK);
+      setVersion((v) => v + 1);
+    } catch (err) {
+      toast.error(FOLLOW_BACK_FAILED, { detail: errorMessage(err) });
+    } finally {
+      setFollowing(false);
+    }
+  };
+
+  const remove = async (button: HTMLButtonElement) => {
+    // Keep the keyboard focus nearby: the next (or previous) item, else the heading.
+    const item = button.closest('li');
+    const sibling = (item?.nextElementSibling ?? item?.previousElementSibling) as HTMLElement | null;
+    const heading = button.closest('[data-notifications]')?.querySelector<HTMLElement>('h1, h2');
+    const pending = removeNotification(notification.id);
+    (sibling?.querySelector<HTMLElement>('.notif__delete') ?? heading)?.focus();
+    try {
+      await pending;
+    } catch (err) {
+      toast.error(DELETE_FAILED, { detail: errorMessage(err) });
+    }
+  };
+
+  const text = (linkSender: boolean) => (
+    <>
+      {linkSender && notification.sender_pseudo ? (
+        <Link to={userPath(notification.sender_pseudo)} className="notif__sender" onClick={onNavigate}>
+          {sender}
+        </Link>
+      ) : (
+        <span className="notif__sender">{sender}</span>
+      )}{' '}
+      <span className="notif__message">{notification.message}</span>
+    </>
+  );
+
+  return (
+    <li className={unread ? 'notif notif--unread' : 'notif'}>
+      <span className={`notif__icon notif__icon--${TYPES[notification.type] ? notification.type : 'default'}`}>
+        <Icon size={18} />
+        <span className="sr-only">{label}</span>
+      </span>
+      <div className="notif__body">
+        {notification.type === 'message' ? (
+          <button type="button" className="notif__open" onClick={openMessages}>
+            {text(false)}
+          </button>
+        ) : (
+          <p className="notif__text">{text(true)}</p>
+        )}
+        <p className="notif__meta">
+          {unread ? <span className="notif__dot">Non lue</span> : null}
+          {notification.created_at ? (
+            <time dateTime={isoDate(notification.created_at)} title={formatFullDate(notification.created_at)}>
+              {formatRelative(notification.created_at)}
+            </time>
+          ) : null}
+        </p>
+        {notification.video_id > 0 || canFollowBack ? (
+          <div className="notif__actions">
+            {notification.video_id > 0 ? (
+              <Link
+                to={`/video/${notification.video_id}`}
+                className="btn btn--small btn--secondary"
+                onClick={onNavigate}
+              >
+                {SEE_VIDEO}
+              </Link>
+            ) : null}
+            {canFollowBack ? (
+              <button
+                type="button"
+                className="btn btn--small btn--primary"
+                disabled={following}
+                onClick={() => void doFollowBack()}
+              >
+                {FOLLOW_BACK}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        className="notif__delete"
+        aria-label={`Supprimer la notification de ${sender}`}
+        onClick={(event) => void remove(event.currentTarget)}
+      >
+        X
+      </button>
+    </li>
+  );
+}

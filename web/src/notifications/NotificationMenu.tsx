@@ -1,0 +1,127 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { useCurrentUser } from '../identity/sessionContext';
+import { NotificationBell } from '../shell/NotificationBell';
+import { useToast } from '../shell/toast';
+import { loadNotifications, markAllRead, useNotificationsState } from './store';
+import { useNotificationsLive } from './useNotificationsLive';
+import './notifications.css';
+
+const MARK_ALL = 'Tout marquer comme lu';
+const SEE_ALL = 'Voir toutes les notifications';
+const MARK_ALL_FAILED = 'Impossible de marquer les notifications comme lues.';
+const loadList = () => import('./NotificationList');
+/** The items (and their follow-back, dates…) load apart, keeping the first page light. */
+const NotificationList = lazy(() => loadList().then((m) => ({ default: m.NotificationList })));
+/** Items shown in the dropdown; the full list is on /notifications. */
+const DROPDOWN_LIMIT = 8;
+
+/**
+ * The top-bar bell with its live unread badge and the dropdown (SPEC.md §2
+ * "Notification dropdown"). Disclosure pattern: the bell toggles the panel;
+ * Escape or an outside click closes it and focus returns to the bell.
+ */
+export function NotificationMenu() {
+  useNotificationsLive();
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const { items, unread, loaded } = useNotificationsState();
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const bellRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const headingId = useId();
+  const { pathname } = useLocation();
+
+  useEffect(() => setOpen(false), [pathname]);
+
+  // Fetch the list's code once the page is shown, so that the first opening is instant.
+  useEffect(() => {
+    const timer = window.setTimeout(() => void loadList(), 1500);
+    return () => window.clearTimeout(timer);
+  }, []);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    // Escape also works when the focus was lost (e.g. on the body after a removal).
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && !rootRef.current?.contains(active)) return;
+      event.preventDefault();
+      setOpen(false);
+      bellRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  const toggle = () => {
+    if (!open && user) void loadNotifications(user.email);
+    setOpen(!open);
+  };
+
+  const readAll = async () => {
+    try {
+      await markAllRead();
+    } catch {
+      toast.error(MARK_ALL_FAILED);
+    }
+  };
+
+  return (
+    <div className="notif-menu" ref={rootRef}>
+      <NotificationBell
+        count={unread}
+        onClick={toggle}
+        expanded={open}
+        controls={open ? panelId : undefined}
+        buttonRef={bellRef}
+      />
+      {open ? (
+        <div id={panelId} className="notif-panel" role="region" aria-labelledby={headingId} data-notifications>
+          <div className="notif-panel__head">
+            <h2 id={headingId} tabIndex={-1}>
+              Notifications
+            </h2>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              disabled={unread === 0 && items.every((n) => n.seen)}
+              onClick={() => void readAll()}
+            >
+              {MARK_ALL}
+            </button>
+          </div>
+          <div className="notif-panel__scroll">
+            {loaded || items.length > 0 ? (
+              <Suspense fallback={<Loading />}>
+                <NotificationList items={items.slice(0, DROPDOWN_LIMIT)} onNavigate={() => setOpen(false)} />
+              </Suspense>
+            ) : (
+              <Loading />
+            )}
+          </div>
+          <Link to="/notifications" className="notif-panel__all" onClick={() => setOpen(false)}>
+            {SEE_ALL}
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Loading() {
+  return (
+    <p className="notif-empty" role="status">
+      Chargement...
+    </p>
+  );
+}

@@ -1,0 +1,61 @@
+import { api } from '../api/http';
+
+/** SPEC.md §3 "Notification"; any other type gets the default bell. */
+export type NotificationType = 'follow' | 'like' | 'comment' | 'message' | 'gift' | 'report_update';
+
+export interface AppNotification {
+  id: number;
+  type: string;
+  sender_email: string;
+  sender_pseudo: string;
+  message: string;
+  video_id: number;
+  seen: boolean;
+  created_at: string | null;
+}
+
+export function normalizeNotification(raw: unknown): AppNotification | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const n = raw as Record<string, unknown>;
+  const id = Number(n.id);
+  if (!Number.isFinite(id)) return null;
+  const videoId = Number(n.video_id);
+  return {
+    id,
+    type: typeof n.type === 'string' ? n.type : '',
+    sender_email: typeof n.sender_email === 'string' ? n.sender_email : '',
+    sender_pseudo: typeof n.sender_pseudo === 'string' ? n.sender_pseudo : '',
+    message: typeof n.message === 'string' ? n.message : '',
+    video_id: Number.isFinite(videoId) ? videoId : 0,
+    seen: n.seen === 1 || n.seen === true || n.seen === '1',
+    created_at: typeof n.created_at === 'string' ? n.created_at : null,
+  };
+}
+
+export function normalizeNotifications(raw: unknown): AppNotification[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.map(normalizeNotification).filter((n): n is AppNotification => n !== null);
+}
+
+/** GET /api/notifications?email= → newest first. */
+export async function fetchNotifications(email: string, signal?: AbortSignal) {
+  return normalizeNotifications(
+    await api.get<unknown>(`/api/notifications?email=${encodeURIComponent(email)}`, { signal }),
+  );
+}
+
+/** GET /api/notifications/unread → {unread} (the server's counter, never below 0). */
+export async function fetchUnreadCount(signal?: AbortSignal): Promise<number | null> {
+  const data = await api.get<{ unread?: unknown }>('/api/notifications/unread', { signal });
+  const n = Number(data?.unread);
+  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : null;
+}
+
+/** PUT /api/notifications/:id/read */
+export const markNotificationRead = (id: number) => api.put(`/api/notifications/${id}/read`);
+
+/** PUT /api/notifications/read-all */
+export const markAllNotificationsRead = () => api.put('/api/notifications/read-all');
+
+/** DELETE /api/notifications/:id */
+export const deleteNotification = (id: number) => api.delete(`/api/notifications/${id}`);

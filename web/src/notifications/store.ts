@@ -1,0 +1,173 @@
+import { useSyncExternalStore } from 'react';
+import {
+  deleteNotification,
+  fetchNotifications,
+  fetchUnreadCount,
+  markAllNotificationsRead,
+  markNotificationRead,
+  normalizeNotification,
+  normalizeNotifications,
+  type AppNotification,
+} from './api';
+
+/**
+ * The member's notifications, shared by the top-bar dropdown and /notifications.
+ * A tiny external store: the bell keeps it live (socket events), the screens read it.
+ * Unread counts from the server win; local changes adjust it; it never goes below 0.
+ */
+
+export interface NotificationsState {
+  owner: string | null;
+  items: AppNotification[];
+  unread: number;
+  /** True once the list was loaded for `owner`. */
+  loaded: boolean;
+  loading: boolean;
+}
+
+const EMPTY: NotificationsState = { owner: null, items: [], unread: 0, loaded: false, loading: false };
+let state: NotificationsState = EMPTY;
+const listeners = new Set<() => void>();
+let loadToken = 0;
+
+function set(next: Partial<NotificationsState>) {
+  state = { ...state, ...next };
+  if (state.unread < 0 || !Number.isFinite(state.unread)) state = { ...state, unread: 0 };
+  for (const listener of listeners) listener();
+}
+
+const countUnread = (items: AppNotification[]) => items.filter((n) => !n.seen).length;
+const clampUnread = (value: unknown, fallback: number) => {
+  const n = Number(value);
+  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : Math.max(0, fallback);
+};
+
+function sortNewestFirst(items: AppNotification[]): AppNotification[] {
+  return [...items].sort((a, b) => {
+    const ta = a.created_at ? Date.parse(a.created_at) : NaN;
+    const tb = b.created_at ? Date.parse(b.created_at) : NaN;
+    if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return tb - ta;
+    return b.id - a.id;
+  });
+}
+
+function merge(current: AppNotification[], incoming: AppNotification[]): AppNotification[] {
+  const byId = new Map(current.map((n) => [n.id, n]));
+  for (const n of incoming) byId.set(n.id, n);
+  return sortNewestFirst([...byId.values()]);
+}
+
+export function subscribeNotifications(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getNotificationsState(): NotificationsState {
+  return state;
+}
+
+export function useNotificationsState(): NotificationsState {
+  return useSyncExternalStore(subscribeNotifications, getNotificationsState, getNotificationsState);
+}
+
+/** Clears everything (logout / another member). */
+export function resetNotifications(owner: string | null = null) {
+  loadToken += 1;
+  set({ ...EMPTY, owner });
+}
+
+/** GET /api/notifications?email=; a failure is logged only (SPEC.md §8). */
+export async function loadNotifications(email: string): Promise<void> {
+  if (state.owner !== email) resetNotifications(email);
+  const token = ++loadToken;
+  set({ loading: true });
+  try {
+    // The list is paged by the server: the badge comes from its counter when it answers.
+    const [items, unread] = await Promise.all([fetchNotifications(email), fetchUnreadCount().catch(() => null)]);
+    if (token !== loadToken) return;
+    const sorted = sortNewestFirst(items);
+    set({ items: sorted, unread: unread ?? countUnread(sorted), loaded: true, loading: false });
+  } catch (err) {
+    if (token !== loadToken) return;
+    console.warn('Chargement des notifications impossible', err);
+    set({ loading: false });
+  }
+}
+
+/** 'notification:new' {notification, unread} */
+export function applyNewNotification(payload: unknown) {
+  const p = (payload ?? {}) as { notification?: unknown; unread?: unknown };
+  const notification = normalizeNotification(p.notification);
+  if (!notification) return;
+  const known = state.items.some((n) => n.id === notification.id);
+  const items = merge(state.items, [notification]);
+  const fallback = known ? countUnread(items) : state.unread + (notification.seen ? 0 : 1);
+  set({ items, unread: clampUnread(p.unread, fallback) });
+}
+
+/** 'notification:unread' {unread, read? | deleted? | all_read_up_to?} (also from the member's other tabs). */
+export function applyUnread(payload: unknown) {
+  const p = (payload ?? {}) as { unread?: unknown; read?: unknown; deleted?: unknown; all_read_up_to?: unknown };
+  let items = state.items;
+  if (typeof p.read === 'number') items = items.map((n) => (n.id === p.read ? { ...n, seen: true } : n));
+  if (typeof p.deleted === 'number') items = items.filter((n) => n.id !== p.deleted);
+  if (typeof p.all_read_up_to === 'number') {
+    const upTo = p.all_read_up_to;
+    items = items.map((n) => (n.id <= upTo ? { ...n, seen: true } : n));
+  }
+  set({ items, unread: clampUnread(p.unread, state.unread) });
+}
+
+/**
+ * 'sync' {notifications, deleted_notification_ids, unread, truncated}: what changed while
+ * disconnected (upserted by id); when truncated, the list is loaded again over HTTP.
+ */
+export function applySync(payload: unknown) {
+  const p = (payload ?? {}) as {
+    notifications?: unknown;
+    deleted_notification_ids?: unknown;
+    unread?: unknown;
+    truncated?: unknown;
+  };
+  const deleted = new Set(Array.isArray(p.deleted_notification_ids) ? p.deleted_notification_ids.map(Number) : []);
+  const items = merge(state.items, normalizeNotifications(p.notifications)).filter((n) => !deleted.has(n.id));
+  set({ items, unread: clampUnread(p.unread, countUnread(items)) });
+  if (p.truncated === true && state.owner) void loadNotifications(state.owner);
+}
+
+/** Marks one as read (message notifications, SPEC.md §4). */
+export async function markRead(id: number): Promise<void> {
+  const target = state.items.find((n) => n.id === id);
+  if (!target || target.seen) return;
+  set({ items: state.items.map((n) => (n.id === id ? { ...n, seen: true } : n)), unread: state.unread - 1 });
+  try {
+    await markNotificationRead(id);
+  } catch {
+    // not saved: the next load shows it unread again
+  }
+}
+
+export async function markAllRead(): Promise<void> {
+  const before = state.items;
+  set({ items: state.items.map((n) => ({ ...n, seen: true })), unread: 0 });
+  try {
+    await markAllNotificationsRead();
+  } catch (err) {
+    set({ items: before, unread: countUnread(before) });
+    throw err;
+  }
+}
+
+/** Deleting an unread notification lowers the badge (never below 0). */
+export async function removeNotification(id: number): Promise<void> {
+  const target = state.items.find((n) => n.id === id);
+  if (!target) return;
+  const before = state.items;
+  set({ items: state.items.filter((n) => n.id !== id), unread: state.unread - (target.seen ? 0 : 1) });
+  try {
+    await deleteNotification(id);
+  } catch (err) {
+    set({ items: before, unread: countUnread(before) });
+    throw err;
+  }
+}

@@ -1,0 +1,140 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { ApiError } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { fetchFriends, unfollowUser, type Friend } from './api';
+import { formatCount, userPath } from './format';
+import { useLoad } from './useLoad';
+import './social.css';
+
+const TITLE = 'Mes amis';
+const NOT_LOGGED_IN = 'Utilisateur non connecté';
+const EMPTY = 'Vous ne suivez encore personne';
+const NO_BIO = 'Aucune bio';
+const UNFOLLOW_CONFIRM = 'Se désabonner de cet utilisateur ?';
+const LOAD_FAILED = 'Impossible de charger vos amis.';
+
+/** SPEC.md §2 "Friends list ('Mes amis')", at /friends and /friends-list. */
+export default function FriendsScreen() {
+  const { user } = useCurrentUser();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const email = user?.email ?? null;
+  const friends = useLoad(email ? `friends:${email}` : null, (signal) => fetchFriends(email ?? '', signal));
+  const [pending, setPending] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (friends.error) console.warn('Chargement des amis impossible', friends.error);
+  }, [friends.error]);
+
+  const unfollow = async (friend: Friend) => {
+    if (!email || pending) return;
+    if (!(await confirm(UNFOLLOW_CONFIRM, { confirmLabel: 'Se désabonner', danger: true }))) return;
+    setPending(friend.pseudo);
+    try {
+      await unfollowUser(email, friend.pseudo);
+      friends.reload();
+    } catch (err) {
+      console.warn('Désabonnement impossible', err);
+      if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  let content;
+  if (!email) {
+    content = (
+      <p className="social-error" role="alert">
+        {NOT_LOGGED_IN}
+      </p>
+    );
+  } else if (friends.error && !friends.data) {
+    content = (
+      <div className="social-error-box" role="alert">
+        <p>{LOAD_FAILED}</p>
+        <button type="button" className="btn btn--secondary btn--small" onClick={friends.reload}>
+          Réessayer
+        </button>
+      </div>
+    );
+  } else if (!friends.data) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else if (friends.data.length === 0) {
+    content = (
+      <div className="social-empty">
+        <p>{EMPTY}</p>
+        <Link to="/users-with-videos" className="btn btn--primary social__cta">
+          Découvrir des créateurs
+        </Link>
+      </div>
+    );
+  } else {
+    content = (
+      <ul className="friends" aria-label="Personnes que vous suivez" aria-busy={friends.loading}>
+        {friends.data.map((friend) => (
+          <li key={friend.pseudo} className="friend card">
+            <ProfilePicture pseudo={friend.pseudo} profilePicture={friend.profile_picture} size={56} alt="" />
+            <div className="friend__text">
+              <h2 className="friend__pseudo">
+                <Link to={userPath(friend.pseudo)}>@{friend.pseudo}</Link>
+              </h2>
+              <p className={friend.bio ? 'friend__bio' : 'friend__bio friend__bio--empty'}>{friend.bio || NO_BIO}</p>
+              <ul className="friend__counts">
+                <li>
+                  <strong>{formatCount(friend.followers)}</strong> {friend.followers >= 2 ? 'abonnés' : 'abonné'}
+                </li>
+                <li>
+                  <strong>{formatCount(friend.videos_count)}</strong> {friend.videos_count >= 2 ? 'vidéos' : 'vidéo'}
+                </li>
+                <li>
+                  <strong>{formatCount(friend.likes)}</strong> j'aime
+                </li>
+              </ul>
+            </div>
+            <div className="friend__actions">
+              <Link
+                to={userPath(friend.pseudo)}
+                className="btn btn--secondary btn--small"
+                aria-label={`Voir le profil de @${friend.pseudo}`}
+              >
+                Voir le profil
+              </Link>
+              <button
+                type="button"
+                className="btn btn--ghost btn--small"
+                aria-label={`Se désabonner de @${friend.pseudo}`}
+                disabled={pending === friend.pseudo}
+                onClick={() => void unfollow(friend)}
+              >
+                Se désabonner
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="page social" aria-labelledby="friends-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="social__header">
+        <h1 id="friends-title">{TITLE}</h1>
+        {friends.data && friends.data.length > 0 ? (
+          <p>
+            {friends.data.length === 1 ? 'Vous suivez 1 personne.' : `Vous suivez ${friends.data.length} personnes.`}
+          </p>
+        ) : null}
+      </header>
+      {content}
+    </section>
+  );
+}

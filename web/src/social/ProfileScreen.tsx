@@ -1,0 +1,189 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ApiError } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useToast } from '../shell/toast';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
+import { VideoCard } from '../videos/VideoCard';
+import { fetchIsFollowing, fetchProfile, fetchStats, followUser } from './api';
+import { catalogueForPath, formatCount, sendMessagePath } from './format';
+import { useLoad } from './useLoad';
+import './social.css';
+
+const LOAD_FAILED = 'Profil introuvable ou erreur serveur';
+const NOT_LOGGED_IN = 'Utilisateur non connecté';
+const NO_VIDEOS = 'Aucune vidéo pour le moment';
+const MY_VIDEOS = 'Mes vidéos';
+
+/** Logs a failure (SPEC.md §8: console only) and shows the server's own French message if it sent one. */
+function useConsoleError(label: string, error: unknown) {
+  useEffect(() => {
+    if (error) console.warn(label, error);
+  }, [label, error]);
+}
+
+/** SPEC.md §2 "Public profile (/user/{pseudo})", also /profile (current user). */
+export default function ProfileScreen() {
+  const params = useParams();
+  const { user } = useCurrentUser();
+  const pseudo = (params.pseudo ?? user?.pseudo ?? '').trim();
+  // A new pseudo is a new page: no follow state carried over.
+  return <ProfilePage key={pseudo} pseudo={pseudo} />;
+}
+
+function ProfilePage({ pseudo }: { pseudo: string }) {
+  const { user, isAdmin } = useCurrentUser();
+  const toast = useToast();
+  const myEmail = user?.email ?? null;
+  const isOther = Boolean(myEmail) && pseudo !== (user?.pseudo ?? '').trim();
+
+  const profile = useLoad(pseudo ? `profile:${pseudo}` : null, (signal) => fetchProfile(pseudo, signal));
+  const email = profile.data?.user.email || null;
+  // Who follows whom is private: the server answers the counters to the member and to admins only.
+  const canSeeStats = !isOther || isAdmin;
+  const stats = useLoad(email && canSeeStats ? `stats:${email}` : null, (signal) => fetchStats(email ?? '', signal));
+  const following = useLoad(isOther && myEmail && pseudo ? `is-following:${myEmail}:${pseudo}` : null, (signal) =>
+    fetchIsFollowing(myEmail ?? '', pseudo, signal),
+  );
+  const [followPending, setFollowPending] = useState(false);
+  const [justFollowed, setJustFollowed] = useState(false);
+  useConsoleError('Chargement des statistiques impossible', stats.error);
+  useConsoleError('Vérification du suivi impossible', following.error);
+
+  const follow = async () => {
+    if (!myEmail || followPending || following.data || justFollowed) return;
+    setFollowPending(true);
+    try {
+      await followUser(myEmail, pseudo);
+      setJustFollowed(true);
+      stats.setData((s) => ({ ...s, followers: s.followers + 1 }));
+    } catch (err) {
+      console.warn('Abonnement impossible', err);
+      if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
+    } finally {
+      setFollowPending(false);
+    }
+  };
+
+  if (!pseudo) {
+    return (
+      <section className="page social" aria-labelledby="profile-title">
+        <title>Profil · EVO</title>
+        <h1 id="profile-title">Profil</h1>
+        <p className="social-error" role="alert">
+          {NOT_LOGGED_IN}
+        </p>
+        <Link to="/login" className="btn btn--primary social__cta">
+          Se connecter
+        </Link>
+      </section>
+    );
+  }
+
+  if (profile.error && !profile.data) {
+    return (
+      <section className="page social" aria-labelledby="profile-title">
+        <title>{`@${pseudo} · EVO`}</title>
+        <h1 id="profile-title" className="sr-only">
+          Profil de @{pseudo}
+        </h1>
+        <div className="alert alert--danger" role="alert">
+          {LOAD_FAILED}
+        </div>
+        <Link to="/" className="btn btn--ghost social__cta">
+          Retour à l'accueil
+        </Link>
+      </section>
+    );
+  }
+
+  if (!profile.data) {
+    return (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+
+  const { user: viewed, videos } = profile.data;
+  const isFollowing = following.data === true || justFollowed;
+  const counter = (value: number | undefined) => (value === undefined ? '–' : formatCount(value));
+
+  return (
+    <section className="page social profile" aria-labelledby="profile-title">
+      <title>{`@${viewed.pseudo} · EVO`}</title>
+      <header className="profile__card card">
+        <ProfilePicture pseudo={viewed.pseudo} profilePicture={viewed.profile_picture} size={150} />
+        <h1 id="profile-title" className="profile__pseudo">
+          @{viewed.pseudo}
+        </h1>
+        {viewed.bio ? <p className="profile__bio">{viewed.bio}</p> : null}
+        {canSeeStats && !(stats.error && !stats.data) ? (
+          <dl className="profile__counters">
+            <div>
+              <dt>Suivis</dt>
+              <dd>{counter(stats.data?.following)}</dd>
+            </div>
+            <div>
+              <dt>Abonnés</dt>
+              <dd>{counter(stats.data?.followers)}</dd>
+            </div>
+            <div>
+              <dt>Goûts</dt>
+              <dd>{counter(stats.data?.total_likes)}</dd>
+            </div>
+          </dl>
+        ) : null}
+        {isOther ? (
+          <div className="profile__actions">
+            <button
+              type="button"
+              className={isFollowing ? 'btn btn--following' : 'btn btn--primary'}
+              disabled={isFollowing || followPending || following.loading}
+              aria-busy={followPending}
+              onClick={() => void follow()}
+            >
+              {isFollowing ? 'Abonné' : '+ Suivre'}
+            </button>
+            <Link to={sendMessagePath(viewed.pseudo)} className="btn btn--secondary">
+              Message privé
+            </Link>
+            {viewed.email ? (
+              <Link to={catalogueForPath(viewed.email)} className="btn btn--secondary">
+                Envoyer un cadeau
+              </Link>
+            ) : null}
+          </div>
+        ) : null}
+      </header>
+
+      <section className="profile__videos" aria-labelledby="profile-videos-title">
+        {videos.length === 0 ? (
+          <p id="profile-videos-title" className="social-empty">
+            {NO_VIDEOS}
+          </p>
+        ) : (
+          <>
+            <h2 id="profile-videos-title">{isOther ? `Vidéos de @${viewed.pseudo}` : MY_VIDEOS}</h2>
+            <ul className="card-grid">
+              {videos.map((video) => (
+                <li key={video.id}>
+                  <VideoCard
+                    video={video}
+                    deleteConfirm={PROFILE_DELETE_CONFIRM}
+                    deleteVia="delete"
+                    onDeleted={() => {
+                      profile.reload();
+                      stats.reload();
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+    </section>
+  );
+}

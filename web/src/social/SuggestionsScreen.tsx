@@ -1,0 +1,113 @@
+import { useRef, useState } from 'react';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useToast } from '../shell/toast';
+import { VideoCard } from '../videos/VideoCard';
+import { fetchSuggestions, followUser, type SuggestedUser } from './api';
+import { AuthorRow, ProfileLinkButton } from './AuthorRow';
+import { useLoad } from './useLoad';
+import './social.css';
+
+const TITLE = 'Suggestions pour toi';
+const INTRO = 'Des créateurs que tu pourrais suivre, avec leur première vidéo.';
+const NOT_LOGGED_IN = 'Utilisateur non connecté';
+const LOAD_FAILED = 'Impossible de charger le feed';
+const EMPTY = 'Aucune suggestion disponible.';
+const FOLLOW_FAILED = '❌ Erreur lors du follow';
+const followed = (pseudo: string) => `✅ Tu suis maintenant ${pseudo}`;
+
+/** SPEC.md §2 "Suggestions (/users-with-videos)". */
+export default function SuggestionsScreen() {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const email = user?.email ?? null;
+  const list = useLoad(email ? `suggestions:${email}` : null, (signal) => fetchSuggestions(email ?? '', signal));
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const follow = async (target: SuggestedUser) => {
+    if (!email || pending.has(target.pseudo)) return;
+    setPending((current) => new Set(current).add(target.pseudo));
+    try {
+      await followUser(email, target.pseudo);
+      toast.success(followed(target.pseudo));
+      list.setData((users) => users.filter((u) => u.pseudo !== target.pseudo));
+      headingRef.current?.focus();
+    } catch (err) {
+      toast.error(FOLLOW_FAILED, { detail: errorMessage(err) });
+    } finally {
+      setPending((current) => {
+        const next = new Set(current);
+        next.delete(target.pseudo);
+        return next;
+      });
+    }
+  };
+
+  let content;
+  if (!email) {
+    content = (
+      <p className="social-error" role="alert">
+        {NOT_LOGGED_IN}
+      </p>
+    );
+  } else if (list.error && !list.data) {
+    content = (
+      <p className="social-error" role="alert">
+        {LOAD_FAILED}
+      </p>
+    );
+  } else if (!list.data) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else if (list.data.length === 0) {
+    content = <p className="social-empty">{EMPTY}</p>;
+  } else {
+    content = (
+      <ul className="card-grid" aria-label="Utilisateurs suggérés">
+        {list.data.map((suggested) => {
+          const header = (
+            <AuthorRow pseudo={suggested.pseudo} profilePicture={suggested.profile_picture}>
+              <ProfileLinkButton pseudo={suggested.pseudo} />
+              <button
+                type="button"
+                className="btn btn--primary btn--small"
+                aria-label={`Suivre @${suggested.pseudo}`}
+                disabled={pending.has(suggested.pseudo)}
+                onClick={() => void follow(suggested)}
+              >
+                Suivre
+              </button>
+            </AuthorRow>
+          );
+          const first = suggested.videos[0];
+          return (
+            <li key={suggested.pseudo}>
+              {first ? (
+                <VideoCard video={first} header={header} onDeleted={list.reload} />
+              ) : (
+                <div className="card">{header}</div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="page social" aria-labelledby="suggestions-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="social__header">
+        <h1 id="suggestions-title" ref={headingRef} tabIndex={-1}>
+          {TITLE}
+        </h1>
+        <p>{INTRO}</p>
+      </header>
+      {content}
+    </section>
+  );
+}

@@ -1,0 +1,236 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { ApiError } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { formatCount, plural, userPath } from '../social/format';
+import { useLoad } from '../social/useLoad';
+import { profilePath } from '../shell/paths';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { CommentsPanel } from './CommentsPanel';
+import { GiftButton } from './GiftButton';
+import { ArrowLeftIcon, CommentIcon, EyeIcon, FlagIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
+import { mediaUrl, videoTitle, type Video } from './types';
+import { useComments } from './useComments';
+import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
+import { LikeButton } from './VideoCard';
+import { fetchVideo } from './videoApi';
+import './videos.css';
+
+const UNAVAILABLE_TITLE = 'Vidéo indisponible';
+const UNAVAILABLE_TEXT = "Cette vidéo n'existe pas ou a été supprimée.";
+const LOAD_FAILED = 'Impossible de charger la vidéo.';
+
+/** SPEC.md §2 "Single video (/video/{id})". */
+export default function VideoScreen() {
+  const { id } = useParams();
+  const videoId = Number(id);
+  const valid = Number.isInteger(videoId) && videoId > 0;
+  const loaded = useLoad(valid ? `video:${videoId}` : null, (signal) => fetchVideo(videoId, signal));
+
+  if (!valid || (loaded.error instanceof ApiError && loaded.error.status === 404)) {
+    return <Unavailable />;
+  }
+  if (loaded.error && !loaded.data) {
+    return (
+      <Unavailable
+        title={LOAD_FAILED}
+        text={loaded.error instanceof ApiError ? loaded.error.message : undefined}
+        onRetry={loaded.reload}
+      />
+    );
+  }
+  if (!loaded.data) {
+    return (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+  return <VideoPage key={loaded.data.id} video={loaded.data} />;
+}
+
+function BackButton() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  // No in-app history (opened from a shared link): go home instead of leaving the site.
+  const hasHistory = location.key !== 'default';
+  return (
+    <button
+      type="button"
+      className="btn btn--ghost btn--small video-page__back"
+      onClick={() => (hasHistory ? navigate(-1) : navigate('/'))}
+    >
+      <ArrowLeftIcon size={18} />
+      Retour
+    </button>
+  );
+}
+
+function Unavailable({
+  title = UNAVAILABLE_TITLE,
+  text = UNAVAILABLE_TEXT,
+  onRetry,
+}: {
+  title?: string;
+  text?: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <section className="page video-page" aria-labelledby="video-unavailable-title">
+      <title>{`${title} · EVO`}</title>
+      <BackButton />
+      <div className="page--center video-page__unavailable" role="alert">
+        <h1 id="video-unavailable-title">{title}</h1>
+        <p>{text}</p>
+        {onRetry ? (
+          <button type="button" className="btn btn--primary" onClick={onRetry}>
+            Réessayer
+          </button>
+        ) : (
+          <Link to="/" className="btn btn--primary">
+            Retour à l'accueil
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function VideoPage({ video }: { video: Video }) {
+  const { user } = useCurrentUser();
+  const navigate = useNavigate();
+  const comments = useComments(video.id, video.comments_count);
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const commentsButton = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const actions = useVideoActions(video, {
+    texts: PAGE_TEXTS,
+    onDeleted: () => navigate(profilePath(user), { replace: true }),
+  });
+  const title = videoTitle(video);
+  const src = mediaUrl(video.file_path);
+  const poster = mediaUrl(video.poster, 'posters') ?? undefined;
+  const commentsCount = comments.count;
+
+  const toggleComments = () => {
+    if (!commentsOpen) comments.load();
+    setCommentsOpen(!commentsOpen);
+  };
+
+  return (
+    <article className="page video-page" aria-labelledby="video-page-title">
+      <title>{`${title} · EVO`}</title>
+      <BackButton />
+      <div className="video-page__stage">
+        {src ? (
+          <video
+            className="video-page__player"
+            src={src}
+            poster={poster}
+            controls
+            playsInline
+            preload="metadata"
+            aria-label={`Vidéo : ${title}`}
+          />
+        ) : (
+          <div className="video-page__player video-card__missing">{UNAVAILABLE_TITLE}</div>
+        )}
+        <div className="video-page__bar" role="group" aria-label="Actions sur la vidéo">
+          <LikeButton actions={actions} variant="bar" />
+          <button
+            ref={commentsButton}
+            type="button"
+            className="video-action video-action--bar"
+            aria-expanded={commentsOpen}
+            aria-controls={commentsOpen ? panelId : undefined}
+            aria-label={`Commentaires (${commentsCount})`}
+            onClick={toggleComments}
+          >
+            <CommentIcon filled={commentsOpen} />
+            <span aria-hidden="true">{formatCount(commentsCount)}</span>
+          </button>
+          <span className="video-action video-action--bar video-action--static">
+            <EyeIcon />
+            <span aria-hidden="true">{formatCount(actions.views)}</span>
+            <span className="sr-only">{plural(actions.views, 'vue', 'vues')}</span>
+          </span>
+          <GiftButton video={video} variant="bar" />
+          <BarButton label="Partager" onClick={() => void actions.share()} icon={<ShareIcon />} />
+          <BarButton
+            label="Favori"
+            onClick={() => void actions.favorite()}
+            icon={<StarIcon filled={actions.favorited} />}
+            pressed={actions.favorited}
+          />
+          <BarButton label="Signaler" onClick={() => void actions.report()} icon={<FlagIcon />} />
+          {actions.isOwner ? (
+            <BarButton
+              label="Supprimer"
+              onClick={() => void actions.remove()}
+              icon={<TrashIcon />}
+              danger
+              disabled={actions.deleting}
+            />
+          ) : null}
+        </div>
+      </div>
+      <header className="video-page__info">
+        <h1 id="video-page-title">{title}</h1>
+        <p className="video-page__author">
+          <ProfilePicture pseudo={video.user_pseudo} profilePicture={video.user_profile_picture} size={32} alt="" />
+          {video.user_pseudo ? (
+            <span>
+              Posté par <Link to={userPath(video.user_pseudo)}>@{video.user_pseudo}</Link>
+            </span>
+          ) : (
+            <span>Posté par @inconnu</span>
+          )}
+        </p>
+        {video.description ? <p className="video-page__description">{video.description}</p> : null}
+      </header>
+      {commentsOpen ? (
+        <section aria-label="Commentaires de la vidéo" className="card video-page__comments">
+          <CommentsPanel
+            id={panelId}
+            videoId={video.id}
+            comments={comments}
+            onPosted={() => {
+              setCommentsOpen(false);
+              comments.load();
+              commentsButton.current?.focus();
+            }}
+          />
+        </section>
+      ) : null}
+    </article>
+  );
+}
+
+function BarButton({
+  label,
+  icon,
+  onClick,
+  danger,
+  disabled,
+  pressed,
+}: {
+  label: string;
+  icon: ReactNode;
+  onClick: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+  pressed?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className={`video-action video-action--bar${danger ? ' video-action--danger' : ''}`}
+      onClick={onClick}
+      disabled={disabled}
+      aria-pressed={pressed}
+    >
+      {icon}
+      <span className="video-action__text">{label}</span>
+    </button>
+  );
+}

@@ -1,0 +1,44 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useSocketEvent } from '../shell/socket';
+import { useLoad } from '../social/useLoad';
+import { fetchComments, normalizeComment } from './videoApi';
+
+interface CommentPush {
+  videoId?: number | string;
+  comment?: unknown;
+  comments_count?: number;
+}
+
+/**
+ * Comments of one video, loaded on demand (SPEC.md §4 "Comment panel": opening
+ * loads them, sending reloads them), with the count kept live by 'comment:new'
+ * (pushed to the video's room, see useSocketRoom). Load failures are logged only (SPEC.md §8).
+ */
+export function useComments(videoId: number, initialCount: number) {
+  const [wanted, setWanted] = useState(false);
+  const [pushedCount, setPushedCount] = useState<number | null>(null);
+  const loaded = useLoad(wanted ? `comments:${videoId}` : null, (signal) => fetchComments(videoId, signal));
+  const { reload, error, setData } = loaded;
+
+  useEffect(() => {
+    if (error) console.warn('Chargement des commentaires impossible', error);
+  }, [error]);
+
+  useSocketEvent<CommentPush>('comment:new', (payload) => {
+    if (Number(payload?.videoId) !== videoId) return;
+    if (typeof payload.comments_count === 'number') setPushedCount(Math.max(0, payload.comments_count));
+    const comment = normalizeComment(payload.comment);
+    if (comment) setData((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]));
+  });
+
+  const load = useCallback(() => {
+    if (wanted) reload();
+    else setWanted(true);
+  }, [reload, wanted]);
+
+  const listed = loaded.data?.length;
+  const count = pushedCount !== null ? Math.max(pushedCount, listed ?? 0) : (listed ?? initialCount);
+  return { ...loaded, load, count };
+}
+
+export type CommentsState = ReturnType<typeof useComments>;

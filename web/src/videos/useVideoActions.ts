@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { sameIdentity } from '../social/format';
+import { useConfirm } from '../shell/confirm';
+import { useSocketEvent, useSocketRoom } from '../shell/socket';
+import { useToast } from '../shell/toast';
+import { copyText } from './clipboard';
+import { videoPath, type Video } from './types';
+import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from './videoApi';
+
+/** Texts of the video actions: the cards use emoji, the single video page does not (SPEC.md §8). */
+export interface VideoActionTexts {
+  favorited: string;
+  reported: string;
+  deleted: string;
+  deleteConfirm: string;
+}
+
+export const CARD_TEXTS: VideoActionTexts = {
+  favorited: '⭐ Ajouté aux favoris',
+  reported: '🚩 Signalement envoyé',
+  deleted: '✅ Vidéo supprimée',
+  deleteConfirm: 'Supprimer cette vidéo ?',
+};
+
+export const PAGE_TEXTS: VideoActionTexts = {
+  favorited: 'Ajouté aux favoris',
+  reported: 'Signalement envoyé',
+  deleted: 'Vidéo supprimée',
+  deleteConfirm: 'Supprimer cette vidéo ?',
+};
+
+/** Profile page wording of the delete confirmation (SPEC.md §5). */
+export const PROFILE_DELETE_CONFIRM = 'Voulez-vous vraiment supprimer cette vidéo ?';
+
+export const LINK_COPIED = 'Lien copié !';
+const COPY_FAILED = 'Impossible de copier le lien.';
+const UNFAVORITED = 'Retiré des favoris';
+const LIKE_FAILED = "Impossible d'enregistrer le j'aime.";
+const FAVORITE_FAILED = "Impossible d'ajouter aux favoris.";
+const REPORT_FAILED = "Impossible d'envoyer le signalement.";
+const DELETE_FAILED = 'Impossible de supprimer la vidéo.';
+const LOGIN_NEEDED = 'Connectez-vous pour aimer une vidéo.';
+
+/** Live counters pushed by the server. */
+interface CountersPayload {
+  videoId: number | string;
+  likes_count?: number;
+  views_count?: number;
+  comments_count?: number;
+}
+
+export interface VideoActionsOptions {
+  texts: VideoActionTexts;
+  /** Delete path: DELETE /api/videos/:id (default) or /api/videos/delete/:id (profile). */
+  deleteVia?: 'videos' | 'delete';
+  /** Called after a confirmed, successful delete (the list reloads, the page navigates). */
+  onDeleted?: (id: number) => void;
+}
+
+/**
+ * State and actions of one displayed video: like (optimistic), live counters
+ * ('video:counters'), one view per display, share, favourite, report, delete (owner).
+ * Mount it with `key={video.id}` when the video can change.
+ */
+export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onDeleted }: VideoActionsOptions) {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [likes, setLikes] = useState(video.likes_count);
+  const [liked, setLiked] = useState(video.liked_by_me ?? false);
+  const [views, setViews] = useState(video.views_count);
+  const [favorited, setFavorited] = useState(video.favorited_by_me ?? false);
+  const [deleting, setDeleting] = useState(false);
+  const likePending = useRef(false);
+  const viewSent = useRef(false);
+  const email = user?.email ?? null;
+  const isOwner = sameIdentity(email, video.user_email);
+
+  // One view per display (the ref survives StrictMode's double effects).
+  useEffect(() => {
+    if (viewSent.current) return;
+    viewSent.current = true;
+    recordView(video.id, email);
+  }, [video.id, email]);
+
+  // Counters and new comments of this video are pushed to its room while it is on screen.
+  useSocketRoom('video:watch', 'video:unwatch', video.id);
+  useSocketEvent<CountersPayload>('video:counters', (payload) => {
+    if (Number(payload?.videoId) !== video.id) return;
+    if (typeof payload.likes_count === 'number') setLikes(Math.max(0, payload.likes_count));
+    if (typeof payload.views_count === 'number') setViews(Math.max(0, payload.views_count));
+  });
+
+  const toggleLike = useCallback(async () => {
+    if (likePending.current) return;
+    if (!email) {
+      toast.error(LOGIN_NEEDED);
+      return;
+    }
+    likePending.current = true;
+    const next = !liked;
+    setLiked(next);
+    setLikes((count) => Math.max(0, count + (next ? 1 : -1)));
+    try {
+      const result = await setLike(video.id, next);
+      if (typeof result.liked === 'boolean') setLiked(result.liked);
+      if (typeof result.likes_count === 'number') setLikes(Math.max(0, result.likes_count));
+    } catch (err) {
+      setLiked(!next);
+      setLikes((count) => Math.max(0, count + (next ? -1 : 1)));
+      toast.error(errorMessage(err) ?? LIKE_FAILED);
+    } finally {
+      likePending.current = false;
+    }
+  }, [email, liked, toast, video.id]);
+
+  const share = useCallback(async () => {
+    const link = `${window.location.origin}${videoPath(video.id)}`;
+    if (await copyText(link)) toast.success(LINK_COPIED);
+    else toast.error(COPY_FAILED, { detail: link });
+  }, [toast, video.id]);
+
+  const favorite = useCallback(async () => {
+    try {
+      const result = await toggleFavorite(video.id);
+      const now = typeof result.favorited === 'boolean' ? result.favorited : true;
+      setFavorited(now);
+      if (now) toast.success(texts.favorited);
+      else toast.info(UNFAVORITED);
+    } catch (err) {
+      toast.error(FAVORITE_FAILED, { detail: errorMessage(err) });
+    }
+  }, [texts.favorited, toast, video.id]);
+
+  const report = useCallback(async () => {
+    try {
+      await reportVideo(video.id);
+      toast.success(texts.reported);
+    } catch (err) {
+      toast.error(REPORT_FAILED, { detail: errorMessage(err) });
+    }
+  }, [texts.reported, toast, video.id]);
+
+  const remove = useCallback(async () => {
+    if (!isOwner || deleting) return;
+    const ok = await confirm(texts.deleteConfirm, { confirmLabel: 'Supprimer', danger: true });
+    if (!ok) return;
+    setDeleting(true);
+    try {
+      await deleteVideo(video.id, deleteVia);
+      toast.success(texts.deleted);
+      onDeleted?.(video.id);
+    } catch (err) {
+      console.warn('Suppression de la vidéo impossible', err);
+      toast.error(DELETE_FAILED, { detail: errorMessage(err) });
+    } finally {
+      setDeleting(false);
+    }
+  }, [confirm, deleteVia, deleting, isOwner, onDeleted, texts.deleteConfirm, texts.deleted, toast, video.id]);
+
+  return { likes, liked, views, favorited, isOwner, deleting, toggleLike, share, favorite, report, remove };
+}
+
+export type VideoActions = ReturnType<typeof useVideoActions>;
