@@ -1,6 +1,12 @@
 import type { Projector } from './runtime/projector';
 import { usersProjector } from './identity/users-projector';
 import { videosProjector } from './videos/videos-projector';
+import { socialProjectors } from './social/index';
+import { commentsProjector } from './comments/index';
+import { notificationsProjector } from './notifications/index';
+import { messagesProjector } from './messaging/index';
+import { walletsProjector } from './ledger/wallets-projector';
+import { giftsProjector } from './gifts/gifts-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
-export const allProjectors: readonly Projector[] = [usersProjector, videosProjector];
+export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector];

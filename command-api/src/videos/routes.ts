@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { descriptionField, videoTitleField } from '@evo/domain';
+import { descriptionField, reportReasonField, videoTitleField } from '@evo/domain';
+import { maxPosition } from '@evo/infra';
+import { socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
@@ -8,6 +10,19 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
+import { deleteVideo, loadMember, recordView, reportVideo, setLike, toggleFavorite } from '../social/commands';
+import {
+  SOCIAL_ROUTE_MESSAGES as M,
+  VideoIdParam,
+  actorEmailField,
+  assertActor,
+  bodyOf,
+  emailValue,
+  pageOf,
+  selfOrAdmin,
+  sessionMember,
+  videoIdField,
+} from '../social/http';
 import { enqueueVideoProcessing } from './processing';
 
 export const VIDEO_ROUTE_MESSAGES = {
@@ -15,9 +30,21 @@ export const VIDEO_ROUTE_MESSAGES = {
 } as const;
 
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
+const ViewBody = z.object({ videoId: videoIdField, userEmail: actorEmailField });
+const ReportBody = z.object({ reason: reportReasonField });
+const EmailParam = z.object({ email: emailValue() });
 
+/** how long a like waits for the read models to include it before answering its count */
+const COUNT_WAIT_MS = 2000;
+
+/**
+ * Videos: upload, one video, the friends feed, deletion, views, likes, favourites and reports
+ * (SPEC.md section 7 "Videos"; comments have their own router). Every command loads `video-<id>`
+ * to check that the video exists and is visible, never the read models.
+ */
 export function videosRouter(deps: AppDeps): Router {
-  const { events, sessions, uploads, jobs } = deps;
+  const { events, read, sessions, uploads, jobs, progress } = deps;
+  const q = socialQueries(read);
   const r = Router();
 
   r.post(
@@ -26,7 +53,7 @@ export function videosRouter(deps: AppDeps): Router {
     uploads.multipart([{ name: 'video', maxCount: 1 }]),
     route(async (req, res) => {
       const ownerId = currentUserId(req);
-      const body = UploadBody.parse(req.body ?? {});
+      const body = UploadBody.parse(bodyOf(req));
       const file = firstFile(req, 'video');
       if (!file) throw new HttpError(400, UPLOAD_MESSAGES.videoRequired);
       const kept = await uploads.keep(file, 'video', 'videos');
@@ -49,6 +76,105 @@ export function videosRouter(deps: AppDeps): Router {
         message: VIDEO_ROUTE_MESSAGES.uploaded,
         video: { id: result.videoId, title: body.title, description: body.description, file_path: filePath },
       });
+    }),
+  );
+
+  /** a card display; the viewer is the session user ("userEmail", when sent, must be theirs) */
+  r.post(
+    '/videos/views',
+    requireAuth,
+    route(async (req, res) => {
+      const body = ViewBody.parse(bodyOf(req));
+      const me = await loadMember(events, currentUserId(req));
+      if (!me) throw new HttpError(401, M.sessionExpired);
+      assertActor(body.userEmail, me.email);
+      const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
+      await answerWrite(sessions, req, res, position);
+      res.json({ message: M.viewed });
+    }),
+  );
+
+  /** visible videos of the members I follow, newest first: `?page=`, `?limit=` (20, at most 50) */
+  r.get(
+    '/videos/friends-feed/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const { email } = EmailParam.parse(req.params);
+      const page = pageOf(req);
+      const { subject } = await selfOrAdmin(req, q, email);
+      res.json(await q.friendsFeed(subject._id, page));
+    }),
+  );
+
+  r.get(
+    '/videos/:id',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = VideoIdParam.parse(req.params);
+      const found = await q.video(id, currentUserId(req));
+      if (!found) throw new HttpError(404, M.videoNotFound);
+      if (!found.visible && !(await sessionMember(req, q)).is_admin) throw new HttpError(404, M.videoUnavailable);
+      res.json(found.video);
+    }),
+  );
+
+  const remove = route(async (req, res) => {
+    const { id } = VideoIdParam.parse(req.params);
+    const result = await deleteVideo(events, currentUserId(req), id, contextOf(req));
+    await answerWrite(sessions, req, res, result.position);
+    res.json({ message: M.deleted });
+  });
+  r.delete('/videos/:id', requireAuth, remove);
+  r.delete('/videos/delete/:id', requireAuth, remove);
+
+  /** like or unlike, then the count once the read models include it */
+  const like = (liked: boolean) =>
+    route(async (req, res) => {
+      const { id } = VideoIdParam.parse(req.params);
+      const result = await setLike(events, currentUserId(req), id, liked, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      // nothing new (liked twice): the like this answer counts may still be on its way
+      const last = req.session?.lastPosition ? BigInt(req.session.lastPosition) : undefined;
+      const wait = maxPosition(result.position, last);
+      if (wait !== undefined) await progress.waitFor(wait, COUNT_WAIT_MS);
+      res.json({ liked, likes_count: (await q.likesCount(id)) ?? 0 });
+    });
+  r.post('/videos/:id/like', requireAuth, like(true));
+  r.delete('/videos/:id/like', requireAuth, like(false));
+
+  r.post(
+    '/favorite/:id',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = VideoIdParam.parse(req.params);
+      const { favorited, position } = await toggleFavorite(events, currentUserId(req), id, contextOf(req));
+      await answerWrite(sessions, req, res, position);
+      res.json({ favorited, message: favorited ? M.favorited : M.unfavorited });
+    }),
+  );
+
+  /** my favourite videos still visible, most recently added first (`?page=`, `?limit=`) */
+  r.get(
+    '/favorites',
+    requireAuth,
+    route(async (req, res) => {
+      const page = pageOf(req);
+      res.json(await q.favorites(currentUserId(req), page));
+    }),
+  );
+
+  /** optional JSON body { reason }: trimmed, at most 500 characters, 'Non spécifié' when empty */
+  r.post(
+    '/report/:id',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = VideoIdParam.parse(req.params);
+      const { reason } = ReportBody.parse(bodyOf(req));
+      const me = await loadMember(events, currentUserId(req));
+      if (!me) throw new HttpError(401, M.sessionExpired);
+      const result = await reportVideo(events, me.userId, id, reason, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      res.status(201).json({ message: M.reported });
     }),
   );
 

@@ -1,5 +1,6 @@
 import type { Decider } from '../shared/decider';
-import { conflict, notFound } from '../shared/errors';
+import { conflict, forbidden, notFound } from '../shared/errors';
+import type { VideoDeleted } from '../social/events';
 import type { VideoEvent, VideoProcessed, VideoRejected, VideoUploaded } from './events';
 
 export const videoStream = (videoId: number) => `video-${videoId}`;
@@ -8,30 +9,72 @@ export const VIDEO_MESSAGES = {
   exists: 'Cette vidéo existe déjà.',
   notFound: 'Vidéo introuvable.',
   unreadable: "Le fichier n'a pas pu être lu comme une vidéo.",
+  notOwner: 'Vous ne pouvez supprimer que vos propres vidéos.',
 } as const;
+
+/** SPEC.md section 4 "Video visibility". Only 'publique' and 'supprimée' are reachable so far. */
+export type VideoVisibility = 'publique' | 'masquée' | 'supprimée';
 
 export type VideoCommand =
   | ({ type: 'UploadVideo' } & VideoUploaded['data'])
   | ({ type: 'RecordProcessing' } & VideoProcessed['data'])
-  | ({ type: 'RejectVideo' } & VideoRejected['data']);
+  | ({ type: 'RejectVideo' } & VideoRejected['data'])
+  | {
+      type: 'DeleteVideo';
+      videoId: number;
+      requesterId: string;
+      /** from the requester's user stream (role admin), looked up by the handler */
+      requesterIsAdmin: boolean;
+    };
+
+/** Every event of a `video-<id>` stream. */
+export type VideoStreamEvent = VideoEvent | VideoDeleted;
 
 export type VideoState =
   | { status: 'none' }
-  | { status: 'uploaded' | 'processed' | 'rejected'; videoId: number; ownerId: string };
+  | {
+      /** processing: the worker's outcome */
+      status: 'uploaded' | 'processed' | 'rejected';
+      videoId: number;
+      ownerId: string;
+      /** who may see it (a moderation decision may later set 'masquée' or back to 'publique') */
+      visibility: VideoVisibility;
+    };
 
-export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
+/**
+ * Can members interact with it (like, view, favourite, report)? It exists, is public and was not
+ * rejected by processing (a video still being processed is shown, as on profiles).
+ */
+export type ExistingVideo = Exclude<VideoState, { status: 'none' }>;
+export const isVideoAvailable = (v: VideoState): v is ExistingVideo =>
+  v.status !== 'none' && v.status !== 'rejected' && v.visibility === 'publique';
+
+/** The interaction rule: an unknown, deleted, hidden or rejected video is 404 'Vidéo introuvable.'. */
+export function requireAvailableVideo(v: VideoState): ExistingVideo {
+  if (!isVideoAvailable(v)) throw notFound(VIDEO_MESSAGES.notFound);
+  return v;
+}
+
+export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> = {
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
     switch (event.type) {
       case 'VideoUploaded':
-        return { status: 'uploaded', videoId: event.data.videoId, ownerId: event.data.ownerId };
+        return { status: 'uploaded', videoId: event.data.videoId, ownerId: event.data.ownerId, visibility: 'publique' };
       case 'VideoProcessed':
         return state.status === 'none' ? state : { ...state, status: 'processed' };
       case 'VideoRejected':
         return state.status === 'none' ? state : { ...state, status: 'rejected' };
+      case 'VideoDeleted':
+        return state.status === 'none' ? state : { ...state, visibility: 'supprimée' };
     }
   },
   decide(command, state) {
+    if (command.type === 'DeleteVideo') {
+      if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);
+      if (command.requesterId !== state.ownerId && !command.requesterIsAdmin) throw forbidden(VIDEO_MESSAGES.notOwner);
+      return [{ type: 'VideoDeleted', data: { videoId: state.videoId, ownerId: state.ownerId, deletedBy: command.requesterId } }];
+    }
     const { type, ...data } = command;
     if (type === 'UploadVideo') {
       if (state.status !== 'none') throw conflict(VIDEO_MESSAGES.exists);
@@ -39,6 +82,7 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
     }
     if (state.status === 'none') throw notFound(VIDEO_MESSAGES.notFound);
     // processing runs at least once: a second outcome for the same video changes nothing
+    // (a deleted video may still be processed: its card stays hidden, the outcome is recorded)
     if (state.status !== 'uploaded') return [];
     return type === 'RecordProcessing'
       ? [{ type: 'VideoProcessed', data: data as VideoProcessed['data'] }]

@@ -1,6 +1,7 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { given } from '../shared/given-when-then';
-import { videoDecider, VIDEO_MESSAGES } from './video-decider';
+import { isVideoAvailable, videoDecider, VIDEO_MESSAGES } from './video-decider';
+import { fold } from '../shared/decider';
 import type { VideoEvent } from './events';
 
 const uploaded: VideoEvent = {
@@ -30,5 +31,35 @@ describe('video decider', () => {
   });
   it('cannot process an unknown video', () => {
     given(videoDecider).when({ type: 'RecordProcessing', ...processed }).thenThrows(VIDEO_MESSAGES.notFound, 404);
+  });
+});
+
+describe('video deletion', () => {
+  const del = (requesterId: string, requesterIsAdmin = false) => ({ type: 'DeleteVideo' as const, videoId: 7, requesterId, requesterIsAdmin });
+  const deleted = (by: string) => ({ type: 'VideoDeleted' as const, data: { videoId: 7, ownerId: 'u1', deletedBy: by } });
+
+  it('its owner deletes it', () => {
+    given(videoDecider, [uploaded]).when(del('u1')).then([deleted('u1')]);
+  });
+  it('an administrator deletes anyone’s video', () => {
+    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]).when(del('admin', true)).then([deleted('admin')]);
+  });
+  it('another member may not', () => {
+    given(videoDecider, [uploaded]).when(del('u2')).thenThrows(VIDEO_MESSAGES.notOwner, 403);
+  });
+  it('a deleted or unknown video is not found', () => {
+    given(videoDecider, [uploaded, deleted('u1')]).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(videoDecider, [uploaded, deleted('u1')]).when(del('admin', true)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(videoDecider).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 404);
+  });
+  it('a rejected video can still be deleted by its owner', () => {
+    given(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }]).when(del('u1')).then([deleted('u1')]);
+  });
+  it('is available to members until deleted or rejected', () => {
+    expect(isVideoAvailable(fold(videoDecider, [uploaded]))).toBe(true);
+    expect(isVideoAvailable(fold(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]))).toBe(true);
+    expect(isVideoAvailable(fold(videoDecider, [uploaded, deleted('u1')]))).toBe(false);
+    expect(isVideoAvailable(fold(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }]))).toBe(false);
+    expect(isVideoAvailable(fold(videoDecider, []))).toBe(false);
   });
 });

@@ -1,11 +1,27 @@
-import type { Doc } from '@evo/infra';
+import type { LogPosition } from '@evo/domain';
+import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 
 export const VIDEOS = 'videos';
 export const VISIBILITY_PUBLIC = 'publique';
+export const VISIBILITY_DELETED = 'supprimée';
 export const PROCESSING = { pending: 'en_traitement', ready: 'prête', rejected: 'rejetée' } as const;
+
+/**
+ * Filter of the videos members see in feeds, suggestions and counts: public and not rejected by
+ * processing (a video still being processed is shown). Every query of cards uses it.
+ */
+export const VISIBLE_VIDEO = { status: VISIBILITY_PUBLIC, processing: { $ne: PROCESSING.rejected } } as const;
+export const isVisibleVideo = (v: Pick<VideoDoc, 'status' | 'processing'>) =>
+  v.status === VISIBILITY_PUBLIC && v.processing !== PROCESSING.rejected;
+
+/**
+ * Guard of this projector's writes to `users` documents (their `videos_count` and `total_likes`
+ * follow the owner's visible videos).
+ */
+export const VIDEOS_USER_GUARD = 'videos';
 
 /** A video as cards show it (SPEC.md section 3 "Video"). */
 export interface VideoDoc extends Doc {
@@ -33,55 +49,100 @@ export interface VideoDoc extends Doc {
   created_at: string;
 }
 
+/**
+ * A video leaves (or, later, joins) what members see: its owner's `videos_count` and
+ * `total_likes` follow. Called BEFORE the video document itself is updated, reading the document
+ * as it was: if the process dies in between, the redelivery reads the same "before" and the
+ * guard skips the part already applied, so the counters never drift.
+ */
+export async function videoVisibilityChanged(
+  store: ReadStore,
+  before: VideoDoc | null,
+  visibleAfter: boolean,
+  position: LogPosition,
+): Promise<void> {
+  if (!before || isVisibleVideo(before) === visibleAfter) return;
+  const sign = visibleAfter ? 1 : -1;
+  await applyOnce(
+    store.collection<UserDoc>(USERS),
+    before.user_id,
+    position,
+    { $inc: { videos_count: sign, total_likes: sign * (before.likes_count ?? 0) } },
+    { guard: VIDEOS_USER_GUARD },
+  );
+}
+
 export const videosProjector: Projector = {
   name: 'videos',
   collections: [VIDEOS],
   indexes: {
-    [VIDEOS]: [{ key: { user_id: 1, created_at: -1 } }, { key: { status: 1, created_at: -1 } }],
+    [VIDEOS]: [
+      { key: { user_id: 1, created_at: -1 } },
+      { key: { status: 1, created_at: -1 } },
+      // profile and friends feed: one member's (or each followed member's) visible videos, newest first
+      { key: { user_id: 1, status: 1, created_at: -1 } },
+    ],
   },
   async project(event, store, ctx) {
     const videos = store.collection<VideoDoc>(VIDEOS);
-    if (event.type === 'VideoProcessed') {
-      const d = event.data;
-      await applyOnce(videos, d.videoId, event.position, {
-        $set: { processing: PROCESSING.ready, poster: d.posterPath, duration: d.durationSeconds },
-      });
-      return;
+    switch (event.type) {
+      case 'VideoProcessed': {
+        const d = event.data;
+        await applyOnce(videos, d.videoId, event.position, {
+          $set: { processing: PROCESSING.ready, poster: d.posterPath, duration: d.durationSeconds },
+        });
+        return;
+      }
+      case 'VideoRejected': {
+        const d = event.data;
+        const before = await videos.findOne({ _id: d.videoId });
+        await videoVisibilityChanged(store, before, false, event.position);
+        await applyOnce(videos, d.videoId, event.position, { $set: { processing: PROCESSING.rejected, reject_reason: d.reason } });
+        if (before) ctx.push(`user:${before.user_id}`, 'video:rejected', { videoId: d.videoId, reason: d.reason });
+        return;
+      }
+      case 'VideoDeleted': {
+        const d = event.data;
+        const before = await videos.findOne({ _id: d.videoId });
+        await videoVisibilityChanged(store, before, false, event.position);
+        await applyOnce(videos, d.videoId, event.position, { $set: { status: VISIBILITY_DELETED } });
+        return;
+      }
+      case 'VideoUploaded': {
+        const d = event.data;
+        // UserRegistered precedes any video of its user in the log, so the owner is already projected
+        const users = store.collection<UserDoc>(USERS);
+        const owner = await users.findOne({ _id: d.ownerId });
+        await applyOnce(
+          videos,
+          d.videoId,
+          event.position,
+          {
+            $set: {
+              id: d.videoId,
+              title: d.title,
+              description: d.description,
+              file_path: d.filePath,
+              user_id: d.ownerId,
+              user_email: owner?.email ?? '',
+              email: owner?.email ?? '',
+              owner_email: owner?.email ?? '',
+              user_pseudo: owner?.pseudo ?? '',
+              user_profile_picture: owner?.profile_picture ?? '',
+              status: VISIBILITY_PUBLIC,
+              created_at: event.metadata.at,
+            },
+            // processing may be recorded before a redelivered upload: never reset it
+            $setOnInsert: { likes_count: 0, comments_count: 0, views_count: 0, processing: PROCESSING.pending, reject_reason: null, poster: null, duration: null },
+          },
+          { upsert: true },
+        );
+        // a new video is visible (being processed): one more on its owner's profile
+        await applyOnce(users, d.ownerId, event.position, { $inc: { videos_count: 1 } }, { guard: VIDEOS_USER_GUARD });
+        return;
+      }
+      default:
+        return;
     }
-    if (event.type === 'VideoRejected') {
-      const d = event.data;
-      await applyOnce(videos, d.videoId, event.position, { $set: { processing: PROCESSING.rejected, reject_reason: d.reason } });
-      const video = await videos.findOne({ _id: d.videoId });
-      if (video) ctx.push(`user:${video.user_id}`, 'video:rejected', { videoId: d.videoId, reason: d.reason });
-      return;
-    }
-    if (event.type !== 'VideoUploaded') return;
-    const d = event.data;
-    // UserRegistered precedes any video of its user in the log, so the owner is already projected
-    const owner = await store.collection<UserDoc>(USERS).findOne({ _id: d.ownerId });
-    await applyOnce(
-      videos,
-      d.videoId,
-      event.position,
-      {
-        $set: {
-          id: d.videoId,
-          title: d.title,
-          description: d.description,
-          file_path: d.filePath,
-          user_id: d.ownerId,
-          user_email: owner?.email ?? '',
-          email: owner?.email ?? '',
-          owner_email: owner?.email ?? '',
-          user_pseudo: owner?.pseudo ?? '',
-          user_profile_picture: owner?.profile_picture ?? '',
-          status: VISIBILITY_PUBLIC,
-          created_at: event.metadata.at,
-        },
-        // processing may be recorded before a redelivered upload: never reset it
-        $setOnInsert: { likes_count: 0, comments_count: 0, views_count: 0, processing: PROCESSING.pending, reject_reason: null, poster: null, duration: null },
-      },
-      { upsert: true },
-    );
   },
 };

@@ -1,0 +1,97 @@
+import {
+  ADMIN_ROLE,
+  MESSAGES,
+  REPORT_SEQUENCE,
+  decideView,
+  favoritesDecider,
+  favoritesStream,
+  followDecider,
+  followingStream,
+  isFavorite,
+  likeDecider,
+  likeStream,
+  notFound,
+  reportClaimDecider,
+  reportClaimStream,
+  reservationDecider,
+  reservationStream,
+  userDecider,
+  userStream,
+  videoDecider,
+  videoStream,
+  viewsStream,
+  type LogPosition,
+  type UserState,
+  type VideoState,
+} from '@evo/domain';
+import { handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+
+export type Member = UserState & { status: 'registered' };
+
+/** A member from their stream (commands never read read models). */
+export async function loadMember(events: EventStore, userId: string): Promise<Member | undefined> {
+  const { state } = await loadState(events, userStream(userId), userDecider);
+  return state.status === 'registered' ? state : undefined;
+}
+
+/** The member holding a pseudo or an email (uniqueness claim, then their stream). */
+export async function findMemberBy(events: EventStore, kind: 'email' | 'pseudo', value: string): Promise<Member | undefined> {
+  const { state: claim } = await loadState(events, reservationStream(kind, value), reservationDecider);
+  return claim.ownerId ? loadMember(events, claim.ownerId) : undefined;
+}
+
+export async function requireMemberBy(events: EventStore, kind: 'email' | 'pseudo', value: string): Promise<Member> {
+  const m = await findMemberBy(events, kind, value);
+  if (!m) throw notFound(MESSAGES.unknownUser);
+  return m;
+}
+
+export const loadVideo = async (events: EventStore, videoId: number): Promise<VideoState> =>
+  (await loadState(events, videoStream(videoId), videoDecider)).state;
+
+/** Follow (idempotent) or unfollow (no-op when not following). */
+export async function setFollowing(events: EventStore, followerId: string, followeeId: string, follow: boolean, ctx: CommandContext) {
+  const type = follow ? ('Follow' as const) : ('Unfollow' as const);
+  return handleCommand(events, followingStream(followerId), followDecider, { type, followerId, followeeId }, ctx);
+}
+
+/** Like (a second like is a no-op) or unlike; the video must be available. */
+export async function setLike(events: EventStore, userId: string, videoId: number, like: boolean, ctx: CommandContext) {
+  const video = await loadVideo(events, videoId);
+  const type = like ? ('Like' as const) : ('Unlike' as const);
+  return handleCommand(events, likeStream(videoId, userId), likeDecider, { type, videoId, userId, video }, ctx);
+}
+
+/** One card display: every call counts (`views-<id>` appended with expected revision 'any'). */
+export async function recordView(events: EventStore, viewerId: string, videoId: number, ctx: CommandContext): Promise<LogPosition> {
+  const decided = decideView(await loadVideo(events, videoId), viewerId);
+  const stream = viewsStream(videoId);
+  return (await events.append(stream, toNewEvents(decided, stream, ctx), 'any')).position;
+}
+
+export async function toggleFavorite(events: EventStore, userId: string, videoId: number, ctx: CommandContext) {
+  const video = await loadVideo(events, videoId);
+  const r = await handleCommand(events, favoritesStream(userId), favoritesDecider, { type: 'ToggleFavorite', userId, videoId, video }, ctx);
+  return { favorited: isFavorite(r.state, videoId), position: r.position };
+}
+
+/**
+ * Report a video. The rules are checked before a report id is taken, so a refusal appends
+ * nothing; the claim stream settles two concurrent reports (the loser has used an id for nothing).
+ */
+export async function reportVideo(events: EventStore, reporterId: string, videoId: number, reason: string, ctx: CommandContext) {
+  const video = await loadVideo(events, videoId);
+  const stream = reportClaimStream(videoId, reporterId);
+  const command = { type: 'ReportVideo' as const, reportId: 0, videoId, reporterId, reason, video };
+  reportClaimDecider.decide(command, (await loadState(events, stream, reportClaimDecider)).state);
+  const reportId = await nextId(events, REPORT_SEQUENCE, ctx);
+  const r = await handleCommand(events, stream, reportClaimDecider, { ...command, reportId }, ctx);
+  return { reportId, position: r.position };
+}
+
+/** Soft delete by the owner or an administrator (the role from the requester's own stream). */
+export async function deleteVideo(events: EventStore, requesterId: string, videoId: number, ctx: CommandContext) {
+  const requester = await loadMember(events, requesterId);
+  const requesterIsAdmin = requester?.role === ADMIN_ROLE;
+  return handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId, requesterIsAdmin }, ctx);
+}

@@ -1,0 +1,133 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { socialQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { HttpError, route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { loadMember, requireMemberBy, setFollowing } from './commands';
+import { SOCIAL_ROUTE_MESSAGES as M, actorEmailField, assertActor, bodyOf, emailValue, pageOf, selfOrAdmin, sessionMember } from './http';
+
+/** POST /follows/follow (follow back from a notification) */
+const FollowByEmailBody = z.object({ follower_email: actorEmailField, following_email: emailValue(M.targetEmailRequired) });
+/** POST /users/follows/follow and POST /follows/unfollow */
+const FollowByPseudoBody = z.object({ followerEmail: actorEmailField, followingPseudo: emailValue(M.targetPseudoRequired) });
+const EmailParam = z.object({ email: emailValue() });
+const IsFollowingByPseudoParams = z.object({ followerEmail: emailValue(), pseudo: emailValue(M.targetPseudoRequired) });
+const IsFollowingByEmailParams = z.object({ email: emailValue(), targetEmail: emailValue() });
+
+/**
+ * Follows and users (SPEC.md section 7 "Follows and users"). The follower is always the session
+ * user: an email in the body saying otherwise is refused (403), never obeyed.
+ */
+export function socialRouter(deps: AppDeps): Router {
+  const { events, read, sessions } = deps;
+  const q = socialQueries(read);
+  const r = Router();
+
+  /** the session user from their stream, checked against a claimed actor email */
+  async function actingMember(req: Parameters<typeof currentUserId>[0], claimed: string | undefined) {
+    const me = await loadMember(events, currentUserId(req));
+    if (!me) throw new HttpError(401, M.sessionExpired);
+    assertActor(claimed, me.email);
+    return me;
+  }
+
+  r.post(
+    '/follows/follow',
+    requireAuth,
+    route(async (req, res) => {
+      const body = FollowByEmailBody.parse(bodyOf(req));
+      const me = await actingMember(req, body.follower_email);
+      const target = await requireMemberBy(events, 'email', body.following_email);
+      const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      res.json({ message: M.followed(target.pseudo) });
+    }),
+  );
+
+  r.post(
+    '/users/follows/follow',
+    requireAuth,
+    route(async (req, res) => {
+      const body = FollowByPseudoBody.parse(bodyOf(req));
+      const me = await actingMember(req, body.followerEmail);
+      const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
+      const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      res.json({ message: M.followed(target.pseudo) });
+    }),
+  );
+
+  /** not following: 200 and nothing appended (the friends list reloads either way) */
+  r.post(
+    '/follows/unfollow',
+    requireAuth,
+    route(async (req, res) => {
+      const body = FollowByPseudoBody.parse(bodyOf(req));
+      const me = await actingMember(req, body.followerEmail);
+      const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
+      const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      res.json({ message: M.unfollowed(target.pseudo) });
+    }),
+  );
+
+  /** suggestions: `currentEmail` is not needed (identity comes from the session) and is ignored */
+  r.get(
+    '/users/with-videos',
+    requireAuth,
+    route(async (req, res) => {
+      const page = pageOf(req);
+      const me = await sessionMember(req, q);
+      res.json(await q.suggestions(me._id, page));
+    }),
+  );
+
+  r.get(
+    '/users/stats/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const { email } = EmailParam.parse(req.params);
+      const { subject } = await selfOrAdmin(req, q, email);
+      res.json(await q.stats(subject._id));
+    }),
+  );
+
+  r.get(
+    '/users/follows/is-following/:followerEmail/:pseudo',
+    requireAuth,
+    route(async (req, res) => {
+      const { followerEmail, pseudo } = IsFollowingByPseudoParams.parse(req.params);
+      const { subject } = await selfOrAdmin(req, q, followerEmail);
+      const target = await q.userByPseudo(pseudo);
+      if (!target) throw new HttpError(404, M.userNotFound);
+      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
+    }),
+  );
+
+  r.get(
+    '/users/is-following/:email/:targetEmail',
+    requireAuth,
+    route(async (req, res) => {
+      const { email, targetEmail } = IsFollowingByEmailParams.parse(req.params);
+      const { subject } = await selfOrAdmin(req, q, email);
+      const target = await q.userByEmail(targetEmail);
+      if (!target) throw new HttpError(404, M.userNotFound);
+      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
+    }),
+  );
+
+  r.get(
+    '/users/friends/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const { email } = EmailParam.parse(req.params);
+      const { subject } = await selfOrAdmin(req, q, email);
+      res.json(await q.friends(subject._id));
+    }),
+  );
+
+  return r;
+}

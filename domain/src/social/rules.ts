@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Stream names of the social slice (see the header of ./events.ts). */
+export const followingStream = (followerId: string) => `following-${followerId}`;
+export const likeStream = (videoId: number, userId: string) => `like-${videoId}-${userId}`;
+export const viewsStream = (videoId: number) => `views-${videoId}`;
+export const favoritesStream = (userId: string) => `favorites-${userId}`;
+export const reportClaimStream = (videoId: number, reporterId: string) => `report-claim-${videoId}-${reporterId}`;
+/** sequence name of report ids (`nextId(store, REPORT_SEQUENCE, ctx)`) */
+export const REPORT_SEQUENCE = 'report';
+
+export const REPORT_REASON_MAX = 500;
+/** the reason stored when the member gave none (SPEC.md: "the reason (or 'Non spécifié')") */
+export const DEFAULT_REPORT_REASON = 'Non spécifié';
+
+export const SOCIAL_MESSAGES = {
+  selfFollow: 'Vous ne pouvez pas vous suivre vous-même.',
+  alreadyReported: 'Vous avez déjà signalé cette vidéo.',
+  reasonInvalid: 'Le motif du signalement doit être un texte.',
+  reasonTooLong: `Le motif du signalement ne doit pas dépasser ${REPORT_REASON_MAX} caractères.`,
+} as const;
+
+/** The reason of a report: trimmed, at most 500 characters, 'Non spécifié' when empty or absent. */
+export const reportReasonField = z
+  .string({ invalid_type_error: SOCIAL_MESSAGES.reasonInvalid })
+  .trim()
+  .max(REPORT_REASON_MAX, SOCIAL_MESSAGES.reasonTooLong)
+  .nullish()
+  .transform((r) => (r ? r : DEFAULT_REPORT_REASON));

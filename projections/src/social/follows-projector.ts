@@ -1,0 +1,67 @@
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/apply-once';
+import { USERS, type UserDoc } from '../identity/users-projector';
+import { deleteOnce } from './write-once';
+
+export const FOLLOWS = 'follows';
+/** one document per follower: the ids they follow, in follow order (feeds and suggestions read it in one go) */
+export const FOLLOWING = 'following';
+/** guard of this projector's writes to `users` (followers_count, following_count) */
+export const FOLLOWS_USER_GUARD = 'follows';
+
+/** One follower → followee edge. */
+export interface FollowDoc extends Doc {
+  /** `${follower_id}:${followee_id}` */
+  _id: string;
+  follower_id: string;
+  followee_id: string;
+  created_at: string;
+}
+
+/** Whom one member follows, oldest follow first. */
+export interface FollowingDoc extends Doc {
+  /** the follower's id */
+  _id: string;
+  ids: string[];
+}
+
+export const followEdgeId = (followerId: string, followeeId: string) => `${followerId}:${followeeId}`;
+
+/**
+ * The follow graph: `follows` edges ("whom does X follow", "who follows Y", both newest first),
+ * `following` lists (a member's followees in one document: reading 2,000 edges costs 2,000
+ * documents, reading the list costs one) and the `followers_count` / `following_count` counters
+ * of `users` documents.
+ * Pushes 'follow:new' { followerPseudo } to the followed member's room.
+ */
+export const followsProjector: Projector = {
+  name: 'follows',
+  collections: [FOLLOWS, FOLLOWING],
+  indexes: {
+    [FOLLOWS]: [{ key: { follower_id: 1, created_at: -1 } }, { key: { followee_id: 1, created_at: -1 } }],
+  },
+  async project(event, store, ctx) {
+    if (event.type !== 'UserFollowed' && event.type !== 'UserUnfollowed') return;
+    const { followerId, followeeId } = event.data;
+    const follows = store.collection<FollowDoc>(FOLLOWS);
+    const users = store.collection<UserDoc>(USERS);
+    const id = followEdgeId(followerId, followeeId);
+    const follow = event.type === 'UserFollowed';
+    const following = store.collection<FollowingDoc>(FOLLOWING);
+    if (follow) {
+      await applyOnce(follows, id, event.position, { $set: { follower_id: followerId, followee_id: followeeId, created_at: event.metadata.at } }, { upsert: true });
+      await applyOnce(following, followerId, event.position, { $addToSet: { ids: followeeId } }, { upsert: true });
+    } else {
+      await deleteOnce(follows, id, event.position);
+      await applyOnce(following, followerId, event.position, { $pull: { ids: followeeId } });
+    }
+    const step = follow ? 1 : -1;
+    await applyOnce(users, followerId, event.position, { $inc: { following_count: step } }, { guard: FOLLOWS_USER_GUARD });
+    const counted = await applyOnce(users, followeeId, event.position, { $inc: { followers_count: step } }, { guard: FOLLOWS_USER_GUARD });
+    if (follow && counted) {
+      const follower = await users.findOne({ _id: followerId });
+      ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });
+    }
+  },
+};

@@ -1,0 +1,14 @@
+import type { Projector } from '../runtime/projector';
+import { followsProjector } from './follows-projector';
+import { videoCountersProjector } from './video-counters-projector';
+import { favoritesProjector } from './favorites-projector';
+import { reportsProjector } from './reports-projector';
+
+export * from './follows-projector';
+export * from './video-counters-projector';
+export * from './favorites-projector';
+export * from './reports-projector';
+export * from './queries';
+
+/** The social slice's projectors; they read `users` and `videos`, so they come after them. */
+export const socialProjectors: readonly Projector[] = [followsProjector, videoCountersProjector, favoritesProjector, reportsProjector];

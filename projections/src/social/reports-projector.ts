@@ -1,0 +1,65 @@
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/apply-once';
+import { USERS, type UserDoc } from '../identity/users-projector';
+import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+
+export const REPORTS = 'reports';
+export const REPORT_STATUS_WAITING = 'en_attente';
+
+/**
+ * A report as the moderation screen shows it (SPEC.md section 3 "Report"). Created here; the
+ * moderation slice updates `status` / `admin_response` with its own `applyOnce` guard.
+ */
+export interface ReportDoc extends Doc {
+  _id: number;
+  id: number;
+  video_id: number;
+  video_title: string;
+  /** en_attente, en_cours or ferme */
+  status: string;
+  created_at: string;
+  /** reporter's pseudo */
+  signalant: string;
+  /** video author's pseudo */
+  auteur: string;
+  reason: string;
+  admin_response: string | null;
+  reporter_id: string;
+  author_id: string;
+}
+
+/** Reports of videos, newest first; pushes 'report:new' { id } to the administrators' room. */
+export const reportsProjector: Projector = {
+  name: 'reports',
+  collections: [REPORTS],
+  indexes: { [REPORTS]: [{ key: { created_at: -1 } }, { key: { status: 1, created_at: -1 } }, { key: { video_id: 1 } }] },
+  async project(event, store, ctx) {
+    if (event.type !== 'VideoReported') return;
+    const d = event.data;
+    const reporter = await store.collection<UserDoc>(USERS).findOne({ _id: d.reporterId }, { projection: { pseudo: 1 } });
+    const video = await store.collection<VideoDoc>(VIDEOS).findOne({ _id: d.videoId }, { projection: { title: 1, user_pseudo: 1, user_id: 1 } });
+    const created = await applyOnce(
+      store.collection<ReportDoc>(REPORTS),
+      d.reportId,
+      event.position,
+      {
+        $set: {
+          id: d.reportId,
+          video_id: d.videoId,
+          video_title: video?.title ?? '',
+          created_at: event.metadata.at,
+          signalant: reporter?.pseudo ?? '',
+          auteur: video?.user_pseudo ?? '',
+          reason: d.reason,
+          reporter_id: d.reporterId,
+          author_id: video?.user_id ?? '',
+        },
+        // moderation changes these later: a redelivered report never resets them
+        $setOnInsert: { status: REPORT_STATUS_WAITING, admin_response: null },
+      },
+      { upsert: true },
+    );
+    if (created) ctx.push('admins', 'report:new', { id: d.reportId });
+  },
+};
