@@ -4,6 +4,8 @@ import { videoEventSchemas } from './videos/events';
 import { IdAssignedSchema } from './shared/sequence';
 import { socialEventSchemas } from './social/events';
 import { messagingEventSchemas } from './messaging/events';
+import { ledgerEventSchemas } from './ledger/events';
+import { giftEventSchemas } from './gifts/events';
 
 /** Every event type of the product with its schema: appends are validated against it. */
 export const eventSchemas: Record<string, ZodTypeAny> = {
@@ -11,5 +13,7 @@ export const eventSchemas: Record<string, ZodTypeAny> = {
   ...videoEventSchemas,
   ...socialEventSchemas,
   ...messagingEventSchemas,
+  ...ledgerEventSchemas,
+  ...giftEventSchemas,
   IdAssigned: IdAssignedSchema,
 };

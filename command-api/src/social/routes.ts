@@ -85,12 +85,14 @@ export function socialRouter(deps: AppDeps): Router {
     }),
   );
 
+  /** counts only (no names): shown on every public profile (SPEC.md: Suivis, Abonnés, Goûts) */
   r.get(
     '/users/stats/:email',
     requireAuth,
     route(async (req, res) => {
       const { email } = EmailParam.parse(req.params);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const subject = await q.userByEmail(email);
+      if (!subject) throw new HttpError(404, M.userNotFound);
       res.json(await q.stats(subject._id));
     }),
   );

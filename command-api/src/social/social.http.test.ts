@@ -152,12 +152,14 @@ describe('follows', () => {
     await expectRefused(() => new Client(server.url).post('/api/follows/unfollow', { followingPseudo: a.member.pseudo }), 401);
   });
 
-  it('who follows whom is private: another member’s stats, friends or follows are 403; an administrator may read them', async () => {
+  it('who follows whom is private: another member’s friends or follows are 403; an administrator may read them', async () => {
     const a = await member();
     const b = await member();
     await follow(a, b);
+    // the counters of a profile are public to members, names are not
+    expect((await b.client.get(`/api/users/stats/${a.member.email}`)).json).toEqual({ following: 1, followers: 0, total_likes: 0 });
+    expect((await new Client(server.url).get(`/api/users/stats/${a.member.email}`)).status).toBe(401);
     for (const url of [
-      `/api/users/stats/${a.member.email}`,
       `/api/users/friends/${a.member.email}`,
       `/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`,
       `/api/users/is-following/${a.member.email}/${b.member.email}`,

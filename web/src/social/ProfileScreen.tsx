@@ -33,16 +33,15 @@ export default function ProfileScreen() {
 }
 
 function ProfilePage({ pseudo }: { pseudo: string }) {
-  const { user, isAdmin } = useCurrentUser();
+  const { user } = useCurrentUser();
   const toast = useToast();
   const myEmail = user?.email ?? null;
   const isOther = Boolean(myEmail) && pseudo !== (user?.pseudo ?? '').trim();
 
   const profile = useLoad(pseudo ? `profile:${pseudo}` : null, (signal) => fetchProfile(pseudo, signal));
   const email = profile.data?.user.email || null;
-  // Who follows whom is private: the server answers the counters to the member and to admins only.
-  const canSeeStats = !isOther || isAdmin;
-  const stats = useLoad(email && canSeeStats ? `stats:${email}` : null, (signal) => fetchStats(email ?? '', signal));
+  // the counters (not who follows whom) are public to members
+  const stats = useLoad(email ? `stats:${email}` : null, (signal) => fetchStats(email ?? '', signal));
   const following = useLoad(isOther && myEmail && pseudo ? `is-following:${myEmail}:${pseudo}` : null, (signal) =>
     fetchIsFollowing(myEmail ?? '', pseudo, signal),
   );
@@ -119,7 +118,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
           @{viewed.pseudo}
         </h1>
         {viewed.bio ? <p className="profile__bio">{viewed.bio}</p> : null}
-        {canSeeStats && !(stats.error && !stats.data) ? (
+        {!(stats.error && !stats.data) ? (
           <dl className="profile__counters">
             <div>
               <dt>Suivis</dt>

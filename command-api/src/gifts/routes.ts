@@ -1,0 +1,91 @@
+import express, { Router, type RequestHandler } from 'express';
+import { DomainError, LEDGER_MESSAGES } from '@evo/domain';
+import { giftsQueries, ledgerQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { HttpError, route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { csrfGuard } from '../http/csrf';
+import { awaitOwnWrites } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { access } from '../ledger/access';
+import { answerLedger, ledgerCommandsOf, type LedgerRouterOptions } from '../ledger/routes';
+import { ClaimBody, EmailParam, SendGiftBody, parseInput } from '../ledger/schemas';
+
+/** The handlers both mounts of `/gifts/send` and `/gifts/balance/:email` share. */
+function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
+  const commands = ledgerCommandsOf(deps, options);
+  const ledger = ledgerQueries(deps.read);
+  const { subject } = access(deps.read);
+  return {
+    commands,
+    send: route(async (req, res) => {
+      const body = parseInput(SendGiftBody, req.body);
+      await answerLedger(deps, req, res, await commands.sendGift(currentUserId(req), body, contextOf(req)));
+    }),
+    balance: route(async (req, res) => {
+      const user = await subject(req, parseInput(EmailParam, req.params).email);
+      res.json({ balance: (await ledger.wallet(user._id)).coins_balance });
+    }),
+  };
+}
+
+/** Gifts under /api (SPEC.md section 7 "Gifts"). */
+export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
+  const handlers = giftHandlers(deps, options);
+  const gifts = giftsQueries(deps.read);
+  const { subject } = access(deps.read);
+  const r = Router();
+
+  r.get(
+    '/gifts/catalog',
+    route(async (_req, res) => {
+      res.json(await gifts.catalog());
+    }),
+  );
+  r.post('/gifts/send', requireAuth, handlers.send);
+  r.get('/gifts/balance/:email', requireAuth, handlers.balance);
+
+  r.get(
+    '/gifts/received/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const user = await subject(req, parseInput(EmailParam, req.params).email);
+      res.json(await gifts.received(user._id));
+    }),
+  );
+
+  r.post(
+    '/gifts/claim',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(ClaimBody, req.body);
+      const me = currentUserId(req);
+      try {
+        await answerLedger(deps, req, res, await handlers.commands.claim(me, body, contextOf(req)));
+      } catch (e) {
+        // not in the member's wallet: someone else's gift is refused as such, an unknown one is 404
+        if (e instanceof DomainError && e.status === 404) {
+          const gift = await gifts.receivedGift(body.gift_id);
+          if (gift && gift.receiver_id !== me) throw new HttpError(403, LEDGER_MESSAGES.actionForbidden);
+        }
+        throw e;
+      }
+    }),
+  );
+
+  return r;
+}
+
+/**
+ * The two calls SPEC.md also shows without /api (`/gifts/send`, `/gifts/balance/:email`), mounted at
+ * the root of the app before the web app's fallback, with the same session, CSRF and
+ * read-your-writes handling as /api.
+ */
+export function giftsRootRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
+  const handlers = giftHandlers(deps, options);
+  const pre: RequestHandler[] = [deps.sessions.middleware(), csrfGuard, express.json({ limit: '100kb' }), awaitOwnWrites(deps.progress), requireAuth];
+  const r = Router();
+  r.post('/gifts/send', ...pre, handlers.send);
+  r.get('/gifts/balance/:email', ...pre, handlers.balance);
+  return r;
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { describe, it, expect, afterEach } from 'vitest';
+import { SqliteEventStore, type CommandContext } from '@evo/infra';
+import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
+import { registerUser } from '../identity/commands';
+import { LedgerCommands } from './commands';
+import type { PaymentProvider, PaymentRequest } from './payment-provider';
+
+const open: SqliteEventStore[] = [];
+afterEach(async () => {
+  while (open.length) await open.pop()!.close();
+});
+const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({ userId, correlationId: randomUUID(), idempotencyKey, now: new Date() });
+
+describe('purchases through the payment port', () => {
+  it('appends nothing for a declined payment, and passes the key and reference to the provider', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await ensureGiftCatalogue(events, ctx());
+    const { userId } = await registerUser(events, { email: 'a@test.fr', pseudo: 'acheteur', passwordHash: 'h', bio: '' }, undefined, ctx());
+    const seen: PaymentRequest[] = [];
+    let approve = false;
+    const provider: PaymentProvider = {
+      name: 'carte-test',
+      async charge(request) {
+        seen.push(request);
+        return approve ? { status: 'approved', reference: `pay-${seen.length}` } : { status: 'declined', reason: 'carte refusée' };
+      },
+    };
+    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    const before = await events.lastPosition();
+    await expect(commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({ status: 402, message: 'Paiement refusé.' });
+    // the block of transaction ids reserved by the first purchase is the only write
+    const stored = [];
+    for await (const b of events.readAll(before)) stored.push(...b);
+    expect(stored.map((e) => e.type)).toEqual(['IdAssigned']);
+    expect(seen[0]).toMatchObject({ userId, packId: 8, amountCents: 4500, currency: 'EUR', reference: expect.stringMatching(/^achat-\d+$/) });
+
+    approve = true;
+    const ok = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
+    expect(ok.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 5000 });
+    expect(seen[1].idempotencyKey).toBe('cle-1');
+    // the retry is answered from the wallet: the provider is not called again
+    const retry = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
+    expect(retry.body).toEqual(ok.body);
+    expect(seen).toHaveLength(2);
+    const purchased = [];
+    for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
+    expect(purchased).toHaveLength(1);
+    expect(purchased[0].data).toMatchObject({ provider: 'carte-test', paymentRef: 'pay-2', priceCents: 4500, coins: 5000 });
+  });
+});

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import {
+  DomainError,
+  LEDGER_MESSAGES,
+  forbidden,
+  keyMapGet,
+  normalize,
+  notFound,
+  packById,
+  packPriceCents,
+  type LogPosition,
+  type RequestRecord,
+  type RequestRef,
+  type WalletCommand,
+  type WalletEvent,
+  type WalletState,
+} from '@evo/domain';
+import type { CommandContext, EventStore } from '@evo/infra';
+import { CatalogueRepository } from '@evo/workers/ledger/catalogue';
+import { LedgerIds } from '@evo/workers/ledger/ids';
+import { WalletRepository, type WalletOutcome } from '@evo/workers/ledger/wallets';
+import { HttpError } from '../http/errors';
+import { MemberDirectory } from './members';
+import type { PaymentProvider } from './payment-provider';
+
+/** What a coin command answers: the JSON body and the position it wrote (or the wallet's). */
+export interface LedgerAnswer {
+  body: Record<string, unknown>;
+  position?: LogPosition;
+  /** true when this was a retry answered from the first call's record */
+  replayed: boolean;
+}
+
+type Kind = 'purchase' | 'add' | 'withdraw' | 'convert' | 'claim' | 'send';
+
+/** The request behind an Idempotency-Key: route and normalised body, hashed. */
+function requestRef(ctx: CommandContext, kind: Kind, ...values: Array<string | number>): RequestRef | undefined {
+  if (!ctx.idempotencyKey) return undefined;
+  const hash = createHash('sha256').update(JSON.stringify([kind, ...values])).digest('hex').slice(0, 32);
+  return { key: ctx.idempotencyKey, hash };
+}
+
+/** The answer of a request, from what it did (its record), first call or retry alike. */
+function answerOf(r: RequestRecord): Record<string, unknown> {
+  switch (r.event) {
+    case 'CoinsPurchased':
+      return { message: LEDGER_MESSAGES.purchased, coins_balance: r.balance };
+    case 'CoinsAdded':
+      return { message: LEDGER_MESSAGES.added(r.amount), coins_balance: r.balance };
+    case 'CoinsWithdrawn':
+      return { message: LEDGER_MESSAGES.withdrawn(r.amount), coins_balance: r.balance };
+    case 'GiftSent':
+      return { message: LEDGER_MESSAGES.giftSent, coins_balance: r.balance, id: r.txId };
+    case 'GiftClaimed':
+      return { message: LEDGER_MESSAGES.claimed, coins_balance: r.balance, gifts_unclaimed: r.gifts };
+    case 'GiftsConverted':
+      return {
+        message: r.amount > 0 ? LEDGER_MESSAGES.converted(r.amount) : LEDGER_MESSAGES.nothingToConvert,
+        transferred: r.amount,
+        coins_balance: r.balance,
+        gifts_unclaimed: r.gifts,
+      };
+    default:
+      throw new Error(`no answer for ${r.event}`);
+  }
+}
+
+/** The record-like view of an unkeyed command's own events. */
+function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEvent['type']): RequestRecord {
+  const e = events[0];
+  const amount = !e ? 0 : e.type === 'CoinsPurchased' ? e.data.coins : e.type === 'GiftSent' ? e.data.coinCost : e.data.amount;
+  const txId = !e ? 0 : 'txId' in e.data ? e.data.txId : e.data.giftId;
+  return { hash: '', event: e?.type ?? fallback, txId, amount, balance: state.balance, gifts: state.gifts };
+}
+
+/**
+ * The coin commands, as the routes (and the property test) run them. Each one: the body's email
+ * must be the session member's (403 otherwise), a keyed retry answers from the wallet's record
+ * before anything else (no second payment, no new id), then the wallet decides and appends.
+ */
+export class LedgerCommands {
+  private readonly wallets: WalletRepository;
+  private readonly ids: LedgerIds;
+  private readonly catalogue: CatalogueRepository;
+  private readonly members: MemberDirectory;
+
+  constructor(
+    events: EventStore,
+    private readonly options: { payment: PaymentProvider; feePercent: number },
+  ) {
+    this.wallets = WalletRepository.for(events);
+    this.ids = LedgerIds.for(events);
+    this.catalogue = CatalogueRepository.for(events);
+    this.members = MemberDirectory.for(events);
+  }
+
+  /** 403 unless `email` is the session member's own. */
+  async assertOwnEmail(userId: string, email: string): Promise<void> {
+    if ((await this.members.userIdOf(email)) !== userId) throw forbidden(LEDGER_MESSAGES.actionForbidden);
+  }
+
+  /** A retry of a keyed request already handled: its answer; a different request under the key: 409. */
+  private async replay(userId: string, request: RequestRef | undefined): Promise<LedgerAnswer | undefined> {
+    if (!request) return undefined;
+    const view = await this.wallets.view(userId);
+    const record = keyMapGet(view.state.requests, request.key);
+    if (!record) return undefined;
+    if (record.hash !== request.hash) throw new DomainError(LEDGER_MESSAGES.idempotencyConflict, 409);
+    return { body: answerOf(record), position: view.position, replayed: true };
+  }
+
+  private async run(command: WalletCommand, ctx: CommandContext, fallback: WalletEvent['type']): Promise<LedgerAnswer> {
+    // event ids derive from the member's key in a namespace of its own, so that no key a member
+    // chooses can ever produce the id of a gift credit (`gift-received-<id>`) or of another stream's event
+    const walletCtx = ctx.idempotencyKey ? { ...ctx, idempotencyKey: `member-request:${ctx.idempotencyKey}` } : ctx;
+    const outcome: WalletOutcome = await this.wallets.execute(command, walletCtx);
+    const record = outcome.record ?? recordOf(outcome.events, outcome.state, fallback);
+    return { body: answerOf(record), position: outcome.position, replayed: outcome.events.length === 0 && !!outcome.record };
+  }
+
+  async purchase(userId: string, body: { email: string; packId: number }, ctx: CommandContext): Promise<LedgerAnswer> {
+    await this.assertOwnEmail(userId, body.email);
+    const pack = packById(body.packId);
+    if (!pack) throw notFound(LEDGER_MESSAGES.packNotFound);
+    const request = requestRef(ctx, 'purchase', normalize(body.email), pack.id);
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const txId = await this.ids.take(ctx);
+    const payment = await this.options.payment.charge({
+      userId,
+      packId: pack.id,
+      amountCents: packPriceCents(pack),
+      currency: 'EUR',
+      description: `EVO — pack ${pack.name} (${pack.coins_amount} coins)`,
+      reference: `achat-${txId}`,
+      idempotencyKey: ctx.idempotencyKey,
+    });
+    if (payment.status !== 'approved') throw new HttpError(402, LEDGER_MESSAGES.paymentDeclined);
+    return this.run(
+      { type: 'PurchaseCoins', userId, txId, pack, provider: this.options.payment.name, paymentRef: payment.reference, request },
+      ctx,
+      'CoinsPurchased',
+    );
+  }
+
+  async add(userId: string, body: { email: string; amount: number }, ctx: CommandContext): Promise<LedgerAnswer> {
+    await this.assertOwnEmail(userId, body.email);
+    const request = requestRef(ctx, 'add', normalize(body.email), body.amount);
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const txId = await this.ids.take(ctx);
+    return this.run({ type: 'AddCoins', userId, txId, amount: body.amount, request }, ctx, 'CoinsAdded');
+  }
+
+  async withdraw(userId: string, body: { user_email: string; amount: number }, ctx: CommandContext): Promise<LedgerAnswer> {
+    await this.assertOwnEmail(userId, body.user_email);
+    const request = requestRef(ctx, 'withdraw', normalize(body.user_email), body.amount);
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const txId = await this.ids.take(ctx);
+    return this.run({ type: 'WithdrawCoins', userId, txId, amount: body.amount, request }, ctx, 'CoinsWithdrawn');
+  }
+
+  async convert(userId: string, body: { user_email: string }, ctx: CommandContext): Promise<LedgerAnswer> {
+    await this.assertOwnEmail(userId, body.user_email);
+    const request = requestRef(ctx, 'convert', normalize(body.user_email));
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const txId = await this.ids.take(ctx);
+    return this.run({ type: 'ConvertGifts', userId, txId, request }, ctx, 'GiftsConverted');
+  }
+
+  async claim(userId: string, body: { gift_id: number }, ctx: CommandContext): Promise<LedgerAnswer> {
+    const request = requestRef(ctx, 'claim', body.gift_id);
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const txId = await this.ids.take(ctx);
+    return this.run({ type: 'ClaimGift', userId, txId, giftId: body.gift_id, request }, ctx, 'GiftClaimed');
+  }
+
+  async sendGift(
+    userId: string,
+    body: { sender_email: string; receiver_email: string; gift_id: number },
+    ctx: CommandContext,
+  ): Promise<LedgerAnswer> {
+    await this.assertOwnEmail(userId, body.sender_email);
+    const request = requestRef(ctx, 'send', normalize(body.sender_email), normalize(body.receiver_email), body.gift_id);
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    const receiverId = await this.members.userIdOf(body.receiver_email);
+    if (!receiverId) throw notFound(LEDGER_MESSAGES.receiverNotFound);
+    if (receiverId === userId) throw new DomainError(LEDGER_MESSAGES.selfGift, 400);
+    const gift = await this.catalogue.gift(body.gift_id);
+    if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
+    const giftId = await this.ids.take(ctx);
+    return this.run(
+      {
+        type: 'SendGift',
+        userId,
+        giftId,
+        receiverId,
+        gift: { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost },
+        feePercent: this.options.feePercent,
+        request,
+      },
+      ctx,
+      'GiftSent',
+    );
+  }
+}

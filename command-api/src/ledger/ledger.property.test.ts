@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { DEFAULT_GIFT_CATALOGUE, DomainError, LEDGER_MESSAGES, LedgerAuditor, giftFee, packById, userBalanceAccount, userGiftsAccount } from '@evo/domain';
+import { MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
+import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
+import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
+import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
+import { GiftCreditProcess } from '@evo/workers/ledger/gift-credits';
+import { WalletRepository } from '@evo/workers/ledger/wallets';
+import { registerUser } from '../identity/commands';
+import { HttpError } from '../http/errors';
+import { LedgerCommands } from './commands';
+import { SandboxPaymentProvider } from './payment-provider';
+
+const FEE_PERCENT = 20;
+const MEMBERS = 3;
+const KEYS = ['k1', 'k2', 'k3'];
+const START = 60;
+
+type Op =
+  | { kind: 'purchase'; m: number; packId: number; key?: string }
+  | { kind: 'add'; m: number; amount: number; key?: string }
+  | { kind: 'send'; m: number; to: number; giftId: number; key?: string }
+  | { kind: 'claim'; m: number; pick: number; key?: string; giftId?: number }
+  | { kind: 'convert'; m: number; key?: string }
+  | { kind: 'withdraw'; m: number; amount: number; key?: string }
+  | { kind: 'redeliver'; pick: number }
+  /** the previous call again, as is: a retry when it had a key */
+  | { kind: 'again' };
+
+const member = fc.integer({ min: 0, max: MEMBERS - 1 });
+const key = fc.option(fc.constantFrom(...KEYS), { nil: undefined, freq: 2 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('purchase' as const), m: member, packId: fc.integer({ min: 1, max: 9 }), key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), m: member, amount: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom(0, -5, 100_001)), key }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('send' as const), m: member, to: fc.oneof({ weight: 8, arbitrary: member }, { weight: 1, arbitrary: fc.constant(MEMBERS) }), giftId: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 5, max: 9 }) }), key }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('claim' as const), m: member, pick: fc.nat(), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('convert' as const), m: member, key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), m: member, amount: fc.integer({ min: -2, max: 120 }), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeliver' as const), pick: fc.nat() }) },
+  { weight: 4, arbitrary: fc.constant({ kind: 'again' as const }) },
+);
+
+type Answer = { body?: Record<string, unknown>; error?: string };
+
+/** The simplest model of the rules: numbers in maps. */
+class Shadow {
+  balance = Array.from({ length: MEMBERS }, () => START);
+  unclaimed = Array.from({ length: MEMBERS }, () => new Map<number, number>());
+  claimed = Array.from({ length: MEMBERS }, () => new Set<number>());
+  keys = Array.from({ length: MEMBERS }, () => new Map<string, { sig: string; answer: Answer; giftId?: unknown }>());
+  /** every gift id ever sent, to pick claims from (and some unknown ones) */
+  gifts: Array<{ id: number; to: number }> = [];
+  gifts_(m: number) {
+    let t = 0;
+    for (const v of this.unclaimed[m].values()) t += v;
+    return t;
+  }
+
+  /** what a call should answer; `apply` runs its effects (given the real gift id for a send) */
+  expect(o: Exclude<Op, { kind: 'redeliver' | 'again' }>, giftIdOf: (o: Op) => number | undefined): { answer: Answer; apply?: (realGiftId?: number) => void; sig: string } {
+    const m = o.m;
+    const sig = JSON.stringify(o.kind === 'claim' ? [o.kind, giftIdOf(o)] : { ...o, key: undefined });
+    const fail = (error: string): { answer: Answer; sig: string } => ({ answer: { error }, sig });
+    if (o.kind === 'purchase' && !packById(o.packId)) return fail(LEDGER_MESSAGES.packNotFound);
+    if (o.key) {
+      const prev = this.keys[m].get(o.key);
+      if (prev) return prev.sig === sig ? { answer: prev.answer, sig } : fail(LEDGER_MESSAGES.idempotencyConflict);
+    }
+    const b = this.balance[m];
+    switch (o.kind) {
+      case 'purchase': {
+        const coins = packById(o.packId)!.coins_amount;
+        return { answer: { body: { message: LEDGER_MESSAGES.purchased, coins_balance: b + coins } }, apply: () => (this.balance[m] += coins), sig };
+      }
+      case 'add':
+        if (o.amount <= 0) return fail(LEDGER_MESSAGES.amountPositive);
+        if (o.amount > 100_000) return fail(LEDGER_MESSAGES.amountTooLarge);
+        return { answer: { body: { message: LEDGER_MESSAGES.added(o.amount), coins_balance: b + o.amount } }, apply: () => (this.balance[m] += o.amount), sig };
+      case 'withdraw':
+        if (o.amount <= 0) return fail(LEDGER_MESSAGES.withdrawInvalid);
+        if (o.amount > b) return fail(LEDGER_MESSAGES.insufficient);
+        return { answer: { body: { message: LEDGER_MESSAGES.withdrawn(o.amount), coins_balance: b - o.amount } }, apply: () => (this.balance[m] -= o.amount), sig };
+      case 'send': {
+        if (o.to >= MEMBERS) return fail(LEDGER_MESSAGES.receiverNotFound);
+        if (o.to === m) return fail(LEDGER_MESSAGES.selfGift);
+        const gift = DEFAULT_GIFT_CATALOGUE[o.giftId - 1];
+        if (!gift) return fail(LEDGER_MESSAGES.giftNotFound);
+        if (gift.coinCost > b) return fail(LEDGER_MESSAGES.insufficient);
+        const credited = gift.coinCost - giftFee(gift.coinCost, FEE_PERCENT);
+        return {
+          answer: { body: { message: LEDGER_MESSAGES.giftSent, coins_balance: b - gift.coinCost } },
+          apply: (id) => {
+            this.balance[m] -= gift.coinCost;
+            this.unclaimed[o.to].set(id!, credited);
+            this.gifts.push({ id: id!, to: o.to });
+          },
+          sig,
+        };
+      }
+      case 'claim': {
+        const id = giftIdOf(o)!;
+        const amount = this.unclaimed[m].get(id);
+        if (amount === undefined) return fail(this.claimed[m].has(id) ? LEDGER_MESSAGES.alreadyClaimed : LEDGER_MESSAGES.giftNotFound);
+        return {
+          answer: { body: { message: LEDGER_MESSAGES.claimed, coins_balance: b + amount, gifts_unclaimed: this.gifts_(m) - amount } },
+          apply: () => {
+            this.unclaimed[m].delete(id);
+            this.claimed[m].add(id);
+            this.balance[m] += amount;
+          },
+          sig,
+        };
+      }
+      case 'convert': {
+        const total = this.gifts_(m);
+        return {
+          answer: {
+            body: { message: total > 0 ? LEDGER_MESSAGES.converted(total) : LEDGER_MESSAGES.nothingToConvert, transferred: total, coins_balance: b + total, gifts_unclaimed: 0 },
+          },
+          apply: () => {
+            for (const id of this.unclaimed[m].keys()) this.claimed[m].add(id);
+            this.unclaimed[m].clear();
+            this.balance[m] += total;
+          },
+          sig,
+        };
+      }
+    }
+  }
+}
+
+async function world() {
+  const events = new SqliteEventStore(':memory:');
+  const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({ userId, correlationId: randomUUID(), idempotencyKey, now: new Date() });
+  await ensureGiftCatalogue(events, ctx());
+  const ids: string[] = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    ids.push((await registerUser(events, { email: `m${i}@test.fr`, pseudo: `membre${i}`, passwordHash: 'h', bio: '' }, undefined, ctx())).userId);
+  }
+  const pm = new GiftCreditProcess(events);
+  await pm.start();
+  const commands = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: FEE_PERCENT });
+  // everyone starts with some coins (the shadow knows)
+  for (let i = 0; i < MEMBERS; i++) await commands.add(ids[i], { email: `m${i}@test.fr`, amount: START }, ctx(ids[i]));
+  return { events, ctx, ids, pm, commands };
+}
+
+describe('coin ledger, property', () => {
+  it('matches a shadow model after every step, and the invariants hold at every position', async () => {
+    // what the runs really exercised (so the property is not passing on refusals only)
+    const done = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 15, maxLength: 50 }), async (ops) => {
+        const w = await world();
+        const shadow = new Shadow();
+        try {
+          let previousCall: Exclude<Op, { kind: 'redeliver' | 'again' }> | undefined;
+          for (const raw of ops) {
+            let o = raw.kind === 'again' ? previousCall : raw;
+            if (!o) continue;
+            if (o.kind === 'redeliver') {
+              // the process manager sees a gift again: nothing more happens
+              if (shadow.gifts.length === 0) continue;
+              const target = shadow.gifts[o.pick % shadow.gifts.length];
+              for await (const batch of w.events.readAll()) {
+                for (const e of batch) if (e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === target.id) expect(await w.pm.credit(e)).toBe(false);
+              }
+              continue;
+            }
+            // a claim picks mostly one of the member's own gifts, sometimes anyone's, sometimes an unknown id
+            const giftIdOf = (x: Op) => {
+              if (x.kind !== 'claim') return undefined;
+              if (x.giftId !== undefined) return x.giftId;
+              const own = shadow.gifts.filter((g) => g.to === x.m);
+              const unclaimed = [...shadow.unclaimed[x.m].keys()];
+              if (x.pick % 4 === 0 && unclaimed.length) return unclaimed[x.pick % unclaimed.length];
+              if (x.pick % 4 <= 1 && own.length) return own[x.pick % own.length].id;
+              if (x.pick % 4 === 2 && shadow.gifts.length) return shadow.gifts[x.pick % shadow.gifts.length].id;
+              return 10_000 + x.pick;
+            };
+            // a claim is of one gift: fixed now, so that the same call again claims the same gift
+            if (o.kind === 'claim') o = { ...o, giftId: giftIdOf(o) };
+            previousCall = o;
+            const expected = shadow.expect(o, giftIdOf);
+            const email = `m${o.m}@test.fr`;
+            const c = w.ctx(w.ids[o.m], o.key);
+            let actual: Answer;
+            try {
+              const a = await (async () => {
+                switch (o.kind) {
+                  case 'purchase':
+                    return w.commands.purchase(w.ids[o.m], { email, packId: o.packId }, c);
+                  case 'add':
+                    return w.commands.add(w.ids[o.m], { email, amount: o.amount }, c);
+                  case 'withdraw':
+                    return w.commands.withdraw(w.ids[o.m], { user_email: email, amount: o.amount }, c);
+                  case 'send':
+                    return w.commands.sendGift(w.ids[o.m], { sender_email: email, receiver_email: `m${o.to}@test.fr`, gift_id: o.giftId }, c);
+                  case 'claim':
+                    return w.commands.claim(w.ids[o.m], { gift_id: giftIdOf(o)! }, c);
+                  case 'convert':
+                    return w.commands.convert(w.ids[o.m], { user_email: email }, c);
+                }
+              })();
+              actual = { body: a.body };
+            } catch (e) {
+              if (!(e instanceof DomainError) && !(e instanceof HttpError)) throw e;
+              actual = { error: e.message };
+            }
+            const { id: giftId, ...body } = actual.body ?? {};
+            expect(actual.error ? { error: actual.error } : { body }, JSON.stringify(o)).toEqual(expected.answer.body ? { body: expected.answer.body } : expected.answer);
+            const label = `${o.kind}:${actual.error ?? (o.key && shadow.keys[o.m].has(o.key) ? 'retry' : 'ok')}`;
+            done.set(label, (done.get(label) ?? 0) + 1);
+            if (actual.body) {
+              const previous = o.key ? shadow.keys[o.m].get(o.key) : undefined;
+              if (previous) {
+                // a replayed answer (the same gift id too) and no effect
+                expect(giftId).toBe(previous.giftId);
+              } else {
+                expected.apply?.(giftId as number | undefined);
+                if (o.key) shadow.keys[o.m].set(o.key, { sig: expected.sig, answer: { body }, giftId });
+              }
+            }
+
+            // after every step: the receiver is credited, the wallets equal the shadow, the log reconciles
+            expect(await w.pm.waitFor((await w.events.lastPosition())!, 5000)).toBe(true);
+            const auditor = new LedgerAuditor();
+            for await (const batch of w.events.readAll()) for (const e of batch) auditor.apply(e);
+            const report = auditor.report();
+            expect(report.first_violation).toBeNull();
+            expect(report.pending_gifts.count).toBe(0);
+            for (let i = 0; i < MEMBERS; i++) {
+              const view = await WalletRepository.for(w.events).view(w.ids[i]);
+              expect([view.state.balance, view.state.gifts], `membre ${i}`).toEqual([shadow.balance[i], shadow.gifts_(i)]);
+              expect([auditor.balance(userBalanceAccount(w.ids[i])), auditor.balance(userGiftsAccount(w.ids[i]))]).toEqual([shadow.balance[i], shadow.gifts_(i)]);
+            }
+          }
+
+          // the read models agree with the shadow, and live equals a rebuild
+          const live = new MemoryReadStore();
+          const runner = new ProjectionRunner({ events: w.events, read: live, projectors: allProjectors });
+          await runner.start();
+          await runner.stop();
+          for (let i = 0; i < MEMBERS; i++) {
+            expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({ coins_balance: shadow.balance[i], gifts_unclaimed: shadow.gifts_(i) });
+          }
+          const rebuilt = new MemoryReadStore();
+          await rebuildReadModels({ events: w.events, read: rebuilt, projectors: allProjectors, batchSize: 3 });
+          expect(await dumpReadModels(rebuilt)).toEqual(await dumpReadModels(live));
+        } finally {
+          await w.pm.stop();
+          await w.events.close();
+        }
+      }),
+      { numRuns: 100 },
+    );
+    if (process.env.LEDGER_PROPERTY_STATS) console.warn(Object.fromEntries([...done].sort()));
+    for (const label of ['purchase:ok', 'add:ok', 'send:ok', 'claim:ok', 'convert:ok', 'withdraw:ok']) expect(done.get(label) ?? 0, label).toBeGreaterThan(10);
+    for (const label of ['purchase:retry', 'add:retry', 'send:retry', 'claim:retry', 'convert:retry', 'withdraw:retry']) expect(done.get(label) ?? 0, label).toBeGreaterThan(1);
+    for (const error of [LEDGER_MESSAGES.insufficient, LEDGER_MESSAGES.alreadyClaimed, LEDGER_MESSAGES.idempotencyConflict, LEDGER_MESSAGES.selfGift]) {
+      expect([...done.keys()].some((k) => k.endsWith(`:${error}`)), error).toBe(true);
+    }
+  }, 300_000);
+});

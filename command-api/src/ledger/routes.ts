@@ -1,0 +1,140 @@
+import { Router, type Request, type Response } from 'express';
+import { COIN_PACKS } from '@evo/domain';
+import { giftsQueries, ledgerQueries } from '@evo/projections';
+import { reconcileLedger } from '@evo/workers/ledger/reconcile';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { access } from './access';
+import { LedgerCommands, type LedgerAnswer } from './commands';
+import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
+import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody, parseInput } from './schemas';
+
+export interface LedgerRouterOptions {
+  /** where pack purchases are paid; the sandbox approves at once */
+  payment?: PaymentProvider;
+}
+
+/** The commands of a router, built once per app from its deps. */
+export const ledgerCommandsOf = (deps: AppDeps, options: LedgerRouterOptions = {}) =>
+  new LedgerCommands(deps.events, { payment: options.payment ?? new SandboxPaymentProvider(), feePercent: deps.config.GIFT_FEE_PERCENT });
+
+/** Answer a coin command: its position for read-your-writes, then its JSON. */
+export async function answerLedger(deps: AppDeps, req: Request, res: Response, answer: LedgerAnswer): Promise<void> {
+  await answerWrite(deps.sessions, req, res, answer.position);
+  res.json(answer.body);
+}
+
+/**
+ * Coins (SPEC.md section 7 "Coins") and the administrators' ledger audit. Every write takes the
+ * member from the session: an email in the body that is not theirs is refused (403).
+ */
+export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
+  const commands = ledgerCommandsOf(deps, options);
+  const ledger = ledgerQueries(deps.read);
+  const gifts = giftsQueries(deps.read);
+  const { requireAdmin, subject } = access(deps.read);
+  const r = Router();
+  const emailOf = (req: Request) => parseInput(EmailParam, req.params).email;
+
+  r.get('/coins/packs', (_req, res) => {
+    res.json(COIN_PACKS);
+  });
+
+  r.post(
+    '/coins/purchase',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(PurchaseBody, req.body);
+      await answerLedger(deps, req, res, await commands.purchase(currentUserId(req), body, contextOf(req)));
+    }),
+  );
+
+  r.post(
+    '/coins/add',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(AddBody, req.body);
+      await answerLedger(deps, req, res, await commands.add(currentUserId(req), body, contextOf(req)));
+    }),
+  );
+
+  r.post(
+    '/coins/withdraw',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(WithdrawBody, req.body);
+      await answerLedger(deps, req, res, await commands.withdraw(currentUserId(req), body, contextOf(req)));
+    }),
+  );
+
+  r.post(
+    '/coins/convert-gifts',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(ConvertBody, req.body);
+      await answerLedger(deps, req, res, await commands.convert(currentUserId(req), body, contextOf(req)));
+    }),
+  );
+
+  r.get(
+    '/coins/balance/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const user = await subject(req, emailOf(req));
+      res.json(await ledger.wallet(user._id));
+    }),
+  );
+
+  r.get(
+    '/coins/transactions/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const user = await subject(req, emailOf(req));
+      res.json(await ledger.transactions(user._id));
+    }),
+  );
+
+  r.get(
+    '/coins/received/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const user = await subject(req, emailOf(req));
+      res.json(await gifts.coinGifts(user._id));
+    }),
+  );
+
+  r.get(
+    '/coins/admin/transactions',
+    requireAuth,
+    requireAdmin,
+    route(async (_req, res) => {
+      res.json(await ledger.adminTransactions());
+    }),
+  );
+
+  r.get(
+    '/admin/ledger/reconcile',
+    requireAuth,
+    requireAdmin,
+    route(async (_req, res) => {
+      res.json(await reconcileLedger(deps.events));
+    }),
+  );
+
+  r.get(
+    '/admin/ledger/:email',
+    requireAuth,
+    requireAdmin,
+    route(async (req, res) => {
+      const user = await subject(req, emailOf(req));
+      const { asOf } = parseInput(AsOfQuery, req.query);
+      const audit = await ledger.audit(user._id, asOf);
+      res.json({ user: { id: user._id, email: user.email, pseudo: user.pseudo }, ...audit });
+    }),
+  );
+
+  return r;
+}

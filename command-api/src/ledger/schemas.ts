@@ -1,0 +1,70 @@
+import { z, type ZodTypeAny } from 'zod';
+import { LEDGER_LIMITS, LEDGER_MESSAGES, MESSAGES } from '@evo/domain';
+import { HttpError } from '../http/errors';
+
+export const GENERIC_INVALID = 'Requête invalide.';
+
+/** "12" (a form value) is read as 12; anything else is left for zod to judge. */
+const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+
+/** A whole number of coins or an id, every failure with the same French message (unless told). */
+const wholeNumber = (message: string, messages: { integer?: string; positive?: string; max?: number; tooLarge?: string } = {}) =>
+  z.preprocess(
+    digitsToNumber,
+    z
+      .number({ required_error: message, invalid_type_error: message })
+      .finite(message)
+      .int(messages.integer ?? message)
+      .positive(messages.positive ?? message)
+      .max(messages.max ?? Number.MAX_SAFE_INTEGER, messages.tooLarge ?? message),
+  );
+
+const email = (required: string = MESSAGES.emailRequired) =>
+  z
+    .string({ required_error: required, invalid_type_error: required })
+    .trim()
+    .min(1, required)
+    .max(254, MESSAGES.emailInvalid)
+    .email(MESSAGES.emailInvalid);
+
+export const PurchaseBody = z.object({ email: email(), packId: wholeNumber(LEDGER_MESSAGES.packInvalid) });
+export const AddBody = z.object({
+  email: email(),
+  amount: wholeNumber(LEDGER_MESSAGES.amountPositive, {
+    integer: LEDGER_MESSAGES.amountInteger,
+    max: LEDGER_LIMITS.maxAdd,
+    tooLarge: LEDGER_MESSAGES.amountTooLarge,
+  }),
+});
+export const WithdrawBody = z.object({ user_email: email(), amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid) });
+export const ConvertBody = z.object({ user_email: email() });
+export const ClaimBody = z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) });
+export const SendGiftBody = z.object({
+  sender_email: email(),
+  receiver_email: email(LEDGER_MESSAGES.receiverRequired),
+  gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid),
+});
+export const EmailParam = z.object({ email: z.string().trim().min(1, MESSAGES.emailRequired).max(254, MESSAGES.emailInvalid) });
+export const AsOfQuery = z.object({
+  asOf: z
+    .string({ invalid_type_error: 'Date invalide (format ISO attendu).' })
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'Date invalide (format ISO attendu).')
+    .transform((v) => new Date(v).toISOString())
+    .optional(),
+});
+
+/**
+ * Parse a body or params; every refusal is a 400 in French: the schema's own messages, else the
+ * message of the field (a wrong type, a missing field), else a generic one (not an object...).
+ */
+export function parseInput<S extends ZodTypeAny>(schema: S, input: unknown, fieldMessages: Record<string, string> = {}): z.output<S> {
+  const r = schema.safeParse(input ?? {}, {
+    // a contextual map overrides the schema's own messages: keep them, replace only zod's English defaults
+    errorMap: (issue, ctx) => {
+      if (ctx.defaultError !== z.defaultErrorMap(issue, ctx).message) return { message: ctx.defaultError };
+      return { message: fieldMessages[String(issue.path[0])] ?? GENERIC_INVALID };
+    },
+  });
+  if (!r.success) throw new HttpError(400, r.error.issues[0]?.message ?? GENERIC_INVALID);
+  return r.data;
+}

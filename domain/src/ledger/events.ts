@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { DomainEvent } from '../shared/decider';
+import { MAX_POSTING, PostingSchema } from './accounts';
+
+/**
+ * Coin movements. Every movement is ONE event on the wallet stream of the member whose accounts it
+ * touches (`wallet-<userId>`), carrying its postings (double entry: each posting moves a positive
+ * integer amount from one account to another, so an event's postings sum to zero), the member's
+ * two balances right after it (`after`, checked by the reconciliation), and, when the command came
+ * with an Idempotency-Key, the key and a hash of the request (`request`) so a retry is recognised
+ * from the stream itself, across restarts.
+ *
+ * A gift is two movements: `GiftSent` on the sender's wallet (balance → transit:gifts) and
+ * `GiftReceived` on the receiver's (transit:gifts → their gifts account, and the fee to
+ * platform:fees), appended once per gift id by the gift-credit process manager.
+ */
+const id = z.string().min(1);
+const coins = z.number().int().positive().max(MAX_POSTING);
+const txId = z.number().int().positive();
+const RequestSchema = z.object({ key: z.string().min(1).max(200), hash: z.string().min(1).max(128) });
+const AfterSchema = z.object({ balance: z.number().int().nonnegative(), gifts: z.number().int().nonnegative() });
+
+const movement = {
+  /** owner of the wallet stream */
+  userId: id,
+  postings: z.array(PostingSchema),
+  after: AfterSchema,
+};
+const requested = { request: RequestSchema.optional() };
+
+export const CoinsPurchasedSchema = z.object({
+  ...movement,
+  ...requested,
+  txId,
+  packId: z.number().int().positive(),
+  coins,
+  priceCents: z.number().int().nonnegative(),
+  /** payment provider name and its reference for the payment */
+  provider: z.string().min(1),
+  paymentRef: z.string().min(1),
+});
+export const CoinsAddedSchema = z.object({ ...movement, ...requested, txId, amount: coins });
+export const CoinsWithdrawnSchema = z.object({ ...movement, ...requested, txId, amount: coins });
+
+const giftFacts = {
+  /** the sent gift's numeric id (also the sender's transaction id) */
+  giftId: txId,
+  /** catalogue gift */
+  catalogGiftId: z.number().int().positive(),
+  name: z.string().min(1),
+  emoji: z.string(),
+  coinCost: coins,
+  /** platform commission, taken when the receiver is credited */
+  fee: z.number().int().nonnegative(),
+};
+export const GiftSentSchema = z.object({ ...movement, ...requested, ...giftFacts, receiverId: id });
+export const GiftReceivedSchema = z.object({
+  ...movement,
+  ...giftFacts,
+  senderId: id,
+  /** coins credited to the receiver's gifts account: coinCost − fee (0 when the fee takes it all) */
+  amount: z.number().int().nonnegative(),
+  /** when the gift was sent (the GiftSent's time) */
+  sentAt: z.string(),
+});
+export const GiftClaimedSchema = z.object({ ...movement, ...requested, txId, giftId: txId, amount: z.number().int().nonnegative() });
+export const GiftsConvertedSchema = z.object({
+  ...movement,
+  ...requested,
+  txId,
+  giftIds: z.array(txId),
+  /** coins moved from gifts to balance; 0 only to record a keyed request that found nothing */
+  amount: z.number().int().nonnegative(),
+});
+
+export type CoinsPurchased = DomainEvent<'CoinsPurchased', z.infer<typeof CoinsPurchasedSchema>>;
+export type CoinsAdded = DomainEvent<'CoinsAdded', z.infer<typeof CoinsAddedSchema>>;
+export type CoinsWithdrawn = DomainEvent<'CoinsWithdrawn', z.infer<typeof CoinsWithdrawnSchema>>;
+export type GiftSent = DomainEvent<'GiftSent', z.infer<typeof GiftSentSchema>>;
+export type GiftReceived = DomainEvent<'GiftReceived', z.infer<typeof GiftReceivedSchema>>;
+export type GiftClaimed = DomainEvent<'GiftClaimed', z.infer<typeof GiftClaimedSchema>>;
+export type GiftsConverted = DomainEvent<'GiftsConverted', z.infer<typeof GiftsConvertedSchema>>;
+export type WalletEvent = CoinsPurchased | CoinsAdded | CoinsWithdrawn | GiftSent | GiftReceived | GiftClaimed | GiftsConverted;
+export type WalletEventType = WalletEvent['type'];
+
+export const ledgerEventSchemas = {
+  CoinsPurchased: CoinsPurchasedSchema,
+  CoinsAdded: CoinsAddedSchema,
+  CoinsWithdrawn: CoinsWithdrawnSchema,
+  GiftSent: GiftSentSchema,
+  GiftReceived: GiftReceivedSchema,
+  GiftClaimed: GiftClaimedSchema,
+  GiftsConverted: GiftsConvertedSchema,
+} as const;
+
+export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(ledgerEventSchemas));
+export const isWalletEvent = <E extends { type: string }>(e: E): e is E & WalletEvent =>
+  WALLET_EVENT_TYPES.has(e.type);
+
+/** The transaction type shown to members (SPEC.md "Coin transaction"). */
+export const TRANSACTION_TYPES = {
+  CoinsPurchased: 'achat',
+  CoinsAdded: 'ajout',
+  CoinsWithdrawn: 'retrait',
+  GiftSent: 'cadeau_envoye',
+  GiftReceived: 'cadeau_recu',
+  GiftClaimed: 'recuperation',
+  GiftsConverted: 'conversion',
+} as const satisfies Record<WalletEventType, string>;
+
+/** The transaction id of a movement: gifts use their gift id. */
+export const transactionIdOf = (e: WalletEvent): number => ('txId' in e.data ? e.data.txId : e.data.giftId);

@@ -1,0 +1,101 @@
+import { describe, it, expect } from 'vitest';
+import { LedgerAuditor, type AuditedEvent } from './ledger-audit';
+import { walletDecider, type WalletCommand, type WalletState } from './wallet-decider';
+import type { WalletEvent } from './events';
+import { walletStream } from './rules';
+import { packById } from './packs';
+
+/** A tiny log built through the decider, one wallet state per member. */
+function ledger() {
+  const states = new Map<string, WalletState>();
+  const log: AuditedEvent[] = [];
+  let position = 0n;
+  const run = (command: WalletCommand) => {
+    const state = states.get(command.userId) ?? walletDecider.initialState();
+    const events = walletDecider.decide(command, state);
+    states.set(command.userId, events.reduce(walletDecider.evolve, state));
+    for (const e of events) log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
+    return events;
+  };
+  return { run, log };
+}
+
+const audit = (log: AuditedEvent[]) => {
+  const a = new LedgerAuditor();
+  for (const e of log) a.apply(e);
+  return a.report();
+};
+
+function history() {
+  const l = ledger();
+  l.run({ type: 'PurchaseCoins', userId: 'a', txId: 1, pack: packById(1)!, provider: 'sandbox', paymentRef: 'r1' });
+  l.run({ type: 'AddCoins', userId: 'b', txId: 2, amount: 20 });
+  const [sent] = l.run({ type: 'SendGift', userId: 'a', giftId: 3, receiverId: 'b', gift: { id: 2, name: 'Cœur', emoji: '❤️', coinCost: 10 }, feePercent: 20 }) as Array<Extract<WalletEvent, { type: 'GiftSent' }>>;
+  l.run({ type: 'SendGift', userId: 'a', giftId: 4, receiverId: 'b', gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost: 1 }, feePercent: 20 });
+  l.run({ type: 'ReceiveGift', userId: 'b', sent: sent.data, sentAt: 'x' });
+  l.run({ type: 'ClaimGift', userId: 'b', txId: 5, giftId: 3 });
+  l.run({ type: 'WithdrawCoins', userId: 'b', txId: 6, amount: 25 });
+  l.run({ type: 'ConvertGifts', userId: 'b', txId: 7 });
+  l.log.splice(2, 0, { id: 'other', type: 'UserLoggedIn', data: { userId: 'a' }, streamId: 'user-a', position: 999n });
+  return l.log;
+}
+
+describe('ledger reconciliation', () => {
+  it('passes on a history written by the decider, with totals', () => {
+    const r = audit(history());
+    expect(r.first_violation).toBeNull();
+    expect(r.ok).toBe(true);
+    expect(r.movements).toBe(7);
+    expect(r.events).toBe(8);
+    expect(r.totals).toEqual({
+      sum: 0,
+      external_payments: -110,
+      external_credits: -20,
+      external_withdrawals: 25,
+      platform_fees: 2,
+      transit_gifts: 1,
+      users_balance: 99 + 3,
+      users_gifts: 0,
+    });
+    expect(r.pending_gifts).toEqual({ count: 1, coins: 1 });
+  });
+
+  const tamper = (index: number, patch: (d: Record<string, unknown>) => Record<string, unknown>, extra: Partial<AuditedEvent> = {}) => {
+    const log = history();
+    log[index] = { ...log[index], data: patch(structuredClone(log[index].data) as Record<string, unknown>), ...extra };
+    return audit(log);
+  };
+
+  it('finds a transfer recorded twice', () => {
+    const log = history();
+    log.push({ ...log[0], id: 'again', position: 1000n });
+    expect(audit(log).first_violation).toMatchObject({ rule: 'duplicate_transfer', event_id: 'again', position: '1000' });
+    const credited = history();
+    const receivedAt = credited.findIndex((e) => e.type === 'GiftReceived');
+    credited.splice(receivedAt + 1, 0, { ...credited[receivedAt], id: 'twice', position: 500n });
+    expect(audit(credited).first_violation).toMatchObject({ rule: 'duplicate_transfer', event_id: 'twice' });
+  });
+  it('finds a negative user account', () => {
+    const r = tamper(7, (d) => ({ ...d, amount: 40, postings: [{ debit: 'user:b:balance', credit: 'external:withdrawals', amount: 40 }], after: { balance: 0, gifts: 0 } }));
+    expect(r.first_violation).toMatchObject({ rule: 'negative_account', event_id: 'e7' });
+    expect(r.ok).toBe(false);
+  });
+  it('finds postings that do not match the movement or the stated balances', () => {
+    expect(tamper(0, (d) => ({ ...d, coins: 5 })).first_violation?.rule).toBe('amount_mismatch');
+    expect(tamper(0, (d) => ({ ...d, after: { balance: 1, gifts: 0 } })).first_violation?.rule).toBe('after_mismatch');
+    expect(tamper(0, (d) => ({ ...d, postings: [{ debit: 'external:payments', credit: 'user:a:balance', amount: 1.5 }] })).first_violation?.rule).toBe('invalid_event');
+    expect(tamper(0, (d) => d, { streamId: 'wallet-b' }).first_violation?.rule).toBe('wrong_stream');
+    expect(tamper(1, (d) => ({ ...d, postings: [{ debit: 'external:credits', credit: 'user:a:balance', amount: 20 }] })).first_violation?.rule).toBe('foreign_account');
+  });
+  it('finds a gift received without being sent, or claimed twice', () => {
+    const log = history();
+    const i = log.findIndex((e) => e.type === 'GiftReceived');
+    const moved = log.splice(i, 1)[0];
+    log.splice(1, 0, moved);
+    expect(audit(log).first_violation).toMatchObject({ rule: 'gift_mismatch' });
+    const claims = history();
+    const c = claims.findIndex((e) => e.type === 'GiftClaimed');
+    claims.push({ ...claims[c], id: 'claim-again', position: 2000n, data: { ...(claims[c].data as object), txId: 99 } });
+    expect(audit(claims).first_violation).toMatchObject({ rule: 'claim_invalid', event_id: 'claim-again' });
+  });
+});

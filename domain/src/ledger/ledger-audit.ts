@@ -1,0 +1,259 @@
+import type { LogPosition } from '../shared/envelope';
+import { ACCOUNTS, mustStayNonNegative, netChanges, parseUserAccount, userBalanceAccount, userGiftsAccount } from './accounts';
+import { ledgerEventSchemas, transactionIdOf, type WalletEvent } from './events';
+import { walletStream } from './rules';
+
+/** An event as the log gives it (only what the audit reads). */
+export interface AuditedEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  streamId: string;
+  position: LogPosition;
+}
+
+export type LedgerRule =
+  | 'invalid_event'
+  | 'wrong_stream'
+  | 'foreign_account'
+  | 'duplicate_transfer'
+  | 'sum_not_zero'
+  | 'negative_account'
+  | 'after_mismatch'
+  | 'amount_mismatch'
+  | 'gift_mismatch'
+  | 'claim_invalid';
+
+export interface LedgerViolation {
+  position: string;
+  event_id: string;
+  type: string;
+  stream_id: string;
+  rule: LedgerRule;
+  message: string;
+}
+
+export interface LedgerReport {
+  /** true when every invariant held at every position */
+  ok: boolean;
+  /** events read from the log */
+  events: number;
+  /** coin movements among them */
+  movements: number;
+  last_position: string | null;
+  /** accounts ever touched */
+  accounts: number;
+  totals: {
+    /** Σ of every account: always 0 when ok */
+    sum: number;
+    external_payments: number;
+    external_credits: number;
+    external_withdrawals: number;
+    platform_fees: number;
+    transit_gifts: number;
+    users_balance: number;
+    users_gifts: number;
+  };
+  /** gifts sent and not yet credited to their receiver (they sit in transit:gifts) */
+  pending_gifts: { count: number; coins: number };
+  first_violation: LedgerViolation | null;
+  violations: number;
+}
+
+interface GiftTrack {
+  senderId: string;
+  receiverId: string;
+  coinCost: number;
+  fee: number;
+  /** credited amount once received, undefined before */
+  received?: number;
+  claimed: boolean;
+}
+
+/**
+ * Folds the whole log, event by event, and checks the ledger's invariants at every position:
+ * - every movement is well formed, on its member's wallet stream, touching only that member's accounts;
+ * - the sum over all accounts is 0 (double entry);
+ * - no user account (and not the gifts in transit) is ever negative;
+ * - every transfer is recorded once (one event per transaction id and type, one GiftReceived per
+ *   GiftSent, one claim per received gift), with amounts matching;
+ * - the balances an event states (`after`) are the folded balances.
+ * Pure: feed it the log in order with `apply`, then read `report()`. It keeps one entry per gift.
+ */
+export class LedgerAuditor {
+  private readonly balances = new Map<string, number>();
+  private readonly transfers = new Map<string, Set<number>>();
+  private readonly gifts = new Map<number, GiftTrack>();
+  private sum = 0;
+  private events = 0;
+  private movements = 0;
+  private lastPosition: LogPosition | undefined;
+  private pendingCount = 0;
+  private pendingCoins = 0;
+  private first: LedgerViolation | null = null;
+  private violationCount = 0;
+
+  /** the balance of an account so far */
+  balance(account: string): number {
+    return this.balances.get(account) ?? 0;
+  }
+
+  /** Check one event; answers the violation it caused, if any. */
+  apply(event: AuditedEvent): LedgerViolation | undefined {
+    this.events++;
+    this.lastPosition = event.position;
+    const schema = (ledgerEventSchemas as Record<string, { safeParse(d: unknown): { success: boolean; data?: unknown } }>)[event.type];
+    if (!schema) return undefined;
+    this.movements++;
+    const parsed = schema.safeParse(event.data);
+    if (!parsed.success) return this.violation(event, 'invalid_event', 'Mouvement mal formé (schéma).');
+    const e = { type: event.type, data: parsed.data } as WalletEvent;
+    const d = e.data;
+    if (event.streamId !== walletStream(d.userId)) {
+      return this.violation(event, 'wrong_stream', `Mouvement du membre ${d.userId} hors de son portefeuille.`);
+    }
+    for (const p of d.postings) {
+      for (const account of [p.debit, p.credit]) {
+        const owner = parseUserAccount(account);
+        if (owner && owner.userId !== d.userId) return this.violation(event, 'foreign_account', `Le compte ${account} n'appartient pas au portefeuille.`);
+      }
+    }
+
+    const txId = transactionIdOf(e);
+    const seen = this.transfers.get(e.type) ?? new Set<number>();
+    this.transfers.set(e.type, seen);
+    if (seen.has(txId)) return this.violation(event, 'duplicate_transfer', `Transfert ${e.type} n°${txId} enregistré deux fois.`);
+    seen.add(txId);
+
+    const semantic = this.checkSemantics(e);
+    if (semantic) return this.violation(event, semantic.rule, semantic.message);
+
+    const changes = netChanges(d.postings);
+    let eventSum = 0;
+    for (const [account, delta] of changes) {
+      eventSum += delta;
+      const next = this.balance(account) + delta;
+      this.balances.set(account, next);
+      this.sum += delta;
+    }
+    if (eventSum !== 0 || this.sum !== 0 || !Number.isSafeInteger(this.sum)) {
+      return this.violation(event, 'sum_not_zero', `La somme des comptes vaut ${this.sum} au lieu de 0.`);
+    }
+    for (const account of changes.keys()) {
+      if (mustStayNonNegative(account) && this.balance(account) < 0) {
+        return this.violation(event, 'negative_account', `Le compte ${account} est négatif (${this.balance(account)}).`);
+      }
+    }
+    const balance = this.balance(userBalanceAccount(d.userId));
+    const gifts = this.balance(userGiftsAccount(d.userId));
+    if (d.after.balance !== balance || d.after.gifts !== gifts) {
+      return this.violation(
+        event,
+        'after_mismatch',
+        `Soldes annoncés ${d.after.balance}/${d.after.gifts}, soldes réels ${balance}/${gifts}.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** Amounts and the life of each gift: sent once, received once as sent, claimed once. */
+  private checkSemantics(e: WalletEvent): { rule: LedgerRule; message: string } | undefined {
+    const d = e.data;
+    const changes = netChanges(d.postings);
+    const balanceDelta = changes.get(userBalanceAccount(d.userId)) ?? 0;
+    const giftsDelta = changes.get(userGiftsAccount(d.userId)) ?? 0;
+    const mismatch = (expected: string) => ({ rule: 'amount_mismatch' as const, message: `Écritures incohérentes avec le mouvement (${expected}).` });
+    switch (e.type) {
+      case 'CoinsPurchased':
+        return balanceDelta === e.data.coins && giftsDelta === 0 && changes.get(ACCOUNTS.payments) === -e.data.coins ? undefined : mismatch('achat');
+      case 'CoinsAdded':
+        return balanceDelta === e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.credits) === -e.data.amount ? undefined : mismatch('ajout');
+      case 'CoinsWithdrawn':
+        return balanceDelta === -e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.withdrawals) === e.data.amount ? undefined : mismatch('retrait');
+      case 'GiftSent': {
+        if (balanceDelta !== -e.data.coinCost || giftsDelta !== 0 || changes.get(ACCOUNTS.transit) !== e.data.coinCost) return mismatch('cadeau envoyé');
+        if (e.data.fee > e.data.coinCost) return { rule: 'gift_mismatch', message: 'Commission supérieure au cadeau.' };
+        if (e.data.receiverId === d.userId) return { rule: 'gift_mismatch', message: 'Cadeau envoyé à soi-même.' };
+        this.gifts.set(e.data.giftId, { senderId: d.userId, receiverId: e.data.receiverId, coinCost: e.data.coinCost, fee: e.data.fee, claimed: false });
+        this.pendingCount++;
+        this.pendingCoins += e.data.coinCost;
+        return undefined;
+      }
+      case 'GiftReceived': {
+        const g = this.gifts.get(e.data.giftId);
+        if (!g) return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} reçu sans avoir été envoyé.` };
+        if (g.received !== undefined) return { rule: 'duplicate_transfer', message: `Cadeau n°${e.data.giftId} crédité deux fois.` };
+        if (g.receiverId !== d.userId || g.senderId !== e.data.senderId || g.coinCost !== e.data.coinCost || g.fee !== e.data.fee || e.data.amount !== g.coinCost - g.fee) {
+          return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} crédité autrement qu'envoyé.` };
+        }
+        if (giftsDelta !== e.data.amount || balanceDelta !== 0 || (changes.get(ACCOUNTS.fees) ?? 0) !== e.data.fee || changes.get(ACCOUNTS.transit) !== -e.data.coinCost) {
+          return mismatch('cadeau reçu');
+        }
+        g.received = e.data.amount;
+        this.pendingCount--;
+        this.pendingCoins -= g.coinCost;
+        return undefined;
+      }
+      case 'GiftClaimed': {
+        const g = this.gifts.get(e.data.giftId);
+        if (!g || g.receiverId !== d.userId || g.received === undefined) return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré sans avoir été reçu.` };
+        if (g.claimed) return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré deux fois.` };
+        if (e.data.amount !== g.received || balanceDelta !== g.received || giftsDelta !== -g.received) return mismatch('récupération');
+        g.claimed = true;
+        return undefined;
+      }
+      case 'GiftsConverted': {
+        let total = 0;
+        const ids = new Set<number>();
+        for (const giftId of e.data.giftIds) {
+          const g = this.gifts.get(giftId);
+          if (!g || g.receiverId !== d.userId || g.received === undefined || g.claimed || ids.has(giftId)) {
+            return { rule: 'claim_invalid', message: `Cadeau n°${giftId} converti sans être reçu ou déjà récupéré.` };
+          }
+          ids.add(giftId);
+          total += g.received;
+        }
+        if (total !== e.data.amount || balanceDelta !== total || giftsDelta !== -total) return mismatch('conversion');
+        for (const giftId of ids) this.gifts.get(giftId)!.claimed = true;
+        return undefined;
+      }
+    }
+  }
+
+  private violation(event: AuditedEvent, rule: LedgerRule, message: string): LedgerViolation {
+    const v: LedgerViolation = { position: event.position.toString(), event_id: event.id, type: event.type, stream_id: event.streamId, rule, message };
+    this.violationCount++;
+    this.first ??= v;
+    return v;
+  }
+
+  report(): LedgerReport {
+    let usersBalance = 0;
+    let usersGifts = 0;
+    for (const [account, value] of this.balances) {
+      const owner = parseUserAccount(account);
+      if (owner?.kind === 'balance') usersBalance += value;
+      else if (owner?.kind === 'gifts') usersGifts += value;
+    }
+    return {
+      ok: this.first === null,
+      events: this.events,
+      movements: this.movements,
+      last_position: this.lastPosition === undefined ? null : this.lastPosition.toString(),
+      accounts: this.balances.size,
+      totals: {
+        sum: this.sum,
+        external_payments: this.balance(ACCOUNTS.payments),
+        external_credits: this.balance(ACCOUNTS.credits),
+        external_withdrawals: this.balance(ACCOUNTS.withdrawals),
+        platform_fees: this.balance(ACCOUNTS.fees),
+        transit_gifts: this.balance(ACCOUNTS.transit),
+        users_balance: usersBalance,
+        users_gifts: usersGifts,
+      },
+      pending_gifts: { count: this.pendingCount, coins: this.pendingCoins },
+      first_violation: this.first,
+      violations: this.violationCount,
+    };
+  }
+}

@@ -1,0 +1,301 @@
+import type { Decider } from '../shared/decider';
+import { DomainError, badRequest, conflict, notFound } from '../shared/errors';
+import { ACCOUNTS, MAX_POSTING, netChanges, userBalanceAccount, userGiftsAccount, type Posting } from './accounts';
+import type { GiftSent, WalletEvent } from './events';
+import type { CoinPack } from './packs';
+import { packPriceCents } from './packs';
+import {
+  emptyIdMap,
+  emptyKeyMap,
+  idMapEntries,
+  idMapGet,
+  idMapHas,
+  idMapRemove,
+  idMapSet,
+  keyMapGet,
+  keyMapSet,
+  type IdMap,
+  type KeyMap,
+} from './persistent-map';
+import { LEDGER_LIMITS, LEDGER_MESSAGES, giftFee } from './rules';
+
+/** The Idempotency-Key of a command and a hash of its request (route and body). */
+export interface RequestRef {
+  key: string;
+  hash: string;
+}
+
+/** What a keyed request did, kept in the wallet so that a retry answers the same. */
+export interface RequestRecord {
+  hash: string;
+  /** event type the request wrote */
+  event: WalletEvent['type'];
+  /** transaction id (gift id for a gift sent) */
+  txId: number;
+  /** coins moved by the request */
+  amount: number;
+  /** the member's balances right after it */
+  balance: number;
+  gifts: number;
+}
+
+export type WalletCommand =
+  | { type: 'PurchaseCoins'; userId: string; txId: number; pack: CoinPack; provider: string; paymentRef: string; request?: RequestRef }
+  | { type: 'AddCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
+  | { type: 'WithdrawCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
+  | {
+      type: 'SendGift';
+      userId: string;
+      /** numeric id of this gift, from the ledger sequence */
+      giftId: number;
+      receiverId: string;
+      gift: { id: number; name: string; emoji: string; coinCost: number };
+      /** GIFT_FEE_PERCENT at the time of sending */
+      feePercent: number;
+      request?: RequestRef;
+    }
+  | { type: 'ReceiveGift'; userId: string; sent: GiftSent['data']; sentAt: string }
+  | { type: 'ClaimGift'; userId: string; txId: number; giftId: number; request?: RequestRef }
+  | { type: 'ConvertGifts'; userId: string; txId: number; request?: RequestRef };
+
+export interface WalletState {
+  userId: string | null;
+  /** user:<id>:balance */
+  balance: number;
+  /** user:<id>:gifts */
+  gifts: number;
+  /** received gifts not claimed yet: gift id → coins credited */
+  unclaimed: IdMap<number>;
+  /** received gifts already claimed or converted */
+  claimed: IdMap<true>;
+  /** keyed requests already handled */
+  requests: KeyMap<RequestRecord>;
+}
+
+/**
+ * The wallet of one member: their spendable balance and received gifts. Every rule on coins is
+ * decided here against the folded stream, which is appended with its expected revision: two
+ * concurrent spends can never both pass the balance check.
+ */
+export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
+  initialState: () => ({
+    userId: null,
+    balance: 0,
+    gifts: 0,
+    unclaimed: emptyIdMap(),
+    claimed: emptyIdMap(),
+    requests: emptyKeyMap(),
+  }),
+
+  evolve(state, event) {
+    const d = event.data;
+    const changes = netChanges(d.postings);
+    let next: WalletState = {
+      ...state,
+      userId: d.userId,
+      balance: state.balance + (changes.get(userBalanceAccount(d.userId)) ?? 0),
+      gifts: state.gifts + (changes.get(userGiftsAccount(d.userId)) ?? 0),
+    };
+    switch (event.type) {
+      case 'GiftReceived':
+        next = { ...next, unclaimed: idMapSet(next.unclaimed, event.data.giftId, event.data.amount) };
+        break;
+      case 'GiftClaimed':
+        next = {
+          ...next,
+          unclaimed: idMapRemove(next.unclaimed, event.data.giftId),
+          claimed: idMapSet(next.claimed, event.data.giftId, true),
+        };
+        break;
+      case 'GiftsConverted': {
+        let { unclaimed, claimed } = next;
+        for (const giftId of event.data.giftIds) {
+          unclaimed = idMapRemove(unclaimed, giftId);
+          claimed = idMapSet(claimed, giftId, true);
+        }
+        next = { ...next, unclaimed, claimed };
+        break;
+      }
+      default:
+        break;
+    }
+    if ('request' in event.data && event.data.request) {
+      const r = event.data.request;
+      next = {
+        ...next,
+        requests: keyMapSet(next.requests, r.key, {
+          hash: r.hash,
+          event: event.type,
+          txId: 'txId' in event.data ? event.data.txId : event.data.giftId,
+          amount: recordAmount(event),
+          balance: next.balance,
+          gifts: next.gifts,
+        }),
+      };
+    }
+    return next;
+  },
+
+  decide(command, state) {
+    if (state.userId !== null && state.userId !== command.userId) {
+      throw new Error(`wallet of ${state.userId} given a command for ${command.userId}`);
+    }
+    if ('request' in command && command.request) {
+      const previous = keyMapGet(state.requests, command.request.key);
+      if (previous) {
+        // a retry: it answers what the first call answered (from the record) and moves nothing
+        if (previous.hash === command.request.hash) return [];
+        throw conflict(LEDGER_MESSAGES.idempotencyConflict);
+      }
+    }
+    const userId = command.userId;
+    const balance = userBalanceAccount(userId);
+    const gifts = userGiftsAccount(userId);
+    const request = 'request' in command && command.request ? { request: command.request } : {};
+
+    switch (command.type) {
+      case 'PurchaseCoins': {
+        const coins = command.pack.coins_amount;
+        const postings = [{ debit: ACCOUNTS.payments, credit: balance, amount: coins }];
+        return [
+          {
+            type: 'CoinsPurchased',
+            data: {
+              userId,
+              txId: command.txId,
+              packId: command.pack.id,
+              coins,
+              priceCents: packPriceCents(command.pack),
+              provider: command.provider,
+              paymentRef: command.paymentRef,
+              postings,
+              after: after(state, userId, postings),
+              ...request,
+            },
+          },
+        ];
+      }
+      case 'AddCoins': {
+        const amount = command.amount;
+        if (!Number.isInteger(amount)) throw badRequest(LEDGER_MESSAGES.amountInteger);
+        if (amount <= 0) throw badRequest(LEDGER_MESSAGES.amountPositive);
+        if (amount > LEDGER_LIMITS.maxAdd) throw badRequest(LEDGER_MESSAGES.amountTooLarge);
+        const postings = [{ debit: ACCOUNTS.credits, credit: balance, amount }];
+        return [{ type: 'CoinsAdded', data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request } }];
+      }
+      case 'WithdrawCoins': {
+        const amount = command.amount;
+        if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest(LEDGER_MESSAGES.withdrawInvalid);
+        if (amount > state.balance) throw badRequest(LEDGER_MESSAGES.insufficient);
+        const postings = [{ debit: balance, credit: ACCOUNTS.withdrawals, amount }];
+        return [{ type: 'CoinsWithdrawn', data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request } }];
+      }
+      case 'SendGift': {
+        if (command.receiverId === userId) throw badRequest(LEDGER_MESSAGES.selfGift);
+        const cost = command.gift.coinCost;
+        if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING) throw badRequest(LEDGER_MESSAGES.giftInvalid);
+        if (state.balance < cost) throw badRequest(LEDGER_MESSAGES.insufficient);
+        const postings = [{ debit: balance, credit: ACCOUNTS.transit, amount: cost }];
+        return [
+          {
+            type: 'GiftSent',
+            data: {
+              userId,
+              giftId: command.giftId,
+              receiverId: command.receiverId,
+              catalogGiftId: command.gift.id,
+              name: command.gift.name,
+              emoji: command.gift.emoji,
+              coinCost: cost,
+              fee: giftFee(cost, command.feePercent),
+              postings,
+              after: after(state, userId, postings),
+              ...request,
+            },
+          },
+        ];
+      }
+      case 'ReceiveGift': {
+        const s = command.sent;
+        if (s.receiverId !== userId) throw new Error(`gift ${s.giftId} is for ${s.receiverId}, not ${userId}`);
+        // credited once per gift id, whatever the number of deliveries
+        if (idMapHas(state.unclaimed, s.giftId) || idMapHas(state.claimed, s.giftId)) return [];
+        const amount = s.coinCost - s.fee;
+        const postings: Posting[] = [];
+        if (amount > 0) postings.push({ debit: ACCOUNTS.transit, credit: gifts, amount });
+        if (s.fee > 0) postings.push({ debit: ACCOUNTS.transit, credit: ACCOUNTS.fees, amount: s.fee });
+        return [
+          {
+            type: 'GiftReceived',
+            data: {
+              userId,
+              giftId: s.giftId,
+              senderId: s.userId,
+              catalogGiftId: s.catalogGiftId,
+              name: s.name,
+              emoji: s.emoji,
+              coinCost: s.coinCost,
+              fee: s.fee,
+              amount,
+              sentAt: command.sentAt,
+              postings,
+              after: after(state, userId, postings),
+            },
+          },
+        ];
+      }
+      case 'ClaimGift': {
+        const amount = idMapGet(state.unclaimed, command.giftId);
+        if (amount === undefined) {
+          if (idMapHas(state.claimed, command.giftId)) throw conflict(LEDGER_MESSAGES.alreadyClaimed);
+          throw notFound(LEDGER_MESSAGES.giftNotFound);
+        }
+        const postings = amount > 0 ? [{ debit: gifts, credit: balance, amount }] : [];
+        return [
+          {
+            type: 'GiftClaimed',
+            data: { userId, txId: command.txId, giftId: command.giftId, amount, postings, after: after(state, userId, postings), ...request },
+          },
+        ];
+      }
+      case 'ConvertGifts': {
+        const giftIds: number[] = [];
+        let amount = 0;
+        for (const [giftId, coins] of idMapEntries(state.unclaimed)) {
+          giftIds.push(giftId);
+          amount += coins;
+        }
+        // nothing to move: no event, except to remember a keyed request's answer
+        if (giftIds.length === 0 && !command.request) return [];
+        const postings = amount > 0 ? [{ debit: gifts, credit: balance, amount }] : [];
+        return [
+          {
+            type: 'GiftsConverted',
+            data: { userId, txId: command.txId, giftIds, amount, postings, after: after(state, userId, postings), ...request },
+          },
+        ];
+      }
+    }
+  },
+};
+
+/** The member's balances after some postings; refuses what would overflow a safe integer. */
+function after(state: WalletState, userId: string, postings: Posting[]) {
+  const changes = netChanges(postings);
+  const balance = state.balance + (changes.get(userBalanceAccount(userId)) ?? 0);
+  const gifts = state.gifts + (changes.get(userGiftsAccount(userId)) ?? 0);
+  if (!Number.isSafeInteger(balance) || !Number.isSafeInteger(gifts)) throw badRequest(LEDGER_MESSAGES.balanceTooLarge);
+  if (balance < 0 || gifts < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 400);
+  return { balance, gifts };
+}
+
+function recordAmount(event: WalletEvent): number {
+  switch (event.type) {
+    case 'CoinsPurchased':
+      return event.data.coins;
+    case 'GiftSent':
+      return event.data.coinCost;
+    default:
+      return event.data.amount;
+  }
+}

@@ -1,0 +1,122 @@
+import { positionKey } from '@evo/domain';
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { USERS, type UserDoc } from '../identity/users-projector';
+import { insertOnce } from '../ledger/wallets-projector';
+
+export const GIFT_CATALOG = 'gift_catalog';
+export const GIFTS_RECEIVED = 'gifts_received';
+
+/** A gift of the catalogue (SPEC.md "Gift in catalogue"). */
+export interface GiftCatalogDoc extends Doc {
+  _id: number;
+  id: number;
+  name: string;
+  emoji: string;
+  image_url: string;
+  coin_cost: number;
+}
+
+/** A gift a member received (SPEC.md "Received gift" and "Received coin gift"). */
+export interface ReceivedGiftDoc extends Doc {
+  _id: number;
+  id: number;
+  receiver_id: string;
+  sender_id: string;
+  sender_pseudo: string;
+  sender_email: string;
+  catalog_gift_id: number;
+  name: string;
+  emoji: string;
+  /** what the sender paid */
+  coin_cost: number;
+  /** platform fee taken from it */
+  fee: number;
+  /** coins credited to the receiver */
+  amount: number;
+  sent_at: string;
+  received_at: string;
+  claimed: boolean;
+  claimed_at: string | null;
+  pos_key: string;
+}
+
+/** The received-gift row the screens and the `gift:received` push use. */
+export const receivedGiftRow = (g: ReceivedGiftDoc) => ({
+  id: g.id,
+  name: g.name,
+  emoji: g.emoji,
+  sender_pseudo: g.sender_pseudo,
+  sender_email: g.sender_email,
+  coin_cost: g.coin_cost,
+  amount: g.amount,
+  sent_at: g.sent_at,
+  claimed: g.claimed,
+});
+
+/**
+ * The catalogue and received gifts. Writes are idempotent (documents keyed by ids from the events,
+ * a received gift inserted once, so a redelivery never resets `claimed`). Pushes `gift:received` to
+ * the receiver.
+ */
+export const giftsProjector: Projector = {
+  name: 'gifts',
+  collections: [GIFT_CATALOG, GIFTS_RECEIVED],
+  indexes: {
+    [GIFTS_RECEIVED]: [{ key: { receiver_id: 1, pos_key: -1 } }],
+  },
+  async project(event, store, ctx) {
+    const catalog = store.collection<GiftCatalogDoc>(GIFT_CATALOG);
+    const received = store.collection<ReceivedGiftDoc>(GIFTS_RECEIVED);
+    switch (event.type) {
+      case 'GiftAdded':
+      case 'GiftUpdated': {
+        const d = event.data;
+        await catalog.replaceOne(
+          { _id: d.giftId },
+          { _id: d.giftId, id: d.giftId, name: d.name, emoji: d.emoji, image_url: d.imageUrl, coin_cost: d.coinCost },
+          { upsert: true },
+        );
+        return;
+      }
+      case 'GiftRemoved':
+        await catalog.deleteOne({ _id: event.data.giftId });
+        return;
+      case 'GiftReceived': {
+        const d = event.data;
+        const sender = await store.collection<UserDoc>(USERS).findOne({ _id: d.senderId });
+        const doc: ReceivedGiftDoc = {
+          _id: d.giftId,
+          id: d.giftId,
+          receiver_id: d.userId,
+          sender_id: d.senderId,
+          sender_pseudo: sender?.pseudo ?? '',
+          sender_email: sender?.email ?? '',
+          catalog_gift_id: d.catalogGiftId,
+          name: d.name,
+          emoji: d.emoji,
+          coin_cost: d.coinCost,
+          fee: d.fee,
+          amount: d.amount,
+          sent_at: d.sentAt,
+          received_at: event.metadata.at,
+          claimed: false,
+          claimed_at: null,
+          pos_key: positionKey(event.position),
+        };
+        // written once: a redelivery (maybe after a claim) finds it and changes nothing
+        if (await insertOnce(received, doc)) ctx.push(`user:${d.userId}`, 'gift:received', { gift: receivedGiftRow(doc) });
+        return;
+      }
+      case 'GiftClaimed':
+        await received.updateOne({ _id: event.data.giftId, claimed: false }, { $set: { claimed: true, claimed_at: event.metadata.at } });
+        return;
+      case 'GiftsConverted':
+        if (event.data.giftIds.length === 0) return;
+        await received.updateMany({ _id: { $in: event.data.giftIds }, claimed: false }, { $set: { claimed: true, claimed_at: event.metadata.at } });
+        return;
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,144 @@
+import { TRANSACTION_TYPES, isWalletEvent, positionKey, type Posting, type WalletEvent } from '@evo/domain';
+import { DuplicateKeyError, type Doc, type ReadCollection } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+
+export const COIN_WALLETS = 'coin_wallets';
+export const COIN_MOVEMENTS = 'coin_movements';
+
+/** A member's balances (SPEC.md "Balance"). */
+export interface CoinWalletDoc extends Doc {
+  _id: string;
+  user_id: string;
+  coins_balance: number;
+  /** received gifts not yet claimed or converted */
+  gifts_unclaimed: number;
+  /** log position of the last movement (string) */
+  position: string;
+  updated_at: string;
+}
+
+/** One coin movement of one member: their transaction history, the admin list and the audit. */
+export interface CoinMovementDoc extends Doc {
+  /** the event id */
+  _id: string;
+  user_id: string;
+  /** transaction id (gift id for gifts) */
+  tx_id: number;
+  /** achat, ajout, retrait, cadeau_envoye, cadeau_recu, recuperation, conversion */
+  type: string;
+  event_type: string;
+  /** signed change: of the balance, or of the unclaimed gifts for cadeau_recu (see `account`) */
+  amount: number;
+  account: 'balance' | 'gifts';
+  created_at: string;
+  position: string;
+  pos_key: string;
+  postings: Posting[];
+  balance_after: number;
+  gifts_after: number;
+  actor: string | null;
+  correlation_id: string;
+  causation_id: string | null;
+  /** how coins entered or left: the payment provider for achat, 'ajout', 'retrait'; null for gifts */
+  method: string | null;
+  /** coins that entered or left the platform (shown in the admin transactions list) */
+  external: boolean;
+  gift_id: number | null;
+  /** the other member of a gift */
+  counterpart_id: string | null;
+}
+
+function describe(e: WalletEvent): Pick<CoinMovementDoc, 'amount' | 'account' | 'method' | 'external' | 'gift_id' | 'counterpart_id' | 'tx_id'> {
+  const none = { method: null, external: false, gift_id: null, counterpart_id: null };
+  switch (e.type) {
+    case 'CoinsPurchased':
+      return { ...none, tx_id: e.data.txId, amount: e.data.coins, account: 'balance', method: e.data.provider, external: true };
+    case 'CoinsAdded':
+      return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance', method: 'ajout', external: true };
+    case 'CoinsWithdrawn':
+      return { ...none, tx_id: e.data.txId, amount: -e.data.amount, account: 'balance', method: 'retrait', external: true };
+    case 'GiftSent':
+      return { ...none, tx_id: e.data.giftId, amount: -e.data.coinCost, account: 'balance', gift_id: e.data.giftId, counterpart_id: e.data.receiverId };
+    case 'GiftReceived':
+      return { ...none, tx_id: e.data.giftId, amount: e.data.amount, account: 'gifts', gift_id: e.data.giftId, counterpart_id: e.data.senderId };
+    case 'GiftClaimed':
+      return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance', gift_id: e.data.giftId };
+    case 'GiftsConverted':
+      return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance' };
+  }
+}
+
+const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
+
+/** Insert a document that never changes once written; a redelivery finds it there and does nothing. */
+export async function insertOnce<T extends Doc>(coll: ReadCollection<T>, doc: T): Promise<boolean> {
+  try {
+    await coll.insertOne(doc);
+    return true;
+  } catch (e) {
+    if (isDuplicate(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Replace a document whose whole content follows from one event, unless a later (or the same)
+ * event already wrote it: like `applyOnce`, guarded by the `_pos` field, but a plain replacement
+ * (no update operators to interpret). Returns true when written.
+ */
+export async function replaceIfNewer<T extends Doc>(coll: ReadCollection<T>, doc: T & { _pos: string }): Promise<boolean> {
+  try {
+    const r = await coll.replaceOne({ _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] }, doc, { upsert: true });
+    return r.matchedCount + r.upsertedCount > 0;
+  } catch (e) {
+    // the upsert met the document with a later _pos: already applied
+    if (isDuplicate(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Balances and coin movements. A wallet is REPLACED by the balances each event states (`after`),
+ * never incremented, guarded by position, so a redelivery cannot drift it; a movement is inserted
+ * once under its event id. Pushes `wallet:changed` to the member's room.
+ */
+export const walletsProjector: Projector = {
+  name: 'wallets',
+  collections: [COIN_WALLETS, COIN_MOVEMENTS],
+  indexes: {
+    [COIN_MOVEMENTS]: [{ key: { user_id: 1, pos_key: -1 } }, { key: { external: 1, pos_key: -1 } }],
+  },
+  async project(event, store, ctx) {
+    if (!isWalletEvent(event)) return;
+    const e = { type: event.type, data: event.data } as WalletEvent;
+    const d = e.data;
+    const position = event.position.toString();
+    const posKey = positionKey(event.position);
+    await insertOnce(store.collection<CoinMovementDoc>(COIN_MOVEMENTS), {
+      _id: event.id,
+      user_id: d.userId,
+      type: TRANSACTION_TYPES[e.type],
+      event_type: e.type,
+      created_at: event.metadata.at,
+      position,
+      pos_key: posKey,
+      postings: d.postings,
+      balance_after: d.after.balance,
+      gifts_after: d.after.gifts,
+      actor: event.metadata.userId ?? null,
+      correlation_id: event.metadata.correlationId,
+      causation_id: event.metadata.causationId ?? null,
+      ...describe(e),
+    });
+    await replaceIfNewer(store.collection<CoinWalletDoc>(COIN_WALLETS), {
+      _id: d.userId,
+      user_id: d.userId,
+      coins_balance: d.after.balance,
+      gifts_unclaimed: d.after.gifts,
+      position,
+      updated_at: event.metadata.at,
+      _pos: posKey,
+    });
+    ctx.push(`user:${d.userId}`, 'wallet:changed', { coins_balance: d.after.balance, gifts_unclaimed: d.after.gifts, position });
+  },
+};

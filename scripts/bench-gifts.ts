@@ -1,0 +1,308 @@
+/**
+ * Gift-send benchmark (not a test): gift sends per second over HTTP with 32 concurrent clients on
+ * the embedded default (the real entry point `command-api/src/main.ts` in a child process, SQLite in a
+ * temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
+ * run, in a child process of its own, with the same client. p50/p99 latencies; a table at the end.
+ *
+ *   npx tsx scripts/bench-gifts.ts [--seconds=10] [--clients=32]
+ *
+ * Scenarios:
+ * - bare route: POST /bare { ... } → { message } (express + express.json only);
+ * - gift sends, 32 wallets: each client is a member sending 1-coin gifts to 8 receivers;
+ * - gift sends, 1 hot wallet: the 32 clients share one member's session (one wallet stream).
+ * At the end the ledger is reconciled over HTTP (every gift credited once, invariants held).
+ *
+ * Diagnostics: `--only=bare,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
+ * in-process projections (commands + gift credits only), to see the read side's share.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const SECONDS = arg('seconds', 10);
+const WARMUP_SECONDS = 2;
+const CLIENTS = arg('clients', 32);
+const RECEIVERS = 8;
+/** --only=bare,wallets,hot (for profiling one scenario) */
+const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,wallets,hot').split(',');
+
+// ------------------------------------------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`child exited:\n${output()}`);
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`not ready:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function spawnChild(args: string[], env: Record<string, string>) {
+  let out = '';
+  // BENCH_NODE_ARGS (e.g. --cpu-prof) goes to the EVO server only
+  const extra = args[0] === 'command-api/src/main.ts' ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+/** One client = one keep-alive connection and its cookie. */
+class HttpClient {
+  cookie = '';
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  constructor(private readonly base: URL) {}
+
+  request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: this.base.hostname,
+          port: this.base.port,
+          path: url,
+          method,
+          agent: this.agent,
+          headers: {
+            ...headers,
+            ...(this.cookie ? { cookie: this.cookie } : {}),
+            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const setCookie = res.headers['set-cookie']?.[0];
+            if (setCookie) this.cookie = setCookie.split(';')[0];
+            const text = Buffer.concat(chunks).toString();
+            let json: Record<string, unknown> = {};
+            try {
+              json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+            } catch {
+              json = { text };
+            }
+            resolve({ status: res.statusCode ?? 0, json });
+          });
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+interface Result {
+  scenario: string;
+  requests: number;
+  errors: number;
+  rate: number;
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** `clients` loops for warmup + measure seconds; only the measured window counts. */
+async function load(scenario: string, clients: Array<() => Promise<boolean>>): Promise<Result> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const warmupEnd = performance.now() + WARMUP_SECONDS * 1000;
+  const end = warmupEnd + SECONDS * 1000;
+  await Promise.all(
+    clients.map(async (call) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        let ok = false;
+        try {
+          ok = await call();
+        } catch {
+          ok = false;
+        }
+        const t1 = performance.now();
+        if (t0 >= warmupEnd && t1 <= end) {
+          latencies.push(t1 - t0);
+          if (!ok) errors++;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { scenario, requests: latencies.length, errors, rate: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function register(base: URL, n: number) {
+  const video = readFileSync(path.join(ROOT, 'command-api/assets/demo/demo-3.mp4'));
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const tag = `${Date.now().toString(36)}${n}`;
+  const m = { email: `bench${tag}@test.fr`, pseudo: `bench${tag}`, password: 'motdepasse1', bio: 'Bench', video_title: 'Vidéo' };
+  const form = new FormData();
+  for (const [k, v] of Object.entries(m)) form.append(k, v);
+  form.append('profilePic', new Blob([png], { type: 'image/png' }), 'p.png');
+  form.append('video', new Blob([video], { type: 'video/mp4' }), 'v.mp4');
+  const r = await fetch(new URL('/api/auth/register', base), { method: 'POST', body: form });
+  if (r.status !== 201) throw new Error(`register: ${r.status} ${await r.text()}`);
+  return m;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-gifts-'));
+  const children: ChildProcess[] = [];
+  try {
+    const [evoPort, barePort] = [await freePort(), await freePort()];
+    // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
+    const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
+    const evo = spawnChild(['command-api/src/main.ts', ...role], { DATA_DIR: dataDir, PORT: String(evoPort), DEMO_DATA: 'false', LOG_LEVEL: 'warn' });
+    const bare = spawnChild([fileURLToPath(import.meta.url), '--bare', `--port=${barePort}`], {});
+    children.push(evo.child, bare.child);
+    const evoBase = new URL(`http://localhost:${evoPort}`);
+    const bareBase = new URL(`http://localhost:${barePort}`);
+    await waitReady(new URL(role.length ? '/health' : '/ready', evoBase).href, evo.child, evo.output);
+    await waitReady(new URL('/bare', bareBase).href, bare.child, bare.output);
+    console.log(`EVO (embedded, SQLite in ${dataDir}) on ${evoBase.href}; bare Express on ${bareBase.href}`);
+
+    // members: CLIENTS senders with coins, RECEIVERS receivers
+    process.stdout.write(`registering ${CLIENTS + RECEIVERS} members… `);
+    const senders: Array<{ m: Awaited<ReturnType<typeof register>>; c: HttpClient }> = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const m = await register(evoBase, i);
+      const c = new HttpClient(evoBase);
+      const l = await c.request('POST', '/api/auth/login', { email: m.email, password: m.password });
+      if (l.status !== 200) throw new Error(`login ${l.status} ${JSON.stringify(l.json)}`);
+      for (let k = 0; k < 3; k++) await c.request('POST', '/api/coins/add', { email: m.email, amount: 100_000 });
+      senders.push({ m, c });
+    }
+    const receivers: Array<Awaited<ReturnType<typeof register>>> = [];
+    for (let i = 0; i < RECEIVERS; i++) receivers.push(await register(evoBase, CLIENTS + i));
+    // let the registrations' video processing (ffprobe/ffmpeg jobs) finish before measuring
+    const lastPseudo = receivers[receivers.length - 1].pseudo;
+    for (let i = 0; i < (role.length ? 0 : 600); i++) {
+      const p = await senders[0].c.request('GET', `/api/users/profile/${lastPseudo}`);
+      const videos = (p.json.videos as Array<{ processing: string }> | undefined) ?? [];
+      if (videos.length && videos.every((v) => v.processing !== 'en_traitement')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log('done');
+
+    const results: Result[] = [];
+    // 1. the bare route
+    if (ONLY.includes('bare')) {
+      const clients = Array.from({ length: CLIENTS }, () => new HttpClient(bareBase));
+      results.push(await load(`bare Express JSON route`, clients.map((c) => async () => (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 })).status === 200)));
+      clients.forEach((c) => c.close());
+    }
+    // 2. gift sends from 32 wallets
+    let n = 0;
+    if (ONLY.includes('wallets')) results.push(
+      await load(
+        `gift sends, ${CLIENTS} wallets`,
+        senders.map(({ m, c }) => async () => {
+          const to = receivers[n++ % RECEIVERS];
+          const r = await c.request('POST', '/api/gifts/send', { sender_email: m.email, receiver_email: to.email, gift_id: 1 });
+          return r.status === 200;
+        }),
+      ),
+    );
+    // 3. one hot wallet, the same 32 connections
+    if (ONLY.includes('hot')) {
+      const hot = senders[0];
+      const clients = Array.from({ length: CLIENTS }, () => {
+        const c = new HttpClient(evoBase);
+        c.cookie = hot.c.cookie;
+        return c;
+      });
+      results.push(
+        await load(
+          `gift sends, 1 hot wallet`,
+          clients.map((c) => async () => {
+            const to = receivers[n++ % RECEIVERS];
+            return (await c.request('POST', '/api/gifts/send', { sender_email: hot.m.email, receiver_email: to.email, gift_id: 1 })).status === 200;
+          }),
+        ),
+      );
+      clients.forEach((c) => c.close());
+    }
+
+    // correctness after the load: every gift credited once, invariants held
+    const admin = new HttpClient(evoBase);
+    await admin.request('POST', '/api/auth/login', { email: 'admin@evo.local', password: 'evo-admin-2026' });
+    let report: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) {
+      report = (await admin.request('GET', '/api/admin/ledger/reconcile')).json;
+      if ((report.pending_gifts as { count: number } | undefined)?.count === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const bareRate = results.find((r) => r.scenario.startsWith('bare'))?.rate ?? Number.NaN;
+    console.log('');
+    console.log(`${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s)`);
+    console.log('');
+    const header = ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare'];
+    const rows = results.map((r) => [r.scenario, String(r.requests), r.rate.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), `${((r.rate / bareRate) * 100).toFixed(0)} %`]);
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    console.log(line(header));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const r of rows) console.log(line(r));
+    console.log('');
+    const totals = report.totals as Record<string, number> | undefined;
+    console.log(
+      `reconciliation: ${report.ok ? 'OK' : 'FAILED'} — ${String(report.movements)} movements, gifts still in transit: ${(report.pending_gifts as { count: number } | undefined)?.count}, sum of all accounts: ${totals?.sum}`,
+    );
+    if (!report.ok) process.exitCode = 1;
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// child mode: the bare Express route
+// ------------------------------------------------------------------------------------------------
+async function bareServer() {
+  const { default: express } = await import('express');
+  const app = express();
+  app.disable('x-powered-by');
+  app.post('/bare', express.json({ limit: '100kb' }), (req, res) => {
+    res.json({ message: '🎁 Cadeau envoyé !', echo: typeof req.body?.gift_id });
+  });
+  const port = arg('port', 0);
+  app.listen(port, () => console.log('ready'));
+}
+
+
+if (process.argv.includes('--bare')) await bareServer();
+else await main();

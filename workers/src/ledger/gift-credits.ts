@@ -1,0 +1,152 @@
+import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
+import { childLogger, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
+import { WalletRepository } from './wallets';
+
+const log = childLogger('gift-credits');
+
+export interface GiftCreditOptions {
+  /** credits running at once (different receivers are credited in parallel) */
+  maxInFlight?: number;
+  /** first retry delay of a failed credit (ms), doubled up to 5 s */
+  retryMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** The id every process derives for a gift's credit: the same gift always gives the same event id. */
+export const giftCreditKey = (giftId: number) => `gift-received-${giftId}`;
+
+/**
+ * Process manager: every `GiftSent` (sender's wallet) gets exactly one `GiftReceived` on the
+ * receiver's wallet (`wallet-<receiverId>`).
+ *
+ * - Exactly once: the receiver's wallet decider answers nothing for a gift id it already has, and
+ *   the credit's event id is derived from the gift id (`gift-received-<id>` as idempotency key), so
+ *   two deliveries — a redelivery, a restart, two processes running this manager — store it once.
+ * - Crash-safe without a checkpoint of its own: at start it re-scans the log (GiftSent minus
+ *   GiftReceived = gifts still in transit), credits those, then follows the log live from where the
+ *   scan ended. Its only state is the log itself.
+ * - Credits run concurrently (bounded); a failed one is retried with backoff until it succeeds.
+ */
+export class GiftCreditProcess {
+  private subscription: SubscriptionHandle | undefined;
+  private stopped = false;
+  private seen: LogPosition | undefined;
+  private readonly inFlight = new Map<string, { position: LogPosition; done: Promise<void> }>();
+  private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
+  private readonly maxInFlight: number;
+  private readonly retryMs: number;
+  private readonly wallets: WalletRepository;
+  /** credits written by this process (for tests and logs) */
+  credited = 0;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly options: GiftCreditOptions = {},
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 64;
+    this.retryMs = options.retryMs ?? 50;
+    this.wallets = WalletRepository.for(events);
+  }
+
+  /** Re-scan the log, credit what is in transit, then follow the log. Resolves after the scan. */
+  async start(): Promise<void> {
+    const pending = new Map<number, RecordedEvent>();
+    let last: LogPosition | undefined;
+    for await (const batch of this.events.readAll(undefined, 2000)) {
+      for (const e of batch) {
+        if (e.type === 'GiftSent') pending.set((e.data as GiftSent['data']).giftId, e);
+        else if (e.type === 'GiftReceived') pending.delete((e.data as { giftId: number }).giftId);
+        last = e.position;
+      }
+    }
+    this.seen = last;
+    if (pending.size > 0) log.info({ gifts: pending.size }, 'crediting gifts left in transit');
+    for (const e of pending.values()) await this.enqueue(e);
+    this.notify();
+    this.subscription = this.events.subscribeToAll(
+      async (e) => {
+        if (e.type === 'GiftSent') await this.enqueue(e);
+        this.seen = e.position;
+        this.notify();
+      },
+      { from: last, onError: this.options.onError },
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    this.subscription = undefined;
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters = [];
+  }
+
+  /** Credit one sent gift to its receiver (one attempt). Safe to call any number of times. */
+  async credit(sent: RecordedEvent): Promise<boolean> {
+    const data = sent.data as GiftSent['data'];
+    const ctx: CommandContext = {
+      // on behalf of the sender, caused by their GiftSent
+      userId: data.userId,
+      correlationId: sent.metadata.correlationId,
+      causationId: sent.id,
+      idempotencyKey: giftCreditKey(data.giftId),
+      now: new Date(),
+    };
+    const outcome = await this.wallets.execute({ type: 'ReceiveGift', userId: data.receiverId, sent: data, sentAt: sent.metadata.at }, ctx);
+    if (outcome.events.length > 0) this.credited++;
+    return outcome.events.length > 0;
+  }
+
+  /** Resolves true once every gift sent at or before `position` has been credited. */
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    if (this.reached(position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { position, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs).unref();
+    });
+  }
+
+  private reached(position: LogPosition): boolean {
+    if (this.seen === undefined || this.seen < position) return false;
+    for (const f of this.inFlight.values()) if (f.position <= position) return false;
+    return true;
+  }
+
+  private notify() {
+    this.waiters = this.waiters.filter((w) => {
+      if (!this.reached(w.position)) return true;
+      w.resolve(true);
+      return false;
+    });
+  }
+
+  private async enqueue(sent: RecordedEvent): Promise<void> {
+    while (this.inFlight.size >= this.maxInFlight) await Promise.race([...this.inFlight.values()].map((f) => f.done));
+    const key = sent.id;
+    if (this.inFlight.has(key)) return;
+    const done = this.creditWithRetry(sent).finally(() => {
+      this.inFlight.delete(key);
+      this.notify();
+    });
+    this.inFlight.set(key, { position: sent.position, done });
+  }
+
+  private async creditWithRetry(sent: RecordedEvent): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.credit(sent);
+        return;
+      } catch (err) {
+        if (this.stopped) return;
+        this.options.onError?.(err);
+        log.warn({ err, giftId: (sent.data as GiftSent['data']).giftId, attempt }, 'gift credit failed, retrying');
+        await new Promise((r) => setTimeout(r, Math.min(5000, this.retryMs * 2 ** attempt)));
+      }
+    }
+  }
+}
