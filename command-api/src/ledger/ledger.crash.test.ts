@@ -10,7 +10,7 @@ import type { RecordedEvent } from '@evo/domain';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger } from '@evo/workers/ledger/reconcile';
-import { Client, registerAndLogin, startTestServer } from '../testing/test-server';
+import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -29,7 +29,7 @@ async function spawnServer(dataDir: string, port: number): Promise<{ child: Chil
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'warn' },
+    env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
