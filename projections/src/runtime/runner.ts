@@ -34,6 +34,10 @@ export class ProjectionRunner implements ProjectionProgress {
   private subscription: SubscriptionHandle | undefined;
   private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
   private readonly batchSize: number;
+  /** live events received and not yet applied, in log order */
+  private pending: RecordedEvent[] = [];
+  private flushing: Promise<void> | undefined;
+  private stopping = false;
 
   constructor(private readonly options: RunnerOptions) {
     this.options = { ...options };
@@ -71,8 +75,10 @@ export class ProjectionRunner implements ProjectionProgress {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.subscription?.stop();
     this.subscription = undefined;
+    await this.flushing;
     for (const w of this.waiters) w.resolve(false);
     this.waiters = [];
   }
@@ -88,9 +94,36 @@ export class ProjectionRunner implements ProjectionProgress {
     return done;
   }
 
+  /**
+   * Live events are queued and applied in batches: whatever arrived while the previous batch was
+   * being written goes into the next transaction (one checkpoint write per batch, not per event).
+   * The subscription waits only when too much is queued.
+   */
   private async applyLive(event: RecordedEvent): Promise<void> {
-    if (this.position !== undefined && event.position <= this.position) return;
-    await this.applyBatch([event], true);
+    const queuedUpTo = this.pending.length > 0 ? this.pending[this.pending.length - 1].position : this.position;
+    if (queuedUpTo !== undefined && event.position <= queuedUpTo) return;
+    this.pending.push(event);
+    this.flushing ??= this.flush().finally(() => {
+      this.flushing = undefined;
+    });
+    if (this.pending.length >= this.batchSize) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    let failures = 0;
+    while (this.pending.length > 0 && !this.stopping) {
+      const batch = this.pending.slice(0, this.batchSize);
+      try {
+        await this.applyBatch(batch, true);
+        this.pending.splice(0, batch.length);
+        failures = 0;
+      } catch (err) {
+        // never skip an event: report, back off, and apply the same batch again
+        this.options.onError?.(err);
+        failures++;
+        await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
+      }
+    }
   }
 
   private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
