@@ -4,6 +4,10 @@ import type { EventStore } from '@evo/infra';
 import type { CommandContext } from '@evo/infra';
 import type { UploadStore } from '../uploads/upload-store';
 import { findUserByEmail, registerUser, uploadVideo } from '../identity/commands';
+import { setFollowing, setLike } from '../social/commands';
+import { postComment } from '../comments/commands';
+import { LedgerCommands } from '../ledger/commands';
+import { SandboxPaymentProvider } from '../ledger/payment-provider';
 
 export const DEMO_PASSWORD = 'evo-demo-2026';
 
@@ -31,13 +35,38 @@ export async function seedDemoData(
     const { size } = await stat(path.join(uploads.root, 'videos', name));
     return { title, description: 'Vidéo de démonstration', filePath: `/uploads/videos/${name}`, mimeType: 'video/mp4', sizeBytes: size };
   };
+  const ids: Record<string, { userId: string; videoIds: number[] }> = {};
   for (const m of DEMO_MEMBERS) {
     if (await findUserByEmail(events, m.email)) continue;
     passwordHash ??= await hash(DEMO_PASSWORD);
     const [first, ...others] = m.videos;
-    const { userId } = await registerUser(events, { email: m.email, pseudo: m.pseudo, passwordHash, bio: m.bio }, await video(first), ctx());
-    for (const v of others) await uploadVideo(events, userId, await video(v), { ...ctx(), userId });
+    const { userId, videoId } = await registerUser(events, { email: m.email, pseudo: m.pseudo, passwordHash, bio: m.bio }, await video(first), ctx());
+    ids[m.pseudo] = { userId, videoIds: [videoId!] };
+    for (const v of others) ids[m.pseudo].videoIds.push((await uploadVideo(events, userId, await video(v), { ...ctx(), userId })).videoId);
     created++;
   }
+  // a lived-in start, only on a log that had none of the demo members
+  if (created === DEMO_MEMBERS.length) await seedDemoLife(events, ids, ctx);
   return created;
+}
+
+/** Follows, likes, a comment thread, and some coins and a gift between the demo members. */
+async function seedDemoLife(
+  events: EventStore,
+  ids: Record<string, { userId: string; videoIds: number[] }>,
+  ctx: () => CommandContext,
+): Promise<void> {
+  const { lea, hugo, ines } = ids as Record<'lea' | 'hugo' | 'ines', { userId: string; videoIds: number[] }>;
+  const as = (userId: string) => ({ ...ctx(), userId });
+  await setFollowing(events, lea.userId, hugo.userId, true, as(lea.userId));
+  await setFollowing(events, hugo.userId, lea.userId, true, as(hugo.userId));
+  await setFollowing(events, ines.userId, lea.userId, true, as(ines.userId));
+  await setLike(events, hugo.userId, lea.videoIds[0], true, as(hugo.userId));
+  await setLike(events, ines.userId, lea.videoIds[0], true, as(ines.userId));
+  await setLike(events, lea.userId, hugo.videoIds[0], true, as(lea.userId));
+  const { comment } = await postComment(events, { videoId: lea.videoIds[0], authorId: hugo.userId, parentId: null, content: 'Trop bien cette vidéo ! 👏' }, as(hugo.userId));
+  await postComment(events, { videoId: lea.videoIds[0], authorId: lea.userId, parentId: comment.id, content: 'Merci Hugo 😊' }, as(lea.userId));
+  const ledger = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: 0 });
+  for (const m of DEMO_MEMBERS) await ledger.purchase(ids[m.pseudo].userId, { email: m.email, packId: 1 }, as(ids[m.pseudo].userId));
+  await ledger.sendGift(hugo.userId, { sender_email: 'hugo@evo.local', receiver_email: 'lea@evo.local', gift_id: 1 }, as(hugo.userId));
 }
