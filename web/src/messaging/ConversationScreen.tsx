@@ -63,6 +63,8 @@ export default function ConversationScreen() {
         <ArrowLeftIcon size={18} />
         Tous les messages
       </Link>
+      {/* the thread has its own title; until it shows, the page still has one */}
+      {recipient.user && me ? null : <h1 className="conversation-page__title">Conversation</h1>}
       {body}
     </div>
   );

@@ -1,0 +1,59 @@
+import type { WalletHandle } from './useWallet';
+import { formatCoins, formatNumber } from './format';
+
+const BALANCE = 'Solde';
+const UNCLAIMED = 'Cadeaux reçus non utilisés';
+const LOAD_FAILED = 'Impossible de charger votre solde.';
+
+interface BalanceCardProps {
+  handle: WalletHandle;
+  /** also show the received gift coins not yet claimed */
+  showUnclaimed?: boolean;
+}
+
+/** SPEC.md §2 "Balance display": the member's coins, live. */
+export function BalanceCard({ handle, showUnclaimed = false }: BalanceCardProps) {
+  const { wallet, error, reload } = handle;
+  if (!wallet && error) {
+    return (
+      <div className="coins-balance card coins-balance--error" role="alert">
+        <p>{LOAD_FAILED}</p>
+        <button type="button" className="btn btn--secondary btn--small" onClick={reload}>
+          Réessayer
+        </button>
+      </div>
+    );
+  }
+  return (
+    <dl className="coins-balance card" aria-busy={!wallet}>
+      <div className="coins-balance__item">
+        <dt>{BALANCE}</dt>
+        <dd className="coins-balance__value" data-testid="coins-balance">
+          {wallet ? (
+            <>
+              <span aria-hidden="true">🪙 </span>
+              {formatCoins(wallet.coins_balance)}
+            </>
+          ) : (
+            '…'
+          )}
+        </dd>
+      </div>
+      {showUnclaimed ? (
+        <div className="coins-balance__item">
+          <dt>{UNCLAIMED}</dt>
+          <dd className="coins-balance__value coins-balance__value--gifts" data-testid="gifts-unclaimed">
+            {wallet ? (
+              <>
+                <span aria-hidden="true">🎁 </span>
+                {`${formatNumber(wallet.gifts_unclaimed)} ${wallet.gifts_unclaimed >= 2 ? 'coins' : 'coin'}`}
+              </>
+            ) : (
+              '…'
+            )}
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}

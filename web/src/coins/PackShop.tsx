@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { serverMessageOf } from './errors';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { purchasePack, type CoinPack } from './api';
+import { formatCoins, formatEuros } from './format';
+import { usePacks } from './hooks';
+import { useIdempotentAction } from './idempotency';
+import { useWallet } from './useWallet';
+
+/** SPEC.md §5 "Buy a pack", §8 "Coins". */
+const LOGIN_TO_BUY = 'Veuillez vous connecter pour acheter.';
+const PURCHASED = '✅ Achat effectué avec succès !';
+const PURCHASE_FAILED = "Erreur lors de l'achat.";
+const LOAD_FAILED = 'Erreur chargement des packs.';
+
+/** The live coin shop: pack cards (name, coins, euro price) with a buy button. */
+export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
+  const { user } = useCurrentUser();
+  const packs = usePacks();
+  const wallet = useWallet();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const run = useIdempotentAction();
+  const [pending, setPending] = useState<number | null>(null);
+  const Title = `h${headingLevel + 1}` as 'h3' | 'h4';
+
+  const buy = async (pack: CoinPack) => {
+    if (pending !== null) return;
+    if (!user) {
+      toast.error(LOGIN_TO_BUY);
+      return;
+    }
+    const price = formatEuros(pack.price_euros);
+    const ok = await confirm(`Acheter le pack ${pack.name} (${formatCoins(pack.coins_amount)}) pour ${price} ?`, {
+      confirmLabel: `Payer ${price}`,
+    });
+    if (!ok) return;
+    setPending(pack.id);
+    try {
+      const answer = await run(`purchase:${user.email}:${pack.id}`, (key) => purchasePack(user.email, pack.id, key));
+      wallet.apply(answer);
+      toast.success(PURCHASED);
+    } catch (err) {
+      toast.error(PURCHASE_FAILED, { detail: serverMessageOf(err) });
+    } finally {
+      setPending(null);
+    }
+  };
+
+  if (packs.error && !packs.data) {
+    return (
+      <div className="coins-error" role="alert">
+        <p>{LOAD_FAILED}</p>
+        <button type="button" className="btn btn--secondary btn--small" onClick={packs.reload}>
+          Réessayer
+        </button>
+      </div>
+    );
+  }
+  if (!packs.data) {
+    return (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+  return (
+    <ul className="coins-packs" aria-label="Packs de coins à acheter">
+      {packs.data.map((pack) => {
+        const price = formatEuros(pack.price_euros);
+        return (
+          <li key={pack.id} className="coins-pack card">
+            <Title className="coins-pack__name">{pack.name}</Title>
+            <p className="coins-pack__coins">
+              <span aria-hidden="true">🪙 </span>
+              {formatCoins(pack.coins_amount)}
+            </p>
+            <p className="coins-pack__price">{price}</p>
+            <button
+              type="button"
+              className="btn btn--primary btn--small btn--block"
+              aria-label={`Acheter le pack ${pack.name} : ${formatCoins(pack.coins_amount)} pour ${price}`}
+              aria-disabled={pending === pack.id}
+              aria-busy={pending === pack.id}
+              onClick={() => void buy(pack)}
+            >
+              {pending === pack.id ? 'Achat…' : 'Acheter'}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,39 @@
+import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../identity/sessionContext';
+import { BalanceCard } from './BalanceCard';
+import { PackShop } from './PackShop';
+import { StaticPackList } from './StaticPackList';
+import { useWallet } from './useWallet';
+import './coins.css';
+
+const TITLE = 'Boutique de coins';
+const INTRO = 'Choisissez un pack : les coins arrivent aussitôt sur votre solde.';
+
+/**
+ * SPEC.md §2 "Coin shop": /packs shows the live shop; /vault/shop shows it too, followed by the
+ * static price list of SPEC.md §9 (eight fixed packs, inert buttons).
+ */
+export function Shop({ withStaticList }: { withStaticList: boolean }) {
+  const { user } = useCurrentUser();
+  const wallet = useWallet();
+  return (
+    <section className="page coins" aria-labelledby="shop-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="coins__header">
+        <h1 id="shop-title">{TITLE}</h1>
+        <p>{INTRO}</p>
+      </header>
+      {user ? <BalanceCard handle={wallet} /> : null}
+      <PackShop />
+      {withStaticList ? <StaticPackList /> : null}
+      <p className="coins__links">
+        <Link to="/coffre">Retour au coffre</Link>
+      </p>
+    </section>
+  );
+}
+
+/** /packs */
+export default function ShopScreen() {
+  return <Shop withStaticList={false} />;
+}

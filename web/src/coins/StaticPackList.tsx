@@ -1,0 +1,53 @@
+import { useId } from 'react';
+import { formatCoins, formatEuros } from './format';
+
+/** SPEC.md §9 "Static pack list" (euros, then coins). */
+const STATIC_PACKS = [
+  { name: 'Débutant', euros: 1, coins: 110 },
+  { name: 'Bronze', euros: 2, coins: 220 },
+  { name: 'Argent', euros: 3, coins: 330 },
+  { name: 'Or', euros: 5, coins: 550 },
+  { name: 'Or+', euros: 10, coins: 1100 },
+  { name: 'Diamant', euros: 15, coins: 1750 },
+  { name: 'Platine', euros: 20, coins: 2500 },
+  { name: 'Ultime', euros: 45, coins: 5000 },
+] as const;
+
+const TITLE = 'Grille des packs';
+const NOTE = 'Grille indicative : ces boutons ne déclenchent pas d’achat. Achetez avec la boutique ci-dessus.';
+
+/** The static page's eight fixed packs; its buttons are inert (SPEC.md §2 "Coin shop"). */
+export function StaticPackList() {
+  const titleId = useId();
+  const noteId = useId();
+  return (
+    <section className="coins-section coins-static" aria-labelledby={titleId}>
+      <h2 id={titleId}>{TITLE}</h2>
+      <p id={noteId} className="coins-section__hint">
+        {NOTE}
+      </p>
+      <ul className="coins-packs coins-packs--static" aria-label={TITLE}>
+        {STATIC_PACKS.map((pack) => (
+          <li key={pack.name} className="coins-pack coins-pack--static card">
+            <h3 className="coins-pack__name">{pack.name}</h3>
+            <p className="coins-pack__coins">
+              <span aria-hidden="true">🪙 </span>
+              {formatCoins(pack.coins)}
+            </p>
+            <p className="coins-pack__price">{formatEuros(pack.euros)}</p>
+            {/* inert on purpose (static page): focusable, announced as unavailable, does nothing */}
+            <button
+              type="button"
+              className="btn btn--ghost btn--small btn--block"
+              aria-disabled="true"
+              aria-describedby={noteId}
+              aria-label={`Acheter le pack ${pack.name} (grille indicative)`}
+            >
+              Acheter
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

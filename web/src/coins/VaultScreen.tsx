@@ -1,0 +1,117 @@
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { GiftCatalogue } from '../gifts/GiftCatalogue';
+import { ReceivedGiftsTable } from '../gifts/ReceivedGiftsTable';
+import { useCurrentUser } from '../identity/sessionContext';
+import { ProfilePicture } from '../shell/ui/ProfilePicture';
+import { AddCoinsForm } from './AddCoinsForm';
+import { BalanceCard } from './BalanceCard';
+import { LoginNeeded } from './LoginNeeded';
+import { PackShop } from './PackShop';
+import { TransactionList } from './TransactionList';
+import { useWallet } from './useWallet';
+import './coins.css';
+import '../gifts/gifts.css';
+
+const TITLE = 'Mon coffre';
+
+/** SPEC.md §2 "Coin vault hub": the four tiles. */
+const TILES = [
+  { to: '/packs', icon: '🛒', title: 'Acheter des coins', text: 'Packs de coins' },
+  { to: '/coins/received', icon: '🎁', title: 'Coins reçus', text: 'Vos cadeaux en coins' },
+  { to: '/coins/retrait', icon: '💸', title: 'Retrait', text: 'Échanger et retirer' },
+  { to: '/coins/transactions', icon: '📜', title: 'Transactions', text: 'Tout votre historique' },
+] as const;
+
+/** /coffre: the hub's four tiles, then the combined vault (SPEC.md §2, §5 "Vault page"). */
+export default function VaultScreen() {
+  const { user } = useCurrentUser();
+  return (
+    <section className="page coins vault" aria-labelledby="vault-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="coins__header">
+        <h1 id="vault-title">{TITLE}</h1>
+      </header>
+      <nav aria-label="Rubriques du coffre">
+        <ul className="vault-tiles">
+          {TILES.map((tile) => (
+            <li key={tile.to}>
+              <Link to={tile.to} className="vault-tile card">
+                <span className="vault-tile__icon" aria-hidden="true">
+                  {tile.icon}
+                </span>
+                <span className="vault-tile__title">{tile.title}</span>
+                <span className="vault-tile__text">{tile.text}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {user ? (
+        <CombinedVault email={user.email} pseudo={user.pseudo} picture={user.profile_picture} />
+      ) : (
+        <LoginNeeded />
+      )}
+    </section>
+  );
+}
+
+/** Avatar, pseudo, balance, add-coins form, packs, received gifts, gift catalogue, history. */
+function CombinedVault({ email, pseudo, picture }: { email: string; pseudo: string; picture: string | null }) {
+  const wallet = useWallet();
+  return (
+    <>
+      <div className="vault-owner card">
+        <ProfilePicture pseudo={pseudo} profilePicture={picture} size={64} alt="" />
+        <div className="vault-owner__text">
+          <p className="vault-owner__pseudo">{pseudo ? `@${pseudo}` : email}</p>
+          <p className="vault-owner__hint">Votre coffre de coins et de cadeaux</p>
+        </div>
+      </div>
+      <BalanceCard handle={wallet} showUnclaimed />
+      <VaultSection title="Ajouter des coins">
+        <AddCoinsForm email={email} wallet={wallet} />
+      </VaultSection>
+      <VaultSection title="Packs de coins" more={{ to: '/packs', label: 'Ouvrir la boutique' }}>
+        <PackShop headingLevel={2} />
+      </VaultSection>
+      <VaultSection title="Cadeaux reçus" more={{ to: '/cadeaux-recues', label: 'Voir tous les cadeaux reçus' }}>
+        <ReceivedGiftsTable />
+      </VaultSection>
+      <VaultSection title="Catalogue des cadeaux">
+        <GiftCatalogue receiver={null} variant="embedded" showBalance={false} />
+      </VaultSection>
+      <VaultSection
+        title="Historique des transactions"
+        more={{ to: '/coins/transactions', label: "Voir tout l'historique" }}
+      >
+        <TransactionList limit={10} />
+      </VaultSection>
+    </>
+  );
+}
+
+function VaultSection({
+  title,
+  more,
+  children,
+}: {
+  title: string;
+  more?: { to: string; label: string };
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className="coins-section" aria-labelledby={id}>
+      <div className="coins-section__head">
+        <h2 id={id}>{title}</h2>
+        {more ? (
+          <Link to={more.to} className="coins-section__more">
+            {more.label}
+          </Link>
+        ) : null}
+      </div>
+      {children}
+    </section>
+  );
+}

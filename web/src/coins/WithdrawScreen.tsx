@@ -1,0 +1,159 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { serverMessageOf } from './errors';
+import { useCurrentUser } from '../identity/sessionContext';
+import { convertGifts, withdrawCoins } from './api';
+import { BalanceCard } from './BalanceCard';
+import { FlashMessage } from './FlashMessage';
+import { useIdempotentAction } from './idempotency';
+import { LoginNeeded } from './LoginNeeded';
+import { useFlash } from './useFlash';
+import { useWallet, type WalletHandle } from './useWallet';
+import './coins.css';
+
+/** SPEC.md §2 "Withdraw / exchange", §4 "Withdrawal", §5 "Withdraw", §8 "Coins". */
+const TITLE = 'Retrait';
+const INTRO = 'Transférez vos cadeaux reçus vers votre solde, puis retirez vos coins.';
+const CONVERT_FAILED = 'Erreur transfert cadeaux.';
+const NOTHING_TO_CONVERT = 'Aucun cadeau à transférer.';
+const INVALID_AMOUNT = '❌ Montant invalide.';
+const WITHDRAW_FAILED = 'Erreur lors du retrait.';
+const converted = (n: number) => `✅ ${n} coins transférés vers votre solde.`;
+const withdrawn = (n: number) => `✅ Retrait de ${n} coins effectué.`;
+
+/** /vault/withdraw and /coins/retrait. */
+export default function WithdrawScreen() {
+  const { user } = useCurrentUser();
+  const wallet = useWallet();
+  return (
+    <section className="page coins" aria-labelledby="withdraw-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="coins__header">
+        <h1 id="withdraw-title">{TITLE}</h1>
+        <p>{INTRO}</p>
+      </header>
+      {user ? (
+        <>
+          <BalanceCard handle={wallet} showUnclaimed />
+          <ConvertGifts email={user.email} wallet={wallet} />
+          <WithdrawForm email={user.email} wallet={wallet} />
+          <p className="coins__links">
+            <Link to="/coins/transactions">Voir mes transactions</Link>
+            <Link to="/coffre">Retour au coffre</Link>
+          </p>
+        </>
+      ) : (
+        <LoginNeeded />
+      )}
+    </section>
+  );
+}
+
+/** Moves every unused received gift to the balance (unused total becomes 0). */
+function ConvertGifts({ email, wallet }: { email: string; wallet: WalletHandle }) {
+  const [pending, setPending] = useState(false);
+  const { flash, success, error } = useFlash();
+  const run = useIdempotentAction();
+  const unused = wallet.wallet?.gifts_unclaimed ?? 0;
+  const messageId = useId();
+
+  const convert = async () => {
+    if (pending) return;
+    setPending(true);
+    try {
+      const answer = await run(`convert:${email}`, (key) => convertGifts(email, key));
+      wallet.apply({ ...answer, gifts_unclaimed: answer.gifts_unclaimed ?? 0 });
+      const n = answer.transferred ?? 0;
+      success(n > 0 ? converted(n) : (answer.message ?? NOTHING_TO_CONVERT));
+    } catch (err) {
+      error(CONVERT_FAILED, serverMessageOf(err));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="coins-panel card">
+      <h2>Échanger mes cadeaux</h2>
+      <p className="coins-panel__hint">
+        {unused > 0
+          ? `${unused} ${unused >= 2 ? 'coins' : 'coin'} de cadeaux reçus peuvent rejoindre votre solde.`
+          : 'Aucun cadeau reçu à transférer pour le moment.'}
+      </p>
+      <button
+        type="button"
+        className="btn btn--secondary"
+        onClick={() => void convert()}
+        aria-disabled={pending}
+        aria-busy={pending}
+        aria-describedby={messageId}
+      >
+        {pending ? 'Transfert…' : 'Transférer mes cadeaux vers mon solde'}
+      </button>
+      <FlashMessage id={messageId} flash={flash} />
+    </div>
+  );
+}
+
+/** Withdraws a whole, positive number of coins from the balance. */
+function WithdrawForm({ email, wallet }: { email: string; wallet: WalletHandle }) {
+  const [amount, setAmount] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const [pending, setPending] = useState(false);
+  const { flash, success, error } = useFlash();
+  const run = useIdempotentAction();
+  const inputId = useId();
+  const messageId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    const text = amount.trim();
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) {
+      setInvalid(true);
+      error(INVALID_AMOUNT);
+      return;
+    }
+    setInvalid(false);
+    setPending(true);
+    try {
+      const answer = await run(`withdraw:${email}:${n}`, (key) => withdrawCoins(email, n, key));
+      wallet.apply(answer);
+      setAmount('');
+      success(answer.message ?? withdrawn(n));
+    } catch (err) {
+      error(serverMessageOf(err) ?? WITHDRAW_FAILED);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form className="coins-panel card" onSubmit={(e) => void submit(e)} noValidate>
+      <h2>Retirer des coins</h2>
+      <div className="field">
+        <label htmlFor={inputId}>Montant à retirer (en coins)</label>
+        <input
+          id={inputId}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={amount}
+          placeholder="Ex. 50"
+          aria-invalid={invalid || undefined}
+          aria-describedby={messageId}
+          onChange={(e) => {
+            setAmount(e.target.value);
+            setInvalid(false);
+          }}
+        />
+      </div>
+      <button type="submit" className="btn btn--primary" aria-disabled={pending} aria-busy={pending}>
+        {pending ? 'Retrait…' : 'Confirmer le retrait'}
+      </button>
+      <FlashMessage id={messageId} flash={flash} />
+    </form>
+  );
+}

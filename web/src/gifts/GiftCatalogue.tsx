@@ -1,0 +1,165 @@
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { BalanceCard } from '../coins/BalanceCard';
+import { isNetworkFailure, serverMessageOf } from '../coins/errors';
+import { formatCoins } from '../coins/format';
+import { useIdempotentAction } from '../coins/idempotency';
+import { useWallet } from '../coins/useWallet';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useToast } from '../shell/toast';
+import { giftImageUrl, sendGift, type CatalogueGift } from './api';
+import { useCatalog } from './hooks';
+
+/** SPEC.md §5 "Gift from the catalogue", §8 "Gifts" (catalogue variants). */
+export const NO_RECEIVER = '⚠️ Aucun destinataire.';
+const LOGIN_NEEDED = 'Vous devez être connecté pour envoyer un cadeau';
+const NOT_ENOUGH = '⚠️ Solde insuffisant, direction ton coffre !';
+const SERVER_INSUFFICIENT = 'Solde insuffisant.';
+const SENT = '🎉 Cadeau envoyé !';
+const SEND_FAILED = "Erreur lors de l'envoi.";
+const NETWORK_FAILED = "Impossible d'envoyer le cadeau";
+const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
+const EMPTY = 'Aucun cadeau trouvé.';
+const HOW_TO_PICK = 'Pour offrir un cadeau, ouvrez le profil d’un membre puis « Envoyer un cadeau ».';
+
+interface GiftCatalogueProps {
+  /** email of the member who receives the gift; null when none is known */
+  receiver: string | null;
+  /** 'page': the catalogue is the page (warns when there is no receiver); 'embedded': a section of the vault */
+  variant?: 'page' | 'embedded';
+  /** shows the member's balance above the grid (default true) */
+  showBalance?: boolean;
+}
+
+/** SPEC.md §2 "Gift catalogue": emoji or image, name, cost and a send button per gift. */
+export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }: GiftCatalogueProps) {
+  const { user } = useCurrentUser();
+  const catalog = useCatalog();
+  const wallet = useWallet();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const run = useIdempotentAction();
+  const [pending, setPending] = useState<number | null>(null);
+  const receiverId = useId();
+  const to = receiver?.trim() || null;
+
+  const send = async (gift: CatalogueGift) => {
+    if (pending !== null) return;
+    if (!to) {
+      toast.error(NO_RECEIVER);
+      return;
+    }
+    if (!user) {
+      toast.error(LOGIN_NEEDED);
+      return;
+    }
+    const balance = wallet.wallet?.coins_balance;
+    if (balance !== undefined && balance < gift.coin_cost) {
+      toast.error(NOT_ENOUGH);
+      navigate('/coffre');
+      return;
+    }
+    setPending(gift.id);
+    try {
+      const answer = await run(`send:${user.email}:${to}:${gift.id}`, (key) => sendGift(user.email, to, gift.id, key));
+      wallet.apply(answer);
+      toast.success(SENT);
+    } catch (err) {
+      const server = serverMessageOf(err);
+      if (server === SERVER_INSUFFICIENT) {
+        toast.error(NOT_ENOUGH);
+        navigate('/coffre');
+      } else if (isNetworkFailure(err)) {
+        toast.error(NETWORK_FAILED);
+      } else {
+        toast.error(server ?? SEND_FAILED);
+      }
+    } finally {
+      setPending(null);
+    }
+  };
+
+  let grid;
+  if (catalog.error && !catalog.data) {
+    grid = (
+      <div className="coins-error" role="alert">
+        <p>{LOAD_FAILED}</p>
+        <button type="button" className="btn btn--secondary btn--small" onClick={catalog.reload}>
+          Réessayer
+        </button>
+      </div>
+    );
+  } else if (!catalog.data) {
+    grid = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else if (catalog.data.length === 0) {
+    grid = <p className="coins-empty">{EMPTY}</p>;
+  } else {
+    grid = (
+      <ul className="gift-grid" aria-label="Cadeaux">
+        {catalog.data.map((gift) => (
+          <li key={gift.id} className="gift-tile card">
+            <GiftVisual gift={gift} />
+            <h3 className="gift-tile__name">{gift.name}</h3>
+            <p className="gift-tile__cost">{formatCoins(gift.coin_cost)}</p>
+            <button
+              type="button"
+              className="btn btn--primary btn--small btn--block"
+              aria-label={`Envoyer le cadeau ${gift.name} (${formatCoins(gift.coin_cost)})`}
+              aria-disabled={pending === gift.id}
+              aria-busy={pending === gift.id}
+              onClick={() => void send(gift)}
+            >
+              {pending === gift.id ? 'Envoi…' : 'Envoyer'}
+            </button>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="gift-catalogue">
+      {showBalance && user ? <BalanceCard handle={wallet} /> : null}
+      {to ? (
+        <p id={receiverId} className="gift-catalogue__receiver">
+          Destinataire : <strong>{to}</strong>
+        </p>
+      ) : variant === 'page' ? (
+        <div className="alert alert--info gift-catalogue__none" role="status">
+          <p>{NO_RECEIVER}</p>
+          <p className="gift-catalogue__hint">{HOW_TO_PICK}</p>
+        </div>
+      ) : (
+        <p className="coins-section__hint">{HOW_TO_PICK}</p>
+      )}
+      {grid}
+    </div>
+  );
+}
+
+/** The gift's image when it has one, else its emoji (decorative: the name follows). */
+export function GiftVisual({ gift }: { gift: Pick<CatalogueGift, 'emoji' | 'image_url'> }) {
+  const src = giftImageUrl(gift.image_url);
+  const [failed, setFailed] = useState<string | null>(null);
+  if (src && failed !== src) {
+    return (
+      <img
+        className="gift-visual gift-visual--image"
+        src={src}
+        alt=""
+        width={56}
+        height={56}
+        onError={() => setFailed(src)}
+      />
+    );
+  }
+  return (
+    <span className="gift-visual" aria-hidden="true">
+      {gift.emoji || '🎁'}
+    </span>
+  );
+}

@@ -1,0 +1,32 @@
+import { useCurrentUser } from '../identity/sessionContext';
+import { GiftCatalogue } from './GiftCatalogue';
+import '../coins/coins.css';
+import './gifts.css';
+
+const TITLE = 'Boutique de cadeaux';
+const INTRO = "Offrez un cadeau à l'équipe EVO.";
+
+/**
+ * /gift: SPEC.md §2 "A gift shop wrapper sends to a fixed placeholder recipient": the
+ * administrator address announced by GET /api/auth/me (`admin_email`); without one, the
+ * catalogue says '⚠️ Aucun destinataire.'.
+ */
+export default function GiftShopScreen() {
+  const { adminEmail, checked, isLoggedIn } = useCurrentUser();
+  return (
+    <section className="page coins" aria-labelledby="gift-shop-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header className="coins__header">
+        <h1 id="gift-shop-title">{TITLE}</h1>
+        {adminEmail ? <p>{INTRO}</p> : null}
+      </header>
+      {isLoggedIn && !checked ? (
+        <p className="loading" role="status">
+          Chargement...
+        </p>
+      ) : (
+        <GiftCatalogue receiver={adminEmail} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { serverMessageOf } from '../coins/errors';
+import { formatCoins, formatDateTime } from '../coins/format';
+import { useIdempotentAction } from '../coins/idempotency';
+import { useWallet } from '../coins/useWallet';
+import { useToast } from '../shell/toast';
+import { claimGift, type ReceivedGift } from './api';
+import { useReceivedGifts } from './hooks';
+
+/** SPEC.md §2 "Received gifts table", §4 "Gift received", §8 "Gifts" (claim failure). */
+const ALREADY_CLAIMED = 'Déjà récupéré';
+const CLAIMED = '✅ Cadeau récupéré !';
+const CLAIM_FAILED = 'Erreur serveur';
+const EMPTY = 'Aucun cadeau reçu.';
+const LOAD_FAILED = 'Impossible de charger vos cadeaux reçus.';
+
+/** Gift, sender, amount, date, and claim (or 'Déjà récupéré'); new gifts appear live. */
+export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: string }) {
+  const gifts = useReceivedGifts();
+  const wallet = useWallet();
+  const toast = useToast();
+  const run = useIdempotentAction();
+  const [pending, setPending] = useState<number | null>(null);
+
+  const claim = async (gift: ReceivedGift) => {
+    if (pending !== null || gift.claimed) return;
+    setPending(gift.id);
+    try {
+      const answer = await run(`claim:${gift.id}`, (key) => claimGift(gift.id, key));
+      gifts.setData((list) => list.map((g) => (g.id === gift.id ? { ...g, claimed: true } : g)));
+      wallet.apply(answer);
+      toast.success(answer.message ?? CLAIMED);
+    } catch (err) {
+      toast.error(serverMessageOf(err) ?? CLAIM_FAILED);
+      gifts.reload(); // e.g. already claimed from another tab: show the truth
+    } finally {
+      setPending(null);
+    }
+  };
+
+  if (gifts.error && !gifts.data) {
+    return (
+      <div className="coins-error" role="alert">
+        <p>{LOAD_FAILED}</p>
+        <button type="button" className="btn btn--secondary btn--small" onClick={gifts.reload}>
+          Réessayer
+        </button>
+      </div>
+    );
+  }
+  if (!gifts.data) {
+    return (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+  if (gifts.data.length === 0) return <p className="coins-empty">{EMPTY}</p>;
+  return (
+    <div className="gift-table-wrap">
+      <table className="gift-table" role="table" aria-busy={gifts.loading}>
+        <caption className="sr-only">{caption}</caption>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">
+              Cadeau
+            </th>
+            <th scope="col" role="columnheader">
+              Expéditeur
+            </th>
+            <th scope="col" role="columnheader">
+              Montant
+            </th>
+            <th scope="col" role="columnheader">
+              Date
+            </th>
+            <th scope="col" role="columnheader">
+              Action
+            </th>
+          </tr>
+        </thead>
+        <tbody role="rowgroup">
+          {gifts.data.map((gift) => (
+            <tr
+              key={gift.id}
+              role="row"
+              className={gift.claimed ? 'gift-table__row gift-table__row--claimed' : 'gift-table__row'}
+            >
+              <th scope="row" role="rowheader" data-label="Cadeau" className="gift-table__gift">
+                <span aria-hidden="true">{gift.emoji || '🎁'} </span>
+                {gift.name || 'Cadeau'}
+              </th>
+              <td role="cell" data-label="Expéditeur">
+                {gift.sender_pseudo ? `@${gift.sender_pseudo}` : gift.sender_email || 'inconnu'}
+              </td>
+              <td role="cell" data-label="Montant">
+                {formatCoins(gift.amount)}
+              </td>
+              <td role="cell" data-label="Date">
+                <time dateTime={gift.sent_at}>{formatDateTime(gift.sent_at)}</time>
+              </td>
+              <td role="cell" data-label="Action" className="gift-table__action">
+                {gift.claimed ? (
+                  <span className="gift-table__done">{ALREADY_CLAIMED}</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--small"
+                    aria-label={`Récupérer ${gift.name || 'le cadeau'} de ${gift.sender_pseudo ? `@${gift.sender_pseudo}` : gift.sender_email || 'inconnu'}`}
+                    aria-disabled={pending === gift.id}
+                    aria-busy={pending === gift.id}
+                    onClick={() => void claim(gift)}
+                  >
+                    {pending === gift.id ? 'Récupération…' : 'Récupérer'}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

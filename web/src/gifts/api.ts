@@ -1,0 +1,127 @@
+import { api } from '../api/http';
+import { idempotencyHeaders } from '../coins/idempotency';
+
+/** Gift calls (SPEC.md §7 "Gifts"; command-api/src/gifts/routes.ts). */
+
+/** SPEC.md §3 "Gift in catalogue". */
+export interface CatalogueGift {
+  id: number;
+  name: string;
+  emoji: string;
+  image_url: string;
+  coin_cost: number;
+}
+
+/** SPEC.md §3 "Received gift" (`amount`: coins credited after the platform fee). */
+export interface ReceivedGift {
+  id: number;
+  name: string;
+  emoji: string;
+  sender_pseudo: string;
+  sender_email: string;
+  coin_cost: number;
+  amount: number;
+  sent_at: string;
+  claimed: boolean;
+}
+
+export interface GiftAnswer {
+  message?: string;
+  coins_balance?: number;
+  gifts_unclaimed?: number;
+}
+
+/** The gift a video card sends (SPEC.md §9). */
+export const VIDEO_CARD_GIFT_ID = 1;
+
+type Row = Record<string, unknown>;
+const enc = encodeURIComponent;
+const num = (value: unknown): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : 0;
+};
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const rows = (data: unknown): Row[] =>
+  Array.isArray(data) ? data.filter((r): r is Row => Boolean(r) && typeof r === 'object') : [];
+const optionalNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+function answer(data: unknown): GiftAnswer {
+  const d = (data && typeof data === 'object' ? data : {}) as Row;
+  return {
+    message: text(d.message) || undefined,
+    coins_balance: optionalNumber(d.coins_balance),
+    gifts_unclaimed: optionalNumber(d.gifts_unclaimed),
+  };
+}
+
+export function normalizeReceivedGift(raw: unknown): ReceivedGift | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Row;
+  const id = num(r.id);
+  if (id <= 0) return null;
+  return {
+    id,
+    name: text(r.name),
+    emoji: text(r.emoji),
+    sender_pseudo: text(r.sender_pseudo),
+    sender_email: text(r.sender_email),
+    coin_cost: num(r.coin_cost),
+    amount: num(r.amount ?? r.coin_cost),
+    sent_at: text(r.sent_at),
+    claimed: r.claimed === true || r.claimed === 1,
+  };
+}
+
+/** Same-origin URL of a gift image ('/uploads/…' and absolute URLs kept, bare names under /uploads/gifts). */
+export function giftImageUrl(imageUrl: string): string | null {
+  const value = imageUrl.trim();
+  if (!value) return null;
+  if (value.startsWith('/') || /^(https?:|data:)/.test(value)) return value;
+  if (value.startsWith('uploads/')) return `/${value}`;
+  return `/uploads/gifts/${enc(value)}`;
+}
+
+/** GET /api/gifts/catalog (public). */
+export async function fetchCatalog(signal?: AbortSignal): Promise<CatalogueGift[]> {
+  const data = await api.get<unknown>('/api/gifts/catalog', { signal });
+  return rows(data)
+    .map((r) => ({
+      id: num(r.id),
+      name: text(r.name),
+      emoji: text(r.emoji),
+      image_url: text(r.image_url),
+      coin_cost: num(r.coin_cost ?? r.price),
+    }))
+    .filter((g) => g.id > 0);
+}
+
+/** GET /api/gifts/balance/{email} → { balance } (the gift client's view of the balance). */
+export async function fetchGiftBalance(email: string, signal?: AbortSignal): Promise<number> {
+  const d = await api.get<Row>(`/api/gifts/balance/${enc(email)}`, { signal });
+  return num(d?.balance);
+}
+
+/** POST /api/gifts/send { sender_email, receiver_email, gift_id } → { message, coins_balance } */
+export async function sendGift(
+  senderEmail: string,
+  receiverEmail: string,
+  giftId: number,
+  key: string,
+): Promise<GiftAnswer> {
+  const body = { sender_email: senderEmail, receiver_email: receiverEmail, gift_id: giftId };
+  return answer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
+}
+
+/** GET /api/gifts/received/{email}, newest first. */
+export async function fetchReceivedGifts(email: string, signal?: AbortSignal): Promise<ReceivedGift[]> {
+  const data = await api.get<unknown>(`/api/gifts/received/${enc(email)}`, { signal });
+  return rows(data)
+    .map(normalizeReceivedGift)
+    .filter((g): g is ReceivedGift => g !== null);
+}
+
+/** POST /api/gifts/claim { gift_id } → { message, coins_balance, gifts_unclaimed } */
+export async function claimGift(giftId: number, key: string): Promise<GiftAnswer> {
+  return answer(await api.post('/api/gifts/claim', { gift_id: giftId }, { headers: idempotencyHeaders(key) }));
+}

@@ -1,0 +1,33 @@
+import { useCurrentUser } from '../identity/sessionContext';
+import { useSocketEvent } from '../shell/socket';
+import { useLoad, type Loaded } from '../social/useLoad';
+import { fetchCatalog, fetchReceivedGifts, normalizeReceivedGift, type CatalogueGift, type ReceivedGift } from './api';
+
+/** The gift catalogue (public). */
+export function useCatalog(): Loaded<CatalogueGift[]> {
+  return useLoad('gifts:catalog', fetchCatalog);
+}
+
+/**
+ * The member's received gifts, live: a 'gift:received' push ({ gift }) puts the new gift on
+ * top at once; a 'wallet:changed' push (a claim or a conversion, maybe from another tab)
+ * reloads the list, keeping it on screen meanwhile.
+ */
+export function useReceivedGifts(): Loaded<ReceivedGift[]> & { email: string | null } {
+  const { user } = useCurrentUser();
+  const email = user?.email ?? null;
+  const loaded = useLoad(email ? `gifts:received:${email}` : null, (signal) => fetchReceivedGifts(email ?? '', signal));
+  const { setData, reload } = loaded;
+
+  useSocketEvent<{ gift?: unknown }>('gift:received', (payload) => {
+    const gift = normalizeReceivedGift(payload?.gift);
+    if (!gift) {
+      reload();
+      return;
+    }
+    setData((list) => (list.some((g) => g.id === gift.id) ? list : [gift, ...list]));
+  });
+  useSocketEvent('wallet:changed', reload);
+
+  return { ...loaded, email };
+}
