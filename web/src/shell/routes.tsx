@@ -39,6 +39,10 @@ const InboxScreen = lazy(() => import('../messaging/InboxScreen'));
 const ConversationScreen = lazy(() => import('../messaging/ConversationScreen'));
 const SendMessageScreen = lazy(() => import('../messaging/SendMessageScreen'));
 
+// Coins and gifts screens shown at two paths.
+const WithdrawScreen = lazy(() => import('../coins/WithdrawScreen'));
+const CoinsReceivedScreen = lazy(() => import('../coins/CoinsReceivedScreen'));
+
 /** Rendered without the common layout. */
 export const BARE_ROUTES: AppRoute[] = [
   { path: '/login', Screen: lazy(() => import('../identity/LoginScreen')) },
@@ -72,40 +76,41 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/conversation/:id', Screen: ConversationScreen },
   { path: '/send-message/:pseudo', Screen: SendMessageScreen },
 
-  // Coins and gifts
-  { path: '/coffre', Screen: placeholder('coffre') },
-  { path: '/coins/balance', Screen: placeholder('balance') },
-  { path: '/coins/transactions', Screen: placeholder('transactions') },
+  // Coins and gifts (web/src/coins, web/src/gifts; /vault/shop adds SPEC §9's static pack list under the shop)
+  { path: '/coffre', Screen: lazy(() => import('../coins/VaultScreen')) },
+  { path: '/coins/balance', Screen: lazy(() => import('../coins/BalanceScreen')) },
+  { path: '/coins/transactions', Screen: lazy(() => import('../coins/TransactionsScreen')) },
   { path: '/coins/conversion', Screen: placeholder('conversion') },
-  { path: '/vault/withdraw', Screen: placeholder('withdraw') },
-  { path: '/vault/shop', Screen: placeholder('shop') },
-  { path: '/packs', Screen: placeholder('packs') },
-  { path: '/cadeaux-recues', Screen: placeholder('receivedGifts') },
+  { path: '/vault/withdraw', Screen: WithdrawScreen },
+  { path: '/vault/shop', Screen: lazy(() => import('../coins/VaultShopScreen')) },
+  { path: '/packs', Screen: lazy(() => import('../coins/ShopScreen')) },
+  { path: '/cadeaux-recues', Screen: lazy(() => import('../gifts/ReceivedGiftsScreen')) },
   { path: '/envoyer-cadeau', Screen: placeholder('sendGift') },
   { path: '/historique', Screen: placeholder('history') },
   { path: '/cadeaux-coins', Screen: placeholder('giftsCoins') },
-  { path: '/gift', Screen: placeholder('giftShop') },
-  { path: '/catalogue', Screen: placeholder('catalogue') },
-  { path: '/coins-received', Screen: placeholder('coinsReceived') },
-  { path: '/coins/received', Screen: placeholder('coinsReceived') },
-  { path: '/coins/retrait', Screen: placeholder('retrait') },
+  { path: '/gift', Screen: lazy(() => import('../gifts/GiftShopScreen')) },
+  { path: '/catalogue', Screen: lazy(() => import('../gifts/CatalogueScreen')) },
+  { path: '/coins-received', Screen: CoinsReceivedScreen },
+  { path: '/coins/received', Screen: CoinsReceivedScreen },
+  { path: '/coins/retrait', Screen: WithdrawScreen },
 
   // Administration (light top bar)
-  { path: '/admin', Screen: placeholder('admin') },
-  { path: '/admin/reports', Screen: placeholder('adminReports') },
-  { path: '/admin/transactions', Screen: placeholder('adminTransactions') },
-  { path: '/admin/gifts', Screen: placeholder('adminGifts') },
-  { path: '/admin/users', Screen: placeholder('adminUsers') },
-  { path: '/admin/tools', Screen: placeholder('adminTools') },
-  { path: '/admin/audit', Screen: placeholder('adminAudit') },
-  { path: '/admin/stats', Screen: placeholder('adminStats') },
-  { path: '/admin/stats/general', Screen: placeholder('adminStatsGeneral') },
-  { path: '/admin/stats/users', Screen: placeholder('adminStatsUsers') },
-  { path: '/admin/stats/videos', Screen: placeholder('adminStatsVideos') },
-  { path: '/admin/stats/messages', Screen: placeholder('adminStatsMessages') },
-  { path: '/admin/stats/gifts', Screen: placeholder('adminStatsGifts') },
-  { path: '/admin/stats/coins', Screen: placeholder('adminStatsCoins') },
-  { path: '/admin/stats/advanced', Screen: placeholder('adminStatsAdvanced') },
+  { path: '/admin', Screen: lazy(() => import('../admin/AdminDashboardScreen')) },
+  { path: '/admin/reports', Screen: lazy(() => import('../admin/ReportsScreen')) },
+  { path: '/admin/transactions', Screen: lazy(() => import('../admin/TransactionsScreen')) },
+  { path: '/admin/transactions/:email', Screen: lazy(() => import('../admin/LedgerAuditScreen')) },
+  { path: '/admin/gifts', Screen: lazy(() => import('../admin/GiftsScreen')) },
+  { path: '/admin/users', Screen: lazy(() => import('../admin/UsersScreen')) },
+  { path: '/admin/tools', Screen: lazy(() => import('../admin/ToolsScreen')) },
+  { path: '/admin/audit', Screen: lazy(() => import('../admin/AuditScreen')) },
+  { path: '/admin/stats', Screen: lazy(() => import('../admin/stats/StatsHubScreen')) },
+  { path: '/admin/stats/general', Screen: lazy(() => import('../admin/stats/GeneralStatsScreen')) },
+  { path: '/admin/stats/users', Screen: lazy(() => import('../admin/stats/UsersStatsScreen')) },
+  { path: '/admin/stats/videos', Screen: lazy(() => import('../admin/stats/VideosStatsScreen')) },
+  { path: '/admin/stats/messages', Screen: lazy(() => import('../admin/stats/MessagesStatsScreen')) },
+  { path: '/admin/stats/gifts', Screen: lazy(() => import('../admin/stats/GiftsStatsScreen')) },
+  { path: '/admin/stats/coins', Screen: lazy(() => import('../admin/stats/CoinsStatsScreen')) },
+  { path: '/admin/stats/advanced', Screen: lazy(() => import('../admin/stats/AdvancedStatsScreen')) },
 ];
 
 /** Any other path. */

@@ -1,0 +1,97 @@
+import { Link } from 'react-router-dom';
+import { num } from './api';
+import { AdminPage } from './AdminPage';
+import { formatNumber } from './format';
+import { useStats } from './hooks';
+import { StatGrid } from './StatGrid';
+
+const TITLE = 'Administration';
+const INTRO = 'Signalements, cadeaux, coins, membres et statistiques de la plateforme.';
+
+const CARDS = [
+  {
+    to: '/admin/stats',
+    icon: '📊',
+    title: 'Statistiques',
+    text: 'Membres, vidéos, messages, cadeaux et coins, à la date de votre choix.',
+  },
+  {
+    to: '/admin/reports',
+    icon: '🚩',
+    title: 'Signalements',
+    text: 'Traiter les vidéos signalées et répondre à leurs auteurs.',
+  },
+  {
+    to: '/admin/gifts',
+    icon: '🎁',
+    title: 'Cadeaux',
+    text: 'Ajouter, modifier et supprimer les cadeaux du catalogue.',
+  },
+  {
+    to: '/admin/transactions',
+    icon: '💰',
+    title: 'Transactions',
+    text: 'Achats, ajouts et retraits de coins, et l’audit des coins de chaque membre.',
+  },
+  {
+    to: '/admin/users',
+    icon: '👥',
+    title: 'Utilisateurs',
+    text: 'Rechercher un membre, donner ou retirer les droits d’administrateur.',
+  },
+  {
+    to: '/admin/tools',
+    icon: '🛠️',
+    title: 'Outils',
+    text: 'Cache, export, journaux et reconstruction des projections.',
+  },
+  {
+    to: '/admin/audit',
+    icon: '📜',
+    title: 'Journal d’audit',
+    text: 'Les actions des administrateurs, des plus récentes aux plus anciennes.',
+  },
+] as const;
+
+/** /admin (SPEC.md §2 "Admin screens"). */
+export default function AdminDashboardScreen() {
+  return (
+    <AdminPage title={TITLE} intro={INTRO}>
+      <Overview />
+      <nav aria-label="Rubriques de l'administration">
+        <ul className="admin-cards">
+          {CARDS.map((card) => (
+            <li key={card.to}>
+              <Link to={card.to} className="admin-card card">
+                <span className="admin-card__icon" aria-hidden="true">
+                  {card.icon}
+                </span>
+                <span className="admin-card__title">{card.title}</span>
+                <span className="admin-card__text">{card.text}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </AdminPage>
+  );
+}
+
+/** The basic stats call; a failure is treated as empty stats (SPEC.md §8): nothing is shown. */
+function Overview() {
+  const stats = useStats('general', null);
+  if (!stats.data) return null;
+  const s = stats.data;
+  return (
+    <StatGrid
+      label="Aperçu"
+      items={[
+        { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
+        { label: 'Vidéos', value: formatNumber(num(s.videos)) },
+        { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
+        { label: 'Coins des membres', value: formatNumber(num(s.coins)) },
+        { label: 'Messages', value: formatNumber(num(s.messages)) },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,86 @@
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../identity/sessionContext';
+import { Loading } from '../shell/Loading';
+import './admin.css';
+
+const ADMIN_ONLY = 'Accès réservé aux administrateurs.';
+
+export interface Crumb {
+  to: string;
+  label: string;
+}
+
+interface AdminPageProps {
+  title: string;
+  /** Links above the title, e.g. [{ to: '/admin', label: 'Administration' }]. */
+  crumbs?: Crumb[];
+  /** Short sentence under the title. */
+  intro?: ReactNode;
+  /** Buttons on the right of the title. */
+  actions?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * Frame of every admin screen: page title, breadcrumb, heading, and the client-side gate
+ * (SPEC.md §6: an admin is the admin address, role admin or is_admin true/1). The server
+ * enforces the same rule on every call (401 / 403 'Accès réservé aux administrateurs.').
+ */
+export function AdminPage({ title, crumbs = [], intro, actions, children }: AdminPageProps) {
+  const { isLoggedIn, isAdmin, checked } = useCurrentUser();
+  const headingId = useId();
+
+  // The admin address comes with GET /api/auth/me: wait for it before refusing.
+  if (!isAdmin && !checked) return <Loading />;
+  if (!isAdmin) return <AccessDenied loggedIn={isLoggedIn} />;
+
+  return (
+    <section className="page admin" aria-labelledby={headingId}>
+      <title>{`${title} · Admin EVO`}</title>
+      {crumbs.length > 0 ? (
+        <nav aria-label="Fil d'Ariane" className="admin-crumbs">
+          <ol>
+            {crumbs.map((crumb) => (
+              <li key={crumb.to}>
+                <Link to={crumb.to}>{crumb.label}</Link>
+              </li>
+            ))}
+            <li aria-current="page">{title}</li>
+          </ol>
+        </nav>
+      ) : null}
+      <header className="admin-header">
+        <div className="admin-header__text">
+          <h1 id={headingId}>{title}</h1>
+          {intro ? <p className="admin-header__intro">{intro}</p> : null}
+        </div>
+        {actions ? <div className="admin-header__actions">{actions}</div> : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+function AccessDenied({ loggedIn }: { loggedIn: boolean }) {
+  return (
+    <section className="page page--center admin-denied" aria-labelledby="admin-denied-title">
+      <title>Accès refusé · EVO</title>
+      <h1 id="admin-denied-title">Accès refusé</h1>
+      <p>{ADMIN_ONLY}</p>
+      <div className="form__actions">
+        {loggedIn ? null : (
+          <Link to="/login" className="btn btn--primary">
+            Se connecter
+          </Link>
+        )}
+        <Link to="/" className="btn btn--ghost">
+          Retour à l'accueil
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** The breadcrumb root of every admin sub-page. */
+export const ADMIN_CRUMB: Crumb = { to: '/admin', label: 'Administration' };

@@ -1,0 +1,136 @@
+import { useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { FormError } from '../shell/ui/FormError';
+import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import type { AuditItem } from './api';
+import { formatDateTime, formatNumber } from './format';
+import { useAdminAudit } from './hooks';
+import { Pagination } from './Pagination';
+import { TableScroll } from './TableScroll';
+
+const TITLE = "Journal d'audit";
+const PAGE_SIZE = 25;
+const LOAD_FAILED = "Impossible de charger le journal d'audit.";
+const EMPTY = 'Aucune action enregistrée.';
+
+/** French names of the actions the server logs; any other code is shown as sent. */
+const ACTIONS: Record<string, string> = {
+  'report.answer': 'Réponse à un signalement',
+  'report.update': 'Réponse à un signalement',
+  'video.visibility': 'Visibilité d’une vidéo',
+  'gift.create': 'Cadeau ajouté',
+  'gift.update': 'Cadeau modifié',
+  'gift.delete': 'Cadeau supprimé',
+  'gift.image': 'Image de cadeau envoyée',
+  'admin.grant': 'Droits d’administrateur donnés',
+  'admin.revoke': 'Droits d’administrateur retirés',
+  'user.grant': 'Droits d’administrateur donnés',
+  'user.revoke': 'Droits d’administrateur retirés',
+  'projections.rebuild': 'Reconstruction des projections',
+};
+
+const actionLabel = (action: string) => ACTIONS[action] ?? action;
+
+function detailsText(details: unknown): string {
+  if (details === null || details === undefined || details === '') return '—';
+  if (typeof details === 'string') return details;
+  if (typeof details === 'object' && !Array.isArray(details)) {
+    const entries = Object.entries(details as Record<string, unknown>);
+    if (entries.length === 0) return '—';
+    return entries
+      .map(([key, value]) => `${key} : ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(' · ');
+  }
+  return JSON.stringify(details);
+}
+
+/** Newest first, whatever order the page came in. */
+const newestFirst = (items: AuditItem[]) => [...items].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || 0);
+
+/** /admin/audit: what administrators did (GET /api/admin/audit?page=&limit=). */
+export default function AuditScreen() {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const audit = useAdminAudit(page, PAGE_SIZE);
+  const data = audit.data;
+
+  const goTo = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
+
+  let content;
+  if (audit.error && !data) {
+    content = <FormError message={LOAD_FAILED} detail={errorMessage(audit.error)} />;
+  } else if (!data) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else if (data.items.length === 0) {
+    content = <p className="admin-empty">{EMPTY}</p>;
+  } else {
+    content = (
+      <>
+        <TableScroll label="Actions des administrateurs">
+          <table className="admin-table" aria-busy={audit.loading}>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Administrateur</th>
+                <th scope="col">Action</th>
+                <th scope="col">Cible</th>
+                <th scope="col">Détails</th>
+              </tr>
+            </thead>
+            <tbody>
+              {newestFirst(data.items).map((item) => (
+                <tr key={item.id || `${item.at}:${item.action}`}>
+                  <td>{formatDateTime(item.at)}</td>
+                  <td>
+                    {item.admin_pseudo ? `@${item.admin_pseudo}` : item.admin_email || '—'}
+                    {item.admin_pseudo && item.admin_email ? (
+                      <span className="admin-table__sub">{item.admin_email}</span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {actionLabel(item.action)}
+                    {ACTIONS[item.action] ? (
+                      <span className="admin-table__sub admin-table__mono">{item.action}</span>
+                    ) : null}
+                  </td>
+                  <td className="admin-table__wrap">{item.target ?? '—'}</td>
+                  <td className="admin-table__wrap admin-table__details">{detailsText(item.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+        <Pagination
+          page={page}
+          total={data.total}
+          limit={data.limit || PAGE_SIZE}
+          onPage={goTo}
+          label="Pages du journal"
+        />
+      </>
+    );
+  }
+
+  return (
+    <AdminPage
+      title={TITLE}
+      crumbs={[ADMIN_CRUMB]}
+      intro={
+        data
+          ? `${formatNumber(data.total)} action${data.total > 1 ? 's' : ''} d’administrateurs, les plus récentes d’abord.`
+          : 'Les actions des administrateurs, les plus récentes d’abord.'
+      }
+      actions={
+        <button type="button" className="btn btn--secondary btn--small" onClick={audit.reload} disabled={audit.loading}>
+          Recharger
+        </button>
+      }
+    >
+      {content}
+    </AdminPage>
+  );
+}

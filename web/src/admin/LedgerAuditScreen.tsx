@@ -1,0 +1,152 @@
+import { useParams } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { FormError } from '../shell/ui/FormError';
+import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AsOfPicker } from './AsOfPicker';
+import { accountLabel, typeLabel } from './coinLabels';
+import { formatDateTime, formatNumber, formatSigned } from './format';
+import { useAsOf, useConsoleError, useLedgerAudit, useReconciliation } from './hooks';
+import { StatGrid } from './StatGrid';
+import { TableScroll } from './TableScroll';
+
+const TITLE = 'Audit des coins';
+const LOAD_FAILED = "Impossible de charger l'audit des coins de ce membre.";
+const NO_ENTRY = 'Aucun mouvement de coins pour ce membre à cette date.';
+
+/**
+ * /admin/transactions/:email: every posting on a member's accounts, oldest first, with the
+ * running balance after each one (GET /api/admin/ledger/:email?asOf=), and the reconciliation
+ * of the whole ledger at the top (GET /api/admin/ledger/reconcile).
+ */
+export default function LedgerAuditScreen() {
+  const { email = '' } = useParams();
+  const [asOf, setAsOf] = useAsOf();
+  const audit = useLedgerAudit(email, asOf);
+  useConsoleError(audit.error, "Chargement de l'audit des coins impossible");
+  const data = audit.data;
+
+  let content;
+  if (audit.error && !data) {
+    content = <FormError message={LOAD_FAILED} detail={errorMessage(audit.error)} />;
+  } else if (!data) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else {
+    content = (
+      <>
+        <StatGrid
+          label="Soldes du membre"
+          items={[
+            { label: 'Solde', value: `${formatNumber(data.coins_balance)} coins` },
+            { label: 'Cadeaux non récupérés', value: `${formatNumber(data.gifts_unclaimed)} coins` },
+            { label: 'Mouvements', value: formatNumber(data.entries.length) },
+            {
+              label: 'Soldes',
+              value: data.consistent ? 'Cohérents ✅' : 'Incohérents ⚠️',
+              detail: data.consistent
+                ? 'Les soldes annoncés par chaque événement sont les soldes recalculés.'
+                : 'Un événement annonce un solde différent du solde recalculé.',
+            },
+          ]}
+        />
+        {data.entries.length === 0 ? (
+          <p className="admin-empty">{NO_ENTRY}</p>
+        ) : (
+          <TableScroll label="Mouvements de coins du membre">
+            <table className="admin-table admin-table--ledger">
+              <caption className="sr-only">
+                Mouvements, du plus ancien au plus récent, avec le solde après chacun
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Opération</th>
+                  <th scope="col">Compte</th>
+                  <th scope="col" className="num">
+                    Mouvement
+                  </th>
+                  <th scope="col" className="num">
+                    Solde après
+                  </th>
+                  <th scope="col">Transaction</th>
+                  <th scope="col">Acteur</th>
+                  <th scope="col">Événement</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.entries.map((entry) => (
+                  <tr key={`${entry.event_id}:${entry.account}:${entry.debit}:${entry.credit}`}>
+                    <td>{formatDateTime(entry.at)}</td>
+                    <td>{typeLabel(entry.type)}</td>
+                    <td>{accountLabel(entry.account)}</td>
+                    <td className={entry.delta < 0 ? 'num amount amount--out' : 'num amount amount--in'}>
+                      {formatSigned(entry.delta)}
+                    </td>
+                    <td className="num">
+                      <strong>{formatNumber(entry.balance_after)}</strong>
+                    </td>
+                    <td>n° {entry.tx_id}</td>
+                    <td className="admin-table__mono">{entry.actor ?? '—'}</td>
+                    <td className="admin-table__mono">
+                      <span title={entry.event_id}>{entry.event_type}</span>
+                      <span className="admin-table__sub">position {entry.position}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </>
+    );
+  }
+
+  const who = data?.user.pseudo ? `@${data.user.pseudo} · ${data.user.email}` : email;
+  return (
+    <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB, { to: '/admin/transactions', label: 'Transactions' }]} intro={who}>
+      <ReconciliationStatus />
+      <AsOfPicker asOf={asOf} onChange={setAsOf} />
+      {content}
+    </AdminPage>
+  );
+}
+
+/** ok / first violation of the whole ledger (every invariant at every position). */
+function ReconciliationStatus() {
+  const check = useReconciliation();
+  useConsoleError(check.error, 'Réconciliation du grand livre impossible');
+  const report = check.data;
+  if (!report) {
+    return (
+      <p className="admin-reconcile admin-reconcile--pending" role="status">
+        {check.error ? 'Réconciliation du grand livre indisponible.' : 'Réconciliation du grand livre en cours...'}
+      </p>
+    );
+  }
+  if (report.ok) {
+    return (
+      <p className="admin-reconcile admin-reconcile--ok" role="status">
+        ✅ Grand livre cohérent : {formatNumber(report.events)} événements et {formatNumber(report.movements)}{' '}
+        mouvements vérifiés.
+      </p>
+    );
+  }
+  const v = report.first_violation;
+  return (
+    <div className="admin-reconcile admin-reconcile--ko" role="alert">
+      <p>
+        ⚠️ Grand livre incohérent : {formatNumber(report.violations)} violation{report.violations > 1 ? 's' : ''} sur{' '}
+        {formatNumber(report.events)} événements.
+      </p>
+      {v ? (
+        <p>
+          Première violation : {v.message} (règle <code>{v.rule}</code>, {v.type}, position {v.position}, événement{' '}
+          <code>{v.event_id}</code>)
+        </p>
+      ) : null}
+    </div>
+  );
+}

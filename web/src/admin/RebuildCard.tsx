@@ -1,0 +1,72 @@
+import { useId } from 'react';
+import { errorMessage } from '../api/http';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { ProgressBar } from '../shell/ui/ProgressBar';
+import { formatDecimal, formatDuration, formatNumber } from './format';
+import { useRebuild } from './hooks';
+
+const TITLE = 'Reconstruire les projections';
+const CONFIRM =
+  'Reconstruire toutes les projections à partir du journal des événements ? Le site reste en service pendant la reconstruction.';
+const STARTED = 'Reconstruction lancée.';
+const START_FAILED = 'Impossible de lancer la reconstruction.';
+
+/**
+ * POST /api/admin/projections/rebuild, then the live progress from the 'rebuild:progress'
+ * socket event (events done, events per second, time left) and the final French message.
+ */
+export function RebuildCard() {
+  const id = useId();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const { state, starting, start } = useRebuild();
+  const running = state?.status === 'running';
+
+  const launch = async () => {
+    if (!(await confirm(CONFIRM, { confirmLabel: 'Reconstruire' }))) return;
+    try {
+      toast.info((await start()) || STARTED);
+    } catch (err) {
+      toast.error(START_FAILED, { detail: errorMessage(err) });
+    }
+  };
+
+  return (
+    <article className="tool-card card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="tool-card__title">
+        <span aria-hidden="true">🔄 </span>
+        {TITLE}
+      </h2>
+      <p className="tool-card__text">
+        Relit tout le journal des événements pour reconstruire les modèles de lecture (fils, profils, soldes,
+        statistiques) à côté des actuels, puis bascule dessus. Le site reste en service.
+      </p>
+      <button type="button" className="btn btn--primary" disabled={running || starting} onClick={() => void launch()}>
+        {running ? 'Reconstruction en cours…' : TITLE}
+      </button>
+
+      {running ? (
+        <div className="rebuild-progress">
+          <ProgressBar value={state.fraction} label="Progression de la reconstruction" />
+          <p className="rebuild-progress__figures" aria-live="polite">
+            {formatNumber(state.done)} événements traités · {formatDecimal(Math.round(state.rate))} événements/s
+            {state.fraction > 0 && state.fraction < 1 ? ` · reste environ ${formatDuration(state.etaSeconds)}` : ''}
+          </p>
+        </div>
+      ) : null}
+      {state?.status === 'done' ? (
+        <p className="rebuild-result rebuild-result--ok" role="status">
+          ✅ Projections reconstruites
+          {state.events !== null ? ` : ${formatNumber(state.events)} événements` : ''}
+          {state.seconds !== null ? ` en ${formatDuration(state.seconds)}` : ''}.
+        </p>
+      ) : null}
+      {state?.status === 'failed' ? (
+        <p className="rebuild-result rebuild-result--ko" role="alert">
+          ❌ La reconstruction a échoué{state.error ? ` : ${state.error}` : '.'}
+        </p>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,169 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useToast } from '../shell/toast';
+import { answerReport, REPORT_STATUSES, setVideoVisibility, type Report, type VideoVisibility } from './api';
+import { formatDateTime } from './format';
+
+/** Status labels and colours (SPEC.md §4 "Report status"). */
+const STATUS: Record<string, { label: string; tone: 'warning' | 'primary' | 'success' }> = {
+  en_attente: { label: 'En attente', tone: 'warning' },
+  en_cours: { label: 'En cours', tone: 'primary' },
+  ferme: { label: 'Traitée', tone: 'success' },
+};
+const UNKNOWN_STATUS = 'Inconnu';
+
+/** Sanction messages offered to admins (SPEC.md §9), sent to the video author only. */
+export const SANCTIONS = [
+  'Votre vidéo a été restreinte pour non-conformité',
+  'Votre vidéo a été effacée : non-respect des consignes communautaires',
+  'Veuillez modifier votre vidéo pour éviter une restriction',
+] as const;
+const NO_MESSAGE = 'Aucun message';
+
+const VISIBILITY_ACTIONS: ReadonlyArray<{ status: VideoVisibility; label: string }> = [
+  { status: 'masquée', label: 'Masquer' },
+  { status: 'publique', label: 'Rendre publique' },
+  { status: 'supprimée', label: 'Supprimer' },
+];
+
+const UNKNOWN_PERSON = 'inconnu';
+const NO_REASON = 'Non spécifié';
+const UNTITLED = 'Sans titre';
+const REPLY_SENT = 'Réponse envoyée ✅';
+const videoUpdated = (status: VideoVisibility) => `Vidéo mise à jour : ${status}`;
+
+export function ReportStatusBadge({ status }: { status: string }) {
+  const known = STATUS[status];
+  return (
+    <span className={`status-badge status-badge--${known?.tone ?? 'unknown'}`}>{known?.label ?? UNKNOWN_STATUS}</span>
+  );
+}
+
+interface ReportCardProps {
+  report: Report;
+  /** Reload the list (after a visibility change or a reply). */
+  onChanged: () => void;
+}
+
+/** One report of /admin/reports. Failures of its calls are logged to the console only (SPEC.md §8). */
+export function ReportCard({ report, onChanged }: ReportCardProps) {
+  const toast = useToast();
+  const id = useId();
+  const title = report.video_title.trim() || UNTITLED;
+  const [status, setStatus] = useState<string>(STATUS[report.status] ? report.status : 'en_attente');
+  const [sanction, setSanction] = useState<string>(
+    SANCTIONS.find((message) => message === report.admin_response) ?? '',
+  );
+  const [busy, setBusy] = useState(false);
+
+  const changeVisibility = async (visibility: VideoVisibility) => {
+    setBusy(true);
+    try {
+      await setVideoVisibility(report.video_id, visibility);
+      toast.success(videoUpdated(visibility));
+      onChanged();
+    } catch (err) {
+      console.error('Mise à jour de la visibilité impossible', err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reply = async () => {
+    setBusy(true);
+    try {
+      await answerReport(report.id, status, sanction);
+      toast.success(REPLY_SENT);
+      onChanged();
+    } catch (err) {
+      console.error('Envoi de la réponse impossible', err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className="report card" aria-labelledby={`${id}-title`} aria-busy={busy}>
+      <header className="report__header">
+        <h2 id={`${id}-title`} className="report__title">
+          <Link to={`/video/${report.video_id}`}>{title}</Link>
+        </h2>
+        <ReportStatusBadge status={report.status} />
+      </header>
+
+      <dl className="report__meta">
+        <div>
+          <dt>Date</dt>
+          <dd>{formatDateTime(report.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Signalé par</dt>
+          <dd>{report.signalant ?? UNKNOWN_PERSON}</dd>
+        </div>
+        <div>
+          <dt>Auteur de la vidéo</dt>
+          <dd>{report.auteur ?? UNKNOWN_PERSON}</dd>
+        </div>
+        {report.video_status ? (
+          <div>
+            <dt>Visibilité</dt>
+            <dd>{report.video_status}</dd>
+          </div>
+        ) : null}
+        <div className="report__reason">
+          <dt>Raison</dt>
+          <dd>{report.reason ?? NO_REASON}</dd>
+        </div>
+        {report.admin_response ? (
+          <div className="report__reason">
+            <dt>Dernière réponse</dt>
+            <dd>{report.admin_response}</dd>
+          </div>
+        ) : null}
+      </dl>
+
+      <div className="report__controls">
+        <div className="field">
+          <label htmlFor={`${id}-status`}>Statut</label>
+          <select id={`${id}-status`} value={status} onChange={(event) => setStatus(event.target.value)}>
+            {REPORT_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {STATUS[value].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-sanction`}>Message à l'auteur</label>
+          <select id={`${id}-sanction`} value={sanction} onChange={(event) => setSanction(event.target.value)}>
+            <option value="">{NO_MESSAGE}</option>
+            {SANCTIONS.map((message) => (
+              <option key={message} value={message}>
+                {message}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      <div className="report__actions">
+        <div className="report__visibility" role="group" aria-label={`Visibilité de la vidéo « ${title} »`}>
+          {VISIBILITY_ACTIONS.map((action) => (
+            <button
+              key={action.status}
+              type="button"
+              className={action.status === 'supprimée' ? 'btn btn--small btn--danger' : 'btn btn--small btn--secondary'}
+              disabled={busy}
+              onClick={() => void changeVisibility(action.status)}
+            >
+              {action.label}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="btn btn--primary btn--small" disabled={busy} onClick={() => void reply()}>
+          Envoyer la réponse
+        </button>
+      </div>
+    </article>
+  );
+}

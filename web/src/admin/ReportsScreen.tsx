@@ -1,0 +1,60 @@
+import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { useConsoleError, useReports } from './hooks';
+import { ReportCard } from './ReportCard';
+
+const TITLE = 'Signalements à traiter';
+const EMPTY = "Aucun signalement pour l'instant";
+
+/** /admin/reports (SPEC.md §2). Load failures are logged to the console only (SPEC.md §8). */
+export default function ReportsScreen() {
+  const reports = useReports();
+  useConsoleError(reports.error, 'Chargement des signalements impossible');
+
+  const pending = reports.data?.filter((r) => r.status !== 'ferme').length ?? 0;
+  let content;
+  if (reports.data) {
+    content =
+      reports.data.length === 0 ? (
+        <p className="admin-empty">{EMPTY}</p>
+      ) : (
+        <ul className="reports" aria-busy={reports.loading}>
+          {reports.data.map((report) => (
+            // keyed on the fields the card copies into its selectors, so a reload resets them
+            <li key={`${report.id}:${report.status}:${report.admin_response ?? ''}`}>
+              <ReportCard report={report} onChanged={reports.reload} />
+            </li>
+          ))}
+        </ul>
+      );
+  } else if (reports.loading) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+
+  return (
+    <AdminPage
+      title={TITLE}
+      crumbs={[ADMIN_CRUMB]}
+      intro={
+        reports.data && reports.data.length > 0
+          ? `${reports.data.length} signalement${reports.data.length > 1 ? 's' : ''}, dont ${pending} non traité${pending > 1 ? 's' : ''}.`
+          : undefined
+      }
+      actions={
+        <button
+          type="button"
+          className="btn btn--secondary btn--small"
+          onClick={reports.reload}
+          disabled={reports.loading}
+        >
+          Recharger
+        </button>
+      }
+    >
+      {content}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,151 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import type { AdminTransaction } from './api';
+import { auditPath, methodLabel, typeLabel } from './coinLabels';
+import { formatDateTime, formatSigned } from './format';
+import { useAdminTransactions, useConsoleError } from './hooks';
+import { TableScroll } from './TableScroll';
+
+const TITLE = 'Transactions';
+const EMPTY = 'Aucune transaction trouvée.';
+
+function matches(tx: AdminTransaction, filter: string): boolean {
+  const q = filter.trim().toLowerCase();
+  if (!q) return true;
+  return tx.user_email.toLowerCase().includes(q) || (tx.user_pseudo?.toLowerCase().includes(q) ?? false);
+}
+
+/**
+ * /admin/transactions (SPEC.md §2): coins bought, added and withdrawn by every member. Each row
+ * opens the member's coin audit trail. Load failures are logged to the console only (SPEC.md §8).
+ */
+export default function TransactionsScreen() {
+  const transactions = useAdminTransactions();
+  useConsoleError(transactions.error, 'Chargement des transactions impossible');
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const shown = useMemo(
+    () => (transactions.data ?? []).filter((tx) => matches(tx, filter)),
+    [transactions.data, filter],
+  );
+
+  let content;
+  if (transactions.data) {
+    content =
+      shown.length === 0 ? (
+        <p className="admin-empty">{EMPTY}</p>
+      ) : (
+        <TableScroll label="Transactions de coins">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Utilisateur</th>
+                <th scope="col" className="num">
+                  Montant (coins)
+                </th>
+                <th scope="col">Méthode</th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((tx) => (
+                <tr key={`${tx.type}:${tx.id}:${tx.user_email}`}>
+                  <td>{tx.id}</td>
+                  <td>
+                    {tx.user_email ? (
+                      <Link to={auditPath(tx.user_email)} aria-label={`Audit des coins de ${tx.user_email}`}>
+                        {tx.user_email}
+                      </Link>
+                    ) : (
+                      '—'
+                    )}
+                    {tx.user_pseudo ? <span className="admin-table__sub">@{tx.user_pseudo}</span> : null}
+                  </td>
+                  <td className={tx.amount < 0 ? 'num amount amount--out' : 'num amount amount--in'}>
+                    {formatSigned(tx.amount)}
+                  </td>
+                  <td>
+                    {methodLabel(tx.method)}
+                    {tx.type && tx.type !== tx.method ? (
+                      <span className="admin-table__sub">{typeLabel(tx.type)}</span>
+                    ) : null}
+                  </td>
+                  <td>{formatDateTime(tx.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      );
+  } else if (transactions.loading) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  }
+
+  return (
+    <AdminPage
+      title={TITLE}
+      crumbs={[ADMIN_CRUMB]}
+      intro="Coins achetés, ajoutés et retirés par les membres. Cliquez sur un membre pour voir l’audit de ses coins."
+    >
+      <div className="admin-toolbar">
+        <div className="field admin-toolbar__search">
+          <label htmlFor={filterId}>Filtrer par membre</label>
+          <input
+            id={filterId}
+            type="search"
+            placeholder="Email ou pseudo"
+            autoComplete="off"
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+          />
+        </div>
+        {transactions.data ? (
+          <p className="admin-toolbar__count" aria-live="polite">
+            {shown.length} / {transactions.data.length} transaction{transactions.data.length > 1 ? 's' : ''}
+          </p>
+        ) : null}
+      </div>
+      {content}
+      <AuditLookup />
+    </AdminPage>
+  );
+}
+
+/** Opens the audit trail of any member, even one without a transaction in the list. */
+function AuditLookup() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = email.trim();
+    if (value) navigate(auditPath(value));
+  };
+  return (
+    <form className="admin-lookup card" onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Audit des coins d’un membre</h2>
+      <div className="admin-lookup__row">
+        <div className="field">
+          <label htmlFor={id}>Email du membre</label>
+          <input
+            id={id}
+            type="email"
+            autoComplete="off"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn--primary">
+          Voir l’audit
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,207 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { FormError } from '../shell/ui/FormError';
+import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { setAdminRight, type AdminUser } from './api';
+import { auditPath } from './coinLabels';
+import { formatDate, formatDateTime, formatNumber } from './format';
+import { useAdminUsers, useDebounced } from './hooks';
+import { Pagination } from './Pagination';
+import { TableScroll } from './TableScroll';
+
+const TITLE = 'Utilisateurs';
+const PAGE_SIZE = 20;
+const LOAD_FAILED = 'Impossible de charger les membres.';
+const EMPTY = 'Aucun membre trouvé.';
+const ACTION_FAILED = 'Action impossible.';
+
+const who = (user: AdminUser) => (user.pseudo ? `@${user.pseudo} (${user.email})` : user.email);
+
+function roleLabel(user: AdminUser): string {
+  if (user.is_admin) return 'Administrateur';
+  if (!user.role || user.role === 'user' || user.role === 'member') return 'Membre';
+  return user.role;
+}
+
+/** /admin/users: search, paginated table, grant / revoke the administrator right. */
+export default function UsersScreen() {
+  const { user: me } = useCurrentUser();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const searchId = useId();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const [draft, setDraft] = useState(q);
+  const debounced = useDebounced(draft, 300);
+  const users = useAdminUsers(q, page, PAGE_SIZE);
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+
+  // the typed search becomes ?q= (and goes back to page 1) once typing pauses
+  useEffect(() => {
+    if (debounced.trim() === q.trim()) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (debounced.trim()) next.set('q', debounced.trim());
+        else next.delete('q');
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [debounced, q, setParams]);
+
+  const goTo = (nextPage: number) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      return next;
+    });
+
+  const toggleAdmin = async (user: AdminUser) => {
+    const grant = !user.is_admin;
+    const question = grant
+      ? `Donner les droits d'administrateur à ${who(user)} ?`
+      : `Retirer les droits d'administrateur à ${who(user)} ?`;
+    const ok = await confirm(question, {
+      confirmLabel: grant ? 'Donner les droits' : 'Retirer les droits',
+      danger: !grant,
+    });
+    if (!ok) return;
+    setPendingEmail(user.email);
+    try {
+      const answer = await setAdminRight(user.email, grant);
+      toast.success(answer?.message || (grant ? 'Droits accordés.' : 'Droits retirés.'));
+      users.reload();
+    } catch (err) {
+      toast.error(errorMessage(err) ?? ACTION_FAILED);
+    } finally {
+      setPendingEmail(null);
+    }
+  };
+
+  const data = users.data;
+  let content;
+  if (users.error && !data) {
+    content = <FormError message={LOAD_FAILED} detail={errorMessage(users.error)} />;
+  } else if (!data) {
+    content = (
+      <p className="loading" role="status">
+        Chargement...
+      </p>
+    );
+  } else if (data.items.length === 0) {
+    content = <p className="admin-empty">{EMPTY}</p>;
+  } else {
+    content = (
+      <>
+        <TableScroll label="Membres">
+          <table className="admin-table" aria-busy={users.loading}>
+            <thead>
+              <tr>
+                <th scope="col">Pseudo</th>
+                <th scope="col">Email</th>
+                <th scope="col">Rôle</th>
+                <th scope="col">Inscription</th>
+                <th scope="col">Dernière connexion</th>
+                <th scope="col" className="num">
+                  Vidéos
+                </th>
+                <th scope="col" className="num">
+                  Abonnés
+                </th>
+                <th scope="col" className="num">
+                  Solde (coins)
+                </th>
+                <th scope="col">Droits</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((user) => {
+                const self = me?.email.toLowerCase() === user.email.toLowerCase();
+                return (
+                  <tr key={user.id || user.email}>
+                    <th scope="row">
+                      {user.pseudo ? <Link to={`/user/${encodeURIComponent(user.pseudo)}`}>@{user.pseudo}</Link> : '—'}
+                    </th>
+                    <td>{user.email}</td>
+                    <td>
+                      <span className={user.is_admin ? 'role-badge role-badge--admin' : 'role-badge'}>
+                        {roleLabel(user)}
+                      </span>
+                    </td>
+                    <td>{formatDate(user.created_at)}</td>
+                    <td>{user.last_login_at ? formatDateTime(user.last_login_at) : 'Jamais'}</td>
+                    <td className="num">{formatNumber(user.videos)}</td>
+                    <td className="num">{formatNumber(user.followers)}</td>
+                    <td className="num">
+                      <Link to={auditPath(user.email)} aria-label={`Audit des coins de ${user.email}`}>
+                        {formatNumber(user.balance)}
+                      </Link>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className={user.is_admin ? 'btn btn--ghost btn--small' : 'btn btn--secondary btn--small'}
+                        disabled={pendingEmail === user.email}
+                        aria-label={
+                          user.is_admin
+                            ? `Retirer les droits d'administrateur à ${who(user)}`
+                            : `Donner les droits d'administrateur à ${who(user)}`
+                        }
+                        onClick={() => void toggleAdmin(user)}
+                      >
+                        {user.is_admin ? (self ? 'Retirer mes droits' : 'Retirer admin') : 'Nommer admin'}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
+        <Pagination
+          page={page}
+          total={data.total}
+          limit={data.limit || PAGE_SIZE}
+          onPage={goTo}
+          label="Pages des membres"
+        />
+      </>
+    );
+  }
+
+  return (
+    <AdminPage
+      title={TITLE}
+      crumbs={[ADMIN_CRUMB]}
+      intro="Rechercher un membre, voir son activité, gérer les droits d’administrateur."
+    >
+      <div className="admin-toolbar">
+        <div className="field admin-toolbar__search">
+          <label htmlFor={searchId}>Rechercher un membre</label>
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Pseudo ou email"
+            autoComplete="off"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        </div>
+        {data ? (
+          <p className="admin-toolbar__count" aria-live="polite">
+            {formatNumber(data.total)} membre{data.total > 1 ? 's' : ''}
+          </p>
+        ) : null}
+      </div>
+      {content}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,31 @@
+/** French names of coin movement types, methods and accounts (shared by the transactions screens). */
+
+const TYPES: Record<string, string> = {
+  achat: 'Achat',
+  ajout: 'Ajout',
+  retrait: 'Retrait',
+  cadeau_envoye: 'Cadeau envoyé',
+  cadeau_recu: 'Cadeau reçu',
+  recuperation: 'Cadeau récupéré',
+  conversion: 'Conversion des cadeaux',
+};
+
+const METHODS: Record<string, string> = {
+  ajout: 'Ajout sans paiement',
+  retrait: 'Retrait',
+  sandbox: 'Paiement (bac à sable)',
+};
+
+export const typeLabel = (type: string): string => TYPES[type] ?? (type || '—');
+
+export const methodLabel = (method: string): string => METHODS[method] ?? (method || '—');
+
+/** `user:<id>:balance` → 'Solde', `user:<id>:gifts` → 'Cadeaux non récupérés'. */
+export function accountLabel(account: string): string {
+  if (account.endsWith(':balance')) return 'Solde';
+  if (account.endsWith(':gifts')) return 'Cadeaux non récupérés';
+  return account;
+}
+
+/** Link to a member's coin audit trail. */
+export const auditPath = (email: string) => `/admin/transactions/${encodeURIComponent(email)}`;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatSigned, isoFromLocalInput, localInputFromIso } from './format';
+import { normalizeRebuild, readAdvancedStats } from './api';
+
+describe('admin formatting', () => {
+  it('signs amounts with a real minus', () => {
+    expect(formatSigned(50)).toBe('+50');
+    expect(formatSigned(-20)).toBe('−20');
+    expect(formatSigned(0)).toBe('0');
+  });
+  it('writes durations in French units', () => {
+    expect(formatDuration(42.4)).toBe('42 s');
+    expect(formatDuration(125)).toBe('2 min 05 s');
+    expect(formatDuration(3725)).toBe('1 h 02 min');
+  });
+  it('converts the datetime-local value both ways (empty = now = null)', () => {
+    expect(isoFromLocalInput('')).toBeNull();
+    const iso = isoFromLocalInput('2025-03-12T14:05');
+    expect(iso).not.toBeNull();
+    expect(localInputFromIso(iso)).toBe('2025-03-12T14:05');
+  });
+});
+
+describe('answers', () => {
+  it('advanced stats: missing fields are empty data', () => {
+    expect(readAdvancedStats({})).toEqual({
+      top_creator: null,
+      top_video: null,
+      total_reports: null,
+      public_videos: null,
+      deleted_videos: null,
+      avg_videos_per_day: null,
+    });
+    expect(readAdvancedStats({ top_creator: { user_email: 'a@b.fr', video_count: '3' } }).top_creator).toEqual({
+      user_email: 'a@b.fr',
+      video_count: 3,
+    });
+  });
+  it('rebuild progress shape', () => {
+    expect(normalizeRebuild({ status: 'running', done: 10, rate: 5, etaSeconds: 2, fraction: 1.4 })).toMatchObject({
+      status: 'running',
+      done: 10,
+      fraction: 1,
+    });
+    expect(normalizeRebuild({ status: 'weird' }).status).toBe('idle');
+    expect(normalizeRebuild({ status: 'done', events: 99, seconds: 1.5 })).toMatchObject({ fraction: 1, events: 99 });
+  });
+});

@@ -1,0 +1,68 @@
+/** French formatting helpers of the admin screens (dates fr-FR, counts, signed amounts). */
+
+const NUMBER = new Intl.NumberFormat('fr-FR');
+const DECIMAL = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 });
+const DATE_TIME = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short' });
+
+const parse = (iso: string | null | undefined): Date | null => {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** '12/03/2025 14:05', or '—' for a missing or invalid date. */
+export function formatDateTime(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? DATE_TIME.format(date) : '—';
+}
+
+/** '12/03/2025', or '—'. */
+export function formatDate(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? DATE.format(date) : '—';
+}
+
+/** '1 250' (narrow no-break space as thousands separator). */
+export function formatNumber(value: number): string {
+  return NUMBER.format(value);
+}
+
+/** Up to two decimals: '3,5'. */
+export function formatDecimal(value: number): string {
+  return DECIMAL.format(value);
+}
+
+/** '+50' / '−20' / '0' (a real minus sign). */
+export function formatSigned(value: number): string {
+  if (value > 0) return `+${NUMBER.format(value)}`;
+  if (value < 0) return `−${NUMBER.format(-value)}`;
+  return '0';
+}
+
+/** '2 min 05 s', '42 s'. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  if (total < 60) return `${total} s`;
+  const minutes = Math.floor(total / 60);
+  const rest = total % 60;
+  if (minutes < 60) return `${minutes} min ${String(rest).padStart(2, '0')} s`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** ISO instant → the value of an <input type="datetime-local"> in the browser's time zone. */
+export function localInputFromIso(iso: string | null): string {
+  const date = parse(iso);
+  if (!date) return '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** <input type="datetime-local"> value (local time) → ISO instant; '' or invalid → null. */
+export function isoFromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

@@ -1,0 +1,170 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useSocketEvent } from '../shell/socket';
+import { useLoad } from '../social/useLoad';
+import {
+  fetchAdminAudit,
+  fetchAdminGifts,
+  fetchAdminTransactions,
+  fetchAdminUsers,
+  fetchLedgerAudit,
+  fetchRebuild,
+  fetchReconciliation,
+  fetchReports,
+  fetchStats,
+  normalizeRebuild,
+  startRebuild,
+  type RebuildState,
+  type StatsKind,
+} from './api';
+
+/** Data hooks of the admin screens; each key names what is loaded, so a change refetches. */
+
+export const useReports = () => useLoad('admin:reports', fetchReports);
+
+export const useAdminGifts = () => useLoad('admin:gifts', fetchAdminGifts);
+
+export const useAdminTransactions = () => useLoad('admin:transactions', fetchAdminTransactions);
+
+export const useReconciliation = () => useLoad('admin:reconcile', fetchReconciliation);
+
+export function useLedgerAudit(email: string, asOf: string | null) {
+  return useLoad(email ? `admin:ledger:${email}:${asOf ?? ''}` : null, (signal) =>
+    fetchLedgerAudit(email, asOf, signal),
+  );
+}
+
+export function useStats(kind: StatsKind, asOf: string | null) {
+  return useLoad(`admin:stats:${kind}:${asOf ?? ''}`, (signal) => fetchStats(kind, asOf, signal));
+}
+
+export function useAdminUsers(q: string, page: number, limit: number) {
+  return useLoad(`admin:users:${q}:${page}:${limit}`, (signal) => fetchAdminUsers(q, page, limit, signal));
+}
+
+export function useAdminAudit(page: number, limit: number) {
+  return useLoad(`admin:audit:${page}:${limit}`, (signal) => fetchAdminAudit(page, limit, signal));
+}
+
+/** Logs a failed load once per error (SPEC.md §8: some admin failures are "console only"). */
+export function useConsoleError(error: unknown, what: string): void {
+  useEffect(() => {
+    if (error) console.error(what, error);
+  }, [error, what]);
+}
+
+/**
+ * The "Données au" date of a stats or audit page, kept in the URL (`?asOf=<ISO>`) so that it
+ * survives a reload and can be shared; null means now.
+ */
+export function useAsOf(): [string | null, (iso: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('asOf');
+  const asOf = raw && !Number.isNaN(Date.parse(raw)) ? raw : null;
+  const setAsOf = useCallback(
+    (iso: string | null) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (iso) next.set('asOf', iso);
+          else next.delete('asOf');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [asOf, setAsOf];
+}
+
+/** A value that follows `value` once it has not changed for `delayMs`. */
+export function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+const POLL_MS = 2000;
+
+export interface Rebuild {
+  /** null until the first answer (GET or socket) */
+  state: RebuildState | null;
+  /** True while the POST is on its way. */
+  starting: boolean;
+  /** POST /api/admin/projections/rebuild; resolves with the server's message. */
+  start: () => Promise<string | undefined>;
+}
+
+/**
+ * Rebuild of the projections: current state from GET at mount, live progress from the
+ * 'rebuild:progress' socket event (sent to administrators), and a slow GET poll while a rebuild
+ * runs in case the socket is not connected.
+ */
+export function useRebuild(): Rebuild {
+  const [state, setState] = useState<RebuildState | null>(null);
+  const [starting, setStarting] = useState(false);
+  const mounted = useRef(true);
+
+  useEffect(() => {
+    mounted.current = true;
+    const controller = new AbortController();
+    fetchRebuild(controller.signal)
+      .then((s) => setState((current) => current ?? s))
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) console.error('État de la reconstruction indisponible', err);
+      });
+    return () => {
+      mounted.current = false;
+      controller.abort();
+    };
+  }, []);
+
+  useSocketEvent('rebuild:progress', (payload: unknown) => setState(normalizeRebuild(payload)));
+
+  const running = state?.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const controller = new AbortController();
+    const timer = window.setInterval(() => {
+      fetchRebuild(controller.signal)
+        .then((s) => {
+          // the socket may be ahead: only a terminal state or more progress replaces it
+          setState((current) =>
+            !current || s.status !== 'running' || current.status !== 'running' || s.done >= current.done ? s : current,
+          );
+        })
+        .catch(() => undefined);
+    }, POLL_MS);
+    return () => {
+      window.clearInterval(timer);
+      controller.abort();
+    };
+  }, [running]);
+
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  });
+
+  const start = useCallback(async () => {
+    const previous = stateRef.current;
+    setStarting(true);
+    // shown at once; the socket (or the poll) then reports the real progress
+    if (previous?.status !== 'running') setState(normalizeRebuild({ status: 'running', done: 0, fraction: 0 }));
+    try {
+      const answer = await startRebuild();
+      return answer?.message;
+    } catch (err) {
+      if (mounted.current)
+        setState((current) => (current?.status === 'running' && current.done === 0 ? previous : current));
+      throw err;
+    } finally {
+      if (mounted.current) setStarting(false);
+    }
+  }, []);
+
+  return { state, starting, start };
+}

@@ -1,0 +1,57 @@
+import { Link } from 'react-router-dom';
+import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
+
+const TITLE = 'Statistiques';
+
+const PAGES = [
+  {
+    to: '/admin/stats/general',
+    icon: '📈',
+    title: 'Générales',
+    text: 'Utilisateurs, vidéos, cadeaux envoyés, coins des membres, messages publics.',
+  },
+  {
+    to: '/admin/stats/users',
+    icon: '👥',
+    title: 'Utilisateurs',
+    text: 'Inscrits, comptes validés, nouveaux sur 30 jours, connexions sur 7 jours.',
+  },
+  { to: '/admin/stats/videos', icon: '🎬', title: 'Vidéos', text: 'Vidéos publiques, masquées et supprimées.' },
+  { to: '/admin/stats/messages', icon: '💬', title: 'Messages', text: 'Messages publics et messages privés.' },
+  { to: '/admin/stats/gifts', icon: '🎁', title: 'Cadeaux', text: 'Cadeaux envoyés et cadeaux du catalogue.' },
+  {
+    to: '/admin/stats/coins',
+    icon: '💰',
+    title: 'Coins',
+    text: 'Coins achetés, sur les soldes, en cadeaux, retirés, et commissions.',
+  },
+  {
+    to: '/admin/stats/advanced',
+    icon: '🏆',
+    title: 'Avancées',
+    text: 'Meilleur créateur, vidéo la plus vue, signalements, moyenne par jour.',
+  },
+] as const;
+
+/** /admin/stats: links to every stats page (SPEC.md §2). */
+export default function StatsHubScreen() {
+  return (
+    <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]} intro="Chaque page peut afficher les chiffres à une date passée.">
+      <nav aria-label="Pages de statistiques">
+        <ul className="admin-cards">
+          {PAGES.map((page) => (
+            <li key={page.to}>
+              <Link to={page.to} className="admin-card card">
+                <span className="admin-card__icon" aria-hidden="true">
+                  {page.icon}
+                </span>
+                <span className="admin-card__title">{page.title}</span>
+                <span className="admin-card__text">{page.text}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </AdminPage>
+  );
+}

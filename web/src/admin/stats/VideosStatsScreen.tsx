@@ -1,0 +1,20 @@
+import { num } from '../api';
+import { formatNumber } from '../format';
+import { StatsView } from './StatsView';
+
+/** /admin/stats/videos */
+export default function VideosStatsScreen() {
+  return (
+    <StatsView
+      kind="videos"
+      title="Statistiques vidéos"
+      failure="Impossible de charger les stats vidéos"
+      items={(s) => [
+        { label: 'Vidéos au total', value: formatNumber(num(s.total_videos)) },
+        { label: 'Vidéos publiques', value: formatNumber(num(s.public_videos)) },
+        { label: 'Vidéos masquées', value: formatNumber(num(s.hidden_videos)) },
+        { label: 'Vidéos supprimées', value: formatNumber(num(s.deleted_videos)) },
+      ]}
+    />
+  );
+}
