@@ -16,11 +16,9 @@ export function browserSkipReason(): string | undefined {
   return undefined;
 }
 
-/** The web app as `npm start` serves it: built once if web/dist is missing. */
+/** The web app as `npm start` serves it: (re)built when web/dist is missing or older than its sources. */
 export function ensureWebBuild(): void {
-  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
-    execSync('npm run build:web', { cwd: ROOT, stdio: 'inherit' });
-  }
+  execSync('node scripts/ensure-web-build.mjs', { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** A real server (as `npm start` runs it) on a fresh DATA_DIR and a free port, serving the built web app. */
