@@ -14,7 +14,7 @@ if (skip) console.warn(skip);
 /** Every route of SPEC.md section 2's table, with sample parameters. */
 const ROUTES = [
   '/', '/feed', '/upload', '/live', '/create', '/upload/video', '/video/1', '/test-video', '/user/{pseudo}', '/friends',
-  '/friends-list', '/messages', '/messages/{pseudo}', '/conversation/1', '/test', '/coffre', '/coins/balance',
+  '/friends-list', '/messages', '/messages/{pseudo}', '/conversation/{pseudo}', '/test', '/coffre', '/coins/balance',
   '/coins/transactions', '/coins/conversion', '/vault/withdraw', '/vault/shop', '/packs', '/cadeaux-recues',
   '/envoyer-cadeau', '/historique', '/cadeaux-coins', '/gift', '/catalogue', '/coins-received', '/coins/received',
   '/coins/retrait', '/users-with-videos', '/notifications', '/profile', '/send-message/{pseudo}', '/admin',
@@ -157,14 +157,23 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     await page.getByLabel('Mot de passe').fill(member.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`**/user/${member.pseudo}`);
-    for (const route of ROUTES) {
+    const visit = async (route: string) => {
       const url = route.replace('{pseudo}', member.pseudo);
       const res = await page.goto(server.url + url);
       expect(res?.status(), url).toBe(200);
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('heading').first().isVisible(), `${url} shows a heading`).toBe(true);
       expect(await page.getByText('Page introuvable').count(), `${url} is a known route`).toBe(0);
-    }
+    };
+    for (const route of ROUTES.filter((r) => !r.startsWith('/admin'))) await visit(route);
+    // the back-office as its administrator
+    await page.getByRole('button', { name: 'Déconnexion' }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
+    await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    for (const route of ROUTES.filter((r) => r.startsWith('/admin'))) await visit(route);
     await page.goto(`${server.url}/nimporte/quoi`);
     await expect.poll(() => page.getByText('Page introuvable').isVisible()).toBe(true);
     await screenshot(page, 'e2e-404');
