@@ -14,6 +14,7 @@ import { notificationsRouter } from './notifications/routes';
 import { messagingRouter } from './messaging/routes';
 import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
+import { adminRouter, requireAdmin } from './admin/index';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(csrfGuard);
   api.use(express.json({ limit: '100kb' }));
   api.use(awaitOwnWrites(deps.progress));
+  // every /api/admin/* call, known or not: 401 without a session, 403 for members
+  api.use('/admin', ...requireAdmin(deps));
   api.use(identityRouter(deps));
   api.use(videosRouter(deps));
   api.use(socialRouter(deps));
@@ -77,6 +80,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(messagingRouter(deps));
   api.use(ledgerRouter(deps));
   api.use(giftsRouter(deps));
+  api.use(adminRouter(deps));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));
   app.use('/api', api);
   // SPEC.md also shows /gifts/send and /gifts/balance/:email without /api

@@ -1,5 +1,5 @@
 import type { Config, EventStore, JobQueue, PushBus, ReadStore } from '@evo/infra';
-import type { ProjectionProgress } from '@evo/projections';
+import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
 
@@ -13,4 +13,6 @@ export interface AppDeps {
   sessions: Sessions;
   uploads: UploadStore;
   progress: ProjectionProgress;
+  /** the in-process read side (embedded role only): rebuilds started by administrators go through it */
+  projections?: ProjectionService;
 }

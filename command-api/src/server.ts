@@ -106,7 +106,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await giftCredits.start();
   // --- end coin ledger ---
 
-  const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events) };
+  const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events), projections: runner };
   bound.app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -7,9 +7,10 @@ import type { SocialEvent } from './social/events';
 import type { MessagingEvent } from './messaging/events';
 import type { WalletEvent } from './ledger/events';
 import type { CatalogueEvent } from './gifts/events';
+import type { ModerationEvent } from './moderation/events';
 
 /** Every event of the product, as a discriminated union on `type`. */
-export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned | SocialEvent | MessagingEvent | WalletEvent | CatalogueEvent;
+export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned | SocialEvent | MessagingEvent | WalletEvent | CatalogueEvent | ModerationEvent;
 
 /** A stored event narrowed to one of the product's event types. */
 export type RecordedOf<E> = E extends DomainEvent ? RecordedEvent<E['type'], E['data']> : never;

@@ -6,6 +6,7 @@ import { socialEventSchemas } from './social/events';
 import { messagingEventSchemas } from './messaging/events';
 import { ledgerEventSchemas } from './ledger/events';
 import { giftEventSchemas } from './gifts/events';
+import { moderationEventSchemas } from './moderation/events';
 
 /** Every event type of the product with its schema: appends are validated against it. */
 export const eventSchemas: Record<string, ZodTypeAny> = {
@@ -15,5 +16,6 @@ export const eventSchemas: Record<string, ZodTypeAny> = {
   ...messagingEventSchemas,
   ...ledgerEventSchemas,
   ...giftEventSchemas,
+  ...moderationEventSchemas,
   IdAssigned: IdAssignedSchema,
 };

@@ -13,3 +13,4 @@ export * from './messaging/index';
 export * from './comments/index';
 export * from './ledger/index';
 export * from './gifts/index';
+export * from './moderation/index';

@@ -16,5 +16,8 @@ export * from './ledger/wallets-projector';
 export * from './ledger/queries';
 export * from './gifts/gifts-projector';
 export * from './gifts/queries';
+export * from './moderation/index';
+export * from './stats/index';
+export * from './admin/index';
 export * from './health';
 export * from './runtime/projection-service';

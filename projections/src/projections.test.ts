@@ -54,7 +54,7 @@ describe('projections', () => {
 
     const a = await dumpReadModels(live);
     const b = await dumpReadModels(rebuilt);
-    expect(Object.keys(a).sort()).toEqual(expect.arrayContaining(['favorites', 'following', 'follows', 'likes', 'reports', 'users', 'videos', 'comments', 'notifications', 'notification_counters', 'mailboxes', 'conversations']));
+    expect(Object.keys(a).sort()).toEqual(expect.arrayContaining(['favorites', 'following', 'follows', 'likes', 'reports', 'users', 'videos', 'comments', 'notifications', 'notification_counters', 'mailboxes', 'conversations', 'stats', 'stats_members', 'stats_videos', 'admin_audit', 'coin_wallets', 'coin_movements', 'gift_catalog', 'gifts_received']));
     expect(a).toEqual(b);
     expect(await readCheckpoint(live)).toBe(last);
     expect(await readCheckpoint(rebuilt)).toBe(last);

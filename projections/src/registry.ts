@@ -7,6 +7,9 @@ import { notificationsProjector } from './notifications/index';
 import { messagesProjector } from './messaging/index';
 import { walletsProjector } from './ledger/wallets-projector';
 import { giftsProjector } from './gifts/gifts-projector';
+import { moderationProjector } from './moderation/moderation-projector';
+import { statsProjector } from './stats/stats-projector';
+import { auditProjector } from './admin/audit-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
-export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector];
+export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector, moderationProjector, statsProjector, auditProjector];

@@ -3,6 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { positionFromString, type LogPosition } from '@evo/domain';
 import { childLogger, type ReadStore } from '@evo/infra';
 import {
+  CATALOGUE_ROOM,
   identityQueries,
   messagingQueries,
   notificationsQueries,
@@ -96,8 +97,8 @@ function watchVideos(socket: Socket) {
 /**
  * Socket.IO on the API server. A client is identified by its session cookie, never by what it
  * says: it joins `user:<id>` (and `admins` for administrators) and receives the change
- * messages projectors publish there. On connection it gets a 'sync' of what it missed since the
- * position it gives in `auth.since`. It may also watch video rooms (`video:watch` / `video:unwatch`
+ * messages projectors publish there; every client is also in `catalogue` (catalogue edits). On
+ * connection it gets a 'sync' of what it missed since the position it gives in `auth.since`. It may also watch video rooms (`video:watch` / `video:unwatch`
  * with a video id) for the public counters and comments of the cards it shows.
  */
 export function createSocketServer(http: HttpServer, sessions: Sessions, read: ReadStore): Server {
@@ -111,6 +112,8 @@ export function createSocketServer(http: HttpServer, sessions: Sessions, read: R
         socket.data.userId = session.userId;
         // joined before the sync is read: nothing committed in between can be missed
         await socket.join(`user:${session.userId}`);
+        // every client hears of catalogue edits ('catalogue:changed')
+        await socket.join(CATALOGUE_ROOM);
         const user = await queries.userById(session.userId);
         if (user?.is_admin) await socket.join('admins');
         next();

@@ -13,6 +13,9 @@ import {
   notFound,
   reportClaimDecider,
   reportClaimStream,
+  reportDecider,
+  reportStream,
+  isReportClosed,
   reservationDecider,
   reservationStream,
   userDecider,
@@ -21,6 +24,7 @@ import {
   videoStream,
   viewsStream,
   type LogPosition,
+  type ReportClaimState,
   type UserState,
   type VideoState,
 } from '@evo/domain';
@@ -76,14 +80,27 @@ export async function toggleFavorite(events: EventStore, userId: string, videoId
 }
 
 /**
+ * The claim's last report, when moderation closed it (its `report-<id>` stream says 'ferme'): the
+ * member may then report the video again. A report reopened later counts as open again.
+ */
+export async function closedReportIdsOf(events: EventStore, claim: ReportClaimState): Promise<number[]> {
+  const last = claim.reports.at(-1);
+  if (!last || last.closed) return [];
+  const { state } = await loadState(events, reportStream(last.reportId), reportDecider);
+  return isReportClosed(state) ? [last.reportId] : [];
+}
+
+/**
  * Report a video. The rules are checked before a report id is taken, so a refusal appends
  * nothing; the claim stream settles two concurrent reports (the loser has used an id for nothing).
  */
 export async function reportVideo(events: EventStore, reporterId: string, videoId: number, reason: string, ctx: CommandContext) {
   const video = await loadVideo(events, videoId);
   const stream = reportClaimStream(videoId, reporterId);
-  const command = { type: 'ReportVideo' as const, reportId: 0, videoId, reporterId, reason, video };
-  reportClaimDecider.decide(command, (await loadState(events, stream, reportClaimDecider)).state);
+  const claim = (await loadState(events, stream, reportClaimDecider)).state;
+  const closedReportIds = await closedReportIdsOf(events, claim);
+  const command = { type: 'ReportVideo' as const, reportId: 0, videoId, reporterId, reason, video, closedReportIds };
+  reportClaimDecider.decide(command, claim);
   const reportId = await nextId(events, REPORT_SEQUENCE, ctx);
   const r = await handleCommand(events, stream, reportClaimDecider, { ...command, reportId }, ctx);
   return { reportId, position: r.position };

@@ -48,9 +48,14 @@ export const catalogueDecider: Decider<CatalogueCommand, CatalogueEvent, Catalog
       case 'SeedCatalogue':
         if (state.lastId > 0) return [];
         return command.gifts.map((gift, i) => ({ type: 'GiftAdded' as const, data: { giftId: i + 1, ...gift } }));
-      case 'UpdateGift':
-        if (!state.gifts[command.giftId]) throw notFound(CATALOGUE_MESSAGES.notFound);
-        return [{ type: 'GiftUpdated', data: { giftId: command.giftId, ...command.gift } }];
+      case 'UpdateGift': {
+        const current = state.gifts[command.giftId];
+        if (!current) throw notFound(CATALOGUE_MESSAGES.notFound);
+        const { name, emoji, imageUrl, coinCost } = command.gift;
+        // saving a gift unchanged is not a change: no event
+        if (current.name === name && current.emoji === emoji && current.imageUrl === imageUrl && current.coinCost === coinCost) return [];
+        return [{ type: 'GiftUpdated', data: { giftId: command.giftId, name, emoji, imageUrl, coinCost } }];
+      }
       case 'RemoveGift':
         if (!state.gifts[command.giftId]) throw notFound(CATALOGUE_MESSAGES.notFound);
         return [{ type: 'GiftRemoved', data: { giftId: command.giftId } }];

@@ -12,7 +12,8 @@ export const GiftDescriptionSchema = z.object({
   name: z.string().trim().min(1).max(GIFT_NAME_MAX),
   emoji: z.string().max(16),
   imageUrl: z.string().max(500),
-  coinCost: z.number().int().positive().max(1_000_000),
+  /** in coins; 0 is allowed in the catalogue (the admin form's fallback) but such a gift cannot be sent */
+  coinCost: z.number().int().nonnegative().max(1_000_000),
 });
 export const GiftAddedSchema = GiftDescriptionSchema.extend({ giftId: z.number().int().positive() });
 export const GiftUpdatedSchema = GiftAddedSchema;

@@ -1,2 +1,3 @@
 export * from './events';
 export * from './catalogue-decider';
+export * from './admin-rules';

@@ -41,6 +41,7 @@ export const MESSAGES = {
   unknownUser: 'Utilisateur introuvable.',
   alreadyAdmin: 'Cet utilisateur est déjà administrateur.',
   notAdmin: "Cet utilisateur n'est pas administrateur.",
+  lastAdmin: 'Impossible de retirer le dernier administrateur.',
 } as const;
 
 const required = (msg: string) => z.string({ required_error: msg, invalid_type_error: msg });

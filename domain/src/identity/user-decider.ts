@@ -15,7 +15,15 @@ export type UserCommand =
     }
   | { type: 'RecordLogin'; userId: string }
   | { type: 'GrantAdmin'; userId: string }
-  | { type: 'RevokeAdmin'; userId: string };
+  | {
+      type: 'RevokeAdmin';
+      userId: string;
+      /**
+       * administrators other than this member, as far as the handler verified them on their own
+       * streams (undefined: not checked, e.g. a command-line tool): 0 refuses the revocation
+       */
+      otherAdmins?: number;
+    };
 
 export type UserState =
   | { status: 'none' }
@@ -68,6 +76,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return state.role === ADMIN_ROLE ? [] : [{ type: 'AdminRoleGranted', data: { userId: state.userId } }];
       case 'RevokeAdmin':
         if (state.role !== ADMIN_ROLE) throw new DomainError(MESSAGES.notAdmin, 409);
+        // the platform always keeps an administrator
+        if (command.otherAdmins === 0) throw conflict(MESSAGES.lastAdmin);
         return [{ type: 'AdminRoleRevoked', data: { userId: state.userId } }];
     }
   },

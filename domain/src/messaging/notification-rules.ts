@@ -1,5 +1,6 @@
 import type { AppEvent } from '../all-events';
 import type { DomainEvent } from '../shared/decider';
+import { MODERATION_MESSAGES, REPORT_CLOSED } from '../moderation/rules';
 
 /**
  * Notifications are a projection of facts. This module says which facts notify whom; the
@@ -28,8 +29,8 @@ type EventOf<T extends AppEvent['type']> = Extract<AppEvent, { type: T }>;
 type Rule<T extends AppEvent['type']> = (data: EventOf<T>['data']) => NotificationSpec[];
 
 /**
- * One entry per event type that notifies. Add gifts and report updates here (with their text in
- * NOTIFICATION_TEXTS); the projection and the commands pick them up.
+ * One entry per event type that notifies (with its text in NOTIFICATION_TEXTS); the projection and
+ * the commands pick them up.
  */
 export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
   UserFollowed: (d) => [{ type: 'follow', recipientId: d.followeeId, senderId: d.followerId, videoId: 0 }],
@@ -37,6 +38,15 @@ export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
   CommentPosted: (d) => [{ type: 'comment', recipientId: d.videoOwnerId, senderId: d.authorId, videoId: d.videoId }],
   MessageSent: (d) => [{ type: 'message', recipientId: d.receiverId, senderId: d.senderId, videoId: 0 }],
   GiftReceived: (d) => [{ type: 'gift', recipientId: d.userId, senderId: d.senderId, videoId: 0, detail: `${d.emoji} ${d.name}`.trim() }],
+  // moderation: a new sanction message reaches the video's author; closing the report tells the reporter
+  ReportStatusChanged: (d) => [
+    ...(d.adminResponse && d.adminResponse !== d.previousAdminResponse
+      ? [{ type: 'report_update' as const, recipientId: d.authorId, senderId: null, videoId: d.videoId, detail: d.adminResponse }]
+      : []),
+    ...(d.status === REPORT_CLOSED && d.previousStatus !== REPORT_CLOSED
+      ? [{ type: 'report_update' as const, recipientId: d.reporterId, senderId: null, videoId: d.videoId, detail: MODERATION_MESSAGES.reportClosed }]
+      : []),
+  ],
 };
 
 /** The French text of a notification, from the sender's pseudo. */
@@ -46,7 +56,8 @@ export const NOTIFICATION_TEXTS: Record<NotificationType, (senderPseudo: string,
   comment: (p) => `${p} a commenté votre vidéo`,
   message: (p) => `${p} vous a envoyé un message`,
   gift: (p, detail) => (detail ? `${p} vous a envoyé un cadeau : ${detail}` : `${p} vous a envoyé un cadeau`),
-  report_update: (_p, detail) => (detail ? `Votre signalement a été mis à jour : ${detail}` : 'Votre signalement a été mis à jour'),
+  // the detail is the whole text: a sanction message to the author, or the closing of a report to its reporter
+  report_update: (_p, detail) => detail || 'Votre signalement a été mis à jour.',
 };
 
 /** The notifications an event causes; nobody is notified of their own action. */

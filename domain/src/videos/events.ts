@@ -29,13 +29,27 @@ export const VideoRejectedSchema = z.object({
   reason: z.string().min(1),
 });
 
+/** SPEC.md section 4 "Video visibility": who may see a video. */
+export const VIDEO_VISIBILITIES = ['publique', 'masquée', 'supprimée'] as const;
+/**
+ * An administrator set a video's visibility (moderation): hidden or deleted videos leave feeds,
+ * suggestions, profiles and counts; made public again, everything comes back.
+ */
+export const VideoVisibilityChangedSchema = z.object({
+  videoId: z.number().int().positive(),
+  status: z.enum(VIDEO_VISIBILITIES),
+  /** the administrator's user id */
+  changedBy: z.string().min(1),
+});
 export type VideoUploaded = DomainEvent<'VideoUploaded', z.infer<typeof VideoUploadedSchema>>;
 export type VideoProcessed = DomainEvent<'VideoProcessed', z.infer<typeof VideoProcessedSchema>>;
 export type VideoRejected = DomainEvent<'VideoRejected', z.infer<typeof VideoRejectedSchema>>;
-export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected;
+export type VideoVisibilityChanged = DomainEvent<'VideoVisibilityChanged', z.infer<typeof VideoVisibilityChangedSchema>>;
+export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected | VideoVisibilityChanged;
 
 export const videoEventSchemas = {
   VideoUploaded: VideoUploadedSchema,
   VideoProcessed: VideoProcessedSchema,
   VideoRejected: VideoRejectedSchema,
+  VideoVisibilityChanged: VideoVisibilityChangedSchema,
 } as const;

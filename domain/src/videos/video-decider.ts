@@ -1,7 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { conflict, forbidden, notFound } from '../shared/errors';
 import type { VideoDeleted } from '../social/events';
-import type { VideoEvent, VideoProcessed, VideoRejected, VideoUploaded } from './events';
+import type { VideoEvent, VideoProcessed, VideoRejected, VideoUploaded, VIDEO_VISIBILITIES } from './events';
 
 export const videoStream = (videoId: number) => `video-${videoId}`;
 
@@ -10,10 +10,15 @@ export const VIDEO_MESSAGES = {
   notFound: 'Vidéo introuvable.',
   unreadable: "Le fichier n'a pas pu être lu comme une vidéo.",
   notOwner: 'Vous ne pouvez supprimer que vos propres vidéos.',
+  adminOnly: 'Accès réservé aux administrateurs.',
 } as const;
 
-/** SPEC.md section 4 "Video visibility". Only 'publique' and 'supprimée' are reachable so far. */
-export type VideoVisibility = 'publique' | 'masquée' | 'supprimée';
+/**
+ * SPEC.md section 4 "Video visibility": 'supprimée' by its owner (VideoDeleted) or an administrator,
+ * any of the three by an administrator (VideoVisibilityChanged; a deleted video may be made public
+ * again).
+ */
+export type VideoVisibility = (typeof VIDEO_VISIBILITIES)[number];
 
 export type VideoCommand =
   | ({ type: 'UploadVideo' } & VideoUploaded['data'])
@@ -22,6 +27,14 @@ export type VideoCommand =
   | {
       type: 'DeleteVideo';
       videoId: number;
+      requesterId: string;
+      /** from the requester's user stream (role admin), looked up by the handler */
+      requesterIsAdmin: boolean;
+    }
+  | {
+      type: 'SetVideoVisibility';
+      videoId: number;
+      visibility: VideoVisibility;
       requesterId: string;
       /** from the requester's user stream (role admin), looked up by the handler */
       requesterIsAdmin: boolean;
@@ -37,7 +50,7 @@ export type VideoState =
       status: 'uploaded' | 'processed' | 'rejected';
       videoId: number;
       ownerId: string;
-      /** who may see it (a moderation decision may later set 'masquée' or back to 'publique') */
+      /** who may see it: 'publique' at upload; an owner's deletion or an administrator's decision changes it */
       visibility: VideoVisibility;
     };
 
@@ -67,9 +80,18 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
         return state.status === 'none' ? state : { ...state, status: 'rejected' };
       case 'VideoDeleted':
         return state.status === 'none' ? state : { ...state, visibility: 'supprimée' };
+      case 'VideoVisibilityChanged':
+        return state.status === 'none' ? state : { ...state, visibility: event.data.status };
     }
   },
   decide(command, state) {
+    if (command.type === 'SetVideoVisibility') {
+      if (!command.requesterIsAdmin) throw forbidden(VIDEO_MESSAGES.adminOnly);
+      if (state.status === 'none') throw notFound(VIDEO_MESSAGES.notFound);
+      // setting the visibility it already has changes nothing: no event
+      if (state.visibility === command.visibility) return [];
+      return [{ type: 'VideoVisibilityChanged', data: { videoId: state.videoId, status: command.visibility, changedBy: command.requesterId } }];
+    }
     if (command.type === 'DeleteVideo') {
       if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);
       if (command.requesterId !== state.ownerId && !command.requesterIsAdmin) throw forbidden(VIDEO_MESSAGES.notOwner);

@@ -1,4 +1,4 @@
-import { positionKey } from '@evo/domain';
+import { positionKey, positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
@@ -6,6 +6,8 @@ import { insertOnce } from '../ledger/wallets-projector';
 
 export const GIFT_CATALOG = 'gift_catalog';
 export const GIFTS_RECEIVED = 'gifts_received';
+/** Socket.IO room every connected client is in: 'catalogue:changed' { gift_id, removed?, position } */
+export const CATALOGUE_ROOM = 'catalogue';
 
 /** A gift of the catalogue (SPEC.md "Gift in catalogue"). */
 export interface GiftCatalogDoc extends Doc {
@@ -57,7 +59,7 @@ export const receivedGiftRow = (g: ReceivedGiftDoc) => ({
 /**
  * The catalogue and received gifts. Writes are idempotent (documents keyed by ids from the events,
  * a received gift inserted once, so a redelivery never resets `claimed`). Pushes `gift:received` to
- * the receiver.
+ * the receiver and `catalogue:changed` to the 'catalogue' room on every catalogue edit.
  */
 export const giftsProjector: Projector = {
   name: 'gifts',
@@ -77,10 +79,12 @@ export const giftsProjector: Projector = {
           { _id: d.giftId, id: d.giftId, name: d.name, emoji: d.emoji, image_url: d.imageUrl, coin_cost: d.coinCost },
           { upsert: true },
         );
+        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', { gift_id: d.giftId, position: positionToString(event.position) });
         return;
       }
       case 'GiftRemoved':
         await catalog.deleteOne({ _id: event.data.giftId });
+        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', { gift_id: event.data.giftId, removed: true, position: positionToString(event.position) });
         return;
       case 'GiftReceived': {
         const d = event.data;

@@ -273,7 +273,7 @@ describe('scripted history', () => {
       expect(v.comments_count).toBe(comments.filter((c) => c.video_id === v.id).length);
     }
     const notifications = await read.collection<NotificationDoc>(NOTIFICATIONS).find({});
-    expect(new Set(notifications.map((n) => n.type))).toEqual(new Set(['follow', 'like', 'comment', 'message']));
+    expect(new Set(notifications.map((n) => n.type))).toEqual(new Set(['follow', 'like', 'comment', 'message', 'gift', 'report_update']));
     expect(notifications.some((n) => n.deleted)).toBe(true);
     expect(notifications.some((n) => n.seen === 1)).toBe(true);
     for (const c of await read.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS).find({})) {

@@ -92,11 +92,18 @@ export class ProjectionService implements ProjectionProgress {
       this.state = s;
       onProgress?.(s);
     };
-    const store = this.options.makeStore();
+    // reported before the first await: once rebuild() returns, rebuildState() says it runs
+    report({ status: 'running', startedAt, done: 0, rate: 0, etaSeconds: 0, fraction: 0 });
+    let store: ReadStore;
+    try {
+      store = this.options.makeStore();
+    } catch (e) {
+      report({ status: 'failed', startedAt, error: (e as Error).message });
+      throw e;
+    }
     const next = this.runnerFor(store, undefined);
     try {
       const last = (await this.options.events.lastPosition()) ?? 0n;
-      report({ status: 'running', startedAt, done: 0, rate: 0, etaSeconds: 0, fraction: 0 });
       let applied = 0;
       await next.start((done) => {
         applied = done;

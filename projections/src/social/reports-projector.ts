@@ -27,6 +27,8 @@ export interface ReportDoc extends Doc {
   admin_response: string | null;
   reporter_id: string;
   author_id: string;
+  /** time of the last moderation decision (moderation projector) */
+  updated_at?: string;
 }
 
 /** Reports of videos, newest first; pushes 'report:new' { id } to the administrators' room. */

@@ -20,13 +20,15 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
+import { writeAdminHistory } from './admin-history';
 
 const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandContext => ({ userId, correlationId: randomUUID(), now: at });
 
 /**
  * A small but varied history written through the real deciders and command loop: members,
  * claims, logins, admin grants and revocations, uploads, processing and rejections; then the
- * social facts (see `writeSocialHistory`).
+ * social facts (see `writeSocialHistory`), comments and messages, then the administrators' and coin
+ * facts (see `writeAdminHistory`).
  */
 export async function writeScriptedHistory(events: EventStore, members = 5, prefix = 'membre'): Promise<{ userIds: string[]; videoIds: number[] }> {
   const userIds: string[] = [];
@@ -66,6 +68,7 @@ export async function writeScriptedHistory(events: EventStore, members = 5, pref
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'RevokeAdmin', userId: userIds[1] }, ctx());
   await writeSocialHistory(events, userIds, firstVideos);
   await writeCommentsAndMessagesHistory(events, userIds, videoIds);
+  await writeAdminHistory(events, userIds, firstVideos);
   return { userIds, videoIds };
 }
 

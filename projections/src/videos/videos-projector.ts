@@ -50,7 +50,7 @@ export interface VideoDoc extends Doc {
 }
 
 /**
- * A video leaves (or, later, joins) what members see: its owner's `videos_count` and
+ * A video leaves (or joins again) what members see: its owner's `videos_count` and
  * `total_likes` follow. Called BEFORE the video document itself is updated, reading the document
  * as it was: if the process dies in between, the redelivery reads the same "before" and the
  * guard skips the part already applied, so the counters never drift.
@@ -106,6 +106,19 @@ export const videosProjector: Projector = {
         const before = await videos.findOne({ _id: d.videoId });
         await videoVisibilityChanged(store, before, false, event.position);
         await applyOnce(videos, d.videoId, event.position, { $set: { status: VISIBILITY_DELETED } });
+        return;
+      }
+      case 'VideoVisibilityChanged': {
+        // moderation: hidden or deleted, the video leaves its owner's counts; public again, it is back
+        const d = event.data;
+        const before = await videos.findOne({ _id: d.videoId });
+        await videoVisibilityChanged(store, before, !!before && isVisibleVideo({ ...before, status: d.status }), event.position);
+        const applied = await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
+        if (before && applied) {
+          const payload = { videoId: d.videoId, status: d.status };
+          ctx.push(`video:${d.videoId}`, 'video:visibility', payload);
+          ctx.push(`user:${before.user_id}`, 'video:visibility', payload);
+        }
         return;
       }
       case 'VideoUploaded': {

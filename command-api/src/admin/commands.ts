@@ -1,0 +1,180 @@
+import {
+  ADMIN_OPERATIONS_STREAM,
+  MESSAGES,
+  notFound,
+  operationsDecider,
+  reportClaimStream,
+  reportDecider,
+  reportStream,
+  userDecider,
+  userStream,
+  videoDecider,
+  videoStream,
+  type GiftDescription,
+  type ReportFacts,
+  type VideoVisibility,
+} from '@evo/domain';
+import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
+import type { ModerationQueries, AdminQueries } from '@evo/projections';
+import { CatalogueRepository } from '@evo/workers/ledger/catalogue';
+import { findUserByEmail } from '../identity/commands';
+import { loadVideo } from '../social/commands';
+import { isAdminByStream } from './require-admin';
+
+/**
+ * The administrators' commands. Each decides from streams: the requester's role from their user
+ * stream, a report from its claim and video streams, the catalogue from `gift-catalogue`. Every
+ * event they append names the administrator in its metadata (`ctx.userId`).
+ */
+
+/**
+ * Where a report was filed, read from its streams: the read model only says which claim stream to
+ * open (a report id alone does not name it); the claim must hold VideoReported with this id.
+ */
+export async function reportFacts(
+  events: EventStore,
+  moderation: ModerationQueries,
+  reportId: number,
+): Promise<ReportFacts | null> {
+  const where = await moderation.locate(reportId);
+  if (!where) return null;
+  const claim = await events.readStream(reportClaimStream(where.videoId, where.reporterId));
+  const filed = claim.find((e) => e.type === 'VideoReported' && (e.data as { reportId: number }).reportId === reportId);
+  if (!filed) return null;
+  const video = await loadVideo(events, where.videoId);
+  if (video.status === 'none') return null;
+  return { reportId, videoId: where.videoId, reporterId: where.reporterId, authorId: video.ownerId };
+}
+
+export async function changeReportStatus(
+  events: EventStore,
+  moderation: ModerationQueries,
+  input: { requesterId: string; reportId: number; status: string; adminResponse: string | null | undefined },
+  ctx: CommandContext,
+) {
+  const [requesterIsAdmin, report] = await Promise.all([
+    isAdminByStream(events, input.requesterId),
+    reportFacts(events, moderation, input.reportId),
+  ]);
+  return handleCommand(
+    events,
+    reportStream(input.reportId),
+    reportDecider,
+    { type: 'ChangeReportStatus', report, status: input.status, adminResponse: input.adminResponse, requesterIsAdmin },
+    ctx,
+  );
+}
+
+export async function setVideoVisibility(
+  events: EventStore,
+  requesterId: string,
+  videoId: number,
+  visibility: VideoVisibility,
+  ctx: CommandContext,
+) {
+  const requesterIsAdmin = await isAdminByStream(events, requesterId);
+  return handleCommand(
+    events,
+    videoStream(videoId),
+    videoDecider,
+    { type: 'SetVideoVisibility', videoId, visibility, requesterId, requesterIsAdmin },
+    ctx,
+  );
+}
+
+/** Catalogue edits: ids come from the catalogue itself (highest ever + 1). */
+export const catalogueCommands = (events: EventStore) => {
+  const repo = CatalogueRepository.for(events);
+  return {
+    add: (gift: GiftDescription, ctx: CommandContext) => repo.execute({ type: 'AddGift', gift }, ctx),
+    update: (giftId: number, gift: GiftDescription, ctx: CommandContext) =>
+      repo.execute({ type: 'UpdateGift', giftId, gift }, ctx),
+    remove: (giftId: number, ctx: CommandContext) => repo.execute({ type: 'RemoveGift', giftId }, ctx),
+    current: () => repo.current(),
+  };
+};
+
+/**
+ * Role changes of this process, one after the other: two administrators revoking themselves at
+ * once cannot both see the other as the remaining administrator (across processes the
+ * ADMIN_EMAIL administrator is granted again at every start anyway).
+ */
+let roleChanges: Promise<unknown> = Promise.resolve();
+const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
+  const run = roleChanges.catch(() => undefined).then(fn);
+  roleChanges = run;
+  return run;
+};
+
+async function requireMember(events: EventStore, email: string) {
+  const user = await findUserByEmail(events, email);
+  if (!user) throw notFound(MESSAGES.unknownUser);
+  return user;
+}
+
+export const grantAdminRole = (events: EventStore, email: string, ctx: CommandContext) =>
+  serialized(async () => {
+    const user = await requireMember(events, email);
+    return handleCommand(
+      events,
+      userStream(user.userId),
+      userDecider,
+      { type: 'GrantAdmin', userId: user.userId },
+      ctx,
+    );
+  });
+
+/**
+ * Revoke a member's role. The platform keeps an administrator: revoking one's own role is refused
+ * when no other administrator remains. The other administrators are looked for among those the
+ * read model lists, each confirmed on their own stream (a stale read model can only make the
+ * answer more careful: a not yet projected administrator is not counted).
+ */
+export const revokeAdminRole = (
+  events: EventStore,
+  admins: AdminQueries,
+  requesterId: string,
+  email: string,
+  ctx: CommandContext,
+) =>
+  serialized(async () => {
+    const user = await requireMember(events, email);
+    let otherAdmins = 0;
+    if (user.userId !== requesterId && (await isAdminByStream(events, requesterId))) otherAdmins = 1;
+    else {
+      for (const id of await admins.adminIds()) {
+        if (id !== user.userId && (await isAdminByStream(events, id))) {
+          otherAdmins = 1;
+          break;
+        }
+      }
+    }
+    return handleCommand(
+      events,
+      userStream(user.userId),
+      userDecider,
+      { type: 'RevokeAdmin', userId: user.userId, otherAdmins },
+      ctx,
+    );
+  });
+
+export async function requestRebuild(
+  events: EventStore,
+  input: { requesterId: string; embedded: boolean; running: boolean },
+  ctx: CommandContext,
+) {
+  const requesterIsAdmin = await isAdminByStream(events, input.requesterId);
+  return handleCommand(
+    events,
+    ADMIN_OPERATIONS_STREAM,
+    operationsDecider,
+    {
+      type: 'RequestRebuild',
+      requestedBy: input.requesterId,
+      requesterIsAdmin,
+      embedded: input.embedded,
+      running: input.running,
+    },
+    ctx,
+  );
+}

@@ -1,0 +1,111 @@
+import { Router } from 'express';
+import { AdminGiftBody, GIFT_ADMIN_MESSAGES, type CatalogueGift } from '@evo/domain';
+import { giftsQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { HttpError, route } from '../http/errors';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { parseInput } from '../ledger/schemas';
+import { bodyOf } from '../social/http';
+import { firstFile } from '../uploads/upload-store';
+import { requireAdmin } from './require-admin';
+import { catalogueCommands } from './commands';
+import { GiftIdParam } from './schemas';
+
+/** A gift as the admin screen reads it: `price` is `coin_cost`, in coins. */
+export interface AdminGiftView {
+  id: number;
+  name: string;
+  emoji: string;
+  price: number;
+  image_url: string;
+  coin_cost: number;
+}
+
+const view = (g: CatalogueGift): AdminGiftView => ({
+  id: g.id,
+  name: g.name,
+  emoji: g.emoji,
+  price: g.coinCost,
+  image_url: g.imageUrl,
+  coin_cost: g.coinCost,
+});
+
+/**
+ * The gift catalogue's management (SPEC.md "/admin/gifts", section 5 "Admin gift add"). Edits are
+ * GiftAdded / GiftUpdated / GiftRemoved on `gift-catalogue`; gifts already sent keep their own copy
+ * of the name, emoji and cost, and a removed gift can no longer be sent (404 'Cadeau introuvable.').
+ */
+export function adminGiftsRouter(deps: AppDeps): Router {
+  const admin = requireAdmin(deps);
+  const gifts = giftsQueries(deps.read);
+  const catalogue = catalogueCommands(deps.events);
+  const r = Router();
+
+  r.get(
+    '/admin/gifts',
+    ...admin,
+    route(async (_req, res) => {
+      res.json(
+        (await gifts.catalog()).map((g) => ({
+          id: g.id,
+          name: g.name,
+          emoji: g.emoji,
+          price: g.coin_cost,
+          image_url: g.image_url,
+          coin_cost: g.coin_cost,
+        })),
+      );
+    }),
+  );
+
+  /** multipart field `image` (an image by its content) → 201 { image_url: '/uploads/gifts/<name>' } */
+  r.post(
+    '/admin/gifts/image',
+    ...admin,
+    deps.uploads.multipart([{ name: 'image', maxCount: 1 }]),
+    route(async (req, res) => {
+      const file = firstFile(req, 'image');
+      if (!file) throw new HttpError(400, GIFT_ADMIN_MESSAGES.imageRequired);
+      const kept = await deps.uploads.keep(file, 'image', 'gifts');
+      res.status(201).json({ image_url: `/uploads/gifts/${kept.name}` });
+    }),
+  );
+
+  r.post(
+    '/admin/gifts',
+    ...admin,
+    route(async (req, res) => {
+      const gift = parseInput(AdminGiftBody, bodyOf(req));
+      const result = await catalogue.add(gift, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      const { giftId } = result.events[0].data;
+      res.status(201).json({ gift: view({ id: giftId, ...gift }) });
+    }),
+  );
+
+  r.put(
+    '/admin/gifts/:id',
+    ...admin,
+    route(async (req, res) => {
+      const { id } = parseInput(GiftIdParam, req.params);
+      const gift = parseInput(AdminGiftBody, bodyOf(req));
+      const result = await catalogue.update(id, gift, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({ gift: view(result.state.gifts[id]) });
+    }),
+  );
+
+  r.delete(
+    '/admin/gifts/:id',
+    ...admin,
+    route(async (req, res) => {
+      const { id } = parseInput(GiftIdParam, req.params);
+      const result = await catalogue.remove(id, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({ message: GIFT_ADMIN_MESSAGES.removed });
+    }),
+  );
+
+  return r;
+}

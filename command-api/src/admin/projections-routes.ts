@@ -1,0 +1,91 @@
+import { Router } from 'express';
+import { DomainError, MODERATION_MESSAGES } from '@evo/domain';
+import { childLogger } from '@evo/infra';
+import type { RebuildState } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { requireAdmin } from './require-admin';
+import { requestRebuild } from './commands';
+
+const log = childLogger('admin');
+
+/** at most this many 'rebuild:progress' pushes per second while running */
+export const REBUILD_PUSHES_PER_SECOND = 4;
+
+/** The rebuild state as answered and pushed: always { status, done, rate, etaSeconds, fraction }, plus what the state has. */
+export function rebuildView(s: RebuildState) {
+  switch (s.status) {
+    case 'idle':
+      return { status: s.status, done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
+    case 'running':
+      return s;
+    case 'done':
+      return {
+        ...s,
+        done: s.events,
+        rate: s.seconds > 0 ? s.events / s.seconds : s.events,
+        etaSeconds: 0,
+        fraction: 1,
+      };
+    case 'failed':
+      return { ...s, done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
+  }
+}
+
+/**
+ * Rebuilding every read model from the log while the product keeps serving (embedded role: the
+ * in-process ProjectionService rebuilds beside the live read models, then switches). Progress is
+ * pushed as 'rebuild:progress' to the 'admins' room, about 4 times a second, and the final state
+ * always. In the distributed stack the projections service owns the read models: 409, use
+ * `npm run replay`.
+ */
+export function projectionsRouter(deps: AppDeps): Router {
+  const admin = requireAdmin(deps);
+  const service = deps.projections;
+  let starting = false;
+  const r = Router();
+
+  r.get(
+    '/admin/projections/rebuild',
+    ...admin,
+    route(async (_req, res) => {
+      if (!service) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
+      res.json(rebuildView(service.rebuildState()));
+    }),
+  );
+
+  r.post(
+    '/admin/projections/rebuild',
+    ...admin,
+    route(async (req, res) => {
+      const requesterId = currentUserId(req);
+      // checked and marked with no await in between: two requests cannot both start one
+      const running = starting || service?.rebuildState().status === 'running';
+      if (!running) starting = true;
+      let position;
+      try {
+        position = (await requestRebuild(deps.events, { requesterId, embedded: !!service, running }, contextOf(req)))
+          .position;
+        let last = 0;
+        const onProgress = (s: RebuildState) => {
+          const now = Date.now();
+          if (s.status === 'running' && now - last < 1000 / REBUILD_PUSHES_PER_SECOND) return;
+          last = now;
+          deps.push
+            .publish('admins', 'rebuild:progress', rebuildView(s))
+            .catch((err: unknown) => log.warn({ err }, 'rebuild progress push failed'));
+        };
+        service!.rebuild(onProgress).catch((err: unknown) => log.error({ err }, 'rebuild failed'));
+      } finally {
+        if (!running) starting = false;
+      }
+      await answerWrite(deps.sessions, req, res, position);
+      res.status(202).json({ message: MODERATION_MESSAGES.rebuildStarted });
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,292 @@
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { MODERATION_MESSAGES, SANCTION_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
+import { DEMO_ADMIN_EMAIL } from '@evo/infra';
+import { AUTH_MESSAGES } from '../http/session';
+import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { slice } from '../messaging/test-helpers';
+import { SOCIAL_ROUTE_MESSAGES } from '../social/http';
+import { collect, eventually, loginAdmin, online } from './test-helpers';
+
+let server: TestServer;
+let t: ReturnType<typeof slice>;
+let admin: Client;
+type Member = Awaited<ReturnType<typeof registerAndLogin>>;
+let author: Member;
+let reporter: Member;
+let watcher: Member;
+let stranger: Member;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  t = slice(server);
+  admin = await loginAdmin(server);
+  [author, reporter, watcher, stranger] = [
+    await registerAndLogin(server.url),
+    await registerAndLogin(server.url),
+    await registerAndLogin(server.url),
+    await registerAndLogin(server.url),
+  ];
+  const f = await watcher.client.post('/api/users/follows/follow', { followingPseudo: author.member.pseudo });
+  expect(f.status).toBe(200);
+});
+afterAll(() => server.stop());
+
+const sockets: Socket[] = [];
+afterEach(() => {
+  while (sockets.length) sockets.pop()!.disconnect();
+});
+
+type Note = { notification: { type: string; message: string; video_id: number; sender_email: string } };
+type ReportRow = {
+  id: number;
+  video_id: number;
+  status: string;
+  video_status: string | null;
+  signalant: string;
+  admin_response: string | null;
+};
+
+/** What members see of the author's video, and what the counters say. */
+async function seenByMembers(videoId: number) {
+  const feed = (await watcher.client.get(`/api/videos/friends-feed/${watcher.member.email}`)).json as unknown as Array<{
+    id: number;
+  }>;
+  const suggestions = (await stranger.client.get('/api/users/with-videos?limit=50')).json as unknown as Array<{
+    pseudo: string;
+    videos: Array<{ id: number }>;
+  }>;
+  const profile = (await watcher.client.get(`/api/users/profile/${author.member.pseudo}`)).json as {
+    videos: Array<{ id: number }>;
+  };
+  const friends = (await watcher.client.get(`/api/users/friends/${watcher.member.email}`)).json as unknown as Array<{
+    pseudo: string;
+    videos_count: number;
+    likes: number;
+  }>;
+  const stats = (await watcher.client.get(`/api/users/stats/${author.member.email}`)).json as { total_likes: number };
+  const single = await watcher.client.get(`/api/videos/${videoId}`);
+  const entry = friends.find((f) => f.pseudo === author.member.pseudo)!;
+  return {
+    inFeed: feed.some((v) => v.id === videoId),
+    inSuggestions: suggestions.some((s) => s.pseudo === author.member.pseudo && s.videos.some((v) => v.id === videoId)),
+    inProfile: profile.videos.some((v) => v.id === videoId),
+    videosCount: entry.videos_count,
+    likes: entry.likes,
+    totalLikes: stats.total_likes,
+    single: single.status,
+  };
+}
+
+describe('the report workflow, end to end', () => {
+  it('a member reports, an administrator handles it, the author is told live, the video is hidden then public again', async () => {
+    const videoId = await t.firstVideoId(author.client, author.member.pseudo);
+    expect((await watcher.client.post(`/api/videos/${videoId}/like`)).status).toBe(200);
+    expect((await reporter.client.post(`/api/report/${videoId}`)).status).toBe(201);
+    await t.settle();
+
+    const before = await seenByMembers(videoId);
+    expect(before).toEqual({
+      inFeed: true,
+      inSuggestions: true,
+      inProfile: true,
+      videosCount: 1,
+      likes: 1,
+      totalLikes: 1,
+      single: 200,
+    });
+
+    const list = (await admin.get('/api/admin/reports')).json as unknown as ReportRow[];
+    const report = list.find((r) => r.video_id === videoId)!;
+    expect(report).toEqual({
+      id: expect.any(Number),
+      video_id: videoId,
+      video_title: 'Ma première vidéo',
+      video_status: 'publique',
+      status: 'en_attente',
+      created_at: expect.any(String),
+      signalant: reporter.member.pseudo,
+      auteur: author.member.pseudo,
+      reason: 'Non spécifié',
+      admin_response: null,
+    });
+
+    const authorNotes = collect<Note>(await online(server, author.client, sockets), 'notification:new');
+    const reporterNotes = collect<Note>(await online(server, reporter.client, sockets), 'notification:new');
+    const adminPushes = collect<{ id: number; status: string }>(await online(server, admin, sockets), 'report:updated');
+
+    // en_attente → en_cours (no message), the same again changes nothing
+    const inProgress = await admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: '' });
+    expect(inProgress.status).toBe(200);
+    expect(inProgress.json).toEqual({ message: 'Réponse envoyée ✅', report: { ...report, status: 'en_cours' } });
+    const before2 = await t.lastPosition();
+    expect(
+      (await admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: null })).status,
+    ).toBe(200);
+    expect(await t.lastPosition()).toBe(before2);
+
+    // refusals append nothing
+    const path = `/api/admin/reports/${report.id}`;
+    await t.expectRefused(
+      () => admin.put(path, { status: 'fermé', admin_response: null }),
+      400,
+      MODERATION_MESSAGES.badStatus,
+    );
+    await t.expectRefused(() => admin.put(path, { admin_response: null }), 400, MODERATION_MESSAGES.badStatus);
+    await t.expectRefused(
+      () => admin.put(path, { status: 'ferme', admin_response: 'Vous êtes banni' }),
+      400,
+      MODERATION_MESSAGES.unknownSanction,
+    );
+    await t.expectRefused(
+      () => admin.put(path, { status: 'ferme', admin_response: 42 }),
+      400,
+      MODERATION_MESSAGES.unknownSanction,
+    );
+    await t.expectRefused(() => admin.put(path, '"ferme"'), 400, 'Corps de requête JSON invalide.');
+    await t.expectRefused(() => admin.put(path, [{ status: 'ferme' }]), 400, MODERATION_MESSAGES.badStatus);
+    await t.expectRefused(() => admin.put(path, '{pas du json'), 400);
+    await t.expectRefused(
+      () => admin.put('/api/admin/reports/999999', { status: 'ferme', admin_response: null }),
+      404,
+      MODERATION_MESSAGES.reportNotFound,
+    );
+    await t.expectRefused(
+      () => admin.put('/api/admin/reports/abc', { status: 'ferme', admin_response: null }),
+      400,
+      MODERATION_MESSAGES.badReportId,
+    );
+    await t.expectRefused(
+      () => admin.put('/api/admin/reports/0', { status: 'ferme', admin_response: null }),
+      400,
+      MODERATION_MESSAGES.badReportId,
+    );
+    await t.expectRefused(
+      () => reporter.client.put(path, { status: 'ferme', admin_response: null }),
+      403,
+      AUTH_MESSAGES.adminOnly,
+    );
+
+    // closed with a sanction: the author hears it, the reporter hears that it was handled
+    const [sanction] = SANCTION_MESSAGES;
+    const closed = await admin.put(path, { status: 'ferme', admin_response: sanction });
+    expect(closed.json).toEqual({
+      message: 'Réponse envoyée ✅',
+      report: { ...report, status: 'ferme', admin_response: sanction },
+    });
+    await eventually(() => authorNotes.length > 0 && reporterNotes.length > 0, 5000, 'report_update pushes');
+    expect(authorNotes.map((n) => n.notification)).toEqual([
+      expect.objectContaining({ type: 'report_update', message: sanction, video_id: videoId, sender_email: '' }),
+    ]);
+    expect(reporterNotes.map((n) => n.notification)).toEqual([
+      expect.objectContaining({ type: 'report_update', message: 'Votre signalement a été traité.', video_id: videoId }),
+    ]);
+    await eventually(() => adminPushes.length >= 2, 5000, 'report:updated pushes');
+    expect(adminPushes.map((p) => [p.id, p.status])).toEqual([
+      [report.id, 'en_cours'],
+      [report.id, 'ferme'],
+    ]);
+    const listed = (await author.client.get('/api/notifications')).json as unknown as Array<{
+      id: number;
+      type: string;
+      message: string;
+    }>;
+    expect(listed[0]).toMatchObject({ type: 'report_update', message: sanction });
+    // the closing notified the author and the reporter (one id: the event's position), nobody else
+    expect((await author.client.put(`/api/notifications/${listed[0].id}/read`)).status).toBe(200);
+    expect((await reporter.client.put(`/api/notifications/${listed[0].id}/read`)).status).toBe(200);
+    await t.expectRefused(() => watcher.client.put(`/api/notifications/${listed[0].id}/read`), 403);
+
+    // the report is closed: the reporter may report the video again
+    const again = await reporter.client.post(`/api/report/${videoId}`, { reason: 'Toujours choquant' });
+    expect(again.status).toBe(201);
+    await t.expectRefused(
+      () => reporter.client.post(`/api/report/${videoId}`),
+      409,
+      'Vous avez déjà signalé cette vidéo.',
+    );
+
+    // hidden: gone for members (feeds, suggestions, profile, counters, the video itself), not for administrators
+    const hidden = await admin.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' });
+    expect(hidden.json).toEqual({ message: 'Vidéo mise à jour : masquée' });
+    await t.settle();
+    expect(await seenByMembers(videoId)).toEqual({
+      inFeed: false,
+      inSuggestions: false,
+      inProfile: false,
+      videosCount: 0,
+      likes: 0,
+      totalLikes: 0,
+      single: 404,
+    });
+    expect((await watcher.client.get(`/api/videos/${videoId}`)).json).toEqual({
+      error: SOCIAL_ROUTE_MESSAGES.videoUnavailable,
+    });
+    expect((await author.client.get(`/api/videos/${videoId}`)).status).toBe(404);
+    const asAdmin = await admin.get(`/api/videos/${videoId}`);
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.json).toMatchObject({ id: videoId, status: 'masquée', likes_count: 1 });
+    await t.expectRefused(() => watcher.client.post(`/api/videos/${videoId}/like`), 404, VIDEO_MESSAGES.notFound);
+    await t.expectRefused(() => stranger.client.post(`/api/report/${videoId}`), 404, VIDEO_MESSAGES.notFound);
+    const reports = (await admin.get('/api/admin/reports')).json as unknown as ReportRow[];
+    expect(reports.filter((r) => r.video_id === videoId).map((r) => [r.status, r.video_status])).toEqual([
+      ['en_attente', 'masquée'],
+      ['ferme', 'masquée'],
+    ]);
+
+    // deleted (without accents), then public again: everything is back, counters included
+    expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'supprimee' })).json).toEqual({
+      message: 'Vidéo mise à jour : supprimée',
+    });
+    expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'publique' })).json).toEqual({
+      message: 'Vidéo mise à jour : publique',
+    });
+    await t.settle();
+    expect(await seenByMembers(videoId)).toEqual(before);
+    expect((await watcher.client.get(`/api/videos/${videoId}`)).json).toMatchObject({
+      id: videoId,
+      status: 'publique',
+      likes_count: 1,
+      liked_by_me: true,
+    });
+
+    // and the administrator's actions are in the audit log, newest first
+    const audit = (await admin.get('/api/admin/audit?limit=5')).json as {
+      items: Array<{ action: string; target: string; details: string; admin_email: string }>;
+    };
+    expect(audit.items.slice(0, 4).map((i) => [i.action, i.target, i.details])).toEqual([
+      ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : publique'],
+      ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : supprimée'],
+      ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : masquée'],
+      [
+        'Signalement mis à jour',
+        `signalement #${report.id} (vidéo #${videoId})`,
+        `Statut : ferme — Réponse : ${sanction}`,
+      ],
+    ]);
+    expect(new Set(audit.items.map((i) => i.admin_email))).toEqual(new Set([DEMO_ADMIN_EMAIL]));
+  });
+
+  it('refuses bad visibility requests and appends nothing', async () => {
+    const videoId = await t.firstVideoId(stranger.client, stranger.member.pseudo);
+    const path = `/api/videos/${videoId}/visibility`;
+    await t.expectRefused(() => admin.put(path, { status: 'cachée' }), 400, MODERATION_MESSAGES.badVisibility);
+    await t.expectRefused(() => admin.put(path, {}), 400, MODERATION_MESSAGES.badVisibility);
+    await t.expectRefused(() => admin.put(path, { status: ['publique'] }), 400, MODERATION_MESSAGES.badVisibility);
+    await t.expectRefused(
+      () => admin.put('/api/videos/999999/visibility', { status: 'masquée' }),
+      404,
+      VIDEO_MESSAGES.notFound,
+    );
+    await t.expectRefused(
+      () => admin.put('/api/videos/abc/visibility', { status: 'masquée' }),
+      400,
+      SOCIAL_ROUTE_MESSAGES.badVideoId,
+    );
+    await t.expectRefused(() => stranger.client.put(path, { status: 'masquée' }), 403, AUTH_MESSAGES.adminOnly);
+    // the visibility it already has: 200, nothing appended
+    const before = await t.lastPosition();
+    expect((await admin.put(path, { status: 'publique' })).json).toEqual({ message: 'Vidéo mise à jour : publique' });
+    expect(await t.lastPosition()).toBe(before);
+  });
+});

@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { MODERATION_MESSAGES } from '@evo/domain';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { parseInput } from '../ledger/schemas';
+import { VideoIdParam, bodyOf } from '../social/http';
+import { requireAdmin } from './require-admin';
+import { setVideoVisibility } from './commands';
+import { VisibilityBody } from './schemas';
+
+/**
+ * PUT /api/videos/:id/visibility { status: masquée | publique | supprimée } (also masquee,
+ * supprimee): an administrator hides, restores or deletes a video.
+ */
+export function visibilityRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.put(
+    '/videos/:id/visibility',
+    ...requireAdmin(deps),
+    route(async (req, res) => {
+      const { id } = parseInput(VideoIdParam, req.params);
+      const { status } = parseInput(VisibilityBody, bodyOf(req));
+      const result = await setVideoVisibility(deps.events, currentUserId(req), id, status, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({ message: MODERATION_MESSAGES.videoUpdated(status) });
+    }),
+  );
+  return r;
+}

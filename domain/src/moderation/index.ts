@@ -1,0 +1,4 @@
+export * from './rules';
+export * from './events';
+export * from './report-decider';
+export * from './operations-decider';

@@ -1,0 +1,29 @@
+import type { Decider } from '../shared/decider';
+import { DomainError, forbidden } from '../shared/errors';
+import type { ProjectionsRebuildRequested } from './events';
+import { MODERATION_MESSAGES } from './rules';
+
+export type OperationsCommand = {
+  type: 'RequestRebuild';
+  requestedBy: string;
+  /** from the requester's user stream */
+  requesterIsAdmin: boolean;
+  /** does this process own the read models (embedded role)? */
+  embedded: boolean;
+  /** is a rebuild already running here? */
+  running: boolean;
+};
+
+export type OperationsState = { rebuilds: number };
+
+/** Administrators' operations (`admin-operations`): a rebuild of the read models, recorded for the audit. */
+export const operationsDecider: Decider<OperationsCommand, ProjectionsRebuildRequested, OperationsState> = {
+  initialState: () => ({ rebuilds: 0 }),
+  evolve: (state) => ({ rebuilds: state.rebuilds + 1 }),
+  decide(command) {
+    if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
+    if (!command.embedded) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
+    if (command.running) throw new DomainError(MODERATION_MESSAGES.rebuildRunning, 409);
+    return [{ type: 'ProjectionsRebuildRequested', data: { requestedBy: command.requestedBy } }];
+  },
+};

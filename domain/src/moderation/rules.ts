@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { VIDEO_VISIBILITIES } from '../videos/events';
+import type { VideoVisibility } from '../videos/video-decider';
+
+/** SPEC.md section 4 "Report status": en_attente, en_cours, ferme (shown 'Traitée'); set freely. */
+export const REPORT_STATUSES = ['en_attente', 'en_cours', 'ferme'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+export const REPORT_CLOSED: ReportStatus = 'ferme';
+export const isReportStatus = (s: unknown): s is ReportStatus =>
+  typeof s === 'string' && (REPORT_STATUSES as readonly string[]).includes(s);
+
+/**
+ * SPEC.md section 9: the sanction messages an administrator may send to a reported video's author
+ * (and the no-message option: null).
+ */
+export const SANCTION_MESSAGES = [
+  'Votre vidéo a été restreinte pour non-conformité',
+  'Votre vidéo a été effacée : non-respect des consignes communautaires',
+  'Veuillez modifier votre vidéo pour éviter une restriction',
+] as const;
+export type SanctionMessage = (typeof SANCTION_MESSAGES)[number];
+export const isSanctionMessage = (s: unknown): s is SanctionMessage =>
+  typeof s === 'string' && (SANCTION_MESSAGES as readonly string[]).includes(s);
+
+export const MODERATION_MESSAGES = {
+  adminOnly: 'Accès réservé aux administrateurs.',
+  reportNotFound: 'Signalement introuvable.',
+  badReportId: 'Identifiant de signalement invalide.',
+  badStatus: 'Statut invalide.',
+  unknownSanction: 'Sanction inconnue.',
+  badVisibility: 'Visibilité invalide.',
+  answered: 'Réponse envoyée ✅',
+  /** what the reporter's notification says when their report is closed */
+  reportClosed: 'Votre signalement a été traité.',
+  videoUpdated: (status: VideoVisibility) => `Vidéo mise à jour : ${status}`,
+  rebuildStarted: 'Reconstruction lancée.',
+  rebuildRunning: 'Une reconstruction est déjà en cours.',
+  rebuildNotHere:
+    'Dans ce mode de déploiement, les projections se reconstruisent avec « npm run replay » (service des projections).',
+} as const;
+
+/** A report's moderation life: `report-<id>` (the report itself was filed on its claim stream). */
+export const reportStream = (reportId: number) => `report-${reportId}`;
+/** administrators' operations on the platform (rebuilds) */
+export const ADMIN_OPERATIONS_STREAM = 'admin-operations';
+
+/** A report status from a body: exactly one of the three. */
+export const reportStatusField = z
+  .string({ required_error: MODERATION_MESSAGES.badStatus, invalid_type_error: MODERATION_MESSAGES.badStatus })
+  .trim()
+  .refine(isReportStatus, MODERATION_MESSAGES.badStatus)
+  .transform((s) => s as ReportStatus);
+
+/**
+ * The sanction message of a body: one of SANCTION_MESSAGES, or null / '' (no message: clears the
+ * report's response). Absent: the report keeps its response (undefined).
+ */
+export const adminResponseField = z.unknown().transform((v, ctx): SanctionMessage | null | undefined => {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  const text = typeof v === 'string' ? v.trim().normalize('NFC') : undefined;
+  if (text === '') return null;
+  if (!isSanctionMessage(text)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: MODERATION_MESSAGES.unknownSanction });
+    return z.NEVER;
+  }
+  return text;
+});
+
+/** 'masquée', 'publique', 'supprimée' (also without accents, any case). */
+export const visibilityField = z
+  .string({ required_error: MODERATION_MESSAGES.badVisibility, invalid_type_error: MODERATION_MESSAGES.badVisibility })
+  .transform((s) => {
+    const v = s.trim().normalize('NFC').toLowerCase();
+    return v === 'masquee' ? 'masquée' : v === 'supprimee' ? 'supprimée' : v;
+  })
+  .refine(
+    (v): v is VideoVisibility => (VIDEO_VISIBILITIES as readonly string[]).includes(v),
+    MODERATION_MESSAGES.badVisibility,
+  )
+  .transform((v) => v as VideoVisibility);

@@ -1,0 +1,109 @@
+import { positionKey, type RecordedAppEvent } from '@evo/domain';
+import type { Doc, ReadStore } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { USERS, type UserDoc } from '../identity/users-projector';
+import { insertOnce } from '../ledger/wallets-projector';
+
+export const ADMIN_AUDIT = 'admin_audit';
+
+/** One administrator action (who, when, what, on what). */
+export interface AuditDoc extends Doc {
+  /** the event id */
+  _id: string;
+  at: string;
+  pos_key: string;
+  event_type: string;
+  admin_id: string;
+  admin_email: string;
+  admin_pseudo: string;
+  /** short French label */
+  action: string;
+  /** what it was done to: 'vidéo #12', 'cadeau #3', a member's email, ... */
+  target: string;
+  details: string;
+}
+
+type Entry = Pick<AuditDoc, 'action' | 'target' | 'details'>;
+
+const giftDetails = (d: { name: string; emoji: string; coinCost: number; imageUrl: string }) =>
+  `${`${d.emoji} ${d.name}`.trim()} — ${d.coinCost} coins${d.imageUrl ? ` — ${d.imageUrl}` : ''}`;
+
+async function emailOf(store: ReadStore, userId: string): Promise<string> {
+  return (
+    (await store.collection<UserDoc>(USERS).findOne({ _id: userId }, { projection: { email: 1 } }))?.email ?? userId
+  );
+}
+
+/** The audit line of an administrator's event; undefined for anything else. */
+async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry | undefined> {
+  switch (event.type) {
+    case 'ReportStatusChanged': {
+      const d = event.data;
+      return {
+        action: 'Signalement mis à jour',
+        target: `signalement #${d.reportId} (vidéo #${d.videoId})`,
+        details: `Statut : ${d.status}${d.adminResponse ? ` — Réponse : ${d.adminResponse}` : d.previousAdminResponse ? ' — Réponse retirée' : ''}`,
+      };
+    }
+    case 'VideoVisibilityChanged':
+      return {
+        action: 'Visibilité modifiée',
+        target: `vidéo #${event.data.videoId}`,
+        details: `Visibilité : ${event.data.status}`,
+      };
+    case 'VideoDeleted':
+      // an owner deleting their own video is not an administrator's action
+      if (event.data.deletedBy === event.data.ownerId) return undefined;
+      return {
+        action: 'Vidéo supprimée',
+        target: `vidéo #${event.data.videoId}`,
+        details: `Vidéo de ${await emailOf(store, event.data.ownerId)}`,
+      };
+    case 'GiftAdded':
+      return { action: 'Cadeau ajouté', target: `cadeau #${event.data.giftId}`, details: giftDetails(event.data) };
+    case 'GiftUpdated':
+      return { action: 'Cadeau modifié', target: `cadeau #${event.data.giftId}`, details: giftDetails(event.data) };
+    case 'GiftRemoved':
+      return { action: 'Cadeau supprimé', target: `cadeau #${event.data.giftId}`, details: '' };
+    case 'AdminRoleGranted':
+      return { action: 'Rôle administrateur accordé', target: await emailOf(store, event.data.userId), details: '' };
+    case 'AdminRoleRevoked':
+      return { action: 'Rôle administrateur retiré', target: await emailOf(store, event.data.userId), details: '' };
+    case 'ProjectionsRebuildRequested':
+      return { action: 'Reconstruction des projections lancée', target: 'projections', details: '' };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The administrators' actions log: report decisions, visibility changes, deletions of others'
+ * videos, catalogue edits, role grants and revocations, rebuilds. The administrator is the event's
+ * `metadata.userId` (system actions without one, like the start-up seed, are not listed). One line
+ * per event, inserted once under the event id.
+ */
+export const auditProjector: Projector = {
+  name: 'admin-audit',
+  collections: [ADMIN_AUDIT],
+  indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },
+  async project(event, store) {
+    const adminId = event.metadata.userId;
+    if (!adminId) return;
+    const entry = await entryOf(event, store);
+    if (!entry) return;
+    const admin = await store
+      .collection<UserDoc>(USERS)
+      .findOne({ _id: adminId }, { projection: { email: 1, pseudo: 1 } });
+    await insertOnce(store.collection<AuditDoc>(ADMIN_AUDIT), {
+      _id: event.id,
+      at: event.metadata.at,
+      pos_key: positionKey(event.position),
+      event_type: event.type,
+      admin_id: adminId,
+      admin_email: admin?.email ?? '',
+      // an actor that is not a member (a command-line tool) shows as itself
+      admin_pseudo: admin?.pseudo ?? adminId,
+      ...entry,
+    });
+  },
+};

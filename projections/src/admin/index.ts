@@ -1,0 +1,2 @@
+export * from './audit-projector';
+export * from './queries';

@@ -1,0 +1,2 @@
+export * from './moderation-projector';
+export * from './queries';

@@ -1,0 +1,71 @@
+import { DEFAULT_REPORT_REASON } from '@evo/domain';
+import type { ReadStore } from '@evo/infra';
+import { REPORTS, type ReportDoc } from '../social/reports-projector';
+import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+
+/** SPEC.md section 3 "Report", with the video's current visibility (`video_status`). */
+export interface ReportView {
+  id: number;
+  video_id: number;
+  video_title: string;
+  /** publique, masquée or supprimée; null when the video is unknown */
+  video_status: string | null;
+  /** en_attente, en_cours or ferme */
+  status: string;
+  created_at: string;
+  /** the reporter's pseudo, 'inconnu' when unknown */
+  signalant: string;
+  /** the video author's pseudo, 'inconnu' when unknown */
+  auteur: string;
+  reason: string;
+  admin_response: string | null;
+}
+
+export const UNKNOWN_HANDLE = 'inconnu';
+export const REPORTS_LIST = { defaultLimit: 500, maxLimit: 2000 } as const;
+
+export function moderationQueries(read: ReadStore) {
+  const reports = read.collection<ReportDoc>(REPORTS);
+  const videos = read.collection<VideoDoc>(VIDEOS);
+
+  async function views(docs: ReportDoc[]): Promise<ReportView[]> {
+    const ids = [...new Set(docs.map((r) => r.video_id))];
+    const found = ids.length ? await videos.find({ _id: { $in: ids } }, { projection: { title: 1, status: 1 } }) : [];
+    const byId = new Map(found.map((v) => [v._id, v]));
+    return docs.map((r) => {
+      const video = byId.get(r.video_id);
+      return {
+        id: r.id,
+        video_id: r.video_id,
+        video_title: r.video_title || video?.title || '',
+        video_status: video?.status ?? null,
+        status: r.status,
+        created_at: r.created_at,
+        signalant: r.signalant || UNKNOWN_HANDLE,
+        auteur: r.auteur || UNKNOWN_HANDLE,
+        reason: r.reason || DEFAULT_REPORT_REASON,
+        admin_response: r.admin_response ?? null,
+      };
+    });
+  }
+
+  return {
+    /** newest first; `status` keeps one status only */
+    async reports(options: { status?: string; limit?: number } = {}): Promise<ReportView[]> {
+      const limit = Math.min(Math.max(1, options.limit ?? REPORTS_LIST.defaultLimit), REPORTS_LIST.maxLimit);
+      const filter = options.status ? { status: options.status } : {};
+      return views(await reports.find(filter, { sort: { created_at: -1, _id: -1 }, limit }));
+    },
+    async report(reportId: number): Promise<ReportView | null> {
+      const doc = await reports.findOne({ _id: reportId });
+      return doc ? (await views([doc]))[0] : null;
+    },
+    /** where a report was filed: the command side reads its streams from there */
+    async locate(reportId: number): Promise<{ videoId: number; reporterId: string } | null> {
+      const doc = await reports.findOne({ _id: reportId }, { projection: { video_id: 1, reporter_id: 1 } });
+      return doc ? { videoId: doc.video_id, reporterId: doc.reporter_id } : null;
+    },
+  };
+}
+
+export type ModerationQueries = ReturnType<typeof moderationQueries>;

@@ -1,0 +1,3 @@
+export * from './stats-projector';
+export * from './queries';
+export * from './as-of';

@@ -1,0 +1,360 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  COIN_PACKS,
+  DEFAULT_GIFT_CATALOGUE,
+  GIFT_CATALOGUE_STREAM,
+  catalogueDecider,
+  commentDecider,
+  commentsStream,
+  conversationDecider,
+  conversationStream,
+  decideView,
+  followDecider,
+  followingStream,
+  reportClaimDecider,
+  reportClaimStream,
+  userDecider,
+  userStream,
+  videoDecider,
+  videoStream,
+  viewsStream,
+  walletDecider,
+  walletStream,
+  type GiftSent,
+  type VideoVisibility,
+  type WalletCommand,
+} from '@evo/domain';
+import {
+  MemoryReadStore,
+  SqliteEventStore,
+  handleCommand,
+  loadState,
+  toNewEvents,
+  type CommandContext,
+  type EventStore,
+} from '@evo/infra';
+import { allProjectors } from '../registry';
+import { rebuildReadModels } from '../runtime/rebuild';
+import { statsAsOf } from './as-of';
+import { statsQueries, STATS_KINDS } from './queries';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  while (open.length) await open.pop()!.close();
+});
+
+const at = (day: number, hour = 9, minute = 0) => new Date(Date.UTC(2026, 0, day, hour, minute));
+
+/** A small history with known figures, written through the deciders at controlled times. */
+async function writeKnownHistory(events: EventStore) {
+  const ids: Record<string, string> = {};
+  const c = (userId: string | undefined, when: Date): CommandContext => ({
+    userId,
+    correlationId: randomUUID(),
+    now: when,
+  });
+  const register = async (name: string, when: Date) => {
+    const userId = randomUUID();
+    ids[name] = userId;
+    await handleCommand(
+      events,
+      userStream(userId),
+      userDecider,
+      {
+        type: 'RegisterUser',
+        userId,
+        email: `${name}@test.fr`,
+        pseudo: name,
+        passwordHash: 'h',
+        bio: 'b',
+        profilePicture: 'p.png',
+      },
+      c(userId, when),
+    );
+  };
+  const login = (name: string, when: Date) =>
+    handleCommand(
+      events,
+      userStream(ids[name]),
+      userDecider,
+      { type: 'RecordLogin', userId: ids[name] },
+      c(ids[name], when),
+    );
+  const upload = (name: string, videoId: number, when: Date) =>
+    handleCommand(
+      events,
+      videoStream(videoId),
+      videoDecider,
+      {
+        type: 'UploadVideo',
+        videoId,
+        ownerId: ids[name],
+        title: `Vidéo ${videoId}`,
+        description: '',
+        filePath: `/uploads/videos/${videoId}.mp4`,
+        mimeType: 'video/mp4',
+        sizeBytes: 1,
+      },
+      c(ids[name], when),
+    );
+  const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
+  const view = async (name: string, videoId: number, times: number, when: Date) => {
+    for (let i = 0; i < times; i++) {
+      await events.append(
+        viewsStream(videoId),
+        toNewEvents(decideView(await video(videoId), ids[name]), viewsStream(videoId), c(ids[name], when)),
+        'any',
+      );
+    }
+  };
+  const visibility = (videoId: number, v: VideoVisibility, when: Date) =>
+    handleCommand(
+      events,
+      videoStream(videoId),
+      videoDecider,
+      { type: 'SetVideoVisibility', videoId, visibility: v, requesterId: ids.alice, requesterIsAdmin: true },
+      c(ids.alice, when),
+    );
+  const wallet = (name: string, command: WalletCommand, when: Date) =>
+    handleCommand(events, walletStream(ids[name]), walletDecider, command, c(ids[name], when));
+  const gift = async (txId: number, coinCost: number, when: Date) => {
+    const sent = await wallet(
+      'bob',
+      {
+        type: 'SendGift',
+        userId: ids.bob,
+        giftId: txId,
+        receiverId: ids.alice,
+        gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost },
+        feePercent: 10,
+      },
+      when,
+    );
+    await handleCommand(
+      events,
+      walletStream(ids.alice),
+      walletDecider,
+      {
+        type: 'ReceiveGift',
+        userId: ids.alice,
+        sent: sent.events[0].data as GiftSent['data'],
+        sentAt: when.toISOString(),
+      },
+      c(undefined, when),
+    );
+  };
+
+  await handleCommand(
+    events,
+    GIFT_CATALOGUE_STREAM,
+    catalogueDecider,
+    { type: 'SeedCatalogue', gifts: [...DEFAULT_GIFT_CATALOGUE] },
+    c(undefined, at(1, 8)),
+  );
+  await register('alice', at(1));
+  await upload('alice', 1, at(1, 9, 5));
+  await register('bob', at(2));
+  await upload('bob', 2, at(2, 9, 5));
+  await upload('bob', 3, at(2, 9, 6));
+  await handleCommand(
+    events,
+    videoStream(3),
+    videoDecider,
+    { type: 'RejectVideo', videoId: 3, reason: 'Illisible' },
+    c(undefined, at(2, 9, 10)),
+  );
+  await login('bob', at(2, 12));
+  await register('carol', at(5));
+  await login('carol', at(5, 10));
+  await login('alice', at(5, 11));
+  await view('carol', 1, 3, at(6));
+  await view('alice', 2, 1, at(6));
+  await handleCommand(
+    events,
+    reportClaimStream(2, ids.carol),
+    reportClaimDecider,
+    { type: 'ReportVideo', reportId: 1, videoId: 2, reporterId: ids.carol, reason: 'Spam', video: await video(2) },
+    c(ids.carol, at(6, 10)),
+  );
+  await handleCommand(
+    events,
+    commentsStream(2),
+    commentDecider,
+    {
+      type: 'PostComment',
+      commentId: 1,
+      videoId: 2,
+      authorId: ids.alice,
+      parentId: null,
+      content: 'Bravo',
+      video: await video(2),
+    },
+    c(ids.alice, at(6, 11)),
+  );
+  await handleCommand(
+    events,
+    followingStream(ids.bob),
+    followDecider,
+    { type: 'Follow', followerId: ids.bob, followeeId: ids.alice },
+    c(ids.bob, at(6, 12)),
+  );
+  await handleCommand(
+    events,
+    conversationStream(ids.bob, ids.alice),
+    conversationDecider,
+    {
+      type: 'SendMessage',
+      messageId: 1,
+      content: 'Salut',
+      senderId: ids.bob,
+      receiverId: ids.alice,
+      senderFollowsReceiver: true,
+    },
+    c(ids.bob, at(6, 13)),
+  );
+  // --- after the 10th
+  await register('dave', at(20));
+  await login('dave', at(20, 10));
+  for (const v of [4, 5, 6]) await upload('dave', v, at(20, 11, v));
+  await view('carol', 4, 5, at(20, 12));
+  await handleCommand(
+    events,
+    videoStream(6),
+    videoDecider,
+    { type: 'DeleteVideo', videoId: 6, requesterId: ids.dave, requesterIsAdmin: false },
+    c(ids.dave, at(20, 13)),
+  );
+  await wallet(
+    'bob',
+    { type: 'PurchaseCoins', userId: ids.bob, txId: 1, pack: COIN_PACKS[0], provider: 'sandbox', paymentRef: 'r1' },
+    at(20, 14),
+  );
+  await wallet('bob', { type: 'AddCoins', userId: ids.bob, txId: 2, amount: 40 }, at(20, 15));
+  await gift(3, 25, at(20, 16));
+  await wallet('alice', { type: 'ClaimGift', userId: ids.alice, txId: 4, giftId: 3 }, at(20, 17));
+  await gift(5, 5, at(20, 18));
+  await wallet('bob', { type: 'WithdrawCoins', userId: ids.bob, txId: 6, amount: 10 }, at(20, 19));
+  await visibility(2, 'masquée', at(21));
+  await visibility(1, 'supprimée', at(21, 10));
+  await visibility(1, 'publique', at(21, 11));
+  const catalogue = (command: Parameters<typeof catalogueDecider.decide>[0]) =>
+    handleCommand(events, GIFT_CATALOGUE_STREAM, catalogueDecider, command, c(ids.alice, at(21, 12)));
+  await catalogue({ type: 'AddGift', gift: { name: 'Étoile', emoji: '⭐', imageUrl: '', coinCost: 0 } });
+  await catalogue({ type: 'AddGift', gift: { name: 'Lune', emoji: '🌙', imageUrl: '', coinCost: 7 } });
+  await catalogue({ type: 'RemoveGift', giftId: 9 });
+}
+
+async function allStats(read: MemoryReadStore, ref: Date) {
+  const q = statsQueries(read, ref);
+  return Object.fromEntries(await Promise.all(STATS_KINDS.map(async (k) => [k, await q[k]()] as const)));
+}
+
+const END = at(25, 0);
+const MIDDLE = at(10, 0);
+
+const expectedAtEnd = {
+  general: { users: 4, videos: 6, gifts: 2, coins: 133, messages: 1 },
+  advanced: {
+    top_creator: { user_email: 'dave@test.fr', video_count: 2 },
+    top_video: { title: 'Vidéo 4', views: 5 },
+    total_reports: 1,
+    public_videos: 3,
+    deleted_videos: 1,
+    // 6 videos over the 25 days from January 1st to January 25th
+    avg_videos_per_day: 0.24,
+  },
+  users: { total_users: 4, validated_users: 4, new_users_30d: 4, recent_logins_7d: 1 },
+  videos: { total_videos: 6, public_videos: 3, hidden_videos: 1, deleted_videos: 1, rejected_videos: 1 },
+  messages: { total_messages: 1, private_messages: 1 },
+  gifts: { gifts_sent: 2, gifts_catalog: 9 },
+  // bought 110 + added 40 = balances 133 + unclaimed 5 + withdrawn 10 + fees 2
+  coins: {
+    coins_bought: 110,
+    coins_added: 40,
+    coins_in_balances: 133,
+    coins_in_unclaimed_gifts: 5,
+    coins_in_transit: 0,
+    coins_withdrawn: 10,
+    fees: 2,
+    purchases: 1,
+  },
+};
+
+const expectedInTheMiddle = {
+  general: { users: 3, videos: 3, gifts: 0, coins: 0, messages: 1 },
+  advanced: {
+    // alice and bob have one public video each: the earlier member wins
+    top_creator: { user_email: 'alice@test.fr', video_count: 1 },
+    top_video: { title: 'Vidéo 1', views: 3 },
+    total_reports: 1,
+    public_videos: 2,
+    deleted_videos: 0,
+    avg_videos_per_day: 0.3,
+  },
+  // bob's only login (January 2nd) is more than 7 days before the 10th
+  users: { total_users: 3, validated_users: 3, new_users_30d: 3, recent_logins_7d: 2 },
+  videos: { total_videos: 3, public_videos: 2, hidden_videos: 0, deleted_videos: 0, rejected_videos: 1 },
+  messages: { total_messages: 1, private_messages: 1 },
+  gifts: { gifts_sent: 0, gifts_catalog: 8 },
+  coins: {
+    coins_bought: 0,
+    coins_added: 0,
+    coins_in_balances: 0,
+    coins_in_unclaimed_gifts: 0,
+    coins_in_transit: 0,
+    coins_withdrawn: 0,
+    fees: 0,
+    purchases: 0,
+  },
+};
+
+describe('statistics', () => {
+  it('match a history with known figures', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await writeKnownHistory(events);
+    const read = new MemoryReadStore();
+    await rebuildReadModels({ events, read, projectors: allProjectors });
+    expect(await allStats(read, END)).toEqual(expectedAtEnd);
+  });
+
+  it('as of a date replay the log up to it through the same projector', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await writeKnownHistory(events);
+    const middle = await statsAsOf(events, MIDDLE);
+    open.push(middle);
+    expect(await allStats(middle, MIDDLE)).toEqual(expectedInTheMiddle);
+    // as of the end: what the live projection says
+    const end = await statsAsOf(events, END, 7);
+    open.push(end);
+    expect(await allStats(end, END)).toEqual(expectedAtEnd);
+    // before anything: zeros and no tops
+    const before = await statsAsOf(events, at(1, 0));
+    open.push(before);
+    expect(await statsQueries(before, at(1, 0)).advanced()).toEqual({
+      top_creator: null,
+      top_video: null,
+      total_reports: 0,
+      public_videos: 0,
+      deleted_videos: 0,
+      avg_videos_per_day: 0,
+    });
+  });
+
+  it('windows slide with the reference date', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await writeKnownHistory(events);
+    const read = new MemoryReadStore();
+    await rebuildReadModels({ events, read, projectors: allProjectors });
+    // February 10th: only dave registered within 30 days; nobody logged in within 7
+    expect(await statsQueries(read, new Date(Date.UTC(2026, 1, 10))).users()).toEqual({
+      total_users: 4,
+      validated_users: 4,
+      new_users_30d: 1,
+      recent_logins_7d: 0,
+    });
+  });
+});
