@@ -4,10 +4,10 @@
  * Idempotency-Key), send gifts from a video card and from /catalogue, the receiver sees them
  * live, claims one, converts the rest and withdraws. Screenshots go to artifacts/screens/.
  *
- *   npx vite build --config web/vite.config.ts
- *   npx tsx e2e/coins.screens.ts
+ * Part of `npm test` (vitest).
  */
 import assert from 'node:assert/strict';
+import { describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { registerAndLogin, type Registration, type TestServer } from '../command-api/src/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot as fullPageShot, startE2eServer } from './harness';
@@ -55,11 +55,6 @@ async function login(page: Page, base: string, m: Registration): Promise<void> {
 const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 async function main() {
-  const skip = browserSkipReason();
-  if (skip) {
-    console.warn(skip);
-    return;
-  }
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   try {
@@ -354,7 +349,6 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
+describe.skipIf(!!browserSkipReason())('coin and gift screens against the real server', () => {
+  it('buys a pack, adds coins, gifts from a card and the catalogue; the receiver sees it live, claims, converts, withdraws', main, 300_000);
 });
