@@ -1,0 +1,129 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { registerAndLogin, type Registration, type TestServer } from '../command-api/src/testing/test-server';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+
+const skip = browserSkipReason();
+
+async function login(page: Page, base: string, m: Registration) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(m.email);
+  await page.getByLabel('Mot de passe').fill(m.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL(`**/user/${m.pseudo}`);
+}
+
+const badge = (page: Page) => page.locator('.bell .badge').textContent({ timeout: 500 }).catch(() => null);
+const counter = (page: Page, label: string) => page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
+/** the browser reports answered 4xx as console errors: those are expected in these journeys */
+const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
+
+describe.skipIf(!!skip)('social journeys with two members in two browsers', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let a: Registration;
+  let b: Registration;
+  let pa: Page;
+  let pb: Page;
+  let errors: string[][] = [];
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    [a, b] = (await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)])).map((r) => r.member);
+    const ca = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const cb = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const na = await newPage(ca);
+    const nb = await newPage(cb);
+    pa = na.page;
+    pb = nb.page;
+    await login(pa, server.url, a);
+    await login(pb, server.url, b);
+    errors = [na.errors, nb.errors];
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('A cannot message B before following; A follows B from the suggestions and B’s bell updates live', async () => {
+    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
+    await box.waitFor();
+    expect(await box.isDisabled()).toBe(true);
+
+    await pb.goto(`${server.url}/`);
+    expect(await badge(pb)).toBeNull();
+    await pa.goto(`${server.url}/users-with-videos`);
+    await pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).click();
+    await expect.poll(() => pa.getByText(`✅ Tu suis maintenant ${b.pseudo}`).isVisible()).toBe(true);
+    await expect.poll(() => pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).count()).toBe(0);
+    await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('1');
+    await screenshot(pb, 'e2e-social-bell-live');
+  }, 60_000);
+
+  it('A comments B’s video, B replies: one level only', async () => {
+    await pa.goto(`${server.url}/user/${b.pseudo}`);
+    await pa.getByRole('button', { name: /^Commentaires/ }).first().click();
+    await pa.getByLabel('Votre commentaire').fill('Superbe vidéo !');
+    await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('2');
+
+    await pb.goto(`${server.url}/user/${b.pseudo}`);
+    await pb.getByRole('button', { name: /^Commentaires/ }).first().click();
+    await pb.getByRole('button', { name: `Répondre à @${a.pseudo}` }).click();
+    await pb.getByLabel(`Votre réponse à @${a.pseudo}`).fill('Merci beaucoup !');
+    await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    // the panel closes after sending; reopen and check the thread
+    await pb.getByRole('button', { name: /^Commentaires \(2\)/ }).first().click();
+    const replies = pb.getByRole('list', { name: `Réponses à @${a.pseudo}` });
+    await expect.poll(() => replies.getByText('Merci beaucoup !').isVisible()).toBe(true);
+    // a reply to the reply attaches to the top-level comment
+    await pb.getByRole('button', { name: `Répondre à @${b.pseudo}` }).click();
+    await pb.getByLabel(`Votre réponse à @${b.pseudo}`).fill('Et une autre réponse');
+    await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await pb.getByRole('button', { name: /^Commentaires \(3\)/ }).first().click();
+    await expect.poll(() => replies.getByRole('article').count()).toBe(2);
+    await screenshot(pb, 'e2e-social-comments');
+  }, 60_000);
+
+  it('B likes A’s video and A’s Goûts grows', async () => {
+    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    await expect.poll(() => counter(pa, 'Goûts')).toBe('0');
+    await pb.goto(`${server.url}/user/${a.pseudo}`);
+    await pb.getByRole('button', { name: /^J'aime \(0\)/ }).first().click();
+    await expect.poll(() => pb.getByRole('button', { name: /^J'aime \(1\)/ }).count()).toBe(1);
+    await pa.reload();
+    await expect.poll(() => counter(pa, 'Goûts')).toBe('1');
+  }, 60_000);
+
+  it('an insult is refused with the exact text; a normal message arrives live in B’s open conversation', async () => {
+    await pb.goto(`${server.url}/messages/${a.pseudo}`);
+    await pb.getByLabel(`Votre réponse à @${a.pseudo}`).waitFor();
+    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.fill('Espèce de connard');
+    await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await expect.poll(() => pa.getByText('Ce message contient un mot inapproprié. Veuillez reformuler.').isVisible()).toBe(true);
+    await box.fill('Salut B, ta vidéo est géniale');
+    await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await pa.waitForURL('**/messages');
+    await expect.poll(() => pb.getByText('Salut B, ta vidéo est géniale').isVisible(), { timeout: 10_000 }).toBe(true);
+    await screenshot(pb, 'e2e-social-conversation-live');
+  }, 60_000);
+
+  it('A deletes their own video after the confirmation', async () => {
+    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    const cards = pa.locator('.video-card');
+    await expect.poll(() => cards.count()).toBe(1);
+    await pa.getByRole('button', { name: "Plus d'actions sur la vidéo" }).first().click();
+    await pa.getByRole('menuitem', { name: 'Supprimer' }).click();
+    const dialog = pa.getByRole('dialog');
+    await expect.poll(() => dialog.getByText('Voulez-vous vraiment supprimer cette vidéo ?').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: /Supprimer|Confirmer|OK/ }).last().click();
+    await expect.poll(() => cards.count()).toBe(0);
+    await expect.poll(() => pa.getByText('Aucune vidéo pour le moment').isVisible()).toBe(true);
+    expect(realErrors(errors.flat())).toEqual([]);
+  }, 60_000);
+});
