@@ -22,5 +22,6 @@ const sources = Math.max(
 );
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Construction de l’application web…');
-  execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
+  // a production build even when started from the tests (vitest sets NODE_ENV=test)
+  execSync('npm run build:web', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
