@@ -1362,14 +1362,14 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   await page.waitForFunction(
     () => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === '40',
   );
-  await page.getByText(/7\s340 événements traités · 3\s670 événements\/s · reste environ 3 s/).waitFor();
+  await page.getByText(/7\s340 événements traités · 3\s670 événements\/s · reste environ 3,1 s/).waitFor();
   assert.ok(await page.getByRole('button', { name: 'Reconstruction en cours…' }).isDisabled());
   await shot(page, '61-tools-rebuild-progress');
 
   const done = { status: 'done', startedAt: ago(0), finishedAt: ago(0), events: 18342, seconds: 5.2 };
   backend.rebuild = done;
   socket.emit('rebuild:progress', done);
-  await page.getByText('✅ Projections reconstruites : 18 342 événements en 5 s.').waitFor();
+  await page.getByText('✅ Projections reconstruites : 18 342 événements en 5,2 s.').waitFor();
   assert.equal(await bar.count(), 0);
   await shot(page, '62-tools-rebuild-done');
 

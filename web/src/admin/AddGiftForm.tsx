@@ -44,7 +44,7 @@ export function AddGiftForm({ local, busy, onAdd, onNameMissing }: AddGiftFormPr
         idPrefix={`${id}-add`}
         fields={fields}
         onChange={setFields}
-        nameError={nameError}
+        nameError={nameError && fields.name.trim() === ''}
         nameRef={nameRef}
       />
       <div className="form__actions">

@@ -90,7 +90,7 @@ function Overview() {
         { label: 'Vidéos', value: formatNumber(num(s.videos)) },
         { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
         { label: 'Coins des membres', value: formatNumber(num(s.coins)) },
-        { label: 'Messages', value: formatNumber(num(s.messages)) },
+        { label: 'Messages publics', value: formatNumber(num(s.messages)) },
       ]}
     />
   );

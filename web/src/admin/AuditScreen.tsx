@@ -2,7 +2,6 @@ import { useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
-import type { AuditItem } from './api';
 import { formatDateTime, formatNumber } from './format';
 import { useAdminAudit } from './hooks';
 import { Pagination } from './Pagination';
@@ -12,24 +11,6 @@ const TITLE = "Journal d'audit";
 const PAGE_SIZE = 25;
 const LOAD_FAILED = "Impossible de charger le journal d'audit.";
 const EMPTY = 'Aucune action enregistrée.';
-
-/** French names of the actions the server logs; any other code is shown as sent. */
-const ACTIONS: Record<string, string> = {
-  'report.answer': 'Réponse à un signalement',
-  'report.update': 'Réponse à un signalement',
-  'video.visibility': 'Visibilité d’une vidéo',
-  'gift.create': 'Cadeau ajouté',
-  'gift.update': 'Cadeau modifié',
-  'gift.delete': 'Cadeau supprimé',
-  'gift.image': 'Image de cadeau envoyée',
-  'admin.grant': 'Droits d’administrateur donnés',
-  'admin.revoke': 'Droits d’administrateur retirés',
-  'user.grant': 'Droits d’administrateur donnés',
-  'user.revoke': 'Droits d’administrateur retirés',
-  'projections.rebuild': 'Reconstruction des projections',
-};
-
-const actionLabel = (action: string) => ACTIONS[action] ?? action;
 
 function detailsText(details: unknown): string {
   if (details === null || details === undefined || details === '') return '—';
@@ -43,9 +24,6 @@ function detailsText(details: unknown): string {
   }
   return JSON.stringify(details);
 }
-
-/** Newest first, whatever order the page came in. */
-const newestFirst = (items: AuditItem[]) => [...items].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || 0);
 
 /** /admin/audit: what administrators did (GET /api/admin/audit?page=&limit=). */
 export default function AuditScreen() {
@@ -82,7 +60,7 @@ export default function AuditScreen() {
               </tr>
             </thead>
             <tbody>
-              {newestFirst(data.items).map((item) => (
+              {data.items.map((item) => (
                 <tr key={item.id || `${item.at}:${item.action}`}>
                   <td>{formatDateTime(item.at)}</td>
                   <td>
@@ -91,12 +69,7 @@ export default function AuditScreen() {
                       <span className="admin-table__sub">{item.admin_email}</span>
                     ) : null}
                   </td>
-                  <td>
-                    {actionLabel(item.action)}
-                    {ACTIONS[item.action] ? (
-                      <span className="admin-table__sub admin-table__mono">{item.action}</span>
-                    ) : null}
-                  </td>
+                  <td>{item.action || '—'}</td>
                   <td className="admin-table__wrap">{item.target ?? '—'}</td>
                   <td className="admin-table__wrap admin-table__details">{detailsText(item.details)}</td>
                 </tr>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AdminGift, GiftInput } from './api';
 import { fieldsOf, giftImageSrc, readGiftFields, type GiftFields } from './giftCatalog';
 import { GiftFieldsEditor } from './GiftFieldsEditor';
-import { formatNumber } from './format';
+import { formatCoins } from './format';
 
 interface GiftCardProps {
   gift: AdminGift;
@@ -38,7 +38,7 @@ export function GiftCard({ gift, editing, busy, onEdit, onCancel, onSave, onDele
             <h3 id={`${id}-name`} className="gift-card__name">
               {gift.name}
             </h3>
-            <p className="gift-card__price">{formatNumber(gift.price)} coins</p>
+            <p className="gift-card__price">{formatCoins(gift.price)}</p>
             <p className="gift-card__meta">
               n° {gift.id}
               {gift.image_url ? <span className="gift-card__path"> · {gift.image_url}</span> : null}
@@ -127,7 +127,7 @@ function GiftEditForm({ gift, idPrefix, busy, onCancel, onSave, onNameMissing }:
         idPrefix={`${idPrefix}-edit`}
         fields={fields}
         onChange={setFields}
-        nameError={nameError}
+        nameError={nameError && fields.name.trim() === ''}
         nameRef={nameRef}
       />
       <div className="form__actions">

@@ -59,6 +59,7 @@ export function GiftFieldsEditor({ idPrefix, fields, onChange, nameError, nameRe
           id={`${idPrefix}-name`}
           type="text"
           autoComplete="off"
+          maxLength={60}
           aria-required="true"
           aria-invalid={nameError || undefined}
           aria-describedby={nameError ? nameErrorId : undefined}
@@ -92,6 +93,7 @@ export function GiftFieldsEditor({ idPrefix, fields, onChange, nameError, nameRe
             type="number"
             inputMode="numeric"
             min={0}
+            max={1_000_000}
             step={1}
             value={fields.price}
             onChange={set('price')}
@@ -106,7 +108,7 @@ export function GiftFieldsEditor({ idPrefix, fields, onChange, nameError, nameRe
           id={`${idPrefix}-image`}
           type="text"
           autoComplete="off"
-          placeholder="/uploads/gifts/rose.png"
+          placeholder="/uploads/gifts/… ou https://…"
           value={fields.image_url}
           onChange={set('image_url')}
         />

@@ -4,7 +4,7 @@ import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { AsOfPicker } from './AsOfPicker';
 import { accountLabel, typeLabel } from './coinLabels';
-import { formatDateTime, formatNumber, formatSigned } from './format';
+import { formatCoins, formatDateTime, formatNumber, formatSigned } from './format';
 import { useAsOf, useConsoleError, useLedgerAudit, useReconciliation } from './hooks';
 import { StatGrid } from './StatGrid';
 import { TableScroll } from './TableScroll';
@@ -40,8 +40,8 @@ export default function LedgerAuditScreen() {
         <StatGrid
           label="Soldes du membre"
           items={[
-            { label: 'Solde', value: `${formatNumber(data.coins_balance)} coins` },
-            { label: 'Cadeaux non récupérés', value: `${formatNumber(data.gifts_unclaimed)} coins` },
+            { label: 'Solde', value: formatCoins(data.coins_balance) },
+            { label: 'Cadeaux non récupérés', value: formatCoins(data.gifts_unclaimed) },
             { label: 'Mouvements', value: formatNumber(data.entries.length) },
             {
               label: 'Soldes',

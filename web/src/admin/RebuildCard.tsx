@@ -20,7 +20,7 @@ export function RebuildCard() {
   const id = useId();
   const toast = useToast();
   const confirm = useConfirm();
-  const { state, starting, start } = useRebuild();
+  const { state, unavailable, starting, start } = useRebuild();
   const running = state?.status === 'running';
 
   const launch = async () => {
@@ -46,10 +46,11 @@ export function RebuildCard() {
         {running ? 'Reconstruction en cours…' : TITLE}
       </button>
 
+      {unavailable && !state ? <p className="alert alert--info">{unavailable}</p> : null}
       {running ? (
         <div className="rebuild-progress">
           <ProgressBar value={state.fraction} label="Progression de la reconstruction" />
-          <p className="rebuild-progress__figures" aria-live="polite">
+          <p className="rebuild-progress__figures">
             {formatNumber(state.done)} événements traités · {formatDecimal(Math.round(state.rate))} événements/s
             {state.fraction > 0 && state.fraction < 1 ? ` · reste environ ${formatDuration(state.etaSeconds)}` : ''}
           </p>

@@ -105,8 +105,7 @@ export default function UsersScreen() {
           <table className="admin-table" aria-busy={users.loading}>
             <thead>
               <tr>
-                <th scope="col">Pseudo</th>
-                <th scope="col">Email</th>
+                <th scope="col">Pseudo et email</th>
                 <th scope="col">Rôle</th>
                 <th scope="col">Inscription</th>
                 <th scope="col">Dernière connexion</th>
@@ -129,8 +128,8 @@ export default function UsersScreen() {
                   <tr key={user.id || user.email}>
                     <th scope="row">
                       {user.pseudo ? <Link to={`/user/${encodeURIComponent(user.pseudo)}`}>@{user.pseudo}</Link> : '—'}
+                      <span className="admin-table__sub">{user.email}</span>
                     </th>
-                    <td>{user.email}</td>
                     <td>
                       <span className={user.is_admin ? 'role-badge role-badge--admin' : 'role-badge'}>
                         {roleLabel(user)}

@@ -28,6 +28,11 @@ export function formatNumber(value: number): string {
   return NUMBER.format(value);
 }
 
+/** '1 coin', '0 coin', '1 250 coins' (French: plural from 2). */
+export function formatCoins(value: number): string {
+  return `${NUMBER.format(value)} ${Math.abs(value) >= 2 ? 'coins' : 'coin'}`;
+}
+
 /** Up to two decimals: '3,5'. */
 export function formatDecimal(value: number): string {
   return DECIMAL.format(value);
@@ -40,9 +45,13 @@ export function formatSigned(value: number): string {
   return '0';
 }
 
-/** '2 min 05 s', '42 s'. */
+const TENTHS = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
+
+/** '0,2 s', '3,1 s', '42 s', '2 min 05 s', '1 h 02 min'. */
 export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
+  const safe = Math.max(0, Number.isFinite(seconds) ? seconds : 0);
+  if (safe < 10) return `${TENTHS.format(safe)} s`;
+  const total = Math.round(safe);
   if (total < 60) return `${total} s`;
   const minutes = Math.floor(total / 60);
   const rest = total % 60;

@@ -38,8 +38,11 @@ describe('readGiftFields (SPEC.md §5 "Admin gift add")', () => {
     });
     expect(readGiftFields({ name: 'A', emoji: '', price: 'abc', image_url: '' })?.price).toBe(0);
     expect(parsePrice('')).toBe(0);
-    expect(parsePrice('2.5')).toBe(2.5);
     expect(parsePrice('Infinity')).toBe(0);
+    // as the server: whole coins within [0, 1 000 000]
+    expect(parsePrice('12.6')).toBe(13);
+    expect(parsePrice('-5')).toBe(0);
+    expect(parsePrice('1e9')).toBe(1_000_000);
   });
 });
 

@@ -19,20 +19,32 @@ export function fieldsOf(gift: AdminGift): GiftFields {
   return { name: gift.name, emoji: gift.emoji, price: String(gift.price), image_url: gift.image_url };
 }
 
-/** Price converted to a number, 0 when invalid. */
+/** Highest gift price the server accepts (coins). */
+export const MAX_GIFT_PRICE = 1_000_000;
+
+/**
+ * Price converted to a number, 0 when invalid; then, as the server does (coins are whole and never
+ * negative), rounded and kept within [0, 1 000 000], so local mode shows what the API would store.
+ */
 export function parsePrice(value: string): number {
   const n = Number(value.trim());
-  return value.trim() !== '' && Number.isFinite(n) ? n : 0;
+  if (value.trim() === '' || !Number.isFinite(n)) return 0;
+  return Math.min(MAX_GIFT_PRICE, Math.max(0, Math.round(n)));
 }
 
 /**
- * Name and image_url trimmed, emoji defaulting to '', price a number (0 if invalid).
- * Null when the trimmed name is empty (the screen then says 'Nom requis').
+ * Name and image_url trimmed, emoji defaulting to '' (trimmed, as the server stores it), price a
+ * number (0 if invalid). Null when the trimmed name is empty (the screen then says 'Nom requis').
  */
 export function readGiftFields(fields: GiftFields): GiftInput | null {
   const name = fields.name.trim();
   if (name === '') return null;
-  return { name, emoji: fields.emoji ?? '', price: parsePrice(fields.price), image_url: fields.image_url.trim() };
+  return {
+    name,
+    emoji: (fields.emoji ?? '').trim(),
+    price: parsePrice(fields.price),
+    image_url: fields.image_url.trim(),
+  };
 }
 
 /** Search by name, price or image path (case-insensitive). */

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad } from '../social/useLoad';
+import { useLoad, type Loaded } from '../social/useLoad';
 import {
   fetchAdminAudit,
   fetchAdminGifts,
@@ -18,32 +20,40 @@ import {
   type StatsKind,
 } from './api';
 
-/** Data hooks of the admin screens; each key names what is loaded, so a change refetches. */
+/**
+ * Data hooks of the admin screens; each key names what is loaded, so a change refetches.
+ * Nothing is fetched unless the current user is an administrator (the screen then shows
+ * 'Accès réservé aux administrateurs.' instead).
+ */
+function useAdminLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const { isAdmin } = useCurrentUser();
+  return useLoad(isAdmin ? key : null, fetcher);
+}
 
-export const useReports = () => useLoad('admin:reports', fetchReports);
+export const useReports = () => useAdminLoad('admin:reports', fetchReports);
 
-export const useAdminGifts = () => useLoad('admin:gifts', fetchAdminGifts);
+export const useAdminGifts = () => useAdminLoad('admin:gifts', fetchAdminGifts);
 
-export const useAdminTransactions = () => useLoad('admin:transactions', fetchAdminTransactions);
+export const useAdminTransactions = () => useAdminLoad('admin:transactions', fetchAdminTransactions);
 
-export const useReconciliation = () => useLoad('admin:reconcile', fetchReconciliation);
+export const useReconciliation = () => useAdminLoad('admin:reconcile', fetchReconciliation);
 
 export function useLedgerAudit(email: string, asOf: string | null) {
-  return useLoad(email ? `admin:ledger:${email}:${asOf ?? ''}` : null, (signal) =>
+  return useAdminLoad(email ? `admin:ledger:${email}:${asOf ?? ''}` : null, (signal) =>
     fetchLedgerAudit(email, asOf, signal),
   );
 }
 
 export function useStats(kind: StatsKind, asOf: string | null) {
-  return useLoad(`admin:stats:${kind}:${asOf ?? ''}`, (signal) => fetchStats(kind, asOf, signal));
+  return useAdminLoad(`admin:stats:${kind}:${asOf ?? ''}`, (signal) => fetchStats(kind, asOf, signal));
 }
 
 export function useAdminUsers(q: string, page: number, limit: number) {
-  return useLoad(`admin:users:${q}:${page}:${limit}`, (signal) => fetchAdminUsers(q, page, limit, signal));
+  return useAdminLoad(`admin:users:${q}:${page}:${limit}`, (signal) => fetchAdminUsers(q, page, limit, signal));
 }
 
 export function useAdminAudit(page: number, limit: number) {
-  return useLoad(`admin:audit:${page}:${limit}`, (signal) => fetchAdminAudit(page, limit, signal));
+  return useAdminLoad(`admin:audit:${page}:${limit}`, (signal) => fetchAdminAudit(page, limit, signal));
 }
 
 /** Logs a failed load once per error (SPEC.md §8: some admin failures are "console only"). */
@@ -92,6 +102,8 @@ const POLL_MS = 2000;
 export interface Rebuild {
   /** null until the first answer (GET or socket) */
   state: RebuildState | null;
+  /** Why the state could not be read (e.g. 409: the read models are rebuilt elsewhere). */
+  unavailable: string | null;
   /** True while the POST is on its way. */
   starting: boolean;
   /** POST /api/admin/projections/rebuild; resolves with the server's message. */
@@ -105,6 +117,7 @@ export interface Rebuild {
  */
 export function useRebuild(): Rebuild {
   const [state, setState] = useState<RebuildState | null>(null);
+  const [unavailable, setUnavailable] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const mounted = useRef(true);
 
@@ -114,7 +127,9 @@ export function useRebuild(): Rebuild {
     fetchRebuild(controller.signal)
       .then((s) => setState((current) => current ?? s))
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) console.error('État de la reconstruction indisponible', err);
+        if (controller.signal.aborted) return;
+        console.error('État de la reconstruction indisponible', err);
+        setUnavailable(errorMessage(err) ?? null);
       });
     return () => {
       mounted.current = false;
@@ -166,5 +181,5 @@ export function useRebuild(): Rebuild {
     }
   }, []);
 
-  return { state, starting, start };
+  return { state, unavailable, starting, start };
 }

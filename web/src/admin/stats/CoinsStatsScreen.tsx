@@ -1,8 +1,8 @@
 import { num } from '../api';
-import { formatNumber } from '../format';
+import { formatCoins, formatNumber } from '../format';
 import { StatsView } from './StatsView';
 
-const coins = (value: unknown) => `${formatNumber(num(value))} coins`;
+const coins = (value: unknown) => formatCoins(num(value));
 
 /** /admin/stats/coins */
 export default function CoinsStatsScreen() {
@@ -13,8 +13,10 @@ export default function CoinsStatsScreen() {
       failure="Impossible de charger les stats coins"
       items={(s) => [
         { label: 'Coins achetés', value: coins(s.coins_bought) },
+        { label: 'Coins ajoutés sans paiement', value: coins(s.coins_added) },
         { label: 'Coins sur les soldes des membres', value: coins(s.coins_in_balances) },
         { label: 'Coins en cadeaux non récupérés', value: coins(s.coins_in_unclaimed_gifts) },
+        { label: 'Coins de cadeaux en transit', value: coins(s.coins_in_transit) },
         { label: 'Coins retirés', value: coins(s.coins_withdrawn) },
         { label: 'Commissions de la plateforme', value: coins(s.fees) },
         { label: 'Achats de packs', value: formatNumber(num(s.purchases)) },

@@ -14,6 +14,11 @@ export default function VideosStatsScreen() {
         { label: 'Vidéos publiques', value: formatNumber(num(s.public_videos)) },
         { label: 'Vidéos masquées', value: formatNumber(num(s.hidden_videos)) },
         { label: 'Vidéos supprimées', value: formatNumber(num(s.deleted_videos)) },
+        {
+          label: 'Vidéos rejetées',
+          value: formatNumber(num(s.rejected_videos)),
+          detail: 'Fichiers illisibles : comptés dans le total seulement.',
+        },
       ]}
     />
   );
