@@ -15,6 +15,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
+import { FALLBACK, applyFastUpdate, compileFastFilter } from './fast-paths';
 
 /*
  * In-memory ReadStore with MongoDB semantics.
@@ -114,6 +115,9 @@ function compareBytes(a: ArrayBufferView, b: ArrayBufferView): number {
  * index ranges agree with the filter.
  */
 function compareValues(a: unknown, b: unknown): number {
+  // the common cases first (index keys are mostly strings and numbers)
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -329,8 +333,18 @@ type Matcher = (doc: Doc) => boolean;
 
 function compileFilter(filter: Filter): Matcher {
   if (Object.keys(filter).length === 0) return () => true;
-  const query = new Query(filter);
-  return (doc) => query.test(doc);
+  const fast = compileFastFilter(filter);
+  // mingo's Query is built only when a filter, or a document, is outside the fast subset
+  let query: Query | undefined;
+  const general = (doc: Doc) => (query ??= new Query(filter)).test(doc);
+  if (!fast) {
+    query = new Query(filter);
+    return general;
+  }
+  return (doc) => {
+    const r = fast(doc);
+    return r === FALLBACK ? general(doc) : r;
+  };
 }
 
 /** Equality parts of a filter, the fields an upsert seeds the new document with (MongoDB's rule). */
@@ -397,6 +411,26 @@ function sameId(a: unknown, b: unknown): boolean {
  */
 function applyUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
   assertUpdateDocument(update);
+  const fast = cloneValue(doc) as PlainObject;
+  if (applyFastUpdate(fast, fastOperators(update, isInsert), cloneValue) !== FALLBACK) return fast as Doc;
+  return applyGeneralUpdate(doc, update, filter, isInsert);
+}
+
+/**
+ * The operators of an update as the fast path takes them: $setOnInsert joins $set on insert, and is
+ * dropped otherwise. A path in both is MongoDB's conflict error: left to the general path.
+ */
+function fastOperators(update: Update, isInsert: boolean): PlainObject {
+  if (!Object.prototype.hasOwnProperty.call(update, '$setOnInsert')) return update;
+  const { $setOnInsert: onInsert, ...rest } = update;
+  if (!isInsert || !isPlainObject(onInsert) || Object.keys(onInsert).length === 0) return rest;
+  const set = isPlainObject(rest.$set) ? rest.$set : {};
+  if (Object.keys(onInsert).some((path) => Object.prototype.hasOwnProperty.call(set, path))) return { $conflict: true };
+  return { ...rest, $set: { ...set, ...onInsert } };
+}
+
+/** mingo's updater, with MongoDB's rules it lacks ($setOnInsert, upserted _id, $push into a missing field). */
+function applyGeneralUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
   const next = cloneValue(doc) as PlainObject;
   const ops: PlainObject = {};
   for (const [op, operand] of Object.entries(update)) {
@@ -664,6 +698,12 @@ class MemIndex {
     const perField: unknown[][] = [];
     const arrayFields: string[] = [];
     for (const field of this.fields) {
+      // a top-level field holding no array: its one value, as pathValues would give it
+      if (!field.includes('.') && !Array.isArray(doc[field])) {
+        const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
+        perField.push([value === undefined ? null : value]);
+        continue;
+      }
       const { values, sawArray } = pathValues(doc, field);
       if (sawArray) arrayFields.push(field);
       // one entry per distinct value
