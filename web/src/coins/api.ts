@@ -1,4 +1,5 @@
 import { api } from '../api/http';
+import { num, optionalNumber, rows, text, type Row } from '../api/decode';
 import { idempotencyHeaders } from './idempotency';
 
 /**
@@ -48,19 +49,10 @@ export interface CoinAnswer {
   transferred?: number;
 }
 
-type Row = Record<string, unknown>;
 const enc = encodeURIComponent;
-const num = (value: unknown): number => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : 0;
-};
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const rows = (data: unknown): Row[] =>
-  Array.isArray(data) ? data.filter((r): r is Row => Boolean(r) && typeof r === 'object') : [];
-const optionalNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-function answer(data: unknown): CoinAnswer {
+/** What a coin or gift command answered. */
+export function coinAnswer(data: unknown): CoinAnswer {
   const d = (data && typeof data === 'object' ? data : {}) as Row;
   return {
     message: text(d.message) || undefined,
@@ -116,24 +108,24 @@ export async function fetchPacks(signal?: AbortSignal): Promise<CoinPack[]> {
 
 /** POST /api/coins/purchase { email, packId } → { message, coins_balance } */
 export async function purchasePack(email: string, packId: number, key: string): Promise<CoinAnswer> {
-  return answer(await api.post('/api/coins/purchase', { email, packId }, { headers: idempotencyHeaders(key) }));
+  return coinAnswer(await api.post('/api/coins/purchase', { email, packId }, { headers: idempotencyHeaders(key) }));
 }
 
 /** POST /api/coins/add { email, amount } → { message, coins_balance } */
 export async function addCoins(email: string, amount: number, key: string): Promise<CoinAnswer> {
-  return answer(await api.post('/api/coins/add', { email, amount }, { headers: idempotencyHeaders(key) }));
+  return coinAnswer(await api.post('/api/coins/add', { email, amount }, { headers: idempotencyHeaders(key) }));
 }
 
 /** POST /api/coins/convert-gifts { user_email } → { message, transferred, coins_balance, gifts_unclaimed } */
 export async function convertGifts(email: string, key: string): Promise<CoinAnswer> {
-  return answer(
+  return coinAnswer(
     await api.post('/api/coins/convert-gifts', { user_email: email }, { headers: idempotencyHeaders(key) }),
   );
 }
 
 /** POST /api/coins/withdraw { user_email, amount } → { message, coins_balance } */
 export async function withdrawCoins(email: string, amount: number, key: string): Promise<CoinAnswer> {
-  return answer(
+  return coinAnswer(
     await api.post('/api/coins/withdraw', { user_email: email, amount }, { headers: idempotencyHeaders(key) }),
   );
 }

@@ -1,4 +1,6 @@
 import { api } from '../api/http';
+import { num, rows, text, type Row } from '../api/decode';
+import { coinAnswer, type CoinAnswer } from '../coins/api';
 import { idempotencyHeaders } from '../coins/idempotency';
 
 /** Gift calls (SPEC.md §7 "Gifts"; command-api/src/gifts/routes.ts). */
@@ -25,35 +27,14 @@ export interface ReceivedGift {
   claimed: boolean;
 }
 
-export interface GiftAnswer {
-  message?: string;
-  coins_balance?: number;
-  gifts_unclaimed?: number;
-}
+/** What a gift command answers: a coin command's answer. */
+export type GiftAnswer = CoinAnswer;
 
 /** The gift a video card sends (SPEC.md §9). */
 export const VIDEO_CARD_GIFT_ID = 1;
 
-type Row = Record<string, unknown>;
 const enc = encodeURIComponent;
-const num = (value: unknown): number => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : 0;
-};
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const rows = (data: unknown): Row[] =>
-  Array.isArray(data) ? data.filter((r): r is Row => Boolean(r) && typeof r === 'object') : [];
-const optionalNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-function answer(data: unknown): GiftAnswer {
-  const d = (data && typeof data === 'object' ? data : {}) as Row;
-  return {
-    message: text(d.message) || undefined,
-    coins_balance: optionalNumber(d.coins_balance),
-    gifts_unclaimed: optionalNumber(d.gifts_unclaimed),
-  };
-}
 
 export function normalizeReceivedGift(raw: unknown): ReceivedGift | null {
   if (!raw || typeof raw !== 'object') return null;
@@ -110,7 +91,7 @@ export async function sendGift(
   key: string,
 ): Promise<GiftAnswer> {
   const body = { sender_email: senderEmail, receiver_email: receiverEmail, gift_id: giftId };
-  return answer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
+  return coinAnswer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
 }
 
 /** GET /api/gifts/received/{email}, newest first. */
@@ -123,5 +104,5 @@ export async function fetchReceivedGifts(email: string, signal?: AbortSignal): P
 
 /** POST /api/gifts/claim { gift_id } → { message, coins_balance, gifts_unclaimed } */
 export async function claimGift(giftId: number, key: string): Promise<GiftAnswer> {
-  return answer(await api.post('/api/gifts/claim', { gift_id: giftId }, { headers: idempotencyHeaders(key) }));
+  return coinAnswer(await api.post('/api/gifts/claim', { gift_id: giftId }, { headers: idempotencyHeaders(key) }));
 }

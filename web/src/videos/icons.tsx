@@ -1,30 +1,10 @@
-import type { ReactNode, SVGProps } from 'react';
+import { Svg as BaseSvg, type IconProps } from '../shell/ui/icons';
 
 /**
  * Decorative icons of the social slices (always aria-hidden: the control carries the
- * accessible name). Same style as shell/ui/icons.tsx.
+ * accessible name), in the frame of shell/ui/icons.tsx, a little smaller by default.
  */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number; filled?: boolean };
-
-function Svg({ size = 22, filled, children, ...rest }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
+const Svg = (p: IconProps) => <BaseSvg size={22} {...p} />;
 
 export const HeartIcon = (p: IconProps) => (
   <Svg {...p}>

@@ -1,15 +1,16 @@
 import type { SVGProps } from 'react';
 
 /** Decorative inline icons (no icon font, no CDN). Always aria-hidden: the control carries the name. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number; filled?: boolean };
 
-function Svg({ size = 24, children, ...rest }: IconProps) {
+/** The frame every icon of the app is drawn in (24×24 strokes, `filled` paints the shape). */
+export function Svg({ size = 24, filled, children, ...rest }: IconProps) {
   return (
     <svg
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={2}
       strokeLinecap="round"
