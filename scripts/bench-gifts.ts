@@ -9,10 +9,11 @@
  * Scenarios:
  * - bare route: POST /bare { ... } → { message } (express + express.json only);
  * - gift sends, 32 wallets: each client is a member sending 1-coin gifts to 8 receivers;
- * - gift sends, 1 hot wallet: the 32 clients share one member's session (one wallet stream).
+ * - gift sends, 1 hot wallet: the 32 clients share one member's session (one wallet stream);
+ * - balance reads (reference): GET of the member's own balance through the same HTTP stack, no write.
  * At the end the ledger is reconciled over HTTP (every gift credited once, invariants held).
  *
- * Diagnostics: `--only=bare,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
+ * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
@@ -30,8 +31,8 @@ const SECONDS = arg('seconds', 10);
 const WARMUP_SECONDS = 2;
 const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
-/** --only=bare,wallets,hot (for profiling one scenario) */
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,wallets,hot').split(',');
+/** --only=bare,read,wallets,hot (for profiling one scenario) */
+const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot').split(',');
 
 // ------------------------------------------------------------------------------------------------
 
@@ -224,6 +225,16 @@ async function main() {
       const clients = Array.from({ length: CLIENTS }, () => new HttpClient(bareBase));
       results.push(await load(`bare Express JSON route`, clients.map((c) => async () => (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 })).status === 200)));
       clients.forEach((c) => c.close());
+    }
+    // reference: a read through the same HTTP stack (helmet, session, CSRF, read-your-writes, a
+    // read-model lookup), no write: the ceiling of any EVO route next to the bare one
+    if (ONLY.includes('read')) {
+      results.push(
+        await load(
+          `balance reads (same stack, no write)`,
+          senders.map(({ m, c }) => async () => (await c.request('GET', `/api/coins/balance/${encodeURIComponent(m.email)}`)).status === 200),
+        ),
+      );
     }
     // 2. gift sends from 32 wallets
     let n = 0;
