@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DomainError, MODERATION_MESSAGES } from '@evo/domain';
 import { childLogger } from '@evo/infra';
-import type { RebuildState } from '@evo/projections';
+import { ADMINS_ROOM, type RebuildState } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
@@ -75,7 +75,7 @@ export function projectionsRouter(deps: AppDeps): Router {
           if (s.status === 'running' && now - last < 1000 / REBUILD_PUSHES_PER_SECOND) return;
           last = now;
           deps.push
-            .publish('admins', 'rebuild:progress', rebuildView(s))
+            .publish(ADMINS_ROOM, 'rebuild:progress', rebuildView(s))
             .catch((err: unknown) => log.warn({ err }, 'rebuild progress push failed'));
         };
         service!.rebuild(onProgress).catch((err: unknown) => log.error({ err }, 'rebuild failed'));

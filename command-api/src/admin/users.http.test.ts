@@ -4,7 +4,8 @@ import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
-import { loginAdmin } from './test-helpers';
+import type { Socket } from 'socket.io-client';
+import { collect, eventually, loginAdmin, online } from './test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
@@ -191,5 +192,37 @@ describe('members and administrator rights', () => {
     const paged = (await admin.get('/api/admin/audit?page=2&limit=2')).json as unknown as Page<{ id: string }>;
     expect(paged).toMatchObject({ page: 2, limit: 2, total: audit.total });
     expect(paged.items.map((i) => i.id)).toEqual(audit.items.slice(2, 4).map((i) => i.id));
+  });
+
+  it("an open socket hears the administrators' pushes from the grant on, and no longer after the revocation", async () => {
+    const sockets: Socket[] = [];
+    try {
+      const carol = await registerAndLogin(server.url);
+      const reporter = await registerAndLogin(server.url);
+      const heard = collect<{ id: number }>(await online(server, carol.client, sockets), 'report:new');
+      const videoId = await t.firstVideoId(reporter.client, reporter.member.pseudo);
+      const report = async (by: Member) => {
+        expect((await by.client.post(`/api/report/${videoId}`)).status).toBe(201);
+        await t.settle();
+      };
+
+      expect((await admin.post('/api/admin/users/grant', { email: carol.member.email })).status).toBe(200);
+      await t.settle();
+      await report(bob);
+      // the same socket, never reconnected
+      await eventually(() => heard.length === 1, 5000, 'report:new on the new administrator socket');
+
+      expect((await admin.post('/api/admin/users/revoke', { email: carol.member.email })).status).toBe(200);
+      await t.settle();
+      const marker = collect<unknown>(sockets[0], 'notification:new');
+      await report(alice);
+      // a push to the member's own room after the report: once it is there, 'report:new' would be too
+      const follow = await reporter.client.post('/api/users/follows/follow', { followingPseudo: carol.member.pseudo });
+      expect(follow.status).toBe(200);
+      await eventually(() => marker.length === 1, 5000, 'the notification after the report');
+      expect(heard).toHaveLength(1);
+    } finally {
+      for (const s of sockets) s.disconnect();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { positionFromString, type LogPosition } from '@evo/domain';
 import { childLogger, type ReadStore } from '@evo/infra';
 import {
+  ADMINS_ROOM,
   CATALOGUE_ROOM,
   identityQueries,
   messagingQueries,
@@ -115,7 +116,7 @@ export function createSocketServer(http: HttpServer, sessions: Sessions, read: R
         // every client hears of catalogue edits ('catalogue:changed')
         await socket.join(CATALOGUE_ROOM);
         const user = await queries.userById(session.userId);
-        if (user?.is_admin) await socket.join('admins');
+        if (user?.is_admin) await socket.join(ADMINS_ROOM);
         next();
       })
       .catch(next);

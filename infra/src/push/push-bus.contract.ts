@@ -40,6 +40,33 @@ function record(socket: ClientSocket): Array<{ event: string; payload: unknown }
   return seen;
 }
 
+/** Repeats `round` (up to the timeout) until it answers true. */
+async function until(round: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + RECEIVE_TIMEOUT_MS;
+  while (!(await round())) {
+    if (Date.now() > deadline) throw new Error('condition not reached before the timeout');
+  }
+}
+
+/** Calls `send` until `socket` hears `event` (a round every 100 ms), and answers its payload. */
+async function heardAfter(socket: ClientSocket, event: string, send: () => Promise<void>): Promise<unknown> {
+  let payload: unknown;
+  const heard = new Promise<void>((resolve) => {
+    socket.once(event, (p: unknown) => {
+      payload = p;
+      resolve();
+    });
+  });
+  let done = false;
+  void heard.then(() => (done = true));
+  await until(async () => {
+    await send();
+    await Promise.race([heard, new Promise((r) => setTimeout(r, 100))]);
+    return done;
+  });
+  return payload;
+}
+
 /**
  * Every PushBus adapter must pass this suite. `make` starts real Socket.IO server(s) on ephemeral
  * ports of 127.0.0.1 whose connection handler puts the client in the room of its handshake.
@@ -111,6 +138,42 @@ export function pushBusContract(name: string, make: () => Promise<PushBusFixture
       await Promise.all(indexes.map((i) => fixture.bus.publish('user:7', 'message:new', { i })));
 
       expect(await received).toEqual(indexes.map((i) => ({ i })));
+    });
+
+    it("moves a room's clients into another room and out of it", async () => {
+      const member = await fixture.connectClient('user:9');
+      const other = await fixture.connectClient('user:10');
+      const seenByOther = record(other);
+
+      // before: not in 'admins'
+      const marker = receive(member, 'marker');
+      await fixture.bus.publish('admins', 'report:new', { id: 0 });
+      await fixture.bus.publish('user:9', 'marker', { n: 0 });
+      await marker;
+
+      await fixture.bus.joinRoom('user:9', 'admins');
+      // across servers the join may travel apart from later publishes: publish until heard
+      expect(await heardAfter(member, 'report:new', () => fixture.bus.publish('admins', 'report:new', { id: 1 }))).toEqual({ id: 1 });
+
+      await fixture.bus.leaveRoom('user:9', 'admins');
+      // once a round is not heard (the marker published after it is), the member is out
+      await until(async () => {
+        const seen = record(member);
+        const next = receive(member, 'marker');
+        await fixture.bus.publish('admins', 'report:new', { id: 2 });
+        await fixture.bus.publish('user:9', 'marker', { n: 2 });
+        await next;
+        return !seen.some((e) => e.event === 'report:new');
+      });
+      // ...and stays out
+      const seen = record(member);
+      const last = receive(member, 'marker');
+      await fixture.bus.publish('admins', 'report:new', { id: 3 });
+      await fixture.bus.publish('user:9', 'marker', { n: 3 });
+      await last;
+      expect(seen.filter((e) => e.event === 'report:new')).toEqual([]);
+      // the other member was never moved
+      expect(seenByOther.filter((e) => e.event === 'report:new')).toEqual([]);
     });
 
     it('refuses a payload that is not plain JSON', async () => {

@@ -52,6 +52,15 @@ export class SocketIoPushBus implements PushBus {
     this.io.to(room).emit(event, payload);
   }
 
+  async joinRoom(members: string, room: string): Promise<void> {
+    // with attachRedisAdapter, the other API servers apply it to their clients too
+    this.io.in(members).socketsJoin(room);
+  }
+
+  async leaveRoom(members: string, room: string): Promise<void> {
+    this.io.in(members).socketsLeave(room);
+  }
+
   async close(): Promise<void> {
     // the Socket.IO server belongs to the HTTP layer that created it, which closes it
   }
@@ -154,6 +163,25 @@ export class RedisEmitterPushBus implements PushBus {
     assertPlainJson(payload);
     this.lastPublish = undefined;
     this.emitter.to(room).emit(event, payload);
+    await this.sent();
+  }
+
+  async joinRoom(members: string, room: string): Promise<void> {
+    if (this.closed) throw new Error('RedisEmitterPushBus is closed');
+    this.lastPublish = undefined;
+    this.emitter.in(members).socketsJoin(room);
+    await this.sent();
+  }
+
+  async leaveRoom(members: string, room: string): Promise<void> {
+    if (this.closed) throw new Error('RedisEmitterPushBus is closed');
+    this.lastPublish = undefined;
+    this.emitter.in(members).socketsLeave(room);
+    await this.sent();
+  }
+
+  /** waits for the PUBLISH the emitter call just made */
+  private async sent(): Promise<void> {
     const sent = this.lastPublish;
     this.lastPublish = undefined;
     await sent;

@@ -3,6 +3,9 @@ import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 
+/** Socket.IO room of the administrators (report and rebuild pushes). */
+export const ADMINS_ROOM = 'admins';
+
 export const USERS = 'users';
 
 /** A member as the screens show them (SPEC.md section 3: pseudo, email, bio, profile_picture). */
@@ -73,6 +76,8 @@ export const usersProjector: Projector = {
         await applyOnce(users, event.data.userId, event.position, {
           $set: { role: admin ? ADMIN_ROLE : MEMBER_ROLE, is_admin: admin },
         });
+        // the member's open sockets join (or leave) the administrators' room at once
+        ctx.rooms(`user:${event.data.userId}`, ADMINS_ROOM, admin ? 'join' : 'leave');
         ctx.push(`user:${event.data.userId}`, 'session:changed', { role: admin ? ADMIN_ROLE : MEMBER_ROLE });
         return;
       }

@@ -2,6 +2,7 @@ import { positionToString } from '@evo/domain';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 import { REPORTS, type ReportDoc } from '../social/reports-projector';
+import { ADMINS_ROOM } from '../identity/users-projector';
 
 /** guard of this projector's writes to `reports` documents (status, admin_response) */
 export const MODERATION_GUARD = 'moderation';
@@ -25,7 +26,7 @@ export const moderationProjector: Projector = {
       { guard: MODERATION_GUARD },
     );
     if (applied)
-      ctx.push('admins', 'report:updated', {
+      ctx.push(ADMINS_ROOM, 'report:updated', {
         id: d.reportId,
         status: d.status,
         admin_response: d.adminResponse,

@@ -85,7 +85,10 @@ function world() {
 async function project(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: Record<string, unknown> }> = [];
-  const pctx = { push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload: payload as Record<string, unknown> }) };
+  const pctx = {
+    push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload: payload as Record<string, unknown> }),
+    rooms: () => {},
+  };
   for (const p of allProjectors) for (const [c, specs] of Object.entries(p.indexes ?? {})) for (const s of specs) await read.collection(c).createIndex(s);
   for await (const batch of events.readAll(undefined, 100)) {
     for (const e of batch) for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, pctx);

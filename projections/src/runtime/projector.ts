@@ -4,6 +4,8 @@ import type { IndexSpec, ReadStore } from '@evo/infra';
 export interface ProjectionContext {
   /** queue a change message for Socket.IO clients; sent after the write is committed, only when live */
   push(room: string, event: string, payload: unknown): void;
+  /** queue: every client in room `members` joins or leaves `room` (same rules as push) */
+  rooms(members: string, room: string, action: 'join' | 'leave'): void;
 }
 
 /**

@@ -21,7 +21,9 @@ export interface ProjectionProgress {
   isCaughtUp(): Promise<boolean>;
 }
 
-type Push = { room: string; event: string; payload: unknown };
+type Push =
+  | { kind: 'emit'; room: string; event: string; payload: unknown }
+  | { kind: 'join' | 'leave'; members: string; room: string };
 
 /**
  * Feeds every projector from the whole log: catch-up in batches (one read-store transaction per
@@ -129,7 +131,10 @@ export class ProjectionRunner implements ProjectionProgress {
   private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
     if (batch.length === 0) return;
     let pushes: Push[] = [];
-    const ctx: ProjectionContext = { push: (room, event, payload) => pushes.push({ room, event, payload }) };
+    const ctx: ProjectionContext = {
+      push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
+      rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
+    };
     const last = batch[batch.length - 1].position;
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits
@@ -144,8 +149,11 @@ export class ProjectionRunner implements ProjectionProgress {
     this.position = last;
     this.notify();
     if (live && this.options.push) {
+      const bus = this.options.push;
       for (const p of pushes) {
-        await this.options.push.publish(p.room, p.event, p.payload).catch((err) => this.options.onError?.(err));
+        const sent =
+          p.kind === 'emit' ? bus.publish(p.room, p.event, p.payload) : p.kind === 'join' ? bus.joinRoom(p.members, p.room) : bus.leaveRoom(p.members, p.room);
+        await sent.catch((err) => this.options.onError?.(err));
       }
     }
   }

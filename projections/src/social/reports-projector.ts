@@ -1,7 +1,7 @@
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { ADMINS_ROOM, USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 
 export const REPORTS = 'reports';
@@ -62,6 +62,6 @@ export const reportsProjector: Projector = {
       },
       { upsert: true },
     );
-    if (created) ctx.push('admins', 'report:new', { id: d.reportId });
+    if (created) ctx.push(ADMINS_ROOM, 'report:new', { id: d.reportId });
   },
 };

@@ -84,7 +84,7 @@ async function build(events: EventStore) {
 async function projectWithPushes(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: unknown }> = [];
-  const ctx = { push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }) };
+  const ctx = { push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }), rooms: () => {} };
   for await (const batch of events.readAll(undefined, 100)) {
     for (const e of batch) for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, ctx);
   }

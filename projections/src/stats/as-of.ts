@@ -14,7 +14,7 @@ export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000
     for (const spec of specs) await store.collection(collection).createIndex(spec);
   }
   const limit = asOf.toISOString();
-  const ctx = { push: () => undefined };
+  const ctx = { push: () => undefined, rooms: () => undefined };
   for await (const batch of events.readAll(undefined, batchSize)) {
     const kept = batch.filter((e) => e.metadata.at <= limit);
     if (kept.length === 0) continue;
