@@ -218,7 +218,8 @@ function ledgerFor(email: string) {
       event_type,
       type,
       tx_id: 1000 + index,
-      actor: index === 4 ? 'admin@evo.test' : `${id}@example.com`,
+      // as the server sends it: the id of the member (or administrator) who caused it
+      actor: index === 4 ? 'u1' : id,
       correlation_id: `corr-${index}`,
       causation_id: null,
       debit,
@@ -349,7 +350,8 @@ class Backend {
   transactions = makeTransactions();
   users = makeUsers();
   audit = makeAudit();
-  rebuild: Record<string, unknown> = { status: 'idle' };
+  // as the server's rebuildView answers: always { status, done, rate, etaSeconds, fraction }
+  rebuild: Record<string, unknown> = { status: 'idle', done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
   reconcile: Record<string, unknown> = {
     ok: true,
     events: 18342,
@@ -501,7 +503,12 @@ class Backend {
     if (method === 'GET' && path === '/api/admin/audit') {
       const page = Number(url.searchParams.get('page') ?? 1);
       const limit = Number(url.searchParams.get('limit') ?? 20);
-      return json(200, { items: this.audit.slice((page - 1) * limit, page * limit), total: this.audit.length });
+      return json(200, {
+        items: this.audit.slice((page - 1) * limit, page * limit),
+        total: this.audit.length,
+        page,
+        limit,
+      });
     }
 
     // --- rebuild
@@ -1340,6 +1347,7 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   assert.equal(await page.getByText('Bientôt disponible').count(), 2);
   await waitFor(() => backend.count('GET', '/api/admin/projections/rebuild') === 1, 'state read at start');
   await waitFor(() => socket.connections > 0, 'socket connected');
+  await page.getByText('Aucune reconstruction depuis le démarrage du serveur.').waitFor();
   await shot(page, '60-tools');
 
   const rebuildButton = page.getByRole('button', { name: 'Reconstruire les projections' });
@@ -1366,7 +1374,17 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   assert.ok(await page.getByRole('button', { name: 'Reconstruction en cours…' }).isDisabled());
   await shot(page, '61-tools-rebuild-progress');
 
-  const done = { status: 'done', startedAt: ago(0), finishedAt: ago(0), events: 18342, seconds: 5.2 };
+  const done = {
+    status: 'done',
+    startedAt: ago(0),
+    finishedAt: ago(0),
+    events: 18342,
+    seconds: 5.2,
+    done: 18342,
+    rate: 3527,
+    etaSeconds: 0,
+    fraction: 1,
+  };
   backend.rebuild = done;
   socket.emit('rebuild:progress', done);
   await page.getByText('✅ Projections reconstruites : 18 342 événements en 5,2 s.').waitFor();
@@ -1377,7 +1395,15 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   await rebuildButton.click();
   await page.getByRole('dialog').getByRole('button', { name: 'Reconstruire' }).click();
   await bar.waitFor();
-  const failed = { status: 'failed', startedAt: ago(0), error: 'la reconstruction ne rattrape pas le journal' };
+  const failed = {
+    status: 'failed',
+    startedAt: ago(0),
+    error: 'la reconstruction ne rattrape pas le journal',
+    done: 0,
+    rate: 0,
+    etaSeconds: 0,
+    fraction: 0,
+  };
   backend.rebuild = failed;
   socket.emit('rebuild:progress', failed);
   await page.getByText('❌ La reconstruction a échoué : la reconstruction ne rattrape pas le journal').waitFor();
@@ -1404,7 +1430,17 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   await ctx2.page.getByText(/reste environ 1 min 35 s/).waitFor();
   await noHorizontalScroll(ctx2.page, '/admin/tools mobile');
   await shot(ctx2.page, '63-tools-mobile', true);
-  running.rebuild = { status: 'done', startedAt: ago(1), finishedAt: ago(0), events: 100000, seconds: 25 };
+  running.rebuild = {
+    status: 'done',
+    startedAt: ago(1),
+    finishedAt: ago(0),
+    events: 100000,
+    seconds: 25,
+    done: 100000,
+    rate: 4000,
+    etaSeconds: 0,
+    fraction: 1,
+  };
   await ctx2.page.getByText('✅ Projections reconstruites : 100 000 événements en 25 s.').waitFor({ timeout: 6000 });
   await close(ctx2, problems);
 
@@ -1415,7 +1451,10 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   elsewhere.overrides.set('GET /api/admin/projections/rebuild', { status: 409, body: { error: notHere } });
   const ctx3 = await open(browser, { backend: elsewhere });
   await ctx3.page.goto(`${base}/admin/tools`);
+  await ctx3.page.getByText('Reconstruction impossible depuis ce serveur.').waitFor();
   await ctx3.page.getByText(notHere).waitFor();
+  assert.ok(await ctx3.page.getByRole('button', { name: 'Reconstruire les projections' }).isDisabled());
+  await shot(ctx3.page, '64-tools-elsewhere');
   await close(ctx3, problems);
 }
 

@@ -89,7 +89,7 @@ function Overview() {
         { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
         { label: 'Vidéos', value: formatNumber(num(s.videos)) },
         { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
-        { label: 'Coins des membres', value: formatNumber(num(s.coins)) },
+        { label: 'Coins des utilisateurs (total)', value: formatNumber(num(s.coins)) },
         { label: 'Messages publics', value: formatNumber(num(s.messages)) },
       ]}
     />

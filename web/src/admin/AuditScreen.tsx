@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import type { AuditItem } from './api';
 import { formatDateTime, formatNumber } from './format';
 import { useAdminAudit } from './hooks';
 import { Pagination } from './Pagination';
@@ -12,17 +13,16 @@ const PAGE_SIZE = 25;
 const LOAD_FAILED = "Impossible de charger le journal d'audit.";
 const EMPTY = 'Aucune action enregistrée.';
 
-function detailsText(details: unknown): string {
-  if (details === null || details === undefined || details === '') return '—';
-  if (typeof details === 'string') return details;
-  if (typeof details === 'object' && !Array.isArray(details)) {
-    const entries = Object.entries(details as Record<string, unknown>);
-    if (entries.length === 0) return '—';
-    return entries
-      .map(([key, value]) => `${key} : ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-      .join(' · ');
-  }
-  return JSON.stringify(details);
+/** A member is shown by pseudo (email below); an actor that is not a member (a tool) as itself. */
+function Actor({ item }: { item: AuditItem }) {
+  if (!item.admin_email) return <>{item.admin_pseudo ?? '—'}</>;
+  if (!item.admin_pseudo) return <>{item.admin_email}</>;
+  return (
+    <>
+      @{item.admin_pseudo}
+      <span className="admin-table__sub">{item.admin_email}</span>
+    </>
+  );
 }
 
 /** /admin/audit: what administrators did (GET /api/admin/audit?page=&limit=). */
@@ -44,7 +44,21 @@ export default function AuditScreen() {
       </p>
     );
   } else if (data.items.length === 0) {
-    content = <p className="admin-empty">{EMPTY}</p>;
+    // a page past the end (an old link): the way back stays
+    content = (
+      <>
+        <p className="admin-empty">{EMPTY}</p>
+        {page > 1 ? (
+          <Pagination
+            page={page}
+            total={data.total}
+            limit={data.limit || PAGE_SIZE}
+            onPage={goTo}
+            label="Pages du journal"
+          />
+        ) : null}
+      </>
+    );
   } else {
     content = (
       <>
@@ -61,17 +75,14 @@ export default function AuditScreen() {
             </thead>
             <tbody>
               {data.items.map((item) => (
-                <tr key={item.id || `${item.at}:${item.action}`}>
+                <tr key={item.id}>
                   <td>{formatDateTime(item.at)}</td>
                   <td>
-                    {item.admin_pseudo ? `@${item.admin_pseudo}` : item.admin_email || '—'}
-                    {item.admin_pseudo && item.admin_email ? (
-                      <span className="admin-table__sub">{item.admin_email}</span>
-                    ) : null}
+                    <Actor item={item} />
                   </td>
                   <td>{item.action || '—'}</td>
                   <td className="admin-table__wrap">{item.target ?? '—'}</td>
-                  <td className="admin-table__wrap admin-table__details">{detailsText(item.details)}</td>
+                  <td className="admin-table__wrap admin-table__details">{item.details ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,7 @@ import { useParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import type { LedgerAudit } from './api';
 import { AsOfPicker } from './AsOfPicker';
 import { accountLabel, typeLabel } from './coinLabels';
 import { formatCoins, formatDateTime, formatNumber, formatSigned } from './format';
@@ -89,7 +90,9 @@ export default function LedgerAuditScreen() {
                       <strong>{formatNumber(entry.balance_after)}</strong>
                     </td>
                     <td>n° {entry.tx_id}</td>
-                    <td className="admin-table__mono">{entry.actor ?? '—'}</td>
+                    <td className="admin-table__mono">
+                      <Actor actor={entry.actor} member={data.user} />
+                    </td>
                     <td className="admin-table__mono">
                       <span title={entry.event_id}>{entry.event_type}</span>
                       <span className="admin-table__sub">position {entry.position}</span>
@@ -112,6 +115,13 @@ export default function LedgerAuditScreen() {
       {content}
     </AdminPage>
   );
+}
+
+/** Who caused a posting: the server names members by id; the audited member is shown by pseudo. */
+function Actor({ actor, member }: { actor: string | null; member: LedgerAudit['user'] }) {
+  if (!actor) return <>—</>;
+  if (actor === member.id && member.pseudo) return <span className="admin-table__who">@{member.pseudo}</span>;
+  return <>{actor}</>;
 }
 
 /** ok / first violation of the whole ledger (every invariant at every position). */

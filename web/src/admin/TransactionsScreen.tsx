@@ -10,10 +10,10 @@ import { TableScroll } from './TableScroll';
 const TITLE = 'Transactions';
 const EMPTY = 'Aucune transaction trouvée.';
 
+/** The server names each member by email only: the filter looks in emails. */
 function matches(tx: AdminTransaction, filter: string): boolean {
   const q = filter.trim().toLowerCase();
-  if (!q) return true;
-  return tx.user_email.toLowerCase().includes(q) || (tx.user_pseudo?.toLowerCase().includes(q) ?? false);
+  return !q || tx.user_email.toLowerCase().includes(q);
 }
 
 /**
@@ -61,7 +61,6 @@ export default function TransactionsScreen() {
                     ) : (
                       '—'
                     )}
-                    {tx.user_pseudo ? <span className="admin-table__sub">@{tx.user_pseudo}</span> : null}
                   </td>
                   <td className={tx.amount < 0 ? 'num amount amount--out' : 'num amount amount--in'}>
                     {formatSigned(tx.amount)}
@@ -99,7 +98,7 @@ export default function TransactionsScreen() {
           <input
             id={filterId}
             type="search"
-            placeholder="Email ou pseudo"
+            placeholder="Email du membre"
             autoComplete="off"
             value={filter}
             onChange={(event) => setFilter(event.target.value)}

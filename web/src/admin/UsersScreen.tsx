@@ -15,10 +15,13 @@ import { TableScroll } from './TableScroll';
 
 const TITLE = 'Utilisateurs';
 const PAGE_SIZE = 20;
+/** the server refuses longer searches ('Recherche invalide.') */
+const SEARCH_MAX = 100;
 const LOAD_FAILED = 'Impossible de charger les membres.';
 const EMPTY = 'Aucun membre trouvé.';
 const ACTION_FAILED = 'Action impossible.';
 
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const who = (user: AdminUser) => (user.pseudo ? `@${user.pseudo} (${user.email})` : user.email);
 
 function roleLabel(user: AdminUser): string {
@@ -29,7 +32,7 @@ function roleLabel(user: AdminUser): string {
 
 /** /admin/users: search, paginated table, grant / revoke the administrator right. */
 export default function UsersScreen() {
-  const { user: me } = useCurrentUser();
+  const { user: me, signIn } = useCurrentUser();
   const toast = useToast();
   const confirm = useConfirm();
   const searchId = useId();
@@ -77,7 +80,11 @@ export default function UsersScreen() {
     setPendingEmail(user.email);
     try {
       const answer = await setAdminRight(user.email, grant);
-      toast.success(answer?.message || (grant ? 'Droits accordés.' : 'Droits retirés.'));
+      toast.success(answer.message ?? (grant ? 'Droits accordés.' : 'Droits retirés.'));
+      // one's own role changed: the session follows (without the role, the back-office closes)
+      if (me && answer.user && sameEmail(answer.user.email, me.email)) {
+        signIn({ ...me, role: answer.user.role, is_admin: answer.user.is_admin });
+      }
       users.reload();
     } catch (err) {
       toast.error(errorMessage(err) ?? ACTION_FAILED);
@@ -123,7 +130,7 @@ export default function UsersScreen() {
             </thead>
             <tbody>
               {data.items.map((user) => {
-                const self = me?.email.toLowerCase() === user.email.toLowerCase();
+                const self = !!me && sameEmail(me.email, user.email);
                 return (
                   <tr key={user.id || user.email}>
                     <th scope="row">
@@ -190,6 +197,7 @@ export default function UsersScreen() {
             type="search"
             placeholder="Pseudo ou email"
             autoComplete="off"
+            maxLength={SEARCH_MAX}
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
           />

@@ -1,4 +1,4 @@
-import { api, uploadWithProgress } from '../api/http';
+import { ApiError, api, uploadWithProgress } from '../api/http';
 
 /**
  * Administrator calls (SPEC.md §7 "Admin" and the admin API contract). Every call goes through
@@ -159,23 +159,23 @@ export async function uploadGiftImage(file: File, onProgress?: (fraction: number
 // Coin transactions, ledger audit, reconciliation
 // ---------------------------------------------------------------------------
 
+/** A line of GET /api/coins/admin/transactions: coins bought, added or withdrawn (newest first). */
 export interface AdminTransaction {
   id: number;
   user_email: string;
-  /** sent by some servers beside the email; used by the member filter when present */
-  user_pseudo: string | null;
+  /** signed: + coins in, − coins out */
   amount: number;
+  /** the payment provider for a purchase ('sandbox'), 'ajout', 'retrait' */
   method: string;
   created_at: string;
   type: string;
 }
 
-function normalizeTransaction(raw: unknown): AdminTransaction {
+export function normalizeTransaction(raw: unknown): AdminTransaction {
   const t = asRow(raw);
   return {
     id: num(t.id),
     user_email: text(t.user_email),
-    user_pseudo: optionalText(t.user_pseudo ?? t.pseudo),
     amount: num(t.amount),
     method: text(t.method),
     created_at: text(t.created_at),
@@ -359,7 +359,7 @@ export interface Paged<T> {
   limit: number;
 }
 
-function normalizeAdminUser(raw: unknown): AdminUser {
+export function normalizeAdminUser(raw: unknown): AdminUser {
   const u = asRow(raw);
   return {
     id: text(u.id),
@@ -387,26 +387,45 @@ export async function fetchAdminUsers(q: string, page: number, limit: number, si
   return paged(raw, normalizeAdminUser, page, limit);
 }
 
-/** POST /api/admin/users/grant | /revoke { email } → { message, user } */
-export function setAdminRight(email: string, grant: boolean) {
-  return api.post<{ message?: string }>(`/api/admin/users/${grant ? 'grant' : 'revoke'}`, { email });
+export interface AdminRightAnswer {
+  /** the server's French message ('✅ x est maintenant administrateur.') */
+  message: string | null;
+  /** the member's role after the change */
+  user: { email: string; role: string | null; is_admin: boolean } | null;
+}
+
+/** POST /api/admin/users/grant | /revoke { email } → { message, user: { id, email, pseudo, role, is_admin } } */
+export async function setAdminRight(email: string, grant: boolean): Promise<AdminRightAnswer> {
+  const a = asRow(await api.post(`/api/admin/users/${grant ? 'grant' : 'revoke'}`, { email }));
+  const user = a.user && typeof a.user === 'object' ? normalizeAdminUser(a.user) : null;
+  return {
+    message: optionalText(a.message),
+    user: user ? { email: user.email, role: user.role, is_admin: user.is_admin } : null,
+  };
 }
 
 // ---------------------------------------------------------------------------
 // Administrator actions log
 // ---------------------------------------------------------------------------
 
+/** A line of GET /api/admin/audit (the server's audit projector writes French texts). */
 export interface AuditItem {
+  /** the event id */
   id: string;
   at: string;
+  /** '' when the actor is not a member (a command-line tool) */
   admin_email: string;
+  /** the member's pseudo, or the actor itself when it is not a member */
   admin_pseudo: string | null;
+  /** short French label: 'Cadeau ajouté', 'Rôle administrateur accordé'... */
   action: string;
+  /** 'vidéo #12', 'cadeau #3', a member's email...; null when empty */
   target: string | null;
-  details: unknown;
+  /** French text, null when empty */
+  details: string | null;
 }
 
-function normalizeAuditItem(raw: unknown): AuditItem {
+export function normalizeAuditItem(raw: unknown): AuditItem {
   const a = asRow(raw);
   return {
     id: text(a.id),
@@ -415,7 +434,7 @@ function normalizeAuditItem(raw: unknown): AuditItem {
     admin_pseudo: optionalText(a.admin_pseudo),
     action: text(a.action),
     target: optionalText(a.target),
-    details: a.details ?? null,
+    details: optionalText(a.details),
   };
 }
 
@@ -464,7 +483,13 @@ export function startRebuild() {
   return api.post<{ message?: string }>('/api/admin/projections/rebuild');
 }
 
-/** GET /api/admin/projections/rebuild */
+/**
+ * The GET answers 409 when this process does not own the read models (distributed deployment:
+ * they are rebuilt with `npm run replay` by the projections service).
+ */
+export const isRebuildElsewhere = (err: unknown): boolean => err instanceof ApiError && err.status === 409;
+
+/** GET /api/admin/projections/rebuild: 409 outside the embedded role (see `isRebuildElsewhere`). */
 export async function fetchRebuild(signal?: AbortSignal): Promise<RebuildState> {
   return normalizeRebuild(await api.get('/api/admin/projections/rebuild', { signal }));
 }

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
 import { useLoad, type Loaded } from '../social/useLoad';
@@ -14,6 +13,7 @@ import {
   fetchReconciliation,
   fetchReports,
   fetchStats,
+  isRebuildElsewhere,
   normalizeRebuild,
   startRebuild,
   type RebuildState,
@@ -102,8 +102,11 @@ const POLL_MS = 2000;
 export interface Rebuild {
   /** null until the first answer (GET or socket) */
   state: RebuildState | null;
-  /** Why the state could not be read (e.g. 409: the read models are rebuilt elsewhere). */
-  unavailable: string | null;
+  /**
+   * Why the state could not be read at mount, undefined otherwise: a 409 (`isRebuildElsewhere`)
+   * means the read models are rebuilt elsewhere, anything else that the state is unknown.
+   */
+  readError: unknown;
   /** True while the POST is on its way. */
   starting: boolean;
   /** POST /api/admin/projections/rebuild; resolves with the server's message. */
@@ -117,7 +120,7 @@ export interface Rebuild {
  */
 export function useRebuild(): Rebuild {
   const [state, setState] = useState<RebuildState | null>(null);
-  const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [readError, setReadError] = useState<unknown>(undefined);
   const [starting, setStarting] = useState(false);
   const mounted = useRef(true);
 
@@ -128,8 +131,8 @@ export function useRebuild(): Rebuild {
       .then((s) => setState((current) => current ?? s))
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
-        console.error('État de la reconstruction indisponible', err);
-        setUnavailable(errorMessage(err) ?? null);
+        if (!isRebuildElsewhere(err)) console.error('État de la reconstruction indisponible', err);
+        setReadError(err);
       });
     return () => {
       mounted.current = false;
@@ -181,5 +184,5 @@ export function useRebuild(): Rebuild {
     }
   }, []);
 
-  return { state, unavailable, starting, start };
+  return { state, readError, starting, start };
 }

@@ -1,43 +1,40 @@
-import { readAdvancedStats } from '../api';
+import { readAdvancedStats, type StatsObject } from '../api';
 import { formatDecimal, formatNumber } from '../format';
+import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
 
 const NOT_AVAILABLE = 'N/A';
 const count = (value: number | null) => (value === null ? '—' : formatNumber(value));
+const plural = (n: number, word: string) => `${formatNumber(n)} ${word}${n > 1 ? 's' : ''}`;
 
-/** /admin/stats/advanced: on error it shows empty data (SPEC.md §8), 'N/A' for a missing top. */
+/**
+ * GET /api/admin/stats/advanced (SPEC.md §2): top creator (email and public video count), most
+ * viewed video (title and views), 'N/A' for a missing top; `{}` (empty data) gives 'N/A' and '—'.
+ */
+export const advancedStatItems = (raw: StatsObject): StatItem[] => {
+  const s = readAdvancedStats(raw);
+  return [
+    {
+      label: 'Meilleur créateur',
+      value: s.top_creator?.user_email || NOT_AVAILABLE,
+      detail: s.top_creator ? plural(s.top_creator.video_count, 'vidéo') : undefined,
+    },
+    {
+      label: 'Vidéo la plus vue',
+      value: s.top_video ? s.top_video.title || 'Sans titre' : NOT_AVAILABLE,
+      detail: s.top_video ? plural(s.top_video.views, 'vue') : undefined,
+    },
+    { label: 'Signalements au total', value: count(s.total_reports) },
+    { label: 'Vidéos publiques', value: count(s.public_videos) },
+    { label: 'Vidéos supprimées', value: count(s.deleted_videos) },
+    {
+      label: 'Moyenne de vidéos par jour',
+      value: s.avg_videos_per_day === null ? '—' : formatDecimal(s.avg_videos_per_day),
+    },
+  ];
+};
+
+/** /admin/stats/advanced: on error it shows empty data (SPEC.md §8). */
 export default function AdvancedStatsScreen() {
-  return (
-    <StatsView
-      kind="advanced"
-      title="Statistiques avancées"
-      failure={null}
-      items={(raw) => {
-        const s = readAdvancedStats(raw);
-        return [
-          {
-            label: 'Meilleur créateur',
-            value: s.top_creator?.user_email || NOT_AVAILABLE,
-            detail: s.top_creator
-              ? `${formatNumber(s.top_creator.video_count)} vidéo${s.top_creator.video_count > 1 ? 's' : ''}`
-              : undefined,
-          },
-          {
-            label: 'Vidéo la plus vue',
-            value: s.top_video ? s.top_video.title || 'Sans titre' : NOT_AVAILABLE,
-            detail: s.top_video
-              ? `${formatNumber(s.top_video.views)} vue${s.top_video.views > 1 ? 's' : ''}`
-              : undefined,
-          },
-          { label: 'Signalements au total', value: count(s.total_reports) },
-          { label: 'Vidéos publiques', value: count(s.public_videos) },
-          { label: 'Vidéos supprimées', value: count(s.deleted_videos) },
-          {
-            label: 'Moyenne de vidéos par jour',
-            value: s.avg_videos_per_day === null ? '—' : formatDecimal(s.avg_videos_per_day),
-          },
-        ];
-      }}
-    />
-  );
+  return <StatsView kind="advanced" title="Statistiques avancées" failure={null} items={advancedStatItems} />;
 }

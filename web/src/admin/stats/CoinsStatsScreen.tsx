@@ -1,8 +1,25 @@
-import { num } from '../api';
+import { num, type StatsObject } from '../api';
 import { formatCoins, formatNumber } from '../format';
+import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
 
 const coins = (value: unknown) => formatCoins(num(value));
+
+/** Every figure of GET /api/admin/stats/coins, with its French label. */
+export const coinsStatItems = (s: StatsObject): StatItem[] => [
+  { label: 'Coins achetés', value: coins(s.coins_bought) },
+  { label: 'Coins ajoutés sans paiement', value: coins(s.coins_added) },
+  { label: 'Coins sur les soldes des membres', value: coins(s.coins_in_balances) },
+  { label: 'Coins en cadeaux non récupérés', value: coins(s.coins_in_unclaimed_gifts) },
+  {
+    label: 'Coins de cadeaux en transit',
+    value: coins(s.coins_in_transit),
+    detail: 'Envoyés, pas encore crédités à leur destinataire.',
+  },
+  { label: 'Coins retirés', value: coins(s.coins_withdrawn) },
+  { label: 'Commissions de la plateforme', value: coins(s.fees) },
+  { label: 'Achats de packs', value: formatNumber(num(s.purchases)) },
+];
 
 /** /admin/stats/coins */
 export default function CoinsStatsScreen() {
@@ -11,16 +28,7 @@ export default function CoinsStatsScreen() {
       kind="coins"
       title="Statistiques coins"
       failure="Impossible de charger les stats coins"
-      items={(s) => [
-        { label: 'Coins achetés', value: coins(s.coins_bought) },
-        { label: 'Coins ajoutés sans paiement', value: coins(s.coins_added) },
-        { label: 'Coins sur les soldes des membres', value: coins(s.coins_in_balances) },
-        { label: 'Coins en cadeaux non récupérés', value: coins(s.coins_in_unclaimed_gifts) },
-        { label: 'Coins de cadeaux en transit', value: coins(s.coins_in_transit) },
-        { label: 'Coins retirés', value: coins(s.coins_withdrawn) },
-        { label: 'Commissions de la plateforme', value: coins(s.fees) },
-        { label: 'Achats de packs', value: formatNumber(num(s.purchases)) },
-      ]}
+      items={coinsStatItems}
     />
   );
 }

@@ -1,6 +1,16 @@
-import { num } from '../api';
+import { num, type StatsObject } from '../api';
 import { formatNumber } from '../format';
+import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
+
+/** GET /api/admin/stats (SPEC.md §2: users, videos, gifts sent, total user coins, public messages). */
+export const generalStatItems = (s: StatsObject): StatItem[] => [
+  { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
+  { label: 'Vidéos', value: formatNumber(num(s.videos)) },
+  { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
+  { label: 'Coins des utilisateurs (total)', value: formatNumber(num(s.coins)) },
+  { label: 'Messages publics', value: formatNumber(num(s.messages)) },
+];
 
 /** /admin/stats/general */
 export default function GeneralStatsScreen() {
@@ -9,13 +19,7 @@ export default function GeneralStatsScreen() {
       kind="general"
       title="Statistiques générales"
       failure="Impossible de charger les stats générales"
-      items={(s) => [
-        { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
-        { label: 'Vidéos', value: formatNumber(num(s.videos)) },
-        { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
-        { label: 'Coins des utilisateurs (total)', value: formatNumber(num(s.coins)) },
-        { label: 'Messages publics', value: formatNumber(num(s.messages)) },
-      ]}
+      items={generalStatItems}
     />
   );
 }

@@ -16,14 +16,19 @@ const PAGES = [
     title: 'Utilisateurs',
     text: 'Inscrits, comptes validés, nouveaux sur 30 jours, connexions sur 7 jours.',
   },
-  { to: '/admin/stats/videos', icon: '🎬', title: 'Vidéos', text: 'Vidéos publiques, masquées et supprimées.' },
+  {
+    to: '/admin/stats/videos',
+    icon: '🎬',
+    title: 'Vidéos',
+    text: 'Vidéos publiques, masquées, supprimées et rejetées.',
+  },
   { to: '/admin/stats/messages', icon: '💬', title: 'Messages', text: 'Messages publics et messages privés.' },
   { to: '/admin/stats/gifts', icon: '🎁', title: 'Cadeaux', text: 'Cadeaux envoyés et cadeaux du catalogue.' },
   {
     to: '/admin/stats/coins',
     icon: '💰',
     title: 'Coins',
-    text: 'Coins achetés, sur les soldes, en cadeaux, retirés, et commissions.',
+    text: 'Coins achetés, ajoutés, sur les soldes, en cadeaux, en transit, retirés, et commissions.',
   },
   {
     to: '/admin/stats/advanced',
