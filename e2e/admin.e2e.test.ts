@@ -301,7 +301,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     );
     expect(shown[1]).toEqual([`@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`, 'Rôle administrateur retiré', reporter.member.email, '—']);
     expect(shown[3][3]).toBe('Comète filante — 7 coins');
-    expect(shown[6]).toEqual([`@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`, 'Signalement mis à jour', expect.stringMatching(/^signalement #\d+ \(vidéo #\d+\)$/), `Statut : ferme — Réponse : ${SANCTION}`]);
+    expect(shown[6]).toEqual([`@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`, 'Signalement mis à jour', expect.stringMatching(/^signalement #\d+ \(vidéo #\d+\)$/), `Statut : Traitée — Réponse : ${SANCTION}`]);
     await screenshot(page, 'e2e-admin-audit');
     expect(realErrors(errors)).toEqual([]);
   }, 60_000);

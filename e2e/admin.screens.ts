@@ -284,7 +284,7 @@ interface AuditRow {
 function makeAudit(): AuditRow[] {
   // as the server's audit projector writes them: French action, target and details
   const actions: Array<[string, string, string]> = [
-    ['Signalement mis à jour', 'signalement #41 (vidéo #12)', `Statut : ferme — Réponse : ${SANCTIONS[0]}`],
+    ['Signalement mis à jour', 'signalement #41 (vidéo #12)', `Statut : Traitée — Réponse : ${SANCTIONS[0]}`],
     ['Visibilité modifiée', 'vidéo #12', 'Visibilité : masquée'],
     ['Cadeau modifié', 'cadeau #7', 'Fusée 🚀 · 250 coins'],
     ['Rôle administrateur accordé', 'emma@example.com', ''],

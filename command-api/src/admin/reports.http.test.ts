@@ -261,7 +261,7 @@ describe('the report workflow, end to end', () => {
       [
         'Signalement mis à jour',
         `signalement #${report.id} (vidéo #${videoId})`,
-        `Statut : ferme — Réponse : ${sanction}`,
+        `Statut : Traitée — Réponse : ${sanction}`,
       ],
     ]);
     expect(new Set(audit.items.map((i) => i.admin_email))).toEqual(new Set([DEMO_ADMIN_EMAIL]));

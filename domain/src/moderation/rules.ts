@@ -6,6 +6,8 @@ import type { VideoVisibility } from '../videos/video-decider';
 export const REPORT_STATUSES = ['en_attente', 'en_cours', 'ferme'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_CLOSED: ReportStatus = 'ferme';
+/** How a status reads in French (the back-office's labels). */
+export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = { en_attente: 'En attente', en_cours: 'En cours', ferme: 'Traitée' };
 export const isReportStatus = (s: unknown): s is ReportStatus =>
   typeof s === 'string' && (REPORT_STATUSES as readonly string[]).includes(s);
 

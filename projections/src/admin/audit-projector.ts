@@ -1,4 +1,4 @@
-import { positionKey, type RecordedAppEvent } from '@evo/domain';
+import { REPORT_STATUS_LABELS, positionKey, type RecordedAppEvent } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
@@ -42,7 +42,7 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       return {
         action: 'Signalement mis à jour',
         target: `signalement #${d.reportId} (vidéo #${d.videoId})`,
-        details: `Statut : ${d.status}${d.adminResponse ? ` — Réponse : ${d.adminResponse}` : d.previousAdminResponse ? ' — Réponse retirée' : ''}`,
+        details: `Statut : ${REPORT_STATUS_LABELS[d.status] ?? d.status}${d.adminResponse ? ` — Réponse : ${d.adminResponse}` : d.previousAdminResponse ? ' — Réponse retirée' : ''}`,
       };
     }
     case 'VideoVisibilityChanged':
