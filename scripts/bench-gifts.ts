@@ -2,7 +2,9 @@
  * Gift-send benchmark (not a test): gift sends per second over HTTP with 32 concurrent clients on
  * the embedded default (the real entry point `command-api/src/main.ts` in a child process, SQLite in a
  * temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
- * run, in a child process of its own, with the same client. p50/p99 latencies; a table at the end.
+ * run, in a child process of its own, with the same client. p50/p99 latencies, and the CPU time the
+ * serving process spent per request (from /proc: a cost that other load on the machine hardly
+ * changes, unlike the rates); a table at the end.
  *
  *   npx tsx scripts/bench-gifts.ts [--seconds=10] [--clients=32]
  *
@@ -131,6 +133,22 @@ interface Result {
   rate: number;
   p50: number;
   p99: number;
+  /** CPU time the serving process used per request in the measured window (µs), when known */
+  cpuPerRequestUs?: number;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the command name (which may contain spaces, within parentheses)
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    return ticks / 100; // USER_HZ
+  } catch {
+    return undefined;
+  }
 }
 
 function percentile(sorted: number[], p: number) {
@@ -139,11 +157,17 @@ function percentile(sorted: number[], p: number) {
 }
 
 /** `clients` loops for warmup + measure seconds; only the measured window counts. */
-async function load(scenario: string, clients: Array<() => Promise<boolean>>): Promise<Result> {
+async function load(scenario: string, clients: Array<() => Promise<boolean>>, serverPid?: number): Promise<Result> {
   const latencies: number[] = [];
   let errors = 0;
   const warmupEnd = performance.now() + WARMUP_SECONDS * 1000;
   const end = warmupEnd + SECONDS * 1000;
+  // the server's CPU over the measured window: a cost per request that other load on the machine
+  // (which changes the rates) hardly changes
+  let cpuStart: number | undefined;
+  let cpuEnd: number | undefined;
+  const startTimer = setTimeout(() => (cpuStart = cpuSecondsOf(serverPid)), WARMUP_SECONDS * 1000);
+  const endTimer = setTimeout(() => (cpuEnd = cpuSecondsOf(serverPid)), (WARMUP_SECONDS + SECONDS) * 1000);
   await Promise.all(
     clients.map(async (call) => {
       while (performance.now() < end) {
@@ -162,8 +186,11 @@ async function load(scenario: string, clients: Array<() => Promise<boolean>>): P
       }
     }),
   );
+  clearTimeout(startTimer);
+  clearTimeout(endTimer);
   latencies.sort((a, b) => a - b);
-  return { scenario, requests: latencies.length, errors, rate: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  const cpuPerRequestUs = cpuStart !== undefined && cpuEnd !== undefined && latencies.length > 0 ? ((cpuEnd - cpuStart) * 1e6) / latencies.length : undefined;
+  return { scenario, requests: latencies.length, errors, rate: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerRequestUs };
 }
 
 async function register(base: URL, n: number) {
@@ -223,7 +250,7 @@ async function main() {
     // 1. the bare route
     if (ONLY.includes('bare')) {
       const clients = Array.from({ length: CLIENTS }, () => new HttpClient(bareBase));
-      results.push(await load(`bare Express JSON route`, clients.map((c) => async () => (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 })).status === 200)));
+      results.push(await load(`bare Express JSON route`, clients.map((c) => async () => (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 })).status === 200), bare.child.pid));
       clients.forEach((c) => c.close());
     }
     // reference: a read through the same HTTP stack (helmet, session, CSRF, read-your-writes, a
@@ -233,6 +260,7 @@ async function main() {
         await load(
           `balance reads (same stack, no write)`,
           senders.map(({ m, c }) => async () => (await c.request('GET', `/api/coins/balance/${encodeURIComponent(m.email)}`)).status === 200),
+          evo.child.pid,
         ),
       );
     }
@@ -246,6 +274,7 @@ async function main() {
           const r = await c.request('POST', '/api/gifts/send', { sender_email: m.email, receiver_email: to.email, gift_id: 1 });
           return r.status === 200;
         }),
+        evo.child.pid,
       ),
     );
     // 3. one hot wallet, the same 32 connections
@@ -263,6 +292,7 @@ async function main() {
             const to = receivers[n++ % RECEIVERS];
             return (await c.request('POST', '/api/gifts/send', { sender_email: hot.m.email, receiver_email: to.email, gift_id: 1 })).status === 200;
           }),
+          evo.child.pid,
         ),
       );
       clients.forEach((c) => c.close());
@@ -282,8 +312,19 @@ async function main() {
     console.log('');
     console.log(`${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s)`);
     console.log('');
-    const header = ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare'];
-    const rows = results.map((r) => [r.scenario, String(r.requests), r.rate.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), `${((r.rate / bareRate) * 100).toFixed(0)} %`]);
+    const bareCpu = results.find((r) => r.scenario.startsWith('bare'))?.cpuPerRequestUs;
+    const header = ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare', 'server CPU/req', 'CPU vs bare'];
+    const rows = results.map((r) => [
+      r.scenario,
+      String(r.requests),
+      r.rate.toFixed(0),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+      String(r.errors),
+      `${((r.rate / bareRate) * 100).toFixed(0)} %`,
+      r.cpuPerRequestUs === undefined ? '—' : `${r.cpuPerRequestUs.toFixed(0)} µs`,
+      r.cpuPerRequestUs === undefined || bareCpu === undefined ? '—' : `${(r.cpuPerRequestUs / bareCpu).toFixed(1)}×`,
+    ]);
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     console.log(line(header));
