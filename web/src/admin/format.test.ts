@@ -9,6 +9,7 @@ describe('admin formatting', () => {
     expect(formatSigned(0)).toBe('0');
   });
   it('writes durations in French units', () => {
+    expect(formatDuration(0.004)).toBe('moins de 0,1 s');
     expect(formatDuration(0.24)).toBe('0,2 s');
     expect(formatDuration(3.1)).toBe('3,1 s');
     expect(formatDuration(42.4)).toBe('42 s');

@@ -50,6 +50,8 @@ const TENTHS = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
 /** '0,2 s', '3,1 s', '42 s', '2 min 05 s', '1 h 02 min'. */
 export function formatDuration(seconds: number): string {
   const safe = Math.max(0, Number.isFinite(seconds) ? seconds : 0);
+  // a rebuild of a small log takes a few milliseconds: not '0 s'
+  if (safe < 0.05) return 'moins de 0,1 s';
   if (safe < 10) return `${TENTHS.format(safe)} s`;
   const total = Math.round(safe);
   if (total < 60) return `${total} s`;
