@@ -644,6 +644,8 @@ function describeKey(fields: readonly string[], keys: readonly unknown[]): strin
 class MemIndex {
   readonly name: string;
   readonly fields: readonly string[];
+  /** no dotted field: a document without arrays there has exactly one entry */
+  private readonly topLevel: boolean;
   readonly dirs: ReadonlyArray<1 | -1>;
   readonly unique: boolean;
   private readonly list: SortedList<IndexEntry>;
@@ -662,6 +664,7 @@ class MemIndex {
     }
     this.name = spec.name ?? defaultIndexName(spec.key);
     this.fields = entries.map(([field]) => field);
+    this.topLevel = this.fields.every((field) => !field.includes('.'));
     this.dirs = entries.map(([, dir]) => dir);
     this.unique = spec.unique === true;
     this.list = new SortedList((a, b) => this.compareEntries(a, b));
@@ -695,15 +698,23 @@ class MemIndex {
 
   /** The entries a document gets; throws like MongoDB when two indexed fields are arrays. */
   entriesFor(doc: Doc, idKey: string): { entries: IndexEntry[]; multikey: boolean } {
+    // the common case, every key field top-level and no array among them: one entry, built directly
+    if (this.topLevel) {
+      const keys: unknown[] = [];
+      for (const field of this.fields) {
+        const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
+        if (Array.isArray(value)) return this.entriesByPath(doc, idKey);
+        keys.push(value === undefined ? null : value);
+      }
+      return { entries: [{ keys, id: doc._id, idKey }], multikey: false };
+    }
+    return this.entriesByPath(doc, idKey);
+  }
+
+  private entriesByPath(doc: Doc, idKey: string): { entries: IndexEntry[]; multikey: boolean } {
     const perField: unknown[][] = [];
     const arrayFields: string[] = [];
     for (const field of this.fields) {
-      // a top-level field holding no array: its one value, as pathValues would give it
-      if (!field.includes('.') && !Array.isArray(doc[field])) {
-        const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
-        perField.push([value === undefined ? null : value]);
-        continue;
-      }
       const { values, sawArray } = pathValues(doc, field);
       if (sawArray) arrayFields.push(field);
       // one entry per distinct value
@@ -1352,13 +1363,13 @@ class TxView implements CollectionView {
     const base = this.base();
     const overlay = this.overlay();
     for (const mirror of overlay.view.indexes.values()) {
-      // also rejects parallel arrays now rather than at commit
-      const { entries } = mirror.entriesFor(doc, key);
       const committed = base?.indexes.get(mirror.name);
       const unique = committed
         ? committed.unique
         : overlay.pendingIndexes.some((s) => s.unique && (s.name ?? defaultIndexName(s.key)) === mirror.name);
+      // (parallel arrays are refused below, when the overlay indexes the document)
       if (!unique) continue;
+      const { entries } = mirror.entriesFor(doc, key);
       for (const entry of entries) {
         const clash =
           mirror.holdersOf(entry, key).length > 0 ||
