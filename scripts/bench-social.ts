@@ -4,7 +4,7 @@
  * them): 10,000 members, 100,000 videos, 1,000,000 follows. Then p50/p99 of the friends feed,
  * profile and suggestions queries (and a few cheaper ones) over random calls. Goal: p99 ≤ 10 ms.
  *
- *   NODE_OPTIONS="--max-old-space-size=6144 --max-semi-space-size=32 --expose-gc" npx tsx scripts/bench-social.ts
+ *   npm run bench -- social   (or: node --max-old-space-size=6144 --max-semi-space-size=64 --expose-gc --import tsx scripts/bench-social.ts)
  *
  * (the read models take about 2 GB of heap; a larger young generation makes the scavenges that
  * every query's garbage triggers rarer; --expose-gc lets each query start from a collected heap)
