@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Query, update as mingoUpdate } from 'mingo';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK, applyFastUpdate, compileFastFilter } from './fast-paths';
+import { FALLBACK, applyFastUpdate, compileFastFilter, compileFastProjection } from './fast-paths';
 
 /*
  * Differential tests: wherever the fast paths answer (not FALLBACK), they answer what mingo (the
@@ -147,5 +147,46 @@ describe('fast updates', () => {
     expect(d).toEqual({ _id: 1, p: { q: { deep: [1] }, n: 2 }, m: 3 });
     value.deep.push(2);
     expect(d).toEqual({ _id: 1, p: { q: { deep: [1] }, n: 2 }, m: 3 });
+  });
+});
+
+const projectionValue = fc.constantFrom<number | boolean | string>(1, 0, true, false, 1, 0, 'x');
+const projection = fc.dictionary(fc.constantFrom('_id', 'a', 'b', 'c', 'a.x', '$x'), projectionValue, { minKeys: 1, maxKeys: 3 });
+
+describe('fast projections', () => {
+  it('keep exactly the fields mingo keeps, or hand over', () => {
+    let decided = 0;
+    fc.assert(
+      fc.property(doc, projection, (d, p) => {
+        const fast = compileFastProjection(p);
+        let expected: unknown;
+        try {
+          expected = new Query({}).find([clone(d)], p).all()[0];
+        } catch {
+          // a projection mingo refuses is not one the fast path takes
+          expect(fast).toBeUndefined();
+          return;
+        }
+        if (!fast) return;
+        decided++;
+        const stored = clone(d);
+        const projected = fast(stored, clone);
+        expect(projected, JSON.stringify({ doc: d, projection: p })).toEqual(expected);
+        // a copy: changing it leaves the stored document alone
+        expect(stored).toEqual(d);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(decided).toBeGreaterThan(500);
+  });
+
+  it('gives the fields in the document order, _id where the document has it', () => {
+    const project = compileFastProjection({ b: 1, a: 1 })!;
+    expect(Object.keys(project({ _id: 1, a: 1, c: 3, b: 2 }, clone))).toEqual(['_id', 'a', 'b']);
+    expect(compileFastProjection({ 'a.x': 1 })).toBeUndefined();
+    expect(compileFastProjection({ a: 1, b: 0 })).toBeUndefined();
+    expect(compileFastProjection({ a: { $slice: 1 } })).toBeUndefined();
+    expect(compileFastProjection({ _id: 0 })!({ _id: 1, a: 2 }, clone)).toEqual({ a: 2 });
+    expect(compileFastProjection({ _id: 1 })!({ _id: 1, a: 2 }, clone)).toEqual({ _id: 1 });
   });
 });

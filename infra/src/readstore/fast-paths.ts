@@ -301,3 +301,50 @@ export function applyFastUpdate(doc: PlainObject, ops: PlainObject, clone: <V>(v
   }
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// projections
+// ---------------------------------------------------------------------------------------------
+
+/** Projects a stored document (not modified), copying the values it keeps with `clone`. */
+export type FastProjection = (doc: PlainObject, clone: <V>(v: V) => V) => PlainObject;
+
+/**
+ * Inclusion ({ a: 1, b: 1 }) or exclusion ({ a: 0 }) of top-level fields, with _id kept unless
+ * { _id: 0 }; fields come out in the document's order, as MongoDB gives them. Undefined otherwise
+ * (dotted paths, operators, mixed inclusion and exclusion): mingo projects those.
+ */
+export function compileFastProjection(projection: PlainObject): FastProjection | undefined {
+  const keys = Object.keys(projection);
+  if (keys.length === 0) return undefined;
+  let include: boolean | undefined;
+  let keepId = true;
+  const fields = new Set<string>();
+  for (const key of keys) {
+    const v = projection[key];
+    const on = v === 1 || v === true;
+    if (!on && v !== 0 && v !== false) return undefined;
+    if (key === '_id') {
+      keepId = on;
+      continue;
+    }
+    if (key.includes('.') || !plainPath(key)) return undefined;
+    if (include === undefined) include = on;
+    else if (include !== on) return undefined;
+    fields.add(key);
+  }
+  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
+  if (include === undefined) include = keepId;
+  // { _id: 1, b: 0 }: refused as a mixed projection, which the general path says
+  else if (!include && projection._id !== undefined && keepId) return undefined;
+  const keeps = include
+    ? (key: string) => (key === '_id' ? keepId : fields.has(key))
+    : (key: string) => (key === '_id' ? keepId : !fields.has(key));
+  return (doc, clone) => {
+    const out: PlainObject = {};
+    for (const key of Object.keys(doc)) {
+      if (doc[key] !== undefined && keeps(key)) out[key] = clone(doc[key]);
+    }
+    return out;
+  };
+}

@@ -15,7 +15,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
-import { FALLBACK, applyFastUpdate, compileFastFilter } from './fast-paths';
+import { FALLBACK, applyFastUpdate, compileFastFilter, compileFastProjection } from './fast-paths';
 
 /*
  * In-memory ReadStore with MongoDB semantics.
@@ -1473,6 +1473,9 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const { docs } = this.run(filter, options);
     this.view.noteRead(docs);
+    // a simple projection copies only the fields it keeps
+    const fast = options.projection ? compileFastProjection(options.projection) : undefined;
+    if (fast) return docs.map((doc) => fast(doc, cloneValue)) as T[];
     return project(
       docs.map((doc) => cloneValue(doc)),
       options.projection,
