@@ -141,29 +141,24 @@ function fieldTest(parts: string[], op: string, operand: unknown): Test | undefi
   }
 }
 
-function allOf(tests: Test[]): Test {
+/**
+ * $and (all must hold: false decides) or $or (one must hold: true decides); an undecided part
+ * makes the whole undecided unless another part decides.
+ */
+function combine(tests: Test[], decisive: boolean): Test {
   return (doc) => {
     let fallback = false;
     for (const t of tests) {
       const r = t(doc);
-      if (r === false) return false;
+      if (r === decisive) return decisive;
       if (r === FALLBACK) fallback = true;
     }
-    return fallback ? FALLBACK : true;
+    return fallback ? FALLBACK : !decisive;
   };
 }
 
-function anyOf(tests: Test[]): Test {
-  return (doc) => {
-    let fallback = false;
-    for (const t of tests) {
-      const r = t(doc);
-      if (r === true) return true;
-      if (r === FALLBACK) fallback = true;
-    }
-    return fallback ? FALLBACK : false;
-  };
-}
+const allOf = (tests: Test[]) => combine(tests, false);
+const anyOf = (tests: Test[]) => combine(tests, true);
 
 function compileClauses(filter: PlainObject): Test | undefined {
   const tests: Test[] = [];
@@ -226,7 +221,11 @@ function updatePaths(ops: PlainObject): Array<[op: string, parts: string[], oper
       // _id is immutable: let the general path give MongoDB's error
       if (!parts || parts[0] === '_id') return undefined;
       const operand = fields[path];
-      if ((op === '$inc' || op === '$min' || op === '$max') && !(typeof operand === 'number' && Number.isFinite(operand))) return undefined;
+      if (
+        (op === '$inc' || op === '$min' || op === '$max') &&
+        !(typeof operand === 'number' && Number.isFinite(operand))
+      )
+        return undefined;
       if (op === '$set' && operand === undefined) return undefined;
       paths.push(path);
       out.push([op, parts, operand]);
@@ -282,7 +281,8 @@ export function applyFastUpdate(doc: PlainObject, ops: PlainObject, clone: <V>(v
         delete parent[last];
         break;
       case '$inc':
-        if (current === undefined) parent[last] = operand;
+        // 0 + operand: a missing field counts as 0 (so -0 comes out 0, as the general path gives it)
+        if (current === undefined) parent[last] = 0 + (operand as number);
         else if (typeof current === 'number') parent[last] = current + (operand as number);
         else return FALLBACK;
         break;
