@@ -17,11 +17,22 @@ const leaf = fc.oneof(
   { weight: 2, arbitrary: fc.array(scalar, { maxLength: 3 }) },
 );
 const nested = fc.record({ x: leaf, y: leaf }, { requiredKeys: [], noNullPrototype: true });
-const value = fc.oneof({ weight: 4, arbitrary: leaf }, { weight: 2, arbitrary: nested }, { weight: 1, arbitrary: fc.array(nested, { maxLength: 2 }) });
-const doc = fc.record({ a: value, b: value, c: value }, { requiredKeys: [], noNullPrototype: true }).map((d) => ({ _id: 'd', ...d }));
+const value = fc.oneof(
+  { weight: 4, arbitrary: leaf },
+  { weight: 2, arbitrary: nested },
+  { weight: 1, arbitrary: fc.array(nested, { maxLength: 2 }) },
+);
+const doc = fc
+  .record({ a: value, b: value, c: value }, { requiredKeys: [], noNullPrototype: true })
+  .map((d) => ({ _id: 'd', ...d }));
 
 const path = fc.constantFrom('a', 'b', 'c', 'a.x', 'b.y', 'c.x', 'a.x.y');
-const operand = fc.oneof({ weight: 12, arbitrary: scalar }, fc.constant(null), fc.constant(Number.NaN), fc.constant({ x: 1 }));
+const operand = fc.oneof(
+  { weight: 12, arbitrary: scalar },
+  fc.constant(null),
+  fc.constant(Number.NaN),
+  fc.constant({ x: 1 }),
+);
 const condition = fc.oneof(
   operand,
   fc.record({ $eq: operand }),
@@ -39,7 +50,12 @@ const clause = fc.dictionary(path, condition, { minKeys: 1, maxKeys: 2 });
 const filter: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   { weight: 4, arbitrary: clause },
   { weight: 1, arbitrary: fc.record({ $or: fc.array(clause, { minLength: 1, maxLength: 3 }) }) },
-  { weight: 1, arbitrary: fc.tuple(clause, fc.array(clause, { minLength: 1, maxLength: 2 })).map(([c, and]) => ({ ...c, $and: and })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(clause, fc.array(clause, { minLength: 1, maxLength: 2 }))
+      .map(([c, and]) => ({ ...c, $and: and })),
+  },
 );
 
 const clone = <V>(v: V): V => structuredClone(v);
@@ -73,7 +89,9 @@ describe('fast filters', () => {
   });
 
   it('takes the shapes projectors use', () => {
-    expect(compileFastFilter({ _id: 'x', $or: [{ _pos: { $exists: false } }, { _pos: { $lt: '0001' } }] })).toBeDefined();
+    expect(
+      compileFastFilter({ _id: 'x', $or: [{ _pos: { $exists: false } }, { _pos: { $lt: '0001' } }] }),
+    ).toBeDefined();
     expect(compileFastFilter({ user_id: 'u', read: false })).toBeDefined();
     expect(compileFastFilter({ tags: { $in: ['a', 'b'] } })).toBeDefined();
     expect(compileFastFilter({})?.({})).toBe(true);
@@ -151,7 +169,10 @@ describe('fast updates', () => {
 });
 
 const projectionValue = fc.constantFrom<number | boolean | string>(1, 0, true, false, 1, 0, 'x');
-const projection = fc.dictionary(fc.constantFrom('_id', 'a', 'b', 'c', 'a.x', '$x'), projectionValue, { minKeys: 1, maxKeys: 3 });
+const projection = fc.dictionary(fc.constantFrom('_id', 'a', 'b', 'c', 'a.x', '$x'), projectionValue, {
+  minKeys: 1,
+  maxKeys: 3,
+});
 
 describe('fast projections', () => {
   it('keep exactly the fields mingo keeps, or hand over', () => {

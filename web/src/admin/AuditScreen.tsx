@@ -25,6 +25,37 @@ function Actor({ item }: { item: AuditItem }) {
   );
 }
 
+function AuditTable({ items, busy }: { items: AuditItem[]; busy: boolean }) {
+  return (
+    <TableScroll label="Actions des administrateurs">
+      <table className="admin-table" aria-busy={busy}>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Administrateur</th>
+            <th scope="col">Action</th>
+            <th scope="col">Cible</th>
+            <th scope="col">Détails</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              <td>{formatDateTime(item.at)}</td>
+              <td>
+                <Actor item={item} />
+              </td>
+              <td>{item.action || '—'}</td>
+              <td className="admin-table__wrap">{item.target ?? '—'}</td>
+              <td className="admin-table__wrap admin-table__details">{item.details ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
 /** /admin/audit: what administrators did (GET /api/admin/audit?page=&limit=). */
 export default function AuditScreen() {
   const [params, setParams] = useSearchParams();
@@ -43,51 +74,10 @@ export default function AuditScreen() {
         Chargement...
       </p>
     );
-  } else if (data.items.length === 0) {
-    // a page past the end (an old link): the way back stays
-    content = (
-      <>
-        <p className="admin-empty">{EMPTY}</p>
-        {page > 1 ? (
-          <Pagination
-            page={page}
-            total={data.total}
-            limit={data.limit || PAGE_SIZE}
-            onPage={goTo}
-            label="Pages du journal"
-          />
-        ) : null}
-      </>
-    );
   } else {
-    content = (
-      <>
-        <TableScroll label="Actions des administrateurs">
-          <table className="admin-table" aria-busy={audit.loading}>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Administrateur</th>
-                <th scope="col">Action</th>
-                <th scope="col">Cible</th>
-                <th scope="col">Détails</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((item) => (
-                <tr key={item.id}>
-                  <td>{formatDateTime(item.at)}</td>
-                  <td>
-                    <Actor item={item} />
-                  </td>
-                  <td>{item.action || '—'}</td>
-                  <td className="admin-table__wrap">{item.target ?? '—'}</td>
-                  <td className="admin-table__wrap admin-table__details">{item.details ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+    // a page past the end (an old link) keeps its pagination: the way back
+    const pagination =
+      data.items.length > 0 || page > 1 ? (
         <Pagination
           page={page}
           total={data.total}
@@ -95,6 +85,15 @@ export default function AuditScreen() {
           onPage={goTo}
           label="Pages du journal"
         />
+      ) : null;
+    content = (
+      <>
+        {data.items.length === 0 ? (
+          <p className="admin-empty">{EMPTY}</p>
+        ) : (
+          <AuditTable items={data.items} busy={audit.loading} />
+        )}
+        {pagination}
       </>
     );
   }
