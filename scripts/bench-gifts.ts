@@ -12,29 +12,37 @@
  * - bare route: POST /bare { ... } → { message } (express + express.json only);
  * - gift sends, 32 wallets: each client is a member sending 1-coin gifts to 8 receivers;
  * - gift sends, 1 hot wallet: the 32 clients share one member's session (one wallet stream);
- * - balance reads (reference): GET of the member's own balance through the same HTTP stack, no write.
+ * - balance reads (reference): GET of the member's own balance through the same HTTP stack, no write;
+ * - peers: the same gift send as a small Express app on Emmett would do it (bench/peers/): Emmett
+ *   0.42.0 on this machine's PostgreSQL (a database of the run's own, dropped afterwards), and
+ *   Emmett 0.38.5 on SQLite (its requests serialised: that version shares one connection and closes
+ *   it after every call). Installed on first use with `npm ci` in their folders (bench-only
+ *   dependencies, never in the product); skipped with a printed reason when they cannot be.
  * At the end the ledger is reconciled over HTTP (every gift credited once, invariants held).
  *
  * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const SECONDS = arg('seconds', 10);
 const WARMUP_SECONDS = 2;
 const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
 /** --only=bare,read,wallets,hot (for profiling one scenario) */
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot').split(',');
+const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot,peers').split(
+  ',',
+);
 
 // ------------------------------------------------------------------------------------------------
 
@@ -69,8 +77,14 @@ function spawnChild(args: string[], env: Record<string, string>) {
   // the EVO server runs with the flags `npm start` gives it (a larger young generation: fewer
   // scavenges of the many short-lived objects a request makes); BENCH_NODE_ARGS (e.g. --cpu-prof) to it only
   const extra =
-    args[0] === 'command-api/src/main.ts' ? ['--max-semi-space-size=64', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] : [];
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    args[0] === 'command-api/src/main.ts'
+      ? ['--max-semi-space-size=64', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)]
+      : [];
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   return { child, output: () => out };
@@ -82,7 +96,12 @@ class HttpClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   constructor(private readonly base: URL) {}
 
-  request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -189,15 +208,35 @@ async function load(scenario: string, clients: Array<() => Promise<boolean>>, se
   clearTimeout(startTimer);
   clearTimeout(endTimer);
   latencies.sort((a, b) => a - b);
-  const cpuPerRequestUs = cpuStart !== undefined && cpuEnd !== undefined && latencies.length > 0 ? ((cpuEnd - cpuStart) * 1e6) / latencies.length : undefined;
-  return { scenario, requests: latencies.length, errors, rate: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerRequestUs };
+  const cpuPerRequestUs =
+    cpuStart !== undefined && cpuEnd !== undefined && latencies.length > 0
+      ? ((cpuEnd - cpuStart) * 1e6) / latencies.length
+      : undefined;
+  return {
+    scenario,
+    requests: latencies.length,
+    errors,
+    rate: latencies.length / SECONDS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuPerRequestUs,
+  };
 }
 
 async function register(base: URL, n: number) {
   const video = readFileSync(path.join(ROOT, 'command-api/assets/demo/demo-3.mp4'));
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
   const tag = `${Date.now().toString(36)}${n}`;
-  const m = { email: `bench${tag}@test.fr`, pseudo: `bench${tag}`, password: 'motdepasse1', bio: 'Bench', video_title: 'Vidéo' };
+  const m = {
+    email: `bench${tag}@test.fr`,
+    pseudo: `bench${tag}`,
+    password: 'motdepasse1',
+    bio: 'Bench',
+    video_title: 'Vidéo',
+  };
   const form = new FormData();
   for (const [k, v] of Object.entries(m)) form.append(k, v);
   form.append('profilePic', new Blob([png], { type: 'image/png' }), 'p.png');
@@ -214,7 +253,12 @@ async function main() {
     const [evoPort, barePort] = [await freePort(), await freePort()];
     // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
     const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
-    const evo = spawnChild(['command-api/src/main.ts', ...role], { DATA_DIR: dataDir, PORT: String(evoPort), DEMO_DATA: 'false', LOG_LEVEL: 'warn' });
+    const evo = spawnChild(['command-api/src/main.ts', ...role], {
+      DATA_DIR: dataDir,
+      PORT: String(evoPort),
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+    });
     const bare = spawnChild([fileURLToPath(import.meta.url), '--bare', `--port=${barePort}`], {});
     children.push(evo.child, bare.child);
     const evoBase = new URL(`http://localhost:${evoPort}`);
@@ -250,7 +294,17 @@ async function main() {
     // 1. the bare route
     if (ONLY.includes('bare')) {
       const clients = Array.from({ length: CLIENTS }, () => new HttpClient(bareBase));
-      results.push(await load(`bare Express JSON route`, clients.map((c) => async () => (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 })).status === 200), bare.child.pid));
+      results.push(
+        await load(
+          `bare Express JSON route`,
+          clients.map(
+            (c) => async () =>
+              (await c.request('POST', '/bare', { sender_email: 'a@b.fr', receiver_email: 'c@d.fr', gift_id: 1 }))
+                .status === 200,
+          ),
+          bare.child.pid,
+        ),
+      );
       clients.forEach((c) => c.close());
     }
     // reference: a read through the same HTTP stack (helmet, session, CSRF, read-your-writes, a
@@ -259,24 +313,33 @@ async function main() {
       results.push(
         await load(
           `balance reads (same stack, no write)`,
-          senders.map(({ m, c }) => async () => (await c.request('GET', `/api/coins/balance/${encodeURIComponent(m.email)}`)).status === 200),
+          senders.map(
+            ({ m, c }) =>
+              async () =>
+                (await c.request('GET', `/api/coins/balance/${encodeURIComponent(m.email)}`)).status === 200,
+          ),
           evo.child.pid,
         ),
       );
     }
     // 2. gift sends from 32 wallets
     let n = 0;
-    if (ONLY.includes('wallets')) results.push(
-      await load(
-        `gift sends, ${CLIENTS} wallets`,
-        senders.map(({ m, c }) => async () => {
-          const to = receivers[n++ % RECEIVERS];
-          const r = await c.request('POST', '/api/gifts/send', { sender_email: m.email, receiver_email: to.email, gift_id: 1 });
-          return r.status === 200;
-        }),
-        evo.child.pid,
-      ),
-    );
+    if (ONLY.includes('wallets'))
+      results.push(
+        await load(
+          `gift sends, ${CLIENTS} wallets`,
+          senders.map(({ m, c }) => async () => {
+            const to = receivers[n++ % RECEIVERS];
+            const r = await c.request('POST', '/api/gifts/send', {
+              sender_email: m.email,
+              receiver_email: to.email,
+              gift_id: 1,
+            });
+            return r.status === 200;
+          }),
+          evo.child.pid,
+        ),
+      );
     // 3. one hot wallet, the same 32 connections
     if (ONLY.includes('hot')) {
       const hot = senders[0];
@@ -290,12 +353,66 @@ async function main() {
           `gift sends, 1 hot wallet`,
           clients.map((c) => async () => {
             const to = receivers[n++ % RECEIVERS];
-            return (await c.request('POST', '/api/gifts/send', { sender_email: hot.m.email, receiver_email: to.email, gift_id: 1 })).status === 200;
+            return (
+              (
+                await c.request('POST', '/api/gifts/send', {
+                  sender_email: hot.m.email,
+                  receiver_email: to.email,
+                  gift_id: 1,
+                })
+              ).status === 200
+            );
           }),
           evo.child.pid,
         ),
       );
       clients.forEach((c) => c.close());
+    }
+
+    // 4. the peers: the same gift send on Emmett, same load generator, same run
+    if (ONLY.includes('peers')) {
+      for (const peer of PEERS) {
+        const skipped = ensurePeerInstalled(peer.folder);
+        if (skipped) {
+          console.log(`${peer.label}: skipped (${skipped})`);
+          continue;
+        }
+        const port = await freePort();
+        const setup = peer.setup?.();
+        try {
+          const p = spawnPeer(peer.folder, { PORT: String(port), ...setup?.env });
+          children.push(p.child);
+          const base = new URL(`http://127.0.0.1:${port}`);
+          await waitReady(new URL('/health-does-not-exist', base).href, p.child, p.output);
+          const clients = Array.from({ length: CLIENTS }, () => new HttpClient(base));
+          for (let i = 0; i < CLIENTS; i++) {
+            const r = await clients[i].request('POST', `/wallets/sender-${i}/credit`, { amount: 1_000_000 });
+            if (r.status !== 200) throw new Error(`${peer.label} set-up: ${r.status} ${JSON.stringify(r.json)}`);
+          }
+          let k = 0;
+          results.push(
+            await load(
+              peer.label,
+              clients.map(
+                (c, i) => async () =>
+                  (
+                    await c.request('POST', '/gifts/send', {
+                      sender: `sender-${i}`,
+                      receiver: `receiver-${k++ % RECEIVERS}`,
+                      amount: 1,
+                    })
+                  ).status === 200,
+              ),
+              p.child.pid,
+            ),
+          );
+          clients.forEach((c) => c.close());
+          p.child.kill('SIGTERM');
+          await new Promise((r) => p.child.once('exit', r));
+        } finally {
+          setup?.cleanup();
+        }
+      }
     }
 
     // correctness after the load: every gift credited once, invariants held
@@ -310,10 +427,22 @@ async function main() {
 
     const bareRate = results.find((r) => r.scenario.startsWith('bare'))?.rate ?? Number.NaN;
     console.log('');
-    console.log(`${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s)`);
+    console.log(
+      `${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s)`,
+    );
     console.log('');
     const bareCpu = results.find((r) => r.scenario.startsWith('bare'))?.cpuPerRequestUs;
-    const header = ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare', 'server CPU/req', 'CPU vs bare'];
+    const header = [
+      'scenario',
+      'requests',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'vs bare',
+      'server CPU/req',
+      'CPU vs bare',
+    ];
     const rows = results.map((r) => [
       r.scenario,
       String(r.requests),
@@ -326,12 +455,22 @@ async function main() {
       r.cpuPerRequestUs === undefined || bareCpu === undefined ? '—' : `${(r.cpuPerRequestUs / bareCpu).toFixed(1)}×`,
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     console.log(line(header));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const r of rows) console.log(line(r));
     console.log('');
     const totals = report.totals as Record<string, number> | undefined;
+    const evoGifts = results.find((r) => r.scenario.startsWith('gift sends,') && r.scenario.includes('wallets'));
+    const peerRows = results.filter((r) => PEERS.some((p) => p.label === r.scenario));
+    if (evoGifts && peerRows.length > 0) {
+      const fastest = peerRows.reduce((a, b) => (b.rate > a.rate ? b : a));
+      const ratio = evoGifts.rate / fastest.rate;
+      console.log(
+        `EVO gift sends vs the faster peer (${fastest.scenario}): ${ratio.toFixed(1)}× (goal ≥ 4×: ${ratio >= 4 ? 'met' : 'not met'})`,
+      );
+    }
     console.log(
       `reconciliation: ${report.ok ? 'OK' : 'FAILED'} — ${String(report.movements)} movements, gifts still in transit: ${(report.pending_gifts as { count: number } | undefined)?.count}, sum of all accounts: ${totals?.sum}`,
     );
@@ -341,6 +480,71 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+// ------------------------------------------------------------------------------------------------
+// peers (bench/peers/): the same gift send on Emmett
+// ------------------------------------------------------------------------------------------------
+interface Peer {
+  label: string;
+  folder: string;
+  /** env for the peer process, and what to remove afterwards */
+  setup?: () => { env: Record<string, string>; cleanup: () => void };
+}
+
+const PEERS: Peer[] = [
+  {
+    label: 'peer: Emmett 0.42.0 + PostgreSQL',
+    folder: 'emmett-postgresql',
+    setup: () => {
+      const db = `evo_bench_peer_${process.pid}`;
+      const psql = (sql: string) =>
+        spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', sql], { encoding: 'utf8' });
+      const created = psql(`CREATE DATABASE ${db}`);
+      if (created.status !== 0) throw new Error(`PostgreSQL at 127.0.0.1:5432: ${created.stderr || created.error}`);
+      return {
+        env: { PG_URL: `postgres://postgres@127.0.0.1:5432/${db}` },
+        cleanup: () => void psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`),
+      };
+    },
+  },
+  {
+    label: 'peer: Emmett 0.38.5 + SQLite (serialised)',
+    folder: 'emmett-sqlite',
+    setup: () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-peer-'));
+      return {
+        env: { SQLITE_FILE: path.join(dir, 'events.sqlite') },
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+];
+
+/** `npm ci` in the peer's folder when its packages are missing; a reason when that fails. */
+function ensurePeerInstalled(folder: string): string | undefined {
+  const dir = path.join(ROOT, 'bench/peers', folder);
+  if (existsSync(path.join(dir, 'node_modules/@event-driven-io/emmett'))) return undefined;
+  console.log(`installing bench/peers/${folder} (npm ci; sqlite3 builds from source)…`);
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    stdio: 'inherit',
+    // sqlite3 5.1.7: no prebuilt binary from GitHub, build it with node-gyp
+    env: { ...process.env, npm_config_build_from_source: 'true' },
+  });
+  return r.status === 0 ? undefined : `npm ci failed in bench/peers/${folder}`;
+}
+
+function spawnPeer(folder: string, env: Record<string, string>) {
+  let out = '';
+  const child = spawn(process.execPath, ['server.mjs'], {
+    cwd: path.join(ROOT, 'bench/peers', folder),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -356,7 +560,6 @@ async function bareServer() {
   const port = arg('port', 0);
   app.listen(port, () => console.log('ready'));
 }
-
 
 if (process.argv.includes('--bare')) await bareServer();
 else await main();
