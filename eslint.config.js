@@ -22,7 +22,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['scripts/**', '**/cli/**', 'e2e/**'],
+    files: ['scripts/**', 'bench/**', '**/cli/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
 );
