@@ -116,7 +116,8 @@ function distinctIds(streamId: string, events: NewEvent[]): Set<string> {
   return ids;
 }
 
-const isUserEvent = (type: string): boolean => !type.startsWith('$');
+/** The server-side filter's predicate (excludeSystemEvents: `^[^$].*`), so both sides agree. */
+const isUserEvent = (type: string): boolean => /^[^$]/.test(type);
 
 function fromEsdb(e: EsdbRecordedEvent | AllStreamRecordedEvent): RecordedEvent {
   const position = logPositionOf(e.position);
@@ -141,7 +142,7 @@ interface Tail {
 
 /**
  * EventStore on EventStoreDB 22.6+ through @eventstore/db-client 6.2.1 (gRPC). Only user events
- * are exposed: system events (types starting with '$') are left out of readAll, subscribeToAll
+ * are exposed: system events (types starting with '$') are left out of readAll and subscribeToAll
  * (filtered on the server) and lastPosition (filtered here: the client cannot filter reads of $all).
  *
  * Idempotency: the server recognises a repeated event id only in some cases (an expected revision
@@ -287,31 +288,42 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * 6.2.1's readAll sends no filter (the server-side filter exists only for subscribeToAll in this
-   * client), so system events, `$>` link events included, travel and are dropped here. Running the
-   * server without system projections (EVENTSTORE_RUN_PROJECTIONS=None) keeps link events out of $all.
+   * 6.2.1's readAll sends no filter (in this client only subscribeToAll filters on the server), so
+   * reading $all would carry every system event, `$>` link events included, to be dropped here.
+   * Instead: read the last user event's position, then take a catch-up subscription with the
+   * server-side filter from `from` up to that position. It ends there, or on the server's
+   * caught-up signal (23.10+) if that event somehow never comes.
    */
   async *readAll(from?: LogPosition, batchSize = DEFAULT_BATCH): AsyncIterable<RecordedEvent[]> {
     if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`Bad batch size ${batchSize}`);
-    // ESDB reads $all from a position inclusively; the port is exclusive, hence the skip below.
-    const read = this.client.readAll({ fromPosition: from === undefined ? START : decodePosition(from) });
+    const target = await this.lastPosition();
+    if (target === undefined || (from !== undefined && from >= target)) return;
+    const sub = this.client.subscribeToAll({
+      fromPosition: from === undefined ? START : decodePosition(from),
+      filter: excludeSystemEvents(),
+    });
+    // 'caughtUp' comes in stream order: what it follows is buffered, so ending the stream keeps it
+    sub.on('caughtUp', () => void sub.unsubscribe().catch(() => undefined));
     let batch: RecordedEvent[] = [];
     try {
-      for await (const resolved of read) {
+      for await (const resolved of sub) {
         const raw = resolved.event;
         if (!raw || !isUserEvent(raw.type)) continue;
         const e = fromEsdb(raw);
+        // the server may start at `from` itself (the port is exclusive)
         if (from !== undefined && e.position <= from) continue;
+        if (e.position > target) break;
         batch.push(e);
         if (batch.length >= batchSize) {
           yield batch;
           batch = [];
         }
+        if (e.position === target) break;
       }
       if (batch.length > 0) yield batch;
     } finally {
-      // The consumer may stop early: release the gRPC call.
-      await read.cancel().catch(() => undefined);
+      // done, or the consumer stopped early: release the gRPC call
+      await sub.unsubscribe().catch(() => undefined);
     }
   }
 
@@ -330,7 +342,10 @@ export class EventStoreDbEventStore implements EventStore {
     return { stop: () => sub.stop() };
   }
 
-  /** Reads $all backwards to the first user event (system events after it are read and skipped). */
+  /**
+   * Reads $all backwards to the first user event: the system events after it are read and skipped
+   * (6.2.1 cannot filter a read on the server); without system projections they are few.
+   */
   async lastPosition(): Promise<LogPosition | undefined> {
     const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END });
     try {

@@ -59,9 +59,20 @@ const U64_MAX = (1n << 64n) - 1n;
 type Resolved = ResolvedEvent & AllStreamResolvedEvent;
 
 /** What the client's ReadStream is to the adapter: an object-mode Readable with cancel(). */
-function readStreamOf(items: Resolved[] | Error): Readable & { cancel(): Promise<void> } {
+function readStreamOf(
+  items: StoredRecord[] | Error,
+  convert: (r: StoredRecord) => Resolved,
+): Readable & { cancel(): Promise<void> } {
+  // records are converted as the adapter pulls them: the real stream also stops with backpressure
   const stream = (
-    items instanceof Error ? new Readable({ objectMode: true, read() {} }) : Readable.from(items, { objectMode: true })
+    items instanceof Error
+      ? new Readable({ objectMode: true, read() {} })
+      : Readable.from(
+          (function* () {
+            for (const r of items) yield convert(r);
+          })(),
+          { objectMode: true, highWaterMark: 1 },
+        )
   ) as Readable & { cancel(): Promise<void> };
   // the client destroys the stream with the error when the server says "stream not found"
   if (items instanceof Error) setImmediate(() => stream.destroy(items));
@@ -80,6 +91,8 @@ export class FakeEsdbClient {
   private recent = new Map<string, { streamId: string; revision: bigint; position: Position }>();
   private offset = 1000n;
   private readonly subscribers = new Set<{ push: (r: StoredRecord) => void }>();
+  /** system events ('$…' types) handed to the adapter so far, by reads and subscriptions */
+  systemEventsSent = 0;
   /** every call the adapter made, by method name */
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
   /** called with every append before the server handles it (to interleave a concurrent write) */
@@ -96,6 +109,13 @@ export class FakeEsdbClient {
 
   asClient(): EsdbClient {
     return this as unknown as EsdbClient;
+  }
+
+  private readonly hidden = new Set<string>();
+
+  /** Subscriptions no longer deliver this event (reads still do). */
+  hideFromSubscriptions(eventId: string): void {
+    this.hidden.add(eventId);
   }
 
   /** The server restarted, or the ids left its cache. */
@@ -227,6 +247,7 @@ export class FakeEsdbClient {
   }
 
   private resolved(r: StoredRecord, positions: boolean): Resolved {
+    if (r.type.startsWith('$')) this.systemEventsSent++;
     const position = positions ? { commit: r.commit, prepare: r.prepare } : { commit: U64_MAX, prepare: U64_MAX };
     return {
       event: {
@@ -253,7 +274,7 @@ export class FakeEsdbClient {
   ) {
     this.calls.push({ method: 'readStream', args: [streamName, { maxCount, fromRevision, direction }] });
     const stream = this.streams.get(streamName);
-    if (!stream) return readStreamOf(new StreamNotFoundError(undefined as never, streamName));
+    if (!stream) return readStreamOf(new StreamNotFoundError(undefined as never, streamName), () => ({}) as Resolved);
     let items: StoredRecord[];
     if (direction === BACKWARDS) {
       const from = fromRevision === END ? stream.length - 1 : fromRevision === START ? 0 : Number(fromRevision);
@@ -262,9 +283,7 @@ export class FakeEsdbClient {
       const from = fromRevision === START ? 0 : fromRevision === END ? stream.length : Number(fromRevision);
       items = stream.slice(from);
     }
-    return readStreamOf(
-      items.slice(0, Number(maxCount)).map((r) => this.resolved(r, this.behaviour.streamReadPositions)),
-    );
+    return readStreamOf(items.slice(0, Number(maxCount)), (r) => this.resolved(r, this.behaviour.streamReadPositions));
   }
 
   readAll({
@@ -292,7 +311,7 @@ export class FakeEsdbClient {
             : (fromPosition.commit << 64n) | fromPosition.prepare;
       items = from === undefined ? [] : this.log.filter((r) => key(r) >= from);
     }
-    return readStreamOf(items.slice(0, Number(maxCount)).map((r) => this.resolved(r, true)));
+    return readStreamOf(items.slice(0, Number(maxCount)), (r) => this.resolved(r, true));
   }
 
   /** Filters recorded by subscribeToAll, in call order. */
@@ -302,7 +321,7 @@ export class FakeEsdbClient {
     this.calls.push({ method: 'subscribeToAll', args: [{ fromPosition, filter }] });
     this.subscriptionFilters.push(filter);
     const regex = filter && 'regex' in filter && filter.filterOn === 'eventType' ? new RegExp(filter.regex) : undefined;
-    const passes = (r: StoredRecord) => !regex || regex.test(r.type);
+    const passes = (r: StoredRecord) => !this.hidden.has(r.id) && (!regex || regex.test(r.type));
     const sub = new Readable({ objectMode: true, read() {} }) as Readable & { unsubscribe(): Promise<void> };
     const subscriber = { push: (r: StoredRecord) => passes(r) && sub.push(this.resolved(r, true)) };
     sub.unsubscribe = () =>
