@@ -30,7 +30,7 @@ export interface SyncPayload {
   /** notifications created or marked read after `since`, oldest change first (upsert by id) */
   notifications: NotificationView[];
   /** notifications deleted after `since` */
-  deleted_notification_ids: number[];
+  deleted_notification_ids: string[];
   /** messages sent or received after `since`, oldest first */
   messages: MessageView[];
   /** conversations the member deleted after `since` (from another device) */
@@ -55,11 +55,21 @@ export function parseSince(raw: unknown): LogPosition | undefined {
  * (they may get a change twice, never miss one; notifications and messages carry ids to dedupe).
  * Without `since` the lists are empty: the client loads them over HTTP and keeps `position`.
  */
-export async function syncPayload(read: ReadStore, userId: string, since: LogPosition | undefined): Promise<SyncPayload> {
+export async function syncPayload(
+  read: ReadStore,
+  userId: string,
+  since: LogPosition | undefined,
+): Promise<SyncPayload> {
   const checkpoint = (await readCheckpoint(read)) ?? 0n;
   const notifications = notificationsQueries(read);
   const unread = await notifications.unread(userId);
-  const empty = { notifications: [], deleted_notification_ids: [], messages: [], hidden_conversations: [], truncated: false };
+  const empty = {
+    notifications: [],
+    deleted_notification_ids: [],
+    messages: [],
+    hidden_conversations: [],
+    truncated: false,
+  };
   if (since === undefined) return { ...empty, unread, position: checkpoint.toString() };
   const messaging = messagingQueries(read);
   const [changed, sent, hidden] = await Promise.all([
@@ -79,7 +89,8 @@ export async function syncPayload(read: ReadStore, userId: string, since: LogPos
 }
 
 function watchVideos(socket: Socket) {
-  const videoRoom = (id: unknown) => (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? `video:${id}` : undefined);
+  const videoRoom = (id: unknown) =>
+    typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? `video:${id}` : undefined;
   // an optional acknowledgement answers whether the socket now watches (or no longer watches) the video
   socket.on('video:watch', (id: unknown, ack?: unknown) => {
     const room = videoRoom(id);

@@ -49,7 +49,11 @@ const next = <T>(socket: Socket, event: string, timeoutMs = 5000) =>
     });
   });
 
-type NotificationPush = { notification: { id: number; type: string; video_id: number; sender_pseudo: string; seen: number }; unread: number; position: string };
+type NotificationPush = {
+  notification: { id: string; type: string; video_id: number; sender_pseudo: string; seen: number };
+  unread: number;
+  position: string;
+};
 
 describe('live push', () => {
   it('refuses a socket without a session', async () => {
@@ -61,7 +65,12 @@ describe('live push', () => {
 
   it('pushes notification:new to the video owner when someone comments, then notification:unread on reads', async () => {
     const { socket, sync } = await online(bob);
-    expect(sync).toMatchObject({ notifications: [], messages: [], position: expect.stringMatching(/^\d+$/), truncated: false });
+    expect(sync).toMatchObject({
+      notifications: [],
+      messages: [],
+      position: expect.stringMatching(/^\d+$/),
+      truncated: false,
+    });
     const videoId = await t.firstVideoId(bob.client, bob.member.pseudo);
     const pushed = next<NotificationPush>(socket, 'notification:new');
     const r = await alice.client.post(`/api/videos/${videoId}/comment`, { content: 'Trop bien !' });
@@ -69,7 +78,7 @@ describe('live push', () => {
     const p = await pushed;
     expect(p).toEqual({
       notification: {
-        id: Number(r.headers.get('x-evo-position')),
+        id: r.headers.get('x-evo-position'),
         type: 'comment',
         sender_email: alice.member.email,
         sender_pseudo: alice.member.pseudo,
@@ -82,9 +91,13 @@ describe('live push', () => {
       position: r.headers.get('x-evo-position'),
     });
 
-    const unread = next<{ unread: number; position: string; read: number }>(socket, 'notification:unread');
+    const unread = next<{ unread: number; position: string; read: string }>(socket, 'notification:unread');
     const m = await bob.client.put(`/api/notifications/${p.notification.id}/read`);
-    expect(await unread).toEqual({ unread: sync.unread, position: m.headers.get('x-evo-position'), read: p.notification.id });
+    expect(await unread).toEqual({
+      unread: sync.unread,
+      position: m.headers.get('x-evo-position'),
+      read: p.notification.id,
+    });
   });
 
   it('pushes comment:new to the sockets watching the video', async () => {
@@ -92,9 +105,19 @@ describe('live push', () => {
     const videoId = await t.firstVideoId(bob.client, bob.member.pseudo);
     expect(await socket.emitWithAck('video:watch', videoId)).toBe(true);
     expect(await socket.emitWithAck('video:watch', 'pas-un-id')).toBe(false);
-    const pushed = next<{ videoId: number; comment: { id: number; content: string }; comments_count: number; position: string }>(socket, 'comment:new');
+    const pushed = next<{
+      videoId: number;
+      comment: { id: number; content: string };
+      comments_count: number;
+      position: string;
+    }>(socket, 'comment:new');
     const r = await bob.client.post(`/api/videos/${videoId}/comment`, { content: 'Pour ceux qui regardent' });
-    expect(await pushed).toEqual({ videoId, comment: r.json.item, comments_count: expect.any(Number), position: r.headers.get('x-evo-position') });
+    expect(await pushed).toEqual({
+      videoId,
+      comment: r.json.item,
+      comments_count: expect.any(Number),
+      position: r.headers.get('x-evo-position'),
+    });
   });
 
   it('pushes message:new to both parties', async () => {
@@ -120,14 +143,17 @@ describe('live push', () => {
     first.socket.disconnect();
 
     // while bob is away: a message, and one of his notifications read from another device
-    const sent = await alice.client.post('/api/messages', { receiverEmail: bob.member.email, content: 'Pendant ton absence' });
+    const sent = await alice.client.post('/api/messages', {
+      receiverEmail: bob.member.email,
+      content: 'Pendant ton absence',
+    });
     await bob.client.put(`/api/notifications/${live.notification.id}/read`);
     await t.settle();
 
     const back = await online(bob, last);
     expect(back.sync.messages).toEqual([sent.json.item]);
     expect(back.sync.notifications.map((n) => [n.id, n.type, n.seen])).toEqual([
-      [Number(sent.headers.get('x-evo-position')), 'message', 0],
+      [sent.headers.get('x-evo-position'), 'message', 0],
       [live.notification.id, 'comment', 1],
     ]);
     expect(back.sync.deleted_notification_ids).toEqual([]);
@@ -137,19 +163,28 @@ describe('live push', () => {
 
     // nothing new since the position it was given: an empty catch-up
     const again = await online(bob, back.sync.position);
-    expect(again.sync).toMatchObject({ notifications: [], messages: [], deleted_notification_ids: [], hidden_conversations: [] });
+    expect(again.sync).toMatchObject({
+      notifications: [],
+      messages: [],
+      deleted_notification_ids: [],
+      hidden_conversations: [],
+    });
   });
 
   it('reports deletions and hidden conversations in the catch-up; a bad position means none', async () => {
     const { sync } = await online(bob);
     const since = sync.position;
-    const list = (await bob.client.get('/api/notifications')).json as unknown as Array<{ id: number }>;
+    const list = (await bob.client.get('/api/notifications')).json as unknown as Array<{ id: string }>;
     await bob.client.delete(`/api/notifications/${list[0].id}`);
-    await bob.client.delete(`/api/messages/${encodeURIComponent(bob.member.email)}/${encodeURIComponent(alice.member.email)}`);
+    await bob.client.delete(
+      `/api/messages/${encodeURIComponent(bob.member.email)}/${encodeURIComponent(alice.member.email)}`,
+    );
     await t.settle();
     const back = await online(bob, since);
     expect(back.sync.deleted_notification_ids).toEqual([list[0].id]);
-    expect(back.sync.hidden_conversations).toEqual([{ other_email: alice.member.email, up_to_message_id: expect.any(Number) }]);
+    expect(back.sync.hidden_conversations).toEqual([
+      { other_email: alice.member.email, up_to_message_id: expect.any(Number) },
+    ]);
     const bad = await online(bob, 'pas-une-position');
     expect(bad.sync).toMatchObject({ notifications: [], messages: [], position: back.sync.position });
   });

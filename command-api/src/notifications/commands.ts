@@ -1,11 +1,21 @@
-import { notificationsCausedBy, notificationsDecider, notificationsStream, type LogPosition, type NotificationCommand } from '@evo/domain';
+import {
+  notificationIdOf,
+  notificationsCausedBy,
+  notificationsDecider,
+  notificationsStream,
+  type LogPosition,
+  type NotificationCommand,
+  type NotificationId,
+} from '@evo/domain';
 import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
 
 /**
  * Who notification `id` was sent to: read from the log, where it is the position of the event
  * that caused it (never from the read model). null when no event there notifies anyone.
+ * Only ask for ids that name a notification: EventStoreDB cannot read $all from a position that is
+ * not an event's (the routes check the id against the read model first).
  */
-export async function notificationRecipients(events: EventStore, id: number): Promise<string[] | null> {
+export async function notificationRecipients(events: EventStore, id: NotificationId): Promise<string[] | null> {
   const position = BigInt(id);
   for await (const batch of events.readAll(position - 1n, 1)) {
     const event = batch[0];
@@ -16,17 +26,32 @@ export async function notificationRecipients(events: EventStore, id: number): Pr
   return null;
 }
 
-async function decide(events: EventStore, userId: string, command: NotificationCommand, ctx: CommandContext): Promise<LogPosition | undefined> {
+async function decide(
+  events: EventStore,
+  userId: string,
+  command: NotificationCommand,
+  ctx: CommandContext,
+): Promise<LogPosition | undefined> {
   return (await handleCommand(events, notificationsStream(userId), notificationsDecider, command, ctx)).position;
 }
 
 /** Mark one of the member's notifications read (someone else's: 403; unknown or deleted: 404). */
-export async function markNotificationRead(events: EventStore, userId: string, notificationId: number, ctx: CommandContext) {
+export async function markNotificationRead(
+  events: EventStore,
+  userId: string,
+  notificationId: NotificationId,
+  ctx: CommandContext,
+) {
   const recipients = await notificationRecipients(events, notificationId);
   return decide(events, userId, { type: 'MarkNotificationRead', userId, notificationId, recipients }, ctx);
 }
 
-export async function deleteNotification(events: EventStore, userId: string, notificationId: number, ctx: CommandContext) {
+export async function deleteNotification(
+  events: EventStore,
+  userId: string,
+  notificationId: NotificationId,
+  ctx: CommandContext,
+) {
   const recipients = await notificationRecipients(events, notificationId);
   return decide(events, userId, { type: 'DeleteNotification', userId, notificationId, recipients }, ctx);
 }
@@ -34,5 +59,10 @@ export async function deleteNotification(events: EventStore, userId: string, not
 /** Every notification that exists now (id up to the log's last position) becomes read. */
 export async function markAllNotificationsRead(events: EventStore, userId: string, ctx: CommandContext) {
   const last = await events.lastPosition();
-  return decide(events, userId, { type: 'MarkAllNotificationsRead', userId, upToNotificationId: Number(last ?? 0n) }, ctx);
+  return decide(
+    events,
+    userId,
+    { type: 'MarkAllNotificationsRead', userId, upToNotificationId: notificationIdOf(last ?? 0n) },
+    ctx,
+  );
 }

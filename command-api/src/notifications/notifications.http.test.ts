@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { NOTIFICATION_MESSAGES } from '@evo/domain';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
@@ -13,7 +13,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-type Notification = { id: number; type: string; sender_email: string; sender_pseudo: string; message: string; video_id: number; seen: 0 | 1; created_at: string };
+type Notification = {
+  id: string;
+  type: string;
+  sender_email: string;
+  sender_pseudo: string;
+  message: string;
+  video_id: number;
+  seen: 0 | 1;
+  created_at: string;
+};
 const list = async (m: Member) => (await m.client.get('/api/notifications')).json as unknown as Notification[];
 const unread = async (m: Member) => (await m.client.get('/api/notifications/unread')).json.unread as number;
 
@@ -22,9 +31,12 @@ async function threeNotifications() {
   const alice = await registerAndLogin(server.url);
   const bob = await registerAndLogin(server.url);
   const v = await t.firstVideoId(bob.client, bob.member.pseudo);
-  const follow = Number(await t.follow(alice.member.email, bob.member.email));
-  const like = Number(await t.like(alice.member.email, v, bob.member.email));
-  const comment = Number((await alice.client.post(`/api/videos/${v}/comment`, { content: 'Top' })).headers.get('x-evo-position'));
+  // a notification's id is the position of its cause, in decimal
+  const follow = String(await t.follow(alice.member.email, bob.member.email));
+  const like = String(await t.like(alice.member.email, v, bob.member.email));
+  const comment = (await alice.client.post(`/api/videos/${v}/comment`, { content: 'Top' })).headers.get(
+    'x-evo-position',
+  )!;
   await t.settle();
   return { alice, bob, v, ids: { follow, like, comment } };
 }
@@ -32,11 +44,28 @@ async function threeNotifications() {
 describe('GET /api/notifications', () => {
   it('lists the session user’s notifications newest first, with the fields of SPEC.md', async () => {
     const { alice, bob, v, ids } = await threeNotifications();
-    const sender = { sender_email: alice.member.email, sender_pseudo: alice.member.pseudo, seen: 0, created_at: expect.any(String) };
+    const sender = {
+      sender_email: alice.member.email,
+      sender_pseudo: alice.member.pseudo,
+      seen: 0,
+      created_at: expect.any(String),
+    };
     expect(await list(bob)).toEqual([
-      { id: ids.comment, type: 'comment', message: `${alice.member.pseudo} a commenté votre vidéo`, video_id: v, ...sender },
+      {
+        id: ids.comment,
+        type: 'comment',
+        message: `${alice.member.pseudo} a commenté votre vidéo`,
+        video_id: v,
+        ...sender,
+      },
       { id: ids.like, type: 'like', message: `${alice.member.pseudo} a aimé votre vidéo`, video_id: v, ...sender },
-      { id: ids.follow, type: 'follow', message: `${alice.member.pseudo} s'est abonné(e) à vous`, video_id: 0, ...sender },
+      {
+        id: ids.follow,
+        type: 'follow',
+        message: `${alice.member.pseudo} s'est abonné(e) à vous`,
+        video_id: 0,
+        ...sender,
+      },
     ]);
     expect(await list(alice)).toEqual([]);
     const own = await bob.client.get(`/api/notifications?email=${encodeURIComponent(bob.member.email.toUpperCase())}`);
@@ -82,8 +111,16 @@ describe('reading and deleting notifications', () => {
     expect((await bob.client.delete(`/api/notifications/${ids.follow}`)).status).toBe(200);
     expect(await unread(bob)).toBe(1);
     expect((await list(bob)).map((n) => n.id)).toEqual([ids.like]);
-    await t.expectRefused(() => bob.client.delete(`/api/notifications/${ids.comment}`), 404, NOTIFICATION_MESSAGES.notFound);
-    await t.expectRefused(() => bob.client.put(`/api/notifications/${ids.comment}/read`), 404, NOTIFICATION_MESSAGES.notFound);
+    await t.expectRefused(
+      () => bob.client.delete(`/api/notifications/${ids.comment}`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
+    await t.expectRefused(
+      () => bob.client.put(`/api/notifications/${ids.comment}/read`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
   });
 
   it('marks everything read; the count never goes below 0', async () => {
@@ -99,10 +136,16 @@ describe('reading and deleting notifications', () => {
     await bob.client.delete(`/api/notifications/${ids.like}`);
     expect(await unread(bob)).toBe(0);
     // a later notification is unread again
-    expect((await alice.client.post('/api/messages', { receiverEmail: bob.member.email, content: 'Coucou' })).status).toBe(201);
+    expect(
+      (await alice.client.post('/api/messages', { receiverEmail: bob.member.email, content: 'Coucou' })).status,
+    ).toBe(201);
     await t.settle();
     expect(await unread(bob)).toBe(1);
-    expect((await list(bob))[0]).toMatchObject({ type: 'message', seen: 0, message: `${alice.member.pseudo} vous a envoyé un message` });
+    expect((await list(bob))[0]).toMatchObject({
+      type: 'message',
+      seen: 0,
+      message: `${alice.member.pseudo} vous a envoyé un message`,
+    });
   });
 
   it('refuses someone else’s notification (403), unknown ones (404), visitors (401), appending nothing', async () => {
@@ -112,11 +155,56 @@ describe('reading and deleting notifications', () => {
     await t.expectRefused(() => bob.client.put('/api/notifications/999999/read'), 404, NOTIFICATION_MESSAGES.notFound);
     await t.expectRefused(() => bob.client.delete('/api/notifications/abc'), 404, NOTIFICATION_MESSAGES.notFound);
     await t.expectRefused(() => bob.client.put('/api/notifications/0/read'), 404, NOTIFICATION_MESSAGES.notFound);
+    // ids as long as an EventStoreDB position (2^128 - 1), and beyond it
+    await t.expectRefused(
+      () => bob.client.put('/api/notifications/340282366920938463463374607431768211455/read'),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
+    await t.expectRefused(
+      () => bob.client.delete('/api/notifications/340282366920938463463374607431768211456'),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
+    await t.expectRefused(
+      () => bob.client.put(`/api/notifications/${ids.like}0/read`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
     // a position whose event notifies nobody (bob's own login) is no notification
     const login = await bob.client.post('/api/auth/login', { email: bob.member.email, password: bob.member.password });
-    await t.expectRefused(() => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`), 404, NOTIFICATION_MESSAGES.notFound);
+    await t.expectRefused(
+      () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
     await t.expectRefused(() => new Client(server.url).put(`/api/notifications/${ids.like}/read`), 401);
     await t.expectRefused(() => new Client(server.url).put('/api/notifications/read-all'), 401);
     expect(await unread(bob)).toBe(3);
+  });
+
+  it('reads the log only at the position of a notification the read models know', async () => {
+    const { bob, ids } = await threeNotifications();
+    const login = await bob.client.post('/api/auth/login', { email: bob.member.email, password: bob.member.password });
+    const readAll = vi.spyOn(server.deps.events, 'readAll');
+    // notificationRecipients reads the one event at the id's position
+    const lookups = () => readAll.mock.calls.filter(([, batchSize]) => batchSize === 1);
+    try {
+      await t.expectRefused(
+        () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
+        404,
+        NOTIFICATION_MESSAGES.notFound,
+      );
+      await t.expectRefused(
+        () => bob.client.delete('/api/notifications/99999999999999999999999999'),
+        404,
+        NOTIFICATION_MESSAGES.notFound,
+      );
+      expect(lookups()).toEqual([]);
+      expect((await bob.client.put(`/api/notifications/${ids.like}/read`)).status).toBe(200);
+      expect(lookups()).toEqual([[BigInt(ids.like) - 1n, 1]]);
+    } finally {
+      readAll.mockRestore();
+    }
   });
 });

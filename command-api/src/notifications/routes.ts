@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { NOTIFICATION_MESSAGES } from '@evo/domain';
+import { NOTIFICATION_ID_PATTERN, NOTIFICATION_MESSAGES, type NotificationId } from '@evo/domain';
 import { identityQueries, notificationsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
@@ -9,14 +9,20 @@ import { contextOf } from '../http/context';
 import { sameEmail } from '../comments/commands';
 import { deleteNotification, markAllNotificationsRead, markNotificationRead } from './commands';
 
-const idParam = (raw: unknown): number => {
-  const s = typeof raw === 'string' ? raw : '';
-  if (!/^[1-9]\d{0,14}$/.test(s)) throw new HttpError(404, NOTIFICATION_MESSAGES.notFound);
-  return Number(s);
+const MAX_POSITION = (1n << 128n) - 1n;
+
+/** A notification id is a log position in decimal (up to 2^128 - 1); anything else names none. */
+const isNotificationId = (s: unknown): s is NotificationId =>
+  typeof s === 'string' && NOTIFICATION_ID_PATTERN.test(s) && BigInt(s) <= MAX_POSITION;
+
+const idParam = (raw: unknown): NotificationId => {
+  if (!isNotificationId(raw)) throw new HttpError(404, NOTIFICATION_MESSAGES.notFound);
+  return raw;
 };
 
 /** An optional positive integer query parameter; anything else is ignored. */
-const intQuery = (raw: unknown): number | undefined => (typeof raw === 'string' && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : undefined);
+const intQuery = (raw: unknown): number | undefined =>
+  typeof raw === 'string' && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : undefined;
 
 /**
  * GET    /notifications?email=&limit=&before=  -> Notification[] newest first
@@ -32,6 +38,16 @@ export function notificationsRouter(deps: AppDeps): Router {
   const queries = notificationsQueries(read);
   const r = Router();
 
+  /**
+   * An id that names a notification (of anyone, deleted or not): only then is the log read at that
+   * position, where the commands find who owns it (EventStoreDB cannot read from a made-up position).
+   */
+  const knownId = async (raw: unknown): Promise<NotificationId> => {
+    const id = idParam(raw);
+    if (!(await queries.exists(id))) throw new HttpError(404, NOTIFICATION_MESSAGES.notFound);
+    return id;
+  };
+
   r.get(
     '/notifications',
     requireAuth,
@@ -40,9 +56,11 @@ export function notificationsRouter(deps: AppDeps): Router {
       const email = req.query.email;
       if (email !== undefined && email !== '') {
         const me = await users.userById(userId);
-        if (typeof email !== 'string' || !me || !sameEmail(email, me.email)) throw new HttpError(403, NOTIFICATION_MESSAGES.forbidden);
+        if (typeof email !== 'string' || !me || !sameEmail(email, me.email))
+          throw new HttpError(403, NOTIFICATION_MESSAGES.forbidden);
       }
-      res.json(await queries.list(userId, { limit: intQuery(req.query.limit), before: intQuery(req.query.before) }));
+      const before = isNotificationId(req.query.before) ? req.query.before : undefined;
+      res.json(await queries.list(userId, { limit: intQuery(req.query.limit), before }));
     }),
   );
 
@@ -68,7 +86,12 @@ export function notificationsRouter(deps: AppDeps): Router {
     '/notifications/:id/read',
     requireAuth,
     route(async (req, res) => {
-      const position = await markNotificationRead(events, currentUserId(req), idParam(req.params.id), contextOf(req));
+      const position = await markNotificationRead(
+        events,
+        currentUserId(req),
+        await knownId(req.params.id),
+        contextOf(req),
+      );
       await answerWrite(sessions, req, res, position);
       res.json({ message: NOTIFICATION_MESSAGES.read });
     }),
@@ -78,7 +101,12 @@ export function notificationsRouter(deps: AppDeps): Router {
     '/notifications/:id',
     requireAuth,
     route(async (req, res) => {
-      const position = await deleteNotification(events, currentUserId(req), idParam(req.params.id), contextOf(req));
+      const position = await deleteNotification(
+        events,
+        currentUserId(req),
+        await knownId(req.params.id),
+        contextOf(req),
+      );
       await answerWrite(sessions, req, res, position);
       res.json({ message: NOTIFICATION_MESSAGES.deleted });
     }),

@@ -2,14 +2,22 @@ import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import type { AppEvent } from '../all-events';
 import { conversationDecider, StaleMessageIdError, type ConversationCommand } from './conversation-decider';
-import type { ConversationEvent, MessageSent, NotificationEvent } from './events';
+import { NotificationReadSchema, type ConversationEvent, type MessageSent, type NotificationEvent } from './events';
 import { followingOf } from './following';
 import { NOTIFICATION_TEXTS, NOTIFICATION_TYPES, notificationsCausedBy } from './notification-rules';
-import { NOTIFICATION_MESSAGES, notificationsDecider, type NotificationCommand } from './notifications-decider';
+import {
+  NOTIFICATION_MESSAGES,
+  notificationIdOf,
+  notificationsDecider,
+  type NotificationCommand,
+} from './notifications-decider';
 import { PROFANITY_TERMS, containsProfanity, findProfanity, normalizeForMatch } from './profanity';
 import { MESSAGE_LIMITS, MESSAGING_MESSAGES, MessageBody, conversationStream, notificationsStream } from './rules';
 
-const send = (messageId: number, patch: Partial<Extract<ConversationCommand, { type: 'SendMessage' }>> = {}): ConversationCommand => ({
+const send = (
+  messageId: number,
+  patch: Partial<Extract<ConversationCommand, { type: 'SendMessage' }>> = {},
+): ConversationCommand => ({
   type: 'SendMessage',
   messageId,
   content: 'Salut, ça va ?',
@@ -25,32 +33,46 @@ const sent = (messageId: number, senderId = 'a', receiverId = 'b', content = 'Sa
 
 describe('conversation decider: sending', () => {
   it('sends a message from a follower', () => {
-    given(conversationDecider).when(send(1)).then([sent(1)]);
+    given(conversationDecider)
+      .when(send(1))
+      .then([sent(1)]);
   });
   it('trims the text', () => {
-    given(conversationDecider).when(send(1, { content: '  Coucou  ' })).then([sent(1, 'a', 'b', 'Coucou')]);
+    given(conversationDecider)
+      .when(send(1, { content: '  Coucou  ' }))
+      .then([sent(1, 'a', 'b', 'Coucou')]);
   });
   it(`accepts ${MESSAGE_LIMITS.contentMax} characters, not one more`, () => {
     const max = 'a'.repeat(MESSAGE_LIMITS.contentMax);
-    given(conversationDecider).when(send(1, { content: max })).then([sent(1, 'a', 'b', max)]);
-    given(conversationDecider).when(send(1, { content: `${max}a` })).thenThrows(MESSAGING_MESSAGES.tooLong, 400);
+    given(conversationDecider)
+      .when(send(1, { content: max }))
+      .then([sent(1, 'a', 'b', max)]);
+    given(conversationDecider)
+      .when(send(1, { content: `${max}a` }))
+      .thenThrows(MESSAGING_MESSAGES.tooLong, 400);
   });
 
   // each check alone, then with every later check failing too: the earliest one answers
   it('1. refuses an empty or blank message first', () => {
-    given(conversationDecider).when(send(1, { content: '' })).thenThrows('Le message ne peut pas être vide.', 400);
+    given(conversationDecider)
+      .when(send(1, { content: '' }))
+      .thenThrows('Le message ne peut pas être vide.', 400);
     given(conversationDecider)
       .when(send(1, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }))
       .thenThrows('Le message ne peut pas être vide.', 400);
   });
   it('2. then a missing session', () => {
-    given(conversationDecider).when(send(1, { senderId: null })).thenThrows('Utilisateur non connecté.', 401);
+    given(conversationDecider)
+      .when(send(1, { senderId: null }))
+      .thenThrows('Utilisateur non connecté.', 401);
     given(conversationDecider)
       .when(send(1, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }))
       .thenThrows('Utilisateur non connecté.', 401);
   });
   it('3. then an unknown receiver', () => {
-    given(conversationDecider).when(send(1, { receiverId: null })).thenThrows('Destinataire introuvable.', 404);
+    given(conversationDecider)
+      .when(send(1, { receiverId: null }))
+      .thenThrows('Destinataire introuvable.', 404);
     given(conversationDecider)
       .when(send(1, { receiverId: null, content: 'connard', senderFollowsReceiver: false }))
       .thenThrows('Destinataire introuvable.', 404);
@@ -69,27 +91,41 @@ describe('conversation decider: sending', () => {
       .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 403);
   });
   it('keeps message ids increasing within a conversation', () => {
-    given(conversationDecider, [sent(5)]).when(send(6, { senderId: 'b', receiverId: 'a' })).then([sent(6, 'b', 'a')]);
-    expect(() => conversationDecider.decide(send(4), conversationDecider.evolve(conversationDecider.initialState(), sent(5)))).toThrow(
-      StaleMessageIdError,
-    );
+    given(conversationDecider, [sent(5)])
+      .when(send(6, { senderId: 'b', receiverId: 'a' }))
+      .then([sent(6, 'b', 'a')]);
+    expect(() =>
+      conversationDecider.decide(send(4), conversationDecider.evolve(conversationDecider.initialState(), sent(5))),
+    ).toThrow(StaleMessageIdError);
   });
 });
 
 describe('conversation decider: deleting', () => {
-  const del = (userId: string, otherId: string): ConversationCommand => ({ type: 'DeleteConversation', userId, otherId });
+  const del = (userId: string, otherId: string): ConversationCommand => ({
+    type: 'DeleteConversation',
+    userId,
+    otherId,
+  });
   const deleted = (userId: string, otherId: string, upToMessageId: number): ConversationEvent => ({
     type: 'ConversationDeleted',
     data: { userId, otherId, upToMessageId },
   });
   it('hides the conversation up to its last message, for the requester only', () => {
-    given(conversationDecider, [sent(1), sent(3, 'b', 'a')]).when(del('a', 'b')).then([deleted('a', 'b', 3)]);
+    given(conversationDecider, [sent(1), sent(3, 'b', 'a')])
+      .when(del('a', 'b'))
+      .then([deleted('a', 'b', 3)]);
     // the other party may still delete their own copy
-    given(conversationDecider, [sent(1), sent(3, 'b', 'a'), deleted('a', 'b', 3)]).when(del('b', 'a')).then([deleted('b', 'a', 3)]);
+    given(conversationDecider, [sent(1), sent(3, 'b', 'a'), deleted('a', 'b', 3)])
+      .when(del('b', 'a'))
+      .then([deleted('b', 'a', 3)]);
   });
   it('appends nothing when already hidden, and hides later messages again', () => {
-    given(conversationDecider, [sent(1), deleted('a', 'b', 1)]).when(del('a', 'b')).then([]);
-    given(conversationDecider, [sent(1), deleted('a', 'b', 1), sent(2, 'b', 'a')]).when(del('a', 'b')).then([deleted('a', 'b', 2)]);
+    given(conversationDecider, [sent(1), deleted('a', 'b', 1)])
+      .when(del('a', 'b'))
+      .then([]);
+    given(conversationDecider, [sent(1), deleted('a', 'b', 1), sent(2, 'b', 'a')])
+      .when(del('a', 'b'))
+      .then([deleted('a', 'b', 2)]);
   });
   it('refuses an empty conversation', () => {
     given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 404);
@@ -102,18 +138,52 @@ describe('profanity list', () => {
     expect(PROFANITY_TERMS.length).toBeLessThanOrEqual(80);
     expect(new Set(PROFANITY_TERMS.map((t) => normalizeForMatch(t.term))).size).toBe(PROFANITY_TERMS.length);
   });
-  it.each(['connard', 'CONNARD', 'Connasse !', 'espèce de salopE', 'tu es un enculé', 'tu es un ENCULE', 'encule', 'Bâtard', 'batard', 'BÂTARD', 'tête de nœud', 'TETE DE NOEUD', 'ferme ta gueule', 'ta-gueule', 'sale-arabe', 'espèce de pédé', 'gros PD', 'quel con.', 'des cons', "c'est une pute", 'nègre', 'NEGRE', 'fils de pute', 'connards'])(
-    'finds %o',
-    (text) => {
-      expect(containsProfanity(text)).toBe(true);
-    },
-  );
-  it.each(['Bonjour, ça va ?', 'la dispute', 'une bonne réputation', 'marche pédestre', 'mon contact', 'la constitution', 'la Mongolie', 'les ordures ménagères', 'un negroni', 'idiotisme', 'computer', 'la salle de bain', 'Sale temps aujourd’hui', ''])(
-    'lets %o through',
-    (text) => {
-      expect(findProfanity(text)).toBeNull();
-    },
-  );
+  it.each([
+    'connard',
+    'CONNARD',
+    'Connasse !',
+    'espèce de salopE',
+    'tu es un enculé',
+    'tu es un ENCULE',
+    'encule',
+    'Bâtard',
+    'batard',
+    'BÂTARD',
+    'tête de nœud',
+    'TETE DE NOEUD',
+    'ferme ta gueule',
+    'ta-gueule',
+    'sale-arabe',
+    'espèce de pédé',
+    'gros PD',
+    'quel con.',
+    'des cons',
+    "c'est une pute",
+    'nègre',
+    'NEGRE',
+    'fils de pute',
+    'connards',
+  ])('finds %o', (text) => {
+    expect(containsProfanity(text)).toBe(true);
+  });
+  it.each([
+    'Bonjour, ça va ?',
+    'la dispute',
+    'une bonne réputation',
+    'marche pédestre',
+    'mon contact',
+    'la constitution',
+    'la Mongolie',
+    'les ordures ménagères',
+    'un negroni',
+    'idiotisme',
+    'computer',
+    'la salle de bain',
+    'Sale temps aujourd’hui',
+    '',
+  ])('lets %o through', (text) => {
+    expect(findProfanity(text)).toBeNull();
+  });
   it('normalises case, accents, ligatures and punctuation', () => {
     expect(normalizeForMatch('  Tête-de-NŒUD !! ')).toBe('tete de noeud');
     expect(normalizeForMatch('ÉÀÇÏ')).toBe('eaci');
@@ -141,13 +211,19 @@ describe('messaging rules', () => {
 describe('notification rules', () => {
   const ev = (e: AppEvent) => notificationsCausedBy(e);
   it('notifies the followee of a follow', () => {
-    expect(ev({ type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } })).toEqual([{ type: 'follow', recipientId: 'b', senderId: 'a', videoId: 0 }]);
+    expect(ev({ type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } })).toEqual([
+      { type: 'follow', recipientId: 'b', senderId: 'a', videoId: 0 },
+    ]);
   });
   it('notifies the owner of a like or a comment, with the video, never themselves', () => {
-    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([{ type: 'like', recipientId: 'b', senderId: 'a', videoId: 3 }]);
+    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([
+      { type: 'like', recipientId: 'b', senderId: 'a', videoId: 3 },
+    ]);
     expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'b', ownerId: 'b' } })).toEqual([]);
     const comment = { commentId: 1, videoId: 3, videoOwnerId: 'b', authorId: 'a', parentId: null, content: 'x' };
-    expect(ev({ type: 'CommentPosted', data: comment })).toEqual([{ type: 'comment', recipientId: 'b', senderId: 'a', videoId: 3 }]);
+    expect(ev({ type: 'CommentPosted', data: comment })).toEqual([
+      { type: 'comment', recipientId: 'b', senderId: 'a', videoId: 3 },
+    ]);
     expect(ev({ type: 'CommentPosted', data: { ...comment, authorId: 'b' } })).toEqual([]);
   });
   it('notifies the receiver of a message; other facts notify nobody', () => {
@@ -163,43 +239,128 @@ describe('notification rules', () => {
 });
 
 describe('notifications decider', () => {
-  const read = (notificationId: number, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
+  const read = (notificationId: string, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
     type: 'MarkNotificationRead',
     userId,
     notificationId,
     recipients,
   });
-  const del = (notificationId: number, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
+  const del = (notificationId: string, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
     type: 'DeleteNotification',
     userId,
     notificationId,
     recipients,
   });
-  const wasRead = (notificationId: number): NotificationEvent => ({ type: 'NotificationRead', data: { userId: 'u', notificationId } });
-  const wasDeleted = (notificationId: number): NotificationEvent => ({ type: 'NotificationDeleted', data: { userId: 'u', notificationId } });
-  const allRead = (upToNotificationId: number): NotificationEvent => ({ type: 'AllNotificationsRead', data: { userId: 'u', upToNotificationId } });
+  const wasRead = (notificationId: string | number): NotificationEvent => ({
+    type: 'NotificationRead',
+    data: { userId: 'u', notificationId },
+  });
+  const wasDeleted = (notificationId: string | number): NotificationEvent => ({
+    type: 'NotificationDeleted',
+    data: { userId: 'u', notificationId },
+  });
+  const allRead = (upToNotificationId: string | number): NotificationEvent => ({
+    type: 'AllNotificationsRead',
+    data: { userId: 'u', upToNotificationId },
+  });
+  /** EventStoreDB positions: commit << 64 | prepare, far beyond 2^53 */
+  const esdb = (commit: bigint, prepare: bigint) => notificationIdOf((commit << 64n) | prepare);
 
   it('marks its owner’s notification read, once', () => {
-    given(notificationsDecider).when(read(12)).then([wasRead(12)]);
-    given(notificationsDecider, [wasRead(12)]).when(read(12)).then([]);
-    given(notificationsDecider, [allRead(20)]).when(read(12)).then([]);
-    given(notificationsDecider, [allRead(10)]).when(read(12)).then([wasRead(12)]);
+    given(notificationsDecider)
+      .when(read('12'))
+      .then([wasRead('12')]);
+    given(notificationsDecider, [wasRead('12')])
+      .when(read('12'))
+      .then([]);
+    given(notificationsDecider, [allRead('20')])
+      .when(read('12'))
+      .then([]);
+    given(notificationsDecider, [allRead('10')])
+      .when(read('12'))
+      .then([wasRead('12')]);
   });
   it('refuses someone else’s notification (403) and an unknown one (404)', () => {
-    given(notificationsDecider).when(read(12, 'u', ['v'])).thenThrows(NOTIFICATION_MESSAGES.forbidden, 403);
-    given(notificationsDecider).when(del(12, 'u', ['v'])).thenThrows('Accès refusé.', 403);
-    given(notificationsDecider).when(read(12, 'u', null)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-    given(notificationsDecider).when(del(12, 'u', [])).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider)
+      .when(read('12', 'u', ['v']))
+      .thenThrows(NOTIFICATION_MESSAGES.forbidden, 403);
+    given(notificationsDecider)
+      .when(del('12', 'u', ['v']))
+      .thenThrows('Accès refusé.', 403);
+    given(notificationsDecider)
+      .when(read('12', 'u', null))
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider)
+      .when(del('12', 'u', []))
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
   });
   it('deletes once; a deleted notification is not found any more', () => {
-    given(notificationsDecider).when(del(12)).then([wasDeleted(12)]);
-    given(notificationsDecider, [wasDeleted(12)]).when(del(12)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-    given(notificationsDecider, [wasDeleted(12)]).when(read(12)).thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider)
+      .when(del('12'))
+      .then([wasDeleted('12')]);
+    given(notificationsDecider, [wasDeleted('12')])
+      .when(del('12'))
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider, [wasDeleted('12')])
+      .when(read('12'))
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
   });
   it('marks everything up to a position read, and appends nothing when nothing is newer', () => {
-    const all = (upToNotificationId: number): NotificationCommand => ({ type: 'MarkAllNotificationsRead', userId: 'u', upToNotificationId });
-    given(notificationsDecider).when(all(30)).then([allRead(30)]);
-    given(notificationsDecider, [allRead(30)]).when(all(30)).then([]);
-    given(notificationsDecider, [allRead(30)]).when(all(31)).then([allRead(31)]);
+    const all = (upToNotificationId: string): NotificationCommand => ({
+      type: 'MarkAllNotificationsRead',
+      userId: 'u',
+      upToNotificationId,
+    });
+    given(notificationsDecider)
+      .when(all('30'))
+      .then([allRead('30')]);
+    given(notificationsDecider, [allRead('30')])
+      .when(all('30'))
+      .then([]);
+    given(notificationsDecider, [allRead('30')])
+      .when(all('31'))
+      .then([allRead('31')]);
+    // compared as numbers, not as text
+    given(notificationsDecider, [allRead('9')])
+      .when(all('10'))
+      .then([allRead('10')]);
+  });
+  it('tells apart notifications whose positions share their commit half (EventStoreDB)', () => {
+    const a = esdb(7000n, 7000n);
+    const b = esdb(7000n, 7100n);
+    expect(a).not.toBe(b);
+    given(notificationsDecider, [wasRead(a)])
+      .when(read(b))
+      .then([wasRead(b)]);
+    given(notificationsDecider, [wasDeleted(a)])
+      .when(read(b))
+      .then([wasRead(b)]);
+    given(notificationsDecider, [allRead(a)])
+      .when(read(b))
+      .then([wasRead(b)]);
+    given(notificationsDecider, [allRead(b)])
+      .when(read(a))
+      .then([]);
+  });
+  it('reads the facts written when ids were numbers', () => {
+    given(notificationsDecider, [wasRead(12)])
+      .when(read('12'))
+      .then([]);
+    given(notificationsDecider, [wasDeleted(12)])
+      .when(del('12'))
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+    given(notificationsDecider, [allRead(20)])
+      .when(read('19'))
+      .then([]);
+    expect(NotificationReadSchema.parse({ userId: 'u', notificationId: 12 })).toEqual({
+      userId: 'u',
+      notificationId: 12,
+    });
+    expect(NotificationReadSchema.parse({ userId: 'u', notificationId: esdb(1n, 2n) }).notificationId).toBe(
+      esdb(1n, 2n),
+    );
+    for (const bad of ['0', '012', '-1', '1e3', 'abc', '1'.repeat(40), 0, 1.5]) {
+      expect(NotificationReadSchema.safeParse({ userId: 'u', notificationId: bad }).success).toBe(false);
+    }
   });
 });

@@ -1,6 +1,16 @@
 import type { Decider } from '../shared/decider';
+import type { LogPosition } from '../shared/envelope';
 import { forbidden, notFound } from '../shared/errors';
 import type { NotificationEvent } from './events';
+
+/**
+ * A notification's id: the decimal form of the log position of the event that caused it. Never a
+ * JS number: an EventStoreDB position (commit << 64 | prepare) does not fit in one.
+ */
+export type NotificationId = string;
+export const notificationIdOf = (position: LogPosition): NotificationId => position.toString();
+/** Facts written before ids were strings hold numbers: the same value. */
+export const notificationIdFrom = (stored: string | number): NotificationId => String(stored);
 
 export const NOTIFICATION_MESSAGES = {
   notFound: 'Notification introuvable.',
@@ -15,39 +25,49 @@ export const NOTIFICATION_MESSAGES = {
  * at that position (see notificationsCausedBy); null when no event there notifies anyone.
  */
 export type NotificationCommand =
-  | { type: 'MarkNotificationRead'; userId: string; notificationId: number; recipients: readonly string[] | null }
-  | { type: 'DeleteNotification'; userId: string; notificationId: number; recipients: readonly string[] | null }
-  | { type: 'MarkAllNotificationsRead'; userId: string; upToNotificationId: number };
+  | {
+      type: 'MarkNotificationRead';
+      userId: string;
+      notificationId: NotificationId;
+      recipients: readonly string[] | null;
+    }
+  | { type: 'DeleteNotification'; userId: string; notificationId: NotificationId; recipients: readonly string[] | null }
+  | { type: 'MarkAllNotificationsRead'; userId: string; upToNotificationId: NotificationId };
 
 /**
  * A member's reads and deletions (stream `notifications-<userId>`). `evolve` adds to the sets in
  * place, so folding a long stream stays linear: a state is consumed by the next `evolve`, never kept.
  */
 export type NotificationsState = {
-  read: Set<number>;
-  deleted: Set<number>;
-  /** every notification up to this id is read */
-  allReadUpTo: number;
+  read: Set<NotificationId>;
+  deleted: Set<NotificationId>;
+  /** every notification up to this position is read */
+  allReadUpTo: bigint;
 };
 
-function checkOwner(c: { userId: string; notificationId: number; recipients: readonly string[] | null }, s: NotificationsState) {
+function checkOwner(
+  c: { userId: string; notificationId: NotificationId; recipients: readonly string[] | null },
+  s: NotificationsState,
+) {
   if (!c.recipients || c.recipients.length === 0) throw notFound(NOTIFICATION_MESSAGES.notFound);
   if (!c.recipients.includes(c.userId)) throw forbidden(NOTIFICATION_MESSAGES.forbidden);
   if (s.deleted.has(c.notificationId)) throw notFound(NOTIFICATION_MESSAGES.notFound);
 }
 
 export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
-  initialState: () => ({ read: new Set(), deleted: new Set(), allReadUpTo: 0 }),
+  initialState: () => ({ read: new Set(), deleted: new Set(), allReadUpTo: 0n }),
   evolve(state, event) {
     switch (event.type) {
       case 'NotificationRead':
-        state.read.add(event.data.notificationId);
+        state.read.add(notificationIdFrom(event.data.notificationId));
         return { ...state };
       case 'NotificationDeleted':
-        state.deleted.add(event.data.notificationId);
+        state.deleted.add(notificationIdFrom(event.data.notificationId));
         return { ...state };
-      case 'AllNotificationsRead':
-        return { ...state, allReadUpTo: Math.max(state.allReadUpTo, event.data.upToNotificationId) };
+      case 'AllNotificationsRead': {
+        const upTo = BigInt(event.data.upToNotificationId);
+        return { ...state, allReadUpTo: upTo > state.allReadUpTo ? upTo : state.allReadUpTo };
+      }
     }
   },
   decide(command, state) {
@@ -57,14 +77,14 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
         checkOwner(command, state);
         const { notificationId } = command;
         // marking twice changes nothing and appends nothing
-        if (state.read.has(notificationId) || notificationId <= state.allReadUpTo) return [];
+        if (state.read.has(notificationId) || BigInt(notificationId) <= state.allReadUpTo) return [];
         return [{ type: 'NotificationRead', data: { userId, notificationId } }];
       }
       case 'DeleteNotification':
         checkOwner(command, state);
         return [{ type: 'NotificationDeleted', data: { userId, notificationId: command.notificationId } }];
       case 'MarkAllNotificationsRead':
-        if (command.upToNotificationId <= state.allReadUpTo) return [];
+        if (BigInt(command.upToNotificationId) <= state.allReadUpTo) return [];
         return [{ type: 'AllNotificationsRead', data: { userId, upToNotificationId: command.upToNotificationId } }];
     }
   },

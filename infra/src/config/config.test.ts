@@ -30,6 +30,33 @@ describe('config', () => {
     expect((err as ConfigError).variable).toBe(variable);
     expect((err as Error).message).toContain(variable);
   });
+  it.each([
+    'kurrentdb://localhost:2113?tls=false',
+    'kurrentdb+discover://cluster.local:2113',
+    'KurrentDB://x:2113',
+    'kdb://x:2113',
+  ])('refuses the successor client’s scheme %s with a message naming EVENTSTORE_URL and esdb://', (value) => {
+    let err: unknown;
+    try {
+      loadConfig({ EVENTSTORE_URL: value, SESSION_SECRET: 'x'.repeat(20) });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe('EVENTSTORE_URL');
+    expect((err as Error).message).toContain('EVENTSTORE_URL');
+    expect((err as Error).message).toContain('esdb://');
+    expect((err as Error).message).toContain('@eventstore/db-client');
+  });
+  it('accepts esdb:// and esdb+discover:// for EventStoreDB', () => {
+    const secret = { SESSION_SECRET: 'x'.repeat(20) };
+    expect(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false', ...secret }).EVENTSTORE_URL).toBe(
+      'esdb://localhost:2113?tls=false',
+    );
+    expect(loadConfig({ EVENTSTORE_URL: ' esdb+discover://cluster.local:2113 ', ...secret }).EVENTSTORE_URL).toBe(
+      'esdb+discover://cluster.local:2113',
+    );
+  });
   it('runs distributed with a session secret', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET: 'x'.repeat(20) });
     expect(c.embedded).toBe(false);

@@ -17,7 +17,19 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default('./data'),
-  EVENTSTORE_URL: z.preprocess(emptyToUndefined, url(['esdb://', 'esdb+discover://', 'kurrentdb://']).optional()),
+  EVENTSTORE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      // @eventstore/db-client 6.2.1 throws in its constructor on the successor's schemes
+      .refine((v) => !/^(kurrentdb|kurrent|kdb)(\+discover)?:\/\//i.test(v), {
+        message:
+          'kurrentdb:// est le schéma du client @kurrent/kurrentdb-client ; EVO utilise @eventstore/db-client 6.2.1 : écrivez la même adresse en esdb://… (ou esdb+discover://…)',
+      })
+      .pipe(url(['esdb://', 'esdb+discover://']))
+      .optional(),
+  ),
   MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
   ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
@@ -43,7 +55,10 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO
 };
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`Configuration invalide : ${variable} ${detail}`);
     this.name = 'ConfigError';
   }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
-import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision } from './port';
+import {
+  IDEMPOTENCY_WINDOW,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+} from './port';
 
 /**
  * Behaviour every EventStore adapter must have. Tests only look at the log after the position
@@ -135,8 +141,11 @@ export function eventStoreContract(
         // the retry of the first append, as a client would send it after a lost answer
         const retry = await store.append(sid('a'), [e1], 'no_stream');
         expect(retry.position).toBe(first.position);
+        // the stream's head, not the revision the retried append got
+        expect(retry.nextRevision).toBe(1);
         const retry2 = await store.append(sid('a'), [e2], 0);
         expect(retry2.position).toBe(second.position);
+        expect(retry2.nextRevision).toBe(1);
 
         const read = await store.readStream(sid('a'));
         expect(read.map((e) => e.id)).toEqual([e1.id, e2.id]);
@@ -150,7 +159,42 @@ export function eventStoreContract(
         await store.append(sid('a'), [newEvent()], 2);
         const retry = await store.append(sid('a'), batch, 'no_stream');
         expect(retry.position).toBe(first.position);
+        expect(retry.nextRevision).toBe(3);
         expect(await store.readStream(sid('a'))).toHaveLength(4);
+      });
+
+      it('re-appending stored events with the head as expected revision (a retry that re-read the stream) stores nothing', async () => {
+        const e1 = newEvent();
+        const first = await store.append(sid('a'), [e1], 'no_stream');
+        expect(await store.append(sid('a'), [e1], 0)).toEqual(first);
+        const batch = [newEvent(), newEvent()];
+        const second = await store.append(sid('a'), batch, 0);
+        for (const expected of [2, 'any', 'stream_exists'] as const) {
+          expect(await store.append(sid('a'), batch, expected)).toEqual(second);
+        }
+        expect((await store.readStream(sid('a'))).map((e) => e.id)).toEqual([e1.id, ...batch.map((e) => e.id)]);
+      });
+
+      it("recognises a re-append while its events are among the stream's last IDEMPOTENCY_WINDOW events", async () => {
+        const e = newEvent();
+        const first = await store.append(sid('a'), [e], 'no_stream');
+        const later = Array.from({ length: IDEMPOTENCY_WINDOW - 1 }, () => newEvent());
+        await store.append(sid('a'), later, 0);
+        const head = IDEMPOTENCY_WINDOW - 1;
+        for (const expected of [head, 'any', 'stream_exists', 'no_stream', 0] as const) {
+          expect(await store.append(sid('a'), [e], expected)).toEqual({ nextRevision: head, position: first.position });
+        }
+        expect(await store.readStream(sid('a'))).toHaveLength(IDEMPOTENCY_WINDOW);
+      });
+
+      it('refuses an append that repeats an event id within itself, storing nothing', async () => {
+        const e = newEvent();
+        await expect(store.append(sid('a'), [e, newEvent(), e], 'any')).rejects.toBeInstanceOf(RangeError);
+        await expect(store.append(sid('a'), [e, e], 'no_stream')).rejects.toBeInstanceOf(RangeError);
+        expect(await store.readStream(sid('a'))).toEqual([]);
+        await store.append(sid('a'), [e], 'no_stream');
+        await expect(store.append(sid('a'), [newEvent(), newEvent(), e, e], 0)).rejects.toBeInstanceOf(RangeError);
+        expect((await store.readStream(sid('a'))).map((r) => r.id)).toEqual([e.id]);
       });
 
       it('rejects a partial overlap with stored events', async () => {

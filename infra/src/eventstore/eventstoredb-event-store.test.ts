@@ -102,7 +102,9 @@ if (configuredUrl || useDocker) {
     });
   });
 } else {
-  const reason = 'EventStoreDB tests skipped: set EVENTSTORE_URL or run a Docker engine';
+  const reason =
+    'EventStoreDB server tests skipped: set EVENTSTORE_URL=esdb://host:2113?tls=false or run a Docker engine ' +
+    '(the adapter logic still runs against a fake client in eventstoredb-event-store.fake.test.ts)';
   console.warn(reason);
   describe.skip(`EventStore contract: EventStoreDB (${reason})`, () => {
     it('runs the contract against EventStoreDB', () => undefined);

@@ -2,6 +2,8 @@ export * from './port';
 export { SqliteEventStore, type SqliteEventStoreOptions, type CommitStats } from './sqlite-event-store';
 export {
   EventStoreDbEventStore,
+  MissingPositionError,
+  type EsdbClient,
   type EventStoreDbEventStoreOptions,
   encodePosition as encodeEsdbPosition,
   decodePosition as decodeEsdbPosition,

@@ -22,11 +22,17 @@ export class WrongExpectedRevisionError extends Error {
 }
 
 export interface AppendResult {
-  /** revision of the stream's last event after the append */
+  /** revision of the stream's last event after the append (for an idempotent re-append: the stream's head) */
   nextRevision: number;
-  /** position of the last event written (or of the existing event, for an idempotent re-append) */
+  /** position of the last event written (for an idempotent re-append: the stored position of the last of them) */
   position: LogPosition;
 }
+
+/**
+ * How far back an append is guaranteed to look for its event ids: a re-append is recognised while
+ * the stored events are among the stream's last IDEMPOTENCY_WINDOW events.
+ */
+export const IDEMPOTENCY_WINDOW = 100;
 
 export interface SubscriptionHandle {
   /** stop delivering events; resolves once no handler call is running */
@@ -44,8 +50,14 @@ export interface SubscribeOptions {
 
 /**
  * The log of every event. Streams are ordered by revision; the whole log is ordered by position.
- * Appends are idempotent by event id: re-appending an event whose id is already in the stream
- * stores nothing and succeeds (whatever the expected revision), answering the stored position.
+ *
+ * Appends are idempotent by event id, whatever the expected revision: re-appending events whose
+ * ids are all in the stream stores nothing and succeeds, answering the stream's head revision and
+ * the stored position of the last of them; when only some of them are there, the append fails
+ * with WrongExpectedRevisionError. This is guaranteed while those events are among the stream's
+ * last IDEMPOTENCY_WINDOW events (SQLite looks at the whole stream, EventStoreDB reads that window
+ * backwards); an older re-append counts as a new append. An append that repeats an event id
+ * within itself is refused with a RangeError and stores nothing.
  */
 export interface EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;

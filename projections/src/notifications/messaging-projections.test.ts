@@ -15,7 +15,18 @@ import {
   type NotificationCommand,
   type RecordedAppEvent,
 } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import {
+  EventStoreDbEventStore,
+  MemoryReadStore,
+  SqliteEventStore,
+  handleCommand,
+  loadState,
+  nextId,
+  toNewEvents,
+  type CommandContext,
+  type EventStore,
+} from '@evo/infra';
+import { FakeEsdbClient } from '@evo/infra/eventstore/testing/fake-esdb-client';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { dumpReadModels } from '../testing/read-model-dump';
@@ -23,53 +34,112 @@ import { writeScriptedHistory } from '../testing/scripted-history';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
 import { commentsQueries, threadComments } from '../comments/queries';
-import { NOTIFICATIONS, NOTIFICATION_COUNTERS, type NotificationDoc, type NotificationCounterDoc } from './notifications-projector';
+import {
+  NOTIFICATIONS,
+  NOTIFICATION_COUNTERS,
+  type NotificationDoc,
+  type NotificationCounterDoc,
+} from './notifications-projector';
 import { notificationsQueries } from './queries';
 import { messagingQueries } from '../messaging/queries';
 
-const open: SqliteEventStore[] = [];
+const open: EventStore[] = [];
 afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
 
 let clock = Date.UTC(2026, 5, 1, 8);
-const ctx = (userId?: string): CommandContext => ({ userId, correlationId: randomUUID(), now: new Date((clock += 60_000)) });
+const ctx = (userId?: string): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  now: new Date((clock += 60_000)),
+});
 
 /** A tiny world written through the real deciders. Follows are appended as the social slice would. */
-function world() {
-  const events = new SqliteEventStore(':memory:');
+function world(events: EventStore = new SqliteEventStore(':memory:')) {
   open.push(events);
   return {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(events, userStream(userId), userDecider, { type: 'RegisterUser', userId, email: `${pseudo}@test.fr`, pseudo, passwordHash: 'h', bio: '', profilePicture: `${pseudo}.png` }, ctx(userId));
+      await handleCommand(
+        events,
+        userStream(userId),
+        userDecider,
+        {
+          type: 'RegisterUser',
+          userId,
+          email: `${pseudo}@test.fr`,
+          pseudo,
+          passwordHash: 'h',
+          bio: '',
+          profilePicture: `${pseudo}.png`,
+        },
+        ctx(userId),
+      );
       return userId;
     },
     async upload(ownerId: string) {
       const videoId = await nextId(events, 'video', ctx(ownerId));
-      await handleCommand(events, videoStream(videoId), videoDecider, { type: 'UploadVideo', videoId, ownerId, title: 'Clip', description: '', filePath: `/uploads/videos/${videoId}.mp4`, mimeType: 'video/mp4', sizeBytes: 1 }, ctx(ownerId));
+      await handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        {
+          type: 'UploadVideo',
+          videoId,
+          ownerId,
+          title: 'Clip',
+          description: '',
+          filePath: `/uploads/videos/${videoId}.mp4`,
+          mimeType: 'video/mp4',
+          sizeBytes: 1,
+        },
+        ctx(ownerId),
+      );
       return videoId;
     },
     async follow(a: string, b: string) {
-      const r = await events.append(`following-${a}`, toNewEvents([{ type: 'UserFollowed', data: { followerId: a, followeeId: b } }], `following-${a}`, ctx(a)), 'any');
+      const r = await events.append(
+        `following-${a}`,
+        toNewEvents([{ type: 'UserFollowed', data: { followerId: a, followeeId: b } }], `following-${a}`, ctx(a)),
+        'any',
+      );
       return r.position;
     },
     async like(u: string, videoId: number, ownerId: string) {
       const s = `like-${videoId}-${u}`;
-      return (await events.append(s, toNewEvents([{ type: 'VideoLiked', data: { videoId, userId: u, ownerId } }], s, ctx(u)), 'any')).position;
+      return (
+        await events.append(
+          s,
+          toNewEvents([{ type: 'VideoLiked', data: { videoId, userId: u, ownerId } }], s, ctx(u)),
+          'any',
+        )
+      ).position;
     },
     async comment(authorId: string, videoId: number, parentId: number | null = null, content = 'Bravo') {
       const commentId = await nextId(events, 'comment', ctx(authorId));
       const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
-      const r = await handleCommand(events, commentsStream(videoId), commentDecider, { type: 'PostComment', commentId, videoId, authorId, parentId, content, video }, ctx(authorId));
+      const r = await handleCommand(
+        events,
+        commentsStream(videoId),
+        commentDecider,
+        { type: 'PostComment', commentId, videoId, authorId, parentId, content, video },
+        ctx(authorId),
+      );
       return { commentId, position: r.position! };
     },
     async send(a: string, b: string, content = 'Salut') {
       for (;;) {
         const messageId = await nextId(events, 'message', ctx(a));
         try {
-          const r = await handleCommand(events, conversationStream(a, b), conversationDecider, { type: 'SendMessage', messageId, content, senderId: a, receiverId: b, senderFollowsReceiver: true }, ctx(a));
+          const r = await handleCommand(
+            events,
+            conversationStream(a, b),
+            conversationDecider,
+            { type: 'SendMessage', messageId, content, senderId: a, receiverId: b, senderFollowsReceiver: true },
+            ctx(a),
+          );
           return { messageId, position: r.position! };
         } catch (e) {
           if (!(e instanceof StaleMessageIdError)) throw e;
@@ -77,8 +147,15 @@ function world() {
       }
     },
     deleteConversation: (u: string, other: string) =>
-      handleCommand(events, conversationStream(u, other), conversationDecider, { type: 'DeleteConversation', userId: u, otherId: other }, ctx(u)),
-    notif: (userId: string, command: NotificationCommand) => handleCommand(events, notificationsStream(userId), notificationsDecider, command, ctx(userId)),
+      handleCommand(
+        events,
+        conversationStream(u, other),
+        conversationDecider,
+        { type: 'DeleteConversation', userId: u, otherId: other },
+        ctx(u),
+      ),
+    notif: (userId: string, command: NotificationCommand) =>
+      handleCommand(events, notificationsStream(userId), notificationsDecider, command, ctx(userId)),
   };
 }
 
@@ -86,12 +163,16 @@ async function project(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: Record<string, unknown> }> = [];
   const pctx = {
-    push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload: payload as Record<string, unknown> }),
+    push: (room: string, event: string, payload: unknown) =>
+      pushes.push({ room, event, payload: payload as Record<string, unknown> }),
     rooms: () => {},
   };
-  for (const p of allProjectors) for (const [c, specs] of Object.entries(p.indexes ?? {})) for (const s of specs) await read.collection(c).createIndex(s);
+  for (const p of allProjectors)
+    for (const [c, specs] of Object.entries(p.indexes ?? {}))
+      for (const s of specs) await read.collection(c).createIndex(s);
   for await (const batch of events.readAll(undefined, 100)) {
-    for (const e of batch) for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, pctx);
+    for (const e of batch)
+      for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, pctx);
   }
   return { read, pushes };
 }
@@ -109,23 +190,63 @@ describe('comments projection', () => {
     const { read } = await project(w.events);
     const list = await commentsQueries(read).ofVideo(v);
     expect(list).toEqual([
-      { id: c1.commentId, parent_id: null, user_pseudo: 'alice', user_profile_picture: 'alice.png', content: 'Premier', created_at: expect.any(String) },
-      { id: r1.commentId, parent_id: c1.commentId, user_pseudo: 'bob', user_profile_picture: 'bob.png', content: 'Réponse', created_at: expect.any(String) },
-      { id: r2.commentId, parent_id: c1.commentId, user_pseudo: 'alice', user_profile_picture: 'alice.png', content: 'Réponse à la réponse', created_at: expect.any(String) },
-      { id: c2.commentId, parent_id: null, user_pseudo: 'bob', user_profile_picture: 'bob.png', content: 'Deuxième', created_at: expect.any(String) },
+      {
+        id: c1.commentId,
+        parent_id: null,
+        user_pseudo: 'alice',
+        user_profile_picture: 'alice.png',
+        content: 'Premier',
+        created_at: expect.any(String),
+      },
+      {
+        id: r1.commentId,
+        parent_id: c1.commentId,
+        user_pseudo: 'bob',
+        user_profile_picture: 'bob.png',
+        content: 'Réponse',
+        created_at: expect.any(String),
+      },
+      {
+        id: r2.commentId,
+        parent_id: c1.commentId,
+        user_pseudo: 'alice',
+        user_profile_picture: 'alice.png',
+        content: 'Réponse à la réponse',
+        created_at: expect.any(String),
+      },
+      {
+        id: c2.commentId,
+        parent_id: null,
+        user_pseudo: 'bob',
+        user_profile_picture: 'bob.png',
+        content: 'Deuxième',
+        created_at: expect.any(String),
+      },
     ]);
     expect((await read.collection<VideoDoc>(VIDEOS).findOne({ _id: v }))?.comments_count).toBe(4);
     expect(await commentsQueries(read).ofVideo(999)).toBeNull();
   });
 
   it('keeps replies whose parent is missing out of the thread', () => {
-    const doc = (id: number, parent_id: number | null) => ({ _id: id, id, parent_id, video_id: 1, user_id: 'u', user_email: '', user_pseudo: 'p', user_profile_picture: '', content: 'x', created_at: '' }) as CommentDoc;
+    const doc = (id: number, parent_id: number | null) =>
+      ({
+        _id: id,
+        id,
+        parent_id,
+        video_id: 1,
+        user_id: 'u',
+        user_email: '',
+        user_pseudo: 'p',
+        user_profile_picture: '',
+        content: 'x',
+        created_at: '',
+      }) as CommentDoc;
     expect(threadComments([doc(3, 1), doc(1, null), doc(2, 9)]).map((c) => c.id)).toEqual([1, 3]);
   });
 });
 
 describe('notifications projection', () => {
-  it('notifies follows, likes, comments and messages (never oneself), id = position, and pushes once', async () => {
+  it('notifies follows, likes, comments and messages (never oneself), id = position in decimal, and pushes once', async () => {
     const w = world();
     const alice = await w.member('alice');
     const bob = await w.member('bob');
@@ -143,10 +264,46 @@ describe('notifications projection', () => {
 
     const list = await notificationsQueries(once.read).list(bob);
     expect(list).toEqual([
-      { id: Number(m.position), type: 'message', sender_email: 'alice@test.fr', sender_pseudo: 'alice', message: 'alice vous a envoyé un message', video_id: 0, seen: 0, created_at: expect.any(String) },
-      { id: Number(c.position), type: 'comment', sender_email: 'alice@test.fr', sender_pseudo: 'alice', message: 'alice a commenté votre vidéo', video_id: v, seen: 0, created_at: expect.any(String) },
-      { id: Number(l), type: 'like', sender_email: 'alice@test.fr', sender_pseudo: 'alice', message: 'alice a aimé votre vidéo', video_id: v, seen: 0, created_at: expect.any(String) },
-      { id: Number(f), type: 'follow', sender_email: 'alice@test.fr', sender_pseudo: 'alice', message: "alice s'est abonné(e) à vous", video_id: 0, seen: 0, created_at: expect.any(String) },
+      {
+        id: String(m.position),
+        type: 'message',
+        sender_email: 'alice@test.fr',
+        sender_pseudo: 'alice',
+        message: 'alice vous a envoyé un message',
+        video_id: 0,
+        seen: 0,
+        created_at: expect.any(String),
+      },
+      {
+        id: String(c.position),
+        type: 'comment',
+        sender_email: 'alice@test.fr',
+        sender_pseudo: 'alice',
+        message: 'alice a commenté votre vidéo',
+        video_id: v,
+        seen: 0,
+        created_at: expect.any(String),
+      },
+      {
+        id: String(l),
+        type: 'like',
+        sender_email: 'alice@test.fr',
+        sender_pseudo: 'alice',
+        message: 'alice a aimé votre vidéo',
+        video_id: v,
+        seen: 0,
+        created_at: expect.any(String),
+      },
+      {
+        id: String(f),
+        type: 'follow',
+        sender_email: 'alice@test.fr',
+        sender_pseudo: 'alice',
+        message: "alice s'est abonné(e) à vous",
+        video_id: 0,
+        seen: 0,
+        created_at: expect.any(String),
+      },
     ]);
     expect(await notificationsQueries(once.read).list(alice)).toEqual([]);
     expect(await notificationsQueries(once.read).unread(bob)).toBe(4);
@@ -161,7 +318,15 @@ describe('notifications projection', () => {
     expect(news[3].payload.position).toBe(m.position.toString());
     const messages = once.pushes.filter((p) => p.event === 'message:new');
     expect(messages.map((p) => p.room)).toEqual([`user:${alice}`, `user:${bob}`]);
-    expect(messages[0].payload).toEqual({ message: expect.objectContaining({ id: m.messageId, sender_pseudo: 'alice', receiver_pseudo: 'bob', content: 'Salut' }), position: m.position.toString() });
+    expect(messages[0].payload).toEqual({
+      message: expect.objectContaining({
+        id: m.messageId,
+        sender_pseudo: 'alice',
+        receiver_pseudo: 'bob',
+        content: 'Salut',
+      }),
+      position: m.position.toString(),
+    });
   });
 
   it('keeps the unread count right through reads, double reads, deletions and read-all; never below 0', async () => {
@@ -169,7 +334,12 @@ describe('notifications projection', () => {
     const alice = await w.member('alice');
     const bob = await w.member('bob');
     const v = await w.upload(bob);
-    const ids = [Number(await w.follow(alice, bob)), Number(await w.like(alice, v, bob)), Number((await w.comment(alice, v)).position), Number((await w.send(alice, bob)).position)];
+    const ids = [
+      String(await w.follow(alice, bob)),
+      String(await w.like(alice, v, bob)),
+      String((await w.comment(alice, v)).position),
+      String((await w.send(alice, bob)).position),
+    ];
     const r = [bob];
     await w.notif(bob, { type: 'MarkNotificationRead', userId: bob, notificationId: ids[0], recipients: r });
     await w.notif(bob, { type: 'MarkNotificationRead', userId: bob, notificationId: ids[0], recipients: r });
@@ -184,11 +354,19 @@ describe('notifications projection', () => {
       { unread: 2, position: expect.any(String), deleted: ids[1] },
     ]);
 
-    await w.notif(bob, { type: 'MarkAllNotificationsRead', userId: bob, upToNotificationId: Number(await w.events.lastPosition()) });
-    const later = Number((await w.send(alice, bob, 'Encore')).position);
+    await w.notif(bob, {
+      type: 'MarkAllNotificationsRead',
+      userId: bob,
+      upToNotificationId: String(await w.events.lastPosition()),
+    });
+    const later = String((await w.send(alice, bob, 'Encore')).position);
     ({ read, pushes } = await project(w.events));
     expect(await notificationsQueries(read).unread(bob)).toBe(1);
-    expect((await notificationsQueries(read).list(bob)).map((n) => [n.id, n.seen])).toEqual([[later, 0], [ids[3], 1], [ids[2], 1]]);
+    expect((await notificationsQueries(read).list(bob)).map((n) => [n.id, n.seen])).toEqual([
+      [later, 0],
+      [ids[3], 1],
+      [ids[2], 1],
+    ]);
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: later, recipients: r });
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[2], recipients: r });
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[3], recipients: r });
@@ -199,19 +377,72 @@ describe('notifications projection', () => {
     for (const c of counters) expect(c.unread).toBeGreaterThanOrEqual(0);
   });
 
+  it('gives the notifications of one EventStoreDB commit (same commit, other prepare) ids of their own, the same after a replay', async () => {
+    // the EventStoreDB adapter on a fake client whose multi-event writes share their commit position
+    const w = world(new EventStoreDbEventStore(new FakeEsdbClient().asClient()));
+    const alice = await w.member('alice');
+    const bob = await w.member('bob');
+    const v1 = await w.upload(bob);
+    const v2 = await w.upload(bob);
+    const stream = `likes-${alice}`;
+    const likes = toNewEvents(
+      [
+        { type: 'VideoLiked', data: { videoId: v1, userId: alice, ownerId: bob } },
+        { type: 'VideoLiked', data: { videoId: v2, userId: alice, ownerId: bob } },
+      ],
+      stream,
+      ctx(alice),
+    );
+    await w.events.append(stream, likes, 'no_stream');
+    const [first, second] = await w.events.readStream(stream);
+    expect(first.position >> 64n).toBe(second.position >> 64n);
+    expect(Number(first.position)).toBe(Number(second.position)); // what the commit half alone would give
+
+    const once = await project(w.events);
+    const twice = await project(w.events, 2);
+    expect(await dumpReadModels(twice.read)).toEqual(await dumpReadModels(once.read));
+    const list = await notificationsQueries(once.read).list(bob);
+    expect(list.map((n) => [n.id, n.video_id])).toEqual([
+      [String(second.position), v2],
+      [String(first.position), v1],
+    ]);
+    expect(await notificationsQueries(once.read).unread(bob)).toBe(2);
+    expect(
+      (await notificationsQueries(once.read).list(bob, { before: String(second.position) })).map((n) => n.id),
+    ).toEqual([String(first.position)]);
+
+    await w.notif(bob, {
+      type: 'MarkNotificationRead',
+      userId: bob,
+      notificationId: String(first.position),
+      recipients: [bob],
+    });
+    const after = await project(w.events);
+    expect((await notificationsQueries(after.read).list(bob)).map((n) => [n.id, n.seen])).toEqual([
+      [String(second.position), 0],
+      [String(first.position), 1],
+    ]);
+    expect(await notificationsQueries(after.read).unread(bob)).toBe(1);
+  });
+
   it('tells what changed since a position: new, read and deleted notifications, new messages', async () => {
     const w = world();
     const alice = await w.member('alice');
     const bob = await w.member('bob');
-    const f = Number(await w.follow(alice, bob));
+    const f = String(await w.follow(alice, bob));
     const since = (await w.events.lastPosition())!;
     const m = await w.send(alice, bob, 'Pendant ton absence');
     await w.notif(bob, { type: 'MarkNotificationRead', userId: bob, notificationId: f, recipients: [bob] });
     const { read } = await project(w.events);
     const changed = await notificationsQueries(read).changedSince(bob, since, 50);
-    expect(changed.notifications.map((n) => [n.id, n.seen])).toEqual([[Number(m.position), 0], [f, 1]]);
+    expect(changed.notifications.map((n) => [n.id, n.seen])).toEqual([
+      [String(m.position), 0],
+      [f, 1],
+    ]);
     expect(changed.deleted).toEqual([]);
-    expect((await messagingQueries(read).since(bob, since, 50)).messages.map((x) => x.content)).toEqual(['Pendant ton absence']);
+    expect((await messagingQueries(read).since(bob, since, 50)).messages.map((x) => x.content)).toEqual([
+      'Pendant ton absence',
+    ]);
     expect((await notificationsQueries(read).changedSince(bob, since, 1)).truncated).toBe(true);
   });
 });
@@ -229,7 +460,10 @@ describe('messages projection', () => {
     let q = messagingQueries(read);
     expect((await q.thread(alice, bob)).map((m) => m.content)).toEqual(['Un', 'Deux']);
     expect((await q.allOf(alice)).map((m) => m.content)).toEqual(['Un', 'Deux', 'De Carol']);
-    expect((await q.inbox(alice)).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([['carol', 'De Carol'], ['bob', 'Deux']]);
+    expect((await q.inbox(alice)).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([
+      ['carol', 'De Carol'],
+      ['bob', 'Deux'],
+    ]);
     expect((await q.thread(bob, alice))[0]).toEqual({
       id: expect.any(Number),
       sender_email: 'alice@test.fr',
@@ -248,16 +482,25 @@ describe('messages projection', () => {
     expect(await q.thread(alice, bob)).toEqual([]);
     expect((await q.inbox(alice)).map((e) => e.other_pseudo)).toEqual(['carol']);
     expect((await q.thread(bob, alice)).map((m) => m.content)).toEqual(['Un', 'Deux']);
-    expect(await q.hiddenSince(alice, 0n)).toEqual([{ other_email: 'bob@test.fr', up_to_message_id: expect.any(Number) }]);
+    expect(await q.hiddenSince(alice, 0n)).toEqual([
+      { other_email: 'bob@test.fr', up_to_message_id: expect.any(Number) },
+    ]);
 
     await w.send(bob, alice, 'Trois');
     const live = await project(w.events);
     q = messagingQueries(live.read);
     expect((await q.thread(alice, bob)).map((m) => m.content)).toEqual(['Trois']);
-    expect((await q.inbox(alice)).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([['bob', 'Trois'], ['carol', 'De Carol']]);
+    expect((await q.inbox(alice)).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([
+      ['bob', 'Trois'],
+      ['carol', 'De Carol'],
+    ]);
     expect((await q.thread(bob, alice)).map((m) => m.content)).toEqual(['Un', 'Deux', 'Trois']);
     expect(live.pushes.filter((p) => p.event === 'conversation:deleted')).toEqual([
-      { room: `user:${alice}`, event: 'conversation:deleted', payload: { other_email: 'bob@test.fr', up_to_message_id: expect.any(Number), position: expect.any(String) } },
+      {
+        room: `user:${alice}`,
+        event: 'conversation:deleted',
+        payload: { other_email: 'bob@test.fr', up_to_message_id: expect.any(Number), position: expect.any(String) },
+      },
     ]);
   });
 });
@@ -276,7 +519,9 @@ describe('scripted history', () => {
       expect(v.comments_count).toBe(comments.filter((c) => c.video_id === v.id).length);
     }
     const notifications = await read.collection<NotificationDoc>(NOTIFICATIONS).find({});
-    expect(new Set(notifications.map((n) => n.type))).toEqual(new Set(['follow', 'like', 'comment', 'message', 'gift', 'report_update']));
+    expect(new Set(notifications.map((n) => n.type))).toEqual(
+      new Set(['follow', 'like', 'comment', 'message', 'gift', 'report_update']),
+    );
     expect(notifications.some((n) => n.deleted)).toBe(true);
     expect(notifications.some((n) => n.seen === 1)).toBe(true);
     for (const c of await read.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS).find({})) {

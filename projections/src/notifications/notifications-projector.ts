@@ -1,4 +1,13 @@
-import { NOTIFICATION_TEXTS, notificationsCausedBy, positionKey, positionToString, type NotificationType } from '@evo/domain';
+import {
+  NOTIFICATION_TEXTS,
+  notificationIdFrom,
+  notificationIdOf,
+  notificationsCausedBy,
+  positionKey,
+  positionToString,
+  type NotificationId,
+  type NotificationType,
+} from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
@@ -9,13 +18,17 @@ export const NOTIFICATION_COUNTERS = 'notification_counters';
 
 /**
  * A member's notification (SPEC.md section 3 "Notification"). `id` is the position of the event
- * that caused it. A deleted notification stays as a tombstone (`deleted`), so that a client
- * catching up after a disconnection learns it is gone. `_pos` is the position of its last change.
+ * that caused it, in decimal (a string: an EventStoreDB position does not fit in a JS number), and
+ * `cause_pos` the same position in fixed width, which orders the list. A deleted notification
+ * stays as a tombstone (`deleted`), so that a client catching up after a disconnection learns it
+ * is gone. `_pos` is the position of its last change.
  */
 export interface NotificationDoc extends Doc {
   /** `${user_id}:${id}` */
   _id: string;
-  id: number;
+  id: NotificationId;
+  /** positionKey of the causing event */
+  cause_pos: string;
   user_id: string;
   type: NotificationType;
   sender_id: string | null;
@@ -39,7 +52,7 @@ export interface NotificationCounterDoc extends Doc {
 
 /** What the API and the pushes answer for a notification. */
 export interface NotificationView {
-  id: number;
+  id: NotificationId;
   type: NotificationType;
   sender_email: string;
   sender_pseudo: string;
@@ -60,7 +73,9 @@ export const toNotificationView = (n: NotificationDoc): NotificationView => ({
   created_at: n.created_at,
 });
 
-export const notificationDocId = (userId: string, id: number) => `${userId}:${id}`;
+export const notificationDocId = (userId: string, id: NotificationId) => `${userId}:${id}`;
+/** The list order of notification `id` (and the bound of `before` / read-all filters). */
+export const notificationCauseKey = (id: NotificationId) => positionKey(BigInt(id));
 /** The unread filter: served by the { user_id, seen, deleted } index. */
 export const unreadFilter = (userId: string) => ({ user_id: userId, seen: 0, deleted: false });
 
@@ -79,7 +94,9 @@ export const notificationsProjector: Projector = {
   collections: [NOTIFICATIONS, NOTIFICATION_COUNTERS],
   indexes: {
     [NOTIFICATIONS]: [
-      { key: { user_id: 1, deleted: 1, id: -1 } },
+      { key: { user_id: 1, deleted: 1, cause_pos: -1 } },
+      // the API checks that an id names a notification before reading the log at that position
+      { key: { id: 1 } },
       { key: { user_id: 1, seen: 1, deleted: 1 } },
       { key: { user_id: 1, _pos: 1 } },
     ],
@@ -98,25 +115,44 @@ export const notificationsProjector: Projector = {
 
     switch (event.type) {
       case 'NotificationRead': {
-        const { userId, notificationId } = event.data;
-        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, { $set: { seen: 1 } });
-        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, read: notificationId });
+        const userId = event.data.userId;
+        const notificationId = notificationIdFrom(event.data.notificationId);
+        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, {
+          $set: { seen: 1 },
+        });
+        ctx.push(`user:${userId}`, 'notification:unread', {
+          unread: await recount(userId),
+          position,
+          read: notificationId,
+        });
         return;
       }
       case 'NotificationDeleted': {
-        const { userId, notificationId } = event.data;
-        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, { $set: { deleted: true } });
-        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, deleted: notificationId });
+        const userId = event.data.userId;
+        const notificationId = notificationIdFrom(event.data.notificationId);
+        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, {
+          $set: { deleted: true },
+        });
+        ctx.push(`user:${userId}`, 'notification:unread', {
+          unread: await recount(userId),
+          position,
+          deleted: notificationId,
+        });
         return;
       }
       case 'AllNotificationsRead': {
-        const { userId, upToNotificationId } = event.data;
+        const userId = event.data.userId;
+        const upTo = notificationIdFrom(event.data.upToNotificationId);
         const key = positionKey(event.position);
         await notifications.updateMany(
-          { user_id: userId, seen: 0, id: { $lte: upToNotificationId }, _pos: { $lt: key } },
+          { user_id: userId, seen: 0, cause_pos: { $lte: notificationCauseKey(upTo) }, _pos: { $lt: key } },
           { $set: { seen: 1, _pos: key } },
         );
-        ctx.push(`user:${userId}`, 'notification:unread', { unread: await recount(userId), position, all_read_up_to: upToNotificationId });
+        ctx.push(`user:${userId}`, 'notification:unread', {
+          unread: await recount(userId),
+          position,
+          all_read_up_to: upTo,
+        });
         return;
       }
       default:
@@ -125,7 +161,9 @@ export const notificationsProjector: Projector = {
 
     const specs = notificationsCausedBy(event);
     if (specs.length === 0) return;
-    const id = Number(event.position);
+    // the whole position: its commit half alone is shared by the events of one EventStoreDB commit
+    const id = notificationIdOf(event.position);
+    const causePos = positionKey(event.position);
     const users = store.collection<UserDoc>(USERS);
     const seen = new Set<string>();
     for (const spec of specs) {
@@ -137,6 +175,7 @@ export const notificationsProjector: Projector = {
       const doc: NotificationDoc = {
         _id: docId,
         id,
+        cause_pos: causePos,
         user_id: spec.recipientId,
         type: spec.type,
         sender_id: spec.senderId,
@@ -151,7 +190,13 @@ export const notificationsProjector: Projector = {
       const { _id, ...fields } = doc;
       const created = await applyOnce(notifications, _id, event.position, { $set: fields }, { upsert: true });
       // guarded on its own: after a crash between the two writes, the redelivery still counts it once
-      await applyOnce(counters, spec.recipientId, event.position, { $set: { user_id: spec.recipientId }, $inc: { unread: 1 } }, { upsert: true });
+      await applyOnce(
+        counters,
+        spec.recipientId,
+        event.position,
+        { $set: { user_id: spec.recipientId }, $inc: { unread: 1 } },
+        { upsert: true },
+      );
       if (created) {
         ctx.push(`user:${spec.recipientId}`, 'notification:new', {
           notification: toNotificationView(doc),

@@ -9,6 +9,7 @@ import {
   followingOf,
   followingStream,
   isVideoAvailable,
+  notificationIdOf,
   notificationsCausedBy,
   notificationsDecider,
   notificationsStream,
@@ -24,7 +25,11 @@ import { handleCommand, loadState, nextId, type CommandContext, type EventStore 
  * new message, and notification reads, read-all and deletions, through the real deciders. Runs
  * after the social history, whose follows it relies on.
  */
-export async function writeCommentsAndMessagesHistory(events: EventStore, userIds: string[], videoIds: number[]): Promise<void> {
+export async function writeCommentsAndMessagesHistory(
+  events: EventStore,
+  userIds: string[],
+  videoIds: number[],
+): Promise<void> {
   const n = userIds.length;
   if (n < 3) return;
   let minute = 0;
@@ -50,7 +55,13 @@ export async function writeCommentsAndMessagesHistory(events: EventStore, userId
   const comment = async (authorId: string, videoId: number, parentId: number | null, content: string) => {
     const commentId = await nextId(events, 'comment', ctx(authorId));
     const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
-    await handleCommand(events, commentsStream(videoId), commentDecider, { type: 'PostComment', commentId, videoId, authorId, parentId, content, video }, ctx(authorId));
+    await handleCommand(
+      events,
+      commentsStream(videoId),
+      commentDecider,
+      { type: 'PostComment', commentId, videoId, authorId, parentId, content, video },
+      ctx(authorId),
+    );
     return commentId;
   };
   for (const [k, { videoId, ownerId }] of videos.slice(0, 4).entries()) {
@@ -93,28 +104,50 @@ export async function writeCommentsAndMessagesHistory(events: EventStore, userId
   };
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) if (i !== j && (await follows(userIds[i], userIds[j]))) pairs.push([userIds[i], userIds[j]]);
+    for (let j = 0; j < n; j++)
+      if (i !== j && (await follows(userIds[i], userIds[j]))) pairs.push([userIds[i], userIds[j]]);
   }
   for (const [k, [a, b]] of pairs.slice(0, 6).entries()) {
     await send(a, b, `Salut ! Message n°${k}`);
     await send(a, b, 'Tu as vu ma dernière vidéo ?');
     await refused(() => send(a, b, 'Espèce de connard'));
   }
-  const notFollowing = userIds.flatMap((a) => userIds.filter((b) => b !== a && !pairs.some(([x, y]) => x === a && y === b)).map((b) => [a, b] as const));
+  const notFollowing = userIds.flatMap((a) =>
+    userIds.filter((b) => b !== a && !pairs.some(([x, y]) => x === a && y === b)).map((b) => [a, b] as const),
+  );
   if (notFollowing.length > 0) await refused(() => send(notFollowing[0][0], notFollowing[0][1], 'Coucou'));
   if (pairs.length > 0) {
     const [a, b] = pairs[0];
-    await handleCommand(events, conversationStream(a, b), conversationDecider, { type: 'DeleteConversation', userId: a, otherId: b }, ctx(a));
-    await handleCommand(events, conversationStream(a, b), conversationDecider, { type: 'DeleteConversation', userId: a, otherId: b }, ctx(a)); // no-op
+    await handleCommand(
+      events,
+      conversationStream(a, b),
+      conversationDecider,
+      { type: 'DeleteConversation', userId: a, otherId: b },
+      ctx(a),
+    );
+    await handleCommand(
+      events,
+      conversationStream(a, b),
+      conversationDecider,
+      { type: 'DeleteConversation', userId: a, otherId: b },
+      ctx(a),
+    ); // no-op
     await send(a, b, 'Nouveau message après suppression');
-    await handleCommand(events, conversationStream(a, b), conversationDecider, { type: 'DeleteConversation', userId: b, otherId: a }, ctx(b));
+    await handleCommand(
+      events,
+      conversationStream(a, b),
+      conversationDecider,
+      { type: 'DeleteConversation', userId: b, otherId: a },
+      ctx(b),
+    );
   }
 
   // --- notification reads and deletions (ids are the positions of the events that notified)
-  const mine = new Map<string, number[]>();
+  const mine = new Map<string, string[]>();
   for await (const batch of events.readAll(undefined, 500)) {
     for (const e of batch) {
-      for (const spec of notificationsCausedBy(e)) mine.set(spec.recipientId, [...(mine.get(spec.recipientId) ?? []), Number(e.position)]);
+      for (const spec of notificationsCausedBy(e))
+        mine.set(spec.recipientId, [...(mine.get(spec.recipientId) ?? []), notificationIdOf(e.position)]);
     }
   }
   const decide = async (userId: string, command: NotificationCommand) =>

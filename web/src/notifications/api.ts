@@ -4,7 +4,8 @@ import { api } from '../api/http';
 export type NotificationType = 'follow' | 'like' | 'comment' | 'message' | 'gift' | 'report_update';
 
 export interface AppNotification {
-  id: number;
+  /** the position of the event that caused it, in decimal (can exceed 2^53: never a number) */
+  id: string;
   type: string;
   sender_email: string;
   sender_pseudo: string;
@@ -14,11 +15,25 @@ export interface AppNotification {
   created_at: string | null;
 }
 
+/** A notification id as the server sends it: a decimal string (a plain number from older servers). */
+export function notificationId(raw: unknown): string | null {
+  if (typeof raw === 'string') return /^[1-9]\d{0,38}$/.test(raw) ? raw : null;
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw > 0 ? String(raw) : null;
+  return null;
+}
+
+/** Compares two notification ids as the numbers they are (older first). */
+export const compareNotificationIds = (a: string, b: string): number => {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 export function normalizeNotification(raw: unknown): AppNotification | null {
   if (!raw || typeof raw !== 'object') return null;
   const n = raw as Record<string, unknown>;
-  const id = Number(n.id);
-  if (!Number.isFinite(id)) return null;
+  const id = notificationId(n.id);
+  if (id === null) return null;
   const videoId = Number(n.video_id);
   return {
     id,
@@ -52,10 +67,10 @@ export async function fetchUnreadCount(signal?: AbortSignal): Promise<number | n
 }
 
 /** PUT /api/notifications/:id/read */
-export const markNotificationRead = (id: number) => api.put(`/api/notifications/${id}/read`);
+export const markNotificationRead = (id: string) => api.put(`/api/notifications/${encodeURIComponent(id)}/read`);
 
 /** PUT /api/notifications/read-all */
 export const markAllNotificationsRead = () => api.put('/api/notifications/read-all');
 
 /** DELETE /api/notifications/:id */
-export const deleteNotification = (id: number) => api.delete(`/api/notifications/${id}`);
+export const deleteNotification = (id: string) => api.delete(`/api/notifications/${encodeURIComponent(id)}`);

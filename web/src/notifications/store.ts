@@ -1,11 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import {
+  compareNotificationIds,
   deleteNotification,
   fetchNotifications,
   fetchUnreadCount,
   markAllNotificationsRead,
   markNotificationRead,
   normalizeNotification,
+  notificationId,
   normalizeNotifications,
   type AppNotification,
 } from './api';
@@ -47,7 +49,7 @@ function sortNewestFirst(items: AppNotification[]): AppNotification[] {
     const ta = a.created_at ? Date.parse(a.created_at) : NaN;
     const tb = b.created_at ? Date.parse(b.created_at) : NaN;
     if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return tb - ta;
-    return b.id - a.id;
+    return compareNotificationIds(b.id, a.id);
   });
 }
 
@@ -109,12 +111,12 @@ export function applyNewNotification(payload: unknown) {
 export function applyUnread(payload: unknown) {
   const p = (payload ?? {}) as { unread?: unknown; read?: unknown; deleted?: unknown; all_read_up_to?: unknown };
   let items = state.items;
-  if (typeof p.read === 'number') items = items.map((n) => (n.id === p.read ? { ...n, seen: true } : n));
-  if (typeof p.deleted === 'number') items = items.filter((n) => n.id !== p.deleted);
-  if (typeof p.all_read_up_to === 'number') {
-    const upTo = p.all_read_up_to;
-    items = items.map((n) => (n.id <= upTo ? { ...n, seen: true } : n));
-  }
+  const read = notificationId(p.read);
+  const deleted = notificationId(p.deleted);
+  const upTo = p.all_read_up_to === 0 || p.all_read_up_to === '0' ? null : notificationId(p.all_read_up_to);
+  if (read !== null) items = items.map((n) => (n.id === read ? { ...n, seen: true } : n));
+  if (deleted !== null) items = items.filter((n) => n.id !== deleted);
+  if (upTo !== null) items = items.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: true } : n));
   set({ items, unread: clampUnread(p.unread, state.unread) });
 }
 
@@ -129,14 +131,16 @@ export function applySync(payload: unknown) {
     unread?: unknown;
     truncated?: unknown;
   };
-  const deleted = new Set(Array.isArray(p.deleted_notification_ids) ? p.deleted_notification_ids.map(Number) : []);
+  const deleted = new Set(
+    Array.isArray(p.deleted_notification_ids) ? p.deleted_notification_ids.map(notificationId) : [],
+  );
   const items = merge(state.items, normalizeNotifications(p.notifications)).filter((n) => !deleted.has(n.id));
   set({ items, unread: clampUnread(p.unread, countUnread(items)) });
   if (p.truncated === true && state.owner) void loadNotifications(state.owner);
 }
 
 /** Marks one as read (message notifications, SPEC.md §4). */
-export async function markRead(id: number): Promise<void> {
+export async function markRead(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target || target.seen) return;
   set({ items: state.items.map((n) => (n.id === id ? { ...n, seen: true } : n)), unread: state.unread - 1 });
@@ -159,7 +163,7 @@ export async function markAllRead(): Promise<void> {
 }
 
 /** Deleting an unread notification lowers the badge (never below 0). */
-export async function removeNotification(id: number): Promise<void> {
+export async function removeNotification(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target) return;
   const before = state.items;
