@@ -11,7 +11,14 @@ import {
   systemContext,
   type Config,
 } from '@evo/infra';
-import { allProjectors, ProjectionService, ReadStoreProgress, PROCESSING, VIDEOS, type VideoDoc } from '@evo/projections';
+import {
+  allProjectors,
+  ProjectionService,
+  ReadStoreProgress,
+  PROCESSING,
+  VIDEOS,
+  type VideoDoc,
+} from '@evo/projections';
 import { jobHandlers } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { createApp } from './app';
@@ -54,7 +61,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxVideoBytes: config.MAX_VIDEO_MB * 1024 * 1024,
     maxImageBytes: config.MAX_IMAGE_MB * 1024 * 1024,
   });
-  await uploads.init();
+  // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
+  await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
   const events = createEventStore(config);
   // embedded: read models built here, rebuildable beside the live ones; api: read what the projections service writes
   const projections =
@@ -70,7 +78,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
 
-  await ensureAdmin(events, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, hashPassword, systemContext());
+  await ensureAdmin(
+    events,
+    { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+    hashPassword,
+    systemContext(),
+  );
   await ensureGiftCatalogue(events, systemContext());
   if (role === 'embedded' && config.DEMO_DATA) {
     const created = await seedDemoData(events, uploads, hashPassword, () => systemContext());
@@ -93,20 +106,36 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     projections.setPush(push);
     const started = performance.now();
     await projections.start();
-    log.info({ ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() }, 'read models ready');
+    log.info(
+      { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
+      'read models ready',
+    );
     await jobs.process(jobHandlers({ events, uploadsRoot: uploads.root }), { concurrency: 1 });
     // uploads acknowledged before a crash and never processed get their job again
     const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
-    for (const v of pending) await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+    for (const v of pending)
+      await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
 
   // --- coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows it;
   // idempotent per gift id, so it may also run in several API processes) ---
-  const giftCredits = new GiftCreditProcess(events, { onError: (err) => log.error({ err }, 'gift credit error, retrying') });
+  const giftCredits = new GiftCreditProcess(events, {
+    onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+  });
   await giftCredits.start();
   // --- end coin ledger ---
 
-  const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events), projections: runner };
+  const deps: AppDeps = {
+    config,
+    events,
+    read,
+    jobs,
+    push,
+    sessions,
+    uploads,
+    progress: runner ?? new ReadStoreProgress(read, events),
+    projections: runner,
+  };
   bound.app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
