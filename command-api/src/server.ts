@@ -7,10 +7,14 @@ import {
   createJobQueue,
   createReadStore,
   createSessionStore,
+  DataFileError,
   SocketIoPushBus,
+  SqliteEventStore,
   systemContext,
+  verifyEventLog,
   type Config,
 } from '@evo/infra';
+import { eventSchemas } from '@evo/domain';
 import {
   allProjectors,
   ProjectionService,
@@ -54,6 +58,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Before anything reads the embedded log: every event readable and valid (a damaged file stops the
+ * start with a message for the operator), and an empty log only on a fresh install: an empty log
+ * beside the uploads of an earlier one means the log was lost, and starting would re-seed and
+ * bury that history.
+ */
+async function checkEmbeddedLog(events: SqliteEventStore, config: Config, uploads: UploadStore): Promise<void> {
+  const started = performance.now();
+  const count = await verifyEventLog(events, config.eventsFile, eventSchemas);
+  log.info({ events: count, ms: Math.round(performance.now() - started) }, 'event log verified');
+  if (count > 0) return;
+  const stored = await uploads.storedFileCount();
+  if (stored === 0) return;
+  throw new DataFileError(
+    config.eventsFile,
+    `Le journal d'événements est vide, alors que ${config.uploadsDir} contient ${stored} fichier(s) d'une installation précédente : démarrer créerait une nouvelle installation et l'historique de ces fichiers serait perdu.`,
+    'Que faire : arrêtez EVO et restaurez events.sqlite depuis votre dernière sauvegarde. Pour repartir de zéro volontairement, déplacez aussi le dossier uploads (ou choisissez un autre DATA_DIR).',
+  );
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const role = options.role ?? 'embedded';
@@ -64,6 +88,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
   await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
   const events = createEventStore(config);
+  if (events instanceof SqliteEventStore) {
+    try {
+      await checkEmbeddedLog(events, config, uploads);
+    } catch (e) {
+      await events.close();
+      throw e;
+    }
+  }
   // embedded: read models built here, rebuildable beside the live ones; api: read what the projections service writes
   const projections =
     role === 'embedded'

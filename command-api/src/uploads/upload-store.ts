@@ -44,6 +44,16 @@ export class UploadStore {
     return this.sweepTemp(options.sweepOlderThanMs ?? 0);
   }
 
+  /** Files kept from uploads (videos, posters, pictures, gift images), the shipped default picture aside. */
+  async storedFileCount(): Promise<number> {
+    let count = 0;
+    for (const folder of ['videos', 'posters', 'profile_pics', 'gifts']) {
+      const names = await readdir(path.join(this.root, folder)).catch(() => [] as string[]);
+      count += names.filter((n) => !(folder === 'profile_pics' && n === DEFAULT_PROFILE_PICTURE)).length;
+    }
+    return count;
+  }
+
   /** Remove the files of tmp/ not modified for `olderThanMs`; answers how many went. */
   async sweepTemp(olderThanMs: number): Promise<number> {
     const limit = Date.now() - olderThanMs;
