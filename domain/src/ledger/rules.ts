@@ -22,6 +22,7 @@ export const LEDGER_MESSAGES = {
   packNotFound: 'Pack introuvable.',
   balanceTooLarge: 'Solde maximal atteint.',
   idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
+  purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessayez dans un instant.',
   paymentDeclined: 'Paiement refusé.',
   actionForbidden: 'Action non autorisée.',
   purchased: '✅ Achat effectué avec succès !',
