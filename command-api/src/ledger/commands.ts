@@ -58,24 +58,29 @@ function requestRef(ctx: CommandContext, kind: Kind, ...values: Array<string | n
   return { key: ctx.idempotencyKey, hash };
 }
 
-/** The answer of a request, from what it did (its record), first call or retry alike. */
+/**
+ * The answer of a request, from what it did (its record), first call or retry alike. `coins_balance`
+ * is every coin the member may spend (bought, added and earned); `coins_withdrawable` the earned
+ * ones, the only ones a withdrawal takes.
+ */
 function answerOf(r: RequestRecord): Record<string, unknown> {
+  const coins = { coins_balance: r.balance + r.earnings, coins_withdrawable: r.earnings };
   switch (r.event) {
     case 'CoinsPurchased':
-      return { message: LEDGER_MESSAGES.purchased, coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.purchased, ...coins };
     case 'CoinsAdded':
-      return { message: LEDGER_MESSAGES.added(r.amount), coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.added(r.amount), ...coins };
     case 'CoinsWithdrawn':
-      return { message: LEDGER_MESSAGES.withdrawn(r.amount), coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.withdrawn(r.amount), ...coins };
     case 'GiftSent':
-      return { message: LEDGER_MESSAGES.giftSent, coins_balance: r.balance, id: r.txId };
+      return { message: LEDGER_MESSAGES.giftSent, ...coins, id: r.txId };
     case 'GiftClaimed':
-      return { message: LEDGER_MESSAGES.claimed, coins_balance: r.balance, gifts_unclaimed: r.gifts };
+      return { message: LEDGER_MESSAGES.claimed, ...coins, gifts_unclaimed: r.gifts };
     case 'GiftsConverted':
       return {
         message: r.amount > 0 ? LEDGER_MESSAGES.converted(r.amount) : LEDGER_MESSAGES.nothingToConvert,
         transferred: r.amount,
-        coins_balance: r.balance,
+        ...coins,
         gifts_unclaimed: r.gifts,
       };
     default:
@@ -94,7 +99,15 @@ function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEve
         ? e.data.coinCost
         : e.data.amount;
   const txId = !e ? 0 : 'txId' in e.data ? e.data.txId : e.data.giftId;
-  return { hash: '', event: e?.type ?? fallback, txId, amount, balance: state.balance, gifts: state.gifts };
+  return {
+    hash: '',
+    event: e?.type ?? fallback,
+    txId,
+    amount,
+    balance: state.balance,
+    gifts: state.gifts,
+    earnings: state.earnings,
+  };
 }
 
 /**
