@@ -13,7 +13,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-type Notification = { id: number; type: string; sender_email: string; sender_pseudo: string; message: string; video_id: number; seen: 0 | 1; created_at: string };
+type Notification = {
+  id: number;
+  type: string;
+  sender_email: string;
+  sender_pseudo: string;
+  message: string;
+  video_id: number;
+  seen: 0 | 1;
+  created_at: string;
+};
 const list = async (m: Member) => (await m.client.get('/api/notifications')).json as unknown as Notification[];
 const unread = async (m: Member) => (await m.client.get('/api/notifications/unread')).json.unread as number;
 
@@ -24,7 +33,9 @@ async function threeNotifications() {
   const v = await t.firstVideoId(bob.client, bob.member.pseudo);
   const follow = Number(await t.follow(alice.member.email, bob.member.email));
   const like = Number(await t.like(alice.member.email, v, bob.member.email));
-  const comment = Number((await alice.client.post(`/api/videos/${v}/comment`, { content: 'Top' })).headers.get('x-evo-position'));
+  const comment = Number(
+    (await alice.client.post(`/api/videos/${v}/comment`, { content: 'Top' })).headers.get('x-evo-position'),
+  );
   await t.settle();
   return { alice, bob, v, ids: { follow, like, comment } };
 }
@@ -32,11 +43,28 @@ async function threeNotifications() {
 describe('GET /api/notifications', () => {
   it('lists the session user’s notifications newest first, with the fields of SPEC.md', async () => {
     const { alice, bob, v, ids } = await threeNotifications();
-    const sender = { sender_email: alice.member.email, sender_pseudo: alice.member.pseudo, seen: 0, created_at: expect.any(String) };
+    const sender = {
+      sender_email: alice.member.email,
+      sender_pseudo: alice.member.pseudo,
+      seen: 0,
+      created_at: expect.any(String),
+    };
     expect(await list(bob)).toEqual([
-      { id: ids.comment, type: 'comment', message: `${alice.member.pseudo} a commenté votre vidéo`, video_id: v, ...sender },
+      {
+        id: ids.comment,
+        type: 'comment',
+        message: `${alice.member.pseudo} a commenté votre vidéo`,
+        video_id: v,
+        ...sender,
+      },
       { id: ids.like, type: 'like', message: `${alice.member.pseudo} a aimé votre vidéo`, video_id: v, ...sender },
-      { id: ids.follow, type: 'follow', message: `${alice.member.pseudo} s'est abonné(e) à vous`, video_id: 0, ...sender },
+      {
+        id: ids.follow,
+        type: 'follow',
+        message: `${alice.member.pseudo} s'est abonné(e) à vous`,
+        video_id: 0,
+        ...sender,
+      },
     ]);
     expect(await list(alice)).toEqual([]);
     const own = await bob.client.get(`/api/notifications?email=${encodeURIComponent(bob.member.email.toUpperCase())}`);
@@ -54,6 +82,37 @@ describe('GET /api/notifications', () => {
     expect((await alice.client.get('/api/notifications?email=x&email=y')).status).toBe(403);
     expect((await new Client(server.url).get('/api/notifications')).status).toBe(401);
     expect((await new Client(server.url).get('/api/notifications/unread')).status).toBe(401);
+  });
+});
+
+describe('notification spam', () => {
+  it('like/unlike and follow/unfollow loops give the target one notification of each kind', async () => {
+    const alice = await registerAndLogin(server.url);
+    const bob = await registerAndLogin(server.url);
+    const v = await t.firstVideoId(bob.client, bob.member.pseudo);
+    for (let i = 0; i < 10; i++) {
+      expect((await alice.client.post(`/api/videos/${v}/like`)).status).toBe(200);
+      expect((await alice.client.delete(`/api/videos/${v}/like`)).status).toBe(200);
+      expect(
+        (await alice.client.post('/api/users/follows/follow', { followingPseudo: bob.member.pseudo })).status,
+      ).toBeLessThan(300);
+      expect(
+        (
+          await alice.client.post('/api/follows/unfollow', {
+            followerEmail: alice.member.email,
+            followingPseudo: bob.member.pseudo,
+          })
+        ).status,
+      ).toBe(200);
+    }
+    await t.settle();
+    expect((await list(bob)).map((n) => n.type)).toEqual(['follow', 'like']);
+    expect(await unread(bob)).toBe(2);
+    // someone else still notifies
+    const carol = await registerAndLogin(server.url);
+    expect((await carol.client.post(`/api/videos/${v}/like`)).status).toBe(200);
+    await t.settle();
+    expect(await unread(bob)).toBe(3);
   });
 });
 
@@ -82,8 +141,16 @@ describe('reading and deleting notifications', () => {
     expect((await bob.client.delete(`/api/notifications/${ids.follow}`)).status).toBe(200);
     expect(await unread(bob)).toBe(1);
     expect((await list(bob)).map((n) => n.id)).toEqual([ids.like]);
-    await t.expectRefused(() => bob.client.delete(`/api/notifications/${ids.comment}`), 404, NOTIFICATION_MESSAGES.notFound);
-    await t.expectRefused(() => bob.client.put(`/api/notifications/${ids.comment}/read`), 404, NOTIFICATION_MESSAGES.notFound);
+    await t.expectRefused(
+      () => bob.client.delete(`/api/notifications/${ids.comment}`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
+    await t.expectRefused(
+      () => bob.client.put(`/api/notifications/${ids.comment}/read`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
   });
 
   it('marks everything read; the count never goes below 0', async () => {
@@ -99,10 +166,16 @@ describe('reading and deleting notifications', () => {
     await bob.client.delete(`/api/notifications/${ids.like}`);
     expect(await unread(bob)).toBe(0);
     // a later notification is unread again
-    expect((await alice.client.post('/api/messages', { receiverEmail: bob.member.email, content: 'Coucou' })).status).toBe(201);
+    expect(
+      (await alice.client.post('/api/messages', { receiverEmail: bob.member.email, content: 'Coucou' })).status,
+    ).toBe(201);
     await t.settle();
     expect(await unread(bob)).toBe(1);
-    expect((await list(bob))[0]).toMatchObject({ type: 'message', seen: 0, message: `${alice.member.pseudo} vous a envoyé un message` });
+    expect((await list(bob))[0]).toMatchObject({
+      type: 'message',
+      seen: 0,
+      message: `${alice.member.pseudo} vous a envoyé un message`,
+    });
   });
 
   it('refuses someone else’s notification (403), unknown ones (404), visitors (401), appending nothing', async () => {
@@ -114,7 +187,11 @@ describe('reading and deleting notifications', () => {
     await t.expectRefused(() => bob.client.put('/api/notifications/0/read'), 404, NOTIFICATION_MESSAGES.notFound);
     // a position whose event notifies nobody (bob's own login) is no notification
     const login = await bob.client.post('/api/auth/login', { email: bob.member.email, password: bob.member.password });
-    await t.expectRefused(() => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`), 404, NOTIFICATION_MESSAGES.notFound);
+    await t.expectRefused(
+      () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
+      404,
+      NOTIFICATION_MESSAGES.notFound,
+    );
     await t.expectRefused(() => new Client(server.url).put(`/api/notifications/${ids.like}/read`), 401);
     await t.expectRefused(() => new Client(server.url).put('/api/notifications/read-all'), 401);
     expect(await unread(bob)).toBe(3);

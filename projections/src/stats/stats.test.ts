@@ -196,7 +196,7 @@ async function writeKnownHistory(events: EventStore) {
     events,
     followingStream(ids.bob),
     followDecider,
-    { type: 'Follow', followerId: ids.bob, followeeId: ids.alice },
+    { type: 'Follow', followerId: ids.bob, followeeId: ids.alice, now: at(6, 12) },
     c(ids.bob, at(6, 12)),
   );
   await handleCommand(
