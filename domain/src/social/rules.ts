@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanedText } from '../shared/text';
 
 /** Stream names of the social slice (see the header of ./events.ts). */
 export const followingStream = (followerId: string) => `following-${followerId}`;
@@ -36,9 +37,11 @@ export const SOCIAL_MESSAGES = {
 } as const;
 
 /** The reason of a report: trimmed, at most 500 characters, 'Non spécifié' when empty or absent. */
-export const reportReasonField = z
-  .string({ invalid_type_error: SOCIAL_MESSAGES.reasonInvalid })
-  .trim()
-  .max(REPORT_REASON_MAX, SOCIAL_MESSAGES.reasonTooLong)
-  .nullish()
-  .transform((r) => (r ? r : DEFAULT_REPORT_REASON));
+export const reportReasonField = cleanedText(
+  z
+    .string({ invalid_type_error: SOCIAL_MESSAGES.reasonInvalid })
+    .trim()
+    .max(REPORT_REASON_MAX, SOCIAL_MESSAGES.reasonTooLong)
+    .nullish()
+    .transform((r) => (r ? r : DEFAULT_REPORT_REASON)),
+);
