@@ -412,14 +412,12 @@ describe('friends feed over a long history', () => {
       await read.collection(VIDEOS).insertOne(doc);
     }
     const follow = async (a: number, b: number) => {
-      await read
-        .collection(FOLLOWS)
-        .insertOne({
-          _id: `u${a}:u${b}`,
-          follower_id: `u${a}`,
-          followee_id: `u${b}`,
-          created_at: new Date(t0 + b).toISOString(),
-        });
+      await read.collection(FOLLOWS).insertOne({
+        _id: `u${a}:u${b}`,
+        follower_id: `u${a}`,
+        followee_id: `u${b}`,
+        created_at: new Date(t0 + b).toISOString(),
+      });
       await read.collection(FOLLOWING).updateOne({ _id: `u${a}` }, { $push: { ids: `u${b}` } }, { upsert: true });
     };
     for (const b of [3, 50, 77]) await follow(0, b);
