@@ -7,7 +7,8 @@ import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer }
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
-const statCard = (page: Page, label: string) => page.locator('.admin-stat', { has: page.getByText(label, { exact: true }) });
+const statCard = (page: Page, label: string) =>
+  page.locator('.admin-stat', { has: page.getByText(label, { exact: true }) });
 const stat = (page: Page, label: string) => statCard(page, label).locator('.admin-stat__value').textContent();
 const statDetail = (page: Page, label: string) => statCard(page, label).locator('.admin-stat__detail').textContent();
 /** French number formatting puts a narrow no-break space between thousands */
@@ -34,7 +35,9 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
     expect((await reporter.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
     admin = new Client(server.url);
-    expect((await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status).toBe(200);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'fr-FR' });
     ({ page, errors } = await newPage(ctx));
     await page.goto(`${server.url}/login`);
@@ -55,21 +58,37 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await expect.poll(() => card.locator('.status-badge').textContent()).toBe('En attente');
     expect(await card.getByText('Contenu choquant').isVisible()).toBe(true);
     expect(await card.getByText(reporter.member.pseudo).first().isVisible()).toBe(true);
-    expect(await card.getByRole('link', { name: author.member.video_title }).getAttribute('href')).toBe(`/video/${videoId}`);
+    expect(await card.getByRole('link', { name: author.member.video_title }).getAttribute('href')).toBe(
+      `/video/${videoId}`,
+    );
     await card.getByLabel('Statut').selectOption({ label: 'Traitée' });
     await card.getByLabel("Message à l'auteur").selectOption({ label: SANCTION });
     await card.getByRole('button', { name: 'Envoyer la réponse' }).click();
     await expect.poll(() => page.getByText('Réponse envoyée ✅').first().isVisible()).toBe(true);
-    await expect.poll(() => page.locator('article', { hasText: author.member.video_title }).first().locator('.status-badge').textContent()).toBe('Traitée');
+    await expect
+      .poll(() =>
+        page.locator('article', { hasText: author.member.video_title }).first().locator('.status-badge').textContent(),
+      )
+      .toBe('Traitée');
     await screenshot(page, 'e2e-admin-reports');
     const notes = await author.client.get('/api/notifications');
-    expect(notes.json).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'report_update', message: SANCTION })]));
+    expect(notes.json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'report_update', message: SANCTION })]),
+    );
 
-    await page.locator('article', { hasText: author.member.video_title }).first().getByRole('button', { name: 'Masquer' }).click();
+    await page
+      .locator('article', { hasText: author.member.video_title })
+      .first()
+      .getByRole('button', { name: 'Masquer' })
+      .click();
     await expect.poll(() => page.getByText('Vidéo mise à jour : masquée').first().isVisible()).toBe(true);
     expect((await reporter.client.get(`/api/videos/${videoId}`)).status).toBe(404);
     expect((await reporter.client.get(`/api/users/profile/${author.member.pseudo}`)).json.videos).toEqual([]);
-    await page.locator('article', { hasText: author.member.video_title }).first().getByRole('button', { name: 'Rendre publique' }).click();
+    await page
+      .locator('article', { hasText: author.member.video_title })
+      .first()
+      .getByRole('button', { name: 'Rendre publique' })
+      .click();
     await expect.poll(() => page.getByText('Vidéo mise à jour : publique').first().isVisible()).toBe(true);
     expect((await reporter.client.get(`/api/videos/${videoId}`)).status).toBe(200);
   }, 90_000);
@@ -86,8 +105,20 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await form.getByLabel('Nom').fill('  Comète filante  ');
     await form.getByLabel('Prix (coins)').fill('7');
     await form.getByRole('button', { name: 'Ajouter', exact: true }).click();
-    await expect.poll(async () => ((await new Client(server.url).get('/api/gifts/catalog')).json as unknown as Array<{ name: string; coin_cost: number }>).find((g) => g.name === 'Comète filante')?.coin_cost).toBe(7);
-    await expect.poll(() => page.getByRole('list', { name: 'Cadeaux du catalogue' }).getByText('Comète filante').isVisible()).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await new Client(server.url).get('/api/gifts/catalog')).json as unknown as Array<{
+              name: string;
+              coin_cost: number;
+            }>
+          ).find((g) => g.name === 'Comète filante')?.coin_cost,
+      )
+      .toBe(7);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Cadeaux du catalogue' }).getByText('Comète filante').isVisible())
+      .toBe(true);
     await screenshot(page, 'e2e-admin-gifts');
   }, 60_000);
 
@@ -100,18 +131,36 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await screenshot(page, 'e2e-admin-stats');
     expect(realErrors(errors)).toEqual([]);
   }, 60_000);
-  it('lists the coin transactions the server answers, filters them by email, and opens a member\'s coin audit', async () => {
-    // the author adds 40 coins; the reporter buys the 110-coin pack, withdraws 15 and sends the 5-coin gift to the author
+  it("lists the coin transactions the server answers, filters them by email, and opens a member's coin audit", async () => {
+    // the author adds 40 coins; the reporter buys the 110-coin pack, may not withdraw them (only coins
+    // earned from gifts are withdrawable) and sends the 5-coin gift to the author
     expect((await author.client.post('/api/coins/add', { email: author.member.email, amount: 40 })).status).toBe(200);
-    expect((await reporter.client.post('/api/coins/purchase', { email: reporter.member.email, packId: 1 })).status).toBe(200);
-    expect((await reporter.client.post('/api/coins/withdraw', { user_email: reporter.member.email, amount: 15 })).status).toBe(200);
-    const sent = await reporter.client.post('/api/gifts/send', { sender_email: reporter.member.email, receiver_email: author.member.email, gift_id: 2 });
+    expect(
+      (await reporter.client.post('/api/coins/purchase', { email: reporter.member.email, packId: 1 })).status,
+    ).toBe(200);
+    expect(
+      (await reporter.client.post('/api/coins/withdraw', { user_email: reporter.member.email, amount: 15 })).status,
+    ).toBe(400);
+    const sent = await reporter.client.post('/api/gifts/send', {
+      sender_email: reporter.member.email,
+      receiver_email: author.member.email,
+      gift_id: 2,
+    });
     expect(sent.status).toBe(200);
     // the gift reaches the author's gifts account (credited apart)
-    await expect.poll(async () => (await admin.get(`/api/admin/ledger/${author.member.email}`)).json.gifts_unclaimed, { timeout: 10_000 }).toBe(5);
-    const listed = (await admin.get('/api/coins/admin/transactions')).json as unknown as Array<{ id: number; user_email: string; amount: number; method: string; type: string }>;
+    await expect
+      .poll(async () => (await admin.get(`/api/admin/ledger/${author.member.email}`)).json.gifts_unclaimed, {
+        timeout: 10_000,
+      })
+      .toBe(5);
+    const listed = (await admin.get('/api/coins/admin/transactions')).json as unknown as Array<{
+      id: number;
+      user_email: string;
+      amount: number;
+      method: string;
+      type: string;
+    }>;
     expect(listed.map((t) => [t.user_email, t.amount, t.method, t.type])).toEqual([
-      [reporter.member.email, -15, 'retrait', 'retrait'],
       [reporter.member.email, 110, 'sandbox', 'achat'],
       [author.member.email, 40, 'ajout', 'ajout'],
     ]);
@@ -119,20 +168,30 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.goto(`${server.url}/admin/transactions`);
     await page.getByRole('heading', { name: 'Transactions', exact: true }).waitFor();
     const rows = page.locator('.admin-table tbody tr');
-    await expect.poll(() => rows.count()).toBe(3);
-    expect(await page.locator('.admin-table thead th').allTextContents()).toEqual(['ID', 'Utilisateur', 'Montant (coins)', 'Méthode', 'Date']);
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('.admin-table thead th').allTextContents()).toEqual([
+      'ID',
+      'Utilisateur',
+      'Montant (coins)',
+      'Méthode',
+      'Date',
+    ]);
     const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).slice(0, 4);
-    expect(await cells(0)).toEqual([String(listed[0].id), reporter.member.email, '−15', 'Retrait']);
-    expect(await cells(1)).toEqual([String(listed[1].id), reporter.member.email, '+110', 'Paiement (bac à sable)Achat']);
-    expect(await cells(2)).toEqual([String(listed[2].id), author.member.email, '+40', 'Ajout sans paiement']);
-    expect(await page.getByText('3 / 3 transactions').isVisible()).toBe(true);
+    expect(await cells(0)).toEqual([
+      String(listed[0].id),
+      reporter.member.email,
+      '+110',
+      'Paiement (bac à sable)Achat',
+    ]);
+    expect(await cells(1)).toEqual([String(listed[1].id), author.member.email, '+40', 'Ajout sans paiement']);
+    expect(await page.getByText('2 / 2 transactions').isVisible()).toBe(true);
     await page.getByLabel('Filtrer par membre').fill(author.member.email.toUpperCase());
     await expect.poll(() => rows.count()).toBe(1);
-    expect(await page.getByText('1 / 3 transactions').isVisible()).toBe(true);
+    expect(await page.getByText('1 / 2 transactions').isVisible()).toBe(true);
     await page.getByLabel('Filtrer par membre').fill('personne@');
     await expect.poll(visible(page, 'Aucune transaction trouvée.')).toBe(true);
     await page.getByLabel('Filtrer par membre').fill('');
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(2);
     await screenshot(page, 'e2e-admin-transactions');
 
     // the author's coin audit trail: add, then the gift received, with the balances after each
@@ -145,22 +204,39 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     expect(await stat(page, 'Cadeaux non récupérés')).toBe('5 coins');
     expect(await stat(page, 'Mouvements')).toBe('2');
     const ledger = page.locator('.admin-table--ledger tbody tr');
-    expect((await ledger.nth(0).locator('td').allTextContents()).slice(1, 7)).toEqual(['Ajout', 'Solde', '+40', '40', `n° ${listed[2].id}`, `@${author.member.pseudo}`]);
-    expect((await ledger.nth(1).locator('td').allTextContents()).slice(1, 5)).toEqual(['Cadeau reçu', 'Cadeaux non récupérés', '+5', '5']);
+    expect((await ledger.nth(0).locator('td').allTextContents()).slice(1, 7)).toEqual([
+      'Ajout',
+      'Solde',
+      '+40',
+      '40',
+      `n° ${listed[1].id}`,
+      `@${author.member.pseudo}`,
+    ]);
+    expect((await ledger.nth(1).locator('td').allTextContents()).slice(1, 5)).toEqual([
+      'Cadeau reçu',
+      'Cadeaux non récupérés',
+      '+5',
+      '5',
+    ]);
     await screenshot(page, 'e2e-admin-ledger-audit');
   }, 60_000);
 
   it('shows every coins figure and the advanced statistics the server computes', async () => {
     expect((await reporter.client.post('/api/videos/views', { videoId })).status).toBeLessThan(300);
-    await expect.poll(async () => ((await admin.get('/api/admin/stats/advanced')).json.top_video as { views: number } | null)?.views, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => ((await admin.get('/api/admin/stats/advanced')).json.top_video as { views: number } | null)?.views,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     const coins = (await admin.get('/api/admin/stats/coins')).json;
     expect(coins).toEqual({
       coins_bought: 110,
       coins_added: 40,
-      coins_in_balances: 130,
+      coins_in_balances: 145,
       coins_in_unclaimed_gifts: 5,
       coins_in_transit: 0,
-      coins_withdrawn: 15,
+      coins_withdrawn: 0,
       fees: 0,
       purchases: 1,
     });
@@ -169,10 +245,10 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.getByRole('heading', { name: 'Statistiques coins' }).waitFor();
     await expect.poll(() => stat(page, 'Coins achetés')).toBe('110 coins');
     expect(await stat(page, 'Coins ajoutés sans paiement')).toBe('40 coins');
-    expect(await stat(page, 'Coins sur les soldes des membres')).toBe('130 coins');
+    expect(await stat(page, 'Coins sur les soldes des membres')).toBe('145 coins');
     expect(await stat(page, 'Coins en cadeaux non récupérés')).toBe('5 coins');
     expect(await stat(page, 'Coins de cadeaux en transit')).toBe('0 coin');
-    expect(await stat(page, 'Coins retirés')).toBe('15 coins');
+    expect(await stat(page, 'Coins retirés')).toBe('0 coin');
     expect(await stat(page, 'Commissions de la plateforme')).toBe('0 coin');
     expect(await stat(page, 'Achats de packs')).toBe('1');
     expect(await page.locator('.admin-stat').count()).toBe(Object.keys(coins).length);
@@ -209,7 +285,9 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.getByRole('heading', { name: 'Utilisateurs', exact: true }).waitFor();
     await expect.poll(visible(page, '3 membres')).toBe(true);
     const listed = (await admin.get('/api/admin/users')).json as unknown as { items: Array<{ email: string }> };
-    expect(await page.locator('.admin-table tbody tr .admin-table__sub').allTextContents()).toEqual(listed.items.map((u) => u.email));
+    expect(await page.locator('.admin-table tbody tr .admin-table__sub').allTextContents()).toEqual(
+      listed.items.map((u) => u.email),
+    );
 
     await page.getByLabel('Rechercher un membre').fill(reporter.member.pseudo.toUpperCase());
     await page.waitForURL((u) => u.searchParams.get('q') === reporter.member.pseudo.toUpperCase());
@@ -217,8 +295,8 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     const row = page.locator('.admin-table tbody tr').first();
     expect(await row.locator('th').textContent()).toBe(`@${reporter.member.pseudo}${reporter.member.email}`);
     expect(await row.locator('.role-badge').textContent()).toBe('Membre');
-    // reporter: 110 bought − 15 withdrawn − 5 given; one video
-    expect((await row.locator('td.num').allTextContents())).toEqual(['1', '0', '90']);
+    // reporter: 110 bought − 5 given (bought coins are not withdrawable); one video
+    expect(await row.locator('td.num').allTextContents()).toEqual(['1', '0', '105']);
 
     const who = `@${reporter.member.pseudo} (${reporter.member.email})`;
     await row.getByRole('button', { name: `Donner les droits d'administrateur à ${who}` }).click();
@@ -237,29 +315,51 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await expect.poll(async () => (await reporter.client.get('/api/admin/stats')).status).toBe(403);
   }, 60_000);
 
-  it('rebuilds the projections and shows the server\'s result; a server that cannot (409) says so in French', async () => {
+  it("rebuilds the projections and shows the server's result; a server that cannot (409) says so in French", async () => {
     await page.goto(`${server.url}/admin/tools`);
     await page.getByRole('heading', { name: 'Outils' }).waitFor();
-    expect((await admin.get('/api/admin/projections/rebuild')).json).toEqual({ status: 'idle', done: 0, rate: 0, etaSeconds: 0, fraction: 0 });
+    expect((await admin.get('/api/admin/projections/rebuild')).json).toEqual({
+      status: 'idle',
+      done: 0,
+      rate: 0,
+      etaSeconds: 0,
+      fraction: 0,
+    });
     await expect.poll(visible(page, 'Aucune reconstruction depuis le démarrage du serveur.')).toBe(true);
     await page.getByRole('button', { name: 'Reconstruire les projections' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Reconstruire' }).click();
     await expect.poll(visible(page, 'Reconstruction lancée.')).toBe(true);
     const result = page.locator('.rebuild-result--ok');
     await result.waitFor({ timeout: 20_000 });
-    const state = (await admin.get('/api/admin/projections/rebuild')).json as { status: string; events: number; done: number; fraction: number };
+    const state = (await admin.get('/api/admin/projections/rebuild')).json as {
+      status: string;
+      events: number;
+      done: number;
+      fraction: number;
+    };
     expect(state).toMatchObject({ status: 'done', fraction: 1 });
     expect(state.done).toBe(state.events);
-    expect(spaces(await result.textContent())).toMatch(new RegExp(`^✅ Projections reconstruites : ${spaces(state.events.toLocaleString('fr-FR'))} événements en (moins de 0,1 s|[\\d,]+ (s|min))`));
+    expect(spaces(await result.textContent())).toMatch(
+      new RegExp(
+        `^✅ Projections reconstruites : ${spaces(state.events.toLocaleString('fr-FR'))} événements en (moins de 0,1 s|[\\d,]+ (s|min))`,
+      ),
+    );
     expect(await page.getByRole('button', { name: 'Reconstruire les projections' }).isEnabled()).toBe(true);
     await screenshot(page, 'e2e-admin-tools-rebuild');
     // the rebuilt read models serve the same figures
-    expect((await admin.get('/api/admin/stats/coins')).json).toMatchObject({ coins_bought: 110, coins_in_balances: 130 });
+    expect((await admin.get('/api/admin/stats/coins')).json).toMatchObject({
+      coins_bought: 110,
+      coins_in_balances: 145,
+    });
 
     // in the distributed deployment the API process answers the GET with 409 and the server's own explanation
     await page.route('**/api/admin/projections/rebuild', (route) =>
       route.request().method() === 'GET'
-        ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: MODERATION_MESSAGES.rebuildNotHere }) })
+        ? route.fulfill({
+            status: 409,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: MODERATION_MESSAGES.rebuildNotHere }),
+          })
         : route.continue(),
     );
     try {
@@ -276,7 +376,14 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
 
   it("shows the administrators' actions the server logged, newest first, with their French details", async () => {
     const logged = (await admin.get('/api/admin/audit?page=1&limit=25')).json as unknown as {
-      items: Array<{ id: string; admin_email: string; admin_pseudo: string; action: string; target: string; details: string }>;
+      items: Array<{
+        id: string;
+        admin_email: string;
+        admin_pseudo: string;
+        action: string;
+        target: string;
+        details: string;
+      }>;
       total: number;
     };
     expect(logged.items.map((i) => i.action)).toEqual([
@@ -292,16 +399,33 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.getByRole('heading', { name: "Journal d'audit" }).waitFor();
     const rows = page.locator('.admin-table tbody tr');
     await expect.poll(() => rows.count()).toBe(logged.total);
-    expect(await page.getByText(`${logged.total} actions d’administrateurs, les plus récentes d’abord.`).isVisible()).toBe(true);
+    expect(
+      await page.getByText(`${logged.total} actions d’administrateurs, les plus récentes d’abord.`).isVisible(),
+    ).toBe(true);
     const shown = [];
     for (let i = 0; i < logged.total; i++) shown.push((await rows.nth(i).locator('td').allTextContents()).slice(1));
     const me = logged.items[0];
     expect(shown).toEqual(
-      logged.items.map((item) => [`@${me.admin_pseudo}${me.admin_email}`, item.action, item.target, item.details || '—']),
+      logged.items.map((item) => [
+        `@${me.admin_pseudo}${me.admin_email}`,
+        item.action,
+        item.target,
+        item.details || '—',
+      ]),
     );
-    expect(shown[1]).toEqual([`@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`, 'Rôle administrateur retiré', reporter.member.email, '—']);
+    expect(shown[1]).toEqual([
+      `@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`,
+      'Rôle administrateur retiré',
+      reporter.member.email,
+      '—',
+    ]);
     expect(shown[3][3]).toBe('Comète filante — 7 coins');
-    expect(shown[6]).toEqual([`@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`, 'Signalement mis à jour', expect.stringMatching(/^signalement #\d+ \(vidéo #\d+\)$/), `Statut : Traitée — Réponse : ${SANCTION}`]);
+    expect(shown[6]).toEqual([
+      `@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`,
+      'Signalement mis à jour',
+      expect.stringMatching(/^signalement #\d+ \(vidéo #\d+\)$/),
+      `Statut : Traitée — Réponse : ${SANCTION}`,
+    ]);
     await screenshot(page, 'e2e-admin-audit');
     expect(realErrors(errors)).toEqual([]);
   }, 60_000);

@@ -232,7 +232,11 @@ async function main() {
     await until('invalid amount', visible(pb2, '❌ Montant invalide.'));
     await withdrawAmount.fill('5000');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();
-    await until('server refusal', visible(pb2, 'Solde insuffisant.'));
+    // only coins earned from gifts are withdrawable: 101 here
+    await until(
+      'server refusal',
+      visible(pb2, 'Solde retirable insuffisant : seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.'),
+    );
     await screenshot(pb2, 'coins-17-withdraw-refused');
     await withdrawAmount.fill('50');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();
@@ -350,5 +354,9 @@ async function main() {
 }
 
 describe.skipIf(!!browserSkipReason())('coin and gift screens against the real server', () => {
-  it('buys a pack, adds coins, gifts from a card and the catalogue; the receiver sees it live, claims, converts, withdraws', main, 300_000);
+  it(
+    'buys a pack, adds coins, gifts from a card and the catalogue; the receiver sees it live, claims, converts, withdraws',
+    main,
+    300_000,
+  );
 });

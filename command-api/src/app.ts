@@ -15,6 +15,7 @@ import { messagingRouter } from './messaging/routes';
 import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
+import { uploadsRouter } from './uploads/media-routes';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
@@ -54,16 +55,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
       .catch(next);
   });
 
-  app.use(
-    '/uploads',
-    express.static(deps.uploads.root, {
-      index: false,
-      dotfiles: 'deny',
-      fallthrough: true,
-      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
-    }),
-    (_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)),
-  );
+  app.use('/uploads', uploadsRouter(deps));
 
   const api = Router();
   api.use(deps.sessions.middleware());

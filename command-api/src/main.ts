@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, childLogger, loadConfig, type Config } from '@evo/infra';
+import { ConfigError, DataFileError, childLogger, loadConfig, type Config } from '@evo/infra';
 import { startServer } from './server';
 
 const log = childLogger('main');
@@ -18,8 +18,21 @@ try {
 }
 
 const role = process.argv.includes('--role=api') ? 'api' : 'embedded';
-const server = await startServer({ config, role, webDist });
-log.info({ url: server.url, role, embedded: config.embedded, dataDir: config.DATA_DIR }, `EVO écoute sur ${server.url}`);
+let server: Awaited<ReturnType<typeof startServer>>;
+try {
+  server = await startServer({ config, role, webDist });
+} catch (e) {
+  // a damaged or lost event log: the operator's message alone, no stack
+  if (e instanceof DataFileError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+log.info(
+  { url: server.url, role, embedded: config.embedded, dataDir: config.DATA_DIR },
+  `EVO écoute sur ${server.url}`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -7,11 +7,22 @@ import {
   createJobQueue,
   createReadStore,
   createSessionStore,
+  DataFileError,
   SocketIoPushBus,
+  SqliteEventStore,
   systemContext,
+  verifyEventLog,
   type Config,
 } from '@evo/infra';
-import { allProjectors, ProjectionService, ReadStoreProgress, PROCESSING, VIDEOS, type VideoDoc } from '@evo/projections';
+import { eventSchemas } from '@evo/domain';
+import {
+  allProjectors,
+  ProjectionService,
+  ReadStoreProgress,
+  PROCESSING,
+  VIDEOS,
+  type VideoDoc,
+} from '@evo/projections';
 import { jobHandlers } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { createApp } from './app';
@@ -47,6 +58,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Before anything reads the embedded log: every event readable and valid (a damaged file stops the
+ * start with a message for the operator), and an empty log only on a fresh install: an empty log
+ * beside the uploads of an earlier one means the log was lost, and starting would re-seed and
+ * bury that history.
+ */
+async function checkEmbeddedLog(events: SqliteEventStore, config: Config, uploads: UploadStore): Promise<void> {
+  const started = performance.now();
+  const count = await verifyEventLog(events, config.eventsFile, eventSchemas);
+  log.info({ events: count, ms: Math.round(performance.now() - started) }, 'event log verified');
+  if (count > 0) return;
+  const stored = await uploads.storedFileCount();
+  if (stored === 0) return;
+  throw new DataFileError(
+    config.eventsFile,
+    `Le journal d'événements est vide, alors que ${config.uploadsDir} contient ${stored} fichier(s) d'une installation précédente : démarrer créerait une nouvelle installation et l'historique de ces fichiers serait perdu.`,
+    'Que faire : arrêtez EVO et restaurez events.sqlite depuis votre dernière sauvegarde. Pour repartir de zéro volontairement, déplacez aussi le dossier uploads (ou choisissez un autre DATA_DIR).',
+  );
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const role = options.role ?? 'embedded';
@@ -54,8 +85,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxVideoBytes: config.MAX_VIDEO_MB * 1024 * 1024,
     maxImageBytes: config.MAX_IMAGE_MB * 1024 * 1024,
   });
-  await uploads.init();
+  // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
+  await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
   const events = createEventStore(config);
+  if (events instanceof SqliteEventStore) {
+    try {
+      await checkEmbeddedLog(events, config, uploads);
+    } catch (e) {
+      await events.close();
+      throw e;
+    }
+  }
   // embedded: read models built here, rebuildable beside the live ones; api: read what the projections service writes
   const projections =
     role === 'embedded'
@@ -70,7 +110,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
 
-  await ensureAdmin(events, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, hashPassword, systemContext());
+  await ensureAdmin(
+    events,
+    { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+    hashPassword,
+    systemContext(),
+  );
   await ensureGiftCatalogue(events, systemContext());
   if (role === 'embedded' && config.DEMO_DATA) {
     const created = await seedDemoData(events, uploads, hashPassword, () => systemContext());
@@ -93,20 +138,36 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     projections.setPush(push);
     const started = performance.now();
     await projections.start();
-    log.info({ ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() }, 'read models ready');
+    log.info(
+      { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
+      'read models ready',
+    );
     await jobs.process(jobHandlers({ events, uploadsRoot: uploads.root }), { concurrency: 1 });
     // uploads acknowledged before a crash and never processed get their job again
     const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
-    for (const v of pending) await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+    for (const v of pending)
+      await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
 
   // --- coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows it;
   // idempotent per gift id, so it may also run in several API processes) ---
-  const giftCredits = new GiftCreditProcess(events, { onError: (err) => log.error({ err }, 'gift credit error, retrying') });
+  const giftCredits = new GiftCreditProcess(events, {
+    onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+  });
   await giftCredits.start();
   // --- end coin ledger ---
 
-  const deps: AppDeps = { config, events, read, jobs, push, sessions, uploads, progress: runner ?? new ReadStoreProgress(read, events), projections: runner };
+  const deps: AppDeps = {
+    config,
+    events,
+    read,
+    jobs,
+    push,
+    sessions,
+    uploads,
+    progress: runner ?? new ReadStoreProgress(read, events),
+    projections: runner,
+  };
   bound.app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -6,11 +6,22 @@ import type { IdAssigned } from './shared/sequence';
 import type { SocialEvent } from './social/events';
 import type { MessagingEvent } from './messaging/events';
 import type { WalletEvent } from './ledger/events';
+import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
 import type { CatalogueEvent } from './gifts/events';
 import type { ModerationEvent } from './moderation/events';
 
 /** Every event of the product, as a discriminated union on `type`. */
-export type AppEvent = UserEvent | ReservationEvent | VideoEvent | IdAssigned | SocialEvent | MessagingEvent | WalletEvent | CatalogueEvent | ModerationEvent;
+export type AppEvent =
+  | UserEvent
+  | ReservationEvent
+  | VideoEvent
+  | IdAssigned
+  | SocialEvent
+  | MessagingEvent
+  | WalletEvent
+  | PurchaseRequestEvent
+  | CatalogueEvent
+  | ModerationEvent;
 
 /** A stored event narrowed to one of the product's event types. */
 export type RecordedOf<E> = E extends DomainEvent ? RecordedEvent<E['type'], E['data']> : never;

@@ -5,6 +5,7 @@ import { IdAssignedSchema } from './shared/sequence';
 import { socialEventSchemas } from './social/events';
 import { messagingEventSchemas } from './messaging/events';
 import { ledgerEventSchemas } from './ledger/events';
+import { purchaseRequestEventSchemas } from './ledger/purchase-request-decider';
 import { giftEventSchemas } from './gifts/events';
 import { moderationEventSchemas } from './moderation/events';
 
@@ -15,6 +16,7 @@ export const eventSchemas: Record<string, ZodTypeAny> = {
   ...socialEventSchemas,
   ...messagingEventSchemas,
   ...ledgerEventSchemas,
+  ...purchaseRequestEventSchemas,
   ...giftEventSchemas,
   ...moderationEventSchemas,
   IdAssigned: IdAssignedSchema,

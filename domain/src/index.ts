@@ -2,6 +2,7 @@ export * from './shared/envelope';
 export * from './shared/decider';
 export * from './shared/errors';
 export * from './shared/sequence';
+export * from './shared/text';
 export * from './jobs';
 export * from './events';
 export * from './all-events';

@@ -8,6 +8,7 @@ export * from './registry';
 export * from './identity/users-projector';
 export * from './identity/queries';
 export * from './videos/videos-projector';
+export * from './videos/queries';
 export * from './social/index';
 export * from './comments/index';
 export * from './notifications/index';

@@ -32,13 +32,38 @@ export const route =
     fn(req, res, next).catch(next);
   };
 
+/** The client closed the connection before its upload was handled: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('client gone before its upload was handled');
+    this.name = 'ClientGoneError';
+  }
+}
+
+/** multer's words for a request whose client closed the connection mid-way */
+const CLIENT_ABORTS = new Set(['Request aborted', 'Request closed']);
+
+/** Did the client go away (closed the connection before its request was read or handled)? */
+export function isClientAbort(err: unknown, req: Request): boolean {
+  if (err instanceof ClientGoneError) return true;
+  const e = err as { message?: unknown; code?: unknown; type?: unknown };
+  if (e?.type === 'request.aborted' || e?.code === 'ECONNABORTED' || e?.code === 'ECONNRESET') return true;
+  return (typeof e?.message === 'string' && CLIENT_ABORTS.has(e.message)) || (req.destroyed && !req.complete);
+}
+
 /** Every error becomes JSON `{ error }` in French; only our own faults answer 5xx. */
-export const errorHandler = (maxVideoMb: number): ErrorRequestHandler =>
+export const errorHandler =
+  (maxVideoMb: number): ErrorRequestHandler =>
   (err: unknown, req, res, _next) => {
     const send = (status: number, error: string) => {
       if (!res.headersSent) res.status(status).json({ error });
     };
     if (err instanceof DomainError || err instanceof HttpError) return send(err.status, err.message);
+    // the client's doing, not a fault of ours: no stack, and nobody is left to read an answer
+    if (isClientAbort(err, req)) {
+      log.debug({ method: req.method, url: req.originalUrl, reason: (err as Error).message }, 'client went away');
+      return send(400, MESSAGES.badForm);
+    }
     if (err instanceof ZodError) return send(400, err.issues[0]?.message ?? MESSAGES.badForm);
     if (err instanceof multer.MulterError) {
       if (err.code === 'LIMIT_FILE_SIZE') return send(413, `Fichier trop volumineux (maximum ${maxVideoMb} Mo).`);

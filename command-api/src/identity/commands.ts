@@ -10,11 +10,11 @@ import {
   videoDecider,
   videoStream,
   type LogPosition,
+  type ReservationKind,
   type UserState,
 } from '@evo/domain';
 import type { EventStore } from '@evo/infra';
 import { handleCommand, loadState, maxPosition, nextId, type CommandContext } from '@evo/infra';
-
 
 export interface NewVideo {
   title: string;
@@ -25,15 +25,20 @@ export interface NewVideo {
 }
 
 /** The command that claims a value, with whether its current owner is a registered member. */
-async function reserveCommand(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, now: Date) {
+async function reserveCommand(events: EventStore, kind: ReservationKind, value: string, userId: string, now: Date) {
   const { state } = await loadState(events, reservationStream(kind, value), reservationDecider);
   const checkedOwner = state.ownerId;
   const ownerRegistered = checkedOwner !== null && (await events.readStream(userStream(checkedOwner))).length > 0;
-  return { state, checkedOwner, ownerRegistered, command: { type: 'Reserve' as const, kind, value: value.trim(), userId, now, ownerRegistered } };
+  return {
+    state,
+    checkedOwner,
+    ownerRegistered,
+    command: { type: 'Reserve' as const, kind, value: value.trim(), userId, now, ownerRegistered },
+  };
 }
 
 /** Claim a unique email or pseudo for `userId`, taking over only abandoned claims. */
-async function reserve(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, ctx: CommandContext) {
+async function reserve(events: EventStore, kind: ReservationKind, value: string, userId: string, ctx: CommandContext) {
   const streamId = reservationStream(kind, value);
   const { checkedOwner, ownerRegistered } = await reserveCommand(events, kind, value, userId, ctx.now);
   return handleCommand(
@@ -53,20 +58,33 @@ async function reserve(events: EventStore, kind: 'email' | 'pseudo', value: stri
   );
 }
 
-async function release(events: EventStore, kind: 'email' | 'pseudo', value: string, userId: string, ctx: CommandContext) {
-  await handleCommand(events, reservationStream(kind, value), reservationDecider, { type: 'Release', kind, value: value.trim(), userId }, ctx);
+async function release(events: EventStore, kind: ReservationKind, value: string, userId: string, ctx: CommandContext) {
+  await handleCommand(
+    events,
+    reservationStream(kind, value),
+    reservationDecider,
+    { type: 'Release', kind, value: value.trim(), userId },
+    ctx,
+  );
 }
 
 export async function uploadVideo(events: EventStore, ownerId: string, video: NewVideo, ctx: CommandContext) {
   const videoId = await nextId(events, 'video', ctx);
-  const r = await handleCommand(events, videoStream(videoId), videoDecider, { type: 'UploadVideo', videoId, ownerId, ...video }, ctx);
+  const r = await handleCommand(
+    events,
+    videoStream(videoId),
+    videoDecider,
+    { type: 'UploadVideo', videoId, ownerId, ...video },
+    ctx,
+  );
   return { videoId, position: r.position };
 }
 
 /**
- * Register a member (and their first video, when given). Email and pseudo are claimed first
- * through their reservation streams, so two concurrent registrations of one pseudo give one
- * success and one French error; a failure after a claim releases it.
+ * Register a member (and their first video, when given). The pseudo, its look-alike skeleton and
+ * the email are claimed first through their reservation streams, so two concurrent registrations
+ * of one pseudo (or of two pseudos that look alike) give one success and one French error; a
+ * failure after a claim releases the claims taken.
  */
 export async function registerUser(
   events: EventStore,
@@ -78,15 +96,23 @@ export async function registerUser(
   const c = { ...ctx, userId };
   // refuse a taken email or pseudo before claiming anything, so a refusal appends nothing
   // (concurrent registrations are still settled by the claims themselves)
-  for (const [kind, value] of [['pseudo', input.pseudo], ['email', input.email]] as const) {
+  const claims = [
+    ['pseudo', input.pseudo],
+    ['pseudoSkeleton', input.pseudo],
+    ['email', input.email],
+  ] as const;
+  for (const [kind, value] of claims) {
     const pre = await reserveCommand(events, kind, value, userId, ctx.now);
     reservationDecider.decide(pre.command, pre.state);
   }
-  await reserve(events, 'pseudo', input.pseudo, userId, c);
+  const taken: Array<(typeof claims)[number]> = [];
   try {
-    await reserve(events, 'email', input.email, userId, c);
+    for (const claim of claims) {
+      await reserve(events, claim[0], claim[1], userId, c);
+      taken.push(claim);
+    }
   } catch (e) {
-    await release(events, 'pseudo', input.pseudo, userId, c);
+    for (const [kind, value] of taken.reverse()) await release(events, kind, value, userId, c);
     throw e;
   }
   const registered = await handleCommand(
@@ -142,12 +168,21 @@ export async function ensureAdmin(
 ): Promise<void> {
   let user = await findUserByEmail(events, admin.email);
   if (!user) {
-    const base = admin.email.split('@')[0].replace(/[^\p{L}\p{N}_.-]/gu, '').slice(0, 24) || 'admin';
+    const base =
+      admin.email
+        .split('@')[0]
+        .replace(/[^\p{L}\p{N}_.-]/gu, '')
+        .slice(0, 24) || 'admin';
     const pseudo = base.length >= 3 ? base : `${base}_admin`;
     const passwordHash = await hash(admin.password);
     for (let i = 0; !user; i++) {
       try {
-        await registerUser(events, { email: admin.email, pseudo: i === 0 ? pseudo : `${pseudo}${i}`, passwordHash, bio: 'Administrateur EVO' }, undefined, ctx);
+        await registerUser(
+          events,
+          { email: admin.email, pseudo: i === 0 ? pseudo : `${pseudo}${i}`, passwordHash, bio: 'Administrateur EVO' },
+          undefined,
+          ctx,
+        );
       } catch (e) {
         if ((e as Error).message !== MESSAGES.pseudoTaken || i > 20) throw e;
       }

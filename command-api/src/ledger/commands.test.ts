@@ -10,31 +10,52 @@ const open: SqliteEventStore[] = [];
 afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
-const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({ userId, correlationId: randomUUID(), idempotencyKey, now: new Date() });
+const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  idempotencyKey,
+  now: new Date(),
+});
 
 describe('purchases through the payment port', () => {
   it('appends nothing for a declined payment, and passes the key and reference to the provider', async () => {
     const events = new SqliteEventStore(':memory:');
     open.push(events);
     await ensureGiftCatalogue(events, ctx());
-    const { userId } = await registerUser(events, { email: 'a@test.fr', pseudo: 'acheteur', passwordHash: 'h', bio: '' }, undefined, ctx());
+    const { userId } = await registerUser(
+      events,
+      { email: 'a@test.fr', pseudo: 'acheteur', passwordHash: 'h', bio: '' },
+      undefined,
+      ctx(),
+    );
     const seen: PaymentRequest[] = [];
     let approve = false;
     const provider: PaymentProvider = {
       name: 'carte-test',
       async charge(request) {
         seen.push(request);
-        return approve ? { status: 'approved', reference: `pay-${seen.length}` } : { status: 'declined', reason: 'carte refusée' };
+        return approve
+          ? { status: 'approved', reference: `pay-${seen.length}` }
+          : { status: 'declined', reason: 'carte refusée' };
       },
     };
     const commands = new LedgerCommands(events, { payment: provider, feePercent: 0 });
     const before = await events.lastPosition();
-    await expect(commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({ status: 402, message: 'Paiement refusé.' });
+    await expect(commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({
+      status: 402,
+      message: 'Paiement refusé.',
+    });
     // the block of transaction ids reserved by the first purchase is the only write
     const stored = [];
     for await (const b of events.readAll(before)) stored.push(...b);
     expect(stored.map((e) => e.type)).toEqual(['IdAssigned']);
-    expect(seen[0]).toMatchObject({ userId, packId: 8, amountCents: 4500, currency: 'EUR', reference: expect.stringMatching(/^achat-\d+$/) });
+    expect(seen[0]).toMatchObject({
+      userId,
+      packId: 8,
+      amountCents: 4500,
+      currency: 'EUR',
+      reference: expect.stringMatching(/^achat-\d+$/),
+    });
 
     approve = true;
     const ok = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
@@ -47,6 +68,85 @@ describe('purchases through the payment port', () => {
     const purchased = [];
     for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
     expect(purchased).toHaveLength(1);
-    expect(purchased[0].data).toMatchObject({ provider: 'carte-test', paymentRef: 'pay-2', priceCents: 4500, coins: 5000 });
+    expect(purchased[0].data).toMatchObject({
+      provider: 'carte-test',
+      paymentRef: 'pay-2',
+      priceCents: 4500,
+      coins: 5000,
+    });
+  });
+
+  it('charges once for concurrent purchases under one Idempotency-Key, and each answers what that charge bought', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await ensureGiftCatalogue(events, ctx());
+    const { userId } = await registerUser(
+      events,
+      { email: 'b@test.fr', pseudo: 'acheteuse', passwordHash: 'h', bio: '' },
+      undefined,
+      ctx(),
+    );
+    const charges: PaymentRequest[] = [];
+    const provider: PaymentProvider = {
+      name: 'carte-lente',
+      async charge(request) {
+        charges.push(request);
+        // a real provider takes its time: every concurrent request is in flight meanwhile
+        await new Promise((r) => setTimeout(r, 300));
+        return { status: 'approved', reference: `pay-${charges.length}` };
+      },
+    };
+    // two API processes' worth of command objects on one log
+    const first = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    const second = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? first : second).purchase(userId, { email: 'b@test.fr', packId: 2 }, ctx(userId, 'cle-concurrente')),
+      ),
+    );
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({
+      idempotencyKey: 'cle-concurrente',
+      reference: expect.stringMatching(/^achat-\d+$/),
+    });
+    for (const a of answers) expect(a.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220 });
+    const purchased = [];
+    for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
+    expect(purchased).toHaveLength(1);
+  });
+
+  it('a declined payment frees its key: the retry charges again, with the same reference', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await ensureGiftCatalogue(events, ctx());
+    const { userId } = await registerUser(
+      events,
+      { email: 'c@test.fr', pseudo: 'refusee', passwordHash: 'h', bio: '' },
+      undefined,
+      ctx(),
+    );
+    const charges: PaymentRequest[] = [];
+    const provider: PaymentProvider = {
+      name: 'carte-test',
+      async charge(request) {
+        charges.push(request);
+        return charges.length === 1
+          ? { status: 'declined', reason: 'refus' }
+          : { status: 'approved', reference: 'pay-ok' };
+      },
+    };
+    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    await expect(
+      commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
+    ).rejects.toMatchObject({ status: 402 });
+    const ok = await commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
+    expect(ok.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 110 });
+    expect(charges).toHaveLength(2);
+    expect(charges[1].reference).toBe(charges[0].reference);
+    // another request under the key: refused, nothing charged
+    await expect(
+      commands.purchase(userId, { email: 'c@test.fr', packId: 3 }, ctx(userId, 'cle-2')),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(charges).toHaveLength(2);
   });
 });

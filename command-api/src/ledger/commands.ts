@@ -8,6 +8,8 @@ import {
   notFound,
   packById,
   packPriceCents,
+  purchaseRequestDecider,
+  purchaseRequestStream,
   type LogPosition,
   type RequestRecord,
   type RequestRef,
@@ -15,7 +17,7 @@ import {
   type WalletEvent,
   type WalletState,
 } from '@evo/domain';
-import type { CommandContext, EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore } from '@evo/infra';
 import { CatalogueRepository } from '@evo/workers/ledger/catalogue';
 import { LedgerIds } from '@evo/workers/ledger/ids';
 import { WalletRepository, type WalletOutcome } from '@evo/workers/ledger/wallets';
@@ -31,33 +33,54 @@ export interface LedgerAnswer {
   replayed: boolean;
 }
 
+/** how long a purchase waits for a concurrent one under the same key before answering 409 */
+const CONCURRENT_PURCHASE_WAIT_MS = 5000;
+
 type Kind = 'purchase' | 'add' | 'withdraw' | 'convert' | 'claim' | 'send';
+
+/** a fixed-length name for a member's key (keys are up to 200 characters of anything) */
+const keyDigest = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 32);
+
+/**
+ * A reservation stream holds several events of one key (reserved, released, reserved again): their
+ * ids must not derive from the key, or the later ones would be taken for the first. The expected
+ * revision is their guard.
+ */
+const reservationContext = (ctx: CommandContext): CommandContext => ({ ...ctx, idempotencyKey: undefined });
 
 /** The request behind an Idempotency-Key: route and normalised body, hashed. */
 function requestRef(ctx: CommandContext, kind: Kind, ...values: Array<string | number>): RequestRef | undefined {
   if (!ctx.idempotencyKey) return undefined;
-  const hash = createHash('sha256').update(JSON.stringify([kind, ...values])).digest('hex').slice(0, 32);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([kind, ...values]))
+    .digest('hex')
+    .slice(0, 32);
   return { key: ctx.idempotencyKey, hash };
 }
 
-/** The answer of a request, from what it did (its record), first call or retry alike. */
+/**
+ * The answer of a request, from what it did (its record), first call or retry alike. `coins_balance`
+ * is every coin the member may spend (bought, added and earned); `coins_withdrawable` the earned
+ * ones, the only ones a withdrawal takes.
+ */
 function answerOf(r: RequestRecord): Record<string, unknown> {
+  const coins = { coins_balance: r.balance + r.earnings, coins_withdrawable: r.earnings };
   switch (r.event) {
     case 'CoinsPurchased':
-      return { message: LEDGER_MESSAGES.purchased, coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.purchased, ...coins };
     case 'CoinsAdded':
-      return { message: LEDGER_MESSAGES.added(r.amount), coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.added(r.amount), ...coins };
     case 'CoinsWithdrawn':
-      return { message: LEDGER_MESSAGES.withdrawn(r.amount), coins_balance: r.balance };
+      return { message: LEDGER_MESSAGES.withdrawn(r.amount), ...coins };
     case 'GiftSent':
-      return { message: LEDGER_MESSAGES.giftSent, coins_balance: r.balance, id: r.txId };
+      return { message: LEDGER_MESSAGES.giftSent, ...coins, id: r.txId };
     case 'GiftClaimed':
-      return { message: LEDGER_MESSAGES.claimed, coins_balance: r.balance, gifts_unclaimed: r.gifts };
+      return { message: LEDGER_MESSAGES.claimed, ...coins, gifts_unclaimed: r.gifts };
     case 'GiftsConverted':
       return {
         message: r.amount > 0 ? LEDGER_MESSAGES.converted(r.amount) : LEDGER_MESSAGES.nothingToConvert,
         transferred: r.amount,
-        coins_balance: r.balance,
+        ...coins,
         gifts_unclaimed: r.gifts,
       };
     default:
@@ -68,9 +91,23 @@ function answerOf(r: RequestRecord): Record<string, unknown> {
 /** The record-like view of an unkeyed command's own events. */
 function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEvent['type']): RequestRecord {
   const e = events[0];
-  const amount = !e ? 0 : e.type === 'CoinsPurchased' ? e.data.coins : e.type === 'GiftSent' ? e.data.coinCost : e.data.amount;
+  const amount = !e
+    ? 0
+    : e.type === 'CoinsPurchased'
+      ? e.data.coins
+      : e.type === 'GiftSent'
+        ? e.data.coinCost
+        : e.data.amount;
   const txId = !e ? 0 : 'txId' in e.data ? e.data.txId : e.data.giftId;
-  return { hash: '', event: e?.type ?? fallback, txId, amount, balance: state.balance, gifts: state.gifts };
+  return {
+    hash: '',
+    event: e?.type ?? fallback,
+    txId,
+    amount,
+    balance: state.balance,
+    gifts: state.gifts,
+    earnings: state.earnings,
+  };
 }
 
 /**
@@ -85,7 +122,7 @@ export class LedgerCommands {
   private readonly members: MemberDirectory;
 
   constructor(
-    events: EventStore,
+    private readonly events: EventStore,
     private readonly options: { payment: PaymentProvider; feePercent: number },
   ) {
     this.wallets = WalletRepository.for(events);
@@ -115,7 +152,11 @@ export class LedgerCommands {
     const walletCtx = ctx.idempotencyKey ? { ...ctx, idempotencyKey: `member-request:${ctx.idempotencyKey}` } : ctx;
     const outcome: WalletOutcome = await this.wallets.execute(command, walletCtx);
     const record = outcome.record ?? recordOf(outcome.events, outcome.state, fallback);
-    return { body: answerOf(record), position: outcome.position, replayed: outcome.events.length === 0 && !!outcome.record };
+    return {
+      body: answerOf(record),
+      position: outcome.position,
+      replayed: outcome.events.length === 0 && !!outcome.record,
+    };
   }
 
   async purchase(userId: string, body: { email: string; packId: number }, ctx: CommandContext): Promise<LedgerAnswer> {
@@ -125,22 +166,96 @@ export class LedgerCommands {
     const request = requestRef(ctx, 'purchase', normalize(body.email), pack.id);
     const replayed = await this.replay(userId, request);
     if (replayed) return replayed;
-    const txId = await this.ids.take(ctx);
-    const payment = await this.options.payment.charge({
-      userId,
-      packId: pack.id,
-      amountCents: packPriceCents(pack),
-      currency: 'EUR',
-      description: `EVO — pack ${pack.name} (${pack.coins_amount} coins)`,
-      reference: `achat-${txId}`,
-      idempotencyKey: ctx.idempotencyKey,
-    });
-    if (payment.status !== 'approved') throw new HttpError(402, LEDGER_MESSAGES.paymentDeclined);
+    // under a key, the key is reserved before the provider is called: one key, one charge
+    const reservation = request ? await this.reservePurchase(userId, request, pack.id, ctx) : undefined;
+    if (reservation && 'answer' in reservation) return reservation.answer;
+    const txId = reservation?.txId ?? (await this.ids.take(ctx));
+    const release = (reason: string) =>
+      request
+        ? handleCommand(
+            this.events,
+            purchaseRequestStream(userId, keyDigest(request.key)),
+            purchaseRequestDecider,
+            { type: 'ReleasePurchase', userId, request, reason },
+            reservationContext(ctx),
+          )
+        : undefined;
+    let payment;
+    try {
+      payment = await this.options.payment.charge({
+        userId,
+        packId: pack.id,
+        amountCents: packPriceCents(pack),
+        currency: 'EUR',
+        description: `EVO — pack ${pack.name} (${pack.coins_amount} coins)`,
+        reference: `achat-${txId}`,
+        idempotencyKey: ctx.idempotencyKey,
+      });
+    } catch (e) {
+      // the outcome is unknown: the key is freed, its retry charges again with the same reference and key
+      await release('Erreur du prestataire de paiement.');
+      throw e;
+    }
+    if (payment.status !== 'approved') {
+      await release(LEDGER_MESSAGES.paymentDeclined);
+      throw new HttpError(402, LEDGER_MESSAGES.paymentDeclined);
+    }
     return this.run(
-      { type: 'PurchaseCoins', userId, txId, pack, provider: this.options.payment.name, paymentRef: payment.reference, request },
+      {
+        type: 'PurchaseCoins',
+        userId,
+        txId,
+        pack,
+        provider: this.options.payment.name,
+        paymentRef: payment.reference,
+        request,
+      },
       ctx,
       'CoinsPurchased',
     );
+  }
+
+  /**
+   * Reserve a purchase's key (`purchase-request-…`, expected revision): answers its transaction id,
+   * or, when a request with this key is already being charged, the answer of that request once
+   * the wallet records it (409 if it does not within a few seconds).
+   */
+  private async reservePurchase(
+    userId: string,
+    request: RequestRef,
+    packId: number,
+    ctx: CommandContext,
+  ): Promise<{ txId: number } | { answer: LedgerAnswer }> {
+    const stream = purchaseRequestStream(userId, keyDigest(request.key));
+    let fresh: number | undefined;
+    const { state } = await loadState(this.events, stream, purchaseRequestDecider);
+    if (state.txId === null) fresh = await this.ids.take(ctx);
+    try {
+      const r = await handleCommand(
+        this.events,
+        stream,
+        purchaseRequestDecider,
+        (s) => ({
+          type: 'ReservePurchase' as const,
+          userId,
+          request,
+          txId: s.txId ?? fresh ?? 0,
+          packId,
+          now: ctx.now,
+        }),
+        reservationContext(ctx),
+      );
+      return { txId: r.state.txId! };
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.message !== LEDGER_MESSAGES.purchaseInProgress) throw e;
+      const deadline = Date.now() + CONCURRENT_PURCHASE_WAIT_MS;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        const answer = await this.replay(userId, request);
+        if (answer) return { answer };
+      }
+      throw e;
+    }
   }
 
   async add(userId: string, body: { email: string; amount: number }, ctx: CommandContext): Promise<LedgerAnswer> {
@@ -152,7 +267,11 @@ export class LedgerCommands {
     return this.run({ type: 'AddCoins', userId, txId, amount: body.amount, request }, ctx, 'CoinsAdded');
   }
 
-  async withdraw(userId: string, body: { user_email: string; amount: number }, ctx: CommandContext): Promise<LedgerAnswer> {
+  async withdraw(
+    userId: string,
+    body: { user_email: string; amount: number },
+    ctx: CommandContext,
+  ): Promise<LedgerAnswer> {
     await this.assertOwnEmail(userId, body.user_email);
     const request = requestRef(ctx, 'withdraw', normalize(body.user_email), body.amount);
     const replayed = await this.replay(userId, request);

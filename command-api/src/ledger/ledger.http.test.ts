@@ -33,7 +33,11 @@ async function settle() {
 }
 
 /** The request must be refused with this status and French message, and append nothing. */
-async function expectRefused(send: () => Promise<{ status: number; json: { error?: string } }>, status: number, error?: string) {
+async function expectRefused(
+  send: () => Promise<{ status: number; json: { error?: string } }>,
+  status: number,
+  error?: string,
+) {
   const before = await settle();
   const r = await send();
   expect(r.status, JSON.stringify(r.json)).toBe(status);
@@ -43,14 +47,34 @@ async function expectRefused(send: () => Promise<{ status: number; json: { error
 }
 
 const member = () => registerAndLogin(server.url);
-const add = (m: Member, amount: number, headers?: Record<string, string>) => m.client.post('/api/coins/add', { email: m.member.email, amount }, headers);
+const add = (m: Member, amount: number, headers?: Record<string, string>) =>
+  m.client.post('/api/coins/add', { email: m.member.email, amount }, headers);
 const send = (from: Member, to: Member, giftId = 1, headers?: Record<string, string>, path = '/api/gifts/send') =>
-  from.client.post(path, { sender_email: from.member.email, receiver_email: to.member.email, gift_id: giftId }, headers);
+  from.client.post(
+    path,
+    { sender_email: from.member.email, receiver_email: to.member.email, gift_id: giftId },
+    headers,
+  );
 const balance = async (m: Member) => {
   await settle();
-  return (await m.client.get(`/api/coins/balance/${m.member.email}`)).json as { coins_balance: number; gifts_unclaimed: number };
+  const { add_coins_enabled: _enabled, ...coins } = (await m.client.get(`/api/coins/balance/${m.member.email}`))
+    .json as {
+    coins_balance: number;
+    coins_withdrawable: number;
+    gifts_unclaimed: number;
+    add_coins_enabled: boolean;
+  };
+  return coins;
 };
-type ReceivedRow = { id: number; name: string; sender_pseudo: string; sender_email: string; coin_cost: number; sent_at: string; claimed: boolean };
+type ReceivedRow = {
+  id: number;
+  name: string;
+  sender_pseudo: string;
+  sender_email: string;
+  coin_cost: number;
+  sent_at: string;
+  claimed: boolean;
+};
 const received = async (m: Member) => {
   await settle();
   return (await m.client.get(`/api/gifts/received/${m.member.email}`)).json as unknown as ReceivedRow[];
@@ -75,25 +99,47 @@ describe('catalogue and packs', () => {
 });
 
 describe('coins', () => {
-  it('buys a pack, adds coins, withdraws, lists transactions', async () => {
+  it('buys a pack, adds coins, withdraws only coins earned from gifts, lists transactions', async () => {
     const m = await member();
     const p = await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 2 });
     expect(p.status).toBe(200);
-    expect(p.json).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220 });
+    expect(p.json).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220, coins_withdrawable: 0 });
     expect(p.headers.get('x-evo-position')).toMatch(/^\d+$/);
     const a = await add(m, 10);
-    expect(a.json).toEqual({ message: '✅ 10 coins ajoutés avec succès.', coins_balance: 230 });
-    const w = await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: '30' });
+    expect(a.json).toEqual({ message: '✅ 10 coins ajoutés avec succès.', coins_balance: 230, coins_withdrawable: 0 });
+    // bought and added coins never leave the platform
+    await expectRefused(
+      () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: '30' }),
+      400,
+      LEDGER_MESSAGES.notWithdrawable,
+    );
+    // coins earned from a received gift do
+    const fan = await member();
+    await add(fan, 10);
+    expect((await send(fan, m, 3)).status).toBe(200);
+    await settle();
+    const converted = await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email });
+    expect(converted.json).toMatchObject({ transferred: 10, coins_balance: 240, coins_withdrawable: 10 });
+    const w = await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: '4' });
     expect(w.status).toBe(200);
-    expect(w.json).toMatchObject({ message: LEDGER_MESSAGES.withdrawn(30), coins_balance: 200 });
+    expect(w.json).toEqual({ message: LEDGER_MESSAGES.withdrawn(4), coins_balance: 236, coins_withdrawable: 6 });
+    await expectRefused(
+      () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 7 }),
+      400,
+      LEDGER_MESSAGES.notWithdrawable,
+    );
     // read-your-writes: the next query of this session sees it without waiting on purpose
     const b = await m.client.get(`/api/coins/balance/${m.member.email}`);
-    expect(b.json).toEqual({ coins_balance: 200, gifts_unclaimed: 0 });
-    expect((await m.client.get(`/api/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 200 });
-    expect((await m.client.get(`/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 200 });
-    const tx = (await m.client.get(`/api/coins/transactions/${m.member.email}`)).json as unknown as Array<Record<string, unknown>>;
+    expect(b.json).toEqual({ coins_balance: 236, coins_withdrawable: 6, gifts_unclaimed: 0, add_coins_enabled: true });
+    expect((await m.client.get(`/api/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
+    expect((await m.client.get(`/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
+    const tx = (await m.client.get(`/api/coins/transactions/${m.member.email}`)).json as unknown as Array<
+      Record<string, unknown>
+    >;
     expect(tx.map((t) => [t.type, t.amount])).toEqual([
-      ['retrait', -30],
+      ['retrait', -4],
+      ['conversion', 10],
+      ['cadeau_recu', 10],
       ['ajout', 10],
       ['achat', 220],
     ]);
@@ -104,18 +150,54 @@ describe('coins', () => {
     const all = (await admin.get('/api/coins/admin/transactions')).json as unknown as Array<Record<string, unknown>>;
     const mine = all.filter((t) => t.user_email === m.member.email);
     expect(mine.map((t) => [t.amount, t.method])).toEqual([
-      [-30, 'retrait'],
+      [-4, 'retrait'],
       [10, 'ajout'],
       [220, 'sandbox'],
     ]);
-    expect(Object.keys(mine[0])).toEqual(expect.arrayContaining(['id', 'user_email', 'amount', 'method', 'created_at']));
+    expect(Object.keys(mine[0])).toEqual(
+      expect.arrayContaining(['id', 'user_email', 'amount', 'method', 'created_at']),
+    );
   });
 
-  it('refuses a withdrawal above the balance', async () => {
+  it('refuses to withdraw bought or added coins, whatever the balance', async () => {
     const m = await member();
     await add(m, 5);
-    await expectRefused(() => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 6 }), 400, LEDGER_MESSAGES.insufficient);
-    await expectRefused(() => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 1e12 }), 400, LEDGER_MESSAGES.insufficient);
+    expect((await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 })).status).toBe(200);
+    await expectRefused(
+      () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 1 }),
+      400,
+      LEDGER_MESSAGES.notWithdrawable,
+    );
+    await expectRefused(
+      () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 1e12 }),
+      400,
+      LEDGER_MESSAGES.notWithdrawable,
+    );
+    expect(await balance(m)).toEqual({ coins_balance: 115, coins_withdrawable: 0, gifts_unclaimed: 0 });
+  });
+});
+
+describe('ALLOW_FREE_COINS=false', () => {
+  let closed: TestServer;
+  beforeAll(async () => {
+    closed = await startTestServer({ ALLOW_FREE_COINS: 'false' });
+  });
+  afterAll(() => closed.stop());
+
+  it('refuses to add coins (403 in French), appends nothing, and tells the vault to hide the form', async () => {
+    const m = await registerAndLogin(closed.url);
+    const before = await closed.deps.events.lastPosition();
+    const r = await m.client.post('/api/coins/add', { email: m.member.email, amount: 10 });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({ error: LEDGER_MESSAGES.freeCoinsDisabled });
+    await closed.deps.jobs.drain(30_000);
+    expect(await closed.deps.events.lastPosition()).toBe(before);
+    const b = await m.client.get(`/api/coins/balance/${m.member.email}`);
+    expect(b.json).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 0, add_coins_enabled: false });
+    // packs are still bought
+    expect((await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 })).json).toMatchObject({
+      coins_balance: 110,
+    });
   });
 });
 
@@ -136,35 +218,97 @@ describe('gifts', () => {
     expect(r2.json).toMatchObject({ message: '🎁 Cadeau envoyé !', coins_balance: 14 });
     const list = await received(bob);
     expect(list).toEqual([
-      { id: r2.json.id, name: 'Rose', emoji: '🌹', sender_pseudo: alice.member.pseudo, sender_email: alice.member.email, coin_cost: 1, amount: 1, sent_at: expect.any(String), claimed: false },
-      { id: r1.json.id, name: 'Cœur', emoji: '❤️', sender_pseudo: alice.member.pseudo, sender_email: alice.member.email, coin_cost: 5, amount: 5, sent_at: expect.any(String), claimed: false },
+      {
+        id: r2.json.id,
+        name: 'Rose',
+        emoji: '🌹',
+        sender_pseudo: alice.member.pseudo,
+        sender_email: alice.member.email,
+        coin_cost: 1,
+        amount: 1,
+        sent_at: expect.any(String),
+        claimed: false,
+      },
+      {
+        id: r1.json.id,
+        name: 'Cœur',
+        emoji: '❤️',
+        sender_pseudo: alice.member.pseudo,
+        sender_email: alice.member.email,
+        coin_cost: 5,
+        amount: 5,
+        sent_at: expect.any(String),
+        claimed: false,
+      },
     ]);
-    expect(await balance(bob)).toEqual({ coins_balance: 0, gifts_unclaimed: 6 });
-    const coinGifts = (await bob.client.get(`/api/coins/received/${bob.member.email}`)).json as unknown as Array<Record<string, unknown>>;
-    expect(coinGifts[0]).toMatchObject({ sender_email: alice.member.email, gift_value: 1, amount: 1, created_at: expect.any(String) });
+    expect(await balance(bob)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 6 });
+    const coinGifts = (await bob.client.get(`/api/coins/received/${bob.member.email}`)).json as unknown as Array<
+      Record<string, unknown>
+    >;
+    expect(coinGifts[0]).toMatchObject({
+      sender_email: alice.member.email,
+      gift_value: 1,
+      amount: 1,
+      created_at: expect.any(String),
+    });
 
     const claim = await bob.client.post('/api/gifts/claim', { gift_id: r1.json.id });
     expect(claim.status).toBe(200);
-    expect(claim.json).toEqual({ message: LEDGER_MESSAGES.claimed, coins_balance: 5, gifts_unclaimed: 1 });
-    await expectRefused(() => bob.client.post('/api/gifts/claim', { gift_id: r1.json.id }), 409, 'Cadeau déjà récupéré.');
+    expect(claim.json).toEqual({
+      message: LEDGER_MESSAGES.claimed,
+      coins_balance: 5,
+      coins_withdrawable: 5,
+      gifts_unclaimed: 1,
+    });
+    await expectRefused(
+      () => bob.client.post('/api/gifts/claim', { gift_id: r1.json.id }),
+      409,
+      'Cadeau déjà récupéré.',
+    );
     expect((await received(bob)).map((g) => g.claimed)).toEqual([false, true]);
 
     const conv = await bob.client.post('/api/coins/convert-gifts', { user_email: bob.member.email });
-    expect(conv.json).toEqual({ message: LEDGER_MESSAGES.converted(1), transferred: 1, coins_balance: 6, gifts_unclaimed: 0 });
-    expect(await balance(bob)).toEqual({ coins_balance: 6, gifts_unclaimed: 0 });
+    expect(conv.json).toEqual({
+      message: LEDGER_MESSAGES.converted(1),
+      transferred: 1,
+      coins_balance: 6,
+      coins_withdrawable: 6,
+      gifts_unclaimed: 0,
+    });
+    expect(await balance(bob)).toEqual({ coins_balance: 6, coins_withdrawable: 6, gifts_unclaimed: 0 });
     expect((await received(bob)).map((g) => g.claimed)).toEqual([true, true]);
-    await expectRefused(() => bob.client.post('/api/gifts/claim', { gift_id: r2.json.id }), 409, 'Cadeau déjà récupéré.');
+    await expectRefused(
+      () => bob.client.post('/api/gifts/claim', { gift_id: r2.json.id }),
+      409,
+      'Cadeau déjà récupéré.',
+    );
     const again = await bob.client.post('/api/coins/convert-gifts', { user_email: bob.member.email });
-    expect(again.json).toEqual({ message: LEDGER_MESSAGES.nothingToConvert, transferred: 0, coins_balance: 6, gifts_unclaimed: 0 });
+    expect(again.json).toEqual({
+      message: LEDGER_MESSAGES.nothingToConvert,
+      transferred: 0,
+      coins_balance: 6,
+      coins_withdrawable: 6,
+      gifts_unclaimed: 0,
+    });
 
-    const types = ((await bob.client.get(`/api/coins/transactions/${bob.member.email}`)).json as unknown as Array<{ type: string; amount: number }>).map((t) => [t.type, t.amount]);
+    const types = (
+      (await bob.client.get(`/api/coins/transactions/${bob.member.email}`)).json as unknown as Array<{
+        type: string;
+        amount: number;
+      }>
+    ).map((t) => [t.type, t.amount]);
     expect(types).toEqual([
       ['conversion', 1],
       ['recuperation', 5],
       ['cadeau_recu', 1],
       ['cadeau_recu', 5],
     ]);
-    const sent = ((await alice.client.get(`/api/coins/transactions/${alice.member.email}`)).json as unknown as Array<{ type: string; amount: number }>).map((t) => [t.type, t.amount]);
+    const sent = (
+      (await alice.client.get(`/api/coins/transactions/${alice.member.email}`)).json as unknown as Array<{
+        type: string;
+        amount: number;
+      }>
+    ).map((t) => [t.type, t.amount]);
     expect(sent).toEqual([
       ['cadeau_envoye', -1],
       ['cadeau_envoye', -5],
@@ -176,10 +320,23 @@ describe('gifts', () => {
     const m = await member();
     await add(m, 3);
     await expectRefused(() => send(m, m, 1), 400, LEDGER_MESSAGES.selfGift);
-    await expectRefused(() => m.client.post('/api/gifts/send', { sender_email: m.member.email, receiver_email: 'personne@test.fr', gift_id: 1 }), 404, LEDGER_MESSAGES.receiverNotFound);
+    await expectRefused(
+      () =>
+        m.client.post('/api/gifts/send', {
+          sender_email: m.member.email,
+          receiver_email: 'personne@test.fr',
+          gift_id: 1,
+        }),
+      404,
+      LEDGER_MESSAGES.receiverNotFound,
+    );
     await expectRefused(() => send(m, bob, 99), 404, LEDGER_MESSAGES.giftNotFound);
     await expectRefused(() => send(m, bob, 2), 400, 'Solde insuffisant.');
-    await expectRefused(() => m.client.post('/api/gifts/send', { sender_email: m.member.email, gift_id: 1 }), 400, '⚠️ Aucun destinataire.');
+    await expectRefused(
+      () => m.client.post('/api/gifts/send', { sender_email: m.member.email, gift_id: 1 }),
+      400,
+      '⚠️ Aucun destinataire.',
+    );
   });
 
   it('lets exactly floor(balance / cost) of 50 concurrent sends through, never below 0', async () => {
@@ -193,10 +350,15 @@ describe('gifts', () => {
     expect(refused).toHaveLength(43);
     for (const r of refused) expect(r.json).toEqual({ error: 'Solde insuffisant.' });
     expect(new Set(ok.map((r) => r.json.id)).size).toBe(7);
-    expect(ok.map((r) => r.json.coins_balance).sort((a, b) => Number(a) - Number(b))).toEqual([2, 7, 12, 17, 22, 27, 32]);
-    expect(await balance(sender)).toEqual({ coins_balance: 2, gifts_unclaimed: 0 });
-    expect(await balance(receiver)).toEqual({ coins_balance: 0, gifts_unclaimed: 35 });
-    const audit = (await admin.get(`/api/admin/ledger/${sender.member.email}`)).json as { entries: Array<{ balance_after: number }>; consistent: boolean };
+    expect(ok.map((r) => r.json.coins_balance).sort((a, b) => Number(a) - Number(b))).toEqual([
+      2, 7, 12, 17, 22, 27, 32,
+    ]);
+    expect(await balance(sender)).toEqual({ coins_balance: 2, coins_withdrawable: 0, gifts_unclaimed: 0 });
+    expect(await balance(receiver)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 35 });
+    const audit = (await admin.get(`/api/admin/ledger/${sender.member.email}`)).json as {
+      entries: Array<{ balance_after: number }>;
+      consistent: boolean;
+    };
     expect(audit.consistent).toBe(true);
     for (const e of audit.entries) expect(e.balance_after).toBeGreaterThanOrEqual(0);
     expect((await reconcileLedger(server.deps.events)).ok).toBe(true);
@@ -208,7 +370,9 @@ describe('gifts', () => {
     await add(s, 10);
     const sent = await send(s, r, 3);
     await settle();
-    const giftSent = (await allEvents()).find((e) => e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === sent.json.id)!;
+    const giftSent = (await allEvents()).find(
+      (e) => e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === sent.json.id,
+    )!;
     const before = await server.deps.events.lastPosition();
     // a redelivery to the running manager, and a second manager re-scanning the whole log
     expect(await server.giftCredits.credit(giftSent)).toBe(false);
@@ -218,9 +382,11 @@ describe('gifts', () => {
     await second.stop();
     expect(second.credited).toBe(0);
     expect(await server.deps.events.lastPosition()).toBe(before);
-    const credits = (await allEvents()).filter((e) => e.type === 'GiftReceived' && (e.data as { giftId: number }).giftId === sent.json.id);
+    const credits = (await allEvents()).filter(
+      (e) => e.type === 'GiftReceived' && (e.data as { giftId: number }).giftId === sent.json.id,
+    );
     expect(credits).toHaveLength(1);
-    expect(await balance(r)).toEqual({ coins_balance: 0, gifts_unclaimed: 10 });
+    expect(await balance(r)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 10 });
   });
 });
 
@@ -237,6 +403,13 @@ describe('idempotency keys', () => {
     cases.push(['add', () => add(m, 40, k2)]);
     const k3 = key();
     cases.push(['send', () => send(m, other, 2, k3)]);
+    // m earns 10 from a gift of `other`: the only coins m may withdraw
+    await add(other, 10);
+    expect((await send(other, m, 3)).status).toBe(200);
+    await settle();
+    expect((await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email })).json).toMatchObject({
+      transferred: 10,
+    });
     const k4 = key();
     cases.push(['withdraw', () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 7 }, k4)]);
     for (const [name, call] of cases) {
@@ -248,7 +421,11 @@ describe('idempotency keys', () => {
       expect(retry.json, name).toEqual(first.json);
       expect(await settle(), name).toBe(before);
     }
-    expect(await balance(m)).toEqual({ coins_balance: 110 + 40 - 5 - 7, gifts_unclaimed: 0 });
+    expect(await balance(m)).toEqual({
+      coins_balance: 110 + 40 - 5 + 10 - 7,
+      coins_withdrawable: 10 - 7,
+      gifts_unclaimed: 0,
+    });
 
     // claim and convert, on the receiver's side
     const gifts = await received(other);
@@ -269,7 +446,7 @@ describe('idempotency keys', () => {
     await settle();
     const v2 = await convert();
     expect(v2.json).toEqual(v1.json);
-    expect(await balance(other)).toEqual({ coins_balance: 5, gifts_unclaimed: 1 });
+    expect(await balance(other)).toEqual({ coins_balance: 5, coins_withdrawable: 5, gifts_unclaimed: 1 });
   });
 
   it('stores one gift for concurrent retries under one key', async () => {
@@ -279,7 +456,7 @@ describe('idempotency keys', () => {
     const k = key();
     const results = await Promise.all(Array.from({ length: 10 }, () => send(m, other, 3, k)));
     for (const r of results) expect(r.json).toEqual(results[0].json);
-    expect(await balance(m)).toEqual({ coins_balance: 90, gifts_unclaimed: 0 });
+    expect(await balance(m)).toEqual({ coins_balance: 90, coins_withdrawable: 0, gifts_unclaimed: 0 });
     expect(await received(other)).toHaveLength(1);
   });
 
@@ -291,10 +468,18 @@ describe('idempotency keys', () => {
     expect((await add(m, 10, k)).status).toBe(200);
     const conflict = "Clé d'idempotence déjà utilisée avec une autre requête.";
     await expectRefused(() => add(m, 11, k), 409, conflict);
-    await expectRefused(() => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 10 }, k), 409, conflict);
+    await expectRefused(
+      () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 10 }, k),
+      409,
+      conflict,
+    );
     await expectRefused(() => send(m, other, 1, k), 409, conflict);
-    await expectRefused(() => m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 }, k), 409, conflict);
-    expect(await balance(m)).toEqual({ coins_balance: 60, gifts_unclaimed: 0 });
+    await expectRefused(
+      () => m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 }, k),
+      409,
+      conflict,
+    );
+    expect(await balance(m)).toEqual({ coins_balance: 60, coins_withdrawable: 0, gifts_unclaimed: 0 });
   });
 
   it('keeps keys across a restart of the server on the same data', async () => {
@@ -311,7 +496,12 @@ describe('idempotency keys', () => {
       await again.post('/api/auth/login', { email: m.member.email, password: m.member.password });
       const b = await again.post('/api/coins/add', { email: m.member.email, amount: 25 }, k);
       expect(b.json).toEqual(a.json);
-      expect((await again.get(`/api/coins/balance/${m.member.email}`)).json).toEqual({ coins_balance: 25, gifts_unclaimed: 0 });
+      expect((await again.get(`/api/coins/balance/${m.member.email}`)).json).toEqual({
+        coins_balance: 25,
+        coins_withdrawable: 0,
+        gifts_unclaimed: 0,
+        add_coins_enabled: true,
+      });
       expect((await again.post('/api/coins/add', { email: m.member.email, amount: 26 }, k)).status).toBe(409);
     } finally {
       await second.stop();
@@ -353,20 +543,37 @@ describe('permissions', () => {
       ['get', '/api/admin/ledger/reconcile'],
       ['get', `/api/admin/ledger/${e}`],
     ] as const) {
-      await expectRefused(() => (method === 'post' ? anon.post(path, body) : anon.get(path)), 401, AUTH_MESSAGES.unauthenticated);
+      await expectRefused(
+        () => (method === 'post' ? anon.post(path, body) : anon.get(path)),
+        401,
+        AUTH_MESSAGES.unauthenticated,
+      );
     }
   });
 
   it("refuses another member's balance, history and gifts (403 'Accès refusé.'), an administrator may read them", async () => {
     const e = other.member.email;
-    for (const path of [`/api/coins/balance/${e}`, `/api/coins/transactions/${e}`, `/api/coins/received/${e}`, `/api/gifts/received/${e}`, `/api/gifts/balance/${e}`, `/gifts/balance/${e}`, '/api/coins/balance/personne@test.fr']) {
+    for (const path of [
+      `/api/coins/balance/${e}`,
+      `/api/coins/transactions/${e}`,
+      `/api/coins/received/${e}`,
+      `/api/gifts/received/${e}`,
+      `/api/gifts/balance/${e}`,
+      `/gifts/balance/${e}`,
+      '/api/coins/balance/personne@test.fr',
+    ]) {
       const r = await m.client.get(path);
       expect(r.status, path).toBe(403);
       expect(r.json.error).toBe('Accès refusé.');
       const a = await admin.get(path);
       expect(a.status, path).toBe(path.includes('personne') ? 404 : 200);
     }
-    expect((await admin.get(`/api/coins/balance/${e}`)).json).toEqual({ coins_balance: 9, gifts_unclaimed: 1 });
+    expect((await admin.get(`/api/coins/balance/${e}`)).json).toEqual({
+      coins_balance: 9,
+      coins_withdrawable: 0,
+      gifts_unclaimed: 1,
+      add_coins_enabled: true,
+    });
   });
 
   it("refuses a body naming another member (403 'Action non autorisée.') and moves nothing", async () => {
@@ -376,9 +583,21 @@ describe('permissions', () => {
     await expectRefused(() => m.client.post('/api/coins/add', { email: e, amount: 5 }), 403, forbidden);
     await expectRefused(() => m.client.post('/api/coins/withdraw', { user_email: e, amount: 1 }), 403, forbidden);
     await expectRefused(() => m.client.post('/api/coins/convert-gifts', { user_email: e }), 403, forbidden);
-    await expectRefused(() => m.client.post('/api/gifts/send', { sender_email: e, receiver_email: m.member.email, gift_id: 1 }), 403, forbidden);
-    await expectRefused(() => m.client.post('/gifts/send', { sender_email: e, receiver_email: m.member.email, gift_id: 1 }), 403, forbidden);
-    await expectRefused(() => m.client.post('/api/coins/add', { email: 'personne@test.fr', amount: 5 }), 403, forbidden);
+    await expectRefused(
+      () => m.client.post('/api/gifts/send', { sender_email: e, receiver_email: m.member.email, gift_id: 1 }),
+      403,
+      forbidden,
+    );
+    await expectRefused(
+      () => m.client.post('/gifts/send', { sender_email: e, receiver_email: m.member.email, gift_id: 1 }),
+      403,
+      forbidden,
+    );
+    await expectRefused(
+      () => m.client.post('/api/coins/add', { email: 'personne@test.fr', amount: 5 }),
+      403,
+      forbidden,
+    );
     // even an administrator moves only their own coins
     await expectRefused(() => admin.post('/api/coins/add', { email: e, amount: 5 }), 403, forbidden);
     // a gift received by someone else cannot be claimed
@@ -436,31 +655,46 @@ describe('bad input', () => {
     ['/api/gifts/claim', { gift_id: 0 }, 'Cadeau invalide.'],
     ['/api/gifts/claim', { gift_id: 1e12 }, 'Cadeau introuvable.', 404],
     ['/api/gifts/claim', {}, 'Cadeau invalide.'],
-  ] as Array<[string, Record<string, unknown>, string, number?]>)('%s %o → %s', async (path, patch, error, status = 400) => {
-    const base: Record<string, Record<string, unknown>> = {
-      '/api/coins/add': { email: m.member.email, amount: 1 },
-      '/api/coins/withdraw': { user_email: m.member.email, amount: 1 },
-      '/api/coins/purchase': { email: m.member.email, packId: 1 },
-      '/api/gifts/send': { sender_email: m.member.email, receiver_email: other.member.email, gift_id: 1 },
-      '/api/gifts/claim': { gift_id: 1 },
-    };
-    const body: Record<string, unknown> = { ...base[path], ...patch };
-    for (const [k, v] of Object.entries(patch)) if (v === undefined) delete body[k];
-    if (Object.keys(patch).length === 0) for (const k of ['amount', 'packId', 'gift_id']) delete body[k];
-    await expectRefused(() => m.client.post(path, body), status, error);
-  });
+  ] as Array<[string, Record<string, unknown>, string, number?]>)(
+    '%s %o → %s',
+    async (path, patch, error, status = 400) => {
+      const base: Record<string, Record<string, unknown>> = {
+        '/api/coins/add': { email: m.member.email, amount: 1 },
+        '/api/coins/withdraw': { user_email: m.member.email, amount: 1 },
+        '/api/coins/purchase': { email: m.member.email, packId: 1 },
+        '/api/gifts/send': { sender_email: m.member.email, receiver_email: other.member.email, gift_id: 1 },
+        '/api/gifts/claim': { gift_id: 1 },
+      };
+      const body: Record<string, unknown> = { ...base[path], ...patch };
+      for (const [k, v] of Object.entries(patch)) if (v === undefined) delete body[k];
+      if (Object.keys(patch).length === 0) for (const k of ['amount', 'packId', 'gift_id']) delete body[k];
+      await expectRefused(() => m.client.post(path, body), status, error);
+    },
+  );
 
   it('refuses missing or malformed emails, wrong types and non-objects in French', async () => {
     await expectRefused(() => m.client.post('/api/coins/add', { amount: 5 }), 400, MESSAGES.emailRequired);
     await expectRefused(() => m.client.post('/api/coins/add', { email: 42, amount: 5 }), 400, MESSAGES.emailRequired);
-    await expectRefused(() => m.client.post('/api/coins/add', { email: 'pas-un-email', amount: 5 }), 400, MESSAGES.emailInvalid);
+    await expectRefused(
+      () => m.client.post('/api/coins/add', { email: 'pas-un-email', amount: 5 }),
+      400,
+      MESSAGES.emailInvalid,
+    );
     await expectRefused(() => m.client.post('/api/coins/convert-gifts', {}), 400, MESSAGES.emailRequired);
     await expectRefused(() => m.client.post('/api/coins/withdraw', { amount: 5 }), 400, MESSAGES.emailRequired);
-    await expectRefused(() => m.client.post('/api/gifts/send', { receiver_email: other.member.email, gift_id: 1 }), 400, MESSAGES.emailRequired);
+    await expectRefused(
+      () => m.client.post('/api/gifts/send', { receiver_email: other.member.email, gift_id: 1 }),
+      400,
+      MESSAGES.emailRequired,
+    );
     await expectRefused(() => m.client.post('/api/coins/add', [1, 2]), 400, GENERIC_INVALID);
     await expectRefused(() => m.client.post('/api/coins/add', '"texte"'), 400);
     await expectRefused(() => m.client.post('/api/coins/add', '{"email":'), 400, 'Corps de requête JSON invalide.');
-    await expectRefused(() => m.client.post('/api/coins/purchase', { email: m.member.email, packId: 9 }), 404, 'Pack introuvable.');
+    await expectRefused(
+      () => m.client.post('/api/coins/purchase', { email: m.member.email, packId: 9 }),
+      404,
+      'Pack introuvable.',
+    );
     const asOf = await admin.get(`/api/admin/ledger/${m.member.email}?asOf=pas-une-date`);
     expect(asOf.status).toBe(400);
     expect(asOf.json.error).toBe('Date invalide (format ISO attendu).');
@@ -472,44 +706,65 @@ describe('audit and reconciliation', () => {
     const m = await member();
     const other = await member();
     await add(m, 30);
+    // 10 earned from a gift of `other`, converted
+    await add(other, 10);
+    await send(other, m, 3);
+    await settle();
+    await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email });
     await settle();
     const cut = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
+    // the gift spends the added coins, the withdrawal the earned ones
     await send(m, other, 3);
     await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 5 });
     await settle();
     const full = (await admin.get(`/api/admin/ledger/${encodeURIComponent(m.member.email)}`)).json as unknown as {
-      user: { email: string };
+      user: { id: string; email: string };
       balances: Record<string, number>;
       coins_balance: number;
+      coins_withdrawable: number;
       consistent: boolean;
       entries: Array<Record<string, unknown>>;
     };
     expect(full.user.email).toBe(m.member.email);
     expect(full.consistent).toBe(true);
-    expect(full.coins_balance).toBe(15);
-    expect(full.entries.map((e) => [e.type, e.delta, e.balance_after])).toEqual([
-      ['ajout', 30, 30],
-      ['cadeau_envoye', -10, 20],
-      ['retrait', -5, 15],
+    expect(full.coins_balance).toBe(20 + 5);
+    expect(full.coins_withdrawable).toBe(5);
+    const bal = `user:${full.user.id}:balance`;
+    const earned = `user:${full.user.id}:earnings`;
+    const gifts = `user:${full.user.id}:gifts`;
+    expect(full.balances).toEqual({ [bal]: 20, [earned]: 5, [gifts]: 0 });
+    expect(full.entries.map((e) => [e.type, e.account, e.delta, e.balance_after])).toEqual([
+      ['ajout', bal, 30, 30],
+      ['cadeau_recu', gifts, 10, 10],
+      ['conversion', gifts, -10, 0],
+      ['conversion', earned, 10, 10],
+      ['cadeau_envoye', bal, -10, 20],
+      ['retrait', earned, -5, 5],
     ]);
-    for (const e of full.entries) {
+    for (const e of full.entries.filter((x) => x.type !== 'cadeau_recu')) {
       expect(e.position).toMatch(/^\d+$/);
       expect(e.event_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(e.correlation_id).toBeTypeOf('string');
       expect(e.actor).toBe(full.entries[0].actor);
       expect(Date.parse(String(e.at))).not.toBeNaN();
     }
-    const then = (await admin.get(`/api/admin/ledger/${m.member.email}?asOf=${encodeURIComponent(cut)}`)).json as unknown as { coins_balance: number; entries: unknown[]; as_of: string };
-    expect(then).toMatchObject({ coins_balance: 30, as_of: cut });
-    expect(then.entries).toHaveLength(1);
+    const then = (await admin.get(`/api/admin/ledger/${m.member.email}?asOf=${encodeURIComponent(cut)}`))
+      .json as unknown as { coins_balance: number; entries: unknown[]; as_of: string };
+    expect(then).toMatchObject({ coins_balance: 40, coins_withdrawable: 10, as_of: cut });
+    expect(then.entries).toHaveLength(4);
   });
 
   it('reconciles the whole log over HTTP', async () => {
     await settle();
     const r = await admin.get('/api/admin/ledger/reconcile');
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ ok: true, first_violation: null, violations: 0, pending_gifts: { count: 0, coins: 0 } });
+    expect(r.json).toMatchObject({
+      ok: true,
+      first_violation: null,
+      violations: 0,
+      pending_gifts: { count: 0, coins: 0 },
+    });
     expect((r.json.totals as { sum: number }).sum).toBe(0);
     expect(r.json.movements as number).toBeGreaterThan(20);
   });
@@ -521,7 +776,12 @@ describe('push', () => {
     while (sockets.length) sockets.pop()!.disconnect();
   });
   const online = async (m: Member) => {
-    const socket = connect(server.url, { transports: ['websocket'], forceNew: true, extraHeaders: { cookie: m.client.cookie }, reconnection: false });
+    const socket = connect(server.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      extraHeaders: { cookie: m.client.cookie },
+      reconnection: false,
+    });
     sockets.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
@@ -551,13 +811,34 @@ describe('push', () => {
     const bChanged = next<{ coins_balance: number; gifts_unclaimed: number; position: string }>(sb, 'wallet:changed');
     const bGift = next<{ gift: ReceivedRow }>(sb, 'gift:received');
     const r = await send(a, b, 2);
-    expect(await aChanged).toEqual({ coins_balance: 5, gifts_unclaimed: 0, position: expect.stringMatching(/^\d+$/) });
-    expect(await bChanged).toEqual({ coins_balance: 0, gifts_unclaimed: 5, position: expect.stringMatching(/^\d+$/) });
-    expect((await bGift).gift).toMatchObject({ id: r.json.id, name: 'Cœur', sender_email: a.member.email, coin_cost: 5, claimed: false });
+    expect(await aChanged).toEqual({
+      coins_balance: 5,
+      coins_withdrawable: 0,
+      gifts_unclaimed: 0,
+      position: expect.stringMatching(/^\d+$/),
+    });
+    expect(await bChanged).toEqual({
+      coins_balance: 0,
+      coins_withdrawable: 0,
+      gifts_unclaimed: 5,
+      position: expect.stringMatching(/^\d+$/),
+    });
+    expect((await bGift).gift).toMatchObject({
+      id: r.json.id,
+      name: 'Cœur',
+      sender_email: a.member.email,
+      coin_cost: 5,
+      claimed: false,
+    });
     // and a 'gift' notification
     await settle();
-    const notifications = (await b.client.get(`/api/notifications?email=${encodeURIComponent(b.member.email)}`)).json as unknown as Array<Record<string, unknown>>;
-    expect(notifications[0]).toMatchObject({ type: 'gift', sender_email: a.member.email, message: `${a.member.pseudo} vous a envoyé un cadeau : ❤️ Cœur` });
+    const notifications = (await b.client.get(`/api/notifications?email=${encodeURIComponent(b.member.email)}`))
+      .json as unknown as Array<Record<string, unknown>>;
+    expect(notifications[0]).toMatchObject({
+      type: 'gift',
+      sender_email: a.member.email,
+      message: `${a.member.pseudo} vous a envoyé un cadeau : ❤️ Cœur`,
+    });
   });
 });
 
@@ -568,14 +849,30 @@ describe('fees', () => {
       const a = await registerAndLogin(feeServer.url);
       const b = await registerAndLogin(feeServer.url);
       await a.client.post('/api/coins/add', { email: a.member.email, amount: 100 });
-      await a.client.post('/api/gifts/send', { sender_email: a.member.email, receiver_email: b.member.email, gift_id: 4 }); // 25 → fee 2
-      await a.client.post('/api/gifts/send', { sender_email: a.member.email, receiver_email: b.member.email, gift_id: 1 }); // 1 → fee 0
+      await a.client.post('/api/gifts/send', {
+        sender_email: a.member.email,
+        receiver_email: b.member.email,
+        gift_id: 4,
+      }); // 25 → fee 2
+      await a.client.post('/api/gifts/send', {
+        sender_email: a.member.email,
+        receiver_email: b.member.email,
+        gift_id: 1,
+      }); // 1 → fee 0
       const last = (await feeServer.deps.events.lastPosition())!;
       await feeServer.giftCredits.waitFor(last, 5000);
       await feeServer.deps.progress.waitFor((await feeServer.deps.events.lastPosition())!, 5000);
-      expect((await b.client.get(`/api/coins/balance/${b.member.email}`)).json).toEqual({ coins_balance: 0, gifts_unclaimed: 23 + 1 });
+      expect((await b.client.get(`/api/coins/balance/${b.member.email}`)).json).toEqual({
+        coins_balance: 0,
+        coins_withdrawable: 0,
+        gifts_unclaimed: 23 + 1,
+        add_coins_enabled: true,
+      });
       const report = await reconcileLedger(feeServer.deps.events);
-      expect(report).toMatchObject({ ok: true, totals: { platform_fees: 2, transit_gifts: 0, users_gifts: 24, users_balance: 74, sum: 0 } });
+      expect(report).toMatchObject({
+        ok: true,
+        totals: { platform_fees: 2, transit_gifts: 0, users_gifts: 24, users_balance: 74, sum: 0 },
+      });
     } finally {
       await feeServer.stop();
     }

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_GIFT_CATALOGUE, DomainError, LEDGER_MESSAGES, LedgerAuditor, giftFee, packById, userBalanceAccount, userGiftsAccount } from '@evo/domain';
+import {
+  DEFAULT_GIFT_CATALOGUE,
+  DomainError,
+  LEDGER_MESSAGES,
+  LedgerAuditor,
+  giftFee,
+  packById,
+  userBalanceAccount,
+  userEarningsAccount,
+  userGiftsAccount,
+} from '@evo/domain';
 import { MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
@@ -17,6 +27,9 @@ const FEE_PERCENT = 20;
 const MEMBERS = 3;
 const KEYS = ['k1', 'k2', 'k3'];
 const START = 60;
+/** at start each member sends this gift (Croissant, 10 coins) to the next one, who converts it */
+const START_GIFT = 3;
+const START_EARNED = 10 - giftFee(10, FEE_PERCENT);
 
 type Op =
   | { kind: 'purchase'; m: number; packId: number; key?: string }
@@ -32,26 +45,79 @@ type Op =
 const member = fc.integer({ min: 0, max: MEMBERS - 1 });
 const key = fc.option(fc.constantFrom(...KEYS), { nil: undefined, freq: 2 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('purchase' as const), m: member, packId: fc.integer({ min: 1, max: 9 }), key }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), m: member, amount: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom(0, -5, 100_001)), key }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('send' as const), m: member, to: fc.oneof({ weight: 8, arbitrary: member }, { weight: 1, arbitrary: fc.constant(MEMBERS) }), giftId: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 5, max: 9 }) }), key }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('purchase' as const),
+      m: member,
+      packId: fc.integer({ min: 1, max: 9 }),
+      key,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('add' as const),
+      m: member,
+      amount: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom(0, -5, 100_001)),
+      key,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('send' as const),
+      m: member,
+      to: fc.oneof({ weight: 8, arbitrary: member }, { weight: 1, arbitrary: fc.constant(MEMBERS) }),
+      giftId: fc.oneof(
+        { weight: 8, arbitrary: fc.integer({ min: 1, max: 4 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 5, max: 9 }) },
+      ),
+      key,
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('claim' as const), m: member, pick: fc.nat(), key }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('convert' as const), m: member, key }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), m: member, amount: fc.integer({ min: -2, max: 120 }), key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('convert' as const), m: member, key }) },
+  // small amounts mostly, so that earned coins (claimed gifts) are often enough
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('withdraw' as const),
+      m: member,
+      amount: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 4 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) },
+        { weight: 1, arbitrary: fc.integer({ min: -2, max: 120 }) },
+      ),
+      key,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeliver' as const), pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.constant({ kind: 'again' as const }) },
 );
 
 type Answer = { body?: Record<string, unknown>; error?: string };
 
-/** The simplest model of the rules: numbers in maps. */
+/**
+ * The simplest model of the rules: numbers in maps. A member's coins are `balance` (bought or
+ * added: spendable only) and `earned` (claimed gifts: spendable and withdrawable); a gift spends
+ * the bought ones first.
+ */
 class Shadow {
-  balance = Array.from({ length: MEMBERS }, () => START);
+  balance = Array.from({ length: MEMBERS }, () => START - 10);
+  earned = Array.from({ length: MEMBERS }, () => START_EARNED);
   unclaimed = Array.from({ length: MEMBERS }, () => new Map<number, number>());
   claimed = Array.from({ length: MEMBERS }, () => new Set<number>());
   keys = Array.from({ length: MEMBERS }, () => new Map<string, { sig: string; answer: Answer; giftId?: unknown }>());
   /** every gift id ever sent, to pick claims from (and some unknown ones) */
   gifts: Array<{ id: number; to: number }> = [];
+  /** the start's gifts, already converted */
+  constructor(startGifts: Array<{ id: number; to: number }>) {
+    for (const g of startGifts) {
+      this.gifts.push(g);
+      this.claimed[g.to].add(g.id);
+    }
+  }
   gifts_(m: number) {
     let t = 0;
     for (const v of this.unclaimed[m].values()) t += v;
@@ -59,7 +125,10 @@ class Shadow {
   }
 
   /** what a call should answer; `apply` runs its effects (given the real gift id for a send) */
-  expect(o: Exclude<Op, { kind: 'redeliver' | 'again' }>, giftIdOf: (o: Op) => number | undefined): { answer: Answer; apply?: (realGiftId?: number) => void; sig: string } {
+  expect(
+    o: Exclude<Op, { kind: 'redeliver' | 'again' }>,
+    giftIdOf: (o: Op) => number | undefined,
+  ): { answer: Answer; apply?: (realGiftId?: number) => void; sig: string } {
     const m = o.m;
     const sig = JSON.stringify(o.kind === 'claim' ? [o.kind, giftIdOf(o)] : { ...o, key: undefined });
     const fail = (error: string): { answer: Answer; sig: string } => ({ answer: { error }, sig });
@@ -69,30 +138,50 @@ class Shadow {
       if (prev) return prev.sig === sig ? { answer: prev.answer, sig } : fail(LEDGER_MESSAGES.idempotencyConflict);
     }
     const b = this.balance[m];
+    const e = this.earned[m];
+    /** the coins an answer states, after a change of the bought and earned ones */
+    const coins = (db: number, de: number) => ({ coins_balance: b + db + e + de, coins_withdrawable: e + de });
     switch (o.kind) {
       case 'purchase': {
-        const coins = packById(o.packId)!.coins_amount;
-        return { answer: { body: { message: LEDGER_MESSAGES.purchased, coins_balance: b + coins } }, apply: () => (this.balance[m] += coins), sig };
+        const n = packById(o.packId)!.coins_amount;
+        return {
+          answer: { body: { message: LEDGER_MESSAGES.purchased, ...coins(n, 0) } },
+          apply: () => (this.balance[m] += n),
+          sig,
+        };
       }
       case 'add':
         if (o.amount <= 0) return fail(LEDGER_MESSAGES.amountPositive);
         if (o.amount > 100_000) return fail(LEDGER_MESSAGES.amountTooLarge);
-        return { answer: { body: { message: LEDGER_MESSAGES.added(o.amount), coins_balance: b + o.amount } }, apply: () => (this.balance[m] += o.amount), sig };
+        return {
+          answer: { body: { message: LEDGER_MESSAGES.added(o.amount), ...coins(o.amount, 0) } },
+          apply: () => (this.balance[m] += o.amount),
+          sig,
+        };
       case 'withdraw':
         if (o.amount <= 0) return fail(LEDGER_MESSAGES.withdrawInvalid);
-        if (o.amount > b) return fail(LEDGER_MESSAGES.insufficient);
-        return { answer: { body: { message: LEDGER_MESSAGES.withdrawn(o.amount), coins_balance: b - o.amount } }, apply: () => (this.balance[m] -= o.amount), sig };
+        // the new rule: bought or added coins never leave, only earned ones
+        if (o.amount > e) return fail(LEDGER_MESSAGES.notWithdrawable);
+        return {
+          answer: { body: { message: LEDGER_MESSAGES.withdrawn(o.amount), ...coins(0, -o.amount) } },
+          apply: () => (this.earned[m] -= o.amount),
+          sig,
+        };
       case 'send': {
         if (o.to >= MEMBERS) return fail(LEDGER_MESSAGES.receiverNotFound);
         if (o.to === m) return fail(LEDGER_MESSAGES.selfGift);
         const gift = DEFAULT_GIFT_CATALOGUE[o.giftId - 1];
         if (!gift) return fail(LEDGER_MESSAGES.giftNotFound);
-        if (gift.coinCost > b) return fail(LEDGER_MESSAGES.insufficient);
+        if (gift.coinCost > b + e) return fail(LEDGER_MESSAGES.insufficient);
         const credited = gift.coinCost - giftFee(gift.coinCost, FEE_PERCENT);
+        const fromBalance = Math.min(b, gift.coinCost);
         return {
-          answer: { body: { message: LEDGER_MESSAGES.giftSent, coins_balance: b - gift.coinCost } },
+          answer: {
+            body: { message: LEDGER_MESSAGES.giftSent, ...coins(-fromBalance, -(gift.coinCost - fromBalance)) },
+          },
           apply: (id) => {
-            this.balance[m] -= gift.coinCost;
+            this.balance[m] -= fromBalance;
+            this.earned[m] -= gift.coinCost - fromBalance;
             this.unclaimed[o.to].set(id!, credited);
             this.gifts.push({ id: id!, to: o.to });
           },
@@ -102,13 +191,16 @@ class Shadow {
       case 'claim': {
         const id = giftIdOf(o)!;
         const amount = this.unclaimed[m].get(id);
-        if (amount === undefined) return fail(this.claimed[m].has(id) ? LEDGER_MESSAGES.alreadyClaimed : LEDGER_MESSAGES.giftNotFound);
+        if (amount === undefined)
+          return fail(this.claimed[m].has(id) ? LEDGER_MESSAGES.alreadyClaimed : LEDGER_MESSAGES.giftNotFound);
         return {
-          answer: { body: { message: LEDGER_MESSAGES.claimed, coins_balance: b + amount, gifts_unclaimed: this.gifts_(m) - amount } },
+          answer: {
+            body: { message: LEDGER_MESSAGES.claimed, ...coins(0, amount), gifts_unclaimed: this.gifts_(m) - amount },
+          },
           apply: () => {
             this.unclaimed[m].delete(id);
             this.claimed[m].add(id);
-            this.balance[m] += amount;
+            this.earned[m] += amount;
           },
           sig,
         };
@@ -117,12 +209,17 @@ class Shadow {
         const total = this.gifts_(m);
         return {
           answer: {
-            body: { message: total > 0 ? LEDGER_MESSAGES.converted(total) : LEDGER_MESSAGES.nothingToConvert, transferred: total, coins_balance: b + total, gifts_unclaimed: 0 },
+            body: {
+              message: total > 0 ? LEDGER_MESSAGES.converted(total) : LEDGER_MESSAGES.nothingToConvert,
+              transferred: total,
+              ...coins(0, total),
+              gifts_unclaimed: 0,
+            },
           },
           apply: () => {
             for (const id of this.unclaimed[m].keys()) this.claimed[m].add(id);
             this.unclaimed[m].clear();
-            this.balance[m] += total;
+            this.earned[m] += total;
           },
           sig,
         };
@@ -133,18 +230,44 @@ class Shadow {
 
 async function world() {
   const events = new SqliteEventStore(':memory:');
-  const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({ userId, correlationId: randomUUID(), idempotencyKey, now: new Date() });
+  const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({
+    userId,
+    correlationId: randomUUID(),
+    idempotencyKey,
+    now: new Date(),
+  });
   await ensureGiftCatalogue(events, ctx());
   const ids: string[] = [];
   for (let i = 0; i < MEMBERS; i++) {
-    ids.push((await registerUser(events, { email: `m${i}@test.fr`, pseudo: `membre${i}`, passwordHash: 'h', bio: '' }, undefined, ctx())).userId);
+    ids.push(
+      (
+        await registerUser(
+          events,
+          { email: `m${i}@test.fr`, pseudo: `membre${i}`, passwordHash: 'h', bio: '' },
+          undefined,
+          ctx(),
+        )
+      ).userId,
+    );
   }
   const pm = new GiftCreditProcess(events);
   await pm.start();
   const commands = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: FEE_PERCENT });
-  // everyone starts with some coins (the shadow knows)
+  // everyone starts with some added coins and some earned ones (the shadow knows)
   for (let i = 0; i < MEMBERS; i++) await commands.add(ids[i], { email: `m${i}@test.fr`, amount: START }, ctx(ids[i]));
-  return { events, ctx, ids, pm, commands };
+  const startGifts: Array<{ id: number; to: number }> = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    const to = (i + 1) % MEMBERS;
+    const sent = await commands.sendGift(
+      ids[i],
+      { sender_email: `m${i}@test.fr`, receiver_email: `m${to}@test.fr`, gift_id: START_GIFT },
+      ctx(ids[i]),
+    );
+    startGifts.push({ id: sent.body.id as number, to });
+  }
+  await pm.waitFor((await events.lastPosition())!, 5000);
+  for (let i = 0; i < MEMBERS; i++) await commands.convert(ids[i], { user_email: `m${i}@test.fr` }, ctx(ids[i]));
+  return { events, ctx, ids, pm, commands, startGifts };
 }
 
 describe('coin ledger, property', () => {
@@ -154,7 +277,7 @@ describe('coin ledger, property', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 15, maxLength: 50 }), async (ops) => {
         const w = await world();
-        const shadow = new Shadow();
+        const shadow = new Shadow(w.startGifts);
         try {
           let previousCall: Exclude<Op, { kind: 'redeliver' | 'again' }> | undefined;
           for (const raw of ops) {
@@ -165,7 +288,9 @@ describe('coin ledger, property', () => {
               if (shadow.gifts.length === 0) continue;
               const target = shadow.gifts[o.pick % shadow.gifts.length];
               for await (const batch of w.events.readAll()) {
-                for (const e of batch) if (e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === target.id) expect(await w.pm.credit(e)).toBe(false);
+                for (const e of batch)
+                  if (e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === target.id)
+                    expect(await w.pm.credit(e)).toBe(false);
               }
               continue;
             }
@@ -197,7 +322,11 @@ describe('coin ledger, property', () => {
                   case 'withdraw':
                     return w.commands.withdraw(w.ids[o.m], { user_email: email, amount: o.amount }, c);
                   case 'send':
-                    return w.commands.sendGift(w.ids[o.m], { sender_email: email, receiver_email: `m${o.to}@test.fr`, gift_id: o.giftId }, c);
+                    return w.commands.sendGift(
+                      w.ids[o.m],
+                      { sender_email: email, receiver_email: `m${o.to}@test.fr`, gift_id: o.giftId },
+                      c,
+                    );
                   case 'claim':
                     return w.commands.claim(w.ids[o.m], { gift_id: giftIdOf(o)! }, c);
                   case 'convert':
@@ -210,7 +339,9 @@ describe('coin ledger, property', () => {
               actual = { error: e.message };
             }
             const { id: giftId, ...body } = actual.body ?? {};
-            expect(actual.error ? { error: actual.error } : { body }, JSON.stringify(o)).toEqual(expected.answer.body ? { body: expected.answer.body } : expected.answer);
+            expect(actual.error ? { error: actual.error } : { body }, JSON.stringify(o)).toEqual(
+              expected.answer.body ? { body: expected.answer.body } : expected.answer,
+            );
             const label = `${o.kind}:${actual.error ?? (o.key && shadow.keys[o.m].has(o.key) ? 'retry' : 'ok')}`;
             done.set(label, (done.get(label) ?? 0) + 1);
             if (actual.body) {
@@ -233,8 +364,14 @@ describe('coin ledger, property', () => {
             expect(report.pending_gifts.count).toBe(0);
             for (let i = 0; i < MEMBERS; i++) {
               const view = await WalletRepository.for(w.events).view(w.ids[i]);
-              expect([view.state.balance, view.state.gifts], `membre ${i}`).toEqual([shadow.balance[i], shadow.gifts_(i)]);
-              expect([auditor.balance(userBalanceAccount(w.ids[i])), auditor.balance(userGiftsAccount(w.ids[i]))]).toEqual([shadow.balance[i], shadow.gifts_(i)]);
+              const expectedAccounts = [shadow.balance[i], shadow.earned[i], shadow.gifts_(i)];
+              expect([view.state.balance, view.state.earnings, view.state.gifts], `membre ${i}`).toEqual(
+                expectedAccounts,
+              );
+              const accounts = [userBalanceAccount, userEarningsAccount, userGiftsAccount].map((a) =>
+                auditor.balance(a(w.ids[i])),
+              );
+              expect(accounts).toEqual(expectedAccounts);
             }
           }
 
@@ -244,7 +381,11 @@ describe('coin ledger, property', () => {
           await runner.start();
           await runner.stop();
           for (let i = 0; i < MEMBERS; i++) {
-            expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({ coins_balance: shadow.balance[i], gifts_unclaimed: shadow.gifts_(i) });
+            expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({
+              coins_balance: shadow.balance[i] + shadow.earned[i],
+              coins_withdrawable: shadow.earned[i],
+              gifts_unclaimed: shadow.gifts_(i),
+            });
           }
           const rebuilt = new MemoryReadStore();
           await rebuildReadModels({ events: w.events, read: rebuilt, projectors: allProjectors, batchSize: 3 });
@@ -257,10 +398,23 @@ describe('coin ledger, property', () => {
       { numRuns: 100 },
     );
     if (process.env.LEDGER_PROPERTY_STATS) console.warn(Object.fromEntries([...done].sort()));
-    for (const label of ['purchase:ok', 'add:ok', 'send:ok', 'claim:ok', 'convert:ok', 'withdraw:ok']) expect(done.get(label) ?? 0, label).toBeGreaterThan(10);
-    for (const label of ['purchase:retry', 'add:retry', 'send:retry', 'claim:retry', 'convert:retry', 'withdraw:retry']) expect(done.get(label) ?? 0, label).toBeGreaterThan(1);
-    for (const error of [LEDGER_MESSAGES.insufficient, LEDGER_MESSAGES.alreadyClaimed, LEDGER_MESSAGES.idempotencyConflict, LEDGER_MESSAGES.selfGift]) {
-      expect([...done.keys()].some((k) => k.endsWith(`:${error}`)), error).toBe(true);
+    for (const label of ['purchase:ok', 'add:ok', 'send:ok', 'claim:ok', 'convert:ok', 'withdraw:ok'])
+      expect(done.get(label) ?? 0, label).toBeGreaterThan(10);
+    for (const label of ['purchase:retry', 'add:retry', 'send:retry', 'claim:retry', 'convert:retry', 'withdraw:retry'])
+      expect(done.get(label) ?? 0, label).toBeGreaterThan(1);
+    // bought and added coins were refused for withdrawal many times, earned ones withdrawn many times
+    expect(done.get(`withdraw:${LEDGER_MESSAGES.notWithdrawable}`) ?? 0).toBeGreaterThan(10);
+    for (const error of [
+      LEDGER_MESSAGES.insufficient,
+      LEDGER_MESSAGES.alreadyClaimed,
+      LEDGER_MESSAGES.idempotencyConflict,
+      LEDGER_MESSAGES.selfGift,
+      LEDGER_MESSAGES.notWithdrawable,
+    ]) {
+      expect(
+        [...done.keys()].some((k) => k.endsWith(`:${error}`)),
+        error,
+      ).toBe(true);
     }
   }, 300_000);
 });

@@ -1,9 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import { COIN_PACKS } from '@evo/domain';
+import { COIN_PACKS, LEDGER_MESSAGES } from '@evo/domain';
 import { giftsQueries, ledgerQueries } from '@evo/projections';
 import { reconcileLedger } from '@evo/workers/ledger/reconcile';
 import type { AppDeps } from '../deps';
-import { route } from '../http/errors';
+import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
@@ -19,7 +19,10 @@ export interface LedgerRouterOptions {
 
 /** The commands of a router, built once per app from its deps. */
 export const ledgerCommandsOf = (deps: AppDeps, options: LedgerRouterOptions = {}) =>
-  new LedgerCommands(deps.events, { payment: options.payment ?? new SandboxPaymentProvider(), feePercent: deps.config.GIFT_FEE_PERCENT });
+  new LedgerCommands(deps.events, {
+    payment: options.payment ?? new SandboxPaymentProvider(),
+    feePercent: deps.config.GIFT_FEE_PERCENT,
+  });
 
 /** Answer a coin command: its position for read-your-writes, then its JSON. */
 export async function answerLedger(deps: AppDeps, req: Request, res: Response, answer: LedgerAnswer): Promise<void> {
@@ -56,6 +59,8 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
     '/coins/add',
     requireAuth,
     route(async (req, res) => {
+      // ALLOW_FREE_COINS=false: coins only come from payments and gifts
+      if (!deps.config.ALLOW_FREE_COINS) throw new HttpError(403, LEDGER_MESSAGES.freeCoinsDisabled);
       const body = parseInput(AddBody, req.body);
       await answerLedger(deps, req, res, await commands.add(currentUserId(req), body, contextOf(req)));
     }),
@@ -84,7 +89,8 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
     requireAuth,
     route(async (req, res) => {
       const user = await subject(req, emailOf(req));
-      res.json(await ledger.wallet(user._id));
+      // the vault shows the add-coins form only when the server accepts it
+      res.json({ ...(await ledger.wallet(user._id)), add_coins_enabled: deps.config.ALLOW_FREE_COINS });
     }),
   );
 

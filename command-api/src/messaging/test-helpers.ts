@@ -28,7 +28,11 @@ export function slice(server: TestServer) {
       if (last !== undefined) expect(await server.runner!.waitFor(last, 5000)).toBe(true);
     },
     /** The request must be refused with this status and French message, and append nothing. */
-    async expectRefused(send: () => Promise<{ status: number; json: { error?: string } }>, status: number, error?: string) {
+    async expectRefused(
+      send: () => Promise<{ status: number; json: { error?: string } }>,
+      status: number,
+      error?: string,
+    ) {
       const before = await lastPosition();
       const r = await send();
       expect(r.status).toBe(status);
@@ -39,17 +43,37 @@ export function slice(server: TestServer) {
     /** a follows b, through the social slice's decider */
     async follow(a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') {
       const [followerId, followeeId] = [await userId(a), await userId(b)];
-      return (await handleCommand(events, followingStream(followerId), followDecider, { type, followerId, followeeId }, ctx(followerId))).position;
+      return (
+        await handleCommand(
+          events,
+          followingStream(followerId),
+          followDecider,
+          { type, followerId, followeeId, now: new Date() },
+          ctx(followerId),
+        )
+      ).position;
     },
     /** a likes video v of its owner (appended as the social slice would) */
     async like(email: string, videoId: number, ownerEmail: string) {
       const [u, ownerId] = [await userId(email), await userId(ownerEmail)];
       const stream = likeStream(videoId, u);
-      return (await events.append(stream, toNewEvents([{ type: 'VideoLiked', data: { videoId, userId: u, ownerId } }], stream, ctx(u)), 'any')).position;
+      return (
+        await events.append(
+          stream,
+          toNewEvents([{ type: 'VideoLiked', data: { videoId, userId: u, ownerId } }], stream, ctx(u)),
+          'any',
+        )
+      ).position;
     },
     async deleteVideo(ownerEmail: string, videoId: number) {
       const ownerId = await userId(ownerEmail);
-      await handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId: ownerId, requesterIsAdmin: false }, ctx(ownerId));
+      await handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        { type: 'DeleteVideo', videoId, requesterId: ownerId, requesterIsAdmin: false },
+        ctx(ownerId),
+      );
     },
     async firstVideoId(client: Client, pseudo: string): Promise<number> {
       const p = await client.get(`/api/users/profile/${pseudo}`);

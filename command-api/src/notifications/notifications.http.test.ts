@@ -86,6 +86,37 @@ describe('GET /api/notifications', () => {
   });
 });
 
+describe('notification spam', () => {
+  it('like/unlike and follow/unfollow loops give the target one notification of each kind', async () => {
+    const alice = await registerAndLogin(server.url);
+    const bob = await registerAndLogin(server.url);
+    const v = await t.firstVideoId(bob.client, bob.member.pseudo);
+    for (let i = 0; i < 10; i++) {
+      expect((await alice.client.post(`/api/videos/${v}/like`)).status).toBe(200);
+      expect((await alice.client.delete(`/api/videos/${v}/like`)).status).toBe(200);
+      expect(
+        (await alice.client.post('/api/users/follows/follow', { followingPseudo: bob.member.pseudo })).status,
+      ).toBeLessThan(300);
+      expect(
+        (
+          await alice.client.post('/api/follows/unfollow', {
+            followerEmail: alice.member.email,
+            followingPseudo: bob.member.pseudo,
+          })
+        ).status,
+      ).toBe(200);
+    }
+    await t.settle();
+    expect((await list(bob)).map((n) => n.type)).toEqual(['follow', 'like']);
+    expect(await unread(bob)).toBe(2);
+    // someone else still notifies
+    const carol = await registerAndLogin(server.url);
+    expect((await carol.client.post(`/api/videos/${v}/like`)).status).toBe(200);
+    await t.settle();
+    expect(await unread(bob)).toBe(3);
+  });
+});
+
 describe('reading and deleting notifications', () => {
   it('marks one read once; the unread count follows', async () => {
     const { bob, ids } = await threeNotifications();

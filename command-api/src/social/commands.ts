@@ -2,7 +2,6 @@ import {
   ADMIN_ROLE,
   MESSAGES,
   REPORT_SEQUENCE,
-  decideView,
   favoritesDecider,
   favoritesStream,
   followDecider,
@@ -22,13 +21,14 @@ import {
   userStream,
   videoDecider,
   videoStream,
-  viewsStream,
+  viewDecider,
+  viewStream,
   type LogPosition,
   type ReportClaimState,
   type UserState,
   type VideoState,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
 
 export type Member = UserState & { status: 'registered' };
 
@@ -39,7 +39,11 @@ export async function loadMember(events: EventStore, userId: string): Promise<Me
 }
 
 /** The member holding a pseudo or an email (uniqueness claim, then their stream). */
-export async function findMemberBy(events: EventStore, kind: 'email' | 'pseudo', value: string): Promise<Member | undefined> {
+export async function findMemberBy(
+  events: EventStore,
+  kind: 'email' | 'pseudo',
+  value: string,
+): Promise<Member | undefined> {
   const { state: claim } = await loadState(events, reservationStream(kind, value), reservationDecider);
   return claim.ownerId ? loadMember(events, claim.ownerId) : undefined;
 }
@@ -54,28 +58,64 @@ export const loadVideo = async (events: EventStore, videoId: number): Promise<Vi
   (await loadState(events, videoStream(videoId), videoDecider)).state;
 
 /** Follow (idempotent) or unfollow (no-op when not following). */
-export async function setFollowing(events: EventStore, followerId: string, followeeId: string, follow: boolean, ctx: CommandContext) {
+export async function setFollowing(
+  events: EventStore,
+  followerId: string,
+  followeeId: string,
+  follow: boolean,
+  ctx: CommandContext,
+) {
   const type = follow ? ('Follow' as const) : ('Unfollow' as const);
-  return handleCommand(events, followingStream(followerId), followDecider, { type, followerId, followeeId }, ctx);
+  return handleCommand(
+    events,
+    followingStream(followerId),
+    followDecider,
+    { type, followerId, followeeId, now: ctx.now },
+    ctx,
+  );
 }
 
 /** Like (a second like is a no-op) or unlike; the video must be available. */
 export async function setLike(events: EventStore, userId: string, videoId: number, like: boolean, ctx: CommandContext) {
   const video = await loadVideo(events, videoId);
   const type = like ? ('Like' as const) : ('Unlike' as const);
-  return handleCommand(events, likeStream(videoId, userId), likeDecider, { type, videoId, userId, video }, ctx);
+  return handleCommand(
+    events,
+    likeStream(videoId, userId),
+    likeDecider,
+    { type, videoId, userId, video, now: ctx.now },
+    ctx,
+  );
 }
 
-/** One card display: every call counts (`views-<id>` appended with expected revision 'any'). */
-export async function recordView(events: EventStore, viewerId: string, videoId: number, ctx: CommandContext): Promise<LogPosition> {
-  const decided = decideView(await loadVideo(events, videoId), viewerId);
-  const stream = viewsStream(videoId);
-  return (await events.append(stream, toNewEvents(decided, stream, ctx), 'any')).position;
+/** One card display: counts once per member, video and VIEW_WINDOW_MS (`view-<videoId>-<viewerId>`). */
+export async function recordView(
+  events: EventStore,
+  viewerId: string,
+  videoId: number,
+  ctx: CommandContext,
+): Promise<LogPosition | undefined> {
+  const video = await loadVideo(events, videoId);
+  return (
+    await handleCommand(
+      events,
+      viewStream(videoId, viewerId),
+      viewDecider,
+      { type: 'ViewVideo', viewerId, video, now: ctx.now },
+      ctx,
+    )
+  ).position;
 }
 
 export async function toggleFavorite(events: EventStore, userId: string, videoId: number, ctx: CommandContext) {
   const video = await loadVideo(events, videoId);
-  const r = await handleCommand(events, favoritesStream(userId), favoritesDecider, { type: 'ToggleFavorite', userId, videoId, video }, ctx);
+  const r = await handleCommand(
+    events,
+    favoritesStream(userId),
+    favoritesDecider,
+    { type: 'ToggleFavorite', userId, videoId, video },
+    ctx,
+  );
   return { favorited: isFavorite(r.state, videoId), position: r.position };
 }
 
@@ -94,7 +134,13 @@ export async function closedReportIdsOf(events: EventStore, claim: ReportClaimSt
  * Report a video. The rules are checked before a report id is taken, so a refusal appends
  * nothing; the claim stream settles two concurrent reports (the loser has used an id for nothing).
  */
-export async function reportVideo(events: EventStore, reporterId: string, videoId: number, reason: string, ctx: CommandContext) {
+export async function reportVideo(
+  events: EventStore,
+  reporterId: string,
+  videoId: number,
+  reason: string,
+  ctx: CommandContext,
+) {
   const video = await loadVideo(events, videoId);
   const stream = reportClaimStream(videoId, reporterId);
   const claim = (await loadState(events, stream, reportClaimDecider)).state;
@@ -110,5 +156,11 @@ export async function reportVideo(events: EventStore, reporterId: string, videoI
 export async function deleteVideo(events: EventStore, requesterId: string, videoId: number, ctx: CommandContext) {
   const requester = await loadMember(events, requesterId);
   const requesterIsAdmin = requester?.role === ADMIN_ROLE;
-  return handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId, requesterIsAdmin }, ctx);
+  return handleCommand(
+    events,
+    videoStream(videoId),
+    videoDecider,
+    { type: 'DeleteVideo', videoId, requesterId, requesterIsAdmin },
+    ctx,
+  );
 }

@@ -60,7 +60,10 @@ const upload = async (m: Member, title: string) => {
   return (r.json.video as { id: number }).id;
 };
 const follow = async (a: Member, b: Member) => {
-  const r = await a.client.post('/api/users/follows/follow', { followerEmail: a.member.email, followingPseudo: b.member.pseudo });
+  const r = await a.client.post('/api/users/follows/follow', {
+    followerEmail: a.member.email,
+    followingPseudo: b.member.pseudo,
+  });
   expect(r.status).toBe(200);
 };
 const BAD_IDS = ['abc', '0', '-5', '1.5', '1e3', '99999999999999999999'];
@@ -69,19 +72,44 @@ describe('follows', () => {
   it('follows by pseudo: message, is-following (both variants), stats and friends list', async () => {
     const a = await member();
     const b = await member();
-    const r = await a.client.post('/api/users/follows/follow', { followerEmail: a.member.email.toUpperCase(), followingPseudo: b.member.pseudo });
+    const r = await a.client.post('/api/users/follows/follow', {
+      followerEmail: a.member.email.toUpperCase(),
+      followingPseudo: b.member.pseudo,
+    });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ message: `✅ Tu suis maintenant ${b.member.pseudo}` });
     expect(r.headers.get('x-evo-position')).toMatch(/^\d+$/);
-    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json).toEqual({ isFollowing: true });
-    expect((await a.client.get(`/api/users/is-following/${a.member.email}/${b.member.email}`)).json).toEqual({ isFollowing: true });
-    expect((await b.client.get(`/api/users/is-following/${b.member.email}/${a.member.email}`)).json).toEqual({ isFollowing: false });
-    expect((await a.client.get(`/api/users/stats/${a.member.email}`)).json).toEqual({ following: 1, followers: 0, total_likes: 0 });
-    expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toEqual({ following: 0, followers: 1, total_likes: 0 });
+    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json).toEqual({
+      isFollowing: true,
+    });
+    expect((await a.client.get(`/api/users/is-following/${a.member.email}/${b.member.email}`)).json).toEqual({
+      isFollowing: true,
+    });
+    expect((await b.client.get(`/api/users/is-following/${b.member.email}/${a.member.email}`)).json).toEqual({
+      isFollowing: false,
+    });
+    expect((await a.client.get(`/api/users/stats/${a.member.email}`)).json).toEqual({
+      following: 1,
+      followers: 0,
+      total_likes: 0,
+    });
+    expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toEqual({
+      following: 0,
+      followers: 1,
+      total_likes: 0,
+    });
     const friends = await a.client.get(`/api/users/friends/${a.member.email}`);
     expect(friends.status).toBe(200);
     expect(friends.json).toEqual([
-      { pseudo: b.member.pseudo, email: b.member.email, bio: b.member.bio, profile_picture: expect.stringMatching(/\.png$/), followers: 1, videos_count: 1, likes: 0 },
+      {
+        pseudo: b.member.pseudo,
+        email: b.member.email,
+        bio: b.member.bio,
+        profile_picture: expect.stringMatching(/\.png$/),
+        followers: 1,
+        videos_count: 1,
+        likes: 0,
+      },
     ]);
     expect((await b.client.get(`/api/users/friends/${b.member.email}`)).json).toEqual([]);
   });
@@ -90,7 +118,9 @@ describe('follows', () => {
     const a = await member();
     const b = await member();
     await follow(a, b);
-    const again = await expectNoChange(() => a.client.post('/api/users/follows/follow', { followingPseudo: b.member.pseudo.toUpperCase() }));
+    const again = await expectNoChange(() =>
+      a.client.post('/api/users/follows/follow', { followingPseudo: b.member.pseudo.toUpperCase() }),
+    );
     expect(again.json.message).toBe(`✅ Tu suis maintenant ${b.member.pseudo}`);
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ followers: 1 });
   });
@@ -99,10 +129,15 @@ describe('follows', () => {
     const a = await member();
     const b = await member();
     await follow(a, b);
-    const r = await b.client.post('/api/follows/follow', { follower_email: b.member.email, following_email: a.member.email.toUpperCase() });
+    const r = await b.client.post('/api/follows/follow', {
+      follower_email: b.member.email,
+      following_email: a.member.email.toUpperCase(),
+    });
     expect(r.status).toBe(200);
     expect(r.json.message).toBe(`✅ Tu suis maintenant ${a.member.pseudo}`);
-    expect((await b.client.get(`/api/users/is-following/${b.member.email}/${a.member.email}`)).json).toEqual({ isFollowing: true });
+    expect((await b.client.get(`/api/users/is-following/${b.member.email}/${a.member.email}`)).json).toEqual({
+      isFollowing: true,
+    });
     await expectNoChange(() => b.client.post('/api/follows/follow', { following_email: a.member.email }));
   });
 
@@ -110,46 +145,110 @@ describe('follows', () => {
     const a = await member();
     const b = await member();
     await follow(a, b);
-    const r = await a.client.post('/api/follows/unfollow', { followerEmail: a.member.email, followingPseudo: b.member.pseudo });
+    const r = await a.client.post('/api/follows/unfollow', {
+      followerEmail: a.member.email,
+      followingPseudo: b.member.pseudo,
+    });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ message: `✅ Tu ne suis plus ${b.member.pseudo}` });
-    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json).toEqual({ isFollowing: false });
+    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json).toEqual({
+      isFollowing: false,
+    });
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ followers: 0 });
     expect((await a.client.get(`/api/users/friends/${a.member.email}`)).json).toEqual([]);
-    await expectNoChange(() => a.client.post('/api/follows/unfollow', { followerEmail: a.member.email, followingPseudo: b.member.pseudo }));
+    await expectNoChange(() =>
+      a.client.post('/api/follows/unfollow', { followerEmail: a.member.email, followingPseudo: b.member.pseudo }),
+    );
   });
 
   it('nobody follows themselves', async () => {
     const a = await member();
-    await expectRefused(() => a.client.post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }), 400, SOCIAL_MESSAGES.selfFollow);
-    await expectRefused(() => a.client.post('/api/follows/follow', { following_email: a.member.email }), 400, SOCIAL_MESSAGES.selfFollow);
+    await expectRefused(
+      () => a.client.post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }),
+      400,
+      SOCIAL_MESSAGES.selfFollow,
+    );
+    await expectRefused(
+      () => a.client.post('/api/follows/follow', { following_email: a.member.email }),
+      400,
+      SOCIAL_MESSAGES.selfFollow,
+    );
   });
 
   it('the follower is always the session user: another member’s email in the body is 403, nothing appended', async () => {
     const a = await member();
     const b = await member();
     const c = await member();
-    await expectRefused(() => a.client.post('/api/users/follows/follow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }), 403, M.forbidden);
-    await expectRefused(() => a.client.post('/api/follows/follow', { follower_email: b.member.email, following_email: c.member.email }), 403, M.forbidden);
+    await expectRefused(
+      () =>
+        a.client.post('/api/users/follows/follow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }),
+      403,
+      M.forbidden,
+    );
+    await expectRefused(
+      () => a.client.post('/api/follows/follow', { follower_email: b.member.email, following_email: c.member.email }),
+      403,
+      M.forbidden,
+    );
     await follow(b, c);
-    await expectRefused(() => a.client.post('/api/follows/unfollow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }), 403, M.forbidden);
-    expect((await b.client.get(`/api/users/follows/is-following/${b.member.email}/${c.member.pseudo}`)).json).toEqual({ isFollowing: true });
+    await expectRefused(
+      () => a.client.post('/api/follows/unfollow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }),
+      403,
+      M.forbidden,
+    );
+    expect((await b.client.get(`/api/users/follows/is-following/${b.member.email}/${c.member.pseudo}`)).json).toEqual({
+      isFollowing: true,
+    });
   });
 
   it('an unknown member is 404; bad bodies are 400; no session is 401', async () => {
     const a = await member();
-    await expectRefused(() => a.client.post('/api/users/follows/follow', { followingPseudo: 'personne-ici' }), 404, M.userNotFound);
-    await expectRefused(() => a.client.post('/api/follows/follow', { following_email: 'personne@ici.fr' }), 404, M.userNotFound);
-    await expectRefused(() => a.client.post('/api/follows/unfollow', { followingPseudo: 'personne-ici' }), 404, M.userNotFound);
+    await expectRefused(
+      () => a.client.post('/api/users/follows/follow', { followingPseudo: 'personne-ici' }),
+      404,
+      M.userNotFound,
+    );
+    await expectRefused(
+      () => a.client.post('/api/follows/follow', { following_email: 'personne@ici.fr' }),
+      404,
+      M.userNotFound,
+    );
+    await expectRefused(
+      () => a.client.post('/api/follows/unfollow', { followingPseudo: 'personne-ici' }),
+      404,
+      M.userNotFound,
+    );
     await expectRefused(() => a.client.post('/api/users/follows/follow', {}), 400, M.targetPseudoRequired);
-    await expectRefused(() => a.client.post('/api/users/follows/follow', { followingPseudo: '   ' }), 400, M.targetPseudoRequired);
-    await expectRefused(() => a.client.post('/api/users/follows/follow', { followingPseudo: 5 }), 400, M.targetPseudoRequired);
+    await expectRefused(
+      () => a.client.post('/api/users/follows/follow', { followingPseudo: '   ' }),
+      400,
+      M.targetPseudoRequired,
+    );
+    await expectRefused(
+      () => a.client.post('/api/users/follows/follow', { followingPseudo: 5 }),
+      400,
+      M.targetPseudoRequired,
+    );
     await expectRefused(() => a.client.post('/api/users/follows/follow', [1, 2]), 400, M.targetPseudoRequired);
     await expectRefused(() => a.client.post('/api/follows/follow', {}), 400, M.targetEmailRequired);
-    await expectRefused(() => a.client.post('/api/follows/unfollow', { followerEmail: 12, followingPseudo: 'x' }), 400, M.badEmail);
-    await expectRefused(() => a.client.post('/api/users/follows/follow', '{"followingPseudo":'), 400, 'Corps de requête JSON invalide.');
-    await expectRefused(() => new Client(server.url).post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }), 401);
-    await expectRefused(() => new Client(server.url).post('/api/follows/unfollow', { followingPseudo: a.member.pseudo }), 401);
+    await expectRefused(
+      () => a.client.post('/api/follows/unfollow', { followerEmail: 12, followingPseudo: 'x' }),
+      400,
+      M.badEmail,
+    );
+    await expectRefused(
+      () => a.client.post('/api/users/follows/follow', '{"followingPseudo":'),
+      400,
+      'Corps de requête JSON invalide.',
+    );
+    await expectRefused(
+      () => new Client(server.url).post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }),
+      401,
+    );
+    await expectRefused(
+      () => new Client(server.url).post('/api/follows/unfollow', { followingPseudo: a.member.pseudo }),
+      401,
+    );
   });
 
   it('who follows whom is private: another member’s friends or follows are 403; an administrator may read them', async () => {
@@ -157,7 +256,11 @@ describe('follows', () => {
     const b = await member();
     await follow(a, b);
     // the counters of a profile are public to members, names are not
-    expect((await b.client.get(`/api/users/stats/${a.member.email}`)).json).toEqual({ following: 1, followers: 0, total_likes: 0 });
+    expect((await b.client.get(`/api/users/stats/${a.member.email}`)).json).toEqual({
+      following: 1,
+      followers: 0,
+      total_likes: 0,
+    });
     expect((await new Client(server.url).get(`/api/users/stats/${a.member.email}`)).status).toBe(401);
     for (const url of [
       `/api/users/friends/${a.member.email}`,
@@ -171,9 +274,13 @@ describe('follows', () => {
       expect((await admin.get(url)).status, url).toBe(200);
       expect((await new Client(server.url).get(url)).status, url).toBe(401);
     }
-    expect((await admin.get(`/api/users/friends/${a.member.email.toUpperCase()}`)).json).toEqual([expect.objectContaining({ pseudo: b.member.pseudo })]);
+    expect((await admin.get(`/api/users/friends/${a.member.email.toUpperCase()}`)).json).toEqual([
+      expect.objectContaining({ pseudo: b.member.pseudo }),
+    ]);
     expect((await admin.get(`/api/users/stats/personne@ici.fr`)).status).toBe(404);
-    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/personne-ici`)).json).toEqual({ error: M.userNotFound });
+    expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/personne-ici`)).json).toEqual({
+      error: M.userNotFound,
+    });
     expect((await a.client.get(`/api/users/is-following/${a.member.email}/personne@ici.fr`)).status).toBe(404);
   });
 });
@@ -186,7 +293,12 @@ describe('suggestions', () => {
     const list = async (query = '') => {
       const r = await a.client.get(`/api/users/with-videos?limit=50${query}`);
       expect(r.status).toBe(200);
-      return r.json as unknown as Array<{ email: string; pseudo: string; profile_picture: string; videos: Array<Record<string, unknown>> }>;
+      return r.json as unknown as Array<{
+        email: string;
+        pseudo: string;
+        profile_picture: string;
+        videos: Array<Record<string, unknown>>;
+      }>;
     };
     let found = await list();
     expect(found.map((u) => u.pseudo)).toEqual(expect.arrayContaining([b.member.pseudo, c.member.pseudo]));
@@ -207,7 +319,16 @@ describe('suggestions', () => {
 
   it('refuses bad pages; clamps the limit to 50', async () => {
     const a = await member();
-    for (const q of ['page=abc', 'page=0', 'page=-5', 'limit=0', 'limit=abc', 'page=1.5', 'page=201', 'page=99999999']) {
+    for (const q of [
+      'page=abc',
+      'page=0',
+      'page=-5',
+      'limit=0',
+      'limit=abc',
+      'page=1.5',
+      'page=201',
+      'page=99999999',
+    ]) {
       const r = await a.client.get(`/api/users/with-videos?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.json.error).toBe(M.badPage);
@@ -239,7 +360,8 @@ describe('videos', () => {
       favorited_by_me: false,
       status: 'publique',
     });
-    for (const key of ['poster', 'duration', 'file_path', 'description', 'created_at']) expect(r.json).toHaveProperty(key);
+    for (const key of ['poster', 'duration', 'file_path', 'description', 'created_at'])
+      expect(r.json).toHaveProperty(key);
     expect(r.json).not.toHaveProperty('user_id');
     expect(r.json).not.toHaveProperty('_id');
     await server.deps.jobs.drain(30_000);
@@ -260,7 +382,11 @@ describe('videos', () => {
       await expectRefused(() => a.client.post(`/api/report/${id}`), 400, M.badVideoId);
     }
     for (const videoId of ['abc', 0, -5, 1.5, null, true, [1], {}]) {
-      await expectRefused(() => a.client.post('/api/videos/views', { videoId, userEmail: a.member.email }), 400, M.badVideoId);
+      await expectRefused(
+        () => a.client.post('/api/videos/views', { videoId, userEmail: a.member.email }),
+        400,
+        M.badVideoId,
+      );
     }
     await expectRefused(() => a.client.post('/api/videos/views', {}), 400, M.badVideoId);
     const unknown = 987654;
@@ -292,14 +418,32 @@ describe('videos', () => {
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ total_likes: 0 });
   });
 
-  it('counts a view at every call, for the session user only', async () => {
+  it("counts a member's views of a video once per window (every member's), for the session user only", async () => {
     const a = await member();
     const b = await member();
+    const c = await member();
     const id = await firstVideoId(b);
-    expect((await a.client.post('/api/videos/views', { videoId: id, userEmail: a.member.email })).status).toBe(200);
-    expect((await a.client.post('/api/videos/views', { videoId: String(id) })).status).toBe(200);
-    expect((await a.client.get(`/api/videos/${id}`)).json.views_count).toBe(2);
-    await expectRefused(() => a.client.post('/api/videos/views', { videoId: id, userEmail: b.member.email }), 403, M.forbidden);
+    // 100 displays in a row by one member: one view
+    for (let i = 0; i < 100; i++) {
+      const r = await a.client.post(
+        '/api/videos/views',
+        i % 2 ? { videoId: String(id) } : { videoId: id, userEmail: a.member.email },
+      );
+      expect(r.status).toBe(200);
+    }
+    expect((await a.client.get(`/api/videos/${id}`)).json.views_count).toBe(1);
+    // another member's display counts
+    expect((await c.client.post('/api/videos/views', { videoId: id })).status).toBe(200);
+    expect((await c.client.get(`/api/videos/${id}`)).json.views_count).toBe(2);
+    // concurrent displays by one member count once too
+    const d = await member();
+    await Promise.all(Array.from({ length: 10 }, () => d.client.post('/api/videos/views', { videoId: id })));
+    expect((await d.client.get(`/api/videos/${id}`)).json.views_count).toBe(3);
+    await expectRefused(
+      () => a.client.post('/api/videos/views', { videoId: id, userEmail: b.member.email }),
+      403,
+      M.forbidden,
+    );
     await expectRefused(() => new Client(server.url).post('/api/videos/views', { videoId: id }), 401);
   });
 
@@ -311,7 +455,9 @@ describe('videos', () => {
     expect(on.status).toBe(200);
     expect(on.json).toMatchObject({ favorited: true });
     let mine = await a.client.get('/api/favorites');
-    expect(mine.json).toEqual([expect.objectContaining({ id, title: b.member.video_title, favorited_by_me: true, user_pseudo: b.member.pseudo })]);
+    expect(mine.json).toEqual([
+      expect.objectContaining({ id, title: b.member.video_title, favorited_by_me: true, user_pseudo: b.member.pseudo }),
+    ]);
     expect((await b.client.get('/api/favorites')).json).toEqual([]);
     expect((await a.client.get(`/api/videos/${id}`)).json.favorited_by_me).toBe(true);
     const off = await a.client.post(`/api/favorite/${id}`);
@@ -329,8 +475,16 @@ describe('videos', () => {
     const r = await a.client.post(`/api/report/${id}`);
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ message: '🚩 Signalement envoyé' });
-    await expectRefused(() => a.client.post(`/api/report/${id}`, { reason: 'encore' }), 409, SOCIAL_MESSAGES.alreadyReported);
-    await expectRefused(() => c.client.post(`/api/report/${id}`, { reason: 'x'.repeat(501) }), 400, SOCIAL_MESSAGES.reasonTooLong);
+    await expectRefused(
+      () => a.client.post(`/api/report/${id}`, { reason: 'encore' }),
+      409,
+      SOCIAL_MESSAGES.alreadyReported,
+    );
+    await expectRefused(
+      () => c.client.post(`/api/report/${id}`, { reason: 'x'.repeat(501) }),
+      400,
+      SOCIAL_MESSAGES.reasonTooLong,
+    );
     await expectRefused(() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, SOCIAL_MESSAGES.reasonInvalid);
     expect((await c.client.post(`/api/report/${id}`, { reason: '  Contenu choquant  ' })).status).toBe(201);
     await admin.get('/api/auth/me'); // wait for the read models
@@ -370,13 +524,17 @@ describe('videos', () => {
     const profile = await a.client.get(`/api/users/profile/${b.member.pseudo}`);
     expect((profile.json.videos as Array<{ id: number }>).map((v) => v.id)).toEqual([second]);
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ total_likes: 0 });
-    expect((await a.client.get(`/api/users/friends/${a.member.email}`)).json).toEqual([expect.objectContaining({ videos_count: 1, likes: 0 })]);
+    expect((await a.client.get(`/api/users/friends/${a.member.email}`)).json).toEqual([
+      expect.objectContaining({ videos_count: 1, likes: 0 }),
+    ]);
     // an administrator deletes anyone's video
     const byAdmin = await admin.delete(`/api/videos/${second}`);
     expect(byAdmin.status).toBe(200);
     expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}`)).json).toEqual([]);
     const suggested = await a.client.get('/api/users/with-videos?limit=50');
-    expect((suggested.json as unknown as Array<{ pseudo: string }>).map((u) => u.pseudo)).not.toContain(b.member.pseudo);
+    expect((suggested.json as unknown as Array<{ pseudo: string }>).map((u) => u.pseudo)).not.toContain(
+      b.member.pseudo,
+    );
     await expectRefused(() => new Client(server.url).delete(`/api/videos/${second}`), 401);
   });
 
@@ -413,12 +571,19 @@ describe('friends feed', () => {
     const list = all.json as unknown as Array<Record<string, unknown>>;
     // the first videos were uploaded at registration: b's before c's
     expect(list.map((v) => v.id)).toEqual(newest);
-    expect(list[0]).toMatchObject({ title: 'B3', user_pseudo: b.member.pseudo, user_email: b.member.email, liked_by_me: false });
+    expect(list[0]).toMatchObject({
+      title: 'B3',
+      user_pseudo: b.member.pseudo,
+      user_email: b.member.email,
+      liked_by_me: false,
+    });
     expect(list[0]).toHaveProperty('user_profile_picture');
     const page2 = await a.client.get(`/api/videos/friends-feed/${a.member.email.toUpperCase()}?page=2&limit=2`);
     expect((page2.json as unknown as Array<{ id: number }>).map((v) => v.id)).toEqual(newest.slice(2, 4));
     expect((await d.client.get(`/api/videos/friends-feed/${d.member.email}`)).json).toEqual([]);
-    expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}?limit=abc`)).json).toEqual({ error: M.badPage });
+    expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}?limit=abc`)).json).toEqual({
+      error: M.badPage,
+    });
     expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}?limit=1000`)).status).toBe(200);
   });
 });
@@ -461,7 +626,9 @@ describe('concurrency', () => {
   it('concurrent follows of one member by one follower count once', async () => {
     const a = await join();
     const b = await join();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => a.client.post('/api/follows/follow', { following_email: b.member.email })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => a.client.post('/api/follows/follow', { following_email: b.member.email })),
+    );
     for (const r of answers) expect(r.status).toBe(200);
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ followers: 1 });
   });

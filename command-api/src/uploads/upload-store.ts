@@ -1,11 +1,11 @@
-import { mkdir, rename, rm, copyFile, access } from 'node:fs/promises';
+import { mkdir, rename, rm, copyFile, access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { DEFAULT_PROFILE_PICTURE } from '@evo/domain';
-import { HttpError } from '../http/errors';
+import { ClientGoneError, HttpError } from '../http/errors';
 import { detectFileKind, type FileKind } from './file-kind';
 
 export const UPLOAD_MESSAGES = {
@@ -31,10 +31,41 @@ export class UploadStore {
     this.tmpDir = path.join(root, 'tmp');
   }
 
-  async init(): Promise<void> {
-    for (const d of ['tmp', 'videos', 'profile_pics', 'gifts', 'posters']) await mkdir(path.join(this.root, d), { recursive: true });
+  /**
+   * Create the folders and sweep tmp/: what a crash or a vanished client left there is never used.
+   * `sweepOlderThanMs` spares recent files, which may be uploads in flight in another process
+   * sharing the folder (the distributed stack's API replicas); the single process sweeps all.
+   */
+  async init(options: { sweepOlderThanMs?: number } = {}): Promise<number> {
+    for (const d of ['tmp', 'videos', 'profile_pics', 'gifts', 'posters'])
+      await mkdir(path.join(this.root, d), { recursive: true });
     const def = path.join(this.root, 'profile_pics', DEFAULT_PROFILE_PICTURE);
     await access(def).catch(() => copyFile(path.join(ASSETS, DEFAULT_PROFILE_PICTURE), def));
+    return this.sweepTemp(options.sweepOlderThanMs ?? 0);
+  }
+
+  /** Files kept from uploads (videos, posters, pictures, gift images), the shipped default picture aside. */
+  async storedFileCount(): Promise<number> {
+    let count = 0;
+    for (const folder of ['videos', 'posters', 'profile_pics', 'gifts']) {
+      const names = await readdir(path.join(this.root, folder)).catch(() => [] as string[]);
+      count += names.filter((n) => !(folder === 'profile_pics' && n === DEFAULT_PROFILE_PICTURE)).length;
+    }
+    return count;
+  }
+
+  /** Remove the files of tmp/ not modified for `olderThanMs`; answers how many went. */
+  async sweepTemp(olderThanMs: number): Promise<number> {
+    const limit = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of await readdir(this.tmpDir)) {
+      const file = path.join(this.tmpDir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info || (olderThanMs > 0 && info.mtimeMs > limit)) continue;
+      await rm(file, { force: true, recursive: true });
+      removed++;
+    }
+    return removed;
   }
 
   /** multer accepting the named file fields into tmp/ with random names. */
@@ -47,27 +78,53 @@ export class UploadStore {
       limits: { fileSize: this.limits.maxVideoBytes, files: fields.length, fields: 20, fieldSize: 64 * 1024 },
     });
     const handler = upload.fields(fields);
-    // whatever happens next, temp files are removed once the response is sent
+    // whatever happens next, temp files are removed once the response is over: 'close' comes after
+    // a sent answer and also when the client went away first ('finish' never comes then)
     return (req, res, next) => {
-      res.on('finish', () => void this.discardTemp(req.files));
-      handler(req, res, next);
+      let closed = false;
+      res.once('close', () => {
+        closed = true;
+        void this.discardTemp(req.files);
+      });
+      handler(req, res, (err?: unknown) => {
+        // the client left while its parts were being written: nobody will read an answer
+        if (closed && !res.writableFinished) {
+          void this.discardTemp(req.files);
+          return next(err ?? new ClientGoneError());
+        }
+        next(err);
+      });
     };
   }
 
   async discardTemp(files: unknown): Promise<void> {
     const list = filesOf(files);
-    await Promise.all(list.filter((f) => f.path.startsWith(this.tmpDir)).map((f) => rm(f.path, { force: true })));
+    // a part still being written has no path yet: multer removes those itself when it aborts
+    const written = list.filter((f) => typeof f?.path === 'string' && f.path.startsWith(this.tmpDir));
+    await Promise.all(written.map((f) => rm(f.path, { force: true })));
   }
 
   /** Check the content and keep the file: answers the stored name (relative to its folder). */
-  async keep(file: Express.Multer.File, as: 'video' | 'image', folder: 'videos' | 'profile_pics' | 'gifts'): Promise<{ name: string; kind: FileKind }> {
-    const kind = await detectFileKind(file.path);
-    if (!kind || kind.kind !== as) throw new HttpError(400, as === 'video' ? UPLOAD_MESSAGES.notAVideo : UPLOAD_MESSAGES.notAnImage);
+  async keep(
+    file: Express.Multer.File,
+    as: 'video' | 'image',
+    folder: 'videos' | 'profile_pics' | 'gifts',
+  ): Promise<{ name: string; kind: FileKind }> {
+    // the client may have gone and its temp files with it ('close' above): nothing to keep then
+    const kind = await detectFileKind(file.path).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') throw new ClientGoneError();
+      throw e;
+    });
+    if (!kind || kind.kind !== as)
+      throw new HttpError(400, as === 'video' ? UPLOAD_MESSAGES.notAVideo : UPLOAD_MESSAGES.notAnImage);
     if (as === 'image' && file.size > this.limits.maxImageBytes) {
       throw new HttpError(413, UPLOAD_MESSAGES.imageTooLarge(Math.round(this.limits.maxImageBytes / 1024 / 1024)));
     }
     const name = `${randomUUID()}.${kind.ext}`;
-    await rename(file.path, path.join(this.root, folder, name));
+    await rename(file.path, path.join(this.root, folder, name)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') throw new ClientGoneError();
+      throw e;
+    });
     return { name, kind };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../shared/errors';
+import { cleanUserText } from '../shared/text';
 import { VIDEO_MESSAGES } from '../videos/video-decider';
 
 /** Comments of a video: stream `comments-<videoId>` (CommentPosted). */
@@ -16,9 +17,9 @@ export const COMMENT_MESSAGES = {
   posted: 'Commentaire publié.',
 } as const;
 
-/** The text of a comment, trimmed; refuses an empty or too long one. */
+/** The text of a comment, cleaned (NFKC, no invisible characters, trimmed); refuses an empty or too long one. */
 export function checkCommentContent(content: string): string {
-  const text = content.trim();
+  const text = cleanUserText(content);
   if (text.length === 0) throw badRequest(COMMENT_MESSAGES.empty);
   if (text.length > COMMENT_LIMITS.contentMax) throw badRequest(COMMENT_MESSAGES.tooLong);
   return text;

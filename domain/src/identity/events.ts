@@ -21,7 +21,7 @@ export type UserEvent = UserRegistered | UserLoggedIn | AdminRoleGranted | Admin
 
 /** Uniqueness claims on an email or a pseudo, one stream per normalised value. */
 export const ValueReservedSchema = z.object({
-  kind: z.enum(['email', 'pseudo']),
+  kind: z.enum(['email', 'pseudo', 'pseudoSkeleton']),
   value: z.string().min(1),
   userId: z.string().min(1),
   /** ISO time of the claim, to recognise abandoned claims */

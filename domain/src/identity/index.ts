@@ -2,3 +2,4 @@ export * from './events';
 export * from './rules';
 export * from './user-decider';
 export * from './reservation-decider';
+export * from './skeleton';

@@ -1,7 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { conflict } from '../shared/errors';
 import type { ReservationEvent } from './events';
-import { MESSAGES } from './rules';
+import { MESSAGES, type ReservationKind } from './rules';
 
 /**
  * A claim on a unique email or pseudo. A claim whose owner never finished registering
@@ -13,16 +13,22 @@ export const ABANDONED_AFTER_MS = 60_000;
 export type ReservationCommand =
   | {
       type: 'Reserve';
-      kind: 'email' | 'pseudo';
+      kind: ReservationKind;
       value: string;
       userId: string;
       now: Date;
       /** does the current owner's user stream exist? (looked up by the handler) */
       ownerRegistered: boolean;
     }
-  | { type: 'Release'; kind: 'email' | 'pseudo'; value: string; userId: string };
+  | { type: 'Release'; kind: ReservationKind; value: string; userId: string };
 
 export type ReservationState = { ownerId: string | null; reservedAt: string | null };
+
+const TAKEN: Record<ReservationKind, string> = {
+  email: MESSAGES.emailTaken,
+  pseudo: MESSAGES.pseudoTaken,
+  pseudoSkeleton: MESSAGES.pseudoLookalike,
+};
 
 export const reservationDecider: Decider<ReservationCommand, ReservationEvent, ReservationState> = {
   initialState: () => ({ ownerId: null, reservedAt: null }),
@@ -36,7 +42,7 @@ export const reservationDecider: Decider<ReservationCommand, ReservationEvent, R
       if (state.ownerId !== null) {
         const age = command.now.getTime() - Date.parse(state.reservedAt ?? '');
         const abandoned = !command.ownerRegistered && age > ABANDONED_AFTER_MS;
-        if (!abandoned) throw conflict(command.kind === 'email' ? MESSAGES.emailTaken : MESSAGES.pseudoTaken);
+        if (!abandoned) throw conflict(TAKEN[command.kind]);
       }
       const { kind, value, userId } = command;
       return [{ type: 'ValueReserved', data: { kind, value, userId, reservedAt: command.now.toISOString() } }];

@@ -1,9 +1,18 @@
 import { z } from 'zod';
+import { cleanedText } from '../shared/text';
+import { pseudoSkeleton } from './skeleton';
 
 /** Case-insensitive uniqueness: emails and pseudos are compared trimmed and lower-cased. */
 export const normalize = (v: string) => v.trim().toLowerCase();
 export const userStream = (userId: string) => `user-${userId}`;
-export const reservationStream = (kind: 'email' | 'pseudo', value: string) => `${kind}-${normalize(value)}`;
+/**
+ * Uniqueness claims: `email-<normalised>`, `pseudo-<normalised>` (the exact pseudo, case aside),
+ * and `pseudoskeleton-<skeleton>`: the pseudo's confusables skeleton, so that two pseudos that
+ * look alike (Cyrillic `lеa`, `Iea`) claim the same stream and only one is ever registered.
+ */
+export type ReservationKind = 'email' | 'pseudo' | 'pseudoSkeleton';
+export const reservationStream = (kind: ReservationKind, value: string) =>
+  kind === 'pseudoSkeleton' ? `pseudoskeleton-${pseudoSkeleton(value)}` : `${kind}-${normalize(value)}`;
 
 export const DEFAULT_PROFILE_PICTURE = 'default.png';
 export const ADMIN_ROLE = 'admin';
@@ -36,6 +45,7 @@ export const MESSAGES = {
   descriptionTooLong: `La description ne doit pas dépasser ${LIMITS.descriptionMax} caractères.`,
   emailTaken: 'Cet email est déjà utilisé.',
   pseudoTaken: 'Ce pseudo est déjà pris.',
+  pseudoLookalike: 'Ce pseudo ressemble trop à un pseudo déjà pris.',
   alreadyRegistered: 'Ce compte existe déjà.',
   badCredentials: 'Email ou mot de passe incorrect.',
   unknownUser: 'Utilisateur introuvable.',
@@ -51,27 +61,29 @@ export const emailField = required(MESSAGES.emailRequired)
   .min(1, MESSAGES.emailRequired)
   .max(LIMITS.emailMax, MESSAGES.emailTooLong)
   .email(MESSAGES.emailInvalid);
-export const pseudoField = required(MESSAGES.pseudoRequired)
-  .trim()
-  .min(1, MESSAGES.pseudoRequired)
-  .regex(new RegExp(`^[\\p{L}\\p{N}_.-]{${LIMITS.pseudoMin},${LIMITS.pseudoMax}}$`, 'u'), MESSAGES.pseudoInvalid);
+export const pseudoField = cleanedText(
+  required(MESSAGES.pseudoRequired)
+    .trim()
+    .min(1, MESSAGES.pseudoRequired)
+    .regex(new RegExp(`^[\\p{L}\\p{N}_.-]{${LIMITS.pseudoMin},${LIMITS.pseudoMax}}$`, 'u'), MESSAGES.pseudoInvalid),
+);
 export const passwordField = required(MESSAGES.passwordRequired)
   .min(1, MESSAGES.passwordRequired)
   .min(LIMITS.passwordMin, MESSAGES.passwordTooShort)
   .max(LIMITS.passwordMax, MESSAGES.passwordTooLong);
-export const bioField = required(MESSAGES.bioRequired)
-  .trim()
-  .min(1, MESSAGES.bioRequired)
-  .max(LIMITS.bioMax, MESSAGES.bioTooLong);
-export const videoTitleField = required(MESSAGES.titleRequired)
-  .trim()
-  .min(1, MESSAGES.titleRequired)
-  .max(LIMITS.titleMax, MESSAGES.titleTooLong);
-export const descriptionField = z
-  .string({ invalid_type_error: MESSAGES.descriptionTooLong })
-  .trim()
-  .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong)
-  .default('');
+export const bioField = cleanedText(
+  required(MESSAGES.bioRequired).trim().min(1, MESSAGES.bioRequired).max(LIMITS.bioMax, MESSAGES.bioTooLong),
+);
+export const videoTitleField = cleanedText(
+  required(MESSAGES.titleRequired).trim().min(1, MESSAGES.titleRequired).max(LIMITS.titleMax, MESSAGES.titleTooLong),
+);
+export const descriptionField = cleanedText(
+  z
+    .string({ invalid_type_error: MESSAGES.descriptionTooLong })
+    .trim()
+    .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong)
+    .default(''),
+);
 
 export const RegisterBody = z.object({
   email: emailField,
@@ -81,6 +93,11 @@ export const RegisterBody = z.object({
   video_title: videoTitleField,
 });
 export const LoginBody = z.object({
-  email: required(MESSAGES.emailRequired).trim().min(1, MESSAGES.emailRequired).max(LIMITS.emailMax, MESSAGES.badCredentials),
-  password: required(MESSAGES.passwordRequired).min(1, MESSAGES.passwordRequired).max(LIMITS.passwordMax, MESSAGES.badCredentials),
+  email: required(MESSAGES.emailRequired)
+    .trim()
+    .min(1, MESSAGES.emailRequired)
+    .max(LIMITS.emailMax, MESSAGES.badCredentials),
+  password: required(MESSAGES.passwordRequired)
+    .min(1, MESSAGES.passwordRequired)
+    .max(LIMITS.passwordMax, MESSAGES.badCredentials),
 });

@@ -10,7 +10,10 @@ import { z } from 'zod';
  * - `external:withdrawals`: coins members withdrew
  * - `platform:fees`: the platform's commission on gifts (GIFT_FEE_PERCENT)
  * - `transit:gifts`: gifts sent and not yet credited to their receiver (between GiftSent and GiftReceived)
- * - `user:<id>:balance`: spendable coins of a member
+ * - `user:<id>:balance`: coins a member bought or was given (packs, "add coins"): spendable on
+ *   gifts, never withdrawable
+ * - `user:<id>:earnings`: coins a member earned from gifts they received and claimed (or
+ *   converted): spendable, and the only coins that may be withdrawn (as TikTok's diamonds)
  * - `user:<id>:gifts`: coins received as gifts, not yet claimed or converted
  */
 export const ACCOUNTS = {
@@ -23,15 +26,17 @@ export const ACCOUNTS = {
 
 export const userBalanceAccount = (userId: string) => `user:${userId}:balance`;
 export const userGiftsAccount = (userId: string) => `user:${userId}:gifts`;
+export const userEarningsAccount = (userId: string) => `user:${userId}:earnings`;
 
-const USER_ACCOUNT = /^user:([^:\s]+):(balance|gifts)$/;
+export type UserAccountKind = 'balance' | 'earnings' | 'gifts';
+const USER_ACCOUNT = /^user:([^:\s]+):(balance|earnings|gifts)$/;
 const SYSTEM_ACCOUNTS = new Set<string>(Object.values(ACCOUNTS));
 
 export const isUserAccount = (account: string) => USER_ACCOUNT.test(account);
 /** the member and the kind of a user account, undefined for a system account */
-export function parseUserAccount(account: string): { userId: string; kind: 'balance' | 'gifts' } | undefined {
+export function parseUserAccount(account: string): { userId: string; kind: UserAccountKind } | undefined {
   const m = USER_ACCOUNT.exec(account);
-  return m ? { userId: m[1], kind: m[2] as 'balance' | 'gifts' } : undefined;
+  return m ? { userId: m[1], kind: m[2] as UserAccountKind } : undefined;
 }
 /** accounts that must never be negative: every user account and the gifts in transit */
 export const mustStayNonNegative = (account: string) => isUserAccount(account) || account === ACCOUNTS.transit;

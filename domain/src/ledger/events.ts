@@ -6,7 +6,7 @@ import { MAX_POSTING, PostingSchema } from './accounts';
  * Coin movements. Every movement is ONE event on the wallet stream of the member whose accounts it
  * touches (`wallet-<userId>`), carrying its postings (double entry: each posting moves a positive
  * integer amount from one account to another, so an event's postings sum to zero), the member's
- * two balances right after it (`after`, checked by the reconciliation), and, when the command came
+ * balances right after it (`after`, checked by the reconciliation), and, when the command came
  * with an Idempotency-Key, the key and a hash of the request (`request`) so a retry is recognised
  * from the stream itself, across restarts.
  *
@@ -18,7 +18,19 @@ const id = z.string().min(1);
 const coins = z.number().int().positive().max(MAX_POSTING);
 const txId = z.number().int().positive();
 const RequestSchema = z.object({ key: z.string().min(1).max(200), hash: z.string().min(1).max(128) });
-const AfterSchema = z.object({ balance: z.number().int().nonnegative(), gifts: z.number().int().nonnegative() });
+const AfterSchema = z.object({
+  /** user:<id>:balance (bought or added coins) */
+  balance: z.number().int().nonnegative(),
+  /** user:<id>:gifts (received, not yet claimed) */
+  gifts: z.number().int().nonnegative(),
+  /**
+   * user:<id>:earnings (claimed gifts: the withdrawable coins). Absent on the movements recorded
+   * before that account existed: those follow the rules of their time (claims credited the
+   * balance, withdrawals debited it), and the audit checks each movement by the rules it was
+   * written under.
+   */
+  earnings: z.number().int().nonnegative().optional(),
+});
 
 const movement = {
   /** owner of the wallet stream */
@@ -63,7 +75,13 @@ export const GiftReceivedSchema = z.object({
   /** when the gift was sent (the GiftSent's time) */
   sentAt: z.string(),
 });
-export const GiftClaimedSchema = z.object({ ...movement, ...requested, txId, giftId: txId, amount: z.number().int().nonnegative() });
+export const GiftClaimedSchema = z.object({
+  ...movement,
+  ...requested,
+  txId,
+  giftId: txId,
+  amount: z.number().int().nonnegative(),
+});
 export const GiftsConvertedSchema = z.object({
   ...movement,
   ...requested,
@@ -80,7 +98,8 @@ export type GiftSent = DomainEvent<'GiftSent', z.infer<typeof GiftSentSchema>>;
 export type GiftReceived = DomainEvent<'GiftReceived', z.infer<typeof GiftReceivedSchema>>;
 export type GiftClaimed = DomainEvent<'GiftClaimed', z.infer<typeof GiftClaimedSchema>>;
 export type GiftsConverted = DomainEvent<'GiftsConverted', z.infer<typeof GiftsConvertedSchema>>;
-export type WalletEvent = CoinsPurchased | CoinsAdded | CoinsWithdrawn | GiftSent | GiftReceived | GiftClaimed | GiftsConverted;
+export type WalletEvent =
+  CoinsPurchased | CoinsAdded | CoinsWithdrawn | GiftSent | GiftReceived | GiftClaimed | GiftsConverted;
 export type WalletEventType = WalletEvent['type'];
 
 export const ledgerEventSchemas = {
@@ -94,8 +113,7 @@ export const ledgerEventSchemas = {
 } as const;
 
 export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(ledgerEventSchemas));
-export const isWalletEvent = <E extends { type: string }>(e: E): e is E & WalletEvent =>
-  WALLET_EVENT_TYPES.has(e.type);
+export const isWalletEvent = <E extends { type: string }>(e: E): e is E & WalletEvent => WALLET_EVENT_TYPES.has(e.type);
 
 /** The transaction type shown to members (SPEC.md "Coin transaction"). */
 export const TRANSACTION_TYPES = {

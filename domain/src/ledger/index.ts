@@ -5,3 +5,4 @@ export * from './persistent-map';
 export * from './rules';
 export * from './wallet-decider';
 export * from './ledger-audit';
+export * from './purchase-request-decider';

@@ -14,7 +14,8 @@ function ledger() {
     const state = states.get(command.userId) ?? walletDecider.initialState();
     const events = walletDecider.decide(command, state);
     states.set(command.userId, events.reduce(walletDecider.evolve, state));
-    for (const e of events) log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
+    for (const e of events)
+      log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
     return events;
   };
   return { run, log };
@@ -30,11 +31,26 @@ function history() {
   const l = ledger();
   l.run({ type: 'PurchaseCoins', userId: 'a', txId: 1, pack: packById(1)!, provider: 'sandbox', paymentRef: 'r1' });
   l.run({ type: 'AddCoins', userId: 'b', txId: 2, amount: 20 });
-  const [sent] = l.run({ type: 'SendGift', userId: 'a', giftId: 3, receiverId: 'b', gift: { id: 2, name: 'Cœur', emoji: '❤️', coinCost: 10 }, feePercent: 20 }) as Array<Extract<WalletEvent, { type: 'GiftSent' }>>;
-  l.run({ type: 'SendGift', userId: 'a', giftId: 4, receiverId: 'b', gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost: 1 }, feePercent: 20 });
+  const [sent] = l.run({
+    type: 'SendGift',
+    userId: 'a',
+    giftId: 3,
+    receiverId: 'b',
+    gift: { id: 2, name: 'Cœur', emoji: '❤️', coinCost: 10 },
+    feePercent: 20,
+  }) as Array<Extract<WalletEvent, { type: 'GiftSent' }>>;
+  l.run({
+    type: 'SendGift',
+    userId: 'a',
+    giftId: 4,
+    receiverId: 'b',
+    gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost: 1 },
+    feePercent: 20,
+  });
   l.run({ type: 'ReceiveGift', userId: 'b', sent: sent.data, sentAt: 'x' });
   l.run({ type: 'ClaimGift', userId: 'b', txId: 5, giftId: 3 });
-  l.run({ type: 'WithdrawCoins', userId: 'b', txId: 6, amount: 25 });
+  // b's 20 added coins stay; the 8 coins earned from the gift (10, fee 2) are the withdrawable ones
+  l.run({ type: 'WithdrawCoins', userId: 'b', txId: 6, amount: 8 });
   l.run({ type: 'ConvertGifts', userId: 'b', txId: 7 });
   l.log.splice(2, 0, { id: 'other', type: 'UserLoggedIn', data: { userId: 'a' }, streamId: 'user-a', position: 999n });
   return l.log;
@@ -51,16 +67,21 @@ describe('ledger reconciliation', () => {
       sum: 0,
       external_payments: -110,
       external_credits: -20,
-      external_withdrawals: 25,
+      external_withdrawals: 8,
       platform_fees: 2,
       transit_gifts: 1,
-      users_balance: 99 + 3,
+      users_balance: 99 + 20,
+      users_earnings: 0,
       users_gifts: 0,
     });
     expect(r.pending_gifts).toEqual({ count: 1, coins: 1 });
   });
 
-  const tamper = (index: number, patch: (d: Record<string, unknown>) => Record<string, unknown>, extra: Partial<AuditedEvent> = {}) => {
+  const tamper = (
+    index: number,
+    patch: (d: Record<string, unknown>) => Record<string, unknown>,
+    extra: Partial<AuditedEvent> = {},
+  ) => {
     const log = history();
     log[index] = { ...log[index], data: patch(structuredClone(log[index].data) as Record<string, unknown>), ...extra };
     return audit(log);
@@ -69,23 +90,95 @@ describe('ledger reconciliation', () => {
   it('finds a transfer recorded twice', () => {
     const log = history();
     log.push({ ...log[0], id: 'again', position: 1000n });
-    expect(audit(log).first_violation).toMatchObject({ rule: 'duplicate_transfer', event_id: 'again', position: '1000' });
+    expect(audit(log).first_violation).toMatchObject({
+      rule: 'duplicate_transfer',
+      event_id: 'again',
+      position: '1000',
+    });
     const credited = history();
     const receivedAt = credited.findIndex((e) => e.type === 'GiftReceived');
     credited.splice(receivedAt + 1, 0, { ...credited[receivedAt], id: 'twice', position: 500n });
     expect(audit(credited).first_violation).toMatchObject({ rule: 'duplicate_transfer', event_id: 'twice' });
   });
   it('finds a negative user account', () => {
-    const r = tamper(7, (d) => ({ ...d, amount: 40, postings: [{ debit: 'user:b:balance', credit: 'external:withdrawals', amount: 40 }], after: { balance: 0, gifts: 0 } }));
+    const r = tamper(7, (d) => ({
+      ...d,
+      amount: 40,
+      postings: [{ debit: 'user:b:earnings', credit: 'external:withdrawals', amount: 40 }],
+      after: { balance: 20, gifts: 0, earnings: 0 },
+    }));
     expect(r.first_violation).toMatchObject({ rule: 'negative_account', event_id: 'e7' });
     expect(r.ok).toBe(false);
   });
+  it('finds bought or added coins withdrawn', () => {
+    const r = tamper(7, (d) => ({
+      ...d,
+      postings: [{ debit: 'user:b:balance', credit: 'external:withdrawals', amount: 8 }],
+      after: { balance: 12, gifts: 0, earnings: 8 },
+    }));
+    expect(r.first_violation).toMatchObject({ rule: 'not_withdrawable', event_id: 'e7' });
+    // nor may a purchase or an addition credit the earnings
+    expect(
+      tamper(1, (d) => ({
+        ...d,
+        postings: [{ debit: 'external:credits', credit: 'user:b:earnings', amount: 20 }],
+        after: { balance: 0, gifts: 0, earnings: 20 },
+      })).first_violation?.rule,
+    ).toBe('amount_mismatch');
+  });
+  it('checks a movement by the rules it was written under: before the earnings account, claims credited the balance', () => {
+    const legacy: AuditedEvent[] = [
+      {
+        id: 'l1',
+        type: 'CoinsAdded',
+        streamId: 'wallet-z',
+        position: 1n,
+        data: {
+          userId: 'z',
+          txId: 1,
+          amount: 5,
+          postings: [{ debit: 'external:credits', credit: 'user:z:balance', amount: 5 }],
+          after: { balance: 5, gifts: 0 },
+        },
+      },
+      {
+        id: 'l2',
+        type: 'CoinsWithdrawn',
+        streamId: 'wallet-z',
+        position: 2n,
+        data: {
+          userId: 'z',
+          txId: 2,
+          amount: 5,
+          postings: [{ debit: 'user:z:balance', credit: 'external:withdrawals', amount: 5 }],
+          after: { balance: 0, gifts: 0 },
+        },
+      },
+    ];
+    expect(audit(legacy).ok).toBe(true);
+    const touched = structuredClone(legacy);
+    (touched[1].data as { postings: unknown }).postings = [
+      { debit: 'user:z:earnings', credit: 'external:withdrawals', amount: 5 },
+    ];
+    expect(audit(touched).first_violation?.rule).toBe('amount_mismatch');
+  });
   it('finds postings that do not match the movement or the stated balances', () => {
     expect(tamper(0, (d) => ({ ...d, coins: 5 })).first_violation?.rule).toBe('amount_mismatch');
-    expect(tamper(0, (d) => ({ ...d, after: { balance: 1, gifts: 0 } })).first_violation?.rule).toBe('after_mismatch');
-    expect(tamper(0, (d) => ({ ...d, postings: [{ debit: 'external:payments', credit: 'user:a:balance', amount: 1.5 }] })).first_violation?.rule).toBe('invalid_event');
+    expect(tamper(0, (d) => ({ ...d, after: { balance: 1, gifts: 0, earnings: 0 } })).first_violation?.rule).toBe(
+      'after_mismatch',
+    );
+    expect(tamper(6, (d) => ({ ...d, after: { balance: 20, gifts: 0, earnings: 7 } })).first_violation?.rule).toBe(
+      'after_mismatch',
+    );
+    expect(
+      tamper(0, (d) => ({ ...d, postings: [{ debit: 'external:payments', credit: 'user:a:balance', amount: 1.5 }] }))
+        .first_violation?.rule,
+    ).toBe('invalid_event');
     expect(tamper(0, (d) => d, { streamId: 'wallet-b' }).first_violation?.rule).toBe('wrong_stream');
-    expect(tamper(1, (d) => ({ ...d, postings: [{ debit: 'external:credits', credit: 'user:a:balance', amount: 20 }] })).first_violation?.rule).toBe('foreign_account');
+    expect(
+      tamper(1, (d) => ({ ...d, postings: [{ debit: 'external:credits', credit: 'user:a:balance', amount: 20 }] }))
+        .first_violation?.rule,
+    ).toBe('foreign_account');
   });
   it('finds a gift received without being sent, or claimed twice', () => {
     const log = history();
@@ -95,7 +188,12 @@ describe('ledger reconciliation', () => {
     expect(audit(log).first_violation).toMatchObject({ rule: 'gift_mismatch' });
     const claims = history();
     const c = claims.findIndex((e) => e.type === 'GiftClaimed');
-    claims.push({ ...claims[c], id: 'claim-again', position: 2000n, data: { ...(claims[c].data as object), txId: 99 } });
+    claims.push({
+      ...claims[c],
+      id: 'claim-again',
+      position: 2000n,
+      data: { ...(claims[c].data as object), txId: 99 },
+    });
     expect(audit(claims).first_violation).toMatchObject({ rule: 'claim_invalid', event_id: 'claim-again' });
   });
 });

@@ -1,5 +1,13 @@
 import type { LogPosition } from '../shared/envelope';
-import { ACCOUNTS, mustStayNonNegative, netChanges, parseUserAccount, userBalanceAccount, userGiftsAccount } from './accounts';
+import {
+  ACCOUNTS,
+  mustStayNonNegative,
+  netChanges,
+  parseUserAccount,
+  userBalanceAccount,
+  userEarningsAccount,
+  userGiftsAccount,
+} from './accounts';
 import { ledgerEventSchemas, transactionIdOf, type WalletEvent } from './events';
 import { walletStream } from './rules';
 
@@ -22,7 +30,8 @@ export type LedgerRule =
   | 'after_mismatch'
   | 'amount_mismatch'
   | 'gift_mismatch'
-  | 'claim_invalid';
+  | 'claim_invalid'
+  | 'not_withdrawable';
 
 export interface LedgerViolation {
   position: string;
@@ -52,6 +61,8 @@ export interface LedgerReport {
     platform_fees: number;
     transit_gifts: number;
     users_balance: number;
+    /** Σ user:<id>:earnings: the coins members may withdraw */
+    users_earnings: number;
     users_gifts: number;
   };
   /** gifts sent and not yet credited to their receiver (they sit in transit:gifts) */
@@ -75,6 +86,8 @@ interface GiftTrack {
  * - every movement is well formed, on its member's wallet stream, touching only that member's accounts;
  * - the sum over all accounts is 0 (double entry);
  * - no user account (and not the gifts in transit) is ever negative;
+ * - only earned coins leave: a withdrawal debits the member's earnings, which only claims and
+ *   conversions of received gifts credit (never a purchase or an addition);
  * - every transfer is recorded once (one event per transaction id and type, one GiftReceived per
  *   GiftSent, one claim per received gift), with amounts matching;
  * - the balances an event states (`after`) are the folded balances.
@@ -102,7 +115,9 @@ export class LedgerAuditor {
   apply(event: AuditedEvent): LedgerViolation | undefined {
     this.events++;
     this.lastPosition = event.position;
-    const schema = (ledgerEventSchemas as Record<string, { safeParse(d: unknown): { success: boolean; data?: unknown } }>)[event.type];
+    const schema = (
+      ledgerEventSchemas as Record<string, { safeParse(d: unknown): { success: boolean; data?: unknown } }>
+    )[event.type];
     if (!schema) return undefined;
     this.movements++;
     const parsed = schema.safeParse(event.data);
@@ -115,14 +130,16 @@ export class LedgerAuditor {
     for (const p of d.postings) {
       for (const account of [p.debit, p.credit]) {
         const owner = parseUserAccount(account);
-        if (owner && owner.userId !== d.userId) return this.violation(event, 'foreign_account', `Le compte ${account} n'appartient pas au portefeuille.`);
+        if (owner && owner.userId !== d.userId)
+          return this.violation(event, 'foreign_account', `Le compte ${account} n'appartient pas au portefeuille.`);
       }
     }
 
     const txId = transactionIdOf(e);
     const seen = this.transfers.get(e.type) ?? new Set<number>();
     this.transfers.set(e.type, seen);
-    if (seen.has(txId)) return this.violation(event, 'duplicate_transfer', `Transfert ${e.type} n°${txId} enregistré deux fois.`);
+    if (seen.has(txId))
+      return this.violation(event, 'duplicate_transfer', `Transfert ${e.type} n°${txId} enregistré deux fois.`);
     seen.add(txId);
 
     const semantic = this.checkSemantics(e);
@@ -141,16 +158,25 @@ export class LedgerAuditor {
     }
     for (const account of changes.keys()) {
       if (mustStayNonNegative(account) && this.balance(account) < 0) {
-        return this.violation(event, 'negative_account', `Le compte ${account} est négatif (${this.balance(account)}).`);
+        return this.violation(
+          event,
+          'negative_account',
+          `Le compte ${account} est négatif (${this.balance(account)}).`,
+        );
       }
     }
     const balance = this.balance(userBalanceAccount(d.userId));
     const gifts = this.balance(userGiftsAccount(d.userId));
-    if (d.after.balance !== balance || d.after.gifts !== gifts) {
+    const earnings = this.balance(userEarningsAccount(d.userId));
+    if (
+      d.after.balance !== balance ||
+      d.after.gifts !== gifts ||
+      (d.after.earnings !== undefined && d.after.earnings !== earnings)
+    ) {
       return this.violation(
         event,
         'after_mismatch',
-        `Soldes annoncés ${d.after.balance}/${d.after.gifts}, soldes réels ${balance}/${gifts}.`,
+        `Soldes annoncés ${d.after.balance}/${d.after.gifts}/${d.after.earnings ?? '-'}, soldes réels ${balance}/${gifts}/${earnings}.`,
       );
     }
     return undefined;
@@ -162,19 +188,62 @@ export class LedgerAuditor {
     const changes = netChanges(d.postings);
     const balanceDelta = changes.get(userBalanceAccount(d.userId)) ?? 0;
     const giftsDelta = changes.get(userGiftsAccount(d.userId)) ?? 0;
-    const mismatch = (expected: string) => ({ rule: 'amount_mismatch' as const, message: `Écritures incohérentes avec le mouvement (${expected}).` });
+    const earningsDelta = changes.get(userEarningsAccount(d.userId)) ?? 0;
+    // movements written before the earnings account existed (no `after.earnings`) follow the rules
+    // of their time: claims credited the balance, withdrawals debited it; they never touch earnings
+    const legacy = d.after.earnings === undefined;
+    if (legacy && earningsDelta !== 0)
+      return { rule: 'amount_mismatch', message: 'Mouvement ancien touchant les gains.' };
+    /** the account claims credit and withdrawals debit */
+    const earnedDelta = legacy ? balanceDelta : earningsDelta;
+    const mismatch = (expected: string) => ({
+      rule: 'amount_mismatch' as const,
+      message: `Écritures incohérentes avec le mouvement (${expected}).`,
+    });
     switch (e.type) {
       case 'CoinsPurchased':
-        return balanceDelta === e.data.coins && giftsDelta === 0 && changes.get(ACCOUNTS.payments) === -e.data.coins ? undefined : mismatch('achat');
+        return balanceDelta === e.data.coins &&
+          giftsDelta === 0 &&
+          earningsDelta === 0 &&
+          changes.get(ACCOUNTS.payments) === -e.data.coins
+          ? undefined
+          : mismatch('achat');
       case 'CoinsAdded':
-        return balanceDelta === e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.credits) === -e.data.amount ? undefined : mismatch('ajout');
+        return balanceDelta === e.data.amount &&
+          giftsDelta === 0 &&
+          earningsDelta === 0 &&
+          changes.get(ACCOUNTS.credits) === -e.data.amount
+          ? undefined
+          : mismatch('ajout');
       case 'CoinsWithdrawn':
-        return balanceDelta === -e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.withdrawals) === e.data.amount ? undefined : mismatch('retrait');
+        if (!legacy && balanceDelta !== 0)
+          return {
+            rule: 'not_withdrawable',
+            message: 'Retrait de coins achetés ou ajoutés : seuls les gains des cadeaux reçus se retirent.',
+          };
+        return earnedDelta === -e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.withdrawals) === e.data.amount
+          ? undefined
+          : mismatch('retrait');
       case 'GiftSent': {
-        if (balanceDelta !== -e.data.coinCost || giftsDelta !== 0 || changes.get(ACCOUNTS.transit) !== e.data.coinCost) return mismatch('cadeau envoyé');
+        const spent = balanceDelta + earningsDelta;
+        if (
+          spent !== -e.data.coinCost ||
+          balanceDelta > 0 ||
+          earningsDelta > 0 ||
+          giftsDelta !== 0 ||
+          changes.get(ACCOUNTS.transit) !== e.data.coinCost
+        ) {
+          return mismatch('cadeau envoyé');
+        }
         if (e.data.fee > e.data.coinCost) return { rule: 'gift_mismatch', message: 'Commission supérieure au cadeau.' };
         if (e.data.receiverId === d.userId) return { rule: 'gift_mismatch', message: 'Cadeau envoyé à soi-même.' };
-        this.gifts.set(e.data.giftId, { senderId: d.userId, receiverId: e.data.receiverId, coinCost: e.data.coinCost, fee: e.data.fee, claimed: false });
+        this.gifts.set(e.data.giftId, {
+          senderId: d.userId,
+          receiverId: e.data.receiverId,
+          coinCost: e.data.coinCost,
+          fee: e.data.fee,
+          claimed: false,
+        });
         this.pendingCount++;
         this.pendingCoins += e.data.coinCost;
         return undefined;
@@ -182,11 +251,24 @@ export class LedgerAuditor {
       case 'GiftReceived': {
         const g = this.gifts.get(e.data.giftId);
         if (!g) return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} reçu sans avoir été envoyé.` };
-        if (g.received !== undefined) return { rule: 'duplicate_transfer', message: `Cadeau n°${e.data.giftId} crédité deux fois.` };
-        if (g.receiverId !== d.userId || g.senderId !== e.data.senderId || g.coinCost !== e.data.coinCost || g.fee !== e.data.fee || e.data.amount !== g.coinCost - g.fee) {
+        if (g.received !== undefined)
+          return { rule: 'duplicate_transfer', message: `Cadeau n°${e.data.giftId} crédité deux fois.` };
+        if (
+          g.receiverId !== d.userId ||
+          g.senderId !== e.data.senderId ||
+          g.coinCost !== e.data.coinCost ||
+          g.fee !== e.data.fee ||
+          e.data.amount !== g.coinCost - g.fee
+        ) {
           return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} crédité autrement qu'envoyé.` };
         }
-        if (giftsDelta !== e.data.amount || balanceDelta !== 0 || (changes.get(ACCOUNTS.fees) ?? 0) !== e.data.fee || changes.get(ACCOUNTS.transit) !== -e.data.coinCost) {
+        if (
+          giftsDelta !== e.data.amount ||
+          balanceDelta !== 0 ||
+          earningsDelta !== 0 ||
+          (changes.get(ACCOUNTS.fees) ?? 0) !== e.data.fee ||
+          changes.get(ACCOUNTS.transit) !== -e.data.coinCost
+        ) {
           return mismatch('cadeau reçu');
         }
         g.received = e.data.amount;
@@ -196,9 +278,17 @@ export class LedgerAuditor {
       }
       case 'GiftClaimed': {
         const g = this.gifts.get(e.data.giftId);
-        if (!g || g.receiverId !== d.userId || g.received === undefined) return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré sans avoir été reçu.` };
+        if (!g || g.receiverId !== d.userId || g.received === undefined)
+          return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré sans avoir été reçu.` };
         if (g.claimed) return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré deux fois.` };
-        if (e.data.amount !== g.received || balanceDelta !== g.received || giftsDelta !== -g.received) return mismatch('récupération');
+        if (
+          e.data.amount !== g.received ||
+          earnedDelta !== g.received ||
+          balanceDelta + earningsDelta !== g.received ||
+          giftsDelta !== -g.received
+        ) {
+          return mismatch('récupération');
+        }
         g.claimed = true;
         return undefined;
       }
@@ -213,7 +303,13 @@ export class LedgerAuditor {
           ids.add(giftId);
           total += g.received;
         }
-        if (total !== e.data.amount || balanceDelta !== total || giftsDelta !== -total) return mismatch('conversion');
+        if (
+          total !== e.data.amount ||
+          earnedDelta !== total ||
+          balanceDelta + earningsDelta !== total ||
+          giftsDelta !== -total
+        )
+          return mismatch('conversion');
         for (const giftId of ids) this.gifts.get(giftId)!.claimed = true;
         return undefined;
       }
@@ -221,7 +317,14 @@ export class LedgerAuditor {
   }
 
   private violation(event: AuditedEvent, rule: LedgerRule, message: string): LedgerViolation {
-    const v: LedgerViolation = { position: event.position.toString(), event_id: event.id, type: event.type, stream_id: event.streamId, rule, message };
+    const v: LedgerViolation = {
+      position: event.position.toString(),
+      event_id: event.id,
+      type: event.type,
+      stream_id: event.streamId,
+      rule,
+      message,
+    };
     this.violationCount++;
     this.first ??= v;
     return v;
@@ -229,10 +332,12 @@ export class LedgerAuditor {
 
   report(): LedgerReport {
     let usersBalance = 0;
+    let usersEarnings = 0;
     let usersGifts = 0;
     for (const [account, value] of this.balances) {
       const owner = parseUserAccount(account);
       if (owner?.kind === 'balance') usersBalance += value;
+      else if (owner?.kind === 'earnings') usersEarnings += value;
       else if (owner?.kind === 'gifts') usersGifts += value;
     }
     return {
@@ -249,6 +354,7 @@ export class LedgerAuditor {
         platform_fees: this.balance(ACCOUNTS.fees),
         transit_gifts: this.balance(ACCOUNTS.transit),
         users_balance: usersBalance,
+        users_earnings: usersEarnings,
         users_gifts: usersGifts,
       },
       pending_gifts: { count: this.pendingCount, coins: this.pendingCoins },

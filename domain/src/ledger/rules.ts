@@ -8,6 +8,7 @@ export const LEDGER_LIMITS = {
 
 export const LEDGER_MESSAGES = {
   insufficient: 'Solde insuffisant.',
+  notWithdrawable: 'Solde retirable insuffisant : seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.',
   selfGift: 'Vous ne pouvez pas vous offrir un cadeau.',
   receiverNotFound: 'Destinataire introuvable.',
   receiverRequired: '⚠️ Aucun destinataire.',
@@ -22,8 +23,10 @@ export const LEDGER_MESSAGES = {
   packNotFound: 'Pack introuvable.',
   balanceTooLarge: 'Solde maximal atteint.',
   idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
+  purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessayez dans un instant.',
   paymentDeclined: 'Paiement refusé.',
   actionForbidden: 'Action non autorisée.',
+  freeCoinsDisabled: "L'ajout de coins gratuits est désactivé sur cette plateforme.",
   purchased: '✅ Achat effectué avec succès !',
   added: (n: number) => `✅ ${n} coins ajoutés avec succès.`,
   giftSent: '🎁 Cadeau envoyé !',

@@ -1,6 +1,14 @@
 import type { Decider } from '../shared/decider';
 import { DomainError, badRequest, conflict, notFound } from '../shared/errors';
-import { ACCOUNTS, MAX_POSTING, netChanges, userBalanceAccount, userGiftsAccount, type Posting } from './accounts';
+import {
+  ACCOUNTS,
+  MAX_POSTING,
+  netChanges,
+  userBalanceAccount,
+  userEarningsAccount,
+  userGiftsAccount,
+  type Posting,
+} from './accounts';
 import type { GiftSent, WalletEvent } from './events';
 import type { CoinPack } from './packs';
 import { packPriceCents } from './packs';
@@ -37,10 +45,19 @@ export interface RequestRecord {
   /** the member's balances right after it */
   balance: number;
   gifts: number;
+  earnings: number;
 }
 
 export type WalletCommand =
-  | { type: 'PurchaseCoins'; userId: string; txId: number; pack: CoinPack; provider: string; paymentRef: string; request?: RequestRef }
+  | {
+      type: 'PurchaseCoins';
+      userId: string;
+      txId: number;
+      pack: CoinPack;
+      provider: string;
+      paymentRef: string;
+      request?: RequestRef;
+    }
   | { type: 'AddCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
   | { type: 'WithdrawCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
   | {
@@ -60,8 +77,10 @@ export type WalletCommand =
 
 export interface WalletState {
   userId: string | null;
-  /** user:<id>:balance */
+  /** user:<id>:balance: bought or added coins (spendable, not withdrawable) */
   balance: number;
+  /** user:<id>:earnings: claimed gifts (spendable and withdrawable) */
+  earnings: number;
   /** user:<id>:gifts */
   gifts: number;
   /** received gifts not claimed yet: gift id → coins credited */
@@ -81,6 +100,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   initialState: () => ({
     userId: null,
     balance: 0,
+    earnings: 0,
     gifts: 0,
     unclaimed: emptyIdMap(),
     claimed: emptyIdMap(),
@@ -94,6 +114,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       ...state,
       userId: d.userId,
       balance: state.balance + (changes.get(userBalanceAccount(d.userId)) ?? 0),
+      earnings: state.earnings + (changes.get(userEarningsAccount(d.userId)) ?? 0),
       gifts: state.gifts + (changes.get(userGiftsAccount(d.userId)) ?? 0),
     };
     switch (event.type) {
@@ -130,6 +151,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           amount: recordAmount(event),
           balance: next.balance,
           gifts: next.gifts,
+          earnings: next.earnings,
         }),
       };
     }
@@ -150,6 +172,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
     }
     const userId = command.userId;
     const balance = userBalanceAccount(userId);
+    const earnings = userEarningsAccount(userId);
     const gifts = userGiftsAccount(userId);
     const request = 'request' in command && command.request ? { request: command.request } : {};
 
@@ -181,21 +204,38 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         if (amount <= 0) throw badRequest(LEDGER_MESSAGES.amountPositive);
         if (amount > LEDGER_LIMITS.maxAdd) throw badRequest(LEDGER_MESSAGES.amountTooLarge);
         const postings = [{ debit: ACCOUNTS.credits, credit: balance, amount }];
-        return [{ type: 'CoinsAdded', data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request } }];
+        return [
+          {
+            type: 'CoinsAdded',
+            data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request },
+          },
+        ];
       }
       case 'WithdrawCoins': {
         const amount = command.amount;
         if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest(LEDGER_MESSAGES.withdrawInvalid);
-        if (amount > state.balance) throw badRequest(LEDGER_MESSAGES.insufficient);
-        const postings = [{ debit: balance, credit: ACCOUNTS.withdrawals, amount }];
-        return [{ type: 'CoinsWithdrawn', data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request } }];
+        // only coins earned from received gifts leave the platform; bought or added ones never do
+        if (amount > state.earnings) throw badRequest(LEDGER_MESSAGES.notWithdrawable);
+        const postings = [{ debit: earnings, credit: ACCOUNTS.withdrawals, amount }];
+        return [
+          {
+            type: 'CoinsWithdrawn',
+            data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request },
+          },
+        ];
       }
       case 'SendGift': {
         if (command.receiverId === userId) throw badRequest(LEDGER_MESSAGES.selfGift);
         const cost = command.gift.coinCost;
-        if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING) throw badRequest(LEDGER_MESSAGES.giftInvalid);
-        if (state.balance < cost) throw badRequest(LEDGER_MESSAGES.insufficient);
-        const postings = [{ debit: balance, credit: ACCOUNTS.transit, amount: cost }];
+        if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING)
+          throw badRequest(LEDGER_MESSAGES.giftInvalid);
+        if (state.balance + state.earnings < cost) throw badRequest(LEDGER_MESSAGES.insufficient);
+        // bought or added coins are spent first: earnings, the withdrawable ones, are kept longest
+        const fromBalance = Math.min(state.balance, cost);
+        const postings: Posting[] = [];
+        if (fromBalance > 0) postings.push({ debit: balance, credit: ACCOUNTS.transit, amount: fromBalance });
+        if (cost > fromBalance)
+          postings.push({ debit: earnings, credit: ACCOUNTS.transit, amount: cost - fromBalance });
         return [
           {
             type: 'GiftSent',
@@ -250,11 +290,19 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           if (idMapHas(state.claimed, command.giftId)) throw conflict(LEDGER_MESSAGES.alreadyClaimed);
           throw notFound(LEDGER_MESSAGES.giftNotFound);
         }
-        const postings = amount > 0 ? [{ debit: gifts, credit: balance, amount }] : [];
+        const postings = amount > 0 ? [{ debit: gifts, credit: earnings, amount }] : [];
         return [
           {
             type: 'GiftClaimed',
-            data: { userId, txId: command.txId, giftId: command.giftId, amount, postings, after: after(state, userId, postings), ...request },
+            data: {
+              userId,
+              txId: command.txId,
+              giftId: command.giftId,
+              amount,
+              postings,
+              after: after(state, userId, postings),
+              ...request,
+            },
           },
         ];
       }
@@ -267,11 +315,19 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         }
         // nothing to move: no event, except to remember a keyed request's answer
         if (giftIds.length === 0 && !command.request) return [];
-        const postings = amount > 0 ? [{ debit: gifts, credit: balance, amount }] : [];
+        const postings = amount > 0 ? [{ debit: gifts, credit: earnings, amount }] : [];
         return [
           {
             type: 'GiftsConverted',
-            data: { userId, txId: command.txId, giftIds, amount, postings, after: after(state, userId, postings), ...request },
+            data: {
+              userId,
+              txId: command.txId,
+              giftIds,
+              amount,
+              postings,
+              after: after(state, userId, postings),
+              ...request,
+            },
           },
         ];
       }
@@ -284,9 +340,11 @@ function after(state: WalletState, userId: string, postings: Posting[]) {
   const changes = netChanges(postings);
   const balance = state.balance + (changes.get(userBalanceAccount(userId)) ?? 0);
   const gifts = state.gifts + (changes.get(userGiftsAccount(userId)) ?? 0);
-  if (!Number.isSafeInteger(balance) || !Number.isSafeInteger(gifts)) throw badRequest(LEDGER_MESSAGES.balanceTooLarge);
-  if (balance < 0 || gifts < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 400);
-  return { balance, gifts };
+  const earnings = state.earnings + (changes.get(userEarningsAccount(userId)) ?? 0);
+  if (![balance, gifts, earnings, balance + earnings].every(Number.isSafeInteger))
+    throw badRequest(LEDGER_MESSAGES.balanceTooLarge);
+  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 400);
+  return { balance, gifts, earnings };
 }
 
 function recordAmount(event: WalletEvent): number {

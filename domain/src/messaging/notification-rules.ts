@@ -33,18 +33,39 @@ type Rule<T extends AppEvent['type']> = (data: EventOf<T>['data']) => Notificati
  * the commands pick them up.
  */
 export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
-  UserFollowed: (d) => [{ type: 'follow', recipientId: d.followeeId, senderId: d.followerId, videoId: 0 }],
-  VideoLiked: (d) => [{ type: 'like', recipientId: d.ownerId, senderId: d.userId, videoId: d.videoId }],
+  // at most one per (actor, target, kind) in the anti-spam window: the deciders say `notify: false` within it
+  UserFollowed: (d) =>
+    d.notify === false ? [] : [{ type: 'follow', recipientId: d.followeeId, senderId: d.followerId, videoId: 0 }],
+  VideoLiked: (d) =>
+    d.notify === false ? [] : [{ type: 'like', recipientId: d.ownerId, senderId: d.userId, videoId: d.videoId }],
   CommentPosted: (d) => [{ type: 'comment', recipientId: d.videoOwnerId, senderId: d.authorId, videoId: d.videoId }],
   MessageSent: (d) => [{ type: 'message', recipientId: d.receiverId, senderId: d.senderId, videoId: 0 }],
-  GiftReceived: (d) => [{ type: 'gift', recipientId: d.userId, senderId: d.senderId, videoId: 0, detail: `${d.emoji} ${d.name}`.trim() }],
+  GiftReceived: (d) => [
+    { type: 'gift', recipientId: d.userId, senderId: d.senderId, videoId: 0, detail: `${d.emoji} ${d.name}`.trim() },
+  ],
   // moderation: a new sanction message reaches the video's author; closing the report tells the reporter
   ReportStatusChanged: (d) => [
     ...(d.adminResponse && d.adminResponse !== d.previousAdminResponse
-      ? [{ type: 'report_update' as const, recipientId: d.authorId, senderId: null, videoId: d.videoId, detail: d.adminResponse }]
+      ? [
+          {
+            type: 'report_update' as const,
+            recipientId: d.authorId,
+            senderId: null,
+            videoId: d.videoId,
+            detail: d.adminResponse,
+          },
+        ]
       : []),
     ...(d.status === REPORT_CLOSED && d.previousStatus !== REPORT_CLOSED
-      ? [{ type: 'report_update' as const, recipientId: d.reporterId, senderId: null, videoId: d.videoId, detail: MODERATION_MESSAGES.reportClosed }]
+      ? [
+          {
+            type: 'report_update' as const,
+            recipientId: d.reporterId,
+            senderId: null,
+            videoId: d.videoId,
+            detail: MODERATION_MESSAGES.reportClosed,
+          },
+        ]
       : []),
   ],
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, badRequest, forbidden, notFound } from '../shared/errors';
 import { containsProfanity } from './profanity';
+import { cleanUserText } from '../shared/text';
 
 /** One conversation between two members: `conversation-<idA>-<idB>`, ids sorted. */
 export const conversationStream = (a: string, b: string) => {
@@ -39,9 +40,9 @@ export interface PrivateMessageFacts {
   senderFollowsReceiver: boolean;
 }
 
-/** Check 1 of a private message: its text, trimmed (empty or blank, then too long). */
+/** Check 1 of a private message: its text, cleaned (NFKC, no invisible characters, trimmed), then empty or too long. */
 export function checkMessageText(raw: unknown): string {
-  const content = typeof raw === 'string' ? raw.trim() : '';
+  const content = typeof raw === 'string' ? cleanUserText(raw) : '';
   if (content.length === 0) throw badRequest(MESSAGING_MESSAGES.empty);
   if (content.length > MESSAGE_LIMITS.contentMax) throw badRequest(MESSAGING_MESSAGES.tooLong);
   return content;

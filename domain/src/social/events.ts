@@ -5,7 +5,8 @@ import type { DomainEvent } from '../shared/decider';
  * Social facts. Streams:
  * - `following-<followerId>`: whom a member follows (UserFollowed / UserUnfollowed)
  * - `like-<videoId>-<userId>`: one member's like of one video (VideoLiked / VideoUnliked)
- * - `views-<videoId>`: card displays (VideoViewed), appended with expected revision 'any'
+ * - `view-<videoId>-<viewerId>`: one member's counted views of a video (VideoViewed), once per
+ *   VIEW_WINDOW_MS (older logs have them in `views-<videoId>`, every display counted)
  * - `favorites-<userId>`: a member's favourites (VideoFavorited / VideoUnfavorited)
  * - `report-claim-<videoId>-<reporterId>`: at most one open report per member and video
  *   (VideoReported carries the report's numeric id; the report's life goes on in `report-<id>`)
@@ -15,11 +16,18 @@ import type { DomainEvent } from '../shared/decider';
 const id = z.string().min(1);
 const videoId = z.number().int().positive();
 
-export const UserFollowedSchema = z.object({ followerId: id, followeeId: id });
-export const UserUnfollowedSchema = UserFollowedSchema;
-export const VideoLikedSchema = z.object({ videoId, userId: id, ownerId: id });
-export const VideoUnlikedSchema = VideoLikedSchema;
-export const VideoViewedSchema = z.object({ videoId, viewerId: id });
+/**
+ * A follow or a like says whether it notifies its target (`notify`: false within the anti-spam
+ * window of an earlier one) and when it happened (`at`, for the next one's window). Both are
+ * absent from events written before the window existed: those notified.
+ */
+const notifying = { notify: z.boolean().optional(), at: z.string().optional() };
+export const UserFollowedSchema = z.object({ followerId: id, followeeId: id, ...notifying });
+export const UserUnfollowedSchema = z.object({ followerId: id, followeeId: id });
+export const VideoLikedSchema = z.object({ videoId, userId: id, ownerId: id, ...notifying });
+export const VideoUnlikedSchema = z.object({ videoId, userId: id, ownerId: id });
+/** `at`: when the view was counted (absent from older logs) */
+export const VideoViewedSchema = z.object({ videoId, viewerId: id, at: z.string().optional() });
 export const VideoFavoritedSchema = z.object({ videoId, userId: id });
 export const VideoUnfavoritedSchema = VideoFavoritedSchema;
 export const VideoReportedSchema = z.object({
@@ -55,13 +63,7 @@ export type FollowEvent = UserFollowed | UserUnfollowed;
 export type LikeEvent = VideoLiked | VideoUnliked;
 export type FavoriteEvent = VideoFavorited | VideoUnfavorited;
 export type SocialEvent =
-  | FollowEvent
-  | LikeEvent
-  | VideoViewed
-  | FavoriteEvent
-  | VideoReported
-  | VideoDeleted
-  | CommentPosted;
+  FollowEvent | LikeEvent | VideoViewed | FavoriteEvent | VideoReported | VideoDeleted | CommentPosted;
 
 export const socialEventSchemas = {
   UserFollowed: UserFollowedSchema,

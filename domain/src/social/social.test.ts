@@ -8,12 +8,31 @@ import { followDecider } from './follow-decider';
 import { likeDecider } from './like-decider';
 import { favoritesDecider, isFavorite } from './favorites-decider';
 import { openReportId, reportClaimDecider } from './report-claim-decider';
-import { decideView } from './views';
-import { DEFAULT_REPORT_REASON, SOCIAL_MESSAGES, followingStream, likeStream, reportClaimStream, reportReasonField } from './rules';
+import { decideView, viewDecider } from './views';
+import { notificationsCausedBy } from '../messaging/notification-rules';
+import {
+  DEFAULT_REPORT_REASON,
+  NOTIFICATION_WINDOW_MS,
+  SOCIAL_MESSAGES,
+  VIEW_WINDOW_MS,
+  followingStream,
+  likeStream,
+  reportClaimStream,
+  reportReasonField,
+  viewStream,
+} from './rules';
 
 const uploaded: VideoEvent = {
   type: 'VideoUploaded',
-  data: { videoId: 7, ownerId: 'owner', title: 'T', description: '', filePath: '/uploads/videos/x.mp4', mimeType: 'video/mp4', sizeBytes: 10 },
+  data: {
+    videoId: 7,
+    ownerId: 'owner',
+    title: 'T',
+    description: '',
+    filePath: '/uploads/videos/x.mp4',
+    mimeType: 'video/mp4',
+    sizeBytes: 10,
+  },
 };
 const deleted: VideoDeleted = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
 const rejected: VideoEvent = { type: 'VideoRejected', data: { videoId: 7, reason: 'Illisible' } };
@@ -22,61 +41,110 @@ const live = videoOf(uploaded);
 const unknown = videoOf();
 const gone = videoOf(uploaded, deleted);
 
-describe('follow decider', () => {
-  const followed: FollowEvent = { type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } };
-  const unfollowed: FollowEvent = { type: 'UserUnfollowed', data: { followerId: 'a', followeeId: 'b' } };
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+const HOUR = 3600_000;
 
-  it('follows a member', () => {
-    given(followDecider).when({ type: 'Follow', followerId: 'a', followeeId: 'b' }).then([followed]);
+describe('follow decider', () => {
+  const followed = (at = T0, notify = true): FollowEvent => ({
+    type: 'UserFollowed',
+    data: { followerId: 'a', followeeId: 'b', notify, at: at.toISOString() },
+  });
+  const unfollowed: FollowEvent = { type: 'UserUnfollowed', data: { followerId: 'a', followeeId: 'b' } };
+  const follow = (now = T0, followeeId = 'b') => ({ type: 'Follow' as const, followerId: 'a', followeeId, now });
+  const unfollow = { type: 'Unfollow' as const, followerId: 'a', followeeId: 'b', now: T0 };
+
+  it('follows a member, notifying them', () => {
+    given(followDecider).when(follow()).then([followed()]);
   });
   it('following twice appends nothing', () => {
-    given(followDecider, [followed]).when({ type: 'Follow', followerId: 'a', followeeId: 'b' }).then([]);
+    given(followDecider, [followed()])
+      .when(follow(later(1000)))
+      .then([]);
   });
   it('nobody follows themselves', () => {
-    given(followDecider).when({ type: 'Follow', followerId: 'a', followeeId: 'a' }).thenThrows(SOCIAL_MESSAGES.selfFollow, 400);
+    given(followDecider).when(follow(T0, 'a')).thenThrows(SOCIAL_MESSAGES.selfFollow, 400);
   });
   it('unfollows a followed member', () => {
-    given(followDecider, [followed]).when({ type: 'Unfollow', followerId: 'a', followeeId: 'b' }).then([unfollowed]);
+    given(followDecider, [followed()]).when(unfollow).then([unfollowed]);
   });
   it('unfollowing someone not followed is a no-op', () => {
-    given(followDecider).when({ type: 'Unfollow', followerId: 'a', followeeId: 'b' }).then([]);
-    given(followDecider, [followed, unfollowed]).when({ type: 'Unfollow', followerId: 'a', followeeId: 'b' }).then([]);
+    given(followDecider).when(unfollow).then([]);
+    given(followDecider, [followed(), unfollowed]).when(unfollow).then([]);
   });
-  it('follows again after an unfollow', () => {
-    given(followDecider, [followed, unfollowed]).when({ type: 'Follow', followerId: 'a', followeeId: 'b' }).then([followed]);
+  it('follows again after an unfollow: silently within the notification window, notifying after it', () => {
+    given(followDecider, [followed(), unfollowed])
+      .when(follow(later(HOUR)))
+      .then([followed(later(HOUR), false)]);
+    // a silent follow does not restart the window: it runs from the last notifying one
+    given(followDecider, [followed(), unfollowed, followed(later(HOUR), false), unfollowed])
+      .when(follow(later(NOTIFICATION_WINDOW_MS)))
+      .then([followed(later(NOTIFICATION_WINDOW_MS))]);
+  });
+  it('a follow written before the window existed (no notify, no at) lets the next one notify', () => {
+    const legacy: FollowEvent = { type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } };
+    given(followDecider, [legacy, unfollowed])
+      .when(follow(later(1000)))
+      .then([followed(later(1000))]);
   });
   it('keeps the other follows apart', () => {
-    const other: FollowEvent = { type: 'UserFollowed', data: { followerId: 'a', followeeId: 'c' } };
-    given(followDecider, [other]).when({ type: 'Follow', followerId: 'a', followeeId: 'b' }).then([followed]);
-    expect([...fold(followDecider, [other, followed, unfollowed]).following]).toEqual(['c']);
+    const other: FollowEvent = {
+      type: 'UserFollowed',
+      data: { followerId: 'a', followeeId: 'c', notify: true, at: T0.toISOString() },
+    };
+    given(followDecider, [other]).when(follow()).then([followed()]);
+    expect([...fold(followDecider, [other, followed(), unfollowed]).following]).toEqual(['c']);
     expect(followingStream('a')).toBe('following-a');
+  });
+  it('notifies the followee only when the follow says so', () => {
+    expect(notificationsCausedBy(followed())).toEqual([
+      { type: 'follow', recipientId: 'b', senderId: 'a', videoId: 0 },
+    ]);
+    expect(notificationsCausedBy(followed(T0, false))).toEqual([]);
   });
 });
 
 describe('like decider', () => {
-  const liked: LikeEvent = { type: 'VideoLiked', data: { videoId: 7, userId: 'u', ownerId: 'owner' } };
+  const liked = (at = T0, notify = true): LikeEvent => ({
+    type: 'VideoLiked',
+    data: { videoId: 7, userId: 'u', ownerId: 'owner', notify, at: at.toISOString() },
+  });
   const unliked: LikeEvent = { type: 'VideoUnliked', data: { videoId: 7, userId: 'u', ownerId: 'owner' } };
+  const like = (now = T0, video = live) => ({ type: 'Like' as const, videoId: 7, userId: 'u', video, now });
+  const unlike = (video = live) => ({ type: 'Unlike' as const, videoId: 7, userId: 'u', video, now: T0 });
 
-  it('likes a video, with its owner', () => {
-    given(likeDecider).when({ type: 'Like', videoId: 7, userId: 'u', video: live }).then([liked]);
+  it('likes a video, with its owner, notifying them', () => {
+    given(likeDecider).when(like()).then([liked()]);
     expect(likeStream(7, 'u')).toBe('like-7-u');
   });
   it('one like per member and video: a second like is a no-op', () => {
-    given(likeDecider, [liked]).when({ type: 'Like', videoId: 7, userId: 'u', video: live }).then([]);
+    given(likeDecider, [liked()])
+      .when(like(later(1000)))
+      .then([]);
   });
   it('unlikes, and unliking twice is a no-op', () => {
-    given(likeDecider, [liked]).when({ type: 'Unlike', videoId: 7, userId: 'u', video: live }).then([unliked]);
-    given(likeDecider, [liked, unliked]).when({ type: 'Unlike', videoId: 7, userId: 'u', video: live }).then([]);
-    given(likeDecider).when({ type: 'Unlike', videoId: 7, userId: 'u', video: live }).then([]);
+    given(likeDecider, [liked()]).when(unlike()).then([unliked]);
+    given(likeDecider, [liked(), unliked]).when(unlike()).then([]);
+    given(likeDecider).when(unlike()).then([]);
   });
-  it('likes again after an unlike', () => {
-    given(likeDecider, [liked, unliked]).when({ type: 'Like', videoId: 7, userId: 'u', video: live }).then([liked]);
+  it('likes again after an unlike: silently within the notification window, notifying after it', () => {
+    given(likeDecider, [liked(), unliked])
+      .when(like(later(5 * 60_000)))
+      .then([liked(later(5 * 60_000), false)]);
+    given(likeDecider, [liked(), unliked, liked(later(HOUR), false), unliked])
+      .when(like(later(NOTIFICATION_WINDOW_MS - 1)))
+      .then([liked(later(NOTIFICATION_WINDOW_MS - 1), false)]);
+    given(likeDecider, [liked(), unliked])
+      .when(like(later(NOTIFICATION_WINDOW_MS)))
+      .then([liked(later(NOTIFICATION_WINDOW_MS))]);
+    expect(notificationsCausedBy(liked(T0, false))).toEqual([]);
+    expect(notificationsCausedBy(liked())).toEqual([{ type: 'like', recipientId: 'owner', senderId: 'u', videoId: 7 }]);
   });
   it('an unknown, deleted or rejected video cannot be liked', () => {
     for (const video of [unknown, gone, videoOf(uploaded, rejected)]) {
-      given(likeDecider).when({ type: 'Like', videoId: 7, userId: 'u', video }).thenThrows(VIDEO_MESSAGES.notFound, 404);
+      given(likeDecider).when(like(T0, video)).thenThrows(VIDEO_MESSAGES.notFound, 404);
     }
-    given(likeDecider, [liked]).when({ type: 'Unlike', videoId: 7, userId: 'u', video: gone }).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(likeDecider, [liked()]).when(unlike(gone)).thenThrows(VIDEO_MESSAGES.notFound, 404);
   });
 });
 
@@ -105,8 +173,14 @@ describe('favorites decider', () => {
 });
 
 describe('report claim decider', () => {
-  const reported: VideoReported = { type: 'VideoReported', data: { reportId: 3, videoId: 7, reporterId: 'u', reason: 'Spam' } };
-  const report = (reportId: number, extra: Partial<{ video: VideoState; closedReportIds: number[]; reason: string }> = {}) => ({
+  const reported: VideoReported = {
+    type: 'VideoReported',
+    data: { reportId: 3, videoId: 7, reporterId: 'u', reason: 'Spam' },
+  };
+  const report = (
+    reportId: number,
+    extra: Partial<{ video: VideoState; closedReportIds: number[]; reason: string }> = {},
+  ) => ({
     type: 'ReportVideo' as const,
     reportId,
     videoId: 7,
@@ -131,8 +205,12 @@ describe('report claim decider', () => {
     expect(openReportId(fold(reportClaimDecider, [reported]), [3])).toBeNull();
   });
   it('refuses an unknown or deleted video', () => {
-    given(reportClaimDecider).when(report(3, { video: unknown })).thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(reportClaimDecider).when(report(3, { video: gone })).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(reportClaimDecider)
+      .when(report(3, { video: unknown }))
+      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(reportClaimDecider)
+      .when(report(3, { video: gone }))
+      .thenThrows(VIDEO_MESSAGES.notFound, 404);
   });
   it('normalises the reason: trimmed, at most 500 characters, "Non spécifié" when empty', () => {
     expect(reportReasonField.parse('  Contenu choquant  ')).toBe('Contenu choquant');
@@ -146,11 +224,36 @@ describe('report claim decider', () => {
 });
 
 describe('views', () => {
-  it('every display of an available video counts', () => {
+  const viewed = (at: Date, viewerId = 'u') => ({
+    type: 'VideoViewed' as const,
+    data: { videoId: 7, viewerId, at: at.toISOString() },
+  });
+  const view = (now: Date, viewerId = 'u', video = live) => ({ type: 'ViewVideo' as const, viewerId, video, now });
+  it('a display of an available video counts', () => {
+    given(viewDecider)
+      .when(view(T0))
+      .then([viewed(T0)]);
+    expect(viewStream(7, 'u')).toBe('view-7-u');
     expect(decideView(live, 'u')).toEqual([{ type: 'VideoViewed', data: { videoId: 7, viewerId: 'u' } }]);
   });
+  it("a member's displays of one video count once per window, then again", () => {
+    given(viewDecider, [viewed(T0)])
+      .when(view(later(1000)))
+      .then([]);
+    given(viewDecider, [viewed(T0)])
+      .when(view(later(VIEW_WINDOW_MS - 1)))
+      .then([]);
+    given(viewDecider, [viewed(T0)])
+      .when(view(later(VIEW_WINDOW_MS)))
+      .then([viewed(later(VIEW_WINDOW_MS))]);
+  });
   it('an unknown or deleted video is not found', () => {
-    expect(() => decideView(unknown, 'u')).toThrow(VIDEO_MESSAGES.notFound);
+    given(viewDecider)
+      .when(view(T0, 'u', unknown))
+      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(viewDecider, [viewed(T0)])
+      .when(view(later(VIEW_WINDOW_MS), 'u', gone))
+      .thenThrows(VIDEO_MESSAGES.notFound, 404);
     expect(() => decideView(gone, 'u')).toThrow(VIDEO_MESSAGES.notFound);
   });
 });

@@ -43,11 +43,14 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** seed demo members, videos and gifts on an empty log */
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
+  /** the vault's "add coins" form (coins without payment); docker-compose.yml turns it off */
+  ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO_DATA'> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS'> & {
   SESSION_SECRET: string;
   DEMO_DATA: boolean;
+  ALLOW_FREE_COINS: boolean;
   /** true when nothing distributed is configured: one process, SQLite, memory read models */
   embedded: boolean;
   uploadsDir: string;
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATA_DIR: dataDir,
     SESSION_SECRET: c.SESSION_SECRET ?? randomBytes(32).toString('hex'),
     DEMO_DATA: c.DEMO_DATA === 'true',
+    ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),

@@ -8,3 +8,5 @@ export {
   encodePosition as encodeEsdbPosition,
   decodePosition as decodeEsdbPosition,
 } from './eventstoredb-event-store';
+export * from './data-file-error';
+export { verifyEventLog, eventProblem } from './verify-log';

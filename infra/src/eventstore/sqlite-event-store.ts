@@ -8,6 +8,7 @@ import {
   type SubscribeOptions,
   type SubscriptionHandle,
 } from './port';
+import { DAMAGED_LOG_ADVICE, DataFileError, UnreadableEventError } from './data-file-error';
 
 export interface SqliteEventStoreOptions {
   /** how often live subscriptions look for events appended by other processes (ms); default 200 */
@@ -54,17 +55,41 @@ const SELECT_COLUMNS = 'position, stream_id, revision, event_id, type, data, met
 const DEFAULT_BATCH = 1000;
 const SUBSCRIPTION_BATCH = 500;
 
+function parseColumn(r: EventRow, column: 5 | 6): unknown {
+  try {
+    return JSON.parse(r[column]) as unknown;
+  } catch (e) {
+    const what = column === 5 ? 'ses données' : 'ses métadonnées';
+    throw new UnreadableEventError(
+      BigInt(r[0]),
+      r[1],
+      r[4],
+      `${what} ne sont pas du JSON valide (${(e as Error).message})`,
+    );
+  }
+}
+
 function rowToEvent(r: EventRow): RecordedEvent {
   return {
     id: r[3],
     type: r[4],
-    data: JSON.parse(r[5]) as unknown,
-    metadata: JSON.parse(r[6]) as RecordedEvent['metadata'],
+    data: parseColumn(r, 5),
+    metadata: parseColumn(r, 6) as RecordedEvent['metadata'],
     streamId: r[1],
     revision: r[2],
     position: BigInt(r[0]),
   };
 }
+
+/** SQLite's codes for a file that is not a database, or a damaged one. */
+const DAMAGE_CODES = new Set([
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+  'SQLITE_CORRUPT_INDEX',
+  'SQLITE_CORRUPT_SEQUENCE',
+  'SQLITE_IOERR_SHORT_READ',
+]);
+export const isSqliteDamage = (e: unknown): boolean => DAMAGE_CODES.has(String((e as { code?: unknown })?.code));
 
 function checkExpected(expected: ExpectedRevision): void {
   if (typeof expected === 'number' && (!Number.isSafeInteger(expected) || expected < 0)) {
@@ -107,22 +132,19 @@ export class SqliteEventStore implements EventStore {
     this.retryMaxMs = options.retryMaxMs ?? 5000;
     this.maxGroupSize = options.maxGroupSize ?? 512;
     this.db = new Database(filePath, { timeout: options.busyTimeoutMs ?? 5000 });
-    this.db.pragma('journal_mode = WAL');
-    // NORMAL would only sync at checkpoints: a power loss could drop acknowledged appends.
-    this.db.pragma('synchronous = FULL');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position INTEGER PRIMARY KEY,
-        stream_id TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        event_id TEXT NOT NULL,
-        type TEXT NOT NULL,
-        data TEXT NOT NULL,
-        metadata TEXT NOT NULL,
-        UNIQUE (stream_id, revision)
-      );
-      CREATE UNIQUE INDEX IF NOT EXISTS events_stream_event_id ON events (stream_id, event_id);
-    `);
+    try {
+      this.createSchema();
+    } catch (e) {
+      this.db.close();
+      if (isSqliteDamage(e)) {
+        throw new DataFileError(
+          filePath,
+          `Le journal d'événements n'est pas une base SQLite lisible (${(e as Error).message}) : son en-tête ou ses pages sont endommagés.`,
+          DAMAGED_LOG_ADVICE,
+        );
+      }
+      throw e;
+    }
 
     this.headStmt = this.db
       .prepare<[string], number>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
@@ -165,6 +187,37 @@ export class SqliteEventStore implements EventStore {
       }
       return outcomes;
     });
+  }
+
+  /** WAL, full sync, and the one table (created on a new file). */
+  private createSchema(): void {
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL would only sync at checkpoints: a power loss could drop acknowledged appends.
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY,
+        stream_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        UNIQUE (stream_id, revision)
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS events_stream_event_id ON events (stream_id, event_id);
+    `);
+  }
+
+  /**
+   * SQLite's own check of the file's pages and indexes (`PRAGMA quick_check`): [] when sound,
+   * else its first findings.
+   */
+  checkIntegrity(maxFindings = 5): string[] {
+    this.assertOpen();
+    const rows = this.db.pragma(`quick_check(${maxFindings})`, { simple: false }) as Array<{ quick_check: string }>;
+    const findings = rows.map((r) => r.quick_check);
+    return findings.length === 1 && findings[0] === 'ok' ? [] : findings;
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

@@ -141,7 +141,8 @@ describe('administration read models', () => {
         pseudo: 'Membre1',
         role: 'user',
         is_admin: false,
-        balance: 40,
+        // 110 bought + 40 added − 100 − 3 sent (the 7 withdrawn were the receiver's earnings)
+        balance: 47,
         last_login_at: expect.any(String),
       }),
     ]);

@@ -1,4 +1,10 @@
-import { isUserAccount, parseUserAccount, userBalanceAccount, userGiftsAccount } from '@evo/domain';
+import {
+  isUserAccount,
+  parseUserAccount,
+  userBalanceAccount,
+  userEarningsAccount,
+  userGiftsAccount,
+} from '@evo/domain';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { COIN_MOVEMENTS, COIN_WALLETS, type CoinMovementDoc, type CoinWalletDoc } from './wallets-projector';
@@ -53,23 +59,46 @@ export function ledgerQueries(read: ReadStore) {
   const wallets = read.collection<CoinWalletDoc>(COIN_WALLETS);
   const movements = read.collection<CoinMovementDoc>(COIN_MOVEMENTS);
   return {
-    async wallet(userId: string): Promise<{ coins_balance: number; gifts_unclaimed: number }> {
+    /** what the member may spend, what of it they may withdraw (earned from gifts), and their unclaimed gifts */
+    async wallet(
+      userId: string,
+    ): Promise<{ coins_balance: number; coins_withdrawable: number; gifts_unclaimed: number }> {
       const w = await wallets.findOne({ _id: userId });
-      return { coins_balance: w?.coins_balance ?? 0, gifts_unclaimed: w?.gifts_unclaimed ?? 0 };
+      return {
+        coins_balance: w?.coins_balance ?? 0,
+        coins_withdrawable: w?.coins_withdrawable ?? 0,
+        gifts_unclaimed: w?.gifts_unclaimed ?? 0,
+      };
     },
 
     /** newest first; movements that moved nothing (a recorded empty conversion) are left out */
     async transactions(userId: string, limit = DEFAULT_LIST_LIMIT): Promise<CoinTransaction[]> {
       const docs = await movements.find({ user_id: userId, amount: { $ne: 0 } }, { sort: { pos_key: -1 }, limit });
-      return docs.map((m) => ({ id: m.tx_id, type: m.type, amount: m.amount, created_at: m.created_at, account: m.account, gift_id: m.gift_id }));
+      return docs.map((m) => ({
+        id: m.tx_id,
+        type: m.type,
+        amount: m.amount,
+        created_at: m.created_at,
+        account: m.account,
+        gift_id: m.gift_id,
+      }));
     },
 
     /** coins bought, added and withdrawn, every member, newest first */
     async adminTransactions(limit = DEFAULT_LIST_LIMIT): Promise<AdminCoinTransaction[]> {
       const docs = await movements.find({ external: true }, { sort: { pos_key: -1 }, limit });
-      const owners = await read.collection<UserDoc>(USERS).find({ _id: { $in: [...new Set(docs.map((m) => m.user_id))] } });
+      const owners = await read
+        .collection<UserDoc>(USERS)
+        .find({ _id: { $in: [...new Set(docs.map((m) => m.user_id))] } });
       const emails = new Map(owners.map((u) => [u._id, u.email]));
-      return docs.map((m) => ({ id: m.tx_id, user_email: emails.get(m.user_id) ?? '', amount: m.amount, method: m.method ?? m.type, created_at: m.created_at, type: m.type }));
+      return docs.map((m) => ({
+        id: m.tx_id,
+        user_email: emails.get(m.user_id) ?? '',
+        amount: m.amount,
+        method: m.method ?? m.type,
+        created_at: m.created_at,
+        type: m.type,
+      }));
     },
 
     /**
@@ -82,6 +111,7 @@ export function ledgerQueries(read: ReadStore) {
       const docs = await movements.find(filter, { sort: { pos_key: 1 } });
       const running = new Map<string, number>([
         [userBalanceAccount(userId), 0],
+        [userEarningsAccount(userId), 0],
         [userGiftsAccount(userId), 0],
       ]);
       const entries: AuditEntry[] = [];
@@ -115,12 +145,19 @@ export function ledgerQueries(read: ReadStore) {
           }
         }
         // the balances the event stated must be the running ones
-        if (running.get(userBalanceAccount(userId)) !== m.balance_after || running.get(userGiftsAccount(userId)) !== m.gifts_after) consistent = false;
+        if (
+          running.get(userBalanceAccount(userId)) !== m.balance_after ||
+          running.get(userGiftsAccount(userId)) !== m.gifts_after ||
+          (m.earnings_after != null && running.get(userEarningsAccount(userId)) !== m.earnings_after)
+        ) {
+          consistent = false;
+        }
       }
       return {
         as_of: asOf ?? null,
         balances: Object.fromEntries(running) as Record<string, number>,
-        coins_balance: running.get(userBalanceAccount(userId)) ?? 0,
+        coins_balance: (running.get(userBalanceAccount(userId)) ?? 0) + (running.get(userEarningsAccount(userId)) ?? 0),
+        coins_withdrawable: running.get(userEarningsAccount(userId)) ?? 0,
         gifts_unclaimed: running.get(userGiftsAccount(userId)) ?? 0,
         consistent,
         entries,

@@ -9,7 +9,10 @@ export const COIN_MOVEMENTS = 'coin_movements';
 export interface CoinWalletDoc extends Doc {
   _id: string;
   user_id: string;
+  /** every coin the member may spend: bought or added (user:<id>:balance) and earned (user:<id>:earnings) */
   coins_balance: number;
+  /** the earned ones, the only ones a withdrawal takes (user:<id>:earnings) */
+  coins_withdrawable: number;
   /** received gifts not yet claimed or converted */
   gifts_unclaimed: number;
   /** log position of the last movement (string) */
@@ -36,6 +39,8 @@ export interface CoinMovementDoc extends Doc {
   postings: Posting[];
   balance_after: number;
   gifts_after: number;
+  /** null on movements recorded before the earnings account existed */
+  earnings_after: number | null;
   actor: string | null;
   correlation_id: string;
   causation_id: string | null;
@@ -48,25 +53,68 @@ export interface CoinMovementDoc extends Doc {
   counterpart_id: string | null;
 }
 
-function describe(e: WalletEvent): Pick<CoinMovementDoc, 'amount' | 'account' | 'method' | 'external' | 'gift_id' | 'counterpart_id' | 'tx_id'> {
+function describe(
+  e: WalletEvent,
+): Pick<CoinMovementDoc, 'amount' | 'account' | 'method' | 'external' | 'gift_id' | 'counterpart_id' | 'tx_id'> {
   const none = { method: null, external: false, gift_id: null, counterpart_id: null };
   switch (e.type) {
     case 'CoinsPurchased':
-      return { ...none, tx_id: e.data.txId, amount: e.data.coins, account: 'balance', method: e.data.provider, external: true };
+      return {
+        ...none,
+        tx_id: e.data.txId,
+        amount: e.data.coins,
+        account: 'balance',
+        method: e.data.provider,
+        external: true,
+      };
     case 'CoinsAdded':
-      return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance', method: 'ajout', external: true };
+      return {
+        ...none,
+        tx_id: e.data.txId,
+        amount: e.data.amount,
+        account: 'balance',
+        method: 'ajout',
+        external: true,
+      };
     case 'CoinsWithdrawn':
-      return { ...none, tx_id: e.data.txId, amount: -e.data.amount, account: 'balance', method: 'retrait', external: true };
+      return {
+        ...none,
+        tx_id: e.data.txId,
+        amount: -e.data.amount,
+        account: 'balance',
+        method: 'retrait',
+        external: true,
+      };
     case 'GiftSent':
-      return { ...none, tx_id: e.data.giftId, amount: -e.data.coinCost, account: 'balance', gift_id: e.data.giftId, counterpart_id: e.data.receiverId };
+      return {
+        ...none,
+        tx_id: e.data.giftId,
+        amount: -e.data.coinCost,
+        account: 'balance',
+        gift_id: e.data.giftId,
+        counterpart_id: e.data.receiverId,
+      };
     case 'GiftReceived':
-      return { ...none, tx_id: e.data.giftId, amount: e.data.amount, account: 'gifts', gift_id: e.data.giftId, counterpart_id: e.data.senderId };
+      return {
+        ...none,
+        tx_id: e.data.giftId,
+        amount: e.data.amount,
+        account: 'gifts',
+        gift_id: e.data.giftId,
+        counterpart_id: e.data.senderId,
+      };
     case 'GiftClaimed':
       return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance', gift_id: e.data.giftId };
     case 'GiftsConverted':
       return { ...none, tx_id: e.data.txId, amount: e.data.amount, account: 'balance' };
   }
 }
+
+/** What a member sees of the balances a movement states (`after`). */
+export const walletCoins = (after: { balance: number; earnings?: number }) => ({
+  coins_balance: after.balance + (after.earnings ?? 0),
+  coins_withdrawable: after.earnings ?? 0,
+});
 
 const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
 
@@ -86,9 +134,16 @@ export async function insertOnce<T extends Doc>(coll: ReadCollection<T>, doc: T)
  * event already wrote it: like `applyOnce`, guarded by the `_pos` field, but a plain replacement
  * (no update operators to interpret). Returns true when written.
  */
-export async function replaceIfNewer<T extends Doc>(coll: ReadCollection<T>, doc: T & { _pos: string }): Promise<boolean> {
+export async function replaceIfNewer<T extends Doc>(
+  coll: ReadCollection<T>,
+  doc: T & { _pos: string },
+): Promise<boolean> {
   try {
-    const r = await coll.replaceOne({ _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] }, doc, { upsert: true });
+    const r = await coll.replaceOne(
+      { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] },
+      doc,
+      { upsert: true },
+    );
     return r.matchedCount + r.upsertedCount > 0;
   } catch (e) {
     // the upsert met the document with a later _pos: already applied
@@ -125,20 +180,22 @@ export const walletsProjector: Projector = {
       postings: d.postings,
       balance_after: d.after.balance,
       gifts_after: d.after.gifts,
+      earnings_after: d.after.earnings ?? null,
       actor: event.metadata.userId ?? null,
       correlation_id: event.metadata.correlationId,
       causation_id: event.metadata.causationId ?? null,
       ...describe(e),
     });
+    const coins = walletCoins(d.after);
     await replaceIfNewer(store.collection<CoinWalletDoc>(COIN_WALLETS), {
       _id: d.userId,
       user_id: d.userId,
-      coins_balance: d.after.balance,
+      ...coins,
       gifts_unclaimed: d.after.gifts,
       position,
       updated_at: event.metadata.at,
       _pos: posKey,
     });
-    ctx.push(`user:${d.userId}`, 'wallet:changed', { coins_balance: d.after.balance, gifts_unclaimed: d.after.gifts, position });
+    ctx.push(`user:${d.userId}`, 'wallet:changed', { ...coins, gifts_unclaimed: d.after.gifts, position });
   },
 };

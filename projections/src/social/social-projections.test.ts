@@ -18,7 +18,16 @@ import {
   viewsStream,
   type RecordedAppEvent,
 } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import {
+  MemoryReadStore,
+  SqliteEventStore,
+  handleCommand,
+  loadState,
+  nextId,
+  toNewEvents,
+  type CommandContext,
+  type EventStore,
+} from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { writeScriptedHistory } from '../testing/scripted-history';
@@ -36,7 +45,11 @@ afterEach(async () => {
 });
 
 let clock = Date.UTC(2026, 4, 1, 8);
-const ctx = (userId?: string): CommandContext => ({ userId, correlationId: randomUUID(), now: new Date((clock += 60_000)) });
+const ctx = (userId?: string): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  now: new Date((clock += 60_000)),
+});
 
 /** A tiny world written through the real deciders: members, videos and social facts. */
 function world() {
@@ -47,30 +60,101 @@ function world() {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(events, userStream(userId), userDecider, { type: 'RegisterUser', userId, email: `${pseudo}@test.fr`, pseudo, passwordHash: 'h', bio: `Bio de ${pseudo}`, profilePicture: `${pseudo}.png` }, ctx(userId));
+      await handleCommand(
+        events,
+        userStream(userId),
+        userDecider,
+        {
+          type: 'RegisterUser',
+          userId,
+          email: `${pseudo}@test.fr`,
+          pseudo,
+          passwordHash: 'h',
+          bio: `Bio de ${pseudo}`,
+          profilePicture: `${pseudo}.png`,
+        },
+        ctx(userId),
+      );
       return userId;
     },
     async upload(ownerId: string, title: string) {
       const videoId = await nextId(events, 'video', ctx(ownerId));
-      await handleCommand(events, videoStream(videoId), videoDecider, { type: 'UploadVideo', videoId, ownerId, title, description: '', filePath: `/uploads/videos/${videoId}.mp4`, mimeType: 'video/mp4', sizeBytes: 1 }, ctx(ownerId));
+      await handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        {
+          type: 'UploadVideo',
+          videoId,
+          ownerId,
+          title,
+          description: '',
+          filePath: `/uploads/videos/${videoId}.mp4`,
+          mimeType: 'video/mp4',
+          sizeBytes: 1,
+        },
+        ctx(ownerId),
+      );
       return videoId;
     },
-    reject: (videoId: number) => handleCommand(events, videoStream(videoId), videoDecider, { type: 'RejectVideo', videoId, reason: 'Illisible' }, ctx()),
-    follow: (a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') => handleCommand(events, followingStream(a), followDecider, { type, followerId: a, followeeId: b }, ctx(a)),
+    reject: (videoId: number) =>
+      handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        { type: 'RejectVideo', videoId, reason: 'Illisible' },
+        ctx(),
+      ),
+    follow: (a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') =>
+      handleCommand(
+        events,
+        followingStream(a),
+        followDecider,
+        { type, followerId: a, followeeId: b, now: new Date() },
+        ctx(a),
+      ),
     like: async (u: string, videoId: number, type: 'Like' | 'Unlike' = 'Like') =>
-      handleCommand(events, likeStream(videoId, u), likeDecider, { type, videoId, userId: u, video: await video(videoId) }, ctx(u)),
+      handleCommand(
+        events,
+        likeStream(videoId, u),
+        likeDecider,
+        { type, videoId, userId: u, video: await video(videoId), now: new Date() },
+        ctx(u),
+      ),
     async view(u: string, videoId: number) {
-      await events.append(viewsStream(videoId), toNewEvents(decideView(await video(videoId), u), viewsStream(videoId), ctx(u)), 'any');
+      await events.append(
+        viewsStream(videoId),
+        toNewEvents(decideView(await video(videoId), u), viewsStream(videoId), ctx(u)),
+        'any',
+      );
     },
     favorite: async (u: string, videoId: number) =>
-      handleCommand(events, favoritesStream(u), favoritesDecider, { type: 'ToggleFavorite', userId: u, videoId, video: await video(videoId) }, ctx(u)),
+      handleCommand(
+        events,
+        favoritesStream(u),
+        favoritesDecider,
+        { type: 'ToggleFavorite', userId: u, videoId, video: await video(videoId) },
+        ctx(u),
+      ),
     async report(u: string, videoId: number, reason: string) {
       const reportId = await nextId(events, REPORT_SEQUENCE, ctx(u));
-      await handleCommand(events, reportClaimStream(videoId, u), reportClaimDecider, { type: 'ReportVideo', reportId, videoId, reporterId: u, reason, video: await video(videoId) }, ctx(u));
+      await handleCommand(
+        events,
+        reportClaimStream(videoId, u),
+        reportClaimDecider,
+        { type: 'ReportVideo', reportId, videoId, reporterId: u, reason, video: await video(videoId) },
+        ctx(u),
+      );
       return reportId;
     },
     remove: (u: string, videoId: number, requesterIsAdmin = false) =>
-      handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId: u, requesterIsAdmin }, ctx(u)),
+      handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        { type: 'DeleteVideo', videoId, requesterId: u, requesterIsAdmin },
+        ctx(u),
+      ),
   };
 }
 
@@ -84,9 +168,13 @@ async function build(events: EventStore) {
 async function projectWithPushes(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: unknown }> = [];
-  const ctx = { push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }), rooms: () => {} };
+  const ctx = {
+    push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }),
+    rooms: () => {},
+  };
   for await (const batch of events.readAll(undefined, 100)) {
-    for (const e of batch) for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, ctx);
+    for (const e of batch)
+      for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, ctx);
   }
   return { read, pushes };
 }
@@ -107,7 +195,9 @@ describe('social projections', () => {
     for (const v of videos) expect(v.likes_count).toBe(likes.filter((l) => l.video_id === v.id).length);
     const lists = await read.collection<FollowingDoc>(FOLLOWING).find({});
     for (const l of lists) {
-      const edges = follows.filter((f) => f.follower_id === l._id).sort((a, b) => a.created_at.localeCompare(b.created_at));
+      const edges = follows
+        .filter((f) => f.follower_id === l._id)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at));
       expect(l.ids).toEqual(edges.map((f) => f.followee_id));
     }
     expect(lists.reduce((s, l) => s + l.ids.length, 0)).toBe(follows.length);
@@ -166,7 +256,15 @@ describe('social projections', () => {
     expect((await q.friendsFeed(alice, { page: 1, limit: 20 })).map((v) => v.title)).toEqual(['Second']);
     expect(await q.favorites(alice, { page: 1, limit: 20 })).toEqual([]);
     expect(await q.stats(bob)).toEqual({ following: 0, followers: 1, total_likes: 1 });
-    expect((await q.friends(alice))[0]).toEqual({ pseudo: 'bob', email: 'bob@test.fr', bio: 'Bio de bob', profile_picture: 'bob.png', followers: 1, videos_count: 1, likes: 1 });
+    expect((await q.friends(alice))[0]).toEqual({
+      pseudo: 'bob',
+      email: 'bob@test.fr',
+      bio: 'Bio de bob',
+      profile_picture: 'bob.png',
+      followers: 1,
+      videos_count: 1,
+      likes: 1,
+    });
     const forCarol = await q.suggestions(carol, { page: 1, limit: 20 });
     expect(forCarol.map((s) => [s.pseudo, s.videos.map((v) => v.title)])).toEqual([['bob', ['Second']]]);
     // once every video of bob is gone (one deleted, one rejected), he is no longer suggested
@@ -206,7 +304,14 @@ describe('social projections', () => {
     const p2 = await q.friendsFeed(alice, { page: 2, limit: 4 });
     const p3 = await q.friendsFeed(alice, { page: 3, limit: 4 });
     expect([...p1, ...p2, ...p3].map((v) => v.title)).toEqual(newest);
-    expect(p1[0]).toMatchObject({ title: 'liked', liked_by_me: true, favorited_by_me: true, likes_count: 1, user_pseudo: 'bob', user_email: 'bob@test.fr' });
+    expect(p1[0]).toMatchObject({
+      title: 'liked',
+      liked_by_me: true,
+      favorited_by_me: true,
+      likes_count: 1,
+      user_pseudo: 'bob',
+      user_email: 'bob@test.fr',
+    });
     expect(p1[1]).toMatchObject({ liked_by_me: false, favorited_by_me: false });
     expect(p1[0]).not.toHaveProperty('user_id');
     expect(p1[0]).not.toHaveProperty('_pos');
@@ -260,20 +365,30 @@ describe('social projections', () => {
     };
     // the following list; the newest video; the 9 videos of the 3 followees (fewer than a page) in
     // the first window, in a wider one that finds no more, then in the unbounded one; flags by _id
-    expect(await cost(() => q.friendsFeed(ids[0], { page: 1, limit: PAGE.defaultLimit }))).toBeLessThanOrEqual(1 + 1 + 9 * 3);
+    expect(await cost(() => q.friendsFeed(ids[0], { page: 1, limit: PAGE.defaultLimit }))).toBeLessThanOrEqual(
+      1 + 1 + 9 * 3,
+    );
     expect(await cost(() => q.friends(ids[0]))).toBeLessThanOrEqual(1 + 3);
     expect(await cost(() => q.stats(ids[0]))).toBe(1);
     expect(await cost(() => q.isFollowing(ids[0], ids[1]))).toBeLessThanOrEqual(1);
     // the following list; one batch of 20 members (newest first) of the 30; then 3 videos for each of 5
     expect(await cost(() => q.suggestions(ids[0], { page: 1, limit: 5 }))).toBeLessThanOrEqual(1 + 20 + 5 * 3);
-    expect(read.explain(VIDEOS, { user_id: { $in: ids.slice(0, 3) }, status: 'publique', processing: { $ne: 'rejetée' } }, { sort: { created_at: -1, _id: 1 } }).plan).toBe('IXSCAN');
+    expect(
+      read.explain(
+        VIDEOS,
+        { user_id: { $in: ids.slice(0, 3) }, status: 'publique', processing: { $ne: 'rejetée' } },
+        { sort: { created_at: -1, _id: 1 } },
+      ).plan,
+    ).toBe('IXSCAN');
   });
 });
 
 describe('friends feed over a long history', () => {
   it('equals the brute-force answer on every page: few followees, many, many without videos', async () => {
     const read = new MemoryReadStore();
-    for (const p of allProjectors) for (const [name, specs] of Object.entries(p.indexes ?? {})) for (const spec of specs) await read.collection(name).createIndex(spec);
+    for (const p of allProjectors)
+      for (const [name, specs] of Object.entries(p.indexes ?? {}))
+        for (const spec of specs) await read.collection(name).createIndex(spec);
     let seed = 7;
     const rand = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
     const members = 400;
@@ -297,7 +412,12 @@ describe('friends feed over a long history', () => {
       await read.collection(VIDEOS).insertOne(doc);
     }
     const follow = async (a: number, b: number) => {
-      await read.collection(FOLLOWS).insertOne({ _id: `u${a}:u${b}`, follower_id: `u${a}`, followee_id: `u${b}`, created_at: new Date(t0 + b).toISOString() });
+      await read.collection(FOLLOWS).insertOne({
+        _id: `u${a}:u${b}`,
+        follower_id: `u${a}`,
+        followee_id: `u${b}`,
+        created_at: new Date(t0 + b).toISOString(),
+      });
       await read.collection(FOLLOWING).updateOne({ _id: `u${a}` }, { $push: { ids: `u${b}` } }, { upsert: true });
     };
     for (const b of [3, 50, 77]) await follow(0, b);

@@ -36,7 +36,7 @@ export interface StatsDoc extends Doc {
   coins_bought?: number;
   /** coins given without payment (external:credits) */
   coins_added?: number;
-  /** Σ user:<id>:balance */
+  /** Σ user:<id>:balance and user:<id>:earnings */
   coins_in_balances?: number;
   /** Σ user:<id>:gifts */
   coins_in_unclaimed_gifts?: number;
@@ -94,7 +94,8 @@ function coinCounters(postings: Parameters<typeof netChanges>[0]): Partial<Recor
   const add = (k: Counter, n: number) => (inc[k] = (inc[k] ?? 0) + n);
   for (const [account, delta] of netChanges(postings)) {
     const user = parseUserAccount(account);
-    if (user) add(user.kind === 'balance' ? 'coins_in_balances' : 'coins_in_unclaimed_gifts', delta);
+    // members' balances: what they may spend, bought, added or earned
+    if (user) add(user.kind === 'gifts' ? 'coins_in_unclaimed_gifts' : 'coins_in_balances', delta);
     else if (account === ACCOUNTS.transit) add('coins_in_transit', delta);
     else if (account === ACCOUNTS.fees) add('fees', delta);
     else if (account === ACCOUNTS.withdrawals) add('coins_withdrawn', delta);

@@ -196,7 +196,7 @@ async function writeKnownHistory(events: EventStore) {
     events,
     followingStream(ids.bob),
     followDecider,
-    { type: 'Follow', followerId: ids.bob, followeeId: ids.alice },
+    { type: 'Follow', followerId: ids.bob, followeeId: ids.alice, now: at(6, 12) },
     c(ids.bob, at(6, 12)),
   );
   await handleCommand(
@@ -234,7 +234,8 @@ async function writeKnownHistory(events: EventStore) {
   await gift(3, 25, at(20, 16));
   await wallet('alice', { type: 'ClaimGift', userId: ids.alice, txId: 4, giftId: 3 }, at(20, 17));
   await gift(5, 5, at(20, 18));
-  await wallet('bob', { type: 'WithdrawCoins', userId: ids.bob, txId: 6, amount: 10 }, at(20, 19));
+  // only coins earned from gifts are withdrawable: alice withdraws some of the gift she claimed
+  await wallet('alice', { type: 'WithdrawCoins', userId: ids.alice, txId: 6, amount: 10 }, at(20, 19));
   await visibility(2, 'masquée', at(21));
   await visibility(1, 'supprimée', at(21, 10));
   await visibility(1, 'publique', at(21, 11));

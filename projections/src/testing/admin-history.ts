@@ -131,7 +131,7 @@ export async function writeAdminHistory(events: EventStore, userIds: string[], f
   const temp = await catalogue({ type: 'AddGift', gift: { name: 'Éphémère', emoji: '🫧', imageUrl: '', coinCost: 2 } });
   await catalogue({ type: 'RemoveGift', giftId: temp.events[0].data.giftId });
 
-  // --- coins: purchases, additions, a gift sent, credited (10 % fee) and claimed, a withdrawal
+  // --- coins: purchases, additions, a gift sent, credited (10 % fee) and claimed, a withdrawal of earned coins
   const wallet = async (userId: string, command: WalletCommand) =>
     handleCommand(events, walletStream(userId), walletDecider, command, ctx(userId));
   const txId = () => nextId(events, LEDGER_SEQUENCE, ctx());
@@ -171,7 +171,8 @@ export async function writeAdminHistory(events: EventStore, userIds: string[], f
     gift: star,
     feePercent: 10,
   }); // not credited yet
-  await wallet(buyer, { type: 'WithdrawCoins', userId: buyer, txId: await txId(), amount: 7 });
+  // only coins earned from gifts are withdrawable: the receiver withdraws some of the claimed gift
+  await wallet(receiver, { type: 'WithdrawCoins', userId: receiver, txId: await txId(), amount: 7 });
 
   // --- roles by an administrator
   await handleCommand(events, userStream(userIds[2]), userDecider, { type: 'GrantAdmin', userId: userIds[2] }, ctx());

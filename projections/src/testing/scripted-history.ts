@@ -22,7 +22,11 @@ import { handleCommand, loadState, nextId, toNewEvents, type CommandContext, typ
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
 import { writeAdminHistory } from './admin-history';
 
-const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandContext => ({ userId, correlationId: randomUUID(), now: at });
+const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  now: at,
+});
 
 /**
  * A small but varied history written through the real deciders and command loop: members,
@@ -30,7 +34,11 @@ const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandCon
  * social facts (see `writeSocialHistory`), comments and messages, then the administrators' and coin
  * facts (see `writeAdminHistory`).
  */
-export async function writeScriptedHistory(events: EventStore, members = 5, prefix = 'membre'): Promise<{ userIds: string[]; videoIds: number[] }> {
+export async function writeScriptedHistory(
+  events: EventStore,
+  members = 5,
+  prefix = 'membre',
+): Promise<{ userIds: string[]; videoIds: number[] }> {
   const userIds: string[] = [];
   const videoIds: number[] = [];
   /** each member's first video */
@@ -38,30 +46,77 @@ export async function writeScriptedHistory(events: EventStore, members = 5, pref
   for (let i = 0; i < members; i++) {
     const userId = randomUUID();
     const at = new Date(Date.UTC(2026, 2, 1 + i, 9));
-    for (const [kind, value] of [['pseudo', `${prefix}${i}`], ['email', `${prefix}${i}@test.fr`]] as const) {
-      await handleCommand(events, reservationStream(kind, value), reservationDecider, { type: 'Reserve', kind, value, userId, now: at, ownerRegistered: false }, ctx(userId, at));
+    for (const [kind, value] of [
+      ['pseudo', `${prefix}${i}`],
+      ['email', `${prefix}${i}@test.fr`],
+    ] as const) {
+      await handleCommand(
+        events,
+        reservationStream(kind, value),
+        reservationDecider,
+        { type: 'Reserve', kind, value, userId, now: at, ownerRegistered: false },
+        ctx(userId, at),
+      );
     }
     await handleCommand(
       events,
       userStream(userId),
       userDecider,
-      { type: 'RegisterUser', userId, email: `${prefix}${i}@test.fr`, pseudo: `${prefix[0].toUpperCase()}${prefix.slice(1)}${i}`, passwordHash: 'h', bio: `Bio ${i} é`, profilePicture: 'default.png' },
+      {
+        type: 'RegisterUser',
+        userId,
+        email: `${prefix}${i}@test.fr`,
+        pseudo: `${prefix[0].toUpperCase()}${prefix.slice(1)}${i}`,
+        passwordHash: 'h',
+        bio: `Bio ${i} é`,
+        profilePicture: 'default.png',
+      },
       ctx(userId, at),
     );
     userIds.push(userId);
     for (let v = 0; v <= i % 3; v++) {
       const videoId = await nextId(events, 'video', ctx(userId, at));
-      const data = { videoId, ownerId: userId, title: `Vidéo ${i}.${v}`, description: '', filePath: `/uploads/videos/${videoId}.mp4`, mimeType: 'video/mp4', sizeBytes: 1000 };
-      await handleCommand(events, videoStream(videoId), videoDecider, { type: 'UploadVideo', ...data }, ctx(userId, new Date(at.getTime() + v * 60_000)));
+      const data = {
+        videoId,
+        ownerId: userId,
+        title: `Vidéo ${i}.${v}`,
+        description: '',
+        filePath: `/uploads/videos/${videoId}.mp4`,
+        mimeType: 'video/mp4',
+        sizeBytes: 1000,
+      };
+      await handleCommand(
+        events,
+        videoStream(videoId),
+        videoDecider,
+        { type: 'UploadVideo', ...data },
+        ctx(userId, new Date(at.getTime() + v * 60_000)),
+      );
       videoIds.push(videoId);
       if (v === 0) firstVideos.push(videoId);
       const outcome =
         v === 1
           ? ({ type: 'RejectVideo', videoId, reason: 'Illisible' } as const)
-          : ({ type: 'RecordProcessing', videoId, durationSeconds: 4 + v, sizeBytes: 1000, codec: 'h264', width: 360, height: 640, posterPath: `/uploads/posters/${videoId}.jpg` } as const);
+          : ({
+              type: 'RecordProcessing',
+              videoId,
+              durationSeconds: 4 + v,
+              sizeBytes: 1000,
+              codec: 'h264',
+              width: 360,
+              height: 640,
+              posterPath: `/uploads/posters/${videoId}.jpg`,
+            } as const);
       await handleCommand(events, videoStream(videoId), videoDecider, outcome, ctx());
     }
-    for (let l = 0; l < i; l++) await handleCommand(events, userStream(userId), userDecider, { type: 'RecordLogin', userId }, ctx(userId, new Date(at.getTime() + l * 3_600_000)));
+    for (let l = 0; l < i; l++)
+      await handleCommand(
+        events,
+        userStream(userId),
+        userDecider,
+        { type: 'RecordLogin', userId },
+        ctx(userId, new Date(at.getTime() + l * 3_600_000)),
+      );
   }
   await handleCommand(events, userStream(userIds[0]), userDecider, { type: 'GrantAdmin', userId: userIds[0] }, ctx());
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'GrantAdmin', userId: userIds[1] }, ctx());
@@ -83,24 +138,63 @@ async function writeSocialHistory(events: EventStore, userIds: string[], firstVi
   const at = (minutes: number) => new Date(Date.UTC(2026, 3, 1, 8) + minutes * 60_000);
   let minute = 0;
   const c = (userId: string) => ctx(userId, at(minute++));
-  const follow = (a: number, b: number, type: 'Follow' | 'Unfollow' = 'Follow') =>
-    handleCommand(events, followingStream(userIds[a]), followDecider, { type, followerId: userIds[a], followeeId: userIds[b] }, c(userIds[a]));
+  const follow = (a: number, b: number, type: 'Follow' | 'Unfollow' = 'Follow') => {
+    const cx = c(userIds[a]);
+    return handleCommand(
+      events,
+      followingStream(userIds[a]),
+      followDecider,
+      { type, followerId: userIds[a], followeeId: userIds[b], now: cx.now },
+      cx,
+    );
+  };
   const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
-  const like = async (u: number, videoId: number, type: 'Like' | 'Unlike' = 'Like') =>
-    handleCommand(events, likeStream(videoId, userIds[u]), likeDecider, { type, videoId, userId: userIds[u], video: await video(videoId) }, c(userIds[u]));
+  const like = async (u: number, videoId: number, type: 'Like' | 'Unlike' = 'Like') => {
+    const cx = c(userIds[u]);
+    return handleCommand(
+      events,
+      likeStream(videoId, userIds[u]),
+      likeDecider,
+      { type, videoId, userId: userIds[u], video: await video(videoId), now: cx.now },
+      cx,
+    );
+  };
   const view = async (u: number, videoId: number) => {
     const stream = viewsStream(videoId);
-    await events.append(stream, toNewEvents(decideView(await video(videoId), userIds[u]), stream, c(userIds[u])), 'any');
+    await events.append(
+      stream,
+      toNewEvents(decideView(await video(videoId), userIds[u]), stream, c(userIds[u])),
+      'any',
+    );
   };
   const favorite = async (u: number, videoId: number) =>
-    handleCommand(events, favoritesStream(userIds[u]), favoritesDecider, { type: 'ToggleFavorite', userId: userIds[u], videoId, video: await video(videoId) }, c(userIds[u]));
+    handleCommand(
+      events,
+      favoritesStream(userIds[u]),
+      favoritesDecider,
+      { type: 'ToggleFavorite', userId: userIds[u], videoId, video: await video(videoId) },
+      c(userIds[u]),
+    );
   const report = async (u: number, videoId: number, reason: string) => {
     const reportId = await nextId(events, REPORT_SEQUENCE, c(userIds[u]));
-    const command = { type: 'ReportVideo' as const, reportId, videoId, reporterId: userIds[u], reason, video: await video(videoId) };
+    const command = {
+      type: 'ReportVideo' as const,
+      reportId,
+      videoId,
+      reporterId: userIds[u],
+      reason,
+      video: await video(videoId),
+    };
     await handleCommand(events, reportClaimStream(videoId, userIds[u]), reportClaimDecider, command, c(userIds[u]));
   };
   const remove = async (u: number, videoId: number, requesterIsAdmin = false) =>
-    handleCommand(events, videoStream(videoId), videoDecider, { type: 'DeleteVideo', videoId, requesterId: userIds[u], requesterIsAdmin }, c(userIds[u]));
+    handleCommand(
+      events,
+      videoStream(videoId),
+      videoDecider,
+      { type: 'DeleteVideo', videoId, requesterId: userIds[u], requesterIsAdmin },
+      c(userIds[u]),
+    );
 
   for (let i = 0; i < n; i++) {
     const next = (i + 1) % n;

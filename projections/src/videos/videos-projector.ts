@@ -81,6 +81,9 @@ export const videosProjector: Projector = {
       { key: { status: 1, created_at: -1 } },
       // profile and friends feed: one member's (or each followed member's) visible videos, newest first
       { key: { user_id: 1, status: 1, created_at: -1 } },
+      // serving a file: which video it belongs to (and so who may download it)
+      { key: { file_path: 1 } },
+      { key: { poster: 1 } },
     ],
   },
   async project(event, store, ctx) {
@@ -97,7 +100,9 @@ export const videosProjector: Projector = {
         const d = event.data;
         const before = await videos.findOne({ _id: d.videoId });
         await videoVisibilityChanged(store, before, false, event.position);
-        await applyOnce(videos, d.videoId, event.position, { $set: { processing: PROCESSING.rejected, reject_reason: d.reason } });
+        await applyOnce(videos, d.videoId, event.position, {
+          $set: { processing: PROCESSING.rejected, reject_reason: d.reason },
+        });
         if (before) ctx.push(`user:${before.user_id}`, 'video:rejected', { videoId: d.videoId, reason: d.reason });
         return;
       }
@@ -112,7 +117,12 @@ export const videosProjector: Projector = {
         // moderation: hidden or deleted, the video leaves its owner's counts; public again, it is back
         const d = event.data;
         const before = await videos.findOne({ _id: d.videoId });
-        await videoVisibilityChanged(store, before, !!before && isVisibleVideo({ ...before, status: d.status }), event.position);
+        await videoVisibilityChanged(
+          store,
+          before,
+          !!before && isVisibleVideo({ ...before, status: d.status }),
+          event.position,
+        );
         const applied = await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
         if (before && applied) {
           const payload = { videoId: d.videoId, status: d.status };
@@ -146,7 +156,15 @@ export const videosProjector: Projector = {
               created_at: event.metadata.at,
             },
             // processing may be recorded before a redelivered upload: never reset it
-            $setOnInsert: { likes_count: 0, comments_count: 0, views_count: 0, processing: PROCESSING.pending, reject_reason: null, poster: null, duration: null },
+            $setOnInsert: {
+              likes_count: 0,
+              comments_count: 0,
+              views_count: 0,
+              processing: PROCESSING.pending,
+              reject_reason: null,
+              poster: null,
+              duration: null,
+            },
           },
           { upsert: true },
         );

@@ -3,16 +3,20 @@ import { formatCoins, formatNumber } from './format';
 
 const BALANCE = 'Solde';
 const UNCLAIMED = 'Cadeaux reçus non utilisés';
+const WITHDRAWABLE = 'Dont retirable';
+const WITHDRAWABLE_HINT = 'Seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.';
 const LOAD_FAILED = 'Impossible de charger votre solde.';
 
 interface BalanceCardProps {
   handle: WalletHandle;
   /** also show the received gift coins not yet claimed */
   showUnclaimed?: boolean;
+  /** also show how much of the balance may be withdrawn (the coins earned from gifts) */
+  showWithdrawable?: boolean;
 }
 
 /** SPEC.md §2 "Balance display": the member's coins, live. */
-export function BalanceCard({ handle, showUnclaimed = false }: BalanceCardProps) {
+export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = false }: BalanceCardProps) {
   const { wallet, error, reload } = handle;
   if (!wallet && error) {
     return (
@@ -39,6 +43,22 @@ export function BalanceCard({ handle, showUnclaimed = false }: BalanceCardProps)
           )}
         </dd>
       </div>
+      {showWithdrawable ? (
+        <div className="coins-balance__item">
+          <dt title={WITHDRAWABLE_HINT}>{WITHDRAWABLE}</dt>
+          <dd className="coins-balance__value coins-balance__value--withdrawable" data-testid="coins-withdrawable">
+            {wallet ? (
+              <>
+                <span aria-hidden="true">💸 </span>
+                {formatCoins(wallet.coins_withdrawable)}
+              </>
+            ) : (
+              '…'
+            )}
+          </dd>
+          <p className="coins-balance__hint">{WITHDRAWABLE_HINT}</p>
+        </div>
+      ) : null}
       {showUnclaimed ? (
         <div className="coins-balance__item">
           <dt>{UNCLAIMED}</dt>

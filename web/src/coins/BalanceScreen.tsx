@@ -19,7 +19,7 @@ export default function BalanceScreen() {
       </header>
       {user ? (
         <>
-          <BalanceCard handle={wallet} />
+          <BalanceCard handle={wallet} showWithdrawable />
           <p className="coins__links">
             <Link to="/packs">Acheter des coins</Link>
             <Link to="/coffre">Retour au coffre</Link>

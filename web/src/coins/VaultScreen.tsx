@@ -68,10 +68,13 @@ function CombinedVault({ email, pseudo, picture }: { email: string; pseudo: stri
           <p className="vault-owner__hint">Votre coffre de coins et de cadeaux</p>
         </div>
       </div>
-      <BalanceCard handle={wallet} showUnclaimed />
-      <VaultSection title="Ajouter des coins">
-        <AddCoinsForm email={email} wallet={wallet} />
-      </VaultSection>
+      <BalanceCard handle={wallet} showWithdrawable showUnclaimed />
+      {/* ALLOW_FREE_COINS=false: the server refuses "add coins", so the form is not offered */}
+      {wallet.wallet?.add_coins_enabled ? (
+        <VaultSection title="Ajouter des coins">
+          <AddCoinsForm email={email} wallet={wallet} />
+        </VaultSection>
+      ) : null}
       <VaultSection title="Packs de coins" more={{ to: '/packs', label: 'Ouvrir la boutique' }}>
         <PackShop headingLevel={2} />
       </VaultSection>

@@ -34,7 +34,7 @@ export default function WithdrawScreen() {
       </header>
       {user ? (
         <>
-          <BalanceCard handle={wallet} showUnclaimed />
+          <BalanceCard handle={wallet} showWithdrawable showUnclaimed />
           <ConvertGifts email={user.email} wallet={wallet} />
           <WithdrawForm email={user.email} wallet={wallet} />
           <p className="coins__links">

@@ -8,10 +8,17 @@ import { idempotencyHeaders } from './idempotency';
  * an idempotency key (see idempotency.ts).
  */
 
-/** SPEC.md §3 "Balance": coins on the balance, and received gift coins not yet claimed. */
+/**
+ * SPEC.md §3 "Balance": coins on the balance, and received gift coins not yet claimed. Of the
+ * balance, only the coins earned from received gifts can be withdrawn (`coins_withdrawable`);
+ * bought or added ones are spent on gifts only.
+ */
 export interface Wallet {
   coins_balance: number;
+  coins_withdrawable: number;
   gifts_unclaimed: number;
+  /** does the server accept "add coins" (ALLOW_FREE_COINS)? the form is hidden otherwise */
+  add_coins_enabled: boolean;
 }
 
 /** SPEC.md §3 "Coin pack". */
@@ -45,6 +52,7 @@ export interface CoinGift {
 export interface CoinAnswer {
   message?: string;
   coins_balance?: number;
+  coins_withdrawable?: number;
   gifts_unclaimed?: number;
   transferred?: number;
 }
@@ -57,15 +65,21 @@ export function coinAnswer(data: unknown): CoinAnswer {
   return {
     message: text(d.message) || undefined,
     coins_balance: optionalNumber(d.coins_balance),
+    coins_withdrawable: optionalNumber(d.coins_withdrawable),
     gifts_unclaimed: optionalNumber(d.gifts_unclaimed),
     transferred: optionalNumber(d.transferred),
   };
 }
 
-/** GET /api/coins/balance/{email} → { coins_balance, gifts_unclaimed } */
+/** GET /api/coins/balance/{email} → { coins_balance, coins_withdrawable, gifts_unclaimed, add_coins_enabled } */
 export async function fetchWallet(email: string, signal?: AbortSignal): Promise<Wallet> {
   const d = await api.get<Row>(`/api/coins/balance/${enc(email)}`, { signal });
-  return { coins_balance: num(d?.coins_balance), gifts_unclaimed: num(d?.gifts_unclaimed) };
+  return {
+    coins_balance: num(d?.coins_balance),
+    coins_withdrawable: num(d?.coins_withdrawable),
+    gifts_unclaimed: num(d?.gifts_unclaimed),
+    add_coins_enabled: d?.add_coins_enabled !== false,
+  };
 }
 
 /** GET /api/coins/transactions/{email}, newest first. */

@@ -39,14 +39,34 @@ describe('idempotency keys', () => {
 
 describe('wallet store', () => {
   it('applies pushes in log order and command answers partially', () => {
-    applyWallet('a@x.fr', { coins_balance: 10, gifts_unclaimed: 0, position: '5' });
-    expect(walletSnapshot().wallet).toEqual({ coins_balance: 10, gifts_unclaimed: 0 });
+    applyWallet('a@x.fr', { coins_balance: 10, coins_withdrawable: 4, gifts_unclaimed: 0, position: '5' });
+    expect(walletSnapshot().wallet).toEqual({
+      coins_balance: 10,
+      coins_withdrawable: 4,
+      gifts_unclaimed: 0,
+      add_coins_enabled: true,
+    });
     applyWallet('a@x.fr', { coins_balance: 3, gifts_unclaimed: 1, position: '4' }); // older: ignored
-    expect(walletSnapshot().wallet).toEqual({ coins_balance: 10, gifts_unclaimed: 0 });
-    applyWallet('a@x.fr', { coins_balance: 9 }); // an answer without gifts keeps them
-    expect(walletSnapshot().wallet).toEqual({ coins_balance: 9, gifts_unclaimed: 0 });
+    expect(walletSnapshot().wallet).toEqual({
+      coins_balance: 10,
+      coins_withdrawable: 4,
+      gifts_unclaimed: 0,
+      add_coins_enabled: true,
+    });
+    applyWallet('a@x.fr', { coins_balance: 9 }); // an answer without gifts keeps them (and what is withdrawable)
+    expect(walletSnapshot().wallet).toEqual({
+      coins_balance: 9,
+      coins_withdrawable: 4,
+      gifts_unclaimed: 0,
+      add_coins_enabled: true,
+    });
     applyWallet('a@x.fr', { coins_balance: 9, gifts_unclaimed: 5, position: '7' });
-    expect(walletSnapshot().wallet).toEqual({ coins_balance: 9, gifts_unclaimed: 5 });
+    expect(walletSnapshot().wallet).toEqual({
+      coins_balance: 9,
+      coins_withdrawable: 4,
+      gifts_unclaimed: 5,
+      add_coins_enabled: true,
+    });
   });
   it('starts afresh for another member', () => {
     applyWallet('b@x.fr', { coins_balance: 1, gifts_unclaimed: 0, position: '2' });

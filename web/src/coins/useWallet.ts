@@ -6,7 +6,7 @@ import { fetchWallet, type CoinAnswer, type Wallet } from './api';
 /**
  * The current member's balance, shared by every screen and section that shows it (one small
  * store for the tab), kept live by the server's 'wallet:changed' push
- * ({ coins_balance, gifts_unclaimed, position }) and by the answers of the member's own coin
+ * ({ coins_balance, coins_withdrawable, gifts_unclaimed, position }) and by the answers of the member's own coin
  * commands. Pushes older than the last one applied are ignored (by log position); a GET that
  * started before a newer push or answer is dropped.
  */
@@ -20,6 +20,7 @@ interface WalletState {
 
 export interface WalletPush {
   coins_balance?: unknown;
+  coins_withdrawable?: unknown;
   gifts_unclaimed?: unknown;
   position?: unknown;
 }
@@ -84,13 +85,24 @@ export function applyWallet(email: string, update: CoinAnswer | WalletPush): voi
     }
   }
   const coins = finite(update.coins_balance);
+  const withdrawable = finite(update.coins_withdrawable);
   const gifts = finite(update.gifts_unclaimed);
-  if (coins === undefined && gifts === undefined) return;
+  if (coins === undefined && gifts === undefined && withdrawable === undefined) return;
   version += 1;
-  const base = current.wallet ?? { coins_balance: 0, gifts_unclaimed: 0 };
+  const base = current.wallet ?? {
+    coins_balance: 0,
+    coins_withdrawable: 0,
+    gifts_unclaimed: 0,
+    add_coins_enabled: true,
+  };
   set({
     ...current,
-    wallet: { coins_balance: coins ?? base.coins_balance, gifts_unclaimed: gifts ?? base.gifts_unclaimed },
+    wallet: {
+      coins_balance: coins ?? base.coins_balance,
+      coins_withdrawable: withdrawable ?? base.coins_withdrawable,
+      gifts_unclaimed: gifts ?? base.gifts_unclaimed,
+      add_coins_enabled: base.add_coins_enabled,
+    },
     error: undefined,
   });
 }

@@ -1,0 +1,126 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { COMMENT_MESSAGES, MESSAGES, MESSAGING_MESSAGES } from '@evo/domain';
+import {
+  Client,
+  newMember,
+  registerAndLogin,
+  registrationForm,
+  startTestServer,
+  type TestServer,
+} from '../testing/test-server';
+import { slice } from '../messaging/test-helpers';
+
+/** Invisible and look-alike text: what members write is normalised, look-alike pseudos are refused. */
+let server: TestServer;
+let t: ReturnType<typeof slice>;
+beforeAll(async () => {
+  server = await startTestServer();
+  t = slice(server);
+});
+afterAll(() => server.stop());
+
+const RLO = '\u202E';
+const ZWSP = '\u200B';
+const register = async (overrides: Parameters<typeof newMember>[0]) =>
+  new Client(server.url).post('/api/auth/register', await registrationForm(newMember(overrides)));
+
+describe('invisible characters', () => {
+  it('refuses a comment of only zero-width or format characters, and strips them from the others', async () => {
+    const author = await registerAndLogin(server.url);
+    const fan = await registerAndLogin(server.url);
+    const v = await t.firstVideoId(fan.client, author.member.pseudo);
+    await t.expectRefused(
+      () => fan.client.post(`/api/videos/${v}/comment`, { content: ZWSP }),
+      400,
+      COMMENT_MESSAGES.empty,
+    );
+    await t.expectRefused(
+      () => fan.client.post(`/api/videos/${v}/comment`, { content: `${RLO} \u2066${ZWSP}\uFEFF` }),
+      400,
+      COMMENT_MESSAGES.empty,
+    );
+    expect((await fan.client.post(`/api/videos/${v}/comment`, { content: `Bravo ${RLO}!olleh` })).status).toBeLessThan(
+      300,
+    );
+    const items = (await fan.client.get(`/api/videos/${v}/comments`)).json.items as Array<{ content: string }>;
+    expect(items.map((c) => c.content)).toEqual(['Bravo !olleh']);
+  });
+
+  it('strips them from private messages, and refuses a message empty once stripped', async () => {
+    const a = await registerAndLogin(server.url);
+    const b = await registerAndLogin(server.url);
+    await t.follow(a.member.email, b.member.email);
+    await t.settle();
+    await t.expectRefused(
+      () => a.client.post('/api/messages', { receiverEmail: b.member.email, content: `${ZWSP}${RLO}` }),
+      400,
+      MESSAGING_MESSAGES.empty,
+    );
+    expect(
+      (await a.client.post('/api/messages', { receiverEmail: b.member.email, content: `salut ${RLO}toi` })).status,
+    ).toBe(201);
+    const thread = (
+      await a.client.get(`/api/messages/conversation/${encodeURIComponent(a.member.email)}/${b.member.pseudo}`)
+    ).json as unknown as Array<{ content: string }>;
+    expect(thread.map((m) => m.content)).toEqual(['salut toi']);
+  });
+
+  it('strips them from bios and titles, and refuses a bio empty once stripped', async () => {
+    const r = await register({ bio: ZWSP });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toBe(MESSAGES.bioRequired);
+    const m = newMember({ bio: `Ma ${RLO}bio`, video_title: `${ZWSP}Ma vidéo` });
+    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
+    const { client } = await registerAndLogin(server.url);
+    const profile = (await client.get(`/api/users/profile/${m.pseudo}`)).json as {
+      user: { bio: string };
+      videos: Array<{ title: string }>;
+    };
+    expect(profile.user.bio).toBe('Ma bio');
+    expect(profile.videos[0].title).toBe('Ma vidéo');
+  });
+});
+
+describe('look-alike pseudos', () => {
+  it('refuses a pseudo that looks like an existing one: Cyrillic, full-width, I for l', async () => {
+    const base = `lea${Date.now().toString(36)}`;
+    expect((await register({ pseudo: base })).status).toBe(201);
+    const cyrillic = base.replace('e', '\u0435');
+    const r = await register({ pseudo: cyrillic });
+    expect(r.status).toBe(409);
+    expect(r.json.error).toBe(MESSAGES.pseudoLookalike);
+    // full-width: NFKC makes it the same pseudo
+    const wide = Array.from(base, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
+    const w = await register({ pseudo: wide });
+    expect(w.status).toBe(409);
+    expect(w.json.error).toBe(MESSAGES.pseudoTaken);
+    const i = await register({ pseudo: `I${base.slice(1)}` });
+    expect(i.status).toBe(409);
+    expect(i.json.error).toBe(MESSAGES.pseudoLookalike);
+    // a refusal claims nothing: the email of a refused registration is still free
+    const m = newMember({ pseudo: cyrillic });
+    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(409);
+    expect(
+      (
+        await new Client(server.url).post(
+          '/api/auth/register',
+          await registrationForm({ ...m, pseudo: `autre${Date.now().toString(36)}` }),
+        )
+      ).status,
+    ).toBe(201);
+  });
+
+  it('lets one of two concurrent look-alike registrations through', async () => {
+    const base = `hugo${Date.now().toString(36)}`;
+    const pseudos = [
+      base,
+      base.replace('o', '\u043E'),
+      base.replace('h', '\u04BB'),
+      `${base.slice(0, -1)}${base.slice(-1).toUpperCase()}`,
+    ];
+    const answers = await Promise.all(pseudos.map((pseudo) => register({ pseudo })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const a of answers.filter((x) => x.status === 409))
+      expect([MESSAGES.pseudoTaken, MESSAGES.pseudoLookalike]).toContain(a.json.error);
+  });
+});
