@@ -27,7 +27,13 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   return startTestServer(env, undefined, WEB_DIST);
 }
 
-export async function launchBrowser(): Promise<Browser> {
+export interface LaunchOptions {
+  /** A .y4m (or .mjpeg) the fake camera plays in a loop instead of Chromium's generated test pattern. */
+  fakeVideoCapture?: string;
+}
+
+/** Headless Debian Chromium with a fake camera and microphone that need no permission prompt. */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -36,6 +42,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-gpu',
       '--use-fake-device-for-media-stream',
       '--use-fake-ui-for-media-stream',
+      ...(options.fakeVideoCapture ? [`--use-file-for-fake-video-capture=${options.fakeVideoCapture}`] : []),
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
@@ -56,7 +63,8 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; er
   return { page, errors };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** artifacts/screens/<name>.png: the whole page, or only the viewport (fixed bars where a person sees them). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage });
 }
