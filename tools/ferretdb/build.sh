@@ -14,7 +14,10 @@ root="$(cd "$here/../.." && pwd)"
 version="v1.24.2"
 out="${FERRETDB_BIN:-$root/.cache/ferretdb/ferretdb-$version}"
 
-if [ -x "$out" ] && "$out" --version 2>/dev/null | grep -q "version: $version"; then
+# (the version is captured first: grep -q under pipefail would make the writer die of SIGPIPE)
+built_version() { "$1" --version 2>/dev/null | sed -n 's/^version: //p'; }
+
+if [ -x "$out" ] && [ "$(built_version "$out")" = "$version" ]; then
   echo "$out"
   exit 0
 fi
@@ -39,5 +42,8 @@ printf '%s\n' "$version" > "$src/build/version/version.txt"
 mkdir -p "$(dirname "$out")"
 (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$out.tmp" ./cmd/ferretdb)
 mv "$out.tmp" "$out"
-"$out" --version | grep -q "version: $version"
+if [ "$(built_version "$out")" != "$version" ]; then
+  echo "tools/ferretdb/build.sh: the binary built does not report $version" >&2
+  exit 1
+fi
 echo "$out"
