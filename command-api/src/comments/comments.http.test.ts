@@ -53,7 +53,7 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     const fresh = after.slice(0, after.length - (before.json as unknown as unknown[]).length);
     expect(fresh).toEqual([
       {
-        id: Number(r.headers.get('x-evo-position')),
+        id: r.headers.get('x-evo-position'),
         type: 'comment',
         sender_email: fan.member.email,
         sender_pseudo: fan.member.pseudo,
