@@ -306,6 +306,8 @@ describe.skipIf(!!skip)('face overlay on a real face (the astronaut portrait as 
     const eyes = await measuredEyes();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await newPage(context);
+    // Face Mesh keeps the page's main thread busy: on a loaded 2-core machine a canvas read waits its turn
+    page.setDefaultTimeout(90_000);
     const member = await openRecorderWithFilter(page, server);
     const overlay = await readOverlay(page, FILTER.src);
     const pixels = solidPixels(overlay);
@@ -378,6 +380,8 @@ describe.skipIf(!!skip)('face overlay on a real face (the astronaut portrait as 
     const eyes = await measuredEyes();
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const { page, errors } = await newPage(context);
+    // Face Mesh keeps the page's main thread busy: on a loaded 2-core machine a canvas read waits its turn
+    page.setDefaultTimeout(90_000);
     await openRecorderWithFilter(page, server);
     const pixels = solidPixels(await readOverlay(page, FILTER.src));
     const placement = expectedPlacement(eyes, await canvasSize(page));
