@@ -72,6 +72,8 @@ interface StoreContext {
   /** the unique indexes' key paths of a collection (FerretDB only needs them), cached */
   uniqueKeys(collection: string): Promise<string[][]>;
   forgetIndexes(collection?: string): void;
+  /** runs `write` after every write queued before it (FerretDB: see MongoCollection.serialized) */
+  exclusive<R>(write: () => Promise<R>): Promise<R>;
 }
 
 type PlainObject = Record<string, unknown>;
@@ -85,8 +87,9 @@ const NAMESPACE_NOT_FOUND = 26;
  * refusing the session fields), OperationNotSupportedInTransaction.
  */
 const NO_TRANSACTIONS = new Set([20, 59, 115, 9, 263]);
-/** FerretDB reports unique violations of updates and index builds as InternalError with the backend's text */
-const BACKEND_UNIQUE_VIOLATION = /UNIQUE constraint failed|duplicate key value violates unique constraint/;
+/** FerretDB reports unique violations of updates and index builds as InternalError with the backend's text (SQLite: "UNIQUE constraint failed"; PostgreSQL: SQLSTATE 23505) */
+const BACKEND_UNIQUE_VIOLATION =
+  /UNIQUE constraint failed|duplicate key value violates unique constraint|could not create unique index|SQLSTATE 23505/;
 
 function isDuplicateKey(err: unknown): boolean {
   if (err instanceof DuplicateKeyError) return true;
@@ -424,7 +427,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     return project(page, options.projection);
   }
 
-  async insertOne(doc: T): Promise<void> {
+  private async insertNow(doc: T): Promise<void> {
     const copy = withDocId(doc);
     if (await this.ferretDb()) {
       assertStorable(copy);
@@ -433,12 +436,38 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     await mapErrors(() => this.coll.insertOne(copy, { session: this.session }));
   }
 
+  /**
+   * Writes. FerretDB v1 updates a document by reading it, computing and writing it back with no
+   * lock in between, so concurrent writes to one document lose some (20 concurrent $inc of one
+   * counter left 3 on SQLite, 7 on PostgreSQL): on FerretDB this store runs its writes one at a
+   * time. Across processes nothing can make that safe: one process writes the read models.
+   */
+  private async serialized<R>(write: () => Promise<R>): Promise<R> {
+    return (await this.ferretDb()) ? this.ctx.exclusive(write) : write();
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    return this.serialized(() => this.insertNow(doc));
+  }
+
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter, update, options.upsert === true, false);
+    return this.serialized(() => this.update(filter, update, options.upsert === true, false));
   }
 
   async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter, update, options.upsert === true, true);
+    return this.serialized(() => this.update(filter, update, options.upsert === true, true));
+  }
+
+  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.serialized(() => this.replaceNow(filter, replacement, options.upsert === true));
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.serialized(() => this.deleteNow(filter, false));
+  }
+
+  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    return this.serialized(() => this.deleteNow(filter, true));
   }
 
   private async update(filter: Filter, update: Update, upsert: boolean, many: boolean): Promise<UpdateResult> {
@@ -486,7 +515,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     } catch (err) {
       // inside a MongoDB transaction a duplicate key has aborted it: the caller's retry starts over
       if (!(err instanceof DuplicateKeyError) || this.session || id !== derived) throw err;
-      return toResult(await run(withSetOnInsert(update, { _id: newId() })));
+      return toResult(await run(withSetOnInsert(update, { _id: derived })));
     }
   }
 
@@ -583,8 +612,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     }
   }
 
-  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const upsert = options.upsert === true;
+  private async replaceNow(filter: Filter, replacement: T, upsert: boolean): Promise<UpdateResult> {
     if (await this.ferretDb()) {
       assertStorable(replacement);
       const keys = await this.ctx.uniqueKeys(this.name);
@@ -612,30 +640,25 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     return toResult(result);
   }
 
-  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+  private async deleteNow(filter: Filter, many: boolean): Promise<{ deletedCount: number }> {
     if ((await this.ferretDb()) && hasElemMatch(filter)) {
-      const [target] = await this.matching(filter);
-      if (!target) return { deletedCount: 0 };
-      filter = { _id: target._id };
+      const found = await this.matching(filter);
+      filter = { _id: { $in: (many ? found : found.slice(0, 1)).map((doc) => doc._id) } };
     }
-    const result = await this.coll.deleteOne(asFilter(filter), { session: this.session });
-    return { deletedCount: result.deletedCount };
-  }
-
-  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
-    if ((await this.ferretDb()) && hasElemMatch(filter)) {
-      const ids = (await this.matching(filter)).map((doc) => doc._id);
-      filter = { _id: { $in: ids } };
-    }
-    const result = await this.coll.deleteMany(asFilter(filter), { session: this.session });
+    const options = { session: this.session };
+    const result = many
+      ? await this.coll.deleteMany(asFilter(filter), options)
+      : await this.coll.deleteOne(asFilter(filter), options);
     return { deletedCount: result.deletedCount };
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
     if (ops.length === 0) return; // the driver rejects an empty batch
     if (await this.ferretDb()) {
-      // FerretDB's update command goes on after a failed statement even when ordered: one at a time
-      for (const op of ops) await this.runOne(op);
+      // one at a time, each with the work-arounds above (and FerretDB's update command ignores `ordered`)
+      await this.ctx.exclusive(async () => {
+        for (const op of ops) await this.runOne(op);
+      });
       return;
     }
     const models = ops.map((op): AnyBulkWriteOperation<Doc> => {
@@ -661,12 +684,14 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private async runOne(op: BulkOp): Promise<void> {
-    if ('insertOne' in op) await this.insertOne(op.insertOne.document as T);
-    else if ('updateOne' in op) await this.updateOne(op.updateOne.filter, op.updateOne.update, op.updateOne);
-    else if ('updateMany' in op) await this.updateMany(op.updateMany.filter, op.updateMany.update, op.updateMany);
-    else if ('deleteOne' in op) await this.deleteOne(op.deleteOne.filter);
-    else if ('deleteMany' in op) await this.deleteMany(op.deleteMany.filter);
-    else await this.replaceOne(op.replaceOne.filter, op.replaceOne.replacement as T, op.replaceOne);
+    if ('insertOne' in op) await this.insertNow(op.insertOne.document as T);
+    else if ('updateOne' in op)
+      await this.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, false);
+    else if ('updateMany' in op)
+      await this.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, true);
+    else if ('deleteOne' in op) await this.deleteNow(op.deleteOne.filter, false);
+    else if ('deleteMany' in op) await this.deleteNow(op.deleteMany.filter, true);
+    else await this.replaceNow(op.replaceOne.filter, op.replaceOne.replacement as T, op.replaceOne.upsert === true);
   }
 
   private refuseInTransaction(what: string): void {
@@ -726,6 +751,8 @@ export class MongoReadStore implements ReadStore {
   private detecting: Promise<ServerTraits> | undefined;
   private readonly uniqueKeyCache = new Map<string, Promise<string[][]>>();
   private readonly ctx: StoreContext;
+  /** the end of the queue of writes (FerretDB) */
+  private lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(url: string, options: MongoReadStoreOptions = {}) {
     this.client = new MongoClient(url, options.client);
@@ -735,6 +762,11 @@ export class MongoReadStore implements ReadStore {
       traits: () => this.traits(),
       uniqueKeys: (name) => this.uniqueKeys(name),
       forgetIndexes: (name) => (name === undefined ? this.uniqueKeyCache.clear() : this.uniqueKeyCache.delete(name)),
+      exclusive: (write) => {
+        const result = this.lastWrite.then(write);
+        this.lastWrite = result.catch(() => undefined);
+        return result;
+      },
     };
   }
 
@@ -775,6 +807,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   private async detect(): Promise<ServerTraits> {
+    // explicitly: after a failed first connection the driver keeps a closed topology, on which
+    // implicit connects fail for ever ("Topology is closed"); connect() builds a new one
+    await this.client.connect();
     const info = await this.db.admin().command({ buildInfo: 1 });
     const ferretDb = typeof info.ferretdbVersion === 'string';
     return { ferretDb, transactions: await this.probeTransactions() };
