@@ -51,11 +51,12 @@ const closedUrl = async (scheme: 'redis' | 'mongodb') => `${scheme}://127.0.0.1:
 
 describe('services of the distributed stack refuse to start half-way', { timeout: 60_000 }, () => {
   it.each([
-    ['api', { REDIS_URL: 'redis://127.0.0.1:1' }, 'MONGO_URL'],
-    ['api', { MONGO_URL: 'mongodb://127.0.0.1:1/' }, 'REDIS_URL'],
-    ['projections', { REDIS_URL: 'redis://127.0.0.1:1' }, 'MONGO_URL'],
-    ['workers', { EVENTSTORE_URL: '' }, 'REDIS_URL'],
-  ] as const)('%s without %j: exits 1 naming %s', async (kind, env, variable) => {
+    ['api', 'MONGO_URL', { REDIS_URL: 'redis://127.0.0.1:1' }],
+    ['api', 'REDIS_URL', { MONGO_URL: 'mongodb://127.0.0.1:1/' }],
+    ['projections', 'MONGO_URL', { REDIS_URL: 'redis://127.0.0.1:1' }],
+    ['projections', 'REDIS_URL', { MONGO_URL: 'mongodb://127.0.0.1:1/' }],
+    ['workers', 'REDIS_URL', {}],
+  ] as const)('%s without %s: exits 1 naming it, nothing started', async (kind, variable, env) => {
     const r = await startAndExit(kind, env);
     expect(r.code, r.output).toBe(1);
     expect(r.output).toContain(`Configuration invalide : ${variable} est obligatoire`);

@@ -6,14 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, MongoReadStore, SqliteEventStore } from '@evo/infra';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, MongoReadStore, SqliteEventStore, systemContext } from '@evo/infra';
 import type { RecordedEvent } from '@evo/domain';
-import { freePort, mongoServerAvailability, startFerretDb, type MongoServer } from '@evo/infra/testing/ferretdb';
+import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { uploadVideo } from '@evo/command-api/identity/commands';
 import {
   ROOT,
   deleteRedisKeys,
@@ -37,9 +40,27 @@ if (skipReason) console.warn(`[skip] distributed topology: ${skipReason}`);
 
 type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 
+/** `url` naming the database `name` (the rest of the URL, options included, kept) */
+function withDatabase(url: string, name: string): string {
+  // not new URL(): a replica set's URL lists several hosts
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/[^?]*)?(\?.*)?$/.exec(url);
+  if (!m) throw new Error(`not a MongoDB URL: ${url}`);
+  return `${m[1]}/${name}${m[2] ?? ''}`;
+}
+
+async function dropDatabases(url: string, names: string[]): Promise<void> {
+  const client = new MongoClient(url);
+  try {
+    for (const name of names) await client.db(name).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
 describe.skipIf(skipReason !== undefined)('distributed topology (separate processes)', { timeout: 120_000 }, () => {
   const startedAt = Date.now();
   const prefix = `evo-topo-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const database = prefix.replaceAll('-', '_');
   let dataDir: string;
   let ferret: MongoServer;
   let env: Record<string, string>;
@@ -67,11 +88,12 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'evo-topology-'));
-    ferret = await startFerretDb();
+    // a FerretDB of this file's own, or the MongoDB at MONGO_URL (databases of this run's own)
+    ferret = await startMongoServer();
     const [portA, portB, healthP, healthW] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     env = {
       DATA_DIR: dataDir,
-      MONGO_URL: `${ferret.url}evo`,
+      MONGO_URL: withDatabase(ferret.url, database),
       REDIS_URL: redisUrl(),
       REDIS_PREFIX: prefix,
       SESSION_SECRET: randomBytes(24).toString('hex'),
@@ -98,6 +120,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     for (const s of sockets) s.disconnect();
     await log?.close();
     await stopAllServices();
+    if (ferret?.kind === 'mongodb') await dropDatabases(ferret.url, [database, `${database}_replay`]);
     await ferret?.stop();
     await deleteRedisKeys(prefix);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -204,7 +227,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     expect(start.json.error).toContain('npm run replay');
   });
 
-  it('kill -9 of the worker during a video job: the job runs again, one VideoProcessed; gifts wait for the workers service (the API replicas do not credit them), then are credited once', async () => {
+  it('kill -9 of the worker during a video job: the job runs again, one VideoProcessed; gifts wait for the workers service (the API replicas do not credit them), then are credited once; an upload never queued is queued by the restarted workers', async () => {
     // the upload's job starts on the worker; kill it right then
     const form = new FormData();
     form.append('title', 'Pendant le crash');
@@ -234,6 +257,24 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     const giftId = (giftsSent[0].data as { giftId: number }).giftId;
     expect((await allEvents()).filter((e) => e.type === 'GiftReceived')).toHaveLength(0);
 
+    // an upload recorded by an API replica that died before queueing its job: only the log has it
+    const ownerId = ((await log.readStream(`video-${aliceVideo}`))[0].data as { ownerId: string }).ownerId;
+    const orphanFile = `${randomUUID()}.mp4`;
+    const orphanBytes = await demoVideo();
+    await writeFile(path.join(dataDir, 'uploads', 'videos', orphanFile), orphanBytes);
+    const orphan = await uploadVideo(
+      log,
+      ownerId,
+      {
+        title: 'Jamais mise en file',
+        description: '',
+        filePath: `/uploads/videos/${orphanFile}`,
+        mimeType: 'video/mp4',
+        sizeBytes: orphanBytes.length,
+      },
+      systemContext(),
+    );
+
     workers = startWorkers();
     await eventually(
       async () => {
@@ -250,6 +291,15 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     await new Promise((r) => setTimeout(r, 1000));
     const outcomes = (await log.readStream(`video-${videoId}`)).map((e) => e.type);
     expect(outcomes).toEqual(['VideoUploaded', 'VideoProcessed']);
+    // the restarted workers service queued the orphan upload again from the log
+    await eventually(
+      async () => (await log.readStream(`video-${orphan.videoId}`)).length > 1,
+      'the orphan upload processed',
+    );
+    expect((await log.readStream(`video-${orphan.videoId}`)).map((e) => e.type)).toEqual([
+      'VideoUploaded',
+      'VideoProcessed',
+    ]);
     const credits = (await allEvents()).filter((e) => e.type === 'GiftReceived');
     expect(credits.map((e) => (e.data as { giftId: number }).giftId)).toEqual([giftId]);
     // and the read models (on api B) show it once
@@ -318,7 +368,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     }
 
     // the live read models equal a rebuild from the log into an empty database, document by document
-    const replayUrl = `${ferret.url}evo_replay`;
+    const replayUrl = withDatabase(ferret.url, `${database}_replay`);
     const replay = spawnSync(process.execPath, ['--import', 'tsx', 'projections/src/cli/replay.ts'], {
       cwd: ROOT,
       env: serviceEnv({ ...env, MONGO_URL: replayUrl }),

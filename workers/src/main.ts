@@ -1,5 +1,6 @@
 // The workers service of the distributed stack: runs BullMQ jobs (video processing) and, once per
-// topology, the gift-credit process manager (the API replicas do not run it).
+// topology, the gift-credit process manager and the re-queueing of unprocessed uploads (the API
+// replicas do neither).
 import path from 'node:path';
 import {
   ConfigError,
@@ -13,6 +14,7 @@ import {
 import { startHealthServer } from '@evo/projections';
 import { jobHandlers } from './handlers';
 import { GiftCreditProcess } from './ledger/gift-credits';
+import { requeueUnprocessedVideos } from './videos/requeue';
 
 const log = childLogger('workers');
 try {
@@ -22,6 +24,9 @@ try {
   const events = createEventStore(config);
   const jobs = createJobQueue(config);
   await jobs.process(jobHandlers({ events, uploadsRoot: path.resolve(config.uploadsDir) }), { concurrency: 2 });
+  // uploads recorded whose job was never queued (an API replica died in between) get it now
+  const requeued = await requeueUnprocessedVideos(events, jobs);
+  if (requeued > 0) log.info({ videos: requeued }, 'video jobs queued again');
   // gifts sent are credited to their receiver: re-scans the log, then follows it
   const giftCredits = new GiftCreditProcess(events, {
     onError: (err) => log.error({ err }, 'gift credit error, retrying'),

@@ -90,5 +90,9 @@ describe('what each distributed service needs', () => {
   it('messages never show a password', () => {
     expect(redactUrl('redis://:s3cret@redis:6379/0')).toBe('redis://:***@redis:6379/0');
     expect(redactUrl('mongodb://evo:s3cret@mongo:27017/evo')).toBe('mongodb://evo:***@mongo:27017/evo');
+    expect(redactUrl('mongodb://evo:s3cret@m1:1,m2:2/evo?replicaSet=rs0')).toBe(
+      'mongodb://evo:***@m1:1,m2:2/evo?replicaSet=rs0',
+    );
+    expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
   });
 });
