@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, MongoReadStore, SqliteEventStore, systemContext } from '@evo/infra';
-import type { RecordedEvent } from '@evo/domain';
+import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
@@ -30,6 +30,7 @@ import {
   waitForStatus,
   type ServiceProcess,
 } from './topology-harness';
+import { browserSkipReason, ensureWebBuild, launchBrowser } from './harness';
 
 const mongo = mongoServerAvailability();
 const redisOk = await redisReachable();
@@ -37,6 +38,9 @@ const onCi = process.env.CI === 'true';
 const skipReason = !mongo.ok ? mongo.reason : !redisOk ? `no Redis at ${redisUrl()}` : undefined;
 if (skipReason && onCi) throw new Error(`topology test cannot run on CI: ${skipReason}`);
 if (skipReason) console.warn(`[skip] distributed topology: ${skipReason}`);
+
+const browserSkip = browserSkipReason();
+if (!skipReason && browserSkip) console.warn(`[skip] the topology's back-office screen: ${browserSkip}`);
 
 type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 
@@ -57,7 +61,7 @@ async function dropDatabases(url: string, names: string[]): Promise<void> {
   }
 }
 
-describe.skipIf(skipReason !== undefined)('distributed topology (separate processes)', { timeout: 120_000 }, () => {
+describe.skipIf(skipReason !== undefined)('distributed topology (separate processes)', { timeout: 180_000 }, () => {
   const startedAt = Date.now();
   const prefix = `evo-topo-${process.pid}-${randomBytes(4).toString('hex')}`;
   const database = prefix.replaceAll('-', '_');
@@ -88,6 +92,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'evo-topology-'));
+    // the API replicas serve the web app when it is built (CI builds it before the tests)
+    if (!browserSkip) ensureWebBuild();
     // a FerretDB of this file's own, or the MongoDB at MONGO_URL (databases of this run's own)
     ferret = await startMongoServer();
     const [portA, portB, healthP, healthW] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -226,6 +232,27 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     expect(start.status).toBe(409);
     expect(start.json.error).toContain('npm run replay');
   });
+
+  it.skipIf(browserSkip !== undefined)(
+    'the back-office tools screen served by an API replica says in French that the rebuild is `npm run replay`',
+    async () => {
+      const browser = await launchBrowser();
+      try {
+        const page = await (await browser.newContext({ locale: 'fr-FR' })).newPage();
+        await page.goto(`${urlB}/login`);
+        await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
+        await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
+        await page.getByRole('button', { name: 'Se connecter' }).click();
+        await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+        await page.goto(`${urlB}/admin/tools`);
+        await page.getByText('Reconstruction impossible depuis ce serveur.').waitFor();
+        expect(await page.getByText(MODERATION_MESSAGES.rebuildNotHere).isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Reconstruire les projections' }).isDisabled()).toBe(true);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   it('kill -9 of the worker during a video job: the job runs again, one VideoProcessed; gifts wait for the workers service (the API replicas do not credit them), then are credited once; an upload never queued is queued by the restarted workers', async () => {
     // the upload's job starts on the worker; kill it right then
