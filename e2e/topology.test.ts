@@ -259,12 +259,12 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     const form = new FormData();
     form.append('title', 'Pendant le crash');
     form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'crash.mp4');
-    const before = workers.output().length;
     const up = await alice.client.post('/api/videos/upload', form);
     expect(up.status, up.text).toBe(201);
     const videoId = (up.json.video as { id: number }).id;
     const started = new RegExp(`"jobId":"video-${videoId}".*"job started"`);
-    await eventually(async () => started.test(workers.output().slice(before)), 'the job started', 15_000);
+    // the line is seen as soon as the worker writes it (no polling), so the kill lands inside the job
+    await workers.waitForLine(started, 15_000);
     await workers.kill9();
     const afterKill = (await log.readStream(`video-${videoId}`)).map((e) => e.type);
     // the kill landed inside the job: nothing recorded yet
