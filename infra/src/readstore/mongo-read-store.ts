@@ -80,6 +80,8 @@ interface StoreContext {
 type PlainObject = Record<string, unknown>;
 
 const DUPLICATE_KEY = 11000;
+/** compare-and-set rounds of an emulated $slice before giving up (each lost round means another writer won) */
+const MAX_TRIM_ATTEMPTS = 20;
 const NAMESPACE_NOT_FOUND = 26;
 /**
  * Answers to a transaction meaning "this deployment has none": IllegalOperation (standalone
@@ -590,7 +592,9 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   /** `$slice` after the fact: cut the array by compare-and-set until it fits (a concurrent push retries). */
   private async trim(id: Doc['_id'], { path, slice }: Trim): Promise<void> {
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > MAX_TRIM_ATTEMPTS)
+        throw new Error(`$slice of "${path}" on ${this.name}/${String(id)}: the array kept changing`);
       const doc = await this.coll.findOne({ _id: id }, { projection: { [path]: 1 }, session: this.session });
       const current = getPath(doc, path);
       if (!Array.isArray(current)) return;
