@@ -42,6 +42,7 @@ import {
  *   elements that match (atomic with the rest of the update);
  * - `$push` with `$slice`: pushed natively, then trimmed by a compare-and-set on the array;
  * - upserts: the equalities inside `$and` / `$eq` seed the new document through `$setOnInsert`;
+ *   `$setOnInsert` skips null and empty-array values there, so such an upsert is emulated;
  * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
  *   with a missing or null part is checked against the collection first;
  * - duplicate keys in updates and index builds come back as InternalError: mapped to 11000;
@@ -79,6 +80,8 @@ interface StoreContext {
 type PlainObject = Record<string, unknown>;
 
 const DUPLICATE_KEY = 11000;
+/** compare-and-set rounds of an emulated $slice before giving up (each lost round means another writer won) */
+const MAX_TRIM_ATTEMPTS = 20;
 const NAMESPACE_NOT_FOUND = 26;
 /**
  * Answers to a transaction meaning "this deployment has none": IllegalOperation (standalone
@@ -341,6 +344,17 @@ function assertStorable(value: unknown, path = ''): void {
   }
 }
 
+/** FerretDB's $setOnInsert skips null and empty-array values: such an upsert is emulated. */
+function insertDropsValues(update: Update): boolean {
+  const onInsert = update.$setOnInsert;
+  return (
+    isPlainObject(onInsert) &&
+    Object.values(onInsert).some(
+      (value) => value === null || value === undefined || (Array.isArray(value) && value.length === 0),
+    )
+  );
+}
+
 /** Whether every field of every unique key is certainly set to a non-null scalar by this update. */
 function setsEveryKey(update: Update, keys: string[][], upsert: boolean): boolean {
   const set = isPlainObject(update.$set) ? update.$set : {};
@@ -477,6 +491,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       const seeds = upsert ? this.upsertSeeds(filter, update) : {};
       if (
         seeds === undefined ||
+        (upsert && insertDropsValues(withSetOnInsert(update, seeds))) ||
         hasElemMatch(filter) ||
         pullNeedsRewrite(update) ||
         pushNeedsTrim(update) ||
@@ -577,7 +592,9 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   /** `$slice` after the fact: cut the array by compare-and-set until it fits (a concurrent push retries). */
   private async trim(id: Doc['_id'], { path, slice }: Trim): Promise<void> {
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > MAX_TRIM_ATTEMPTS)
+        throw new Error(`$slice of "${path}" on ${this.name}/${String(id)}: the array kept changing`);
       const doc = await this.coll.findOne({ _id: id }, { projection: { [path]: 1 }, session: this.session });
       const current = getPath(doc, path);
       if (!Array.isArray(current)) return;
