@@ -51,6 +51,10 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 const started = new Set<ServiceProcess>();
+// the test process ending for any reason (a vitest timeout, a crash) takes its services with it
+process.once('exit', () => {
+  for (const s of started) if (s.alive()) s.child.kill('SIGKILL');
+});
 
 export function spawnService(kind: ServiceKind, name: string, env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ENTRY[kind], {
