@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, DataFileError, childLogger, loadConfig, type Config } from '@evo/infra';
+import { ConfigError, DataFileError, ServiceUnreachableError, childLogger, loadConfig, type Config } from '@evo/infra';
 import { startServer } from './server';
 
 const log = childLogger('main');
@@ -22,8 +22,9 @@ let server: Awaited<ReturnType<typeof startServer>>;
 try {
   server = await startServer({ config, role, webDist });
 } catch (e) {
-  // a damaged or lost event log: the operator's message alone, no stack
-  if (e instanceof DataFileError) {
+  // a damaged or lost event log, a missing variable, a server that does not answer: the
+  // operator's message alone, no stack, and nothing left running
+  if (e instanceof DataFileError || e instanceof ConfigError || e instanceof ServiceUnreachableError) {
     console.error(e.message);
     process.exit(1);
   }

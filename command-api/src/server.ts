@@ -2,12 +2,14 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   attachRedisAdapter,
+  checkDistributedServices,
   childLogger,
   createEventStore,
   createJobQueue,
   createReadStore,
   createSessionStore,
   DataFileError,
+  pushChannelKey,
   SocketIoPushBus,
   SqliteEventStore,
   systemContext,
@@ -52,8 +54,11 @@ export interface RunningServer {
   deps: AppDeps;
   /** the in-process read side (embedded role); waitFor/rebuild go through it */
   runner?: ProjectionService;
-  /** credits every sent gift to its receiver (coin ledger) */
-  giftCredits: GiftCreditProcess;
+  /**
+   * credits every sent gift to its receiver (coin ledger): embedded role only; in the distributed
+   * stack the workers service runs it, once per topology
+   */
+  giftCredits?: GiftCreditProcess;
   http: HttpServer;
   close(): Promise<void>;
 }
@@ -81,6 +86,8 @@ async function checkEmbeddedLog(events: SqliteEventStore, config: Config, upload
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const role = options.role ?? 'embedded';
+  // an API replica starts whole or not at all: its variables set, Redis and MongoDB answering
+  if (role === 'api') await checkDistributedServices(config, 'api');
   const uploads = new UploadStore(config.uploadsDir, {
     maxVideoBytes: config.MAX_VIDEO_MB * 1024 * 1024,
     maxImageBytes: config.MAX_IMAGE_MB * 1024 * 1024,
@@ -130,7 +137,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     else res.writeHead(503).end();
   });
   const io = createSocketServer(http, sessions, read);
-  const closeRedisAdapter = config.REDIS_URL ? await attachRedisAdapter(io, config.REDIS_URL) : undefined;
+  const closeRedisAdapter = config.REDIS_URL
+    ? await attachRedisAdapter(io, config.REDIS_URL, { key: pushChannelKey(config) })
+    : undefined;
   const push = new SocketIoPushBus(io);
 
   const runner = projections;
@@ -149,13 +158,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
 
-  // --- coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows it;
-  // idempotent per gift id, so it may also run in several API processes) ---
-  const giftCredits = new GiftCreditProcess(events, {
-    onError: (err) => log.error({ err }, 'gift credit error, retrying'),
-  });
-  await giftCredits.start();
-  // --- end coin ledger ---
+  // coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows
+  // it). Work to do once per topology, not once per API replica: in the distributed stack the
+  // workers service runs it (workers/src/main.ts)
+  const giftCredits =
+    role === 'embedded'
+      ? new GiftCreditProcess(events, { onError: (err) => log.error({ err }, 'gift credit error, retrying') })
+      : undefined;
+  await giftCredits?.start();
 
   const deps: AppDeps = {
     config,
@@ -179,7 +189,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((r) => io.close(() => r()));
-      await giftCredits.stop();
+      await giftCredits?.stop();
       await closeRedisAdapter?.();
       await runner?.stop();
       await jobs.close();

@@ -25,9 +25,22 @@ export function createReadStore(config: Config): ReadStore {
 }
 
 export function createJobQueue(config: Config): JobQueue {
-  return config.REDIS_URL ? new BullMqJobQueue({ redisUrl: config.REDIS_URL }) : new InProcessJobQueue();
+  return config.REDIS_URL
+    ? new BullMqJobQueue({
+        redisUrl: config.REDIS_URL,
+        prefix: config.REDIS_PREFIX,
+        stalledAfterMs: config.JOB_STALLED_SECONDS * 1000,
+      })
+    : new InProcessJobQueue();
 }
 
 export function createSessionStore(config: Config): SessionStore {
-  return config.REDIS_URL ? new RedisSessionStore(config.REDIS_URL) : new MemorySessionStore();
+  return config.REDIS_URL
+    ? new RedisSessionStore(config.REDIS_URL, `${config.REDIS_PREFIX}:sess:`)
+    : new MemorySessionStore();
+}
+
+/** The Redis channel prefix shared by the API servers' Socket.IO adapters and the projections' emitter. */
+export function pushChannelKey(config: Config): string {
+  return `${config.REDIS_PREFIX}:socket.io`;
 }

@@ -7,3 +7,4 @@ export * from './config/config';
 export * from './sessions/index';
 export * from './factory';
 export * from './commands/index';
+export * from './services';

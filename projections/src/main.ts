@@ -1,6 +1,15 @@
 // The projections service of the distributed stack: follows the log into MongoDB, pushes through Redis.
-import { Redis } from 'ioredis';
-import { ConfigError, RedisEmitterPushBus, childLogger, createEventStore, createReadStore, loadConfig } from '@evo/infra';
+import {
+  ConfigError,
+  RedisEmitterPushBus,
+  ServiceUnreachableError,
+  checkDistributedServices,
+  childLogger,
+  createEventStore,
+  createReadStore,
+  loadConfig,
+  pushChannelKey,
+} from '@evo/infra';
 import { allProjectors } from './registry';
 import { ProjectionRunner } from './runtime/runner';
 import { startHealthServer } from './health';
@@ -8,17 +17,24 @@ import { startHealthServer } from './health';
 const log = childLogger('projections');
 try {
   const config = loadConfig();
+  // MONGO_URL and REDIS_URL set and answering before anything starts (no half-started service)
+  await checkDistributedServices(config, 'projections');
   const events = createEventStore(config);
   const read = createReadStore(config);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
-  const push = redis ? new RedisEmitterPushBus(redis, { ownsClient: true }) : undefined;
-  const runner = new ProjectionRunner({ events, read, projectors: allProjectors, push, onError: (err) => log.error({ err }, 'projection error, retrying') });
+  const push = RedisEmitterPushBus.connect(config.REDIS_URL!, { key: pushChannelKey(config) });
+  const runner = new ProjectionRunner({
+    events,
+    read,
+    projectors: allProjectors,
+    push,
+    onError: (err) => log.error({ err }, 'projection error, retrying'),
+  });
   const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3001), () => runner.isCaughtUp());
   await runner.start();
   log.info({ position: runner.currentPosition?.toString() }, 'projections caught up, following the log');
   const stop = async () => {
     await runner.stop();
-    await push?.close();
+    await push.close();
     await read.close();
     await events.close();
     health.close();
@@ -27,6 +43,6 @@ try {
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
 } catch (e) {
-  console.error(e instanceof ConfigError ? e.message : e);
+  console.error(e instanceof ConfigError || e instanceof ServiceUnreachableError ? e.message : e);
   process.exit(1);
 }

@@ -1,13 +1,16 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, it, expect, afterAll, afterEach, beforeAll } from 'vitest';
 import type { RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, type EventStore } from '@evo/infra';
+import { MemoryReadStore, MongoReadStore, SqliteEventStore, type EventStore, type ReadStore } from '@evo/infra';
+import { mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { allProjectors } from './registry';
 import { ProjectionRunner } from './runtime/runner';
 import { rebuildReadModels, type RebuildProgress } from './runtime/rebuild';
-import { readCheckpoint } from './runtime/checkpoint';
+import { CHECKPOINTS, readCheckpoint } from './runtime/checkpoint';
 import { dumpReadModels } from './testing/read-model-dump';
 import { writeScriptedHistory } from './testing/scripted-history';
 import { identityQueries } from './identity/queries';
+import { withMongoTransactionAborts } from './testing/strict-transactions';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -25,7 +28,7 @@ async function allEvents(events: EventStore): Promise<RecordedEvent[]> {
   return out;
 }
 
-async function projectAll(list: RecordedEvent[], read: MemoryReadStore, times: (e: RecordedEvent) => number) {
+async function projectAll(list: RecordedEvent[], read: ReadStore, times: (e: RecordedEvent) => number) {
   const ctx = { push: () => {}, rooms: () => {} };
   for (const e of list) {
     for (let t = 0; t < times(e); t++) {
@@ -34,27 +37,112 @@ async function projectAll(list: RecordedEvent[], read: MemoryReadStore, times: (
   }
 }
 
-describe('projections', () => {
+const mongoAvailability = mongoServerAvailability();
+if (!mongoAvailability.ok) console.warn(`projections into MongoReadStore skipped: ${mongoAvailability.reason}`);
+
+/** Each kind of read store the projections run against; every test makes fresh ones. */
+const readStores: Array<{
+  name: string;
+  /** members in the scripted history */
+  members: number;
+  skip: boolean;
+  setUp?: () => Promise<() => Promise<void>>;
+  make: () => Promise<ReadStore>;
+}> = [
+  { name: 'MemoryReadStore', skip: false, members: 6, make: async () => new MemoryReadStore() },
+  (() => {
+    let server: MongoServer | undefined;
+    const runId = randomUUID().slice(0, 8);
+    let made = 0;
+    return {
+      // FerretDB of this file's own (or MONGO_URL): no transactions there, so this also runs the
+      // projectors without them
+      name: 'MongoReadStore',
+      skip: !mongoAvailability.ok,
+      // a smaller history: every write is a round trip to a server here
+      members: 3,
+      setUp: async () => {
+        server = await startMongoServer();
+        return () => server!.stop();
+      },
+      make: async () => {
+        made += 1;
+        const store = new MongoReadStore(server!.url, { dbName: `evo_projections_${runId}_${made}` });
+        await store.connect();
+        open.push({
+          close: async () => {
+            await store.dropAll();
+            await store.close();
+          },
+        });
+        return store;
+      },
+    };
+  })(),
+];
+
+describe.each(readStores)('projections into $name', ({ skip, setUp, make, members }) => {
+  if (skip) {
+    it.skip(`(${mongoAvailability.ok ? '' : mongoAvailability.reason})`, () => undefined);
+    return;
+  }
+  let tearDown: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    tearDown = await setUp?.();
+  }, 600_000);
+  afterAll(async () => {
+    await tearDown?.();
+  });
+
   it('build the same read models live as by a rebuild from scratch, document by document', async () => {
     const events = newStore();
-    const live = new MemoryReadStore();
+    const live = await make();
     const runner = new ProjectionRunner({ events, read: live, projectors: allProjectors });
     await runner.start();
     open.push({ close: () => runner.stop() });
-    await writeScriptedHistory(events, 6);
+    await writeScriptedHistory(events, members);
     const last = (await events.lastPosition())!;
-    expect(await runner.waitFor(last, 5000)).toBe(true);
+    expect(await runner.waitFor(last, 60_000)).toBe(true);
 
-    const rebuilt = new MemoryReadStore();
+    const rebuilt = await make();
     const progress: RebuildProgress[] = [];
-    const r = await rebuildReadModels({ events, read: rebuilt, projectors: allProjectors, batchSize: 7, onProgress: (p) => progress.push(p) });
+    const r = await rebuildReadModels({
+      events,
+      read: rebuilt,
+      projectors: allProjectors,
+      batchSize: 7,
+      onProgress: (p) => progress.push(p),
+    });
     expect(r.events).toBe((await allEvents(events)).length);
     expect(progress.at(-1)).toMatchObject({ done: r.events, fraction: 1 });
     expect(progress.length).toBeGreaterThan(2);
 
     const a = await dumpReadModels(live);
     const b = await dumpReadModels(rebuilt);
-    expect(Object.keys(a).sort()).toEqual(expect.arrayContaining(['favorites', 'following', 'follows', 'likes', 'reports', 'users', 'videos', 'comments', 'notifications', 'notification_counters', 'mailboxes', 'conversations', 'stats', 'stats_members', 'stats_videos', 'admin_audit', 'coin_wallets', 'coin_movements', 'gift_catalog', 'gifts_received']));
+    expect(Object.keys(a).sort()).toEqual(
+      expect.arrayContaining([
+        'favorites',
+        'following',
+        'follows',
+        'likes',
+        'reports',
+        'users',
+        'videos',
+        'comments',
+        'notifications',
+        'notification_counters',
+        'mailboxes',
+        'conversations',
+        'stats',
+        'stats_members',
+        'stats_videos',
+        'admin_audit',
+        'coin_wallets',
+        'coin_movements',
+        'gift_catalog',
+        'gifts_received',
+      ]),
+    );
     expect(a).toEqual(b);
     expect(await readCheckpoint(live)).toBe(last);
     expect(await readCheckpoint(rebuilt)).toBe(last);
@@ -62,24 +150,25 @@ describe('projections', () => {
 
   it('are idempotent: every event delivered twice leaves the read models unchanged', async () => {
     const events = newStore();
-    await writeScriptedHistory(events, 6);
+    await writeScriptedHistory(events, members);
     const list = await allEvents(events);
+    // the reference in memory: cheaper, and the same documents must come out of every store
     const once = new MemoryReadStore();
     await projectAll(list, once, () => 1);
-    const twice = new MemoryReadStore();
+    const twice = await make();
     await projectAll(list, twice, () => 2);
     // and a crash-like redelivery: the whole log again after it was applied
     await projectAll(list, twice, () => 1);
     expect(await dumpReadModels(twice)).toEqual(await dumpReadModels(once));
     // counters really moved (so the comparison is not trivially empty)
     const users = await once.collection('users').find({}, { sort: { _id: 1 } });
-    expect(users.map((u) => u.login_count).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(users.map((u) => u.login_count).sort()).toEqual(Array.from({ length: members }, (_, i) => i));
   });
 
   it('resume from their checkpoint without applying an event twice', async () => {
     const events = newStore();
     await writeScriptedHistory(events, 3);
-    const read = new MemoryReadStore();
+    const read = await make();
     const first = new ProjectionRunner({ events, read, projectors: allProjectors, batchSize: 4 });
     await first.start();
     await first.stop();
@@ -95,17 +184,47 @@ describe('projections', () => {
   it('answer the profile query from the read models', async () => {
     const events = newStore();
     const { userIds } = await writeScriptedHistory(events, 3);
-    const read = new MemoryReadStore();
+    const read = await make();
     await rebuildReadModels({ events, read, projectors: allProjectors });
     const q = identityQueries(read);
     const profile = await q.profile('MEMBRE2', 'someone-else');
-    expect(profile?.user).toEqual({ pseudo: 'Membre2', email: 'membre2@test.fr', bio: 'Bio 2 é', profile_picture: 'default.png' });
+    expect(profile?.user).toEqual({
+      pseudo: 'Membre2',
+      email: 'membre2@test.fr',
+      bio: 'Bio 2 é',
+      profile_picture: 'default.png',
+    });
     // the rejected video (second upload) is hidden from others, shown to its owner
     expect(profile?.videos.map((v) => v.title)).toEqual(['Vidéo 2.2', 'Vidéo 2.0']);
     const own = await q.profile('membre2', userIds[2]);
     expect(own?.videos.map((v) => v.title)).toEqual(['Vidéo 2.2', 'Vidéo 2.1', 'Vidéo 2.0']);
-    expect(own?.videos[0]).toMatchObject({ user_email: 'membre2@test.fr', user_pseudo: 'Membre2', processing: 'prête', duration: 6 });
+    expect(own?.videos[0]).toMatchObject({
+      user_email: 'membre2@test.fr',
+      user_pseudo: 'Membre2',
+      processing: 'prête',
+      duration: 6,
+    });
     expect((await q.userById(userIds[0]))?.is_admin).toBe(true);
     expect((await q.userById(userIds[1]))?.is_admin).toBe(false);
+  });
+});
+
+describe('projections inside transactions', () => {
+  it('meet no duplicate key when a whole batch comes again (MongoDB aborts a transaction on one, even caught)', async () => {
+    const events = newStore();
+    await writeScriptedHistory(events, 4);
+    const read = withMongoTransactionAborts(new MemoryReadStore());
+    const first = new ProjectionRunner({ events, read, projectors: allProjectors, batchSize: 50 });
+    await first.start();
+    await first.stop();
+    // as if the process died after writing and before the checkpoint: the whole log comes again
+    await read.collection(CHECKPOINTS).deleteMany({});
+    const again = new ProjectionRunner({ events, read, projectors: allProjectors, batchSize: 50 });
+    await again.start();
+    await again.stop();
+    expect(read.duplicateKeys).toBe(0);
+    const fresh = new MemoryReadStore();
+    await rebuildReadModels({ events, read: fresh, projectors: allProjectors });
+    expect(await dumpReadModels(read)).toEqual(await dumpReadModels(fresh));
   });
 });

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response, NextFunction, RequestHandl
 import { ZodError } from 'zod';
 import multer from 'multer';
 import { DomainError } from '@evo/domain';
-import { childLogger } from '@evo/infra';
+import { childLogger, ServiceUnavailableError } from '@evo/infra';
 
 const log = childLogger('http');
 
@@ -13,6 +13,7 @@ export const MESSAGES = {
   notFound: 'Ressource introuvable.',
   unexpectedFile: 'Fichier inattendu dans le formulaire.',
   badForm: 'Formulaire invalide.',
+  unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
 } as const;
 
 /** An HTTP answer with a French message. */
@@ -63,6 +64,10 @@ export const errorHandler =
     if (isClientAbort(err, req)) {
       log.debug({ method: req.method, url: req.originalUrl, reason: (err as Error).message }, 'client went away');
       return send(400, MESSAGES.badForm);
+    }
+    if (err instanceof ServiceUnavailableError) {
+      log.warn({ method: req.method, url: req.originalUrl, reason: err.message }, 'service unavailable');
+      return send(503, MESSAGES.unavailable);
     }
     if (err instanceof ZodError) return send(400, err.issues[0]?.message ?? MESSAGES.badForm);
     if (err instanceof multer.MulterError) {

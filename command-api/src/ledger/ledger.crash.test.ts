@@ -108,7 +108,7 @@ describe('crash during a gift load', () => {
         for (let i = 0; i < 5; i++) {
           await server.deps.jobs.drain(30_000);
           const p = await last();
-          expect(await server.giftCredits.waitFor(p, 20_000)).toBe(true);
+          expect(await server.giftCredits!.waitFor(p, 20_000)).toBe(true);
           expect(await server.deps.progress.waitFor(p, 20_000)).toBe(true);
           if ((await last()) === p) break;
         }

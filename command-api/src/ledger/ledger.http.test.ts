@@ -25,7 +25,7 @@ async function settle() {
   await server.deps.jobs.drain(30_000);
   for (let i = 0; i < 3; i++) {
     const last = (await server.deps.events.lastPosition())!;
-    expect(await server.giftCredits.waitFor(last, 10_000)).toBe(true);
+    expect(await server.giftCredits!.waitFor(last, 10_000)).toBe(true);
     expect(await server.deps.progress.waitFor(last, 10_000)).toBe(true);
     if ((await server.deps.events.lastPosition()) === last) return last;
   }
@@ -375,7 +375,7 @@ describe('gifts', () => {
     )!;
     const before = await server.deps.events.lastPosition();
     // a redelivery to the running manager, and a second manager re-scanning the whole log
-    expect(await server.giftCredits.credit(giftSent)).toBe(false);
+    expect(await server.giftCredits!.credit(giftSent)).toBe(false);
     const second = new GiftCreditProcess(server.deps.events);
     await second.start();
     expect(await second.waitFor(before!, 5000)).toBe(true);
@@ -860,7 +860,7 @@ describe('fees', () => {
         gift_id: 1,
       }); // 1 → fee 0
       const last = (await feeServer.deps.events.lastPosition())!;
-      await feeServer.giftCredits.waitFor(last, 5000);
+      await feeServer.giftCredits!.waitFor(last, 5000);
       await feeServer.deps.progress.waitFor((await feeServer.deps.events.lastPosition())!, 5000);
       expect((await b.client.get(`/api/coins/balance/${b.member.email}`)).json).toEqual({
         coins_balance: 0,

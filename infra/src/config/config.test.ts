@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL } from './config';
+import { redactUrl, requireDistributedConfig } from '../services';
 
 describe('config', () => {
   it('defaults to the embedded single process', () => {
@@ -9,6 +10,8 @@ describe('config', () => {
     expect(c.ADMIN_EMAIL).toBe(DEMO_ADMIN_EMAIL);
     expect(c.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(c.eventsFile.endsWith('events.sqlite')).toBe(true);
+    expect(c.REDIS_PREFIX).toBe('evo');
+    expect(c.JOB_STALLED_SECONDS).toBe(30);
   });
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
@@ -19,6 +22,9 @@ describe('config', () => {
     [{ ADMIN_EMAIL: 'nope' }, 'ADMIN_EMAIL'],
     [{ GIFT_FEE_PERCENT: '150' }, 'GIFT_FEE_PERCENT'],
     [{ REDIS_URL: 'redis://127.0.0.1:6379' }, 'SESSION_SECRET'],
+    [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX'],
+    [{ REDIS_PREFIX: 'x'.repeat(65) }, 'REDIS_PREFIX'],
+    [{ JOB_STALLED_SECONDS: '0' }, 'JOB_STALLED_SECONDS'],
   ])('refuses %o naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -60,5 +66,33 @@ describe('config', () => {
   it('runs distributed with a session secret', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET: 'x'.repeat(20) });
     expect(c.embedded).toBe(false);
+  });
+});
+
+describe('what each distributed service needs', () => {
+  const secret = { SESSION_SECRET: 'x'.repeat(20) };
+  it.each([
+    ['api', { REDIS_URL: 'redis://r:6379', ...secret }, 'MONGO_URL'],
+    ['api', { MONGO_URL: 'mongodb://m/evo', ...secret }, 'REDIS_URL'],
+    ['projections', { REDIS_URL: 'redis://r:6379', ...secret }, 'MONGO_URL'],
+    ['projections', { MONGO_URL: 'mongodb://m/evo', ...secret }, 'REDIS_URL'],
+    ['workers', {}, 'REDIS_URL'],
+  ] as const)('%s refuses %o naming %s', (role, env, variable) => {
+    expect(() => requireDistributedConfig(loadConfig(env), role)).toThrow(
+      expect.objectContaining({ variable, message: expect.stringContaining(`${variable} est obligatoire`) }),
+    );
+  });
+  it('the workers service needs no MongoDB', () => {
+    expect(() =>
+      requireDistributedConfig(loadConfig({ REDIS_URL: 'redis://r:6379', ...secret }), 'workers'),
+    ).not.toThrow();
+  });
+  it('messages never show a password', () => {
+    expect(redactUrl('redis://:s3cret@redis:6379/0')).toBe('redis://:***@redis:6379/0');
+    expect(redactUrl('mongodb://evo:s3cret@mongo:27017/evo')).toBe('mongodb://evo:***@mongo:27017/evo');
+    expect(redactUrl('mongodb://evo:s3cret@m1:1,m2:2/evo?replicaSet=rs0')).toBe(
+      'mongodb://evo:***@m1:1,m2:2/evo?replicaSet=rs0',
+    );
+    expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
   });
 });

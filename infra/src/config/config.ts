@@ -32,6 +32,20 @@ const ConfigSchema = z.object({
   ),
   MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
+  /**
+   * first part of every Redis key and channel EVO uses (sessions, BullMQ queue, Socket.IO adapter):
+   * deployments (or test runs) sharing one Redis stay apart with different prefixes
+   */
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'doit faire 1 à 64 caractères parmi A-Z a-z 0-9 _ . -' })
+    .default('evo'),
+  /**
+   * how long a BullMQ job whose worker died waits before another worker runs it again (the job's
+   * lock duration and the stalled-job check interval)
+   */
+  JOB_STALLED_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
   ADMIN_PASSWORD: z.string().min(8).default(DEMO_ADMIN_PASSWORD),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),

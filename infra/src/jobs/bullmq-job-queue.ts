@@ -29,6 +29,11 @@ export interface BullMqJobQueueOptions {
   keepFailed?: JobRetention;
   /** how often drain() looks at the job counts, default 50 ms */
   drainPollMs?: number;
+  /**
+   * how long a job whose worker died (kill -9, lost machine) waits before a worker runs it again:
+   * BullMQ's lock duration and stalled-job check interval, default 30 s
+   */
+  stalledAfterMs?: number;
 }
 
 type JobData = JobMap[JobType];
@@ -80,6 +85,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly keepCompleted: KeepJobs;
   private readonly keepFailed: KeepJobs;
   private readonly drainPollMs: number;
+  private readonly stalledAfterMs: number;
   private readonly queueConnection: Redis;
   private readonly queue: Queue<JobData, void, JobType>;
   private workerConnection: Redis | undefined;
@@ -95,6 +101,7 @@ export class BullMqJobQueue implements JobQueue {
     this.keepCompleted = keepJobs(options.keepCompleted ?? DEFAULT_KEEP_COMPLETED);
     this.keepFailed = keepJobs(options.keepFailed ?? DEFAULT_KEEP_FAILED);
     this.drainPollMs = options.drainPollMs ?? 50;
+    this.stalledAfterMs = positiveInteger('stalledAfterMs', options.stalledAfterMs ?? 30_000);
 
     this.queueConnection = new Redis(this.redisUrl);
     this.queueConnection.on('error', (err) => log.error({ err }, 'queue redis connection error'));
@@ -134,6 +141,8 @@ export class BullMqJobQueue implements JobQueue {
       connection: this.workerConnection,
       prefix: this.prefix,
       concurrency,
+      lockDuration: this.stalledAfterMs,
+      stalledInterval: this.stalledAfterMs,
     });
     this.worker.on('error', (err) => log.error({ err }, 'worker error'));
     this.worker.on('failed', (job, err) => {
@@ -196,10 +205,12 @@ export class BullMqJobQueue implements JobQueue {
     const type = job.name;
     // retrying cannot make a missing handler appear, so the job fails at once
     if (!Object.hasOwn(handlers, type)) throw new UnrecoverableError(`no handler for job type ${type}`);
-    await runHandler(handlers, type as JobType, job.data, {
-      jobId: fromBullJobId(job.id),
-      // attemptsMade counts the tries that already failed
-      attempt: job.attemptsMade + 1,
-    });
+    const jobId = fromBullJobId(job.id);
+    // attemptsMade counts the tries that already failed
+    const attempt = job.attemptsMade + 1;
+    // a job's start and end in the worker's log: after a crash, which job it was running
+    log.info({ jobId, type, attempt }, 'job started');
+    await runHandler(handlers, type as JobType, job.data, { jobId, attempt });
+    log.info({ jobId, type, attempt }, 'job done');
   }
 }

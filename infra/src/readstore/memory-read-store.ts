@@ -117,7 +117,8 @@ function compareBytes(a: ArrayBufferView, b: ArrayBufferView): number {
 function compareValues(a: unknown, b: unknown): number {
   // the common cases first (index keys are mostly strings and numbers)
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
+    return a < b ? -1 : a > b ? 1 : 0;
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -347,8 +348,11 @@ function compileFilter(filter: Filter): Matcher {
   };
 }
 
-/** Equality parts of a filter, the fields an upsert seeds the new document with (MongoDB's rule). */
-function equalityFields(filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> {
+/**
+ * Equality parts of a filter, the fields an upsert seeds the new document with (MongoDB's rule).
+ * Exported for MongoReadStore, which seeds upserts itself where FerretDB does not.
+ */
+export function equalityFields(filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> {
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(value)) {
       for (const clause of value) if (isPlainObject(clause)) equalityFields(clause, out);
@@ -407,9 +411,10 @@ function sameId(a: unknown, b: unknown): boolean {
 
 /**
  * Applies an operator update to a copy of `doc`. On insert (upsert), $setOnInsert joins $set and an
- * _id it sets is taken as the new document's id.
+ * _id it sets is taken as the new document's id. Exported for MongoReadStore, which computes a
+ * write's result where FerretDB cannot be trusted with it (see its FerretDB notes).
  */
-function applyUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
+export function applyUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
   assertUpdateDocument(update);
   const fast = cloneValue(doc) as PlainObject;
   if (applyFastUpdate(fast, fastOperators(update, isInsert), cloneValue) !== FALLBACK) return fast as Doc;
@@ -478,7 +483,8 @@ function applyGeneralUpdate(doc: Doc | PlainObject, update: Update, filter: Filt
   return next as Doc;
 }
 
-function buildUpsertFromFilter(filter: Filter): PlainObject {
+/** The document an upsert starts from: the filter's equalities (see equalityFields). */
+export function buildUpsertFromFilter(filter: Filter): PlainObject {
   const doc: PlainObject = {};
   for (const [path, value] of equalityFields(filter)) setPath(doc, path, cloneValue(value));
   return doc;

@@ -1,79 +1,69 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { MongoClient } from 'mongodb';
-import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  mongoServerAvailability,
+  startFerretDb,
+  startMongoServer,
+  type MongoServer,
+} from '../testing/ferretdb';
 import { MongoReadStore } from './mongo-read-store';
+import { DuplicateKeyError } from './port';
 import { readStoreContract } from './read-store.contract';
 
-const DOCKER_PROBE_MS = 5_000;
-
-/** Whether a container engine answers, without waiting long when there is none. */
-async function dockerReachable(): Promise<boolean> {
-  try {
-    return await Promise.race([getContainerRuntimeClient().then(() => true), sleep(DOCKER_PROBE_MS).then(() => false)]);
-  } catch {
-    return false;
-  }
+/** A TCP relay to the server on a port of its own, started and stopped at will. */
+function relay(target: URL, port: number): { start(): Promise<void>; stop(): Promise<void> } {
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  return {
+    start: () =>
+      new Promise((resolve) => {
+        server = createServer((client) => {
+          const upstream = connect(Number(target.port), target.hostname);
+          for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('close', () => sockets.delete(s));
+            s.on('error', () => undefined);
+          }
+          client.pipe(upstream).pipe(client);
+        });
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        if (server) server.close(() => resolve());
+        else resolve();
+      }),
+  };
 }
 
-/**
- * mongo:7 as a one-member replica set, so withTransaction runs real transactions (a standalone
- * server has none). directConnection: the member's advertised host is the container's own.
- */
-async function startMongo(): Promise<{ container: StartedTestContainer; url: string }> {
-  const container = await new GenericContainer('mongo:7')
-    .withCommand(['--replSet', 'rs0', '--bind_ip_all'])
-    .withExposedPorts(27017)
-    .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))
-    .start();
-  await container.exec([
-    'mongosh',
-    '--quiet',
-    '--eval',
-    'rs.initiate({ _id: "rs0", members: [{ _id: 0, host: "localhost:27017" }] })',
-  ]);
-  const url = `mongodb://${container.getHost()}:${container.getMappedPort(27017)}/?directConnection=true`;
-  const client = new MongoClient(url);
-  try {
-    for (let i = 0; ; i++) {
-      const hello = await client.db('admin').command({ hello: 1 });
-      if (hello.isWritablePrimary === true) break;
-      if (i >= 120) throw new Error('mongo:7 replica set did not elect a primary');
-      await sleep(250);
-    }
-  } finally {
-    await client.close();
-  }
-  return { container, url };
-}
+const availability = mongoServerAvailability();
 
-const mongoUrl = process.env.MONGO_URL;
-const useDocker = !mongoUrl && (await dockerReachable());
-
-if (!mongoUrl && !useDocker) {
-  console.warn('MongoDB tests skipped: set MONGO_URL or run a Docker engine');
-  describe.skip('MongoReadStore (needs MONGO_URL or a Docker engine)', () => {
-    it('runs the ReadStore contract on MongoDB', () => undefined);
+if (!availability.ok) {
+  console.warn(`MongoReadStore tests skipped: ${availability.reason}`);
+  describe.skip(`MongoReadStore (${availability.reason})`, () => {
+    it('runs the ReadStore contract over the MongoDB wire protocol', () => undefined);
   });
 } else {
-  let url = mongoUrl ?? '';
-  let container: StartedTestContainer | undefined;
+  let server: MongoServer;
   /** one database per test, unique per run, so runs never share data */
   const runId = randomUUID().slice(0, 8);
   let made = 0;
 
   beforeAll(async () => {
-    if (useDocker) ({ container, url } = await startMongo());
-  }, 180_000);
+    server = await startMongoServer();
+  }, 600_000);
 
   afterAll(async () => {
-    await container?.stop();
+    await server?.stop();
   });
 
   async function makeStore(): Promise<{ store: MongoReadStore; cleanup: () => Promise<void> }> {
     made += 1;
-    const store = new MongoReadStore(url, { dbName: `evo_readstore_${runId}_${made}` });
+    const store = new MongoReadStore(server.url, { dbName: `evo_readstore_${runId}_${made}` });
     await store.connect();
     return {
       store,
@@ -85,22 +75,235 @@ if (!mongoUrl && !useDocker) {
     };
   }
 
-  readStoreContract('MongoReadStore', makeStore, { propertyRuns: 8 });
+  // FerretDB is a few times slower than the memory store: a few runs of the property here
+  readStoreContract('MongoReadStore', makeStore, { propertyRuns: 4 });
 
   describe('MongoReadStore', () => {
-    it('uses the database it was given and reports what the deployment supports', async () => {
+    it('uses the database it was given', async () => {
       const { store, cleanup } = await makeStore();
       try {
         expect(store.databaseName).toMatch(/^evo_readstore_/);
         await store.collection('x').insertOne({ _id: 1 });
-        const client = new MongoClient(url);
+        const client = new MongoClient(server.url);
         try {
           const names = await client.db(store.databaseName).listCollections({}, { nameOnly: true }).toArray();
           expect(names.map((c) => c.name)).toEqual(['x']);
         } finally {
           await client.close();
         }
-        if (useDocker) expect(store.supportsTransactions).toBe(true);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('knows FerretDB by its buildInfo and finds no transactions there by committing one', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        expect(store.isFerretDb).toBe(server.kind === 'ferretdb');
+        if (server.kind === 'ferretdb') expect(store.supportsTransactions).toBe(false);
+        // withTransaction still runs fn, and its writes are there
+        expect(await store.withTransaction(async (tx) => (await tx.collection('t').insertOne({ _id: 1 }), 'ran'))).toBe(
+          'ran',
+        );
+        expect(await store.collection('t').countDocuments()).toBe(1);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('does not take a replica set name for transactions (FerretDB with --repl-set-name has none)', async (ctx) => {
+      if (server.kind !== 'ferretdb') ctx.skip();
+      const named = await startFerretDb({ extraArgs: ['--repl-set-name=rs0'] });
+      const store = new MongoReadStore(`${named.url}?directConnection=true`, { dbName: `evo_rs_${runId}` });
+      try {
+        const client = new MongoClient(`${named.url}?directConnection=true`);
+        try {
+          expect((await client.db('admin').command({ hello: 1 })).setName).toBe('rs0');
+        } finally {
+          await client.close();
+        }
+        await store.connect();
+        expect(store.supportsTransactions).toBe(false);
+        await store.withTransaction((tx) => tx.collection('t').insertOne({ _id: 1 }));
+        expect(await store.collection('t').countDocuments()).toBe(1);
+      } finally {
+        await store.close();
+        await named.stop();
+      }
+    });
+
+    it('does not keep a failed first detection: once the server answers, the store works', async () => {
+      const port = await freePort();
+      const gate = relay(new URL(server.url), port);
+      const store = new MongoReadStore(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
+        dbName: `evo_retry_${runId}`,
+        client: { serverSelectionTimeoutMS: 300 },
+      });
+      try {
+        await expect(store.withTransaction(async () => 'never')).rejects.toThrow();
+        await gate.start();
+        expect(await store.withTransaction(async (tx) => (await tx.collection('t').insertOne({ _id: 1 }), 'ok'))).toBe(
+          'ok',
+        );
+        expect(await store.collection('t').countDocuments()).toBe(1);
+        await store.dropAll();
+      } finally {
+        await store.close();
+        await gate.stop();
+      }
+    });
+
+    it('refuses createIndex, drop and dropAll on the store handed to withTransaction', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        await store.collection('t').insertOne({ _id: 1 });
+        await expect(store.withTransaction((tx) => tx.collection('t').createIndex({ key: { a: 1 } }))).rejects.toThrow(
+          /createIndex is not allowed inside withTransaction/,
+        );
+        await expect(store.withTransaction((tx) => tx.collection('t').drop())).rejects.toThrow(/drop is not allowed/);
+        await expect(store.withTransaction((tx) => tx.dropAll())).rejects.toThrow(/dropAll is not allowed/);
+        expect(await store.collection('t').countDocuments()).toBe(1);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('concurrent updates of one document all count (FerretDB loses some unless the store queues them)', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('counters');
+        await coll.insertOne({ _id: 'c', n: 0, seen: [] });
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) => coll.updateOne({ _id: 'c' }, { $inc: { n: 1 }, $push: { seen: i } })),
+        );
+        const doc = await coll.findOne({ _id: 'c' });
+        expect(doc?.n).toBe(20);
+        expect((doc?.seen as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('concurrent upserts whose filter has no _id insert one document', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('counters');
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => coll.updateOne({ user_id: 'u1' }, { $inc: { n: 1 } }, { upsert: true })),
+        );
+        expect(results.reduce((sum, r) => sum + r.upsertedCount, 0)).toBe(1);
+        const docs = await coll.find({});
+        expect(docs).toHaveLength(1);
+        expect(docs[0]).toMatchObject({ user_id: 'u1', n: 8 });
+        // the document holding the derived id stops matching: the next upsert inserts anew
+        await coll.updateOne({ user_id: 'u1' }, { $set: { user_id: 'u2' } });
+        expect((await coll.updateOne({ user_id: 'u1' }, { $inc: { n: 1 } }, { upsert: true })).upsertedCount).toBe(1);
+        expect(await coll.find({}, { sort: { user_id: 1 }, projection: { _id: 0 } })).toEqual([
+          { user_id: 'u1', n: 1 },
+          { user_id: 'u2', n: 8 },
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('a unique key with a missing part collides with a null one on update, upsert and replace too', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('likes');
+        await coll.createIndex({ key: { a: 1, b: 1 }, unique: true });
+        await coll.insertOne({ _id: 1, a: 1 });
+        await coll.insertOne({ _id: 2, a: 1, b: 2 });
+        await expect(coll.updateOne({ _id: 2 }, { $unset: { b: '' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(coll.updateOne({ _id: 2 }, { $set: { b: null } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(coll.updateOne({ _id: 3 }, { $set: { a: 1 } }, { upsert: true })).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
+        await expect(coll.replaceOne({ _id: 2 }, { _id: 2, a: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(coll.bulkWrite([{ insertOne: { document: { _id: 4, a: 1, b: null } } }])).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
+        // the holder itself may be rewritten, and other keys stay free
+        await coll.replaceOne({ _id: 1 }, { _id: 1, a: 1, c: 'x' });
+        await coll.updateOne({ _id: 5 }, { $set: { a: 2 } }, { upsert: true });
+        expect(await coll.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 1, a: 1, c: 'x' },
+          { _id: 2, a: 1, b: 2 },
+          { _id: 5, a: 2 },
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('$elemMatch with a document query works in updates, deletes, counts and pages', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('orders');
+        for (let i = 0; i < 6; i++) {
+          await coll.insertOne({
+            _id: i,
+            items: [
+              { k: 'x', v: i },
+              { k: 'y', v: 10 - i },
+            ],
+          });
+        }
+        const big = { items: { $elemMatch: { k: 'x', v: { $gte: 3 } } } };
+        expect(await coll.countDocuments(big)).toBe(3);
+        expect(await coll.find(big, { sort: { _id: -1 }, skip: 1, limit: 1, projection: { _id: 1 } })).toEqual([
+          { _id: 4 },
+        ]);
+        expect(await coll.updateMany(big, { $set: { big: true } })).toEqual({
+          matchedCount: 3,
+          modifiedCount: 3,
+          upsertedCount: 0,
+        });
+        expect(await coll.deleteMany({ items: { $elemMatch: { k: 'y', v: { $gte: 9 } } } })).toEqual({
+          deletedCount: 2,
+        });
+        expect((await coll.find({}, { sort: { _id: 1 } })).map((d) => [d._id, d.big ?? false])).toEqual([
+          [2, false],
+          [3, true],
+          [4, true],
+          [5, true],
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('$push with $slice on an upsert and $pull with a condition on several documents', async () => {
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('lists');
+        await coll.updateOne({ _id: 'n' }, { $push: { l: { $each: [1, 2, 3], $slice: -2 } } }, { upsert: true });
+        await coll.insertOne({ _id: 'm', l: [5, 1, 9] });
+        expect(await coll.updateMany({}, { $pull: { l: { $lt: 3 } }, $inc: { v: 1 } })).toEqual({
+          matchedCount: 2,
+          modifiedCount: 2,
+          upsertedCount: 0,
+        });
+        expect(await coll.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'm', l: [5, 9], v: 1 },
+          { _id: 'n', l: [3], v: 1 },
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('on FerretDB, NaN and ±Infinity are refused with a clear error and the connection stays usable', async (ctx) => {
+      if (server.kind !== 'ferretdb') ctx.skip();
+      const { store, cleanup } = await makeStore();
+      try {
+        const coll = store.collection('n');
+        await expect(coll.insertOne({ _id: 1, v: NaN })).rejects.toThrow(/NaN and ±Infinity are refused/);
+        await expect(coll.updateOne({ _id: 1 }, { $set: { v: -Infinity } }, { upsert: true })).rejects.toThrow(
+          /-Infinity/,
+        );
+        await coll.insertOne({ _id: 2, v: 1 });
+        expect(await coll.find({})).toEqual([{ _id: 2, v: 1 }]);
       } finally {
         await cleanup();
       }

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { Query } from 'mingo';
 import {
   MongoBulkWriteError,
   MongoClient,
@@ -11,6 +14,7 @@ import {
   type MongoClientOptions,
   type UpdateFilter,
 } from 'mongodb';
+import { applyUpdate, buildUpsertFromFilter, equalityFields } from './memory-read-store';
 import {
   DuplicateKeyError,
   type BulkOp,
@@ -18,6 +22,7 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type Projection,
   type ReadCollection,
   type ReadStore,
   type Update,
@@ -25,29 +30,86 @@ import {
   type UpdateResult,
 } from './port';
 
+/*
+ * ReadStore over the MongoDB wire protocol: MongoDB itself, or FerretDB v1 (SQLite / PostgreSQL).
+ *
+ * FerretDB v1.24 differs from MongoDB in ways the port cannot let through (docs/ARCHITECTURE.md,
+ * "Read side", lists them). The store asks the server once (`buildInfo.ferretdbVersion`) and, on
+ * FerretDB only, routes around each difference here:
+ * - no transactions: probed with a real start/commit, never inferred from `hello`;
+ * - `$elemMatch` with a document query: the server gets a wider filter, the exact one is applied here;
+ * - `$pull` with a condition or a sub-document query: rewritten, per document, to `$pullAll` of the
+ *   elements that match (atomic with the rest of the update);
+ * - `$push` with `$slice`: pushed natively, then trimmed by a compare-and-set on the array;
+ * - upserts: the equalities inside `$and` / `$eq` seed the new document through `$setOnInsert`;
+ *   `$setOnInsert` skips null and empty-array values there, so such an upsert is emulated;
+ * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
+ *   with a missing or null part is checked against the collection first;
+ * - duplicate keys in updates and index builds come back as InternalError: mapped to 11000;
+ * - bulkWrite runs its operations one by one (FerretDB's update command ignores `ordered`);
+ * - NaN and ±Infinity are refused before they reach the server (it drops the connection on NaN).
+ * Emulated writes read first and write by _id; they are exact with one writer per collection (the
+ * projections runner), which is how the read models are written.
+ */
+
 export interface MongoReadStoreOptions {
   /** database name; defaults to the one in the URL (the driver's default, "test", when the URL has none) */
   dbName?: string;
   client?: MongoClientOptions;
 }
 
+/** What the server behind the URL can do, asked once. */
+interface ServerTraits {
+  /** FerretDB (its buildInfo says so): route around its differences */
+  ferretDb: boolean;
+  /** a real startTransaction/commit succeeded */
+  transactions: boolean;
+}
+
+/** What the store shares with its collections. */
+interface StoreContext {
+  readonly db: Db;
+  traits(): Promise<ServerTraits>;
+  /** the unique indexes' key paths of a collection (FerretDB only needs them), cached */
+  uniqueKeys(collection: string): Promise<string[][]>;
+  forgetIndexes(collection?: string): void;
+  /** runs `write` after every write queued before it (FerretDB: see MongoCollection.serialized) */
+  exclusive<R>(write: () => Promise<R>): Promise<R>;
+}
+
+type PlainObject = Record<string, unknown>;
+
 const DUPLICATE_KEY = 11000;
+/** compare-and-set rounds of an emulated $slice before giving up (each lost round means another writer won) */
+const MAX_TRIM_ATTEMPTS = 20;
 const NAMESPACE_NOT_FOUND = 26;
+/**
+ * Answers to a transaction meaning "this deployment has none": IllegalOperation (standalone
+ * MongoDB: "Transaction numbers are only allowed on a replica set member or mongos"),
+ * CommandNotFound (FerretDB: no commitTransaction), CommandNotSupported, FailedToParse (a server
+ * refusing the session fields), OperationNotSupportedInTransaction.
+ */
+const NO_TRANSACTIONS = new Set([20, 59, 115, 9, 263]);
+/** FerretDB reports unique violations of updates and index builds as InternalError with the backend's text (SQLite: "UNIQUE constraint failed"; PostgreSQL: SQLSTATE 23505) */
+const BACKEND_UNIQUE_VIOLATION =
+  /UNIQUE constraint failed|duplicate key value violates unique constraint|could not create unique index|SQLSTATE 23505/;
 
 function isDuplicateKey(err: unknown): boolean {
+  if (err instanceof DuplicateKeyError) return true;
   if (err instanceof MongoBulkWriteError) {
     const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
     return err.code === DUPLICATE_KEY || writeErrors.some((e) => e.code === DUPLICATE_KEY);
   }
-  return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+  if (!(err instanceof MongoServerError)) return false;
+  return err.code === DUPLICATE_KEY || (err.code === 1 && BACKEND_UNIQUE_VIOLATION.test(err.message));
 }
 
-/** Runs a driver call and turns MongoDB's E11000 into the port's DuplicateKeyError. */
+/** Runs a driver call and turns a duplicate key (MongoDB's E11000, FerretDB's backend text) into the port's error. */
 async function mapErrors<R>(op: () => Promise<R>): Promise<R> {
   try {
     return await op();
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (err instanceof DuplicateKeyError || !isDuplicateKey(err)) throw err;
     const mapped = new DuplicateKeyError(err instanceof Error ? err.message : 'duplicate key');
     mapped.cause = err;
     throw mapped;
@@ -59,38 +121,58 @@ function newId(): string {
   return new ObjectId().toHexString();
 }
 
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof RegExp) return false;
+function isPlainObject(value: unknown): value is PlainObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function isOperatorObject(value: unknown): value is PlainObject {
+  if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }
 
+function has(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
 /** Whether the filter fixes _id by equality (then an upsert takes its _id from the filter, as MongoDB does). */
 function filterNamesId(filter: Filter): boolean {
-  if (Object.prototype.hasOwnProperty.call(filter, '_id')) {
+  if (has(filter, '_id')) {
     const id = filter._id;
-    if (!(id instanceof RegExp) && (!isOperatorObject(id) || Object.prototype.hasOwnProperty.call(id, '$eq')))
-      return true;
+    if (!(id instanceof RegExp) && (!isOperatorObject(id) || has(id, '$eq'))) return true;
   }
   const and = filter.$and;
-  return (
-    Array.isArray(and) &&
-    and.some((clause: unknown) => typeof clause === 'object' && clause !== null && filterNamesId(clause as Filter))
-  );
+  return Array.isArray(and) && and.some((clause: unknown) => isPlainObject(clause) && filterNamesId(clause));
 }
 
 function operandNamesId(update: Update, op: string): boolean {
   const operand = update[op];
-  return typeof operand === 'object' && operand !== null && Object.prototype.hasOwnProperty.call(operand, '_id');
+  return isPlainObject(operand) && has(operand, '_id');
 }
 
-/** An upsert that would insert without an _id gets a string one, like the in-memory store. */
-function withUpsertId(filter: Filter, update: Update, upsert: boolean): Update {
-  if (!upsert || filterNamesId(filter) || operandNamesId(update, '$setOnInsert') || operandNamesId(update, '$set'))
-    return update;
+function needsUpsertId(filter: Filter, update: Update): boolean {
+  return !filterNamesId(filter) && !operandNamesId(update, '$setOnInsert') && !operandNamesId(update, '$set');
+}
+
+/**
+ * The _id an upsert without one in its filter inserts under: derived from the filter's equalities,
+ * so that two concurrent upserts of the same filter collide on _id (the loser then updates the
+ * winner's document) instead of inserting twice. A document holding that id but no longer matching
+ * the filter makes the upsert fall back to a fresh id (see MongoCollection.update).
+ */
+function derivedUpsertId(filter: Filter): string {
+  const equalities = equalityFields(filter)
+    .map(([path, value]) => [path, value] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return 'u' + createHash('sha256').update(JSON.stringify(equalities)).digest('hex').slice(0, 24);
+}
+
+function withSetOnInsert(update: Update, fields: PlainObject): Update {
   const onInsert = update.$setOnInsert;
-  const base = typeof onInsert === 'object' && onInsert !== null ? (onInsert as Record<string, unknown>) : {};
-  return { ...update, $setOnInsert: { ...base, _id: newId() } };
+  const base = isPlainObject(onInsert) ? onInsert : {};
+  return { ...update, $setOnInsert: { ...base, ...fields } };
 }
 
 function withReplacementId<T extends Doc>(filter: Filter, replacement: T, upsert: boolean): T {
@@ -116,19 +198,201 @@ function asUpdate(update: Update): UpdateFilter<Doc> {
   return update as UpdateFilter<Doc>;
 }
 
+function getPath(doc: unknown, path: string): unknown {
+  let value = doc;
+  for (const part of path.split('.')) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+/** Every path an update's operators write. */
+function updatePaths(update: Update): string[] {
+  return Object.values(update).flatMap((operand) => (isPlainObject(operand) ? Object.keys(operand) : []));
+}
+
+/** a and b are the same path or one holds the other */
+function pathsOverlap(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
+// ---- FerretDB: filters ----
+
+function hasElemMatch(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasElemMatch);
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).some(([key, inner]) => key === '$elemMatch' || hasElemMatch(inner));
+}
+
+/**
+ * A filter matching at least what `filter` matches, without `$elemMatch` (FerretDB v1 evaluates it
+ * only on scalar elements, and answers nothing or an error for a document query). Dropping a
+ * condition from a conjunction, or from each `$or` branch, only widens; a negation holding one is
+ * dropped whole.
+ */
+function widenedFilter(filter: Filter): Filter {
+  const out: Filter = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if ((key === '$and' || key === '$or') && Array.isArray(value)) {
+      out[key] = value.map((clause: unknown) => (isPlainObject(clause) ? widenedFilter(clause) : clause));
+    } else if (!hasElemMatch(value)) {
+      out[key] = value;
+    } else if (!key.startsWith('$') && isOperatorObject(value)) {
+      const kept = Object.entries(value).filter(([op, operand]) => op !== '$elemMatch' && !hasElemMatch(operand));
+      if (kept.length > 0) out[key] = Object.fromEntries(kept);
+    }
+  }
+  return out;
+}
+
+function compileMatcher(filter: Filter): (doc: Doc) => boolean {
+  const query = new Query(filter);
+  return (doc) => query.test(doc);
+}
+
+function project(docs: Doc[], projection: Projection | undefined): Doc[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  return new Query({}).find<Doc>(docs, projection).all();
+}
+
+// ---- FerretDB: updates ----
+
+/** $pull operands FerretDB compares by equality only: a condition, or a sub-document query */
+function pullNeedsRewrite(update: Update): boolean {
+  const pull = update.$pull;
+  return isPlainObject(pull) && Object.values(pull).some((operand) => isPlainObject(operand));
+}
+
+/** $push with $slice (FerretDB ignores $slice) */
+function pushNeedsTrim(update: Update): boolean {
+  const push = update.$push;
+  return isPlainObject(push) && Object.values(push).some((operand) => isPlainObject(operand) && has(operand, '$slice'));
+}
+
+function pullMatcher(operand: PlainObject): (element: unknown) => boolean {
+  if (isOperatorObject(operand)) {
+    const query = new Query({ v: operand });
+    return (element) => query.test({ v: element });
+  }
+  const query = new Query(operand);
+  return (element) => isPlainObject(element) && query.test(element);
+}
+
+interface Trim {
+  path: string;
+  slice: number;
+}
+
+/**
+ * The update FerretDB can run for one document `doc`: each conditional `$pull` becomes `$pullAll`
+ * of the elements of `doc` it matches (an element equal to one that matches matches too, so this
+ * stays right if the array changed meanwhile), and `$slice` is taken out of `$push`, to be applied
+ * afterwards by `trim`.
+ */
+function nativeUpdateFor(update: Update, doc: Doc): { update: Update; trims: Trim[] } {
+  const out: PlainObject = { ...update };
+  const trims: Trim[] = [];
+  const pull = update.$pull;
+  if (isPlainObject(pull)) {
+    const keptPull: PlainObject = {};
+    const pullAll: PlainObject = isPlainObject(update.$pullAll) ? { ...update.$pullAll } : {};
+    for (const [path, operand] of Object.entries(pull)) {
+      if (!isPlainObject(operand)) {
+        keptPull[path] = operand;
+        continue;
+      }
+      const current = getPath(doc, path);
+      const matches = pullMatcher(operand);
+      const values = Array.isArray(current) ? current.filter(matches) : [];
+      const earlier = pullAll[path];
+      pullAll[path] = [...(Array.isArray(earlier) ? earlier : []), ...values];
+    }
+    delete out.$pull;
+    if (Object.keys(keptPull).length > 0) out.$pull = keptPull;
+    if (Object.keys(pullAll).length > 0) out.$pullAll = pullAll;
+  }
+  const push = update.$push;
+  if (isPlainObject(push)) {
+    const nativePush: PlainObject = {};
+    for (const [path, operand] of Object.entries(push)) {
+      if (isPlainObject(operand) && has(operand, '$slice')) {
+        const { $slice: slice, ...rest } = operand;
+        nativePush[path] = rest;
+        trims.push({ path, slice: Number(slice) });
+      } else {
+        nativePush[path] = operand;
+      }
+    }
+    out.$push = nativePush;
+  }
+  return { update: out, trims };
+}
+
+function sliced(array: unknown[], slice: number): unknown[] {
+  return slice >= 0 ? array.slice(0, slice) : array.slice(Math.max(0, array.length + slice));
+}
+
+/** FerretDB drops the connection on NaN and refuses ±Infinity: say so before sending. */
+function assertStorable(value: unknown, path = ''): void {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw new Error(`FerretDB cannot store ${value} (at "${path || '(value)'}"): NaN and ±Infinity are refused`);
+  }
+  if (Array.isArray(value)) value.forEach((item, i) => assertStorable(item, `${path}.${i}`));
+  else if (isPlainObject(value)) {
+    for (const [key, inner] of Object.entries(value)) assertStorable(inner, path ? `${path}.${key}` : key);
+  }
+}
+
+/** FerretDB's $setOnInsert skips null and empty-array values: such an upsert is emulated. */
+function insertDropsValues(update: Update): boolean {
+  const onInsert = update.$setOnInsert;
+  return (
+    isPlainObject(onInsert) &&
+    Object.values(onInsert).some(
+      (value) => value === null || value === undefined || (Array.isArray(value) && value.length === 0),
+    )
+  );
+}
+
+/** Whether every field of every unique key is certainly set to a non-null scalar by this update. */
+function setsEveryKey(update: Update, keys: string[][], upsert: boolean): boolean {
+  const set = isPlainObject(update.$set) ? update.$set : {};
+  const onInsert = upsert && isPlainObject(update.$setOnInsert) ? update.$setOnInsert : {};
+  const paths = updatePaths(update);
+  return keys.every((key) =>
+    key.every((field) => {
+      const value = has(set, field) ? set[field] : onInsert[field];
+      if (value !== undefined && value !== null && !Array.isArray(value) && !isPlainObject(value)) return true;
+      // an update of an existing document that leaves the field alone does not change its key
+      return !upsert && !paths.some((path) => pathsOverlap(path, field));
+    }),
+  );
+}
+
 class MongoCollection<T extends Doc> implements ReadCollection<T> {
   private readonly coll: Collection<Doc>;
 
   constructor(
-    db: Db,
+    private readonly ctx: StoreContext,
     readonly name: string,
-    /** set inside withTransaction: every operation joins the transaction */
+    /** set inside withTransaction on a deployment with transactions: every operation joins it */
     private readonly session: ClientSession | undefined,
+    /** the store handed to withTransaction: DDL is refused there */
+    private readonly inTransaction: boolean,
   ) {
-    this.coll = db.collection<Doc>(name);
+    this.coll = ctx.db.collection<Doc>(name);
+  }
+
+  private async ferretDb(): Promise<boolean> {
+    return (await this.ctx.traits()).ferretDb;
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    if ((await this.ferretDb()) && hasElemMatch(filter)) {
+      const [doc] = await this.findEmulated(filter, { ...options, limit: 1 });
+      return (doc as T | undefined) ?? null;
+    }
     const doc = await this.coll.findOne(asFilter(filter), {
       sort: options.sort,
       skip: options.skip,
@@ -139,6 +403,9 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    if ((await this.ferretDb()) && hasElemMatch(filter)) {
+      return (await this.findEmulated(filter, options)) as T[];
+    }
     const docs = await this.coll
       .find(asFilter(filter), {
         sort: options.sort,
@@ -152,37 +419,235 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
+    if ((await this.ferretDb()) && hasElemMatch(filter)) return (await this.matching(filter)).length;
     return this.coll.countDocuments(asFilter(filter), { session: this.session });
   }
 
+  /** Whole documents matching `filter`, in `sort` order: on FerretDB a wider filter, narrowed here. */
+  private async matching(filter: Filter, sort?: FindOptions['sort']): Promise<Doc[]> {
+    const exact = !hasElemMatch(filter) || !(await this.ferretDb());
+    const docs = await this.coll
+      .find(asFilter(exact ? filter : widenedFilter(filter)), { sort, session: this.session })
+      .toArray();
+    if (exact) return docs;
+    const matches = compileMatcher(filter);
+    return docs.filter(matches);
+  }
+
+  private async findEmulated(filter: Filter, options: FindOptions): Promise<Doc[]> {
+    const docs = await this.matching(filter, options.sort);
+    const skip = options.skip ?? 0;
+    const page = docs.slice(skip, options.limit ? skip + options.limit : undefined);
+    return project(page, options.projection);
+  }
+
+  private async insertNow(doc: T): Promise<void> {
+    const copy = withDocId(doc);
+    if (await this.ferretDb()) {
+      assertStorable(copy);
+      await this.checkNullKeys(copy, undefined);
+    }
+    await mapErrors(() => this.coll.insertOne(copy, { session: this.session }));
+  }
+
+  /**
+   * Writes. FerretDB v1 updates a document by reading it, computing and writing it back with no
+   * lock in between, so concurrent writes to one document lose some (20 concurrent $inc of one
+   * counter left 3 on SQLite, 7 on PostgreSQL): on FerretDB this store runs its writes one at a
+   * time. Across processes nothing can make that safe: one process writes the read models.
+   */
+  private async serialized<R>(write: () => Promise<R>): Promise<R> {
+    return (await this.ferretDb()) ? this.ctx.exclusive(write) : write();
+  }
+
   async insertOne(doc: T): Promise<void> {
-    await mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session }));
+    return this.serialized(() => this.insertNow(doc));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const upsert = options.upsert === true;
-    const result = await mapErrors(() =>
-      this.coll.updateOne(asFilter(filter), asUpdate(withUpsertId(filter, update, upsert)), {
-        upsert,
-        session: this.session,
-      }),
-    );
-    return toResult(result);
+    return this.serialized(() => this.update(filter, update, options.upsert === true, false));
   }
 
   async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const upsert = options.upsert === true;
-    const result = await mapErrors(() =>
-      this.coll.updateMany(asFilter(filter), asUpdate(withUpsertId(filter, update, upsert)), {
-        upsert,
-        session: this.session,
-      }),
-    );
-    return toResult(result);
+    return this.serialized(() => this.update(filter, update, options.upsert === true, true));
   }
 
   async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const upsert = options.upsert === true;
+    return this.serialized(() => this.replaceNow(filter, replacement, options.upsert === true));
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.serialized(() => this.deleteNow(filter, false));
+  }
+
+  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    return this.serialized(() => this.deleteNow(filter, true));
+  }
+
+  private async update(filter: Filter, update: Update, upsert: boolean, many: boolean): Promise<UpdateResult> {
+    let sent = update;
+    if (await this.ferretDb()) {
+      assertStorable(update);
+      const seeds = upsert ? this.upsertSeeds(filter, update) : {};
+      if (
+        seeds === undefined ||
+        (upsert && insertDropsValues(withSetOnInsert(update, seeds))) ||
+        hasElemMatch(filter) ||
+        pullNeedsRewrite(update) ||
+        pushNeedsTrim(update) ||
+        !(await this.keysStaySafe(update, upsert))
+      ) {
+        return this.updateEmulated(filter, update, upsert, many);
+      }
+      if (Object.keys(seeds).length > 0) sent = withSetOnInsert(update, seeds);
+    }
+    const run = (u: Update) =>
+      mapErrors(() =>
+        many
+          ? this.coll.updateMany(asFilter(filter), asUpdate(u), { upsert, session: this.session })
+          : this.coll.updateOne(asFilter(filter), asUpdate(u), { upsert, session: this.session }),
+      );
+    if (!upsert || !needsUpsertId(filter, sent)) return toResult(await run(sent));
+    return this.upsertWithoutId(filter, sent, run);
+  }
+
+  /**
+   * An upsert whose filter names no _id inserts under an id derived from the filter, so concurrent
+   * ones cannot both insert (the second meets the first's _id, then updates it). A duplicate on
+   * that id outside a transaction is retried once (the filter now matches the winner); a document
+   * that holds the derived id without matching the filter makes the insert take a fresh id.
+   */
+  private async upsertWithoutId(
+    filter: Filter,
+    update: Update,
+    run: (u: Update) => Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }>,
+  ): Promise<UpdateResult> {
+    const derived = derivedUpsertId(filter);
+    const holder = await this.coll.findOne({ _id: derived }, { projection: { _id: 1 }, session: this.session });
+    const id = holder ? newId() : derived;
+    try {
+      return toResult(await run(withSetOnInsert(update, { _id: id })));
+    } catch (err) {
+      // inside a MongoDB transaction a duplicate key has aborted it: the caller's retry starts over
+      if (!(err instanceof DuplicateKeyError) || this.session || id !== derived) throw err;
+      return toResult(await run(withSetOnInsert(update, { _id: derived })));
+    }
+  }
+
+  /**
+   * FerretDB seeds an upsert only from top-level equalities: the ones inside `$and` / `$eq` go into
+   * `$setOnInsert`. undefined when a seed overlaps a path the update writes (MongoDB applies the
+   * operator on top of the seed): then the write is emulated.
+   */
+  private upsertSeeds(filter: Filter, update: Update): PlainObject | undefined {
+    const paths = updatePaths(update);
+    const seeds: PlainObject = {};
+    for (const [path, value] of equalityFields(filter)) {
+      if (paths.some((p) => pathsOverlap(p, path))) return undefined;
+      if (Object.keys(seeds).some((seeded) => pathsOverlap(seeded, path))) return undefined;
+      seeds[path] = value;
+    }
+    return seeds;
+  }
+
+  /** false when the write could leave a unique key with a missing or null part (FerretDB never refuses those) */
+  private async keysStaySafe(update: Update, upsert: boolean): Promise<boolean> {
+    const keys = await this.ctx.uniqueKeys(this.name);
+    return keys.length === 0 || setsEveryKey(update, keys, upsert);
+  }
+
+  /**
+   * FerretDB: the update computed here (the memory store's operators, MongoDB's semantics) for each
+   * matching document, then written by _id in a form FerretDB runs right (see nativeUpdateFor).
+   */
+  private async updateEmulated(filter: Filter, update: Update, upsert: boolean, many: boolean): Promise<UpdateResult> {
+    const found = await this.matching(filter);
+    const targets = many ? found : found.slice(0, 1);
+    const keys = await this.ctx.uniqueKeys(this.name);
+    let matchedCount = 0;
+    let modifiedCount = 0;
+    for (const doc of targets) {
+      const next = applyUpdate(doc, update, filter, false);
+      assertStorable(next);
+      await this.checkNullKeys(next, doc._id, keys);
+      const { update: native, trims } = nativeUpdateFor(update, doc);
+      const r = await mapErrors(() =>
+        this.coll.updateOne({ _id: doc._id }, asUpdate(native), { session: this.session }),
+      );
+      if (r.matchedCount === 0) continue; // deleted meanwhile
+      for (const trim of trims) await this.trim(doc._id, trim);
+      matchedCount += 1;
+      if (!isDeepStrictEqual(next, doc)) modifiedCount += 1;
+    }
+    if (targets.length > 0 || !upsert) return { matchedCount, modifiedCount, upsertedCount: 0 };
+    const seed = buildUpsertFromFilter(filter);
+    const inserted = applyUpdate(seed, update, filter, true);
+    const { _id: id, ...rest } = inserted;
+    const doc = { _id: id ?? (needsUpsertId(filter, update) ? derivedUpsertId(filter) : newId()), ...rest } as Doc;
+    assertStorable(doc);
+    await this.checkNullKeys(doc, undefined, keys);
+    await mapErrors(() => this.coll.insertOne(doc, { session: this.session }));
+    return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+  }
+
+  /** `$slice` after the fact: cut the array by compare-and-set until it fits (a concurrent push retries). */
+  private async trim(id: Doc['_id'], { path, slice }: Trim): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > MAX_TRIM_ATTEMPTS)
+        throw new Error(`$slice of "${path}" on ${this.name}/${String(id)}: the array kept changing`);
+      const doc = await this.coll.findOne({ _id: id }, { projection: { [path]: 1 }, session: this.session });
+      const current = getPath(doc, path);
+      if (!Array.isArray(current)) return;
+      const next = sliced(current, slice);
+      if (next.length === current.length) return;
+      const r = await this.coll.updateOne(
+        { _id: id, [path]: current },
+        { $set: { [path]: next } },
+        { session: this.session },
+      );
+      if (r.matchedCount > 0) return;
+    }
+  }
+
+  /**
+   * FerretDB stores a missing field as SQL NULL, which never collides in a unique index (and a
+   * missing one never collides with null). MongoDB indexes both as null: when `doc`'s key for a
+   * unique index has a missing or null part, look for another document with the same key first.
+   */
+  private async checkNullKeys(doc: Doc, ownId: Doc['_id'] | undefined, known?: string[][]): Promise<void> {
+    const keys = known ?? (await this.ctx.uniqueKeys(this.name));
+    for (const key of keys) {
+      const values = key.map((field) => getPath(doc, field));
+      if (values.some((v) => Array.isArray(v)) || !values.some((v) => v === undefined || v === null)) continue;
+      const same: PlainObject = Object.fromEntries(key.map((field, i) => [field, values[i] ?? null]));
+      if (ownId !== undefined) same._id = { $ne: ownId };
+      if ((await this.coll.countDocuments(same, { session: this.session, limit: 1 })) > 0) {
+        throw new DuplicateKeyError(
+          `E11000 duplicate key error collection: ${this.coll.namespace} index: ${key.join('_')} dup key (missing or null; checked by MongoReadStore on FerretDB)`,
+        );
+      }
+    }
+  }
+
+  private async replaceNow(filter: Filter, replacement: T, upsert: boolean): Promise<UpdateResult> {
+    if (await this.ferretDb()) {
+      assertStorable(replacement);
+      const keys = await this.ctx.uniqueKeys(this.name);
+      if (hasElemMatch(filter) || keys.length > 0) {
+        const [target] = await this.matching(filter);
+        if (!target && !upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+        const id = target?._id ?? withReplacementId(filter, replacement, true)._id ?? buildUpsertFromFilter(filter)._id;
+        const { _id: _ignored, ...fields } = replacement;
+        const doc = { _id: id, ...fields } as Doc;
+        await this.checkNullKeys(doc, target?._id, keys);
+        if (!target) {
+          await mapErrors(() => this.coll.insertOne(doc, { session: this.session }));
+          return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+        }
+        const r = await mapErrors(() => this.coll.replaceOne({ _id: target._id }, doc, { session: this.session }));
+        return toResult(r);
+      }
+    }
     const result = await mapErrors(() =>
       this.coll.replaceOne(asFilter(filter), withReplacementId(filter, replacement, upsert), {
         upsert,
@@ -192,31 +657,38 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     return toResult(result);
   }
 
-  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    const result = await this.coll.deleteOne(asFilter(filter), { session: this.session });
-    return { deletedCount: result.deletedCount };
-  }
-
-  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
-    const result = await this.coll.deleteMany(asFilter(filter), { session: this.session });
+  private async deleteNow(filter: Filter, many: boolean): Promise<{ deletedCount: number }> {
+    if ((await this.ferretDb()) && hasElemMatch(filter)) {
+      const found = await this.matching(filter);
+      filter = { _id: { $in: (many ? found : found.slice(0, 1)).map((doc) => doc._id) } };
+    }
+    const options = { session: this.session };
+    const result = many
+      ? await this.coll.deleteMany(asFilter(filter), options)
+      : await this.coll.deleteOne(asFilter(filter), options);
     return { deletedCount: result.deletedCount };
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
     if (ops.length === 0) return; // the driver rejects an empty batch
+    if (await this.ferretDb()) {
+      // one at a time, each with the work-arounds above (and FerretDB's update command ignores `ordered`)
+      await this.ctx.exclusive(async () => {
+        for (const op of ops) await this.runOne(op);
+      });
+      return;
+    }
     const models = ops.map((op): AnyBulkWriteOperation<Doc> => {
       if ('insertOne' in op) return { insertOne: { document: withDocId(op.insertOne.document) } };
       if ('updateOne' in op) {
         const { filter, update, upsert = false } = op.updateOne;
-        return {
-          updateOne: { filter: asFilter(filter), update: asUpdate(withUpsertId(filter, update, upsert)), upsert },
-        };
+        const u = upsert && needsUpsertId(filter, update) ? withSetOnInsert(update, { _id: newId() }) : update;
+        return { updateOne: { filter: asFilter(filter), update: asUpdate(u), upsert } };
       }
       if ('updateMany' in op) {
         const { filter, update, upsert = false } = op.updateMany;
-        return {
-          updateMany: { filter: asFilter(filter), update: asUpdate(withUpsertId(filter, update, upsert)), upsert },
-        };
+        const u = upsert && needsUpsertId(filter, update) ? withSetOnInsert(update, { _id: newId() }) : update;
+        return { updateMany: { filter: asFilter(filter), update: asUpdate(u), upsert } };
       }
       if ('deleteOne' in op) return { deleteOne: { filter: asFilter(op.deleteOne.filter) } };
       if ('deleteMany' in op) return { deleteMany: { filter: asFilter(op.deleteMany.filter) } };
@@ -228,11 +700,25 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     await mapErrors(() => this.coll.bulkWrite(models, { ordered: true, session: this.session }));
   }
 
-  /**
-   * Index builds and drops are DDL: MongoDB refuses most of them inside a transaction, so they run
-   * outside it, immediately, even when called on the store withTransaction passes.
-   */
+  private async runOne(op: BulkOp): Promise<void> {
+    if ('insertOne' in op) await this.insertNow(op.insertOne.document as T);
+    else if ('updateOne' in op)
+      await this.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, false);
+    else if ('updateMany' in op)
+      await this.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, true);
+    else if ('deleteOne' in op) await this.deleteNow(op.deleteOne.filter, false);
+    else if ('deleteMany' in op) await this.deleteNow(op.deleteMany.filter, true);
+    else await this.replaceNow(op.replaceOne.filter, op.replaceOne.replacement as T, op.replaceOne.upsert === true);
+  }
+
+  private refuseInTransaction(what: string): void {
+    // MongoDB would run DDL outside the session, where it can wait on the transaction's own locks
+    if (this.inTransaction) throw new Error(`${what} is not allowed inside withTransaction (collection ${this.name})`);
+  }
+
+  /** Index builds and drops are DDL: refused inside withTransaction (see refuseInTransaction). */
   async createIndex(spec: IndexSpec): Promise<void> {
+    this.refuseInTransaction('createIndex');
     // options only when set: an explicit unique:false would not match an index created without it on older servers
     await mapErrors(() =>
       this.coll.createIndex(spec.key, {
@@ -240,10 +726,13 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
         ...(spec.name ? { name: spec.name } : {}),
       }),
     );
+    if (spec.unique) this.ctx.forgetIndexes(this.name);
   }
 
   async drop(): Promise<void> {
+    this.refuseInTransaction('drop');
     await dropCollection(this.coll);
+    this.ctx.forgetIndexes(this.name);
   }
 }
 
@@ -265,54 +754,126 @@ async function collectionNames(db: Db): Promise<string[]> {
     .sort();
 }
 
-async function dropEveryCollection(db: Db): Promise<void> {
-  for (const name of await collectionNames(db)) await dropCollection(db.collection<Doc>(name));
-}
-
 /**
- * ReadStore on MongoDB. The client connects on first use. Transactions need a replica set or a
- * sharded cluster; the first withTransaction (or connect()) asks the server with `hello`, and on a
- * standalone server withTransaction runs `fn` directly (projectors are idempotent for that case).
+ * ReadStore on MongoDB or FerretDB. The client connects on first use; the first operation (or
+ * connect()) asks the server what it is (buildInfo) and whether it runs transactions: a real
+ * startTransaction/commit, since `hello` cannot tell (FerretDB started with --repl-set-name reports
+ * a setName yet has none). Where there are none, withTransaction runs `fn` directly (projectors are
+ * idempotent for that case). A failed detection is forgotten, so the next call asks again.
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
-  private detected: boolean | undefined;
-  private detecting: Promise<boolean> | undefined;
+  private detected: ServerTraits | undefined;
+  private detecting: Promise<ServerTraits> | undefined;
+  private readonly uniqueKeyCache = new Map<string, Promise<string[][]>>();
+  private readonly ctx: StoreContext;
+  /** the end of the queue of writes (FerretDB) */
+  private lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(url: string, options: MongoReadStoreOptions = {}) {
     this.client = new MongoClient(url, options.client);
     this.db = this.client.db(options.dbName);
+    this.ctx = {
+      db: this.db,
+      traits: () => this.traits(),
+      uniqueKeys: (name) => this.uniqueKeys(name),
+      forgetIndexes: (name) => (name === undefined ? this.uniqueKeyCache.clear() : this.uniqueKeyCache.delete(name)),
+      exclusive: (write) => {
+        const result = this.lastWrite.then(write);
+        this.lastWrite = result.catch(() => undefined);
+        return result;
+      },
+    };
   }
 
-  /** Known after connect() or the first withTransaction; false until then. */
+  /** Known after connect() or the first operation; false until then. */
   get supportsTransactions(): boolean {
-    return this.detected === true;
+    return this.detected?.transactions === true;
+  }
+
+  /** Whether the server is FerretDB (known after connect() or the first operation). */
+  get isFerretDb(): boolean {
+    return this.detected?.ferretDb === true;
   }
 
   get databaseName(): string {
     return this.db.databaseName;
   }
 
-  /** Connects now (instead of on first use) and finds out whether the deployment has transactions. */
+  /** Connects now (instead of on first use) and finds out what the deployment is and can do. */
   async connect(): Promise<void> {
     await this.client.connect();
-    await this.detectTransactions();
+    await this.traits();
   }
 
-  private detectTransactions(): Promise<boolean> {
-    this.detecting ??= (async () => {
-      const hello = await this.db.admin().command({ hello: 1 });
-      // replica set members report setName, mongos reports msg "isdbgrid"; both run transactions
-      const supported = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-      this.detected = supported;
-      return supported;
-    })();
+  private traits(): Promise<ServerTraits> {
+    if (this.detected) return Promise.resolve(this.detected);
+    this.detecting ??= this.detect().then(
+      (traits) => {
+        this.detected = traits;
+        return traits;
+      },
+      (err: unknown) => {
+        // not cached: a server that was down at the first call is asked again at the next
+        this.detecting = undefined;
+        throw err;
+      },
+    );
     return this.detecting;
   }
 
+  private async detect(): Promise<ServerTraits> {
+    // explicitly: after a failed first connection the driver keeps a closed topology, on which
+    // implicit connects fail for ever ("Topology is closed"); connect() builds a new one
+    await this.client.connect();
+    const info = await this.db.admin().command({ buildInfo: 1 });
+    const ferretDb = typeof info.ferretdbVersion === 'string';
+    return { ferretDb, transactions: await this.probeTransactions() };
+  }
+
+  /** A read-only transaction on a collection that need not exist, committed: it works or it does not. */
+  private async probeTransactions(): Promise<boolean> {
+    const session = this.client.startSession();
+    try {
+      session.startTransaction();
+      await this.db.collection('_transaction_probe').findOne({}, { session });
+      await session.commitTransaction();
+      return true;
+    } catch (err) {
+      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+      if (err instanceof MongoServerError && typeof err.code === 'number' && NO_TRANSACTIONS.has(err.code))
+        return false;
+      throw err;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  private uniqueKeys(name: string): Promise<string[][]> {
+    let keys = this.uniqueKeyCache.get(name);
+    if (!keys) {
+      keys = this.listUniqueKeys(name);
+      keys.catch(() => this.uniqueKeyCache.delete(name));
+      this.uniqueKeyCache.set(name, keys);
+    }
+    return keys;
+  }
+
+  private async listUniqueKeys(name: string): Promise<string[][]> {
+    try {
+      const indexes = await this.db.collection(name).listIndexes().toArray();
+      return indexes
+        .filter((index) => index.unique === true && index.name !== '_id_')
+        .map((index) => Object.keys(index.key as PlainObject));
+    } catch (err) {
+      if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return [];
+      throw err;
+    }
+  }
+
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new MongoCollection<T>(this.db, name, undefined);
+    return new MongoCollection<T>(this.ctx, name, undefined, false);
   }
 
   async listCollections(): Promise<string[]> {
@@ -320,18 +881,19 @@ export class MongoReadStore implements ReadStore {
   }
 
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
-    if (!(await this.detectTransactions())) return fn(this);
+    if (!(await this.traits()).transactions) return fn(new MongoTransactionStore(this.ctx, undefined));
     const session = this.client.startSession();
     try {
       // the driver retries fn on transient errors (write conflicts) and retries the commit
-      return await session.withTransaction(() => fn(new MongoSessionStore(this.db, session)));
+      return await session.withTransaction(() => fn(new MongoTransactionStore(this.ctx, session)));
     } finally {
       await session.endSession();
     }
   }
 
   async dropAll(): Promise<void> {
-    await dropEveryCollection(this.db);
+    for (const name of await collectionNames(this.db)) await dropCollection(this.db.collection<Doc>(name));
+    this.ctx.forgetIndexes();
   }
 
   async close(): Promise<void> {
@@ -339,21 +901,26 @@ export class MongoReadStore implements ReadStore {
   }
 }
 
-/** The store withTransaction hands to `fn`: the same database, every operation in the session. */
-class MongoSessionStore implements ReadStore {
-  readonly supportsTransactions = true;
-
+/**
+ * The store withTransaction hands to `fn`: the same database, every operation in the session
+ * (none where the deployment has no transactions). DDL is refused here.
+ */
+class MongoTransactionStore implements ReadStore {
   constructor(
-    private readonly db: Db,
-    private readonly session: ClientSession,
+    private readonly ctx: StoreContext,
+    private readonly session: ClientSession | undefined,
   ) {}
 
+  get supportsTransactions(): boolean {
+    return this.session !== undefined;
+  }
+
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new MongoCollection<T>(this.db, name, this.session);
+    return new MongoCollection<T>(this.ctx, name, this.session, true);
   }
 
   async listCollections(): Promise<string[]> {
-    return collectionNames(this.db);
+    return collectionNames(this.ctx.db);
   }
 
   /** MongoDB has no nested transactions: `fn` joins the running one. */
@@ -361,9 +928,8 @@ class MongoSessionStore implements ReadStore {
     return fn(this);
   }
 
-  /** DDL, outside the transaction (see createIndex). */
   async dropAll(): Promise<void> {
-    await dropEveryCollection(this.db);
+    throw new Error('dropAll is not allowed inside withTransaction');
   }
 
   /** The client belongs to the outer store. */

@@ -73,7 +73,18 @@ export interface ReadStore {
   /**
    * Run `fn` so that its writes become visible together (MongoDB: a transaction when the server
    * supports one; in-memory: writes are buffered and applied at once). Falls back to running `fn`
-   * directly where the store cannot; projectors stay idempotent for that case.
+   * directly where the store cannot (FerretDB, a standalone MongoDB); projectors stay idempotent
+   * for that case.
+   *
+   * Rules for `fn`, whatever the store:
+   * - never rely on catching DuplicateKeyError: on MongoDB a duplicate key aborts the whole
+   *   transaction even when caught (every later write fails, and the driver retries `fn` for up to
+   *   120 s). Write so that it cannot happen: upsert on the unique key (`_id`), or read first.
+   * - no createIndex / drop / dropAll on the store handed to `fn` (MongoReadStore refuses them
+   *   there: MongoDB would run them outside the session, waiting on the transaction's own locks).
+   * - an upsert whose filter does not fix `_id` needs a unique index on the filter's fields to be
+   *   safe against a concurrent one (MongoReadStore derives the new `_id` from the filter's
+   *   equalities, so two concurrent ones collide on `_id` instead of inserting twice).
    */
   withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R>;
   /** drop every collection */

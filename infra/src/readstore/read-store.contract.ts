@@ -335,6 +335,20 @@ export function readStoreContract(
         });
       });
 
+      it('$setOnInsert sets null and empty-array values too', async () => {
+        const coll = store.collection('counters');
+        await coll.updateOne(
+          { _id: 'n' },
+          { $setOnInsert: { none: null, empty: [], nested: { none: null }, list: [null] }, $set: { v: 1 } },
+          { upsert: true },
+        );
+        await coll.updateOne({ $and: [{ _id: 'm' }, { k: null }] }, { $set: { v: 1 } }, { upsert: true });
+        expect(await coll.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'm', k: null, v: 1 },
+          { _id: 'n', none: null, empty: [], nested: { none: null }, list: [null], v: 1 },
+        ]);
+      });
+
       it('takes $eq, dotted and $and equalities from the filter, not ranges', async () => {
         const coll = store.collection('counters');
         await coll.updateOne(

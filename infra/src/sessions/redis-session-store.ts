@@ -1,26 +1,50 @@
 import { Redis } from 'ioredis';
+import { childLogger } from '../logger';
+import { ServiceUnavailableError } from '../services';
 import type { SessionData, SessionStore } from './port';
+
+const log = childLogger('sessions');
 
 /** Sessions shared by every API process, expiring in Redis. */
 export class RedisSessionStore implements SessionStore {
   private readonly redis: Redis;
+  private lastErrorLog = 0;
   constructor(
     redisUrl: string,
     private readonly prefix = 'evo:sess:',
   ) {
+    // while Redis is away a command fails after a few reconnection attempts (about 0.3 s): the
+    // request answers 503 rather than waiting; ioredis keeps reconnecting in the background
     this.redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.redis.on('error', (err) => {
+      const now = Date.now();
+      if (now - this.lastErrorLog < 5000) return;
+      this.lastErrorLog = now;
+      log.warn({ err: err.message }, 'session store: Redis connection error');
+    });
+  }
+  private async call<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (e) {
+      throw new ServiceUnavailableError('Redis (sessions)', e);
+    }
   }
   async get(id: string) {
-    const raw = await this.redis.get(this.prefix + id);
+    const raw = await this.call(() => this.redis.get(this.prefix + id));
     return raw ? (JSON.parse(raw) as SessionData) : undefined;
   }
   async set(id: string, data: SessionData, ttlSeconds: number) {
-    await this.redis.set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds);
+    await this.call(() => this.redis.set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds));
   }
   async destroy(id: string) {
-    await this.redis.del(this.prefix + id);
+    await this.call(() => this.redis.del(this.prefix + id));
   }
   async close() {
-    await this.redis.quit();
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
   }
 }

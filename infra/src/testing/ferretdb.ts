@@ -91,6 +91,8 @@ export interface FerretDbOptions {
   port?: number;
   /** SQLite directory to use (default: a new temp directory, removed at stop) */
   dataDir?: string;
+  /** more flags for the ferretdb program (e.g. --repl-set-name=rs0) */
+  extraArgs?: string[];
 }
 
 /** Starts a FerretDB of its own. Stop it with `stop()` (the temp directory goes with it). */
@@ -107,7 +109,7 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Mong
       : [`--handler=sqlite`, `--sqlite-url=file:${dir}/`];
   const child = spawn(
     binary,
-    [`--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', `--state-dir=${dir}`, '--log-level=warn', ...backend],
+    [`--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', `--state-dir=${dir}`, '--log-level=warn', ...backend, ...(options.extraArgs ?? [])],
     { env: { ...process.env, FERRETDB_TELEMETRY: 'disable' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -118,35 +118,35 @@ export const walletCoins = (after: { balance: number; earnings?: number }) => ({
 
 const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
 
-/** Insert a document that never changes once written; a redelivery finds it there and does nothing. */
+/**
+ * Insert a document that never changes once written; a redelivery finds it there and does nothing.
+ * An upsert on its _id that only sets on insert: it cannot meet a duplicate key (the port's rule
+ * inside withTransaction), and a redelivery matches the document and changes nothing.
+ */
 export async function insertOnce<T extends Doc>(coll: ReadCollection<T>, doc: T): Promise<boolean> {
-  try {
-    await coll.insertOne(doc);
-    return true;
-  } catch (e) {
-    if (isDuplicate(e)) return false;
-    throw e;
-  }
+  const { _id: id, ...fields } = doc;
+  const r = await coll.updateOne({ _id: id }, { $setOnInsert: fields }, { upsert: true });
+  return r.upsertedCount > 0;
 }
 
 /**
  * Replace a document whose whole content follows from one event, unless a later (or the same)
  * event already wrote it: like `applyOnce`, guarded by the `_pos` field, but a plain replacement
- * (no update operators to interpret). Returns true when written.
+ * (no update operators to interpret). Returns true when written. Like `applyOnce`, it checks
+ * before inserting instead of catching a duplicate key.
  */
 export async function replaceIfNewer<T extends Doc>(
   coll: ReadCollection<T>,
   doc: T & { _pos: string },
 ): Promise<boolean> {
+  const guarded = { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] };
+  if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
+  if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;
   try {
-    const r = await coll.replaceOne(
-      { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] },
-      doc,
-      { upsert: true },
-    );
+    const r = await coll.replaceOne(guarded, doc, { upsert: true });
     return r.matchedCount + r.upsertedCount > 0;
   } catch (e) {
-    // the upsert met the document with a later _pos: already applied
+    // only without a transaction: another writer inserted it between the read and the upsert
     if (isDuplicate(e)) return false;
     throw e;
   }

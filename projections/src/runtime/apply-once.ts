@@ -7,6 +7,10 @@ import { DuplicateKeyError, type ReadCollection, type Doc, type Update } from '@
  * so it compares the same in MongoDB and in memory). Makes `$inc`/`$push` safe under redelivery.
  * Each projector writing a shared document uses its own guard field (`guard`), and makes at
  * most one guarded write per document per event. Returns true when the update was applied.
+ *
+ * Never provokes a duplicate key (the port's rule for writes inside withTransaction: on MongoDB a
+ * duplicate key aborts the transaction even when caught): a guarded update first; only when it
+ * matched nothing and the document does not exist, the guarded upsert that inserts it.
  */
 export async function applyOnce(
   coll: ReadCollection<Doc>,
@@ -18,15 +22,17 @@ export async function applyOnce(
   const key = positionKey(position);
   const guard = options.guard ? `_pos_${options.guard}` : '_pos';
   const set = { ...((update.$set as Record<string, unknown> | undefined) ?? {}), [guard]: key };
+  const guarded = { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] };
+  const guardedUpdate = { ...update, $set: set };
+  const applied = await coll.updateOne(guarded, guardedUpdate);
+  if (applied.matchedCount > 0) return true;
+  // matched nothing: already applied, or (for an upsert) not there yet
+  if (!options.upsert || (await coll.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
   try {
-    const r = await coll.updateOne(
-      { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] },
-      { ...update, $set: set },
-      { upsert: options.upsert ?? false },
-    );
-    return r.matchedCount + r.upsertedCount > 0;
+    const inserted = await coll.updateOne(guarded, guardedUpdate, { upsert: true });
+    return inserted.upsertedCount + inserted.matchedCount > 0;
   } catch (e) {
-    // upsert of an _id that exists with a later _pos: already applied
+    // only without a transaction: another writer inserted it between the read and the upsert
     if (e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000) return false;
     throw e;
   }

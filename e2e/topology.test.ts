@@ -1,0 +1,460 @@
+// The distributed topology, every part a separate OS process started the way an operator starts
+// them: FerretDB (MongoDB wire protocol), the machine's Redis (keys under a prefix of this run's own),
+// TWO `start:api` processes on two ports, one `start:projections`, one `start:workers`, all sharing
+// one SQLite event store file in a temp DATA_DIR (SQLite stands in for EventStoreDB here).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { MongoClient } from 'mongodb';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, MongoReadStore, SqliteEventStore, systemContext } from '@evo/infra';
+import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
+import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
+import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
+import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { uploadVideo } from '@evo/command-api/identity/commands';
+import {
+  ROOT,
+  deleteRedisKeys,
+  eventually,
+  redisReachable,
+  redisUrl,
+  serviceEnv,
+  spawnService,
+  stopAllServices,
+  TcpProxy,
+  waitForStatus,
+  type ServiceProcess,
+} from './topology-harness';
+import { browserSkipReason, ensureWebBuild, launchBrowser } from './harness';
+
+const mongo = mongoServerAvailability();
+const redisOk = await redisReachable();
+const onCi = process.env.CI === 'true';
+const skipReason = !mongo.ok ? mongo.reason : !redisOk ? `no Redis at ${redisUrl()}` : undefined;
+if (skipReason && onCi) throw new Error(`topology test cannot run on CI: ${skipReason}`);
+if (skipReason) console.warn(`[skip] distributed topology: ${skipReason}`);
+
+const browserSkip = browserSkipReason();
+if (!skipReason && browserSkip) console.warn(`[skip] the topology's back-office screen: ${browserSkip}`);
+
+type Member = Awaited<ReturnType<typeof registerAndLogin>>;
+
+/** `url` naming the database `name` (the rest of the URL, options included, kept) */
+function withDatabase(url: string, name: string): string {
+  // not new URL(): a replica set's URL lists several hosts
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/[^?]*)?(\?.*)?$/.exec(url);
+  if (!m) throw new Error(`not a MongoDB URL: ${url}`);
+  return `${m[1]}/${name}${m[2] ?? ''}`;
+}
+
+async function dropDatabases(url: string, names: string[]): Promise<void> {
+  const client = new MongoClient(url);
+  try {
+    for (const name of names) await client.db(name).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+describe.skipIf(skipReason !== undefined)('distributed topology (separate processes)', { timeout: 180_000 }, () => {
+  const startedAt = Date.now();
+  const prefix = `evo-topo-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const database = prefix.replaceAll('-', '_');
+  let dataDir: string;
+  let ferret: MongoServer;
+  let env: Record<string, string>;
+  let apiA: ServiceProcess;
+  let apiB: ServiceProcess;
+  let projections: ServiceProcess;
+  let workers: ServiceProcess;
+  let urlA: string;
+  let urlB: string;
+  let log: SqliteEventStore;
+  const sockets: Socket[] = [];
+
+  const startApi = (name: string, port: number, extra: Record<string, string> = {}) =>
+    spawnService('api', name, { ...env, PORT: String(port), ...extra });
+  const startProjections = () => spawnService('projections', 'projections', { ...env });
+  // LOG_LEVEL info: the worker's "job started" line tells the test a job is running
+  const startWorkers = () => spawnService('workers', 'workers', { ...env, LOG_LEVEL: 'info' });
+
+  /** every event of the shared log */
+  async function allEvents(): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    for await (const batch of log.readAll(undefined, 5000)) out.push(...batch);
+    return out;
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'evo-topology-'));
+    // the API replicas serve the web app when it is built (CI builds it before the tests)
+    if (!browserSkip) ensureWebBuild();
+    // a FerretDB of this file's own, or the MongoDB at MONGO_URL (databases of this run's own)
+    ferret = await startMongoServer();
+    const [portA, portB, healthP, healthW] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    env = {
+      DATA_DIR: dataDir,
+      MONGO_URL: withDatabase(ferret.url, database),
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: prefix,
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      // a crashed worker's job runs again after 2 s rather than BullMQ's default 30 s
+      JOB_STALLED_SECONDS: '2',
+    };
+    urlA = `http://127.0.0.1:${portA}`;
+    urlB = `http://127.0.0.1:${portB}`;
+    // started together, as `docker compose up` does
+    projections = spawnService('projections', 'projections', { ...env, HEALTH_PORT: String(healthP) });
+    workers = spawnService('workers', 'workers', { ...env, HEALTH_PORT: String(healthW), LOG_LEVEL: 'info' });
+    apiA = startApi('api A', portA);
+    apiB = startApi('api B', portB);
+    await Promise.all([
+      waitForStatus(`${urlA}/ready`, 200, apiA),
+      waitForStatus(`${urlB}/ready`, 200, apiB),
+      waitForStatus(`http://127.0.0.1:${healthP}/ready`, 200, projections),
+      workers.waitForLine(/workers ready/),
+    ]);
+    log = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const s of sockets) s.disconnect();
+    await log?.close();
+    await stopAllServices();
+    if (ferret?.kind === 'mongodb') await dropDatabases(ferret.url, [database, `${database}_replay`]);
+    await ferret?.stop();
+    await deleteRedisKeys(prefix);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    console.log(`[topology] wall time ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  }, 60_000);
+
+  let alice: Member;
+  let bob: Member;
+  let aliceOnB: Client;
+  let aliceVideo: number;
+
+  it('a session opened on api A is used on api B (sessions in Redis)', async () => {
+    alice = await registerAndLogin(urlA);
+    aliceOnB = new Client(urlB);
+    aliceOnB.cookie = alice.client.cookie;
+    const me = await aliceOnB.get('/api/auth/me');
+    expect(me.status, me.text).toBe(200);
+    expect(JSON.stringify(me.json)).toContain(alice.member.email);
+    // and a stranger's cookie is refused on B
+    const stranger = new Client(urlB);
+    expect((await stranger.get('/api/auth/me')).status).toBe(401);
+  });
+
+  it('a video uploaded on api A is processed by the workers process; its card is in the read models of the projections process', async () => {
+    // the registration uploaded one video: the worker probes it and records VideoProcessed
+    const profile = await eventually(async () => {
+      const r = await aliceOnB.get(`/api/users/profile/${alice.member.pseudo}`);
+      const videos = (r.json.videos ?? []) as Array<{ id: number; processing: string; poster_path?: string | null }>;
+      return videos.length === 1 && videos[0].processing !== 'en_traitement' ? videos : undefined;
+    }, 'the registration video processed');
+    aliceVideo = profile[0].id;
+    expect(profile[0].processing).toBe('prête');
+    const events = await log.readStream(`video-${aliceVideo}`);
+    expect(events.map((e) => e.type)).toEqual(['VideoUploaded', 'VideoProcessed']);
+    // read straight from MongoDB: the projections process wrote the card
+    const read = new MongoReadStore(env.MONGO_URL);
+    try {
+      const card = await read.collection('videos').findOne({ _id: aliceVideo });
+      expect(card).toMatchObject({
+        _id: aliceVideo,
+        processing: 'prête',
+        poster: `/uploads/posters/${aliceVideo}.jpg`,
+      });
+    } finally {
+      await read.close();
+    }
+  });
+
+  it('read-your-writes across processes: a GET on api B right after a POST on api A sees the change', async () => {
+    bob = await registerAndLogin(urlA);
+    const bobOnB = new Client(urlB);
+    bobOnB.cookie = bob.client.cookie;
+    for (let i = 0; i < 5; i++) {
+      const posted = await bob.client.post(`/api/videos/${aliceVideo}/comment`, { content: `commentaire ${i}` });
+      expect(posted.status, posted.text).toBe(201);
+      const list = await bobOnB.get(`/api/videos/${aliceVideo}/comments`);
+      expect(list.status).toBe(200);
+      expect(JSON.stringify(list.json)).toContain(`commentaire ${i}`);
+    }
+    const follow = await bob.client.post('/api/users/follows/follow', { followingPseudo: alice.member.pseudo });
+    expect(follow.status, follow.text).toBeLessThan(300);
+    const feed = await bobOnB.get(`/api/videos/friends-feed/${bob.member.email}`);
+    expect(JSON.stringify(feed.json)).toContain(`"id":${aliceVideo}`);
+  });
+
+  it('a Socket.IO client on api B receives the notification and the live counter caused by a command sent to api A', async () => {
+    const socket = connectSocket(urlB, {
+      transports: ['websocket'],
+      forceNew: true,
+      extraHeaders: { cookie: alice.client.cookie },
+      reconnection: false,
+    });
+    sockets.push(socket);
+    const notifications: unknown[] = [];
+    const counters: Array<{ videoId: number; likes_count: number }> = [];
+    socket.on('notification:new', (p: unknown) => notifications.push(p));
+    socket.on('video:counters', (p: { videoId: number; likes_count: number }) => counters.push(p));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('sync', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    expect(await socket.emitWithAck('video:watch', aliceVideo)).toBe(true);
+    const like = await bob.client.post(`/api/videos/${aliceVideo}/like`);
+    expect(like.status, like.text).toBe(200);
+    await eventually(
+      async () => notifications.length > 0 && counters.some((c) => c.likes_count === 1),
+      'pushes on api B',
+      10_000,
+    );
+    expect(JSON.stringify(notifications)).toContain(bob.member.pseudo);
+    expect(counters.find((c) => c.likes_count === 1)).toMatchObject({ videoId: aliceVideo, likes_count: 1 });
+  });
+
+  it('the back-office rebuild on an API replica answers 409 in French: the rebuild is `npm run replay`', async () => {
+    const admin = new Client(urlB);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+    const state = await admin.get('/api/admin/projections/rebuild');
+    expect(state.status).toBe(409);
+    expect(state.json.error).toContain('npm run replay');
+    const start = await admin.post('/api/admin/projections/rebuild');
+    expect(start.status).toBe(409);
+    expect(start.json.error).toContain('npm run replay');
+  });
+
+  it.skipIf(browserSkip !== undefined)(
+    'the back-office tools screen served by an API replica says in French that the rebuild is `npm run replay`',
+    async () => {
+      const browser = await launchBrowser();
+      try {
+        const page = await (await browser.newContext({ locale: 'fr-FR' })).newPage();
+        await page.goto(`${urlB}/login`);
+        await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
+        await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
+        await page.getByRole('button', { name: 'Se connecter' }).click();
+        await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+        await page.goto(`${urlB}/admin/tools`);
+        await page.getByText('Reconstruction impossible depuis ce serveur.').waitFor();
+        expect(await page.getByText(MODERATION_MESSAGES.rebuildNotHere).isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Reconstruire les projections' }).isDisabled()).toBe(true);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
+
+  it('kill -9 of the worker during a video job: the job runs again, one VideoProcessed; gifts wait for the workers service (the API replicas do not credit them), then are credited once; an upload never queued is queued by the restarted workers', async () => {
+    // the upload's job starts on the worker; kill it right then
+    const form = new FormData();
+    form.append('title', 'Pendant le crash');
+    form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'crash.mp4');
+    const up = await alice.client.post('/api/videos/upload', form);
+    expect(up.status, up.text).toBe(201);
+    const videoId = (up.json.video as { id: number }).id;
+    const started = new RegExp(`"jobId":"video-${videoId}".*"job started"`);
+    // the line is seen as soon as the worker writes it (no polling), so the kill lands inside the job
+    await workers.waitForLine(started, 15_000);
+    await workers.kill9();
+    const afterKill = (await log.readStream(`video-${videoId}`)).map((e) => e.type);
+    // the kill landed inside the job: nothing recorded yet
+    expect(afterKill).toEqual(['VideoUploaded']);
+
+    // a gift sent while no workers service runs stays in transit: no API replica credits it
+    expect((await bob.client.post('/api/coins/add', { email: bob.member.email, amount: 50 })).status).toBe(200);
+    const sent = await bob.client.post('/api/gifts/send', {
+      sender_email: bob.member.email,
+      receiver_email: alice.member.email,
+      gift_id: 1,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const giftsSent = (await allEvents()).filter((e) => e.type === 'GiftSent');
+    expect(giftsSent).toHaveLength(1);
+    const giftId = (giftsSent[0].data as { giftId: number }).giftId;
+    expect((await allEvents()).filter((e) => e.type === 'GiftReceived')).toHaveLength(0);
+
+    // an upload recorded by an API replica that died before queueing its job: only the log has it
+    const ownerId = ((await log.readStream(`video-${aliceVideo}`))[0].data as { ownerId: string }).ownerId;
+    const orphanFile = `${randomUUID()}.mp4`;
+    const orphanBytes = await demoVideo();
+    await writeFile(path.join(dataDir, 'uploads', 'videos', orphanFile), orphanBytes);
+    const orphan = await uploadVideo(
+      log,
+      ownerId,
+      {
+        title: 'Jamais mise en file',
+        description: '',
+        filePath: `/uploads/videos/${orphanFile}`,
+        mimeType: 'video/mp4',
+        sizeBytes: orphanBytes.length,
+      },
+      systemContext(),
+    );
+
+    workers = startWorkers();
+    await eventually(
+      async () => {
+        const types = (await log.readStream(`video-${videoId}`)).map((e) => e.type);
+        return types.length > 1 ? types : undefined;
+      },
+      'the job run again',
+      30_000,
+    );
+    await eventually(
+      async () => (await allEvents()).some((e) => e.type === 'GiftReceived'),
+      'the gift credited by the restarted workers service',
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const outcomes = (await log.readStream(`video-${videoId}`)).map((e) => e.type);
+    expect(outcomes).toEqual(['VideoUploaded', 'VideoProcessed']);
+    // the restarted workers service queued the orphan upload again from the log
+    await eventually(
+      async () => (await log.readStream(`video-${orphan.videoId}`)).length > 1,
+      'the orphan upload processed',
+    );
+    expect((await log.readStream(`video-${orphan.videoId}`)).map((e) => e.type)).toEqual([
+      'VideoUploaded',
+      'VideoProcessed',
+    ]);
+    const credits = (await allEvents()).filter((e) => e.type === 'GiftReceived');
+    expect(credits.map((e) => (e.data as { giftId: number }).giftId)).toEqual([giftId]);
+    // and the read models (on api B) show it once
+    const giftRows = new RegExp(`"id":${giftId}\\b`, 'g');
+    const received = await eventually(async () => {
+      const r = await aliceOnB.get(`/api/gifts/received/${alice.member.email}`);
+      return r.status === 200 && (r.text.match(giftRows)?.length ?? 0) > 0 ? r : undefined;
+    }, 'the gift in the receiver read model');
+    expect(received.text.match(giftRows)).toHaveLength(1);
+  });
+
+  it('kill -9 of the projections process in a burst: /ready says catching-up, nothing double-counted or missed, read models equal a fresh `npm run replay`', async () => {
+    const members = [alice, bob, ...(await Promise.all([registerAndLogin(urlB), registerAndLogin(urlA)]))];
+    await waitForStatus(`${urlA}/ready`, 200);
+    const videos = await Promise.all(
+      members.map(async (m) => {
+        const p = await m.client.get(`/api/users/profile/${m.member.pseudo}`);
+        return ((p.json.videos ?? []) as Array<{ id: number }>)[0].id;
+      }),
+    );
+    const clientsOn = (m: Member, i: number) => {
+      const c = new Client(i % 2 === 0 ? urlA : urlB);
+      c.cookie = m.client.cookie;
+      return c;
+    };
+    const ROUNDS = 8;
+    let killed = false;
+    const burst = Promise.all(
+      members.map(async (m, i) => {
+        const target = videos[(i + 1) % members.length];
+        for (let r = 0; r < ROUNDS; r++) {
+          const c = clientsOn(m, r + i);
+          const answers = await Promise.all([
+            c.post(`/api/videos/${target}/comment`, { content: `rafale ${i}.${r}` }),
+            r % 2 === 0 ? c.post(`/api/videos/${target}/like`) : c.delete(`/api/videos/${target}/like`),
+            c.post('/api/videos/views', { videoId: videos[(i + r) % members.length] }),
+          ]);
+          for (const a of answers) expect(a.status, a.text).toBeLessThan(300);
+          if (i === 0 && r === 2) {
+            await projections.kill9();
+            killed = true;
+          }
+        }
+      }),
+    );
+    // the GETs of a command's own session wait for the read models (2 s at most, then answer)
+    await burst;
+    expect(killed).toBe(true);
+    // the log moved on without the projections: neither replica says it is caught up
+    await waitForStatus(`${urlA}/ready`, 503);
+    await waitForStatus(`${urlB}/ready`, 503);
+    projections = startProjections();
+    await waitForStatus(`${urlA}/ready`, 200, projections);
+    await waitForStatus(`${urlB}/ready`, 200, projections);
+
+    // counters: each video got ROUNDS comments from one member, liked on even rounds, unliked on odd
+    for (let i = 0; i < members.length; i++) {
+      const target = videos[(i + 1) % members.length];
+      const card = await members[i].client.get(`/api/videos/${target}`);
+      expect(card.status).toBe(200);
+      expect(card.json).toMatchObject({ likes_count: ROUNDS % 2 === 0 ? 0 : 1 });
+      const comments = await members[i].client.get(`/api/videos/${target}/comments`);
+      const texts = JSON.stringify(comments.json).match(new RegExp(`rafale ${i}\\.\\d+`, 'g')) ?? [];
+      expect(new Set(texts).size).toBe(ROUNDS);
+      expect(texts).toHaveLength(ROUNDS);
+    }
+
+    // the live read models equal a rebuild from the log into an empty database, document by document
+    const replayUrl = withDatabase(ferret.url, `${database}_replay`);
+    const replay = spawnSync(process.execPath, ['--import', 'tsx', 'projections/src/cli/replay.ts'], {
+      cwd: ROOT,
+      env: serviceEnv({ ...env, MONGO_URL: replayUrl }),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(replay.status, `${replay.stdout}\n${replay.stderr}`).toBe(0);
+    expect(replay.stdout).toMatch(/Terminé : \d+ événements/);
+    const live = new MongoReadStore(env.MONGO_URL);
+    const rebuilt = new MongoReadStore(replayUrl);
+    try {
+      const [a, b] = [await dumpReadModels(live), await dumpReadModels(rebuilt)];
+      expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+      for (const name of Object.keys(b)) expect(a[name], name).toEqual(b[name]);
+    } finally {
+      await live.close();
+      await rebuilt.close();
+    }
+  });
+
+  it('Redis away for a few seconds: requests needing it answer a French 503, the API recovers by itself', async () => {
+    const target = new URL(redisUrl());
+    const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 6379) });
+    await proxy.open();
+    const portC = await freePort();
+    const apiC = startApi('api C (through the proxy)', portC, { REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+    const urlC = `http://127.0.0.1:${portC}`;
+    try {
+      await waitForStatus(`${urlC}/ready`, 200, apiC);
+      const onC = new Client(urlC);
+      onC.cookie = alice.client.cookie;
+      expect((await onC.get('/api/auth/me')).status).toBe(200);
+
+      await proxy.close();
+      const down = await eventually(
+        async () => {
+          const r = await onC.get('/api/auth/me');
+          return r.status === 503 ? r : undefined;
+        },
+        'a 503 while Redis is away',
+        10_000,
+      );
+      expect(down.json).toEqual({ error: 'Service momentanément indisponible, réessayez dans quelques instants.' });
+      // what does not need Redis keeps answering, and the process stays up
+      expect((await fetch(`${urlC}/health`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(apiC.alive()).toBe(true);
+
+      await proxy.open();
+      await eventually(
+        async () => (await onC.get('/api/auth/me')).status === 200,
+        'recovery once Redis is back',
+        15_000,
+      );
+      const posted = await onC.post(`/api/videos/${aliceVideo}/comment`, { content: 'de retour' });
+      expect(posted.status, posted.text).toBe(201);
+    } finally {
+      await apiC.stop();
+      await proxy.close();
+    }
+  });
+});

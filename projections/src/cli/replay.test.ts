@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MongoReadStore, SqliteEventStore } from '@evo/infra';
+import { mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
+import { allProjectors } from '../registry';
+import { readCheckpoint } from '../runtime/checkpoint';
+import { ProjectionRunner } from '../runtime/runner';
+import { dumpReadModels } from '../testing/read-model-dump';
+import { writeScriptedHistory } from '../testing/scripted-history';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const availability = mongoServerAvailability();
+
+/** Runs `npm run replay` the way an operator does; resolves with its exit code and output. */
+function runReplay(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'replay', '--', ...args], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
+if (!availability.ok) {
+  console.warn(`npm run replay against MongoDB skipped: ${availability.reason}`);
+  describe.skip(`npm run replay against MongoDB (${availability.reason})`, () => {
+    it('rebuilds the read models equal to the live ones', () => undefined);
+  });
+} else {
+  describe('npm run replay against MongoDB (FerretDB, or MONGO_URL)', () => {
+    let server: MongoServer;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'evo-replay-'));
+    const runId = randomUUID().slice(0, 8);
+
+    beforeAll(async () => {
+      server = await startMongoServer();
+    }, 600_000);
+
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('shows its progress and rebuilds, into an empty database, the read models built live, document by document', async () => {
+      const events = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+      const live = new MongoReadStore(server.url, { dbName: `evo_live_${runId}` });
+      const replayUrl = new URL(server.url);
+      replayUrl.pathname = `/evo_replay_${runId}`;
+      const replayed = new MongoReadStore(replayUrl.toString());
+      try {
+        // live: the runner follows the log while the history is written
+        const runner = new ProjectionRunner({ events, read: live, projectors: allProjectors });
+        await runner.start();
+        await writeScriptedHistory(events, 2);
+        const last = (await events.lastPosition())!;
+        const caughtUp = await runner.waitFor(last, 120_000);
+        await runner.stop();
+        expect(caughtUp).toBe(true);
+        let count = 0;
+        for await (const batch of events.readAll(undefined, 500)) count += batch.length;
+
+        const { code, out } = await runReplay(
+          {
+            ...process.env,
+            DATA_DIR: dataDir,
+            MONGO_URL: replayUrl.toString(),
+            EVENTSTORE_URL: '',
+            REDIS_URL: '',
+            SESSION_SECRET: 'replay-test-secret-0123456789',
+          },
+          ['--batch=10'],
+        );
+        expect(code, out).toBe(0);
+        expect(out).toMatch(new RegExp(`Read models : base « evo_replay_${runId} » sur (FerretDB|MongoDB)`));
+        const percents = [...out.matchAll(/Relecture : (\d+) % \| (\d+) événements/g)].map((m) => Number(m[1]));
+        expect(percents.length).toBeGreaterThan(2);
+        expect(percents).toEqual([...percents].sort((a, b) => a - b));
+        expect(percents.at(-1)).toBe(100);
+        expect(out).toContain(`Terminé : ${count} événements`);
+
+        const a = await dumpReadModels(live);
+        const b = await dumpReadModels(replayed);
+        expect(Object.keys(a).length).toBeGreaterThan(10);
+        expect(b).toEqual(a);
+        expect(await readCheckpoint(replayed)).toBe(last);
+      } finally {
+        await live.dropAll();
+        await live.close();
+        await replayed.dropAll();
+        await replayed.close();
+        await events.close();
+      }
+    }, 300_000);
+
+    it('names MONGO_URL and exits 1 when it cannot be reached', async () => {
+      const { code, out } = await runReplay(
+        {
+          ...process.env,
+          DATA_DIR: dataDir,
+          MONGO_URL: 'mongodb://127.0.0.1:9/evo_nowhere?serverSelectionTimeoutMS=300',
+          EVENTSTORE_URL: '',
+          REDIS_URL: '',
+          SESSION_SECRET: 'replay-test-secret-0123456789',
+        },
+        [],
+      );
+      expect(code).toBe(1);
+      expect(out).toContain('Configuration invalide : MONGO_URL injoignable');
+    }, 60_000);
+  });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEvent, JobMap } from '@evo/domain';
+import { SqliteEventStore, systemContext, toNewEvents, type AddJobOptions, type JobQueue } from '@evo/infra';
+import { requeueUnprocessedVideos } from './requeue';
+
+/** Records what is added; runs nothing. */
+function recordingQueue() {
+  const added: Array<{ data: JobMap['video.process']; options?: AddJobOptions }> = [];
+  const queue = {
+    add: async (_type: string, data: JobMap['video.process'], options?: AddJobOptions) => {
+      added.push({ data, options });
+    },
+  } as unknown as JobQueue;
+  return { queue, added };
+}
+
+const uploaded = (videoId: number): DomainEvent => ({
+  type: 'VideoUploaded',
+  data: {
+    videoId,
+    ownerId: 'u1',
+    title: 't',
+    description: '',
+    filePath: `/uploads/videos/${videoId}.mp4`,
+    mimeType: 'video/mp4',
+    sizeBytes: 10,
+  },
+});
+
+describe('requeueUnprocessedVideos (workers service start)', () => {
+  it('queues again, under the API job id, every upload without an outcome; processed, rejected and deleted ones are left alone', async () => {
+    const events = new SqliteEventStore(':memory:');
+    const append = (videoId: number, e: DomainEvent[]) =>
+      events.append(`video-${videoId}`, toNewEvents(e, `video-${videoId}`, systemContext()), 'any');
+    await append(1, [uploaded(1)]);
+    await append(2, [
+      uploaded(2),
+      {
+        type: 'VideoProcessed',
+        data: { videoId: 2, durationSeconds: 1, sizeBytes: 10, codec: 'h264', width: 2, height: 2, posterPath: null },
+      },
+    ]);
+    await append(3, [uploaded(3), { type: 'VideoRejected', data: { videoId: 3, reason: 'Illisible.' } }]);
+    await append(4, [uploaded(4)]);
+    await append(5, [uploaded(5), { type: 'VideoDeleted', data: { videoId: 5, ownerId: 'u1', deletedBy: 'u1' } }]);
+    const { queue, added } = recordingQueue();
+
+    expect(await requeueUnprocessedVideos(events, queue)).toBe(2);
+    expect(added).toEqual([
+      { data: { videoId: 1, filePath: '/uploads/videos/1.mp4' }, options: { jobId: 'video-1' } },
+      { data: { videoId: 4, filePath: '/uploads/videos/4.mp4' }, options: { jobId: 'video-4' } },
+    ]);
+    await events.close();
+  });
+});
