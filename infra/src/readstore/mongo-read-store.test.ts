@@ -78,6 +78,29 @@ if (!availability.ok) {
   // FerretDB is a few times slower than the memory store: a few runs of the property here
   readStoreContract('MongoReadStore', makeStore, { propertyRuns: 4 });
 
+  // on CI the contract runs on FerretDB's other backend too (PostgreSQL at 127.0.0.1:5432)
+  if (!process.env.MONGO_URL && process.env.CI === 'true' && process.env.FERRETDB_HANDLER !== 'pg') {
+    describe('on FerretDB over PostgreSQL', () => {
+      let pgServer: MongoServer;
+      beforeAll(async () => {
+        pgServer = await startFerretDb({ handler: 'pg' });
+      }, 600_000);
+      afterAll(async () => {
+        await pgServer?.stop();
+      });
+      readStoreContract(
+        'MongoReadStore (FerretDB, PostgreSQL backend)',
+        async () => {
+          made += 1;
+          const store = new MongoReadStore(pgServer.url, { dbName: `evo_readstore_${runId}_${made}` });
+          await store.connect();
+          return { store, cleanup: () => store.dropAll().then(() => store.close()) };
+        },
+        { propertyRuns: 4 },
+      );
+    });
+  }
+
   describe('MongoReadStore', () => {
     it('uses the database it was given', async () => {
       const { store, cleanup } = await makeStore();
