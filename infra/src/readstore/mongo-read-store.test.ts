@@ -78,6 +78,29 @@ if (!availability.ok) {
   // FerretDB is a few times slower than the memory store: a few runs of the property here
   readStoreContract('MongoReadStore', makeStore, { propertyRuns: 4 });
 
+  // on CI the contract runs on FerretDB's other backend too (PostgreSQL at 127.0.0.1:5432)
+  if (!process.env.MONGO_URL && process.env.CI === 'true' && process.env.FERRETDB_HANDLER !== 'pg') {
+    describe('on FerretDB over PostgreSQL', () => {
+      let pgServer: MongoServer;
+      beforeAll(async () => {
+        pgServer = await startFerretDb({ handler: 'pg' });
+      }, 600_000);
+      afterAll(async () => {
+        await pgServer?.stop();
+      });
+      readStoreContract(
+        'MongoReadStore (FerretDB, PostgreSQL backend)',
+        async () => {
+          made += 1;
+          const store = new MongoReadStore(pgServer.url, { dbName: `evo_readstore_${runId}_${made}` });
+          await store.connect();
+          return { store, cleanup: () => store.dropAll().then(() => store.close()) };
+        },
+        { propertyRuns: 4 },
+      );
+    });
+  }
+
   describe('MongoReadStore', () => {
     it('uses the database it was given', async () => {
       const { store, cleanup } = await makeStore();
@@ -293,7 +316,7 @@ if (!availability.ok) {
       }
     });
 
-    it('on FerretDB, NaN and ±Infinity are refused with a clear error and the connection stays usable', async (ctx) => {
+    it('on FerretDB, NaN, ±Infinity, dotted or $ keys and nested arrays are refused with a clear error; the connection stays usable', async (ctx) => {
       if (server.kind !== 'ferretdb') ctx.skip();
       const { store, cleanup } = await makeStore();
       try {
@@ -302,6 +325,10 @@ if (!availability.ok) {
         await expect(coll.updateOne({ _id: 1 }, { $set: { v: -Infinity } }, { upsert: true })).rejects.toThrow(
           /-Infinity/,
         );
+        // not routed around (no read model has them): FerretDB's own refusal, which names the cause
+        await expect(coll.insertOne({ _id: 3, 'a.b': 1 })).rejects.toThrow(/must not contain '\.'/);
+        await expect(coll.insertOne({ _id: 3, $a: 1 })).rejects.toThrow(/must not start with '\$'/);
+        await expect(coll.insertOne({ _id: 3, v: [[1]] })).rejects.toThrow(/nested arrays are not supported/);
         await coll.insertOne({ _id: 2, v: 1 });
         expect(await coll.find({})).toEqual([{ _id: 2, v: 1 }]);
       } finally {
