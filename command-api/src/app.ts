@@ -2,6 +2,7 @@ import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { useFrenchZodErrors } from '@evo/domain';
 import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
@@ -24,6 +25,8 @@ export interface AppOptions {
 
 /** The HTTP application: /api routers by slice, /uploads, health, and the web app. */
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  // zod's messages reach members: every failure without a message of its own answers in French
+  useFrenchZodErrors();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
