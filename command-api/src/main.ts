@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, DataFileError, childLogger, loadConfig, type Config } from '@evo/infra';
+import { ConfigError, DataFileError, childLogger, isLoopbackHost, loadConfig, type Config } from '@evo/infra';
 import { startServer } from './server';
 
 const log = childLogger('main');
@@ -30,8 +30,8 @@ try {
   throw e;
 }
 log.info(
-  { url: server.url, role, embedded: config.embedded, dataDir: config.DATA_DIR },
-  `EVO écoute sur ${server.url}`,
+  { url: server.listening, role, embedded: config.embedded, dataDir: config.DATA_DIR },
+  `EVO écoute sur ${server.listening}${isLoopbackHost(config.HOST) ? ' (cette machine seulement)' : ` (réseau : ${config.HOST})`}`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

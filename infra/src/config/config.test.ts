@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL } from './config';
+import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, isLoopbackHost } from './config';
 
 describe('config', () => {
   it('defaults to the embedded single process', () => {
@@ -19,6 +19,11 @@ describe('config', () => {
     [{ ADMIN_EMAIL: 'nope' }, 'ADMIN_EMAIL'],
     [{ GIFT_FEE_PERCENT: '150' }, 'GIFT_FEE_PERCENT'],
     [{ REDIS_URL: 'redis://127.0.0.1:6379' }, 'SESSION_SECRET'],
+    [{ HOST: 'pas une adresse' }, 'HOST'],
+    [{ HOST: '0.0.0.0' }, 'ADMIN_PASSWORD'],
+    [{ HOST: '192.168.1.20' }, 'ADMIN_PASSWORD'],
+    [{ HOST: '::' }, 'ADMIN_PASSWORD'],
+    [{ HTTPS_ONLY: 'oui' }, 'HTTPS_ONLY'],
   ])('refuses %o naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -60,5 +65,30 @@ describe('config', () => {
   it('runs distributed with a session secret', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET: 'x'.repeat(20) });
     expect(c.embedded).toBe(false);
+  });
+  it('listens on this machine only by default, elsewhere with an administrator password of its own', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: 'localhost' }).HOST).toBe('localhost');
+    expect(loadConfig({ HOST: '::1' }).ADMIN_PASSWORD).toBe(DEMO_ADMIN_PASSWORD);
+    const lan = loadConfig({ HOST: '0.0.0.0', ADMIN_PASSWORD: 'un-secret-a-moi' });
+    expect(lan.HOST).toBe('0.0.0.0');
+    expect(lan.ADMIN_PASSWORD).toBe('un-secret-a-moi');
+  });
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['localhost', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['192.168.1.20', false],
+    ['evo.local', false],
+  ])('%s is a loopback address: %s', (host, loopback) => {
+    expect(isLoopbackHost(host)).toBe(loopback);
+  });
+  it('sends HSTS everywhere only when told the site is HTTPS only', () => {
+    expect(loadConfig({}).HTTPS_ONLY).toBe(false);
+    expect(loadConfig({ HTTPS_ONLY: 'true' }).HTTPS_ONLY).toBe(true);
   });
 });

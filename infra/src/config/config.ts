@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Demo administrator of the embedded default; documented in README.md. */
@@ -12,10 +13,27 @@ const url = (protocols: string[]) =>
     .trim()
     .refine((v) => protocols.some((p) => v.startsWith(p)), { message: `doit commencer par ${protocols.join(' ou ')}` });
 
+/** 127.0.0.0/8, ::1 and `localhost`: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
+}
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** the interface HTTP listens on: this machine only by default; 0.0.0.0 for every interface */
+  HOST: z
+    .string()
+    .trim()
+    .refine((v) => isIP(v) !== 0 || /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(v), {
+      message: 'doit être une adresse IP (127.0.0.1, 0.0.0.0, ::) ou un nom de machine',
+    })
+    .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   EVENTSTORE_URL: z.preprocess(
     emptyToUndefined,
@@ -33,13 +51,15 @@ const ConfigSchema = z.object({
   MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
   ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
-  ADMIN_PASSWORD: z.string().min(8).default(DEMO_ADMIN_PASSWORD),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   GIFT_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
   MAX_VIDEO_MB: z.coerce.number().int().min(1).max(2048).default(200),
   MAX_IMAGE_MB: z.coerce.number().int().min(1).max(50).default(5),
   /** number of proxies in front (for req.ip and secure cookies) */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** the site is reached over HTTPS only: HSTS and upgrade-insecure-requests on every answer */
+  HTTPS_ONLY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** seed demo members, videos and gifts on an empty log */
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
@@ -47,8 +67,13 @@ const ConfigSchema = z.object({
   ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS'> & {
+export type Config = Omit<
+  z.infer<typeof ConfigSchema>,
+  'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY'
+> & {
   SESSION_SECRET: string;
+  ADMIN_PASSWORD: string;
+  HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
   ALLOW_FREE_COINS: boolean;
   /** true when nothing distributed is configured: one process, SQLite, memory read models */
@@ -79,11 +104,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!embedded && !c.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET', 'est obligatoire hors du mode embarqué (au moins 16 caractères)');
   }
+  // the demo administrator's password is in README.md: only this machine may reach it
+  if (!c.ADMIN_PASSWORD && !isLoopbackHost(c.HOST)) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `est obligatoire quand HOST (${c.HOST}) n'est pas une adresse de bouclage : le mot de passe administrateur de démonstration est public (au moins 8 caractères)`,
+    );
+  }
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     ...c,
     DATA_DIR: dataDir,
     SESSION_SECRET: c.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
+    HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     embedded,
