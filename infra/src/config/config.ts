@@ -58,6 +58,8 @@ const ConfigSchema = z.object({
   MAX_IMAGE_MB: z.coerce.number().int().min(1).max(50).default(5),
   /** number of proxies in front (for req.ip and secure cookies) */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** registration attempts a client address may make per hour (each may carry a large video) */
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** the site is reached over HTTPS only: HSTS and upgrade-insecure-requests on every answer */
   HTTPS_ONLY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
