@@ -10,6 +10,7 @@ import {
   DataFileError,
   SocketIoPushBus,
   SqliteEventStore,
+  sessionSecret,
   systemContext,
   verifyEventLog,
   type Config,
@@ -117,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : undefined;
   const read = projections?.read ?? createReadStore(config);
   const jobs = createJobQueue(config);
-  const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
+  const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
   await ensureAdmin(
     events,

@@ -7,7 +7,9 @@ describe('config', () => {
     expect(c.PORT).toBe(3000);
     expect(c.embedded).toBe(true);
     expect(c.ADMIN_EMAIL).toBe(DEMO_ADMIN_EMAIL);
-    expect(c.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    // kept in DATA_DIR by sessionSecret(), so that sessions outlive a restart
+    expect(c.SESSION_SECRET).toBeUndefined();
+    expect(c.sessionSecretFile.endsWith('session-secret')).toBe(true);
     expect(c.eventsFile.endsWith('events.sqlite')).toBe(true);
   });
   it.each([

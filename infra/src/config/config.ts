@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -73,7 +72,8 @@ export type Config = Omit<
   z.infer<typeof ConfigSchema>,
   'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY'
 > & {
-  SESSION_SECRET: string;
+  /** unset in the embedded mode: sessionSecret() then keeps one in DATA_DIR */
+  SESSION_SECRET: string | undefined;
   ADMIN_PASSWORD: string;
   HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
@@ -82,6 +82,10 @@ export type Config = Omit<
   embedded: boolean;
   uploadsDir: string;
   eventsFile: string;
+  /** embedded sessions (SQLite) */
+  sessionsFile: string;
+  /** the embedded session cookie secret, made at the first start when SESSION_SECRET is unset */
+  sessionSecretFile: string;
 };
 
 export class ConfigError extends Error {
@@ -117,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     DATA_DIR: dataDir,
-    SESSION_SECRET: c.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    SESSION_SECRET: c.SESSION_SECRET,
     ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
     HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
@@ -125,5 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),
+    sessionsFile: path.join(dataDir, 'sessions.sqlite'),
+    sessionSecretFile: path.join(dataDir, 'session-secret'),
   };
 }
