@@ -12,5 +12,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:web
 ENV NODE_ENV=production
+# a container is reached through its published port, never through its loopback
+ENV HOST=0.0.0.0
 EXPOSE 3000
 CMD ["npm", "run", "start:api"]

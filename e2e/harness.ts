@@ -30,6 +30,8 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
 export interface LaunchOptions {
   /** A .y4m (or .mjpeg) the fake camera plays in a loop instead of Chromium's generated test pattern. */
   fakeVideoCapture?: string;
+  /** more Chromium switches, e.g. `--host-resolver-rules=MAP evo.test 127.0.0.1` */
+  args?: string[];
 }
 
 /** Headless Debian Chromium with a fake camera and microphone that need no permission prompt. */
@@ -48,6 +50,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...(options.args ?? []),
     ],
   });
 }

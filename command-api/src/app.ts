@@ -2,6 +2,8 @@ import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { useFrenchZodErrors } from '@evo/domain';
+import { isLoopbackHost } from '@evo/infra';
 import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
@@ -22,28 +24,48 @@ export interface AppOptions {
   webDist?: string;
 }
 
+/**
+ * helmet's headers. HSTS and upgrade-insecure-requests only for a site reached over HTTPS;
+ * Cross-Origin-Opener-Policy only where browsers apply it (HTTPS, or localhost): elsewhere they
+ * ignore it with a console error.
+ */
+function helmetFor(https: boolean, trustworthyOrigin = https) {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        // MediaPipe (face overlays on /create) runs WebAssembly and its glue calls `new Function`;
+        // the app is one document, so the policy must allow it from the first page on
+        'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'media-src': ["'self'", 'blob:', 'data:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'worker-src': ["'self'", 'blob:'],
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    strictTransportSecurity: https,
+    crossOriginOpenerPolicy: trustworthyOrigin,
+    // uploads are read by our own pages only
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+}
+
 /** The HTTP application: /api routers by slice, /uploads, health, and the web app. */
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  // zod's messages reach members: every failure without a message of its own answers in French
+  useFrenchZodErrors();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // MediaPipe (face overlays on /create) runs WebAssembly and its glue calls `new Function`;
-          // the app is one document, so the policy must allow it from the first page on
-          'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
-          'img-src': ["'self'", 'data:', 'blob:'],
-          'media-src': ["'self'", 'blob:', 'data:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
-          'worker-src': ["'self'", 'blob:'],
-        },
-      },
-      // uploads are read by our own pages only
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-    }),
-  );
+  // over plain HTTP (a phone on the LAN) upgrade-insecure-requests would send every asset to
+  // https:// and blank the page: that directive and HSTS only go with answers to HTTPS requests
+  // (TLS seen directly, or X-Forwarded-Proto from a trusted proxy), or everywhere with HTTPS_ONLY
+  const overTls = helmetFor(true);
+  const overPlainHttp = { loopback: helmetFor(false, true), network: helmetFor(false) };
+  app.use((req, res, next) => {
+    if (deps.config.HTTPS_ONLY || req.secure) return overTls(req, res, next);
+    return overPlainHttp[isLoopbackHost(req.hostname ?? '') ? 'loopback' : 'network'](req, res, next);
+  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, DataFileError, ServiceUnreachableError, childLogger, loadConfig, type Config } from '@evo/infra';
+import {
+  ConfigError,
+  DataFileError,
+  ServiceUnreachableError,
+  childLogger,
+  isLoopbackHost,
+  loadConfig,
+  type Config,
+} from '@evo/infra';
 import { startServer } from './server';
 
 const log = childLogger('main');
@@ -31,8 +39,8 @@ try {
   throw e;
 }
 log.info(
-  { url: server.url, role, embedded: config.embedded, dataDir: config.DATA_DIR },
-  `EVO écoute sur ${server.url}`,
+  { url: server.listening, role, embedded: config.embedded, dataDir: config.DATA_DIR },
+  `EVO écoute sur ${server.listening}${isLoopbackHost(config.HOST) ? ' (cette machine seulement)' : ` (réseau : ${config.HOST})`}`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

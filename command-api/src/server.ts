@@ -12,6 +12,7 @@ import {
   pushChannelKey,
   SocketIoPushBus,
   SqliteEventStore,
+  sessionSecret,
   systemContext,
   verifyEventLog,
   type Config,
@@ -48,8 +49,17 @@ export interface ServerOptions {
   port?: number;
 }
 
+/** The URL of what `http` listens on, as bound (0.0.0.0 and :: stand for every interface). */
+export function listeningUrl(http: HttpServer): string {
+  const { address, family, port } = http.address() as AddressInfo;
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+}
+
 export interface RunningServer {
+  /** where to reach it from this machine */
   url: string;
+  /** the address it listens on, as bound (http://0.0.0.0:3000 means every interface) */
+  listening: string;
   port: number;
   deps: AppDeps;
   /** the in-process read side (embedded role); waitFor/rebuild go through it */
@@ -115,7 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : undefined;
   const read = projections?.read ?? createReadStore(config);
   const jobs = createJobQueue(config);
-  const sessions = new Sessions(createSessionStore(config), config.SESSION_SECRET);
+  const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
   await ensureAdmin(
     events,
@@ -181,7 +191,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   bound.app = createApp(deps, { webDist: options.webDist });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(options.port ?? config.PORT, resolve);
+    http.listen(options.port ?? config.PORT, config.HOST, resolve);
   });
   const port = (http.address() as AddressInfo).port;
 
@@ -198,5 +208,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await read.close();
       await events.close();
     })());
-  return { url: `http://localhost:${port}`, port, deps, runner, giftCredits, http, close };
+  const listening = listeningUrl(http);
+  const everywhere = ['0.0.0.0', '::'].includes((http.address() as AddressInfo).address);
+  const url = everywhere ? `http://127.0.0.1:${port}` : listening;
+  return { url, listening, port, deps, runner, giftCredits, http, close };
 }

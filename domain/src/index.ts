@@ -3,6 +3,7 @@ export * from './shared/decider';
 export * from './shared/errors';
 export * from './shared/sequence';
 export * from './shared/text';
+export * from './shared/french-errors';
 export * from './jobs';
 export * from './events';
 export * from './all-events';

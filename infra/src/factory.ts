@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Config } from './config/config';
 import type { EventStore } from './eventstore/port';
 import { SqliteEventStore } from './eventstore/sqlite-event-store';
@@ -10,8 +11,13 @@ import type { JobQueue } from './jobs/port';
 import { InProcessJobQueue } from './jobs/in-process-job-queue';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue';
 import type { SessionStore } from './sessions/port';
-import { MemorySessionStore } from './sessions/memory-session-store';
 import { RedisSessionStore } from './sessions/redis-session-store';
+import { SqliteSessionStore } from './sessions/sqlite-session-store';
+import { DataFileError } from './eventstore/data-file-error';
+
+/** Losing the embedded sessions costs a login, nothing else. */
+const SESSIONS_ADVICE =
+  'Que faire : supprimez ce fichier (et ses fichiers -wal et -shm) puis redémarrez : les membres devront seulement se reconnecter.';
 
 /** Adapters chosen from the configuration: embedded by default, distributed when URLs are set. */
 export function createEventStore(config: Config): EventStore {
@@ -34,10 +40,43 @@ export function createJobQueue(config: Config): JobQueue {
     : new InProcessJobQueue();
 }
 
+/** Redis when configured (shared by the API processes), else a SQLite file in DATA_DIR. */
 export function createSessionStore(config: Config): SessionStore {
-  return config.REDIS_URL
-    ? new RedisSessionStore(config.REDIS_URL, `${config.REDIS_PREFIX}:sess:`)
-    : new MemorySessionStore();
+  if (config.REDIS_URL) return new RedisSessionStore(config.REDIS_URL, `${config.REDIS_PREFIX}:sess:`);
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  try {
+    return new SqliteSessionStore(config.sessionsFile);
+  } catch (e) {
+    throw new DataFileError(
+      config.sessionsFile,
+      `Le fichier des sessions est illisible (${(e as Error).message}).`,
+      SESSIONS_ADVICE,
+    );
+  }
+}
+
+/**
+ * The session cookie secret: SESSION_SECRET, or in the embedded mode one made at the first start
+ * and kept in DATA_DIR (readable by its owner only), so that cookies outlive a restart.
+ */
+export function sessionSecret(config: Config): string {
+  if (config.SESSION_SECRET) return config.SESSION_SECRET;
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  try {
+    writeFileSync(config.sessionSecretFile, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    // made by an earlier start: read it below
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const secret = readFileSync(config.sessionSecretFile, 'utf8').trim();
+  if (secret.length < 16) {
+    throw new DataFileError(
+      config.sessionSecretFile,
+      'Le secret des cookies de session est vide ou trop court (moins de 16 caractères).',
+      'Que faire : supprimez ce fichier (EVO en crée un nouveau ; les membres devront se reconnecter) ou définissez SESSION_SECRET.',
+    );
+  }
+  return secret;
 }
 
 /** The Redis channel prefix shared by the API servers' Socket.IO adapters and the projections' emitter. */

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response, RequestHandler } from 'express';
 import { parse as parseCookie, serialize } from 'cookie';
 import type { SessionData, SessionStore } from '@evo/infra';
@@ -6,6 +6,18 @@ import { HttpError } from './errors';
 
 export const SESSION_COOKIE = 'evo.sid';
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * The Socket.IO room of every socket opened with one session, named by a hash of the session id
+ * (room names travel through Redis with the adapter; the id itself is a credential).
+ */
+export const sessionRoom = (sessionId: string) =>
+  `session:${createHash('sha256').update(sessionId).digest('base64url').slice(0, 32)}`;
+
+export interface SessionsOptions {
+  /** how long a session lives after its last write; 7 days */
+  ttlSeconds?: number;
+}
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -25,10 +37,27 @@ export const AUTH_MESSAGES = {
  * (who is logged in) lives in the SessionStore. HttpOnly, SameSite=Lax, Secure behind HTTPS.
  */
 export class Sessions {
+  private readonly ttlSeconds: number;
+  private readonly endListeners: Array<(sessionId: string) => void> = [];
+
   constructor(
     private readonly store: SessionStore,
     private readonly secret: string,
-  ) {}
+    options: SessionsOptions = {},
+  ) {
+    this.ttlSeconds = options.ttlSeconds ?? SESSION_TTL_SECONDS;
+  }
+
+  /** `listener` hears of every session this process ends (logout, or a new login replacing it). */
+  onEnded(listener: (sessionId: string) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  /** Ends a session: gone from the store, and every listener told (its sockets close). */
+  async end(sessionId: string): Promise<void> {
+    await this.store.destroy(sessionId);
+    for (const listener of this.endListeners) listener(sessionId);
+  }
 
   private sign(id: string) {
     return createHmac('sha256', this.secret).update(id).digest('base64url');
@@ -48,10 +77,24 @@ export class Sessions {
     return raw ? this.unsign(raw) : undefined;
   }
 
-  /** The session of a Cookie header (Socket.IO handshakes). */
-  async fromCookieHeader(cookieHeader: string | undefined): Promise<SessionData | undefined> {
+  /** The session of a Cookie header, with its id (Socket.IO handshakes). */
+  async fromCookieHeader(cookieHeader: string | undefined): Promise<{ id: string; data: SessionData } | undefined> {
     const id = this.idFrom(cookieHeader);
-    return id ? this.store.get(id) : undefined;
+    const data = id ? await this.store.get(id) : undefined;
+    return id && data ? { id, data } : undefined;
+  }
+
+  /** Whether a session is still there (not logged out, not expired). */
+  async isLive(sessionId: string): Promise<boolean> {
+    return (await this.store.get(sessionId)) !== undefined;
+  }
+
+  /** A new session in the store; answers its id and the signed cookie value naming it. */
+  async open(userId: string): Promise<{ id: string; data: SessionData; cookieValue: string }> {
+    const id = randomBytes(32).toString('base64url');
+    const data: SessionData = { userId, createdAt: Date.now() };
+    await this.store.set(id, data, this.ttlSeconds);
+    return { id, data, cookieValue: `${id}.${this.sign(id)}` };
   }
 
   /** Loads the session named by the cookie, if any. */
@@ -74,13 +117,11 @@ export class Sessions {
 
   /** A new session id at every login (no fixation); the old one is destroyed. */
   async start(req: Request, res: Response, userId: string): Promise<void> {
-    if (req.sessionId) await this.store.destroy(req.sessionId);
-    const id = randomBytes(32).toString('base64url');
-    const data: SessionData = { userId, createdAt: Date.now() };
-    await this.store.set(id, data, SESSION_TTL_SECONDS);
+    if (req.sessionId) await this.end(req.sessionId);
+    const { id, data, cookieValue } = await this.open(userId);
     req.sessionId = id;
     req.session = data;
-    res.setHeader('Set-Cookie', this.cookie(req, `${id}.${this.sign(id)}`, SESSION_TTL_SECONDS));
+    res.setHeader('Set-Cookie', this.cookie(req, cookieValue, this.ttlSeconds));
   }
 
   close(): Promise<void> {
@@ -88,7 +129,7 @@ export class Sessions {
   }
 
   async destroy(req: Request, res: Response): Promise<void> {
-    if (req.sessionId) await this.store.destroy(req.sessionId);
+    if (req.sessionId) await this.end(req.sessionId);
     req.sessionId = undefined;
     req.session = undefined;
     res.setHeader('Set-Cookie', this.cookie(req, '', 0));
@@ -100,7 +141,7 @@ export class Sessions {
     const prev = req.session.lastPosition ? BigInt(req.session.lastPosition) : -1n;
     if (position <= prev) return;
     req.session = { ...req.session, lastPosition: position.toString() };
-    await this.store.set(req.sessionId, req.session, SESSION_TTL_SECONDS);
+    await this.store.set(req.sessionId, req.session, this.ttlSeconds);
   }
 
   private cookie(req: Request, value: string, maxAge: number) {

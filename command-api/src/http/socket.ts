@@ -12,7 +12,8 @@ import {
   type MessageView,
   type NotificationView,
 } from '@evo/projections';
-import type { Sessions } from './session';
+import { sessionRoom, type Sessions } from './session';
+import { CSRF_MESSAGE, isForeignOrigin } from './csrf';
 
 const log = childLogger('socket');
 
@@ -106,32 +107,64 @@ function watchVideos(socket: Socket) {
   });
 }
 
+export interface SocketServerOptions {
+  /** how often this process checks that the sessions of its sockets still exist (expiry); 60 s */
+  sessionCheckMs?: number;
+}
+
 /**
  * Socket.IO on the API server. A client is identified by its session cookie, never by what it
  * says: it joins `user:<id>` (and `admins` for administrators) and receives the change
  * messages projectors publish there; every client is also in `catalogue` (catalogue edits). On
  * connection it gets a 'sync' of what it missed since the position it gives in `auth.since`. It may also watch video rooms (`video:watch` / `video:unwatch`
  * with a video id) for the public counters and comments of the cards it shows.
+ *
+ * The handshake is refused from another site's page (the HTTP CSRF guard's rule). Every socket
+ * also joins its session's room (`sessionRoom`): ending a session (logout, a new login) disconnects
+ * them all, on every API process through the Redis adapter; a session that expired is found by
+ * a periodic check of the sessions this process holds sockets for.
  */
-export function createSocketServer(http: HttpServer, sessions: Sessions, read: ReadStore): Server {
-  const io = new Server(http, { serveClient: false, cors: undefined });
+export function createSocketServer(
+  http: HttpServer,
+  sessions: Sessions,
+  read: ReadStore,
+  options: SocketServerOptions = {},
+): Server {
+  const io = new Server(http, {
+    serveClient: false,
+    cors: undefined,
+    // another site's page must not open a socket with the member's cookie
+    allowRequest: (req, callback) => {
+      const foreign = isForeignOrigin(req.headers);
+      callback(foreign ? CSRF_MESSAGE : null, !foreign);
+    },
+  });
   const queries = identityQueries(read);
   io.use((socket, next) => {
     sessions
       .fromCookieHeader(socket.handshake.headers.cookie)
       .then(async (session) => {
         if (!session) return next(new Error('Vous devez être connecté.'));
-        socket.data.userId = session.userId;
+        socket.data.userId = session.data.userId;
+        socket.data.sessionId = session.id;
+        await socket.join(sessionRoom(session.id));
         // joined before the sync is read: nothing committed in between can be missed
-        await socket.join(`user:${session.userId}`);
+        await socket.join(`user:${session.data.userId}`);
         // every client hears of catalogue edits ('catalogue:changed')
         await socket.join(CATALOGUE_ROOM);
-        const user = await queries.userById(session.userId);
+        const user = await queries.userById(session.data.userId);
         if (user?.is_admin) await socket.join(ADMINS_ROOM);
         next();
       })
       .catch(next);
   });
+  // a session ended here: its sockets close here and, through the Redis adapter, everywhere
+  sessions.onEnded((sessionId) => io.in(sessionRoom(sessionId)).disconnectSockets(true));
+  const expiryCheck = setInterval(() => {
+    void disconnectExpired(io, sessions).catch((err: unknown) => log.error({ err }, 'session check failed'));
+  }, options.sessionCheckMs ?? 60_000);
+  expiryCheck.unref();
+  http.once('close', () => clearInterval(expiryCheck));
   io.on('connection', (socket) => {
     watchVideos(socket);
     const userId = socket.data.userId as string;
@@ -142,4 +175,17 @@ export function createSocketServer(http: HttpServer, sessions: Sessions, read: R
       .catch((err: unknown) => log.error({ err, userId }, 'sync failed'));
   });
   return io;
+}
+
+/** Disconnects this process's sockets whose session expired (or was ended without telling us). */
+async function disconnectExpired(io: Server, sessions: Sessions): Promise<void> {
+  const bySession = new Map<string, Socket[]>();
+  for (const socket of io.of('/').sockets.values()) {
+    const id = socket.data.sessionId as string | undefined;
+    if (id) bySession.set(id, [...(bySession.get(id) ?? []), socket]);
+  }
+  for (const [id, sockets] of bySession) {
+    if (await sessions.isLive(id)) continue;
+    for (const socket of sockets) socket.disconnect(true);
+  }
 }

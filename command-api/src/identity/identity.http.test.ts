@@ -1,6 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { MESSAGES } from '@evo/domain';
-import { Client, PNG_1PX, demoVideo, newMember, registerAndLogin, registrationForm, startTestServer, type TestServer } from '../testing/test-server';
+import {
+  Client,
+  PNG_1PX,
+  demoVideo,
+  newMember,
+  registerAndLogin,
+  registrationForm,
+  startTestServer,
+  type TestServer,
+} from '../testing/test-server';
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
 import { AUTH_ROUTE_MESSAGES } from './routes';
 import { CSRF_MESSAGE } from '../http/csrf';
@@ -19,7 +28,11 @@ const lastPosition = async () => {
 };
 
 /** The request must be refused with this status and French message, and append nothing. */
-async function expectRefused(send: () => Promise<{ status: number; json: { error?: string } }>, status: number, error?: string) {
+async function expectRefused(
+  send: () => Promise<{ status: number; json: { error?: string } }>,
+  status: number,
+  error?: string,
+) {
   const before = await lastPosition();
   const r = await send();
   expect(r.status).toBe(status);
@@ -41,7 +54,12 @@ describe('POST /api/auth/register', () => {
     expect(p.json.user).toMatchObject({ pseudo: m.pseudo, email: m.email, bio: m.bio });
     const videos = p.json.videos as Array<Record<string, unknown>>;
     expect(videos).toHaveLength(1);
-    expect(videos[0]).toMatchObject({ title: m.video_title, user_email: m.email, user_pseudo: m.pseudo, likes_count: 0 });
+    expect(videos[0]).toMatchObject({
+      title: m.video_title,
+      user_email: m.email,
+      user_pseudo: m.pseudo,
+      likes_count: 0,
+    });
     expect(String(videos[0].file_path)).toMatch(/^\/uploads\/videos\/[0-9a-f-]{36}\.mp4$/);
     const pic = String((p.json.user as Record<string, unknown>).profile_picture);
     expect(pic).toMatch(/^[0-9a-f-]{36}\.png$/);
@@ -60,7 +78,11 @@ describe('POST /api/auth/register', () => {
     ['video_title', MESSAGES.titleRequired],
   ])('refuses a registration without %s', async (field, error) => {
     const m = { ...newMember(), [field]: undefined };
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(m)), 400, error);
+    await expectRefused(
+      async () => new Client(server.url).post('/api/auth/register', await registrationForm(m)),
+      400,
+      error,
+    );
   });
 
   it.each([
@@ -72,35 +94,93 @@ describe('POST /api/auth/register', () => {
     [{ bio: 'b'.repeat(501) }, MESSAGES.bioTooLong],
     [{ video_title: 't'.repeat(151) }, MESSAGES.titleTooLong],
   ])('refuses bad values %o', async (patch, error) => {
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(patch))), 400, error);
+    await expectRefused(
+      async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(patch))),
+      400,
+      error,
+    );
   });
 
   it('requires the picture and the video', async () => {
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: null })), 400, UPLOAD_MESSAGES.pictureRequired);
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: null })), 400, UPLOAD_MESSAGES.videoRequired);
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: null })),
+      400,
+      UPLOAD_MESSAGES.pictureRequired,
+    );
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: null })),
+      400,
+      UPLOAD_MESSAGES.videoRequired,
+    );
   });
 
   it('checks file types by content, not by declared type', async () => {
     const text = Buffer.from('<html>not an image</html>');
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: text })), 400, UPLOAD_MESSAGES.notAnImage);
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: text })),
+      400,
+      UPLOAD_MESSAGES.notAnImage,
+    );
     // a PNG sent as the video
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: PNG_1PX })), 400, UPLOAD_MESSAGES.notAVideo);
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: PNG_1PX })),
+      400,
+      UPLOAD_MESSAGES.notAVideo,
+    );
     // a video sent as the picture
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: await demoVideo() })), 400, UPLOAD_MESSAGES.notAnImage);
+    await expectRefused(
+      async () =>
+        new Client(server.url).post(
+          '/api/auth/register',
+          await registrationForm(newMember(), { picture: await demoVideo() }),
+        ),
+      400,
+      UPLOAD_MESSAGES.notAnImage,
+    );
   });
 
   it('answers 413 in French for files over the limits', async () => {
     const bigPng = Buffer.concat([PNG_1PX, Buffer.alloc(1.5 * 1024 * 1024)]);
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: bigPng })), 413, UPLOAD_MESSAGES.imageTooLarge(1));
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: bigPng })),
+      413,
+      UPLOAD_MESSAGES.imageTooLarge(1),
+    );
     const bigVideo = Buffer.concat([await demoVideo(), Buffer.alloc(3 * 1024 * 1024)]);
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: bigVideo })), 413, 'Fichier trop volumineux (maximum 2 Mo).');
+    await expectRefused(
+      async () =>
+        new Client(server.url).post('/api/auth/register', await registrationForm(newMember(), { video: bigVideo })),
+      413,
+      'Fichier trop volumineux (maximum 2 Mo).',
+    );
   });
 
   it('refuses a duplicate email or pseudo, whatever the case', async () => {
     const m = newMember();
     expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember({ email: m.email.toUpperCase() }))), 409, MESSAGES.emailTaken);
-    await expectRefused(async () => new Client(server.url).post('/api/auth/register', await registrationForm(newMember({ pseudo: m.pseudo.toUpperCase() }))), 409, MESSAGES.pseudoTaken);
+    await expectRefused(
+      async () =>
+        new Client(server.url).post(
+          '/api/auth/register',
+          await registrationForm(newMember({ email: m.email.toUpperCase() })),
+        ),
+      409,
+      MESSAGES.emailTaken,
+    );
+    await expectRefused(
+      async () =>
+        new Client(server.url).post(
+          '/api/auth/register',
+          await registrationForm(newMember({ pseudo: m.pseudo.toUpperCase() })),
+        ),
+      409,
+      MESSAGES.pseudoTaken,
+    );
   });
 
   it('gives one success and French errors to concurrent registrations of one pseudo', async () => {
@@ -161,19 +241,41 @@ describe('POST /api/auth/login, logout, me', () => {
   it('refuses wrong credentials with one French message', async () => {
     const m = newMember();
     await new Client(server.url).post('/api/auth/register', await registrationForm(m));
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', { email: m.email, password: 'mauvais-mot' }), 401, MESSAGES.badCredentials);
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', { email: 'inconnu@test.fr', password: 'peu-importe' }), 401, MESSAGES.badCredentials);
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', { email: m.email }), 400, MESSAGES.passwordRequired);
+    await expectRefused(
+      () => new Client(server.url).post('/api/auth/login', { email: m.email, password: 'mauvais-mot' }),
+      401,
+      MESSAGES.badCredentials,
+    );
+    await expectRefused(
+      () => new Client(server.url).post('/api/auth/login', { email: 'inconnu@test.fr', password: 'peu-importe' }),
+      401,
+      MESSAGES.badCredentials,
+    );
+    await expectRefused(
+      () => new Client(server.url).post('/api/auth/login', { email: m.email }),
+      400,
+      MESSAGES.passwordRequired,
+    );
     await expectRefused(() => new Client(server.url).post('/api/auth/login', {}), 400, MESSAGES.emailRequired);
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', { email: 5, password: [] }), 400, MESSAGES.emailRequired);
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', '{"email":'), 400, 'Corps de requête JSON invalide.');
+    await expectRefused(
+      () => new Client(server.url).post('/api/auth/login', { email: 5, password: [] }),
+      400,
+      MESSAGES.emailRequired,
+    );
+    await expectRefused(
+      () => new Client(server.url).post('/api/auth/login', '{"email":'),
+      400,
+      'Corps de requête JSON invalide.',
+    );
   });
 
-  it('rate-limits failed logins per account', async () => {
+  it('rate-limits failed logins per address and account', async () => {
     const m = newMember();
     await new Client(server.url).post('/api/auth/register', await registrationForm(m));
     for (let i = 0; i < 5; i++) {
-      expect((await new Client(server.url).post('/api/auth/login', { email: m.email, password: `faux-${i}-xx` })).status).toBe(401);
+      expect(
+        (await new Client(server.url).post('/api/auth/login', { email: m.email, password: `faux-${i}-xx` })).status,
+      ).toBe(401);
     }
     const blocked = await new Client(server.url).post('/api/auth/login', { email: m.email, password: m.password });
     expect(blocked.status).toBe(429);
@@ -199,21 +301,42 @@ describe('POST /api/videos/upload', () => {
   it('adds a video owned by the session user, whatever email the form says', async () => {
     const a = await registerAndLogin(server.url);
     const b = await registerAndLogin(server.url);
-    const r = await a.client.post('/api/videos/upload', await uploadForm({ title: 'Deuxième', description: 'desc', email: b.member.email, pseudo: b.member.pseudo }));
+    const r = await a.client.post(
+      '/api/videos/upload',
+      await uploadForm({ title: 'Deuxième', description: 'desc', email: b.member.email, pseudo: b.member.pseudo }),
+    );
     expect(r.status).toBe(201);
     expect((r.json.video as { id: number }).id).toBeGreaterThan(0);
     const mine = await a.client.get(`/api/users/profile/${a.member.pseudo}`);
-    expect((mine.json.videos as Array<{ title: string }>).map((v) => v.title)).toEqual(['Deuxième', a.member.video_title]);
+    expect((mine.json.videos as Array<{ title: string }>).map((v) => v.title)).toEqual([
+      'Deuxième',
+      a.member.video_title,
+    ]);
     const theirs = await a.client.get(`/api/users/profile/${b.member.pseudo}`);
     expect(theirs.json.videos).toHaveLength(1);
   });
 
   it('requires a session, a title and a real video', async () => {
-    await expectRefused(async () => new Client(server.url).post('/api/videos/upload', await uploadForm({ title: 'x' })), 401);
+    await expectRefused(
+      async () => new Client(server.url).post('/api/videos/upload', await uploadForm({ title: 'x' })),
+      401,
+    );
     const { client } = await registerAndLogin(server.url);
-    await expectRefused(async () => client.post('/api/videos/upload', await uploadForm({})), 400, MESSAGES.titleRequired);
-    await expectRefused(async () => client.post('/api/videos/upload', await uploadForm({ title: '   ' })), 400, MESSAGES.titleRequired);
-    await expectRefused(async () => client.post('/api/videos/upload', await uploadForm({ title: 'x' }, Buffer.from('pas une vidéo'))), 400, UPLOAD_MESSAGES.notAVideo);
+    await expectRefused(
+      async () => client.post('/api/videos/upload', await uploadForm({})),
+      400,
+      MESSAGES.titleRequired,
+    );
+    await expectRefused(
+      async () => client.post('/api/videos/upload', await uploadForm({ title: '   ' })),
+      400,
+      MESSAGES.titleRequired,
+    );
+    await expectRefused(
+      async () => client.post('/api/videos/upload', await uploadForm({ title: 'x' }, Buffer.from('pas une vidéo'))),
+      400,
+      UPLOAD_MESSAGES.notAVideo,
+    );
     const noFile = new FormData();
     noFile.append('title', 'x');
     await expectRefused(() => client.post('/api/videos/upload', noFile), 400, UPLOAD_MESSAGES.videoRequired);
@@ -247,7 +370,12 @@ describe('users read models', () => {
     const { client, member } = await registerAndLogin(server.url);
     const r = await client.get(`/api/users/by-pseudo/${member.pseudo.toUpperCase()}`);
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ email: member.email, pseudo: member.pseudo, bio: member.bio, profile_picture: expect.stringMatching(/\.png$/) });
+    expect(r.json).toEqual({
+      email: member.email,
+      pseudo: member.pseudo,
+      bio: member.bio,
+      profile_picture: expect.stringMatching(/\.png$/),
+    });
     expect((await client.get('/api/users/by-pseudo/personne-ici')).status).toBe(404);
     expect((await client.get('/api/users/profile/personne-ici')).json.error).toBe('Utilisateur introuvable.');
     expect((await new Client(server.url).get(`/api/users/profile/${member.pseudo}`)).status).toBe(401);
@@ -257,8 +385,21 @@ describe('users read models', () => {
 describe('security', () => {
   it('refuses a cross-site state-changing request', async () => {
     const m = newMember();
-    await expectRefused(() => new Client(server.url).post('/api/auth/login', { email: m.email, password: 'x' }, { origin: 'http://evil.example' }), 403, CSRF_MESSAGE);
-    const same = await new Client(server.url).post('/api/auth/login', { email: m.email, password: 'xxxxxxxx' }, { origin: server.url });
+    await expectRefused(
+      () =>
+        new Client(server.url).post(
+          '/api/auth/login',
+          { email: m.email, password: 'x' },
+          { origin: 'http://evil.example' },
+        ),
+      403,
+      CSRF_MESSAGE,
+    );
+    const same = await new Client(server.url).post(
+      '/api/auth/login',
+      { email: m.email, password: 'xxxxxxxx' },
+      { origin: server.url },
+    );
     expect(same.status).toBe(401);
   });
   it('sends helmet headers and JSON 404s under /api', async () => {

@@ -15,22 +15,34 @@ import { hashPassword, verifyPassword } from './passwords';
 
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
+  tooManyRegistrations: "Trop d'inscriptions depuis cette adresse. Réessayez plus tard.",
   registered: '✅ Compte créé avec succès ! Vous pouvez vous connecter.',
   userNotFound: 'Utilisateur introuvable.',
 } as const;
 
-const PseudoParam = z.object({ pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound) });
+const PseudoParam = z.object({
+  pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound),
+});
 
 export function identityRouter(deps: AppDeps): Router {
   const { events, read, sessions, uploads, jobs } = deps;
   const queries = identityQueries(read);
-  const perAccount = new RateLimiter(5, 15 * 60_000);
+  // Password guessing: 5 failures per address and account, 50 failures per address, in 15 min.
+  // Only the pair is locked, so nobody can lock a member out of their account from elsewhere;
+  // attempts are counted before the password is checked (parallel requests each take a place)
+  // and successes are given back (a shared address, TRUST_PROXY=0, logs everyone in).
+  const perAddressAndAccount = new RateLimiter(5, 15 * 60_000);
   const perAddress = new RateLimiter(50, 15 * 60_000);
+  // every registration attempt counts, refused before its files are read
+  const registrations = new RateLimiter(deps.config.REGISTER_LIMIT_PER_HOUR, 60 * 60_000);
   const r = Router();
-
 
   r.post(
     '/auth/register',
+    (req, _res, next) =>
+      registrations.take(req.ip ?? 'unknown')
+        ? next()
+        : next(new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyRegistrations)),
     uploads.multipart([
       { name: 'profilePic', maxCount: 1 },
       { name: 'video', maxCount: 1 },
@@ -53,8 +65,20 @@ export function identityRouter(deps: AppDeps): Router {
       try {
         result = await registerUser(
           events,
-          { email: body.email, pseudo: body.pseudo, passwordHash: await hashPassword(body.password), bio: body.bio, profilePicture: keptPic.name },
-          { title: body.video_title, description: '', filePath: `/uploads/videos/${keptVideo.name}`, mimeType: keptVideo.kind.mime, sizeBytes: video.size },
+          {
+            email: body.email,
+            pseudo: body.pseudo,
+            passwordHash: await hashPassword(body.password),
+            bio: body.bio,
+            profilePicture: keptPic.name,
+          },
+          {
+            title: body.video_title,
+            description: '',
+            filePath: `/uploads/videos/${keptVideo.name}`,
+            mimeType: keptVideo.kind.mime,
+            sizeBytes: video.size,
+          },
           contextOf(req),
         );
       } catch (e) {
@@ -72,22 +96,40 @@ export function identityRouter(deps: AppDeps): Router {
     '/auth/login',
     route(async (req, res) => {
       const body = LoginBody.parse(req.body ?? {});
-      const account = normalize(body.email);
       const address = req.ip ?? 'unknown';
-      if (perAccount.isBlocked(account) || perAddress.isBlocked(address)) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
-      perAddress.hit(address);
-      const user = await findUserByEmail(events, body.email);
-      const ok = await verifyPassword(user?.passwordHash, body.password);
-      if (!user || !ok) {
-        perAccount.hit(account);
-        throw new HttpError(401, MESSAGES.badCredentials);
+      const pair = `${address} ${normalize(body.email)}`;
+      if (perAddress.isBlocked(address) || !perAddressAndAccount.take(pair)) {
+        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
       }
-      perAccount.reset(account);
+      if (!perAddress.take(address)) {
+        perAddressAndAccount.giveBack(pair);
+        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
+      }
+      let user: Awaited<ReturnType<typeof findUserByEmail>>;
+      let ok = false;
+      try {
+        user = await findUserByEmail(events, body.email);
+        ok = await verifyPassword(user?.passwordHash, body.password);
+      } catch (e) {
+        // our fault, not a guess: the attempt does not count
+        perAddressAndAccount.giveBack(pair);
+        perAddress.giveBack(address);
+        throw e;
+      }
+      if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials);
+      perAddressAndAccount.reset(pair);
+      perAddress.giveBack(address);
       const login = await recordLogin(events, user.userId, contextOf(req, user.userId));
       await sessions.start(req, res, user.userId);
       await answerWrite(sessions, req, res, login.position);
       const isAdmin = user.role === 'admin';
-      res.json({ email: user.email, pseudo: user.pseudo, profile_picture: user.profilePicture, role: user.role, is_admin: isAdmin });
+      res.json({
+        email: user.email,
+        pseudo: user.pseudo,
+        profile_picture: user.profilePicture,
+        role: user.role,
+        is_admin: isAdmin,
+      });
     }),
   );
 

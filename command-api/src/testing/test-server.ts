@@ -15,12 +15,18 @@ export const PNG_1PX = Buffer.from(
 export const demoVideo = () => readFile(path.join(ASSETS, 'demo/demo-3.mp4'));
 
 /**
+ * Test files register many members from one address; the registration limit's own test sets
+ * REGISTER_LIMIT_PER_HOUR itself.
+ */
+const TEST_REGISTER_LIMIT = '100000';
+
+/**
  * Environment for a spawned product process on the embedded default: this process's variables
  * without the distributed ones (CI sets REDIS_URL for the Redis adapter suites).
  */
 export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { REDIS_URL: _r, MONGO_URL: _m, EVENTSTORE_URL: _e, SESSION_SECRET: _s, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'silent', ...extra };
+  return { ...rest, LOG_LEVEL: 'silent', REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT, ...extra };
 }
 
 export interface TestServer extends RunningServer {
@@ -29,9 +35,19 @@ export interface TestServer extends RunningServer {
 }
 
 /** A real server on a free port, on a fresh DATA_DIR, without demo data. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, webDist?: string): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  webDist?: string,
+): Promise<TestServer> {
   const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'evo-test-')));
-  const config = loadConfig({ DATA_DIR: dir, DEMO_DATA: 'false', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'silent',
+    REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    ...env,
+  });
   const server = await startServer({ config, port: 0, webDist });
   return {
     ...server,
@@ -67,7 +83,12 @@ export class Client {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, json: json as Record<string, unknown> & { error?: string }, text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      json: json as Record<string, unknown> & { error?: string },
+      text,
+    };
   }
   get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
   post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, body, headers);
@@ -86,7 +107,14 @@ export interface Registration {
 let counter = 0;
 export function newMember(overrides: Partial<Registration> = {}): Registration {
   const n = `${Date.now().toString(36)}${(counter++).toString(36)}`;
-  return { email: `m${n}@test.fr`, pseudo: `m${n}`, password: 'motdepasse1', bio: 'Une bio', video_title: 'Ma première vidéo', ...overrides };
+  return {
+    email: `m${n}@test.fr`,
+    pseudo: `m${n}`,
+    password: 'motdepasse1',
+    bio: 'Une bio',
+    video_title: 'Ma première vidéo',
+    ...overrides,
+  };
 }
 
 export async function registrationForm(

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL } from './config';
+import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, isLoopbackHost } from './config';
 import { redactUrl, requireDistributedConfig } from '../services';
 
 describe('config', () => {
@@ -8,7 +8,9 @@ describe('config', () => {
     expect(c.PORT).toBe(3000);
     expect(c.embedded).toBe(true);
     expect(c.ADMIN_EMAIL).toBe(DEMO_ADMIN_EMAIL);
-    expect(c.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    // kept in DATA_DIR by sessionSecret(), so that sessions outlive a restart
+    expect(c.SESSION_SECRET).toBeUndefined();
+    expect(c.sessionSecretFile.endsWith('session-secret')).toBe(true);
     expect(c.eventsFile.endsWith('events.sqlite')).toBe(true);
     expect(c.REDIS_PREFIX).toBe('evo');
     expect(c.JOB_STALLED_SECONDS).toBe(30);
@@ -25,6 +27,11 @@ describe('config', () => {
     [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX'],
     [{ REDIS_PREFIX: 'x'.repeat(65) }, 'REDIS_PREFIX'],
     [{ JOB_STALLED_SECONDS: '0' }, 'JOB_STALLED_SECONDS'],
+    [{ HOST: 'pas une adresse' }, 'HOST'],
+    [{ HOST: '0.0.0.0' }, 'ADMIN_PASSWORD'],
+    [{ HOST: '192.168.1.20' }, 'ADMIN_PASSWORD'],
+    [{ HOST: '::' }, 'ADMIN_PASSWORD'],
+    [{ HTTPS_ONLY: 'oui' }, 'HTTPS_ONLY'],
   ])('refuses %o naming the variable', (env, variable) => {
     let err: unknown;
     try {
@@ -66,6 +73,31 @@ describe('config', () => {
   it('runs distributed with a session secret', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET: 'x'.repeat(20) });
     expect(c.embedded).toBe(false);
+  });
+  it('listens on this machine only by default, elsewhere with an administrator password of its own', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: 'localhost' }).HOST).toBe('localhost');
+    expect(loadConfig({ HOST: '::1' }).ADMIN_PASSWORD).toBe(DEMO_ADMIN_PASSWORD);
+    const lan = loadConfig({ HOST: '0.0.0.0', ADMIN_PASSWORD: 'un-secret-a-moi' });
+    expect(lan.HOST).toBe('0.0.0.0');
+    expect(lan.ADMIN_PASSWORD).toBe('un-secret-a-moi');
+  });
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['localhost', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['192.168.1.20', false],
+    ['evo.local', false],
+  ])('%s is a loopback address: %s', (host, loopback) => {
+    expect(isLoopbackHost(host)).toBe(loopback);
+  });
+  it('sends HSTS everywhere only when told the site is HTTPS only', () => {
+    expect(loadConfig({}).HTTPS_ONLY).toBe(false);
+    expect(loadConfig({ HTTPS_ONLY: 'true' }).HTTPS_ONLY).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Demo administrator of the embedded default; documented in README.md. */
@@ -12,10 +12,27 @@ const url = (protocols: string[]) =>
     .trim()
     .refine((v) => protocols.some((p) => v.startsWith(p)), { message: `doit commencer par ${protocols.join(' ou ')}` });
 
+/** 127.0.0.0/8, ::1 and `localhost`: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
+}
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** the interface HTTP listens on: this machine only by default; 0.0.0.0 for every interface */
+  HOST: z
+    .string()
+    .trim()
+    .refine((v) => isIP(v) !== 0 || /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(v), {
+      message: 'doit être une adresse IP (127.0.0.1, 0.0.0.0, ::) ou un nom de machine',
+    })
+    .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   EVENTSTORE_URL: z.preprocess(
     emptyToUndefined,
@@ -47,13 +64,17 @@ const ConfigSchema = z.object({
    */
   JOB_STALLED_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
-  ADMIN_PASSWORD: z.string().min(8).default(DEMO_ADMIN_PASSWORD),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   GIFT_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
   MAX_VIDEO_MB: z.coerce.number().int().min(1).max(2048).default(200),
   MAX_IMAGE_MB: z.coerce.number().int().min(1).max(50).default(5),
   /** number of proxies in front (for req.ip and secure cookies) */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** registration attempts a client address may make per hour (each may carry a large video) */
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** the site is reached over HTTPS only: HSTS and upgrade-insecure-requests on every answer */
+  HTTPS_ONLY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** seed demo members, videos and gifts on an empty log */
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
@@ -61,14 +82,24 @@ const ConfigSchema = z.object({
   ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS'> & {
-  SESSION_SECRET: string;
+export type Config = Omit<
+  z.infer<typeof ConfigSchema>,
+  'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY'
+> & {
+  /** unset in the embedded mode: sessionSecret() then keeps one in DATA_DIR */
+  SESSION_SECRET: string | undefined;
+  ADMIN_PASSWORD: string;
+  HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
   ALLOW_FREE_COINS: boolean;
   /** true when nothing distributed is configured: one process, SQLite, memory read models */
   embedded: boolean;
   uploadsDir: string;
   eventsFile: string;
+  /** embedded sessions (SQLite) */
+  sessionsFile: string;
+  /** the embedded session cookie secret, made at the first start when SESSION_SECRET is unset */
+  sessionSecretFile: string;
 };
 
 export class ConfigError extends Error {
@@ -93,15 +124,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!embedded && !c.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET', 'est obligatoire hors du mode embarqué (au moins 16 caractères)');
   }
+  // the demo administrator's password is in README.md: only this machine may reach it
+  if (!c.ADMIN_PASSWORD && !isLoopbackHost(c.HOST)) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `est obligatoire quand HOST (${c.HOST}) n'est pas une adresse de bouclage : le mot de passe administrateur de démonstration est public (au moins 8 caractères)`,
+    );
+  }
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     ...c,
     DATA_DIR: dataDir,
-    SESSION_SECRET: c.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    SESSION_SECRET: c.SESSION_SECRET,
+    ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
+    HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),
+    sessionsFile: path.join(dataDir, 'sessions.sqlite'),
+    sessionSecretFile: path.join(dataDir, 'session-secret'),
   };
 }

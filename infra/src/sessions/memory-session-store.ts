@@ -1,6 +1,6 @@
 import type { SessionData, SessionStore } from './port';
 
-/** Sessions of the embedded single process; lost on restart (members log in again). */
+/** Sessions in this process's memory, lost on restart: the contract suite's reference and tests' store. */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, { data: SessionData; expiresAt: number }>();
 
