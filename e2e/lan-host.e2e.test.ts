@@ -25,7 +25,7 @@ describe.skipIf(!!skip)('the web app under a LAN host name over plain HTTP', () 
     await server?.stop();
   });
 
-  it('renders the login page, logs in and shows the member bars', async () => {
+  it('renders the login page and logs in, every request over plain HTTP', async () => {
     const base = `http://evo.test:${server.port}`;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await newPage(context);

@@ -104,7 +104,7 @@ describe('every validation failure answers in French', () => {
   it('answers French to an array, a string, null and wrong types on every route (administrator)', async () => {
     for (const r of routes.filter((x) => !x.path.endsWith('/logout')))
       for (const [label, body] of BODIES) await expectFrench(admin, r, body, label);
-  });
+  }, 180_000);
 
   it('answers French on every route to a member and to a visitor', async () => {
     const visitor = new Client(server.url);
@@ -113,7 +113,7 @@ describe('every validation failure answers in French', () => {
         await expectFrench(visitor, r, body, `${label} (visitor)`);
         if (!r.path.endsWith('/logout')) await expectFrench(member.client, r, body, `${label} (member)`);
       }
-  });
+  }, 180_000);
 
   it('names the problem with the JSON body of a login in French', async () => {
     const r = await new Client(server.url).request('POST', '/api/auth/login', '[]', {

@@ -66,7 +66,9 @@ describe('the product survives kill -9', () => {
         }
       };
       const workers = Array.from({ length: 4 }, worker);
-      await new Promise((r) => setTimeout(r, 2500));
+      // killed once a few registrations were acknowledged (however slow the machine), others in flight
+      const deadline = Date.now() + 60_000;
+      while (acknowledged.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);

@@ -8,6 +8,7 @@ import { currentUserId, requireAuth } from '../http/session';
 import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
 import { enqueueVideoProcessing } from '../videos/processing';
 import { RateLimiter } from '../http/rate-limit';
+import { LoginThrottle } from './login-throttle';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { findUserByEmail, recordLogin, registerUser } from './commands';
@@ -27,12 +28,7 @@ const PseudoParam = z.object({
 export function identityRouter(deps: AppDeps): Router {
   const { events, read, sessions, uploads, jobs } = deps;
   const queries = identityQueries(read);
-  // Password guessing: 5 failures per address and account, 50 failures per address, in 15 min.
-  // Only the pair is locked, so nobody can lock a member out of their account from elsewhere;
-  // attempts are counted before the password is checked (parallel requests each take a place)
-  // and successes are given back (a shared address, TRUST_PROXY=0, logs everyone in).
-  const perAddressAndAccount = new RateLimiter(5, 15 * 60_000);
-  const perAddress = new RateLimiter(50, 15 * 60_000);
+  const logins = new LoginThrottle();
   // every registration attempt counts, refused before its files are read
   const registrations = new RateLimiter(deps.config.REGISTER_LIMIT_PER_HOUR, 60 * 60_000);
   const r = Router();
@@ -96,29 +92,19 @@ export function identityRouter(deps: AppDeps): Router {
     '/auth/login',
     route(async (req, res) => {
       const body = LoginBody.parse(req.body ?? {});
-      const address = req.ip ?? 'unknown';
-      const pair = `${address} ${normalize(body.email)}`;
-      if (perAddress.isBlocked(address) || !perAddressAndAccount.take(pair)) {
-        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
-      }
-      if (!perAddress.take(address)) {
-        perAddressAndAccount.giveBack(pair);
-        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
-      }
+      const attempt = logins.begin(req.ip ?? 'unknown', normalize(body.email));
+      if (!attempt) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
       let user: Awaited<ReturnType<typeof findUserByEmail>>;
       let ok = false;
       try {
         user = await findUserByEmail(events, body.email);
         ok = await verifyPassword(user?.passwordHash, body.password);
       } catch (e) {
-        // our fault, not a guess: the attempt does not count
-        perAddressAndAccount.giveBack(pair);
-        perAddress.giveBack(address);
+        logins.abandoned(attempt);
         throw e;
       }
       if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials);
-      perAddressAndAccount.reset(pair);
-      perAddress.giveBack(address);
+      logins.succeeded(attempt);
       const login = await recordLogin(events, user.userId, contextOf(req, user.userId));
       await sessions.start(req, res, user.userId);
       await answerWrite(sessions, req, res, login.position);
