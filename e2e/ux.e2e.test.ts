@@ -147,4 +147,37 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       expect(await sidewaysOverflow(page), `inbox sideways scroll at ${name}`).toBe(0);
     }
   }, 120_000);
+
+  it('item 2: a notification names its actor once, in the dropdown and on /notifications', async () => {
+    const profile = await a.client.get(`/api/users/profile/${a.member.pseudo}`);
+    const videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    expect((await b.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
+    const liked = `${b.member.pseudo} a aimé votre vidéo`;
+    const texts = (page: Page, scope: string) =>
+      page
+        .locator(`${scope} .notif__text, ${scope} .notif__open`)
+        .evaluateAll((els) => els.map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    for (const { name, viewport } of SIZES) {
+      const page = await pageFor(a.member, viewport);
+      await page.getByRole('button', { name: 'Notifications' }).click();
+      const menu = '[data-notifications]';
+      await expect.poll(() => texts(page, menu), { timeout: 10_000 }).toContain(liked);
+      await screenshot(page, `ux-02-notification-menu-${name}`, { fullPage: false });
+      for (const text of await texts(page, menu)) {
+        expect(text.split(b.member.pseudo).length - 1, `"${text}" in the menu at ${name}`).toBeLessThanOrEqual(1);
+      }
+      await page.goto(`${server.url}/notifications`);
+      await expect.poll(() => texts(page, 'main')).toContain(liked);
+      const all = await texts(page, 'main');
+      expect(all).toContain(`${b.member.pseudo} vous a envoyé un message`);
+      for (const text of all) {
+        expect(text.split(b.member.pseudo).length - 1, `"${text}" on /notifications at ${name}`).toBeLessThanOrEqual(1);
+      }
+      // the actor is still a link to their profile
+      const actor = page.locator('main .notif__text', { hasText: liked }).getByRole('link', { name: b.member.pseudo });
+      expect(await actor.getAttribute('href')).toBe(`/user/${b.member.pseudo}`);
+      expect(await sidewaysOverflow(page), `sideways scroll at ${name}`).toBe(0);
+      await screenshot(page, `ux-02-notifications-${name}`, { fullPage: false });
+    }
+  }, 60_000);
 });
