@@ -303,7 +303,11 @@ async function main() {
     await until('tx list', () => pb2.getByText('−50').isVisible());
     const labels = await pb2.locator('.coins-tx__type').allTextContents();
     assert.ok(
-      labels.includes('Retrait') && labels.includes('Cadeau reçu') && labels.includes('Autre'),
+      labels.includes('Retrait') &&
+        labels.includes('Cadeau reçu') &&
+        labels.includes('Récupération') &&
+        labels.includes('Conversion') &&
+        !labels.includes('Autre'),
       labels.join(','),
     );
     // inert buttons of the static list

@@ -180,4 +180,103 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       await screenshot(page, `ux-02-notifications-${name}`, { fullPage: false });
     }
   }, 60_000);
+
+  it('item 3: the coin history names every movement, shows the balance after each row and the unclaimed gifts apart', async () => {
+    const [c, d] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
+    const ok = async (what: string, call: Promise<{ status: number; text: string }>) => {
+      const r = await call;
+      expect(r.status, `${what}: ${r.text}`).toBeLessThan(300);
+      return r;
+    };
+    const gift = (from: typeof c, to: typeof c, giftId: number) =>
+      ok(
+        `gift ${giftId}`,
+        from.client.post('/api/gifts/send', {
+          sender_email: from.member.email,
+          receiver_email: to.member.email,
+          gift_id: giftId,
+        }),
+      );
+    const received = async (m: typeof c) =>
+      (await m.client.get(`/api/gifts/received/${m.member.email}`)).json as unknown as Array<{
+        id: number;
+        name: string;
+        claimed: boolean;
+      }>;
+    await ok('purchase', c.client.post('/api/coins/purchase', { email: c.member.email, packId: 1 }));
+    await ok('add', c.client.post('/api/coins/add', { email: c.member.email, amount: 20 }));
+    await gift(c, d, 3); // Croissant, 10
+    await gift(c, d, 2); // Cœur, 5
+    await expect.poll(async () => (await received(d)).length, { timeout: 15_000 }).toBe(2);
+    const croissant = (await received(d)).find((g) => g.name === 'Croissant');
+    await ok('claim', d.client.post('/api/gifts/claim', { gift_id: croissant?.id }));
+    await ok('convert', d.client.post('/api/coins/convert-gifts', { user_email: d.member.email }));
+    await ok('withdraw', d.client.post('/api/coins/withdraw', { user_email: d.member.email, amount: 3 }));
+    await gift(d, c, 1); // Rose, 1: stays unclaimed on c's side
+    await expect.poll(async () => (await received(c)).length, { timeout: 15_000 }).toBe(1);
+
+    const expected = [
+      {
+        who: c.member,
+        labels: ['Cadeau reçu', 'Cadeau envoyé', 'Cadeau envoyé', 'Ajout', 'Achat'],
+        balance: '115 coins',
+        unclaimed: '1 coin',
+      },
+      {
+        who: d.member,
+        labels: ['Cadeau envoyé', 'Retrait', 'Conversion', 'Récupération', 'Cadeau reçu', 'Cadeau reçu'],
+        balance: '11 coins',
+        unclaimed: '0 coin',
+      },
+    ];
+    const digits = (t: string) => Number(t.replace(/[^0-9−-]/g, '').replace('−', '-'));
+    for (const { name, viewport } of SIZES) {
+      for (const [i, { who, labels, balance, unclaimed }] of expected.entries()) {
+        const page = await pageFor(who, viewport);
+        await page.goto(`${server.url}/coins/transactions`);
+        const rows = page.locator('.coins-tx__row');
+        await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(labels.length);
+        // viewport shots (the fixed bar where a person sees it), at the top and at the end
+        await screenshot(page, `ux-03-history-${i ? 'receiver' : 'sender'}-${name}-top`, { fullPage: false });
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await screenshot(page, `ux-03-history-${i ? 'receiver' : 'sender'}-${name}-end`, { fullPage: false });
+        expect(await obstruction(page, '.coins-tx__row >> nth=-1'), `last row at ${name}`).toEqual({
+          inViewport: true,
+          coveredBy: [],
+        });
+        expect(await page.locator('.coins-tx__type').allTextContents()).toEqual(labels);
+        // the summary: what may be spent, and the received gifts apart from it
+        const summary = page.getByRole('region', { name: 'Résumé du coffre' });
+        expect((await summary.getByTestId('coins-balance').textContent())?.replace(/\s+/g, ' ')).toContain(balance);
+        expect((await summary.getByTestId('gifts-unclaimed').textContent())?.replace(/\s+/g, ' ')).toContain(unclaimed);
+        // what a member reads adds up: from the oldest row, each amount moves the balance (or, for a
+        // received gift, the gifts to claim) to the figure the row shows after it
+        const read = await rows.evaluateAll((els) =>
+          els.map((el) => ({
+            label: el.querySelector('.coins-tx__type')?.textContent ?? '',
+            amount: el.querySelector('.coins-tx__amount [aria-hidden]')?.textContent ?? '',
+            toGifts: el.querySelector('.coins-tx__amount--gifts') !== null,
+            balanceAfter: el.querySelector('.coins-tx__balance-after')?.textContent ?? '',
+            giftsAfter: el.querySelector('.coins-tx__gifts-after')?.textContent ?? null,
+          })),
+        );
+        let bal = 0;
+        let gifts = 0;
+        for (const row of read.reverse()) {
+          const amount = digits(row.amount);
+          expect(row.balanceAfter, row.label).toMatch(/^Solde : /);
+          if (row.toGifts) gifts += amount;
+          else bal += amount;
+          if (row.label === 'Récupération' || row.label === 'Conversion') gifts -= amount;
+          expect(digits(row.balanceAfter), `balance after ${row.label} ${row.amount}`).toBe(bal);
+          if (row.giftsAfter !== null) expect(digits(row.giftsAfter), `gifts after ${row.label}`).toBe(gifts);
+        }
+        expect(bal).toBe(digits(balance));
+        expect(gifts).toBe(digits(unclaimed));
+        // a received gift is shown once, as gifts to claim, not as a second "+" on the balance
+        expect(read.filter((r) => r.label === 'Cadeau reçu').every((r) => r.toGifts)).toBe(true);
+        expect(await sidewaysOverflow(page), `sideways scroll at ${name}`).toBe(0);
+      }
+    }
+  }, 120_000);
 });
