@@ -279,4 +279,97 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       }
     }
   }, 120_000);
+
+  it('item 6: "Cadeau" opens a picker (prices, balance), sends only once confirmed, by pseudo; no email shown or in a URL', async () => {
+    const [e, f] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
+    expect((await e.client.post('/api/coins/add', { email: e.member.email, amount: 50 })).status).toBe(200);
+    const received = async () =>
+      ((await f.client.get(`/api/gifts/received/${f.member.email}`)).json as unknown as Array<{ name: string }>).map(
+        (g) => g.name,
+      );
+    const noEmail = async (page: Page, where: string) => {
+      expect(page.url(), `URL ${where}`).not.toContain(f.member.email);
+      expect(page.url(), `URL ${where}`).not.toContain(encodeURIComponent(f.member.email));
+      expect(await page.evaluate(() => document.body.innerText), `page ${where}`).not.toContain(f.member.email);
+    };
+    let balance = 50;
+    const sent: string[] = [];
+    for (const { name, viewport } of SIZES) {
+      const page = await pageFor(e.member, viewport);
+      const sends: Array<Record<string, unknown>> = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/gifts/send')) sends.push(r.postDataJSON() as Record<string, unknown>);
+      });
+      await page.goto(`${server.url}/user/${f.member.pseudo}`);
+      const cardGift = page.getByRole('button', { name: 'Envoyer un cadeau', exact: true }).first();
+      await cardGift.waitFor({ timeout: 20_000 });
+      await noEmail(page, `profile at ${name}`);
+
+      // one click opens the picker and spends nothing
+      await cardGift.click();
+      const picker = page.getByRole('dialog', { name: `Envoyer un cadeau à @${f.member.pseudo}` });
+      await picker.waitFor();
+      await expect.poll(() => picker.getByTestId('gift-picker-balance').textContent()).toContain(`${balance} coins`);
+      const options = picker.getByRole('radio');
+      expect(await options.count()).toBe(8);
+      expect(await picker.getByText('Rose', { exact: true }).isVisible()).toBe(true);
+      expect(await picker.getByText('5 coins', { exact: true }).isVisible()).toBe(true);
+      // gifts above the balance cannot be chosen
+      expect(await picker.getByRole('radio', { name: /Licorne/ }).isDisabled()).toBe(true);
+      expect(sends).toEqual([]);
+      await noEmail(page, `picker at ${name}`);
+      await screenshot(page, `ux-06-gift-picker-${name}`, { fullPage: false });
+
+      // cancel: nothing sent
+      await picker.getByRole('button', { name: 'Annuler' }).click();
+      await expect.poll(() => picker.count()).toBe(0);
+      expect(sends).toEqual([]);
+
+      // choose, confirm, then it is sent (by pseudo)
+      await cardGift.click();
+      await picker.waitFor();
+      await picker.getByRole('radio', { name: /Cœur/ }).check();
+      const confirm = picker.getByRole('button', { name: 'Envoyer Cœur (5 coins)' });
+      for (const what of ['.gift-picker__confirm', '.gift-picker__cancel']) {
+        expect(await obstruction(page, what), `${what} at ${name}`).toEqual({ inViewport: true, coveredBy: [] });
+      }
+      expect(await sidewaysOverflow(page), `sideways scroll at ${name}`).toBe(0);
+      await confirm.click();
+      await expect.poll(() => page.getByText('🎁 Cadeau envoyé !').first().isVisible()).toBe(true);
+      await expect.poll(() => picker.count()).toBe(0);
+      expect(sends).toEqual([{ sender_email: e.member.email, receiver_pseudo: f.member.pseudo, gift_id: 2 }]);
+      balance -= 5;
+      sent.unshift('Cœur'); // newest first
+      await expect.poll(received, { timeout: 15_000 }).toEqual(sent);
+      await screenshot(page, `ux-06-gift-sent-${name}`, { fullPage: false });
+
+      // the profile's "Envoyer un cadeau" opens the catalogue by pseudo: no email on the page or in its URL
+      await page.getByRole('link', { name: 'Envoyer un cadeau' }).click();
+      await page.waitForURL('**/catalogue?**');
+      await expect.poll(() => page.getByText(`Destinataire : @${f.member.pseudo}`).isVisible()).toBe(true);
+      await noEmail(page, `catalogue at ${name}`);
+      await screenshot(page, `ux-06-catalogue-${name}`, { fullPage: false });
+      await page.getByRole('button', { name: /Envoyer le cadeau Rose/ }).click();
+      await expect.poll(() => page.getByText('🎉 Cadeau envoyé !').isVisible()).toBe(true);
+      expect(sends.at(-1)).toEqual({ sender_email: e.member.email, receiver_pseudo: f.member.pseudo, gift_id: 1 });
+      balance -= 1;
+      sent.unshift('Rose');
+      await expect.poll(received, { timeout: 15_000 }).toEqual(sent);
+      // SPEC.md's ?receiver= / ?to= with an email still send, without ever showing it
+      for (const param of ['receiver', 'to']) {
+        await page.goto(`${server.url}/catalogue?${param}=${encodeURIComponent(f.member.email)}`);
+        await page.getByRole('button', { name: /Envoyer le cadeau Rose/ }).waitFor();
+        await expect.poll(() => page.url()).not.toContain('%40');
+        await noEmail(page, `catalogue ?${param}= at ${name}`);
+        await page.reload();
+        await page.getByRole('button', { name: /Envoyer le cadeau Rose/ }).click();
+        await expect.poll(() => page.getByText('🎉 Cadeau envoyé !').isVisible()).toBe(true);
+        expect(sends.at(-1)).toEqual({ sender_email: e.member.email, receiver_email: f.member.email, gift_id: 1 });
+        balance -= 1;
+        sent.unshift('Rose');
+        await expect.poll(received, { timeout: 15_000 }).toEqual(sent);
+      }
+      await noEmail(page, `after sending at ${name}`);
+    }
+  }, 180_000);
 });

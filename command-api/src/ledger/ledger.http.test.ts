@@ -318,6 +318,40 @@ describe('gifts', () => {
     ]);
   });
 
+  it('names the receiver by pseudo (what members see of each other) as well as by email', async () => {
+    const [alice, bob] = await Promise.all([member(), member()]);
+    await add(alice, 20);
+    const byPseudo = (to: string, extra: Record<string, unknown> = {}) =>
+      alice.client.post('/api/gifts/send', {
+        sender_email: alice.member.email,
+        receiver_pseudo: to,
+        gift_id: 2,
+        ...extra,
+      });
+    // case aside, like the pseudo's uniqueness claim
+    const r = await byPseudo(` ${bob.member.pseudo.toUpperCase()} `);
+    expect(r.status).toBe(200);
+    expect(r.json.coins_balance).toBe(15);
+    await settle();
+    expect((await received(bob)).map((g) => [g.name, g.sender_pseudo])).toEqual([['Cœur', alice.member.pseudo]]);
+    // both given: they must name the same member
+    expect((await byPseudo(bob.member.pseudo, { receiver_email: bob.member.email })).status).toBe(200);
+    await expectRefused(
+      () => byPseudo(bob.member.pseudo, { receiver_email: alice.member.email }),
+      400,
+      LEDGER_MESSAGES.receiverMismatch,
+    );
+    await expectRefused(() => byPseudo('personne-de-ce-nom'), 404, LEDGER_MESSAGES.receiverNotFound);
+    await expectRefused(() => byPseudo('   '), 400, LEDGER_MESSAGES.receiverRequired);
+    await expectRefused(() => byPseudo(alice.member.pseudo), 400, LEDGER_MESSAGES.selfGift);
+    await expectRefused(
+      () => alice.client.post('/api/gifts/send', { sender_email: alice.member.email, gift_id: 2 }),
+      400,
+      LEDGER_MESSAGES.receiverRequired,
+    );
+    expect(await balance(alice)).toEqual({ coins_balance: 10, coins_withdrawable: 0, gifts_unclaimed: 0 });
+  });
+
   it('refuses a gift to oneself, to nobody, of an unknown gift, or above the balance', async () => {
     const m = await member();
     await add(m, 3);

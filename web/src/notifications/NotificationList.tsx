@@ -57,7 +57,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   const [following, setFollowing] = useState(false);
   const [, setVersion] = useState(0);
   const { Icon, label } = TYPES[notification.type] ?? DEFAULT_TYPE;
-  const sender = notification.sender_pseudo || notification.sender_email || 'EVO';
+  // a member is named by pseudo, never by email
+  const sender = notification.sender_pseudo || 'EVO';
   const unread = !notification.seen;
   const canFollowBack =
     notification.type === 'follow' &&
