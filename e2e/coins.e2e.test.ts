@@ -170,11 +170,15 @@ async function main() {
     await pa.goto(`${base}/user/${B.pseudo}`);
     const aGift = pa.getByRole('button', { name: 'Envoyer un cadeau', exact: true }).first();
     await until('B video card gift button', () => aGift.isVisible(), 20_000);
-    const send = pa.waitForRequest((r) => r.url().endsWith('/api/gifts/send'));
+    // one click opens the gift picker (the card's Rose chosen first); its confirmation sends
     await aGift.click();
+    const picker = pa.getByRole('dialog', { name: `Envoyer un cadeau à @${B.pseudo}` });
+    await until('gift picker', () => picker.isVisible());
+    const send = pa.waitForRequest((r) => r.url().endsWith('/api/gifts/send'));
+    await picker.getByRole('button', { name: 'Envoyer Rose (1 coin)' }).click();
     const sendReq = await send;
     assert.match(sendReq.headers()['idempotency-key'] ?? '', UUID);
-    assert.deepEqual(sendReq.postDataJSON(), { sender_email: A.email, receiver_email: B.email, gift_id: 1 });
+    assert.deepEqual(sendReq.postDataJSON(), { sender_email: A.email, receiver_pseudo: B.pseudo, gift_id: 1 });
     await until('card gift sent', visible(pa, '🎁 Cadeau envoyé !'));
     await screenshot(pa, 'coins-09-card-gift-sent');
 
@@ -190,10 +194,10 @@ async function main() {
     await screenshot(pb, 'coins-10-received-live');
 
     // ---------------------------------------------------------------- A: gifts from the catalogue
-    await pa.goto(`${base}/catalogue?receiver=${encodeURIComponent(B.email)}`);
+    await pa.goto(`${base}/catalogue?receiver=${encodeURIComponent(B.pseudo)}`);
     await until('catalogue', () => pa.getByRole('button', { name: /Envoyer le cadeau Couronne/ }).isVisible());
     await until('catalogue balance', async () => (await balanceText(pa)).includes('129 coins'));
-    assert.ok(await pa.getByText(B.email).isVisible(), 'receiver shown');
+    assert.ok(await pa.getByText(`Destinataire : @${B.pseudo}`).isVisible(), 'receiver shown by pseudo');
     await screenshot(pa, 'coins-11-catalogue');
     await pa.getByRole('button', { name: /Envoyer le cadeau Couronne/ }).click();
     await until('catalogue gift sent', visible(pa, '🎉 Cadeau envoyé !'));
@@ -204,8 +208,12 @@ async function main() {
     await pa.waitForURL('**/coffre');
     await until('vault shown', () => pa.getByLabel('Nombre de coins à ajouter').isVisible());
     await screenshot(pa, 'coins-13-catalogue-insufficient-to-vault');
+    // SPEC.md's ?to= with an email still names the receiver, never shown
     await pa.goto(`${base}/catalogue?to=${encodeURIComponent(B.email)}`);
-    await until('?to= receiver', () => pa.getByText(B.email).isVisible());
+    await until('?to= receiver', () => pa.getByText('Destinataire : le membre de votre lien').isVisible());
+    assert.ok(!(await pa.evaluate(() => document.body.innerText)).includes(B.email), 'email not shown');
+    // a fresh visit (the same URL again would be a reload, which keeps the ?to= receiver)
+    await pa.goto(`${base}/coffre`);
     await pa.goto(`${base}/catalogue`);
     await until('no receiver', visible(pa, '⚠️ Aucun destinataire.'));
     await screenshot(pa, 'coins-14-catalogue-no-receiver');
@@ -274,7 +282,7 @@ async function main() {
         'coins-24-vault-shop-static',
         () => pb2.getByRole('heading', { name: 'Grille des packs' }).isVisible(),
       ],
-      ['/gift', 'coins-25-gift-shop', () => pb2.getByText('admin@evo.local').isVisible()],
+      ['/gift', 'coins-25-gift-shop', () => pb2.getByText("Destinataire : l'équipe EVO").isVisible()],
       ['/coins/conversion', 'coins-26-conversion', () => pb2.getByText('Cette page est à compléter.').isVisible()],
       [
         '/envoyer-cadeau',
@@ -303,7 +311,11 @@ async function main() {
     await until('tx list', () => pb2.getByText('−50').isVisible());
     const labels = await pb2.locator('.coins-tx__type').allTextContents();
     assert.ok(
-      labels.includes('Retrait') && labels.includes('Cadeau reçu') && labels.includes('Autre'),
+      labels.includes('Retrait') &&
+        labels.includes('Cadeau reçu') &&
+        labels.includes('Récupération') &&
+        labels.includes('Conversion') &&
+        !labels.includes('Autre'),
       labels.join(','),
     );
     // inert buttons of the static list

@@ -299,15 +299,24 @@ export class LedgerCommands {
 
   async sendGift(
     userId: string,
-    body: { sender_email: string; receiver_email: string; gift_id: number },
+    body: { sender_email: string; receiver_email?: string; receiver_pseudo?: string; gift_id: number },
     ctx: CommandContext,
   ): Promise<LedgerAnswer> {
     await this.assertOwnEmail(userId, body.sender_email);
-    const request = requestRef(ctx, 'send', normalize(body.sender_email), normalize(body.receiver_email), body.gift_id);
+    // the request as sent: an email as before (same hash for old clients' retries), a pseudo marked apart
+    const receiverRef = [body.receiver_email, body.receiver_pseudo && `@${body.receiver_pseudo}`]
+      .filter((v): v is string => Boolean(v))
+      .map(normalize);
+    const request = requestRef(ctx, 'send', normalize(body.sender_email), ...receiverRef, body.gift_id);
     const replayed = await this.replay(userId, request);
     if (replayed) return replayed;
-    const receiverId = await this.members.userIdOf(body.receiver_email);
+    const byEmail = body.receiver_email ? await this.members.userIdOf(body.receiver_email) : undefined;
+    const byPseudo = body.receiver_pseudo ? await this.members.userIdOfPseudo(body.receiver_pseudo) : undefined;
+    const receiverId = byPseudo ?? byEmail;
     if (!receiverId) throw notFound(LEDGER_MESSAGES.receiverNotFound);
+    if (body.receiver_email && body.receiver_pseudo && byEmail !== byPseudo) {
+      throw new DomainError(LEDGER_MESSAGES.receiverMismatch, 400);
+    }
     if (receiverId === userId) throw new DomainError(LEDGER_MESSAGES.selfGift, 400);
     const gift = await this.catalogue.gift(body.gift_id);
     if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);

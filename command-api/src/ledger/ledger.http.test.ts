@@ -291,29 +291,65 @@ describe('gifts', () => {
       gifts_unclaimed: 0,
     });
 
-    const types = (
-      (await bob.client.get(`/api/coins/transactions/${bob.member.email}`)).json as unknown as Array<{
-        type: string;
-        amount: number;
-      }>
-    ).map((t) => [t.type, t.amount]);
-    expect(types).toEqual([
-      ['conversion', 1],
-      ['recuperation', 5],
-      ['cadeau_recu', 1],
-      ['cadeau_recu', 5],
+    // each row states the balances after it (spendable, and unclaimed gifts apart) and the other
+    // member by pseudo only: the history adds up without the client guessing
+    type Row = {
+      type: string;
+      amount: number;
+      coins_balance_after: number;
+      gifts_unclaimed_after: number;
+      counterpart_pseudo: string | null;
+    };
+    const history = async (m: Member) =>
+      ((await m.client.get(`/api/coins/transactions/${m.member.email}`)).json as unknown as Row[]).map((t) => {
+        expect(JSON.stringify(t)).not.toContain('@');
+        return [t.type, t.amount, t.coins_balance_after, t.gifts_unclaimed_after, t.counterpart_pseudo];
+      });
+    expect(await history(bob)).toEqual([
+      ['conversion', 1, 6, 0, null],
+      ['recuperation', 5, 5, 1, null],
+      ['cadeau_recu', 1, 0, 6, alice.member.pseudo],
+      ['cadeau_recu', 5, 0, 5, alice.member.pseudo],
     ]);
-    const sent = (
-      (await alice.client.get(`/api/coins/transactions/${alice.member.email}`)).json as unknown as Array<{
-        type: string;
-        amount: number;
-      }>
-    ).map((t) => [t.type, t.amount]);
-    expect(sent).toEqual([
-      ['cadeau_envoye', -1],
-      ['cadeau_envoye', -5],
-      ['ajout', 20],
+    expect(await history(alice)).toEqual([
+      ['cadeau_envoye', -1, 14, 0, bob.member.pseudo],
+      ['cadeau_envoye', -5, 15, 0, bob.member.pseudo],
+      ['ajout', 20, 20, 0, null],
     ]);
+  });
+
+  it('names the receiver by pseudo (what members see of each other) as well as by email', async () => {
+    const [alice, bob] = await Promise.all([member(), member()]);
+    await add(alice, 20);
+    const byPseudo = (to: string, extra: Record<string, unknown> = {}) =>
+      alice.client.post('/api/gifts/send', {
+        sender_email: alice.member.email,
+        receiver_pseudo: to,
+        gift_id: 2,
+        ...extra,
+      });
+    // case aside, like the pseudo's uniqueness claim
+    const r = await byPseudo(` ${bob.member.pseudo.toUpperCase()} `);
+    expect(r.status).toBe(200);
+    expect(r.json.coins_balance).toBe(15);
+    await settle();
+    expect((await received(bob)).map((g) => [g.name, g.sender_pseudo])).toEqual([['Cœur', alice.member.pseudo]]);
+    // both given: they must name the same member
+    expect((await byPseudo(bob.member.pseudo, { receiver_email: bob.member.email })).status).toBe(200);
+    await expectRefused(
+      () => byPseudo(bob.member.pseudo, { receiver_email: alice.member.email }),
+      400,
+      LEDGER_MESSAGES.receiverMismatch,
+    );
+    await expectRefused(() => byPseudo('personne-de-ce-nom'), 404, LEDGER_MESSAGES.receiverNotFound);
+    await expectRefused(() => byPseudo('   '), 400, LEDGER_MESSAGES.receiverRequired);
+    await expectRefused(() => byPseudo(alice.member.pseudo), 400, LEDGER_MESSAGES.selfGift);
+    await expectRefused(
+      () => alice.client.post('/api/gifts/send', { sender_email: alice.member.email, gift_id: 2 }),
+      400,
+      LEDGER_MESSAGES.receiverRequired,
+    );
+    expect(await balance(alice)).toEqual({ coins_balance: 10, coins_withdrawable: 0, gifts_unclaimed: 0 });
   });
 
   it('refuses a gift to oneself, to nobody, of an unknown gift, or above the balance', async () => {

@@ -2,9 +2,9 @@ import { normalize, reservationDecider, reservationStream, userStream } from '@e
 import { loadState, type EventStore } from '@evo/infra';
 
 /**
- * Who owns an email, for commands: from the event store (the email's claim stream and the owner's
- * user stream), never from a read model. A registered member's claim is never released, so
- * positive answers are cached.
+ * Who owns an email or a pseudo, for commands: from the event store (the claim stream and the
+ * owner's user stream), never from a read model. A registered member's claims are never released,
+ * so positive answers are cached.
  */
 export class MemberDirectory {
   private static readonly byStore = new WeakMap<EventStore, MemberDirectory>();
@@ -14,20 +14,30 @@ export class MemberDirectory {
     return d;
   }
 
-  private readonly byEmail = new Map<string, string>();
+  /** `email:<normalised>` / `pseudo:<normalised>` → user id */
+  private readonly owners = new Map<string, string>();
   private readonly registered = new Set<string>();
 
   constructor(private readonly events: EventStore) {}
 
   /** the registered member owning `email`, undefined when none */
-  async userIdOf(email: string): Promise<string | undefined> {
-    const key = normalize(email);
-    const cached = this.byEmail.get(key);
+  userIdOf(email: string): Promise<string | undefined> {
+    return this.ownerOf('email', email);
+  }
+
+  /** the registered member holding `pseudo` (case aside), undefined when none */
+  userIdOfPseudo(pseudo: string): Promise<string | undefined> {
+    return this.ownerOf('pseudo', pseudo);
+  }
+
+  private async ownerOf(kind: 'email' | 'pseudo', value: string): Promise<string | undefined> {
+    const key = `${kind}:${normalize(value)}`;
+    const cached = this.owners.get(key);
     if (cached) return cached;
-    const { state } = await loadState(this.events, reservationStream('email', key), reservationDecider);
+    const { state } = await loadState(this.events, reservationStream(kind, normalize(value)), reservationDecider);
     if (!state.ownerId || !(await this.isRegistered(state.ownerId))) return undefined;
-    if (this.byEmail.size > 100_000) this.byEmail.clear();
-    this.byEmail.set(key, state.ownerId);
+    if (this.owners.size > 100_000) this.owners.clear();
+    this.owners.set(key, state.ownerId);
     return state.ownerId;
   }
 

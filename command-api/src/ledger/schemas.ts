@@ -8,7 +8,10 @@ export const GENERIC_INVALID = 'Requête invalide.';
 const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
 
 /** A whole number of coins or an id, every failure with the same French message (unless told). */
-const wholeNumber = (message: string, messages: { integer?: string; positive?: string; max?: number; tooLarge?: string } = {}) =>
+const wholeNumber = (
+  message: string,
+  messages: { integer?: string; positive?: string; max?: number; tooLarge?: string } = {},
+) =>
   z.preprocess(
     digitsToNumber,
     z
@@ -39,12 +42,29 @@ export const AddBody = z.object({
 export const WithdrawBody = z.object({ user_email: email(), amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid) });
 export const ConvertBody = z.object({ user_email: email() });
 export const ClaimBody = z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) });
-export const SendGiftBody = z.object({
-  sender_email: email(),
-  receiver_email: email(LEDGER_MESSAGES.receiverRequired),
-  gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid),
+/**
+ * The receiver is named by `receiver_pseudo` (what members see of each other) or, as SPEC.md
+ * lists it, by `receiver_email`; at least one, and both must then name the same member.
+ */
+export const SendGiftBody = z
+  .object({
+    sender_email: email(),
+    receiver_email: email(LEDGER_MESSAGES.receiverRequired).optional(),
+    receiver_pseudo: z
+      .string({ invalid_type_error: LEDGER_MESSAGES.receiverRequired })
+      .trim()
+      .min(1, LEDGER_MESSAGES.receiverRequired)
+      .max(100, LEDGER_MESSAGES.receiverNotFound)
+      .optional(),
+    gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid),
+  })
+  .refine((b) => b.receiver_email !== undefined || b.receiver_pseudo !== undefined, {
+    message: LEDGER_MESSAGES.receiverRequired,
+    path: ['receiver_email'],
+  });
+export const EmailParam = z.object({
+  email: z.string().trim().min(1, MESSAGES.emailRequired).max(254, MESSAGES.emailInvalid),
 });
-export const EmailParam = z.object({ email: z.string().trim().min(1, MESSAGES.emailRequired).max(254, MESSAGES.emailInvalid) });
 export const AsOfQuery = z.object({
   asOf: z
     .string({ invalid_type_error: 'Date invalide (format ISO attendu).' })
@@ -57,7 +77,11 @@ export const AsOfQuery = z.object({
  * Parse a body or params; every refusal is a 400 in French: the schema's own messages, else the
  * message of the field (a wrong type, a missing field), else a generic one (not an object...).
  */
-export function parseInput<S extends ZodTypeAny>(schema: S, input: unknown, fieldMessages: Record<string, string> = {}): z.output<S> {
+export function parseInput<S extends ZodTypeAny>(
+  schema: S,
+  input: unknown,
+  fieldMessages: Record<string, string> = {},
+): z.output<S> {
   const r = schema.safeParse(input ?? {}, {
     // a contextual map overrides the schema's own messages: keep them, replace only zod's English defaults
     errorMap: (issue, ctx) => {

@@ -12,6 +12,7 @@ export const LEDGER_MESSAGES = {
   selfGift: 'Vous ne pouvez pas vous offrir un cadeau.',
   receiverNotFound: 'Destinataire introuvable.',
   receiverRequired: '⚠️ Aucun destinataire.',
+  receiverMismatch: "Le pseudo et l'adresse du destinataire ne désignent pas le même membre.",
   giftNotFound: 'Cadeau introuvable.',
   giftInvalid: 'Cadeau invalide.',
   alreadyClaimed: 'Cadeau déjà récupéré.',

@@ -7,7 +7,13 @@ import {
 } from '@evo/domain';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { COIN_MOVEMENTS, COIN_WALLETS, type CoinMovementDoc, type CoinWalletDoc } from './wallets-projector';
+import {
+  COIN_MOVEMENTS,
+  COIN_WALLETS,
+  walletCoins,
+  type CoinMovementDoc,
+  type CoinWalletDoc,
+} from './wallets-projector';
 
 /** A line of a member's history (SPEC.md "Coin transaction"). */
 export interface CoinTransaction {
@@ -19,6 +25,12 @@ export interface CoinTransaction {
   /** which of the member's accounts moved: balance, or gifts (received, not yet claimed) */
   account: 'balance' | 'gifts';
   gift_id: number | null;
+  /** what the member may spend right after this movement (balance + earnings, as `coins_balance`) */
+  coins_balance_after: number;
+  /** received gifts not yet claimed right after it (another account, as `gifts_unclaimed`) */
+  gifts_unclaimed_after: number;
+  /** the other member of a gift, by pseudo (never an email): receiver of a sent gift, sender of a received one */
+  counterpart_pseudo: string | null;
 }
 
 /** A line of the admin transactions list (SPEC.md admin view of "Coin transaction"). */
@@ -74,6 +86,11 @@ export function ledgerQueries(read: ReadStore) {
     /** newest first; movements that moved nothing (a recorded empty conversion) are left out */
     async transactions(userId: string, limit = DEFAULT_LIST_LIMIT): Promise<CoinTransaction[]> {
       const docs = await movements.find({ user_id: userId, amount: { $ne: 0 } }, { sort: { pos_key: -1 }, limit });
+      const counterpartIds = [...new Set(docs.flatMap((m) => (m.counterpart_id ? [m.counterpart_id] : [])))];
+      const counterparts = counterpartIds.length
+        ? await read.collection<UserDoc>(USERS).find({ _id: { $in: counterpartIds } })
+        : [];
+      const pseudos = new Map(counterparts.map((u) => [u._id, u.pseudo]));
       return docs.map((m) => ({
         id: m.tx_id,
         type: m.type,
@@ -81,6 +98,11 @@ export function ledgerQueries(read: ReadStore) {
         created_at: m.created_at,
         account: m.account,
         gift_id: m.gift_id,
+        // the balances the event stated (`after`), as the wallet shows them
+        coins_balance_after: walletCoins({ balance: m.balance_after, earnings: m.earnings_after ?? undefined })
+          .coins_balance,
+        gifts_unclaimed_after: m.gifts_after,
+        counterpart_pseudo: (m.counterpart_id && pseudos.get(m.counterpart_id)) || null,
       }));
     },
 

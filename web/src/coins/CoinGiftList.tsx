@@ -36,7 +36,7 @@ export function CoinGiftList() {
           <div className="coins-received__text">
             <p className="coins-received__sender">
               <span className="sr-only">De </span>
-              {gift.sender_pseudo ? `@${gift.sender_pseudo}` : gift.sender_email || 'inconnu'}
+              {gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}
             </p>
             <p className="coins-received__meta">
               {gift.name ? `${gift.name} · ` : ''}

@@ -1,17 +1,30 @@
-import { formatDateTime, formatSigned } from './format';
+import { formatDateTime, formatNumber, formatSigned } from './format';
 import { useTransactions } from './hooks';
 
-/** SPEC.md §3 "Coin transaction": achat, retrait, cadeau_recu; any other type is shown as other. */
+/**
+ * SPEC.md §3 "Coin transaction": every movement the ledger records, named in French; "Autre" only
+ * for a type this screen does not know (a newer server).
+ */
 const TYPE_LABELS: Record<string, string> = {
   achat: 'Achat',
-  retrait: 'Retrait',
+  ajout: 'Ajout',
+  cadeau_envoye: 'Cadeau envoyé',
   cadeau_recu: 'Cadeau reçu',
+  recuperation: 'Récupération',
+  conversion: 'Conversion',
+  retrait: 'Retrait',
 };
 const OTHER = 'Autre';
 const EMPTY = 'Aucune transaction trouvée.';
 const LOAD_FAILED = 'Impossible de charger vos transactions.';
+const TO_CLAIM = 'à récupérer';
 
 export const transactionLabel = (type: string) => TYPE_LABELS[type] ?? OTHER;
+
+/** Movements that take coins out of the received gifts (into the balance). */
+const FROM_GIFTS = new Set(['recuperation', 'conversion']);
+
+const coinWord = (n: number) => (Math.abs(n) >= 2 ? 'coins' : 'coin');
 
 /** SPEC.md §2 "Transaction history": type label, signed amount, date; live. */
 export function TransactionList({ limit }: { limit?: number }) {
@@ -39,22 +52,45 @@ export function TransactionList({ limit }: { limit?: number }) {
   return (
     <ul className="coins-tx" aria-label="Transactions" aria-busy={transactions.loading}>
       {shown.map((tx) => {
+        // A received gift waits in its own account (the gifts to claim): it does not change the
+        // balance until it is claimed or converted, so it is shown apart, never as a balance "+".
+        const toGifts = tx.account === 'gifts';
         const sign = tx.amount > 0 ? 'in' : tx.amount < 0 ? 'out' : 'zero';
+        const movesGifts = toGifts || FROM_GIFTS.has(tx.type);
+        const counterpart = tx.counterpart_pseudo ? `${tx.amount < 0 ? 'à' : 'de'} @${tx.counterpart_pseudo}` : null;
         return (
           <li key={`${tx.type}-${tx.id}-${tx.created_at}`} className="coins-tx__row">
-            <span className={`coins-tx__type coins-tx__type--${tx.type in TYPE_LABELS ? tx.type : 'autre'}`}>
-              {transactionLabel(tx.type)}
+            <span className="coins-tx__what">
+              <span className={`coins-tx__type coins-tx__type--${tx.type in TYPE_LABELS ? tx.type : 'autre'}`}>
+                {transactionLabel(tx.type)}
+              </span>
+              {counterpart ? <span className="coins-tx__detail"> {counterpart}</span> : null}
             </span>
-            <span className={`coins-tx__amount coins-tx__amount--${sign}`}>
+            <span
+              className={`coins-tx__amount coins-tx__amount--${toGifts ? 'gifts' : sign}`}
+              title={toGifts ? 'Cadeau reçu, pas encore dans votre solde' : undefined}
+            >
               <span aria-hidden="true">{formatSigned(tx.amount)}</span>
+              {toGifts ? <span className="coins-tx__unit"> {TO_CLAIM}</span> : null}
               <span className="sr-only">
-                {tx.amount < 0 ? `moins ${-tx.amount}` : `plus ${tx.amount}`}{' '}
-                {Math.abs(tx.amount) >= 2 ? 'coins' : 'coin'}
+                {tx.amount < 0 ? `moins ${-tx.amount}` : `plus ${tx.amount}`} {coinWord(tx.amount)}
               </span>
             </span>
             <time className="coins-tx__date" dateTime={tx.created_at}>
               {formatDateTime(tx.created_at)}
             </time>
+            {tx.coins_balance_after !== undefined ? (
+              <span className="coins-tx__after">
+                <span className="coins-tx__balance-after">
+                  Solde : {formatNumber(tx.coins_balance_after)} {coinWord(tx.coins_balance_after)}
+                </span>
+                {movesGifts && tx.gifts_unclaimed_after !== undefined ? (
+                  <span className="coins-tx__gifts-after">
+                    À récupérer : {formatNumber(tx.gifts_unclaimed_after)} {coinWord(tx.gifts_unclaimed_after)}
+                  </span>
+                ) : null}
+              </span>
+            ) : null}
           </li>
         );
       })}

@@ -1,12 +1,17 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
+import { BalanceCard } from './BalanceCard';
 import { LoginNeeded } from './LoginNeeded';
 import { TransactionList } from './TransactionList';
+import { useWallet } from './useWallet';
 import './coins.css';
 
 const TITLE = 'Historique des transactions';
+const SUMMARY = 'Résumé du coffre';
+const UNCLAIMED_HINT =
+  'Les cadeaux reçus ne sont pas dans votre solde tant que vous ne les avez pas récupérés ou convertis.';
 
-/** /coins/transactions: SPEC.md §2 "Transaction history", live. */
+/** /coins/transactions: SPEC.md §2 "Transaction history", live, under the balances it adds up to. */
 export default function TransactionsScreen() {
   const { user } = useCurrentUser();
   return (
@@ -17,6 +22,7 @@ export default function TransactionsScreen() {
       </header>
       {user ? (
         <>
+          <Summary />
           <TransactionList />
           <p className="coins__links">
             <Link to="/coffre">Retour au coffre</Link>
@@ -25,6 +31,19 @@ export default function TransactionsScreen() {
       ) : (
         <LoginNeeded />
       )}
+    </section>
+  );
+}
+
+/** What the member may spend, and apart from it the received gifts still to claim. */
+function Summary() {
+  const wallet = useWallet();
+  return (
+    <section className="coins-summary" aria-label={SUMMARY}>
+      <BalanceCard handle={wallet} showUnclaimed />
+      <p className="coins-summary__hint">
+        {UNCLAIMED_HINT} <Link to="/cadeaux-recues">Voir mes cadeaux reçus</Link>
+      </p>
     </section>
   );
 }

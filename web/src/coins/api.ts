@@ -35,6 +35,14 @@ export interface CoinTransaction {
   type: string;
   amount: number;
   created_at: string;
+  /** which of the member's accounts moved: the balance, or the received gifts not yet claimed */
+  account: 'balance' | 'gifts';
+  /** what the member may spend right after this movement (absent from older servers) */
+  coins_balance_after?: number;
+  /** received gifts not yet claimed right after it */
+  gifts_unclaimed_after?: number;
+  /** the other member of a gift, by pseudo */
+  counterpart_pseudo: string;
 }
 
 /** SPEC.md §3 "Received coin gift". */
@@ -90,6 +98,10 @@ export async function fetchTransactions(email: string, signal?: AbortSignal): Pr
     type: text(r.type),
     amount: num(r.amount),
     created_at: text(r.created_at),
+    account: r.account === 'gifts' ? 'gifts' : 'balance',
+    coins_balance_after: optionalNumber(r.coins_balance_after),
+    gifts_unclaimed_after: optionalNumber(r.gifts_unclaimed_after),
+    counterpart_pseudo: text(r.counterpart_pseudo),
   }));
 }
 

@@ -21,11 +21,15 @@ describe('coin formats', () => {
     expect(formatSigned(110)).toBe('+110');
     expect(formatSigned(-50)).toBe('−50');
   });
-  it('labels achat, retrait, cadeau_recu and anything else as other', () => {
+  it('names every movement type in French, and only an unknown one "Autre"', () => {
     expect(transactionLabel('achat')).toBe('Achat');
-    expect(transactionLabel('retrait')).toBe('Retrait');
+    expect(transactionLabel('ajout')).toBe('Ajout');
+    expect(transactionLabel('cadeau_envoye')).toBe('Cadeau envoyé');
     expect(transactionLabel('cadeau_recu')).toBe('Cadeau reçu');
-    expect(transactionLabel('conversion')).toBe('Autre');
+    expect(transactionLabel('recuperation')).toBe('Récupération');
+    expect(transactionLabel('conversion')).toBe('Conversion');
+    expect(transactionLabel('retrait')).toBe('Retrait');
+    expect(transactionLabel('remboursement')).toBe('Autre');
   });
 });
 

@@ -7,7 +7,7 @@ import { useIdempotentAction } from '../coins/idempotency';
 import { useWallet } from '../coins/useWallet';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
-import { giftImageUrl, sendGift, type CatalogueGift } from './api';
+import { giftImageUrl, receiverKey, sendGift, type CatalogueGift, type GiftReceiver } from './api';
 import { useCatalog } from './hooks';
 
 /** SPEC.md §5 "Gift from the catalogue", §8 "Gifts" (catalogue variants). */
@@ -23,8 +23,8 @@ const EMPTY = 'Aucun cadeau trouvé.';
 const HOW_TO_PICK = 'Pour offrir un cadeau, ouvrez le profil d’un membre puis « Envoyer un cadeau ».';
 
 interface GiftCatalogueProps {
-  /** email of the member who receives the gift; null when none is known */
-  receiver: string | null;
+  /** who receives the gift (shown by its label, never an email); null when none is known */
+  receiver: GiftReceiver | null;
   /** 'page': the catalogue is the page (warns when there is no receiver); 'embedded': a section of the vault */
   variant?: 'page' | 'embedded';
   /** shows the member's balance above the grid (default true) */
@@ -41,7 +41,7 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
   const run = useIdempotentAction();
   const [pending, setPending] = useState<number | null>(null);
   const receiverId = useId();
-  const to = receiver?.trim() || null;
+  const to = receiver && ('pseudo' in receiver ? receiver.pseudo.trim() : receiver.email.trim()) ? receiver : null;
 
   const send = async (gift: CatalogueGift) => {
     if (pending !== null) return;
@@ -61,7 +61,9 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
     }
     setPending(gift.id);
     try {
-      const answer = await run(`send:${user.email}:${to}:${gift.id}`, (key) => sendGift(user.email, to, gift.id, key));
+      const answer = await run(`send:${user.email}:${receiverKey(to)}:${gift.id}`, (key) =>
+        sendGift(user.email, to, gift.id, key),
+      );
       wallet.apply(answer);
       toast.success(SENT);
     } catch (err) {
@@ -126,7 +128,7 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
       {showBalance && user ? <BalanceCard handle={wallet} /> : null}
       {to ? (
         <p id={receiverId} className="gift-catalogue__receiver">
-          Destinataire : <strong>{to}</strong>
+          Destinataire : <strong>{to.label}</strong>
         </p>
       ) : variant === 'page' ? (
         <div className="alert alert--info gift-catalogue__none" role="status">

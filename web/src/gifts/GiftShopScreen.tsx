@@ -5,6 +5,8 @@ import './gifts.css';
 
 const TITLE = 'Boutique de cadeaux';
 const INTRO = "Offrez un cadeau à l'équipe EVO.";
+/** the fixed recipient is shown by what it is, not by its address */
+const TEAM = "l'équipe EVO";
 
 /**
  * /gift: SPEC.md §2 "A gift shop wrapper sends to a fixed placeholder recipient": the
@@ -25,7 +27,7 @@ export default function GiftShopScreen() {
           Chargement...
         </p>
       ) : (
-        <GiftCatalogue receiver={adminEmail} />
+        <GiftCatalogue receiver={adminEmail ? { email: adminEmail, label: TEAM } : null} />
       )}
     </section>
   );

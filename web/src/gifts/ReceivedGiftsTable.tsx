@@ -91,7 +91,7 @@ export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: s
                 {gift.name || 'Cadeau'}
               </th>
               <td role="cell" data-label="Expéditeur">
-                {gift.sender_pseudo ? `@${gift.sender_pseudo}` : gift.sender_email || 'inconnu'}
+                {gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}
               </td>
               <td role="cell" data-label="Montant">
                 {formatCoins(gift.amount)}
@@ -106,7 +106,7 @@ export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: s
                   <button
                     type="button"
                     className="btn btn--primary btn--small"
-                    aria-label={`Récupérer ${gift.name || 'le cadeau'} de ${gift.sender_pseudo ? `@${gift.sender_pseudo}` : gift.sender_email || 'inconnu'}`}
+                    aria-label={`Récupérer ${gift.name || 'le cadeau'} de ${gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}`}
                     aria-disabled={pending === gift.id}
                     aria-busy={pending === gift.id}
                     onClick={() => void claim(gift)}

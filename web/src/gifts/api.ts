@@ -35,7 +35,6 @@ export const VIDEO_CARD_GIFT_ID = 1;
 
 const enc = encodeURIComponent;
 
-
 export function normalizeReceivedGift(raw: unknown): ReceivedGift | null {
   if (!raw || typeof raw !== 'object') return null;
   const r = raw as Row;
@@ -83,14 +82,31 @@ export async function fetchGiftBalance(email: string, signal?: AbortSignal): Pro
   return num(d?.balance);
 }
 
-/** POST /api/gifts/send { sender_email, receiver_email, gift_id } → { message, coins_balance } */
+/**
+ * Who receives a gift: a member by pseudo (what members see of each other), or an address the page
+ * was given (SPEC.md's `?receiver=` / `?to=` with an email, the /gift wrapper's fixed recipient).
+ * `label` is what the page shows: never an email.
+ */
+export type GiftReceiver = { pseudo: string; label: string } | { email: string; label: string };
+
+/** The receiver named by a pseudo ('@lea' or 'lea'). */
+export const receiverByPseudo = (pseudo: string): GiftReceiver => {
+  const bare = pseudo.trim().replace(/^@/, '');
+  return { pseudo: bare, label: `@${bare}` };
+};
+
+/** A stable key for a receiver (idempotency keys of one action). */
+export const receiverKey = (r: GiftReceiver) => ('pseudo' in r ? `@${r.pseudo.toLowerCase()}` : r.email.toLowerCase());
+
+/** POST /api/gifts/send { sender_email, receiver_pseudo | receiver_email, gift_id } → { message, coins_balance } */
 export async function sendGift(
   senderEmail: string,
-  receiverEmail: string,
+  receiver: GiftReceiver,
   giftId: number,
   key: string,
 ): Promise<GiftAnswer> {
-  const body = { sender_email: senderEmail, receiver_email: receiverEmail, gift_id: giftId };
+  const to = 'pseudo' in receiver ? { receiver_pseudo: receiver.pseudo } : { receiver_email: receiver.email };
+  const body = { sender_email: senderEmail, ...to, gift_id: giftId };
   return coinAnswer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
 }
 

@@ -41,7 +41,7 @@ export default function ConversationScreen() {
     );
   } else {
     body = (
-      <div className="card conversation-page__card">
+      <div className="card conversation-page__card fill">
         <ConversationView
           me={me}
           variant="page"
@@ -57,7 +57,7 @@ export default function ConversationScreen() {
   }
 
   return (
-    <div className="page conversation-page">
+    <div className={recipient.user && me ? 'page page--fill conversation-page' : 'page conversation-page'}>
       <title>{pseudo ? `@${pseudo} · Messages · EVO` : 'Conversation · EVO'}</title>
       <Link to="/messages" className="btn btn--ghost btn--small conversation-page__back">
         <ArrowLeftIcon size={18} />

@@ -114,7 +114,7 @@ export function ConversationView({
   };
 
   return (
-    <section className="conversation" aria-labelledby={headingId}>
+    <section className="conversation fill" aria-labelledby={headingId}>
       <header className="conversation__head">
         {before}
         <Link to={userPath(other.pseudo)} className="conversation__who" aria-hidden="true" tabIndex={-1}>
@@ -144,7 +144,7 @@ export function ConversationView({
           </button>
         </div>
       ) : !thread.data ? (
-        <p className="loading thread thread--loading" role="status">
+        <p className="loading thread thread--loading fill__scroll" role="status">
           Chargement...
         </p>
       ) : (

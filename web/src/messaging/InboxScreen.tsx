@@ -151,7 +151,7 @@ export default function InboxScreen() {
   }
 
   return (
-    <section className={selected ? 'page inbox inbox--open' : 'page inbox'} aria-labelledby="inbox-title">
+    <section className={selected ? 'page page--fill inbox inbox--open' : 'page inbox'} aria-labelledby="inbox-title">
       <title>{selected ? `@${selected.otherPseudo} · ${TITLE} · EVO` : `${TITLE} · EVO`}</title>
       <h1 id="inbox-title" className="inbox__title" ref={listHeading} tabIndex={-1}>
         {TITLE}
@@ -160,7 +160,7 @@ export default function InboxScreen() {
         <nav className="inbox__conversations card" aria-label="Conversations">
           {list}
         </nav>
-        <div className="inbox__thread card">
+        <div className="inbox__thread card fill">
           {selected && email ? (
             <ConversationView
               key={selected.otherEmail}

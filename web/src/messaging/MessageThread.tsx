@@ -27,7 +27,7 @@ export function MessageThread({
   return (
     <ol
       ref={listRef}
-      className="thread"
+      className="thread fill__scroll"
       role="log"
       aria-live="polite"
       aria-label={`Messages avec @${otherPseudo}`}

@@ -119,7 +119,7 @@ export default function SendMessageScreen() {
               }
               extraActions={
                 <Link
-                  to={catalogueForPath(target.email)}
+                  to={catalogueForPath(target.pseudo)}
                   className="icon-button send-message__gift"
                   aria-label={`Envoyer un cadeau à @${target.pseudo}`}
                 >

@@ -9,6 +9,7 @@ import { BellIcon } from '../shell/ui/icons';
 import { CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
 import type { AppNotification } from './api';
 import { markRead, removeNotification } from './store';
+import { messageAfterSender } from './text';
 import './notifications.css';
 
 const FOLLOW_BACK = "S'abonner en retour";
@@ -56,7 +57,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   const [following, setFollowing] = useState(false);
   const [, setVersion] = useState(0);
   const { Icon, label } = TYPES[notification.type] ?? DEFAULT_TYPE;
-  const sender = notification.sender_pseudo || notification.sender_email || 'EVO';
+  // a member is named by pseudo, never by email
+  const sender = notification.sender_pseudo || 'EVO';
   const unread = !notification.seen;
   const canFollowBack =
     notification.type === 'follow' &&
@@ -99,6 +101,9 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     }
   };
 
+  // The server's message is a whole sentence that already starts with the sender's pseudo
+  // ("hugo a aimé votre vidéo"): the pseudo is shown once, as the sender, followed by the rest.
+  const rest = messageAfterSender(notification.message, notification.sender_pseudo);
   const text = (linkSender: boolean) => (
     <>
       {linkSender && notification.sender_pseudo ? (
@@ -108,7 +113,7 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
       ) : (
         <span className="notif__sender">{sender}</span>
       )}{' '}
-      <span className="notif__message">{notification.message}</span>
+      <span className="notif__message">{rest}</span>
     </>
   );
 

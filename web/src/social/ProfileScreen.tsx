@@ -148,8 +148,8 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
             <Link to={sendMessagePath(viewed.pseudo)} className="btn btn--secondary">
               Message privé
             </Link>
-            {viewed.email ? (
-              <Link to={catalogueForPath(viewed.email)} className="btn btn--secondary">
+            {viewed.pseudo ? (
+              <Link to={catalogueForPath(viewed.pseudo)} className="btn btn--secondary">
                 Envoyer un cadeau
               </Link>
             ) : null}

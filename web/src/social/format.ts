@@ -79,5 +79,6 @@ export function sameIdentity(a: string | null | undefined, b: string | null | un
 }
 
 export const userPath = (pseudo: string) => `/user/${encodeURIComponent(pseudo)}`;
-export const catalogueForPath = (email: string) => `/catalogue?receiver=${encodeURIComponent(email)}`;
+/** The gift catalogue for a member, by pseudo: a member's email never goes in a URL. */
+export const catalogueForPath = (pseudo: string) => `/catalogue?receiver=${encodeURIComponent(pseudo)}`;
 export const sendMessagePath = (pseudo: string) => `/send-message/${encodeURIComponent(pseudo)}`;

@@ -3,7 +3,15 @@ import { useNavigate } from 'react-router-dom';
 import { isNetworkFailure, serverMessageOf } from '../coins/errors';
 import { useIdempotentAction } from '../coins/idempotency';
 import { applyWallet } from '../coins/useWallet';
-import { fetchGiftBalance, sendGift, VIDEO_CARD_GIFT_ID } from '../gifts/api';
+import {
+  fetchGiftBalance,
+  receiverByPseudo,
+  receiverKey,
+  sendGift,
+  type CatalogueGift,
+  type GiftReceiver,
+} from '../gifts/api';
+import { GiftPicker } from '../gifts/GiftPicker';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
@@ -19,6 +27,8 @@ const SERVER_FAILED = 'Échec serveur';
 const NETWORK_FAILED = "❌ Erreur réseau lors de l'envoi du cadeau";
 const SENT = '🎁 Cadeau envoyé !';
 const LABEL = 'Envoyer un cadeau';
+/** the owner when only their address is known: it is never shown */
+const RECEIVER_FALLBACK = "l'auteur de la vidéo";
 
 export interface GiftButtonProps {
   video: Video;
@@ -27,8 +37,10 @@ export interface GiftButtonProps {
 }
 
 /**
- * Gift button of the video cards and of the single video page: sends gift 1 (SPEC.md §9) to the
- * video's owner, once the balance is known to be above 0. Out of coins → /coffre.
+ * Gift button of the video cards and of the single video page. One click spends nothing: once the
+ * balance is known to be above 0 (SPEC.md §5; out of coins → /coffre) it opens the gift picker
+ * (catalogue, prices, balance; the card's gift 1 chosen first), and only its confirmation sends the
+ * gift to the video's owner, named by pseudo.
  */
 export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   const { user } = useCurrentUser();
@@ -36,14 +48,20 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   const toast = useToast();
   const run = useIdempotentAction();
   const [pending, setPending] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const pseudo = video.user_pseudo.trim();
+  const receiver: GiftReceiver | null = pseudo
+    ? receiverByPseudo(pseudo)
+    : video.user_email.trim()
+      ? { email: video.user_email.trim(), label: RECEIVER_FALLBACK }
+      : null;
 
-  const onClick = async () => {
-    if (pending) return;
+  const open = async () => {
+    if (pending || picking) return;
     if (!user) {
       toast.error(GIFT_LOGIN_NEEDED);
       return;
     }
-    const receiver = video.user_email.trim();
     if (!receiver) {
       toast.error(GIFT_NO_RECIPIENT);
       return;
@@ -57,19 +75,33 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       });
       if (balance !== null && balance <= 0) {
         toast.error(NO_COINS);
-        navigate('/coffre');
+        void navigate('/coffre');
         return;
       }
-      const answer = await run(`send:${user.email}:${receiver}:${VIDEO_CARD_GIFT_ID}`, (key) =>
-        sendGift(user.email, receiver, VIDEO_CARD_GIFT_ID, key),
+      setPicking(true);
+    } catch {
+      toast.error(NETWORK_FAILED);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const send = async (gift: CatalogueGift) => {
+    if (!user || !receiver || pending) return;
+    setPending(true);
+    try {
+      const answer = await run(`send:${user.email}:${receiverKey(receiver)}:${gift.id}`, (key) =>
+        sendGift(user.email, receiver, gift.id, key),
       );
       applyWallet(user.email, answer);
+      setPicking(false);
       toast.success(answer.message ?? SENT);
     } catch (err) {
       const server = serverMessageOf(err);
       if (server === SERVER_INSUFFICIENT) {
+        setPicking(false);
         toast.error(INSUFFICIENT);
-        navigate('/coffre');
+        void navigate('/coffre');
       } else if (isNetworkFailure(err)) {
         toast.error(NETWORK_FAILED);
       } else {
@@ -81,20 +113,31 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   };
 
   return (
-    <button
-      type="button"
-      className={`video-action video-action--${variant} video-action--gift`}
-      aria-label={LABEL}
-      title={video.user_pseudo ? `${LABEL} à @${video.user_pseudo}` : LABEL}
-      aria-busy={pending}
-      aria-disabled={pending}
-      style={pending ? { opacity: 0.55, cursor: 'progress' } : undefined}
-      onClick={() => void onClick()}
-    >
-      <GiftIcon />
-      <span className="video-action__text" aria-hidden="true">
-        Cadeau
-      </span>
-    </button>
+    <>
+      <button
+        type="button"
+        className={`video-action video-action--${variant} video-action--gift`}
+        aria-label={LABEL}
+        aria-haspopup="dialog"
+        title={pseudo ? `${LABEL} à @${pseudo}` : LABEL}
+        aria-busy={pending}
+        aria-disabled={pending}
+        style={pending ? { opacity: 0.55, cursor: 'progress' } : undefined}
+        onClick={() => void open()}
+      >
+        <GiftIcon />
+        <span className="video-action__text" aria-hidden="true">
+          Cadeau
+        </span>
+      </button>
+      {picking && receiver ? (
+        <GiftPicker
+          receiverLabel={receiver.label}
+          sending={pending}
+          onConfirm={(gift) => void send(gift)}
+          onClose={() => setPicking(false)}
+        />
+      ) : null}
+    </>
   );
 }

@@ -1,0 +1,129 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { formatCoins } from '../coins/format';
+import { useWallet } from '../coins/useWallet';
+import { GiftVisual } from './GiftCatalogue';
+import { VIDEO_CARD_GIFT_ID, type CatalogueGift } from './api';
+import { useCatalog } from './hooks';
+import './gifts.css';
+
+const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
+const EMPTY = 'Aucun cadeau trouvé.';
+const TOO_EXPENSIVE = 'Solde insuffisant';
+
+interface GiftPickerProps {
+  /** how the receiver is named in the title: '@pseudo' (never an email) */
+  receiverLabel: string;
+  sending: boolean;
+  onConfirm: (gift: CatalogueGift) => void;
+  onClose: () => void;
+}
+
+/**
+ * The gift a video card sends, chosen before anything is spent: the catalogue with prices and the
+ * member's balance, then "Envoyer …" confirms. A modal <dialog> (the page behind is inert, Escape
+ * closes it, it lies above the fixed bars). The card's gift (SPEC.md §9, id 1) is chosen first.
+ */
+export function GiftPicker({ receiverLabel, sending, onConfirm, onClose }: GiftPickerProps) {
+  const wallet = useWallet(); // loaded (and kept live) while the picker is open
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const catalog = useCatalog();
+  const titleId = useId();
+  const balance = wallet.wallet?.coins_balance;
+  const affordable = (g: CatalogueGift) => balance === undefined || g.coin_cost <= balance;
+  const [chosenId, setChosenId] = useState<number | null>(null);
+  const gifts = catalog.data ?? [];
+  const fallback =
+    gifts.find((g) => g.id === VIDEO_CARD_GIFT_ID && affordable(g)) ?? gifts.find((g) => affordable(g)) ?? null;
+  const chosen = gifts.find((g) => g.id === chosenId && affordable(g)) ?? fallback;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="gift-picker"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault(); // Escape: close through React
+        onClose();
+      }}
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <form
+        className="gift-picker__form"
+        method="dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (chosen && !sending) onConfirm(chosen);
+        }}
+      >
+        <h2 id={titleId} className="gift-picker__title">
+          Envoyer un cadeau à {receiverLabel}
+        </h2>
+        <p className="gift-picker__balance">
+          Votre solde :{' '}
+          <strong data-testid="gift-picker-balance">{balance === undefined ? '…' : formatCoins(balance)}</strong>
+          {' · '}
+          <Link to="/coffre" onClick={onClose}>
+            Recharger
+          </Link>
+        </p>
+        {catalog.error && !catalog.data ? (
+          <p className="coins-error" role="alert">
+            {LOAD_FAILED}
+          </p>
+        ) : !catalog.data ? (
+          <p className="loading" role="status">
+            Chargement...
+          </p>
+        ) : gifts.length === 0 ? (
+          <p className="coins-empty">{EMPTY}</p>
+        ) : (
+          <fieldset className="gift-picker__choices">
+            <legend className="sr-only">Choisissez un cadeau</legend>
+            {gifts.map((gift) => {
+              const disabled = !affordable(gift);
+              return (
+                <label
+                  key={gift.id}
+                  className={disabled ? 'gift-choice gift-choice--disabled' : 'gift-choice'}
+                  title={disabled ? TOO_EXPENSIVE : undefined}
+                >
+                  <input
+                    type="radio"
+                    name="gift"
+                    value={gift.id}
+                    checked={chosen?.id === gift.id}
+                    disabled={disabled || sending}
+                    onChange={() => setChosenId(gift.id)}
+                  />
+                  <GiftVisual gift={gift} />
+                  <span className="gift-choice__name">{gift.name}</span>
+                  <span className="gift-choice__cost">{formatCoins(gift.coin_cost)}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        )}
+        <div className="gift-picker__actions">
+          <button type="button" className="btn btn--ghost gift-picker__cancel" onClick={onClose}>
+            Annuler
+          </button>
+          <button
+            type="submit"
+            className="btn btn--primary gift-picker__confirm"
+            disabled={!chosen || sending}
+            aria-busy={sending}
+          >
+            {chosen ? `Envoyer ${chosen.name} (${formatCoins(chosen.coin_cost)})` : 'Envoyer'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
