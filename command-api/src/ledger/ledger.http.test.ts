@@ -7,7 +7,6 @@ import { GiftCreditProcess } from '@evo/workers/ledger/gift-credits';
 import { reconcileLedger } from '@evo/workers/ledger/reconcile';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 import { AUTH_MESSAGES } from '../http/session';
-import { GENERIC_INVALID } from './schemas';
 
 let server: TestServer;
 type Member = Awaited<ReturnType<typeof registerAndLogin>>;
@@ -723,7 +722,11 @@ describe('bad input', () => {
       400,
       MESSAGES.emailRequired,
     );
-    await expectRefused(() => m.client.post('/api/coins/add', [1, 2]), 400, GENERIC_INVALID);
+    await expectRefused(
+      () => m.client.post('/api/coins/add', [1, 2]),
+      400,
+      'Le corps de la requête doit être un objet JSON.',
+    );
     await expectRefused(() => m.client.post('/api/coins/add', '"texte"'), 400);
     await expectRefused(() => m.client.post('/api/coins/add', '{"email":'), 400, 'Corps de requête JSON invalide.');
     await expectRefused(
