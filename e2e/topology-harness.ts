@@ -81,7 +81,8 @@ export function spawnService(kind: ServiceKind, name: string, env: Record<string
     output: () => out,
     exited,
     alive,
-    waitForLine(pattern, timeoutMs = 30_000) {
+    // five Node services start (and compile with tsx) at once: on two busy cores that can take a minute
+    waitForLine(pattern, timeoutMs = 120_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const line = out.split('\n').find((l) => pattern.test(l));
@@ -133,7 +134,7 @@ export async function waitForStatus(
   url: string,
   status: number,
   service?: ServiceProcess,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';

@@ -120,7 +120,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       workers.waitForLine(/workers ready/),
     ]);
     log = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
