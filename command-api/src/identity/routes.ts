@@ -19,7 +19,9 @@ export const AUTH_ROUTE_MESSAGES = {
   userNotFound: 'Utilisateur introuvable.',
 } as const;
 
-const PseudoParam = z.object({ pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound) });
+const PseudoParam = z.object({
+  pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound),
+});
 
 export function identityRouter(deps: AppDeps): Router {
   const { events, read, sessions, uploads, jobs } = deps;
@@ -27,7 +29,6 @@ export function identityRouter(deps: AppDeps): Router {
   const perAccount = new RateLimiter(5, 15 * 60_000);
   const perAddress = new RateLimiter(50, 15 * 60_000);
   const r = Router();
-
 
   r.post(
     '/auth/register',
@@ -53,8 +54,20 @@ export function identityRouter(deps: AppDeps): Router {
       try {
         result = await registerUser(
           events,
-          { email: body.email, pseudo: body.pseudo, passwordHash: await hashPassword(body.password), bio: body.bio, profilePicture: keptPic.name },
-          { title: body.video_title, description: '', filePath: `/uploads/videos/${keptVideo.name}`, mimeType: keptVideo.kind.mime, sizeBytes: video.size },
+          {
+            email: body.email,
+            pseudo: body.pseudo,
+            passwordHash: await hashPassword(body.password),
+            bio: body.bio,
+            profilePicture: keptPic.name,
+          },
+          {
+            title: body.video_title,
+            description: '',
+            filePath: `/uploads/videos/${keptVideo.name}`,
+            mimeType: keptVideo.kind.mime,
+            sizeBytes: video.size,
+          },
           contextOf(req),
         );
       } catch (e) {
@@ -74,7 +87,8 @@ export function identityRouter(deps: AppDeps): Router {
       const body = LoginBody.parse(req.body ?? {});
       const account = normalize(body.email);
       const address = req.ip ?? 'unknown';
-      if (perAccount.isBlocked(account) || perAddress.isBlocked(address)) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
+      if (perAccount.isBlocked(account) || perAddress.isBlocked(address))
+        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
       perAddress.hit(address);
       const user = await findUserByEmail(events, body.email);
       const ok = await verifyPassword(user?.passwordHash, body.password);
@@ -87,7 +101,13 @@ export function identityRouter(deps: AppDeps): Router {
       await sessions.start(req, res, user.userId);
       await answerWrite(sessions, req, res, login.position);
       const isAdmin = user.role === 'admin';
-      res.json({ email: user.email, pseudo: user.pseudo, profile_picture: user.profilePicture, role: user.role, is_admin: isAdmin });
+      res.json({
+        email: user.email,
+        pseudo: user.pseudo,
+        profile_picture: user.profilePicture,
+        role: user.role,
+        is_admin: isAdmin,
+      });
     }),
   );
 
@@ -133,7 +153,8 @@ export function identityRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { pseudo } = PseudoParam.parse(req.params);
-      const profile = await queries.profile(pseudo, currentUserId(req));
+      const viewer = await queries.userById(currentUserId(req));
+      const profile = await queries.profile(pseudo, currentUserId(req), { viewerIsAdmin: viewer?.is_admin === true });
       if (!profile) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
       res.json(profile);
     }),

@@ -13,6 +13,7 @@ import { mediaUrl, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
 import { LikeButton } from './VideoCard';
+import { ModerationNotice } from './ModerationNotice';
 import { fetchVideo } from './videoApi';
 import './videos.css';
 
@@ -187,6 +188,7 @@ function VideoPage({ video }: { video: Video }) {
           )}
         </p>
         {video.description ? <p className="video-page__description">{video.description}</p> : null}
+        <ModerationNotice video={video} />
       </header>
       {commentsOpen ? (
         <section aria-label="Commentaires de la vidéo" className="card video-page__comments">

@@ -82,8 +82,10 @@ export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onD
   useEffect(() => {
     if (viewSent.current) return;
     viewSent.current = true;
+    // a video hidden by moderation is seen only by its author and administrators: no view counted
+    if (video.status && video.status !== 'publique') return;
     recordView(video.id, email);
-  }, [video.id, email]);
+  }, [video.id, video.status, email]);
 
   // Counters and new comments of this video are pushed to its room while it is on screen.
   useSocketRoom('video:watch', 'video:unwatch', video.id);
