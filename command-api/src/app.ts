@@ -18,6 +18,8 @@ import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
 import { uploadsRouter } from './uploads/media-routes';
+// the web app's route table (plain data, no React): which paths are screens and which are not
+import { isAppRoute } from '../../web/src/shell/routePaths';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
@@ -103,8 +105,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   if (options.webDist && existsSync(options.webDist)) {
     const dist = options.webDist;
     app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    // the client-side router owns every other path
-    app.get(/^(?!\/(api|uploads|socket\.io)\/).*/, (_req, res) => res.sendFile(path.join(dist, 'index.html')));
+    // the client-side router owns every other path; one it has no screen for is answered 404 with
+    // the same page (which shows "Page introuvable"), so that robots and links checkers see it
+    app.get(/^(?!\/(api|uploads|socket\.io)\/).*/, (req, res) =>
+      res.status(isAppRoute(req.path) ? 200 : 404).sendFile(path.join(dist, 'index.html')),
+    );
   }
 
   app.use(errorHandler(deps.config.MAX_VIDEO_MB));

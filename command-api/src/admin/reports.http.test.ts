@@ -222,10 +222,36 @@ describe('the report workflow, end to end', () => {
     expect((await watcher.client.get(`/api/videos/${videoId}`)).json).toEqual({
       error: SOCIAL_ROUTE_MESSAGES.videoUnavailable,
     });
-    expect((await author.client.get(`/api/videos/${videoId}`)).status).toBe(404);
+    // its author (and administrators) still get it, with its status and the sanction message
+    const asAuthor = await author.client.get(`/api/videos/${videoId}`);
+    expect(asAuthor.status).toBe(200);
+    expect(asAuthor.json).toMatchObject({ id: videoId, status: 'masquée', moderation_message: sanction });
     const asAdmin = await admin.get(`/api/videos/${videoId}`);
     expect(asAdmin.status).toBe(200);
-    expect(asAdmin.json).toMatchObject({ id: videoId, status: 'masquée', likes_count: 1 });
+    expect(asAdmin.json).toMatchObject({
+      id: videoId,
+      status: 'masquée',
+      likes_count: 1,
+      moderation_message: sanction,
+    });
+    const ownProfile = (await author.client.get(`/api/users/profile/${author.member.pseudo}`)).json as {
+      videos: Array<{ id: number; status: string; moderation_message?: string | null }>;
+    };
+    expect(ownProfile.videos.find((v) => v.id === videoId)).toMatchObject({
+      status: 'masquée',
+      moderation_message: sanction,
+    });
+    const profileForAdmin = (await admin.get(`/api/users/profile/${author.member.pseudo}`)).json as {
+      videos: Array<{ id: number; status: string; moderation_message?: string | null }>;
+    };
+    expect(profileForAdmin.videos.find((v) => v.id === videoId)).toMatchObject({
+      status: 'masquée',
+      moderation_message: sanction,
+    });
+    // nobody else learns the sanction: the single video is 404 for other members (above), not in their lists
+    expect(JSON.stringify((await watcher.client.get(`/api/users/profile/${author.member.pseudo}`)).json)).not.toContain(
+      sanction,
+    );
     await t.expectRefused(() => watcher.client.post(`/api/videos/${videoId}/like`), 404, VIDEO_MESSAGES.notFound);
     await t.expectRefused(() => stranger.client.post(`/api/report/${videoId}`), 404, VIDEO_MESSAGES.notFound);
     const reports = (await admin.get('/api/admin/reports')).json as unknown as ReportRow[];
@@ -238,6 +264,16 @@ describe('the report workflow, end to end', () => {
     expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'supprimee' })).json).toEqual({
       message: 'Vidéo mise à jour : supprimée',
     });
+    // deleted: its author is told it is unavailable like everyone else
+    await t.settle();
+    expect((await author.client.get(`/api/videos/${videoId}`)).status).toBe(404);
+    expect(
+      (
+        (await author.client.get(`/api/users/profile/${author.member.pseudo}`)).json as {
+          videos: Array<{ id: number }>;
+        }
+      ).videos.map((v) => v.id),
+    ).not.toContain(videoId);
     expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'publique' })).json).toEqual({
       message: 'Vidéo mise à jour : publique',
     });

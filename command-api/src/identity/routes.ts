@@ -161,7 +161,8 @@ export function identityRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { pseudo } = PseudoParam.parse(req.params);
-      const profile = await queries.profile(pseudo, currentUserId(req));
+      const viewer = await queries.userById(currentUserId(req));
+      const profile = await queries.profile(pseudo, currentUserId(req), { viewerIsAdmin: viewer?.is_admin === true });
       if (!profile) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
       res.json(profile);
     }),

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { descriptionField, reportReasonField, videoTitleField } from '@evo/domain';
 import { maxPosition } from '@evo/infra';
-import { socialQueries } from '@evo/projections';
+import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
@@ -63,7 +63,13 @@ export function videosRouter(deps: AppDeps): Router {
         result = await uploadVideo(
           events,
           ownerId,
-          { title: body.title, description: body.description, filePath, mimeType: kept.kind.mime, sizeBytes: file.size },
+          {
+            title: body.title,
+            description: body.description,
+            filePath,
+            mimeType: kept.kind.mime,
+            sizeBytes: file.size,
+          },
           contextOf(req),
         );
       } catch (e) {
@@ -113,8 +119,14 @@ export function videosRouter(deps: AppDeps): Router {
       const { id } = VideoIdParam.parse(req.params);
       const found = await q.video(id, currentUserId(req));
       if (!found) throw new HttpError(404, M.videoNotFound);
-      if (!found.visible && !(await sessionMember(req, q)).is_admin) throw new HttpError(404, M.videoUnavailable);
-      res.json(found.video);
+      if (found.visible) return void res.json(found.video);
+      // not public: administrators see it, and so does the author of a video hidden by moderation
+      // (with the sanction message); anyone else is told it is unavailable
+      const me = await sessionMember(req, q);
+      const hiddenForItsAuthor = found.doc.status === VISIBILITY_HIDDEN && found.doc.user_id === me._id;
+      if (!me.is_admin && !hiddenForItsAuthor) throw new HttpError(404, M.videoUnavailable);
+      const sanction = (await latestSanctions(read, [id])).get(id) ?? null;
+      res.json({ ...found.video, moderation_message: sanction });
     }),
   );
 

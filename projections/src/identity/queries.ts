@@ -1,7 +1,8 @@
 import { normalize } from '@evo/domain';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from './users-projector';
-import { PROCESSING, VIDEOS, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
+import { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
+import { latestSanctions } from '../moderation/queries';
 
 /** The public face of a member (no internal fields). */
 export interface PublicUser {
@@ -35,16 +36,34 @@ export function identityQueries(read: ReadStore) {
     userById: (id: string) => users.findOne({ _id: id }),
     userByEmail: (email: string) => users.findOne({ email_lc: normalize(email) }),
     userByPseudo: (pseudo: string) => users.findOne({ pseudo_lc: normalize(pseudo) }),
-    /** a member's public videos; their owner also sees the rejected ones, with the reason */
-    async profile(pseudo: string, viewerId?: string) {
+    /**
+     * A member's public videos. Their owner also sees the rejected ones (with the reason) and,
+     * like administrators, the ones hidden by moderation, with the sanction message
+     * (`moderation_message`, null when none was sent).
+     */
+    async profile(pseudo: string, viewerId?: string, options: { viewerIsAdmin?: boolean } = {}) {
       const user = await users.findOne({ pseudo_lc: normalize(pseudo) });
       if (!user) return null;
       const own = viewerId === user._id;
+      const withHidden = own || options.viewerIsAdmin === true;
       const list = await videos.find(
-        { user_id: user._id, status: VISIBILITY_PUBLIC, ...(own ? {} : { processing: { $ne: PROCESSING.rejected } }) },
+        {
+          user_id: user._id,
+          status: withHidden ? { $in: [VISIBILITY_PUBLIC, VISIBILITY_HIDDEN] } : VISIBILITY_PUBLIC,
+          ...(own ? {} : { processing: { $ne: PROCESSING.rejected } }),
+        },
         { sort: { created_at: -1, id: -1 } },
       );
-      return { user: toPublicUser(user), videos: list.map(publicVideo) };
+      const hidden = list.filter((v) => v.status === VISIBILITY_HIDDEN).map((v) => v.id);
+      const sanctions = await latestSanctions(read, hidden);
+      return {
+        user: toPublicUser(user),
+        videos: list.map((v) =>
+          v.status === VISIBILITY_HIDDEN
+            ? { ...publicVideo(v), moderation_message: sanctions.get(v.id) ?? null }
+            : publicVideo(v),
+        ),
+      };
     },
   };
 }

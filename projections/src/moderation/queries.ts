@@ -22,6 +22,27 @@ export interface ReportView {
 }
 
 export const UNKNOWN_HANDLE = 'inconnu';
+
+/**
+ * The sanction message the author of each video was last sent (SPEC.md section 9: the admin's
+ * reply on a report of that video), by video id; videos without one are left out.
+ */
+export async function latestSanctions(read: ReadStore, videoIds: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (videoIds.length === 0) return out;
+  const docs = await read
+    .collection<ReportDoc>(REPORTS)
+    .find(
+      { video_id: { $in: [...videoIds] } },
+      { projection: { video_id: 1, admin_response: 1, created_at: 1, updated_at: 1 } },
+    );
+  const when = (r: ReportDoc) => r.updated_at ?? r.created_at;
+  for (const r of docs
+    .filter((d) => d.admin_response)
+    .sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a._id - b._id)))
+    out.set(r.video_id, r.admin_response as string);
+  return out;
+}
 export const REPORTS_LIST = { defaultLimit: 500, maxLimit: 2000 } as const;
 
 export function moderationQueries(read: ReadStore) {

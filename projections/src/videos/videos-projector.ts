@@ -7,6 +7,8 @@ import { USERS, type UserDoc } from '../identity/users-projector';
 export const VIDEOS = 'videos';
 export const VISIBILITY_PUBLIC = 'publique';
 export const VISIBILITY_DELETED = 'supprimée';
+/** hidden by moderation: shown to its owner and administrators only, with the sanction message */
+export const VISIBILITY_HIDDEN = 'masquée';
 export const PROCESSING = { pending: 'en_traitement', ready: 'prête', rejected: 'rejetée' } as const;
 
 /**

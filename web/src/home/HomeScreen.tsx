@@ -8,7 +8,7 @@ export default function HomeScreen() {
   const { user } = useCurrentUser();
   return (
     <div className="page home">
-      <title>EVO · Accueil</title>
+      <title>Accueil · EVO</title>
       <section className="home__welcome" aria-labelledby="home-title">
         <h1 id="home-title">
           {user?.pseudo ? `Bienvenue sur EVO, ${user.pseudo}\u00a0!` : 'Bienvenue sur EVO\u00a0!'}

@@ -4,7 +4,8 @@ import { ApiError, isAbortError } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
 import { AuthPage } from './AuthPage';
 import { login } from './authApi';
-import { normalizeUser } from './session';
+import { returnPathOf, withReturn } from './returnPath';
+import { isAdmin, normalizeUser, type CurrentUser } from './session';
 import { useCurrentUser } from './sessionContext';
 
 const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
@@ -15,12 +16,28 @@ interface LoginError {
   detail?: string;
 }
 
-/** SPEC.md "Login (/login)": on success stores the user and goes to /user/{pseudo}. */
+const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
+
+/** After login: the page the visitor asked for, else /admin for an administrator, else their profile. */
+function landingPath(user: CurrentUser, adminEmail: string | null, search: string): string {
+  const asked = returnPathOf(search);
+  if (asked) return asked;
+  if (isAdmin(user, adminEmail)) return '/admin';
+  return user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile';
+}
+
+/**
+ * SPEC.md "Login (/login)": on success stores the user and goes to /user/{pseudo}, or back to the
+ * page the visitor was asked to log in for (`?retour=`), or to /admin for an administrator.
+ */
 export default function LoginScreen() {
-  const { signIn } = useCurrentUser();
+  const { signIn, adminEmail } = useCurrentUser();
   const navigate = useNavigate();
   const location = useLocation();
-  const prefill = (location.state as { email?: unknown } | null)?.email;
+  const state = location.state as { email?: unknown; registered?: unknown } | null;
+  const prefill = state?.email;
+  // said here, not in a toast that would outlive the page and cover the menu after login
+  const registered = state?.registered === true;
   const [email, setEmail] = useState(typeof prefill === 'string' ? prefill : '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<LoginError | null>(null);
@@ -42,7 +59,7 @@ export default function LoginScreen() {
         return;
       }
       signIn(user);
-      navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
+      navigate(landingPath(user, adminEmail, location.search), { replace: true });
     } catch (err) {
       if (isAbortError(err)) return;
       const detail = err instanceof ApiError && !err.isNetworkError ? err.serverMessage : undefined;
@@ -54,6 +71,11 @@ export default function LoginScreen() {
 
   return (
     <AuthPage title="Connexion" titleId="login-title">
+      {registered ? (
+        <p className="alert alert--success" role="status">
+          {REGISTER_OK}
+        </p>
+      ) : null}
       <form className="form" onSubmit={onSubmit} aria-busy={busy}>
         <div className="field">
           <label htmlFor="login-email">Email</label>
@@ -85,7 +107,7 @@ export default function LoginScreen() {
         </button>
       </form>
       <p className="auth__switch">
-        Pas encore de compte ? <Link to="/register">Créer un compte</Link>
+        Pas encore de compte ? <Link to={withReturn('/register', returnPathOf(location.search))}>Créer un compte</Link>
       </p>
     </AuthPage>
   );

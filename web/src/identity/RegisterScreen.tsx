@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, isAbortError } from '../api/http';
-import { useToast } from '../shell/toast';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { FileField } from '../shell/ui/FileField';
 import { FormError } from '../shell/ui/FormError';
 import { AuthPage } from './AuthPage';
 import { register } from './authApi';
+import { returnPathOf, withReturn } from './returnPath';
 
 const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
 const REGISTER_FAILED = "❌ Erreur lors de l'inscription.";
-const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
 const WRONG_IMAGE = 'Choisissez un fichier image.';
 const WRONG_VIDEO = 'Choisissez un fichier vidéo.';
 
@@ -21,7 +20,7 @@ const EMPTY: Record<TextField, string> = { email: '', pseudo: '', password: '', 
 /** SPEC.md "Register (/register)": every field required, passwords must match, then /login. */
 export default function RegisterScreen() {
   const navigate = useNavigate();
-  const toast = useToast();
+  const location = useLocation();
   const [values, setValues] = useState(EMPTY);
   const [profilePic, setProfilePic] = useState<File | null>(null);
   const [video, setVideo] = useState<File | null>(null);
@@ -80,8 +79,9 @@ export default function RegisterScreen() {
         setProgress,
         controller.signal,
       );
-      toast.success(REGISTER_OK, { duration: 4000 });
-      navigate('/login', { state: { email: values.email.trim() } });
+      navigate(withReturn('/login', returnPathOf(location.search)), {
+        state: { email: values.email.trim(), registered: true },
+      });
     } catch (err) {
       if (isAbortError(err)) return;
       const detail =
@@ -187,7 +187,7 @@ export default function RegisterScreen() {
         {!allFilled && !busy ? <p className="form__hint">Tous les champs sont obligatoires.</p> : null}
       </form>
       <p className="auth__switch">
-        Déjà inscrit ? <Link to="/login">Se connecter</Link>
+        Déjà inscrit ? <Link to={withReturn('/login', returnPathOf(location.search))}>Se connecter</Link>
       </p>
     </AuthPage>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from '../api/http';
 import { fetchMe, logout } from './authApi';
+import { loginPathFor } from './returnPath';
 import {
   clearStoredUser,
   isAdmin,
@@ -18,7 +19,7 @@ const readNothing = () => null;
 /**
  * Holds the current user. The stored user gives an instant first paint; then
  * GET /api/auth/me confirms it, because the server session is the authority.
- * Must sit inside the router (401 → /login).
+ * Must sit inside the router (401 → /login?retour=<the page>).
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
@@ -60,12 +61,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, [email]);
 
-  // Any API call answered 401 means the session is gone.
+  // Any API call answered 401 means the session is gone: log in, then come back here.
   useEffect(
     () =>
       setUnauthorizedHandler(() => {
         clearStoredUser();
-        navigate('/login', { replace: true });
+        navigate(loginPathFor(window.location), { replace: true });
       }),
     [navigate],
   );

@@ -8,6 +8,7 @@ import { useToast } from '../shell/toast';
 import { BellIcon } from '../shell/ui/icons';
 import { CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
 import type { AppNotification } from './api';
+import { markFollowed, useFollowsSender } from './followedSenders';
 import { markRead, removeNotification } from './store';
 import { messageAfterSender } from './text';
 import './notifications.css';
@@ -28,9 +29,6 @@ const TYPES: Record<string, { Icon: ComponentType<{ size?: number }>; label: str
   report_update: { Icon: FlagIcon, label: 'Signalement' },
 };
 const DEFAULT_TYPE = { Icon: BellIcon, label: 'Notification' };
-
-/** Senders followed back during this visit (the button disappears for them). */
-const followedBack = new Set<string>();
 
 interface NotificationListProps {
   items: AppNotification[];
@@ -55,16 +53,17 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   const toast = useToast();
   const navigate = useNavigate();
   const [following, setFollowing] = useState(false);
-  const [, setVersion] = useState(0);
   const { Icon, label } = TYPES[notification.type] ?? DEFAULT_TYPE;
   // a member is named by pseudo, never by email
   const sender = notification.sender_pseudo || 'EVO';
   const unread = !notification.seen;
-  const canFollowBack =
+  const followItem =
     notification.type === 'follow' &&
     Boolean(user?.email && notification.sender_email) &&
-    !sameIdentity(notification.sender_email, user?.email) &&
-    !followedBack.has(notification.sender_email.toLowerCase());
+    !sameIdentity(notification.sender_email, user?.email);
+  // offered only once we know the sender is not followed yet
+  const canFollowBack =
+    useFollowsSender(user?.email ?? null, notification.sender_email, followItem) === false && followItem;
 
   const openMessages = () => {
     void markRead(notification.id);
@@ -77,9 +76,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     setFollowing(true);
     try {
       await followBack(user.email, notification.sender_email);
-      followedBack.add(notification.sender_email.toLowerCase());
+      markFollowed(user.email, notification.sender_email);
       toast.success(FOLLOW_BACK_OK);
-      setVersion((v) => v + 1);
     } catch (err) {
       toast.error(FOLLOW_BACK_FAILED, { detail: errorMessage(err) });
     } finally {

@@ -3,11 +3,11 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { profilePath } from './paths';
 import { FriendsIcon, HomeIcon, MessageIcon, PlusIcon, UserIcon } from './ui/icons';
 
-/** Fixed bottom bar (mobile first): Accueil, Ami(e)s, add, Messages, Profil. */
-export function BottomBar() {
+/** Fixed bottom bar (mobile first): Accueil, Ami(e)s, add, Messages, Profil; light on /admin pages. */
+export function BottomBar({ light = false }: { light?: boolean }) {
   const { user } = useCurrentUser();
   return (
-    <nav className="bottombar" aria-label="Barre de navigation">
+    <nav className={light ? 'bottombar bottombar--light' : 'bottombar'} aria-label="Barre de navigation">
       <ul>
         <li>
           <NavLink to="/" end>

@@ -34,7 +34,7 @@ export function Layout() {
           </Suspense>
         </RouteErrorBoundary>
       </main>
-      <BottomBar />
+      <BottomBar light={light} />
     </div>
   );
 }

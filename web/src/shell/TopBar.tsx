@@ -15,6 +15,33 @@ export function TopBar({ light }: { light: boolean }) {
         <Link to="/" className="brand">
           EVO
         </Link>
+        {/* in the DOM between the logo and the bell: keyboard focus follows the reading order */}
+        <nav className="topbar__nav" aria-label="Navigation principale">
+          <ul>
+            <li>
+              <NavLink to="/friends">Amis</NavLink>
+            </li>
+            <li>
+              <NavLink to="/feed">Pour toi</NavLink>
+            </li>
+            <li>
+              <NavLink to={profile} end>
+                Mon profil
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/messages">Messages</NavLink>
+            </li>
+            <li>
+              <NavLink to="/coffre">Coffre</NavLink>
+            </li>
+            {isAdmin ? (
+              <li>
+                <NavLink to="/admin">Admin</NavLink>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
         <div className="topbar__actions">
           {user ? (
             <>
@@ -36,32 +63,6 @@ export function TopBar({ light }: { light: boolean }) {
           )}
         </div>
       </div>
-      <nav className="topbar__nav" aria-label="Navigation principale">
-        <ul>
-          <li>
-            <NavLink to="/friends">Amis</NavLink>
-          </li>
-          <li>
-            <NavLink to="/feed">Pour toi</NavLink>
-          </li>
-          <li>
-            <NavLink to={profile} end>
-              Mon profil
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to="/messages">Messages</NavLink>
-          </li>
-          <li>
-            <NavLink to="/coffre">Coffre</NavLink>
-          </li>
-          {isAdmin ? (
-            <li>
-              <NavLink to="/admin">Admin</NavLink>
-            </li>
-          ) : null}
-        </ul>
-      </nav>
     </header>
   );
 }

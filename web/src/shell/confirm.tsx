@@ -4,6 +4,7 @@ import {
   useContext,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
   type KeyboardEvent,
@@ -26,12 +27,20 @@ export interface ConfirmOptions {
 
 export type ConfirmFn = (message: string, options?: ConfirmOptions) => Promise<boolean>;
 
+/** An optional choice among `choices` (radio buttons, none checked at first): the one picked, null for none. */
+export type ChooseFn = (
+  message: string,
+  choices: readonly string[],
+  options?: ConfirmOptions,
+) => Promise<{ choice: string | null } | null>;
+
 interface Pending extends ConfirmOptions {
   message: string;
-  resolve: (answer: boolean) => void;
+  choices?: readonly string[];
+  resolve: (answer: boolean, choice: string | null) => void;
 }
 
-const ConfirmContext = createContext<ConfirmFn | null>(null);
+const ConfirmContext = createContext<{ confirm: ConfirmFn; choose: ChooseFn } | null>(null);
 
 const FOCUSABLE =
   'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
@@ -40,21 +49,36 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
 
-  const confirm = useCallback<ConfirmFn>(
-    (message, options = {}) =>
-      new Promise<boolean>((resolve) => {
+  const open = useCallback(
+    (pendingOf: (resolve: Pending['resolve']) => Pending) =>
+      new Promise<{ answer: boolean; choice: string | null }>((done) => {
         returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
         setPending((previous) => {
-          previous?.resolve(false);
-          return { ...options, message, resolve };
+          previous?.resolve(false, null);
+          return pendingOf((answer, choice) => done({ answer, choice }));
         });
       }),
     [],
   );
 
+  const confirm = useCallback<ConfirmFn>(
+    async (message, options = {}) => (await open((resolve) => ({ ...options, message, resolve }))).answer,
+    [open],
+  );
+
+  const choose = useCallback<ChooseFn>(
+    async (message, choices, options = {}) => {
+      const { answer, choice } = await open((resolve) => ({ ...options, message, choices, resolve }));
+      return answer ? { choice } : null;
+    },
+    [open],
+  );
+
+  const value = useMemo(() => ({ confirm, choose }), [confirm, choose]);
+
   const close = useCallback(
-    (answer: boolean) => {
-      pending?.resolve(answer);
+    (answer: boolean, choice: string | null = null) => {
+      pending?.resolve(answer, choice);
       setPending(null);
       const target = returnFocus.current;
       returnFocus.current = null;
@@ -64,7 +88,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   );
 
   return (
-    <ConfirmContext.Provider value={confirm}>
+    <ConfirmContext.Provider value={value}>
       <div className="app-root" inert={pending !== null}>
         {children}
       </div>
@@ -73,10 +97,18 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   );
 }
 
-function ConfirmDialog({ pending, onClose }: { pending: Pending; onClose: (answer: boolean) => void }) {
+function ConfirmDialog({
+  pending,
+  onClose,
+}: {
+  pending: Pending;
+  onClose: (answer: boolean, choice?: string | null) => void;
+}) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const messageId = useId();
+  const choiceName = useId();
+  const [choice, setChoice] = useState<string | null>(null);
 
   useEffect(() => {
     cancelRef.current?.focus(); // the least destructive choice gets focus first
@@ -115,6 +147,22 @@ function ConfirmDialog({ pending, onClose }: { pending: Pending; onClose: (answe
         <p id={messageId} className="dialog__message">
           {pending.message}
         </p>
+        {pending.choices ? (
+          <fieldset className="dialog__choices" aria-labelledby={messageId}>
+            {pending.choices.map((option) => (
+              <label key={option} className="dialog__choice">
+                <input
+                  type="radio"
+                  name={choiceName}
+                  value={option}
+                  checked={choice === option}
+                  onChange={() => setChoice(option)}
+                />
+                {option}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         <div className="dialog__actions">
           <button ref={cancelRef} type="button" className="btn btn--ghost" onClick={() => onClose(false)}>
             {pending.cancelLabel ?? 'Annuler'}
@@ -122,7 +170,7 @@ function ConfirmDialog({ pending, onClose }: { pending: Pending; onClose: (answe
           <button
             type="button"
             className={pending.danger ? 'btn btn--danger' : 'btn btn--primary'}
-            onClick={() => onClose(true)}
+            onClick={() => onClose(true, choice)}
           >
             {pending.confirmLabel ?? 'Confirmer'}
           </button>
@@ -133,7 +181,13 @@ function ConfirmDialog({ pending, onClose }: { pending: Pending; onClose: (answe
 }
 
 export function useConfirm(): ConfirmFn {
-  const confirm = useContext(ConfirmContext);
-  if (!confirm) throw new Error('useConfirm must be used inside <ConfirmProvider>');
-  return confirm;
+  const context = useContext(ConfirmContext);
+  if (!context) throw new Error('useConfirm must be used inside <ConfirmProvider>');
+  return context.confirm;
+}
+
+export function useChoose(): ChooseFn {
+  const context = useContext(ConfirmContext);
+  if (!context) throw new Error('useChoose must be used inside <ConfirmProvider>');
+  return context.choose;
 }

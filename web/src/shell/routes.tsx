@@ -1,4 +1,5 @@
 import { lazy, type ComponentType } from 'react';
+import { membersOnly } from '../identity/RequireLogin';
 import type { PlaceholderId } from '../placeholders/catalog';
 
 /**
@@ -26,14 +27,15 @@ function placeholder(id: PlaceholderId): ComponentType {
   return Placeholder;
 }
 
-const UploadScreen = lazy(() => import('../videos/UploadScreen'));
+// forms and shared links: a visitor logs in first, then comes back here
+const UploadScreen = membersOnly(lazy(() => import('../videos/UploadScreen')));
 
 // Social, videos, notifications and messaging screens.
 const FriendsFeedScreen = lazy(() => import('../social/FriendsFeedScreen'));
 const SuggestionsScreen = lazy(() => import('../social/SuggestionsScreen'));
-const ProfileScreen = lazy(() => import('../social/ProfileScreen'));
+const ProfileScreen = membersOnly(lazy(() => import('../social/ProfileScreen')));
 const FriendsScreen = lazy(() => import('../social/FriendsScreen'));
-const VideoScreen = lazy(() => import('../videos/VideoScreen'));
+const VideoScreen = membersOnly(lazy(() => import('../videos/VideoScreen')));
 const NotificationsScreen = lazy(() => import('../notifications/NotificationsScreen'));
 const InboxScreen = lazy(() => import('../messaging/InboxScreen'));
 const ConversationScreen = lazy(() => import('../messaging/ConversationScreen'));
@@ -58,7 +60,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/upload', Screen: UploadScreen },
   { path: '/upload/video', Screen: UploadScreen },
   { path: '/live', Screen: placeholder('live') },
-  { path: '/create', Screen: lazy(() => import('../recorder/RecorderScreen')) },
+  { path: '/create', Screen: membersOnly(lazy(() => import('../recorder/RecorderScreen'))) },
   { path: '/video/:id', Screen: VideoScreen },
   { path: '/test-video', Screen: lazy(() => import('../recorder/TestVideoScreen')) },
   { path: '/test', Screen: lazy(() => import('../recorder/CameraTestScreen')) },

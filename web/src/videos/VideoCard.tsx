@@ -5,6 +5,7 @@ import { ActionMenu, type ActionMenuItem } from './ActionMenu';
 import { CommentsPanel } from './CommentsPanel';
 import { GiftButton } from './GiftButton';
 import { CommentIcon, EyeIcon, FlagIcon, HeartIcon, PlayIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
+import { ModerationNotice, moderationStatus } from './ModerationNotice';
 import { mediaUrl, videoPath, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { CARD_TEXTS, useVideoActions, type VideoActions } from './useVideoActions';
@@ -75,6 +76,7 @@ export function VideoCard({
         <Heading id={titleId} className={showTitle ? 'video-card__title' : 'sr-only'}>
           {title}
         </Heading>
+        <ModerationNotice video={video} compact />
         <div className="video-card__actions">
           <LikeButton actions={actions} />
           <span className="video-action video-action--inline video-action--static">
@@ -149,12 +151,14 @@ function VideoPreview({ video, title }: { video: Video; title: string }) {
   const src = mediaUrl(video.file_path);
   const poster = mediaUrl(video.poster, 'posters') ?? undefined;
   const duration = formatDuration(video.duration);
+  const hidden = moderationStatus(video);
   const status =
-    video.processing === 'en_traitement'
+    hidden ??
+    (video.processing === 'en_traitement'
       ? 'En traitement'
       : video.processing === 'rejetée'
         ? `Rejetée${video.reject_reason ? ` : ${video.reject_reason}` : ''}`
-        : null;
+        : null);
   return (
     <Link
       to={videoPath(video.id)}
@@ -186,7 +190,9 @@ function VideoPreview({ video, title }: { video: Video; title: string }) {
       {status ? (
         <span
           className={
-            video.processing === 'rejetée' ? 'video-card__status video-card__status--rejected' : 'video-card__status'
+            hidden || video.processing === 'rejetée'
+              ? 'video-card__status video-card__status--rejected'
+              : 'video-card__status'
           }
           aria-hidden="true"
         >

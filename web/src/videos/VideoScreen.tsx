@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -13,6 +13,7 @@ import { mediaUrl, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
 import { LikeButton } from './VideoCard';
+import { ModerationNotice } from './ModerationNotice';
 import { fetchVideo } from './videoApi';
 import './videos.css';
 
@@ -100,7 +101,15 @@ function VideoPage({ video }: { video: Video }) {
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const comments = useComments(video.id, video.comments_count);
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  // the single video page shows its comment thread from the start (the button folds it)
+  const [commentsOpen, setCommentsOpen] = useState(true);
+  const { load: loadComments } = comments;
+  const commentsStarted = useRef(false);
+  useEffect(() => {
+    if (commentsStarted.current) return;
+    commentsStarted.current = true;
+    loadComments();
+  }, [loadComments]);
   const commentsButton = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const actions = useVideoActions(video, {
@@ -187,19 +196,11 @@ function VideoPage({ video }: { video: Video }) {
           )}
         </p>
         {video.description ? <p className="video-page__description">{video.description}</p> : null}
+        <ModerationNotice video={video} />
       </header>
       {commentsOpen ? (
         <section aria-label="Commentaires de la vidéo" className="card video-page__comments">
-          <CommentsPanel
-            id={panelId}
-            videoId={video.id}
-            comments={comments}
-            onPosted={() => {
-              setCommentsOpen(false);
-              comments.load();
-              commentsButton.current?.focus();
-            }}
-          />
+          <CommentsPanel id={panelId} videoId={video.id} comments={comments} onPosted={() => comments.load()} />
         </section>
       ) : null}
     </article>

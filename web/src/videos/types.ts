@@ -24,6 +24,10 @@ export interface Video {
   /** 'en_traitement', 'prête' or 'rejetée' (the owner also sees rejected ones, with the reason) */
   processing: string | null;
   reject_reason: string | null;
+  /** visibility: 'publique', or 'masquée' / 'supprimée' as its author (hidden only) and administrators see it */
+  status: string | null;
+  /** the sanction message of a video hidden by moderation (sent to its author and administrators only) */
+  moderation_message: string | null;
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -69,6 +73,8 @@ export function normalizeVideo(raw: unknown, owner: VideoOwner = {}): Video | nu
     created_at: str(v.created_at),
     processing: str(v.processing),
     reject_reason: str(v.reject_reason),
+    status: str(v.status),
+    moderation_message: str(v.moderation_message),
   };
 }
 

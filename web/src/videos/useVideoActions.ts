@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { sameIdentity } from '../social/format';
-import { useConfirm } from '../shell/confirm';
+import { useChoose, useConfirm } from '../shell/confirm';
 import { useSocketEvent, useSocketRoom } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { copyText } from './clipboard';
@@ -40,6 +40,17 @@ const UNFAVORITED = 'Retiré des favoris';
 const LIKE_FAILED = "Impossible d'enregistrer le j'aime.";
 const FAVORITE_FAILED = "Impossible d'ajouter aux favoris.";
 const REPORT_FAILED = "Impossible d'envoyer le signalement.";
+const REPORT_QUESTION = 'Pourquoi signalez-vous cette vidéo ? (facultatif)';
+/** reasons offered when reporting; none chosen is allowed */
+export const REPORT_REASONS = [
+  'Contenu choquant ou violent',
+  'Nudité ou contenu sexuel',
+  'Harcèlement ou propos haineux',
+  'Spam ou arnaque',
+  'Fausses informations',
+  "Atteinte aux droits d'auteur",
+  'Autre',
+] as const;
 const DELETE_FAILED = 'Impossible de supprimer la vidéo.';
 const LOGIN_NEEDED = 'Connectez-vous pour aimer une vidéo.';
 
@@ -68,6 +79,7 @@ export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onD
   const { user } = useCurrentUser();
   const toast = useToast();
   const confirm = useConfirm();
+  const choose = useChoose();
   const [likes, setLikes] = useState(video.likes_count);
   const [liked, setLiked] = useState(video.liked_by_me ?? false);
   const [views, setViews] = useState(video.views_count);
@@ -82,8 +94,10 @@ export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onD
   useEffect(() => {
     if (viewSent.current) return;
     viewSent.current = true;
+    // a video hidden by moderation is seen only by its author and administrators: no view counted
+    if (video.status && video.status !== 'publique') return;
     recordView(video.id, email);
-  }, [video.id, email]);
+  }, [video.id, video.status, email]);
 
   // Counters and new comments of this video are pushed to its room while it is on screen.
   useSocketRoom('video:watch', 'video:unwatch', video.id);
@@ -135,13 +149,16 @@ export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onD
   }, [texts.favorited, toast, video.id]);
 
   const report = useCallback(async () => {
+    // the reason is optional: sent without one, administrators read 'Non spécifié'
+    const answer = await choose(REPORT_QUESTION, REPORT_REASONS, { confirmLabel: 'Signaler' });
+    if (!answer) return;
     try {
-      await reportVideo(video.id);
+      await reportVideo(video.id, answer.choice ?? undefined);
       toast.success(texts.reported);
     } catch (err) {
       toast.error(REPORT_FAILED, { detail: errorMessage(err) });
     }
-  }, [texts.reported, toast, video.id]);
+  }, [choose, texts.reported, toast, video.id]);
 
   const remove = useCallback(async () => {
     if (!isOwner || deleting) return;

@@ -1,0 +1,231 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import {
+  ASSETS,
+  Client,
+  PNG_1PX,
+  newMember,
+  registerAndLogin,
+  type Registration,
+  type TestServer,
+} from '../command-api/src/testing/test-server';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+
+const skip = browserSkipReason();
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
+const FOLLOW_BACK = "S'abonner en retour";
+
+/** issue 12 item 10: the smaller problems a new member meets */
+describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let author: { client: Client; member: Registration };
+  let fan: { client: Client; member: Registration };
+  let friend: { client: Client; member: Registration };
+  let videoId: number;
+  let admin: Client;
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    [author, fan, friend] = await Promise.all([
+      registerAndLogin(server.url),
+      registerAndLogin(server.url),
+      registerAndLogin(server.url),
+    ]);
+    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
+    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    admin = new Client(server.url);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function loggedIn(m: { email: string; password: string }, size: { width: number; height: number } = SIZES[0]) {
+    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
+    const { page, errors } = await newPage(context);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(m.email);
+    await page.getByLabel('Mot de passe').fill(m.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    return { context, page, errors };
+  }
+
+  const follow = async (a: { client: Client; member: Registration }, b: Registration) =>
+    expect(
+      (await a.client.post('/api/users/follows/follow', { followerEmail: a.member.email, followingPseudo: b.pseudo }))
+        .status,
+    ).toBe(200);
+
+  it("'S'abonner en retour' is offered only for someone not followed yet, and no more once clicked", async () => {
+    // the author already follows their friend, then the friend follows them back: nothing to offer
+    await follow(author, friend.member);
+    await follow(friend, author.member);
+    // the fan follows the author, who does not follow the fan yet
+    await follow(fan, author.member);
+    const { context, page } = await loggedIn(author.member);
+    await page.goto(`${server.url}/notifications`);
+    const item = (pseudo: string) => page.locator('.notif', { hasText: pseudo });
+    await expect.poll(() => item(fan.member.pseudo).getByRole('button', { name: FOLLOW_BACK }).isVisible()).toBe(true);
+    expect(await item(friend.member.pseudo).getByRole('button', { name: FOLLOW_BACK }).count()).toBe(0);
+    await screenshot(page, 'e2e-follow-back-offered', { fullPage: false });
+    await item(fan.member.pseudo).getByRole('button', { name: FOLLOW_BACK }).click();
+    await expect.poll(() => page.getByText('✅ Abonné en retour !').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: FOLLOW_BACK }).count()).toBe(0);
+    // nor in the dropdown, nor after a reload
+    await page.getByRole('button', { name: /Notifications/ }).click();
+    expect(await page.getByRole('button', { name: FOLLOW_BACK }).count()).toBe(0);
+    await page.reload();
+    await page.locator('.notif', { hasText: fan.member.pseudo }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: FOLLOW_BACK }).count()).toBe(0);
+    await context.close();
+  }, 90_000);
+
+  it('reporting offers reasons (optional), and the administrators read the one chosen', async () => {
+    const { context, page } = await loggedIn(fan.member, SIZES[1]);
+    await page.goto(`${server.url}/video/${videoId}`);
+    await page.getByRole('button', { name: 'Signaler' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Pourquoi signalez-vous cette vidéo ? (facultatif)').waitFor();
+    await dialog.getByLabel('Spam ou arnaque').check();
+    await screenshot(page, 'e2e-report-reasons-mobile', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Signaler' }).click();
+    await expect.poll(() => page.getByText('Signalement envoyé').isVisible()).toBe(true);
+    const reports = (await admin.get('/api/admin/reports')).json as unknown as Array<{
+      video_id: number;
+      reason: string;
+    }>;
+    expect(reports.filter((r) => r.video_id === videoId).map((r) => r.reason)).toEqual(['Spam ou arnaque']);
+    await context.close();
+  }, 60_000);
+
+  for (const size of SIZES) {
+    it(`the single video page shows its comment thread (${size.name})`, async () => {
+      const { context, page } = await loggedIn(friend.member, size);
+      await page.goto(`${server.url}/video/${videoId}`);
+      const box = page.getByLabel('Votre commentaire');
+      await box.waitFor();
+      await box.fill(`Bravo (${size.name})`);
+      await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
+      await expect.poll(() => page.getByText(`Bravo (${size.name})`).isVisible()).toBe(true);
+      // the thread stays open after sending
+      expect(await page.getByLabel('Votre commentaire').isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      // the composer and its button are not under the fixed bottom bar once scrolled to
+      const send = page.getByRole('button', { name: 'Envoyer', exact: true });
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const sendBox = await send.boundingBox();
+      const barBox = await page.locator('.bottombar').boundingBox();
+      expect(sendBox && barBox && sendBox.y + sendBox.height <= barBox.y).toBe(true);
+      await screenshot(page, `e2e-video-page-comments-${size.name}`, { fullPage: false });
+      await context.close();
+    }, 60_000);
+  }
+
+  it('after registering, the success is said on the login page and no toast stays over the menu after login', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-e2e-'));
+    const picture = path.join(dir, 'photo.png');
+    await writeFile(picture, PNG_1PX);
+    const m = newMember();
+    const context = await browser.newContext({ viewport: SIZES[1], locale: 'fr-FR' });
+    const { page } = await newPage(context);
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel('Email').fill(m.email);
+    await page.getByLabel('Pseudo').fill(m.pseudo);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(m.password);
+    await page.getByLabel('Confirmer le mot de passe').fill(m.password);
+    await page.getByLabel('Bio').fill(m.bio);
+    await page.getByLabel('Photo de profil').setInputFiles(picture);
+    await page.getByLabel('Vidéo', { exact: true }).setInputFiles(path.join(ASSETS, 'demo/demo-3.mp4'));
+    await page.getByLabel('Titre de la vidéo').fill(m.video_title);
+    await page.getByRole('button', { name: 'Créer mon compte' }).click();
+    await page.waitForURL((u) => u.pathname === '/login', { timeout: 30_000 });
+    await expect
+      .poll(() => page.getByText('✅ Compte créé avec succès ! Vous pouvez vous connecter.').isVisible())
+      .toBe(true);
+    expect(await page.getByLabel('Email').inputValue()).toBe(m.email);
+    await page.getByLabel('Mot de passe').fill(m.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((u) => u.pathname === `/user/${m.pseudo}`);
+    expect(await page.locator('.toast').count()).toBe(0);
+    await screenshot(page, 'e2e-after-register-login-mobile', { fullPage: false });
+    await context.close();
+  }, 90_000);
+
+  for (const size of SIZES) {
+    it(`an administrator lands on /admin after login, with a light bottom bar (${size.name})`, async () => {
+      const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD }, size);
+      await page.waitForURL((u) => u.pathname === '/admin');
+      const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
+      await bar.waitFor();
+      const background = await bar.evaluate((el) => getComputedStyle(el).backgroundColor);
+      const lightness = background.match(/\d+/g)!.slice(0, 3).map(Number);
+      expect(Math.min(...lightness)).toBeGreaterThan(200);
+      expect(await page.locator('.topbar--light').count()).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      await screenshot(page, `e2e-admin-landing-${size.name}`, { fullPage: false });
+      await context.close();
+    }, 60_000);
+  }
+
+  it('an unknown path answers HTTP 404 with the French page; known screens answer 200', async () => {
+    const unknown = await fetch(`${server.url}/nimporte-quoi`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/text\/html/);
+    for (const known of [
+      '/',
+      '/feed',
+      `/video/${videoId}`,
+      `/user/${author.member.pseudo}`,
+      '/admin/stats/general',
+      '/login',
+    ])
+      expect((await fetch(`${server.url}${known}`)).status, known).toBe(200);
+    expect((await fetch(`${server.url}/video/12/autre`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/nimporte-quoi`)).status).toBe(404);
+    const { context, page } = await loggedIn(author.member);
+    const res = await page.goto(`${server.url}/nimporte-quoi`);
+    expect(res?.status()).toBe(404);
+    await expect.poll(() => page.getByRole('heading', { name: 'Page introuvable' }).isVisible()).toBe(true);
+    await context.close();
+  }, 60_000);
+
+  it('every page title reads "<page> · EVO", and the keyboard goes from the logo to the menu before the bell', async () => {
+    const { context, page } = await loggedIn(author.member);
+    for (const route of ['/', '/feed', `/user/${author.member.pseudo}`, '/messages', '/nimporte-quoi']) {
+      await page.goto(`${server.url}${route}`);
+      await page.waitForLoadState('networkidle');
+      await expect.poll(() => page.title(), { message: route }).toMatch(/^.+ · EVO$/);
+    }
+    await context.close();
+    const visitor = await browser.newContext({ viewport: SIZES[0] });
+    const { page: login } = await newPage(visitor);
+    await login.goto(`${server.url}/login`);
+    await expect.poll(() => login.title()).toBe('Connexion · EVO');
+    await visitor.close();
+
+    const { context: c2, page: home } = await loggedIn(author.member);
+    await home.goto(`${server.url}/`);
+    await home.getByRole('link', { name: 'EVO' }).first().focus();
+    await home.keyboard.press('Tab');
+    expect(await home.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Amis');
+    await c2.close();
+  }, 90_000);
+});

@@ -1,0 +1,76 @@
+/**
+ * Every path the client-side router answers (SPEC.md §2 "Route table"), without React: the server
+ * reads it too, to answer an unknown path with 404 (and the same French "Page introuvable" page).
+ * `routes.tsx` must route exactly these (routePaths.test.ts checks it).
+ */
+export const APP_ROUTE_PATHS = [
+  '/login',
+  '/register',
+  '/',
+  '/feed',
+  '/users-with-videos',
+  '/upload',
+  '/upload/video',
+  '/live',
+  '/create',
+  '/video/:id',
+  '/test-video',
+  '/test',
+  '/user/:pseudo',
+  '/profile',
+  '/friends',
+  '/friends-list',
+  '/notifications',
+  '/messages',
+  '/messages/:pseudo',
+  '/conversation/:id',
+  '/send-message/:pseudo',
+  '/coffre',
+  '/coins/balance',
+  '/coins/transactions',
+  '/coins/conversion',
+  '/vault/withdraw',
+  '/vault/shop',
+  '/packs',
+  '/cadeaux-recues',
+  '/envoyer-cadeau',
+  '/historique',
+  '/cadeaux-coins',
+  '/gift',
+  '/catalogue',
+  '/coins-received',
+  '/coins/received',
+  '/coins/retrait',
+  '/admin',
+  '/admin/reports',
+  '/admin/transactions',
+  '/admin/transactions/:email',
+  '/admin/gifts',
+  '/admin/users',
+  '/admin/tools',
+  '/admin/audit',
+  '/admin/stats',
+  '/admin/stats/general',
+  '/admin/stats/users',
+  '/admin/stats/videos',
+  '/admin/stats/messages',
+  '/admin/stats/gifts',
+  '/admin/stats/coins',
+  '/admin/stats/advanced',
+] as const;
+
+const segments = (path: string) => path.split('/').filter((s) => s !== '');
+
+const PATTERNS = APP_ROUTE_PATHS.map(segments);
+
+/**
+ * Whether the client-side router shows a screen (not "Page introuvable") at `pathname`, matching as
+ * React Router does: case-insensitive, a trailing slash ignored, `:param` one non-empty segment.
+ */
+export function isAppRoute(pathname: string): boolean {
+  if (!pathname.startsWith('/') || pathname.includes('//')) return false;
+  const parts = segments(pathname.toLowerCase());
+  return PATTERNS.some(
+    (p) => p.length === parts.length && p.every((seg, i) => seg.startsWith(':') || seg === parts[i]),
+  );
+}
