@@ -10,7 +10,13 @@
  *
  * Scenarios:
  * - bare route: POST /bare { ... } → { message } (express + express.json only);
- * - gift sends, 32 wallets: each client is a member sending 1-coin gifts to 8 receivers;
+ * - gift sends, 32 wallets (read models in memory): each client is a member sending 1-coin gifts to
+ *   8 receivers;
+ * - gift sends, 32 wallets (read models in FerretDB): the same members' set-up and load on a second
+ *   EVO process, embedded role, with MONGO_URL on a FerretDB v1.24.2 the bench starts and stops
+ *   (infra/src/testing/ferretdb.ts; SQLite backend in a temporary directory); skipped with a printed
+ *   reason where FerretDB cannot be had (no Go, off CI). Each gift row waits until its gifts are all
+ *   credited and the read models caught up before the next row starts, and prints how long that took;
  * - gift sends, 1 hot wallet: the 32 clients share one member's session (one wallet stream);
  * - balance reads (reference): GET of the member's own balance through the same HTTP stack, no write;
  * - peers: the same gift send as a small Express app on Emmett would do it (bench/peers/): Emmett
@@ -18,7 +24,8 @@
  *   Emmett 0.38.5 on SQLite (its requests serialised: that version shares one connection and closes
  *   it after every call). Installed on first use with `npm ci` in their folders (bench-only
  *   dependencies, never in the product); skipped with a printed reason when they cannot be.
- * At the end the ledger is reconciled over HTTP (every gift credited once, invariants held).
+ * At the end the ledger of each EVO process is reconciled over HTTP (every gift credited once,
+ * invariants held).
  *
  * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
@@ -31,6 +38,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: number) =>
@@ -39,7 +47,7 @@ const SECONDS = arg('seconds', 10);
 const WARMUP_SECONDS = 2;
 const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
-/** --only=bare,read,wallets,hot (for profiling one scenario) */
+/** --only=bare,read,wallets,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
 const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot,peers').split(
   ',',
 );
@@ -246,40 +254,65 @@ async function register(base: URL, n: number) {
   return m;
 }
 
-async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-gifts-'));
-  const children: ChildProcess[] = [];
-  try {
-    const [evoPort, barePort] = [await freePort(), await freePort()];
-    // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
-    const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
-    const evo = spawnChild(['command-api/src/main.ts', ...role], {
-      DATA_DIR: dataDir,
-      PORT: String(evoPort),
-      DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-    });
-    const bare = spawnChild([fileURLToPath(import.meta.url), '--bare', `--port=${barePort}`], {});
-    children.push(evo.child, bare.child);
-    const evoBase = new URL(`http://localhost:${evoPort}`);
-    const bareBase = new URL(`http://localhost:${barePort}`);
-    await waitReady(new URL(role.length ? '/health' : '/ready', evoBase).href, evo.child, evo.output);
-    await waitReady(new URL('/bare', bareBase).href, bare.child, bare.output);
-    console.log(`EVO (embedded, SQLite in ${dataDir}) on ${evoBase.href}; bare Express on ${bareBase.href}`);
+type Member = Awaited<ReturnType<typeof register>>;
 
-    // members: CLIENTS senders with coins, RECEIVERS receivers
+/** An EVO server in a child process of its own, its members registered and funded. */
+interface EvoUnderTest {
+  base: URL;
+  child: ChildProcess;
+  /** CLIENTS members with coins, each logged in on its own keep-alive connection */
+  senders: Array<{ m: Member; c: HttpClient }>;
+  receivers: Member[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command-api/src/main.ts` (SQLite in a temporary DATA_DIR; `env` adds what differs, e.g.
+ * MONGO_URL) and registers the run's members: CLIENTS senders with coins, RECEIVERS receivers.
+ * Every row of the table on an EVO server is measured on one made here.
+ */
+async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-gifts-'));
+  const port = await freePort();
+  // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
+  const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
+  const evo = spawnChild(['command-api/src/main.ts', ...role], {
+    // the embedded default unless `env` says otherwise, whatever the caller's environment holds
+    EVENTSTORE_URL: '',
+    MONGO_URL: '',
+    REDIS_URL: '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    // the run registers CLIENTS + RECEIVERS members from one address
+    REGISTER_LIMIT_PER_HOUR: '100000',
+    ...env,
+  });
+  const stop = async () => {
+    if (evo.child.exitCode === null) {
+      const exited = new Promise((r) => evo.child.once('exit', r));
+      evo.child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const base = new URL(`http://localhost:${port}`);
+    await waitReady(new URL(role.length ? '/health' : '/ready', base).href, evo.child, evo.output);
+
     process.stdout.write(`registering ${CLIENTS + RECEIVERS} members… `);
-    const senders: Array<{ m: Awaited<ReturnType<typeof register>>; c: HttpClient }> = [];
+    const senders: EvoUnderTest['senders'] = [];
     for (let i = 0; i < CLIENTS; i++) {
-      const m = await register(evoBase, i);
-      const c = new HttpClient(evoBase);
+      const m = await register(base, i);
+      const c = new HttpClient(base);
       const l = await c.request('POST', '/api/auth/login', { email: m.email, password: m.password });
       if (l.status !== 200) throw new Error(`login ${l.status} ${JSON.stringify(l.json)}`);
       for (let k = 0; k < 3; k++) await c.request('POST', '/api/coins/add', { email: m.email, amount: 100_000 });
       senders.push({ m, c });
     }
-    const receivers: Array<Awaited<ReturnType<typeof register>>> = [];
-    for (let i = 0; i < RECEIVERS; i++) receivers.push(await register(evoBase, CLIENTS + i));
+    const receivers: Member[] = [];
+    for (let i = 0; i < RECEIVERS; i++) receivers.push(await register(base, CLIENTS + i));
     // let the registrations' video processing (ffprobe/ffmpeg jobs) finish before measuring
     const lastPseudo = receivers[receivers.length - 1].pseudo;
     for (let i = 0; i < (role.length ? 0 : 600); i++) {
@@ -289,6 +322,79 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     console.log('done');
+    return {
+      base,
+      child: evo.child,
+      senders,
+      receivers,
+      stop: async () => {
+        senders.forEach(({ c }) => c.close());
+        await stop();
+      },
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Each sender sends 1-coin gifts to the receivers in turn (`from` picks the wallet a client sends from). */
+function giftSends(evo: EvoUnderTest, clients: HttpClient[], from: (i: number) => Member) {
+  let n = 0;
+  return clients.map((c, i) => async () => {
+    const to = evo.receivers[n++ % RECEIVERS];
+    const r = await c.request('POST', '/api/gifts/send', {
+      sender_email: from(i).email,
+      receiver_email: to.email,
+      gift_id: 1,
+    });
+    return r.status === 200;
+  });
+}
+
+interface Settled {
+  report: Record<string, unknown>;
+  /** seconds from the end of the load until the gifts were all credited and the read models caught up */
+  seconds: number;
+}
+
+/** Waits until every gift sent is credited and the read models have caught up; the ledger's reconciliation. */
+async function settle(evo: EvoUnderTest, timeoutSeconds: number): Promise<Settled> {
+  const started = performance.now();
+  const deadline = started + timeoutSeconds * 1000;
+  const admin = new HttpClient(evo.base);
+  try {
+    await admin.request('POST', '/api/auth/login', { email: 'admin@evo.local', password: 'evo-admin-2026' });
+    let report: Record<string, unknown> = {};
+    while (performance.now() < deadline) {
+      report = (await admin.request('GET', '/api/admin/ledger/reconcile')).json;
+      const credited = (report.pending_gifts as { count: number } | undefined)?.count === 0;
+      if (credited && (await admin.request('GET', '/ready')).status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { report, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    admin.close();
+  }
+}
+
+async function main() {
+  const children: ChildProcess[] = [];
+  const evos: EvoUnderTest[] = [];
+  /** how long each gift row's server took to settle after its load */
+  const lags: string[] = [];
+  const reports: Array<{ label: string; report: Record<string, unknown> }> = [];
+  const skipped: string[] = [];
+  try {
+    const barePort = await freePort();
+    const evo = await startEvo({});
+    evos.push(evo);
+    const bare = spawnChild([fileURLToPath(import.meta.url), '--bare', `--port=${barePort}`], {});
+    children.push(bare.child);
+    const bareBase = new URL(`http://localhost:${barePort}`);
+    await waitReady(new URL('/bare', bareBase).href, bare.child, bare.output);
+    console.log(`EVO (embedded, SQLite, read models in memory) on ${evo.base.href}; bare Express on ${bareBase.href}`);
+    const { senders } = evo;
 
     const results: Result[] = [];
     // 1. the bare route
@@ -322,47 +428,61 @@ async function main() {
         ),
       );
     }
-    // 2. gift sends from 32 wallets
-    let n = 0;
-    if (ONLY.includes('wallets'))
-      results.push(
-        await load(
-          `gift sends, ${CLIENTS} wallets`,
-          senders.map(({ m, c }) => async () => {
-            const to = receivers[n++ % RECEIVERS];
-            const r = await c.request('POST', '/api/gifts/send', {
-              sender_email: m.email,
-              receiver_email: to.email,
-              gift_id: 1,
-            });
-            return r.status === 200;
-          }),
-          evo.child.pid,
-        ),
-      );
+    // 2. gift sends from 32 wallets, read models in memory, then the same on an EVO whose read
+    // models are in FerretDB; each settles (gifts credited, read models caught up) before the next
+    // row, so that no row pays for the previous one's backlog
+    if (ONLY.includes('wallets')) {
+      const sendersOf = (e: EvoUnderTest) =>
+        giftSends(
+          e,
+          e.senders.map(({ c }) => c),
+          (i) => e.senders[i].m,
+        );
+      results.push(await load(`gift sends, ${CLIENTS} wallets (read models in memory)`, sendersOf(evo), evo.child.pid));
+      lags.push(`read models in memory ${(await settle(evo, 60)).seconds.toFixed(1)} s`);
+
+      const ferret = await startFerretDbOrReason();
+      if ('reason' in ferret) skipped.push(`gift sends, read models in FerretDB: skipped (${ferret.reason})`);
+      else {
+        try {
+          const onFerret = await startEvo({
+            MONGO_URL: `${ferret.server.url}evo_bench_gifts`,
+            // MONGO_URL makes the configuration non-embedded, which wants a session secret
+            SESSION_SECRET: 'bench-gifts-session-secret',
+          });
+          evos.push(onFerret);
+          console.log(
+            `EVO (embedded role, SQLite, read models in FerretDB ${FERRETDB_VERSION}) on ${onFerret.base.href}`,
+          );
+          results.push(
+            await load(
+              `gift sends, ${CLIENTS} wallets (read models in FerretDB)`,
+              sendersOf(onFerret),
+              onFerret.child.pid,
+            ),
+          );
+          const { report, seconds } = await settle(onFerret, 600);
+          lags.push(`read models in FerretDB ${seconds.toFixed(1)} s`);
+          reports.push({ label: 'read models in FerretDB', report });
+          await onFerret.stop();
+          evos.splice(evos.indexOf(onFerret), 1);
+        } finally {
+          await ferret.server.stop();
+        }
+      }
+    }
     // 3. one hot wallet, the same 32 connections
     if (ONLY.includes('hot')) {
       const hot = senders[0];
       const clients = Array.from({ length: CLIENTS }, () => {
-        const c = new HttpClient(evoBase);
+        const c = new HttpClient(evo.base);
         c.cookie = hot.c.cookie;
         return c;
       });
       results.push(
         await load(
           `gift sends, 1 hot wallet`,
-          clients.map((c) => async () => {
-            const to = receivers[n++ % RECEIVERS];
-            return (
-              (
-                await c.request('POST', '/api/gifts/send', {
-                  sender_email: hot.m.email,
-                  receiver_email: to.email,
-                  gift_id: 1,
-                })
-              ).status === 200
-            );
-          }),
+          giftSends(evo, clients, () => hot.m),
           evo.child.pid,
         ),
       );
@@ -415,20 +535,15 @@ async function main() {
       }
     }
 
-    // correctness after the load: every gift credited once, invariants held
-    const admin = new HttpClient(evoBase);
-    await admin.request('POST', '/api/auth/login', { email: 'admin@evo.local', password: 'evo-admin-2026' });
-    let report: Record<string, unknown> = {};
-    for (let i = 0; i < 100; i++) {
-      report = (await admin.request('GET', '/api/admin/ledger/reconcile')).json;
-      if ((report.pending_gifts as { count: number } | undefined)?.count === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // correctness after the load: every gift credited once, invariants held (the memory-store EVO
+    // again: the hot wallet ran on it after its first reconciliation)
+    reports.unshift({ label: 'read models in memory', report: (await settle(evo, 60)).report });
 
     const bareRate = results.find((r) => r.scenario.startsWith('bare'))?.rate ?? Number.NaN;
     console.log('');
+    const [load1, load5] = os.loadavg();
     console.log(
-      `${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s)`,
+      `${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s), load average ${load1.toFixed(1)} (1 min) ${load5.toFixed(1)} (5 min)`,
     );
     console.log('');
     const bareCpu = results.find((r) => r.scenario.startsWith('bare'))?.cpuPerRequestUs;
@@ -460,9 +575,14 @@ async function main() {
     console.log(line(header));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const r of rows) console.log(line(r));
+    for (const s of skipped) console.log(s);
     console.log('');
-    const totals = report.totals as Record<string, number> | undefined;
-    const evoGifts = results.find((r) => r.scenario.startsWith('gift sends,') && r.scenario.includes('wallets'));
+    console.log(
+      '(server CPU/req of the FerretDB row counts the EVO process only, not the FerretDB process it writes to)',
+    );
+    const evoGifts = results.find((r) =>
+      r.scenario.startsWith(`gift sends, ${CLIENTS} wallets (read models in memory`),
+    );
     const peerRows = results.filter((r) => PEERS.some((p) => p.label === r.scenario));
     if (evoGifts && peerRows.length > 0) {
       const fastest = peerRows.reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -471,14 +591,19 @@ async function main() {
         `EVO gift sends vs the faster peer (${fastest.scenario}): ${ratio.toFixed(1)}× (goal ≥ 4×: ${ratio >= 4 ? 'met' : 'not met'})`,
       );
     }
-    console.log(
-      `reconciliation: ${report.ok ? 'OK' : 'FAILED'} — ${String(report.movements)} movements, gifts still in transit: ${(report.pending_gifts as { count: number } | undefined)?.count}, sum of all accounts: ${totals?.sum}`,
-    );
-    if (!report.ok) process.exitCode = 1;
+    if (lags.length > 0)
+      console.log(`gifts all credited and read models caught up, after the load: ${lags.join(', ')}`);
+    for (const { label, report } of reports) {
+      const totals = report.totals as Record<string, number> | undefined;
+      const pending = (report.pending_gifts as { count: number } | undefined)?.count;
+      console.log(
+        `reconciliation (${label}): ${report.ok ? 'OK' : 'FAILED'} — ${String(report.movements)} movements, gifts still in transit: ${pending}, sum of all accounts: ${totals?.sum}`,
+      );
+      if (!report.ok) process.exitCode = 1;
+    }
   } finally {
     for (const c of children) c.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const e of evos) await e.stop();
   }
 }
 

@@ -49,10 +49,32 @@ function goInstalled(): boolean {
  */
 export function mongoServerAvailability(): MongoServerAvailability {
   if (process.env.MONGO_URL) return { ok: true };
+  const ferretDb = ferretDbAvailability();
+  return ferretDb.ok ? ferretDb : { ok: false, reason: `no MONGO_URL and ${ferretDb.reason}` };
+}
+
+/** Whether a FerretDB of our own can be started here (MONGO_URL aside); on CI always (it must). */
+export function ferretDbAvailability(): MongoServerAvailability {
   if (process.env.CI === 'true') return { ok: true };
   const prebuilt = process.env.FERRETDB_BIN ?? path.join(repoRoot, `.cache/ferretdb/ferretdb-${FERRETDB_VERSION}`);
   if (existsSync(prebuilt) || goInstalled()) return { ok: true };
-  return { ok: false, reason: `no MONGO_URL and no Go to build FerretDB ${FERRETDB_VERSION}` };
+  return { ok: false, reason: `no Go to build FerretDB ${FERRETDB_VERSION}` };
+}
+
+/**
+ * For the benchmarks, which compare the memory store with FerretDB itself (a given MONGO_URL is
+ * not used): a FerretDB of their own, or why there is none here. Off CI a FerretDB that cannot be
+ * built or started is a reason to skip; on CI it throws.
+ */
+export async function startFerretDbOrReason(): Promise<{ server: MongoServer } | { reason: string }> {
+  const availability = ferretDbAvailability();
+  if (!availability.ok) return { reason: availability.reason };
+  try {
+    return { server: await startFerretDb() };
+  } catch (e) {
+    if (process.env.CI === 'true') throw e;
+    return { reason: (e instanceof Error ? e.message : String(e)).split('\n')[0] };
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -96,7 +118,9 @@ export interface FerretDbOptions {
 }
 
 /** Starts a FerretDB of its own. Stop it with `stop()` (the temp directory goes with it). */
-export async function startFerretDb(options: FerretDbOptions = {}): Promise<MongoServer & { pid: number; port: number }> {
+export async function startFerretDb(
+  options: FerretDbOptions = {},
+): Promise<MongoServer & { pid: number; port: number }> {
   const binary = ferretDbBinary();
   const handler = options.handler ?? (process.env.FERRETDB_HANDLER === 'pg' ? 'pg' : 'sqlite');
   const port = options.port ?? (await freePort());
@@ -105,11 +129,21 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Mong
   const pgDatabase = `evo_ferretdb_${process.pid}_${port}`;
   const backend =
     handler === 'pg'
-      ? createPgDatabase(pgDatabase) && [`--handler=postgresql`, `--postgresql-url=postgres://127.0.0.1:5432/${pgDatabase}`]
+      ? createPgDatabase(pgDatabase) && [
+          `--handler=postgresql`,
+          `--postgresql-url=postgres://127.0.0.1:5432/${pgDatabase}`,
+        ]
       : [`--handler=sqlite`, `--sqlite-url=file:${dir}/`];
   const child = spawn(
     binary,
-    [`--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', `--state-dir=${dir}`, '--log-level=warn', ...backend, ...(options.extraArgs ?? [])],
+    [
+      `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-',
+      `--state-dir=${dir}`,
+      '--log-level=warn',
+      ...backend,
+      ...(options.extraArgs ?? []),
+    ],
     { env: { ...process.env, FERRETDB_TELEMETRY: 'disable' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -144,15 +178,28 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Mong
 }
 
 function createPgDatabase(name: string): true {
-  const r = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`], {
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    'psql',
+    ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0) throw new Error(`could not create PostgreSQL database ${name}: ${r.stderr}`);
   return true;
 }
 
 function dropPgDatabase(name: string): void {
-  spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+  spawnSync('psql', [
+    '-h',
+    '127.0.0.1',
+    '-U',
+    'postgres',
+    '-d',
+    'postgres',
+    '-c',
+    `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+  ]);
 }
 
 /** MONGO_URL when given, otherwise a FerretDB of this test file's own. */
