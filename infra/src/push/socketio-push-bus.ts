@@ -103,8 +103,10 @@ export async function attachRedisAdapter(
     Promise.all([closeConnection(pubClient), closeConnection(subClient)]).then(() => undefined);
 
   try {
-    // fail here, before touching the server, when Redis cannot be reached
-    await pubClient.ping();
+    // fail here, before touching the server, when Redis cannot be reached; and let both connections
+    // be ready first: a subscription made while the subscriber's ready check is pending makes ioredis
+    // send that check (INFO) in subscriber mode, which Redis refuses
+    await Promise.all([pubClient.ping(), subClient.ping()]);
     io.adapter(createAdapter(pubClient, subClient, options.key === undefined ? {} : { key: options.key }));
     // the adapter subscribes without waiting for the reply; Redis answers a connection's commands in
     // order, so once this PING is answered the subscriptions are in place
