@@ -13,14 +13,55 @@ if (skip) console.warn(skip);
 
 /** Every route of SPEC.md section 2's table, with sample parameters. */
 const ROUTES = [
-  '/', '/feed', '/upload', '/live', '/create', '/upload/video', '/video/1', '/test-video', '/user/{pseudo}', '/friends',
-  '/friends-list', '/messages', '/messages/{pseudo}', '/conversation/{pseudo}', '/test', '/coffre', '/coins/balance',
-  '/coins/transactions', '/coins/conversion', '/vault/withdraw', '/vault/shop', '/packs', '/cadeaux-recues',
-  '/envoyer-cadeau', '/historique', '/cadeaux-coins', '/gift', '/catalogue', '/coins-received', '/coins/received',
-  '/coins/retrait', '/users-with-videos', '/notifications', '/profile', '/send-message/{pseudo}', '/admin',
-  '/admin/reports', '/admin/transactions', '/admin/gifts', '/admin/users', '/admin/tools', '/admin/stats',
-  '/admin/stats/general', '/admin/stats/users', '/admin/stats/videos', '/admin/stats/messages', '/admin/stats/gifts',
-  '/admin/stats/coins', '/admin/stats/advanced',
+  '/',
+  '/feed',
+  '/upload',
+  '/live',
+  '/create',
+  '/upload/video',
+  '/video/1',
+  '/test-video',
+  '/user/{pseudo}',
+  '/friends',
+  '/friends-list',
+  '/messages',
+  '/messages/{pseudo}',
+  '/conversation/{pseudo}',
+  '/test',
+  '/coffre',
+  '/coins/balance',
+  '/coins/transactions',
+  '/coins/conversion',
+  '/vault/withdraw',
+  '/vault/shop',
+  '/packs',
+  '/cadeaux-recues',
+  '/envoyer-cadeau',
+  '/historique',
+  '/cadeaux-coins',
+  '/gift',
+  '/catalogue',
+  '/coins-received',
+  '/coins/received',
+  '/coins/retrait',
+  '/users-with-videos',
+  '/notifications',
+  '/profile',
+  '/send-message/{pseudo}',
+  '/admin',
+  '/admin/reports',
+  '/admin/transactions',
+  '/admin/gifts',
+  '/admin/users',
+  '/admin/tools',
+  '/admin/stats',
+  '/admin/stats/general',
+  '/admin/stats/users',
+  '/admin/stats/videos',
+  '/admin/stats/messages',
+  '/admin/stats/gifts',
+  '/admin/stats/coins',
+  '/admin/stats/advanced',
 ];
 
 describe.skipIf(!!skip)('web shell in a real browser', () => {
@@ -135,12 +176,22 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     // a slow uplink, so that the progress bar is seen moving
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 16 * 1024,
+    });
     await page.getByRole('button', { name: 'Publier', exact: true }).click();
     const bar = page.getByRole('progressbar');
     await expect.poll(() => bar.isVisible(), { interval: 50 }).toBe(true);
     await screenshot(page, 'e2e-upload-progress');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await expect.poll(() => page.getByText('Vidéo envoyée avec succès !').isVisible(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'e2e-upload-done');
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);

@@ -20,19 +20,39 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const comment = (c: Client, id: number | string, body: unknown) => c.post(`/api/videos/${id}/comment`, body);
-type Item = { id: number; parent_id: number | null; user_pseudo: string; user_profile_picture: string; content: string; created_at: string };
+type Item = {
+  id: number;
+  parent_id: number | null;
+  user_pseudo: string;
+  user_profile_picture: string;
+  content: string;
+  created_at: string;
+};
 
 describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => {
   it('posts as the session user, threads replies one level deep, counts them on the video', async () => {
     const v = await t.firstVideoId(fan.client, fan.member.pseudo);
-    const top = await comment(owner.client, v, { userEmail: owner.member.email.toUpperCase(), userPseudo: 'peu importe', content: '  Superbe ! ', parentId: '' });
+    const top = await comment(owner.client, v, {
+      userEmail: owner.member.email.toUpperCase(),
+      userPseudo: 'peu importe',
+      content: '  Superbe ! ',
+      parentId: '',
+    });
     expect(top.status).toBe(201);
     expect(top.json.message).toBe(COMMENT_MESSAGES.posted);
     const topItem = top.json.item as Item;
-    expect(topItem).toEqual({ id: expect.any(Number), parent_id: null, user_pseudo: owner.member.pseudo, user_profile_picture: expect.stringMatching(/\.png$/), content: 'Superbe !', created_at: expect.any(String) });
+    expect(topItem).toEqual({
+      id: expect.any(Number),
+      parent_id: null,
+      user_pseudo: owner.member.pseudo,
+      user_profile_picture: expect.stringMatching(/\.png$/),
+      content: 'Superbe !',
+      created_at: expect.any(String),
+    });
     expect(top.headers.get('x-evo-position')).toMatch(/^\d+$/);
     const second = (await comment(fan.client, v, { content: 'Merci !', parentId: topItem.id })).json.item as Item;
-    const third = (await comment(owner.client, v, { content: 'Réponse à la réponse', parentId: String(second.id) })).json.item as Item;
+    const third = (await comment(owner.client, v, { content: 'Réponse à la réponse', parentId: String(second.id) }))
+      .json.item as Item;
     expect(second.parent_id).toBe(topItem.id);
     expect(third.parent_id).toBe(topItem.id);
     const later = (await comment(fan.client, v, { content: 'Un autre fil', parentId: null })).json.item as Item;
@@ -41,7 +61,9 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     expect(list.status).toBe(200);
     expect(list.json.items).toEqual([topItem, second, third, later]);
     const profile = await fan.client.get(`/api/users/profile/${fan.member.pseudo}`);
-    expect((profile.json.videos as Array<{ id: number; comments_count: number }>).find((x) => x.id === v)?.comments_count).toBe(4);
+    expect(
+      (profile.json.videos as Array<{ id: number; comments_count: number }>).find((x) => x.id === v)?.comments_count,
+    ).toBe(4);
   });
 
   it('notifies the video owner, not when they comment their own video', async () => {
@@ -67,23 +89,51 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
 
   it('refuses, in French and appending nothing, every bad comment', async () => {
     const c = fan.client;
-    await t.expectRefused(() => comment(new Client(server.url), videoId, { content: 'x' }), 401, 'Vous devez être connecté.');
-    await t.expectRefused(() => comment(c, videoId, { userEmail: owner.member.email, content: 'x' }), 403, 'Action non autorisée.');
+    await t.expectRefused(
+      () => comment(new Client(server.url), videoId, { content: 'x' }),
+      401,
+      'Vous devez être connecté.',
+    );
+    await t.expectRefused(
+      () => comment(c, videoId, { userEmail: owner.member.email, content: 'x' }),
+      403,
+      'Action non autorisée.',
+    );
     await t.expectRefused(() => comment(c, videoId, { userEmail: 42, content: 'x' }), 403, 'Action non autorisée.');
     await t.expectRefused(() => comment(c, videoId, { content: '' }), 400, 'Le commentaire ne peut pas être vide.');
-    await t.expectRefused(() => comment(c, videoId, { content: ' \n\t ' }), 400, 'Le commentaire ne peut pas être vide.');
+    await t.expectRefused(
+      () => comment(c, videoId, { content: ' \n\t ' }),
+      400,
+      'Le commentaire ne peut pas être vide.',
+    );
     await t.expectRefused(() => comment(c, videoId, {}), 400, 'Le commentaire ne peut pas être vide.');
     await t.expectRefused(() => comment(c, videoId, ['x']), 400, 'Le commentaire ne peut pas être vide.');
     await t.expectRefused(() => comment(c, videoId, { content: 'x'.repeat(1001) }), 400, COMMENT_MESSAGES.tooLong);
     await t.expectRefused(() => comment(c, 999_999, { content: 'x' }), 404, 'Vidéo introuvable.');
     await t.expectRefused(() => comment(c, 'abc', { content: 'x' }), 404, 'Vidéo introuvable.');
-    await t.expectRefused(() => comment(c, videoId, { content: 'x', parentId: 999_999 }), 400, COMMENT_MESSAGES.parentNotFound);
-    await t.expectRefused(() => comment(c, videoId, { content: 'x', parentId: 'abc' }), 400, COMMENT_MESSAGES.parentNotFound);
-    await t.expectRefused(() => c.post(`/api/videos/${videoId}/comment`, '{"content":'), 400, 'Corps de requête JSON invalide.');
+    await t.expectRefused(
+      () => comment(c, videoId, { content: 'x', parentId: 999_999 }),
+      400,
+      COMMENT_MESSAGES.parentNotFound,
+    );
+    await t.expectRefused(
+      () => comment(c, videoId, { content: 'x', parentId: 'abc' }),
+      400,
+      COMMENT_MESSAGES.parentNotFound,
+    );
+    await t.expectRefused(
+      () => c.post(`/api/videos/${videoId}/comment`, '{"content":'),
+      400,
+      'Corps de requête JSON invalide.',
+    );
     // a comment of another video is no parent here
     const other = await t.firstVideoId(c, fan.member.pseudo);
     const elsewhere = (await comment(c, other, { content: 'Ailleurs' })).json.item as Item;
-    await t.expectRefused(() => comment(c, videoId, { content: 'x', parentId: elsewhere.id }), 400, COMMENT_MESSAGES.parentNotFound);
+    await t.expectRefused(
+      () => comment(c, videoId, { content: 'x', parentId: elsewhere.id }),
+      400,
+      COMMENT_MESSAGES.parentNotFound,
+    );
     expect((await comment(c, videoId, { content: 'é'.repeat(1000) })).status).toBe(201);
   });
 

@@ -109,7 +109,8 @@ describe('purchases through the payment port', () => {
       idempotencyKey: 'cle-concurrente',
       reference: expect.stringMatching(/^achat-\d+$/),
     });
-    for (const a of answers) expect(a.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220, coins_withdrawable: 0 });
+    for (const a of answers)
+      expect(a.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220, coins_withdrawable: 0 });
     const purchased = [];
     for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
     expect(purchased).toHaveLength(1);

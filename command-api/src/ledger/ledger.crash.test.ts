@@ -25,7 +25,10 @@ const freePort = () =>
   });
 
 /** The real entry point in its own process, as `npm start` runs it. */
-async function spawnServer(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+async function spawnServer(
+  dataDir: string,
+  port: number,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
     cwd: ROOT,
@@ -58,7 +61,8 @@ describe('crash during a gift load', () => {
       const { child, url, output } = await spawnServer(dataDir, await freePort());
       const senders = await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(url)));
       const receivers = await Promise.all(Array.from({ length: 3 }, () => registerAndLogin(url)));
-      for (const s of senders) expect((await s.client.post('/api/coins/add', { email: s.member.email, amount: 5000 })).status).toBe(200);
+      for (const s of senders)
+        expect((await s.client.post('/api/coins/add', { email: s.member.email, amount: 5000 })).status).toBe(200);
 
       // the load: acknowledged answers are kept; the process is killed in the middle of it
       const acked: Array<{ id: number; sender: number; cost: number; key?: string; body: unknown }> = [];
@@ -76,7 +80,8 @@ describe('crash during a gift load', () => {
               { sender_email: senders[s].member.email, receiver_email: to.member.email, gift_id: giftId },
               key ? { 'Idempotency-Key': key } : {},
             );
-            if (r.status === 200) acked.push({ id: Number(r.json.id), sender: s, cost: COSTS[giftId], key, body: r.json });
+            if (r.status === 200)
+              acked.push({ id: Number(r.json.id), sender: s, cost: COSTS[giftId], key, body: r.json });
             else if (!killed) throw new Error(`unexpected ${r.status} ${r.text}`);
           } catch (e) {
             if (!killed) throw e;
@@ -91,7 +96,9 @@ describe('crash during a gift load', () => {
       child.kill('SIGKILL');
       killed = true;
       await Promise.allSettled(loops);
-      await new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+      await new Promise<void>((r) =>
+        child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()),
+      );
       expect(child.signalCode).toBe('SIGKILL');
 
       // what the log holds right after the crash (gifts possibly still in transit)
@@ -99,7 +106,8 @@ describe('crash during a gift load', () => {
       const before = await reconcileLedger(raw);
       await raw.close();
       expect(before.first_violation).toBeNull();
-      if (process.env.LEDGER_CRASH_STATS) console.warn({ acked: acked.length, sent, inTransitAtCrash: before.pending_gifts });
+      if (process.env.LEDGER_CRASH_STATS)
+        console.warn({ acked: acked.length, sent, inTransitAtCrash: before.pending_gifts });
 
       // restart on the same data
       const server = await startTestServer({}, dataDir);
@@ -117,7 +125,9 @@ describe('crash during a gift load', () => {
         for await (const b of server.deps.events.readAll()) log.push(...b);
         const count = (type: string) => {
           const m = new Map<number, number>();
-          for (const e of log) if (e.type === type) m.set((e.data as { giftId: number }).giftId, (m.get((e.data as { giftId: number }).giftId) ?? 0) + 1);
+          for (const e of log)
+            if (e.type === type)
+              m.set((e.data as { giftId: number }).giftId, (m.get((e.data as { giftId: number }).giftId) ?? 0) + 1);
           return m;
         };
         const sentIds = count('GiftSent');
@@ -139,13 +149,17 @@ describe('crash during a gift load', () => {
 
         // balances: what each sender's GiftSent events took, never below 0
         const users = new Map<string, string>();
-        for (const e of log) if (e.type === 'UserRegistered') users.set((e.data as { email: string }).email, (e.data as { userId: string }).userId);
+        for (const e of log)
+          if (e.type === 'UserRegistered')
+            users.set((e.data as { email: string }).email, (e.data as { userId: string }).userId);
         const emailOf = (userId: string) => [...users].find(([, id]) => id === userId)![0];
         for (let s = 0; s < senders.length; s++) {
           const me = senders[s].member;
           const c = new Client(server.url);
           await c.post('/api/auth/login', { email: me.email, password: me.password });
-          const mine = log.filter((e) => e.type === 'GiftSent' && (e.data as { userId: string }).userId === users.get(me.email));
+          const mine = log.filter(
+            (e) => e.type === 'GiftSent' && (e.data as { userId: string }).userId === users.get(me.email),
+          );
           const spent = mine.reduce((t, e) => t + (e.data as { coinCost: number }).coinCost, 0);
           expect(spent).toBeGreaterThanOrEqual(acked.filter((a) => a.sender === s).reduce((t, a) => t + a.cost, 0));
           const b = (await c.get(`/api/coins/balance/${me.email}`)).json as { coins_balance: number };
@@ -155,12 +169,23 @@ describe('crash during a gift load', () => {
           // an acknowledged keyed send retried after the restart answers the same and moves nothing
           const keyed = acked.find((a) => a.sender === s && a.key);
           if (!keyed) continue;
-          const gift = mine.find((e) => (e.data as { giftId: number }).giftId === keyed.id)!.data as { receiverId: string; catalogGiftId: number };
-          const body = { sender_email: me.email, receiver_email: emailOf(gift.receiverId), gift_id: gift.catalogGiftId };
+          const gift = mine.find((e) => (e.data as { giftId: number }).giftId === keyed.id)!.data as {
+            receiverId: string;
+            catalogGiftId: number;
+          };
+          const body = {
+            sender_email: me.email,
+            receiver_email: emailOf(gift.receiverId),
+            gift_id: gift.catalogGiftId,
+          };
           const p = await last();
           const retry = await c.post('/api/gifts/send', body, { 'Idempotency-Key': keyed.key! });
           expect(retry.json).toEqual(keyed.body);
-          const other = await c.post('/api/gifts/send', { ...body, gift_id: (gift.catalogGiftId % 3) + 1 }, { 'Idempotency-Key': keyed.key! });
+          const other = await c.post(
+            '/api/gifts/send',
+            { ...body, gift_id: (gift.catalogGiftId % 3) + 1 },
+            { 'Idempotency-Key': keyed.key! },
+          );
           expect(other.status).toBe(409);
           expect(await last()).toBe(p);
         }
@@ -172,7 +197,9 @@ describe('crash during a gift load', () => {
         const rebuilt = new MemoryReadStore();
         await rebuildReadModels({ events: server.deps.events, read: rebuilt, projectors: allProjectors });
         const live = await dumpReadModels(server.deps.read);
-        expect(Object.keys(live)).toEqual(expect.arrayContaining(['coin_wallets', 'coin_movements', 'gifts_received', 'gift_catalog']));
+        expect(Object.keys(live)).toEqual(
+          expect.arrayContaining(['coin_wallets', 'coin_movements', 'gifts_received', 'gift_catalog']),
+        );
         expect(live).toEqual(await dumpReadModels(rebuilt));
       } finally {
         await server.stop();

@@ -13,7 +13,11 @@ let carol: Member;
 beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
-  [alice, bob, carol] = [await registerAndLogin(server.url), await registerAndLogin(server.url), await registerAndLogin(server.url)];
+  [alice, bob, carol] = [
+    await registerAndLogin(server.url),
+    await registerAndLogin(server.url),
+    await registerAndLogin(server.url),
+  ];
   await t.follow(alice.member.email, bob.member.email);
   await t.follow(bob.member.email, alice.member.email);
 });
@@ -35,7 +39,11 @@ const contents = (r: { json: unknown }) => (r.json as Message[]).map((m) => m.co
 
 describe('POST /api/messages', () => {
   it('sends from a follower, as the session user, on both paths', async () => {
-    const r = await send(alice.client, { senderEmail: alice.member.email, receiverEmail: bob.member.email.toUpperCase(), content: '  Salut Bob !  ' });
+    const r = await send(alice.client, {
+      senderEmail: alice.member.email,
+      receiverEmail: bob.member.email.toUpperCase(),
+      content: '  Salut Bob !  ',
+    });
     expect(r.status).toBe(201);
     expect(r.json.message).toBe(MESSAGING_MESSAGES.sent);
     expect(r.json.item).toEqual({
@@ -49,10 +57,16 @@ describe('POST /api/messages', () => {
       content: 'Salut Bob !',
       created_at: expect.any(String),
     });
-    const slash = await send(bob.client, { receiverEmail: alice.member.email, content: 'Salut Alice' }, '/api/messages/');
+    const slash = await send(
+      bob.client,
+      { receiverEmail: alice.member.email, content: 'Salut Alice' },
+      '/api/messages/',
+    );
     expect(slash.status).toBe(201);
     await t.settle();
-    const thread = await bob.client.get(`/api/messages/conversation/${encodeURIComponent(bob.member.email)}/${alice.member.pseudo}`);
+    const thread = await bob.client.get(
+      `/api/messages/conversation/${encodeURIComponent(bob.member.email)}/${alice.member.pseudo}`,
+    );
     expect(thread.status).toBe(200);
     expect(thread.json).toEqual([r.json.item, slash.json.item]);
   });
@@ -61,27 +75,75 @@ describe('POST /api/messages', () => {
     const visitor = new Client(server.url);
     const unknown = 'personne@nulle-part.fr';
     // 1. empty or blank, even without a session, an unknown receiver and an insult elsewhere
-    await t.expectRefused(() => send(visitor, { receiverEmail: unknown, content: '' }), 400, 'Le message ne peut pas être vide.');
-    await t.expectRefused(() => send(alice.client, { receiverEmail: bob.member.email, content: '  \n ' }), 400, 'Le message ne peut pas être vide.');
-    await t.expectRefused(() => send(alice.client, { receiverEmail: bob.member.email }), 400, 'Le message ne peut pas être vide.');
-    await t.expectRefused(() => send(alice.client, { receiverEmail: bob.member.email, content: 42 }), 400, 'Le message ne peut pas être vide.');
+    await t.expectRefused(
+      () => send(visitor, { receiverEmail: unknown, content: '' }),
+      400,
+      'Le message ne peut pas être vide.',
+    );
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: bob.member.email, content: '  \n ' }),
+      400,
+      'Le message ne peut pas être vide.',
+    );
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: bob.member.email }),
+      400,
+      'Le message ne peut pas être vide.',
+    );
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: bob.member.email, content: 42 }),
+      400,
+      'Le message ne peut pas être vide.',
+    );
     await t.expectRefused(() => send(alice.client, ['x']), 400, 'Le message ne peut pas être vide.');
-    await t.expectRefused(() => send(alice.client, { receiverEmail: bob.member.email, content: 'x'.repeat(2001) }), 400, MESSAGING_MESSAGES.tooLong);
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: bob.member.email, content: 'x'.repeat(2001) }),
+      400,
+      MESSAGING_MESSAGES.tooLong,
+    );
     // 2. no session, with an unknown receiver and an insult
-    await t.expectRefused(() => send(visitor, { receiverEmail: unknown, content: 'connard' }), 401, 'Utilisateur non connecté.');
+    await t.expectRefused(
+      () => send(visitor, { receiverEmail: unknown, content: 'connard' }),
+      401,
+      'Utilisateur non connecté.',
+    );
     // the sender is the session user
-    await t.expectRefused(() => send(alice.client, { senderEmail: carol.member.email, receiverEmail: bob.member.email, content: 'Coucou' }), 403, 'Action non autorisée.');
+    await t.expectRefused(
+      () => send(alice.client, { senderEmail: carol.member.email, receiverEmail: bob.member.email, content: 'Coucou' }),
+      403,
+      'Action non autorisée.',
+    );
     // 3. unknown receiver, with an insult, not followed
-    await t.expectRefused(() => send(alice.client, { receiverEmail: unknown, content: 'connard' }), 404, 'Destinataire introuvable.');
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: unknown, content: 'connard' }),
+      404,
+      'Destinataire introuvable.',
+    );
     await t.expectRefused(() => send(alice.client, { content: 'Coucou' }), 404, 'Destinataire introuvable.');
-    await t.expectRefused(() => send(alice.client, { receiverEmail: 7, content: 'Coucou' }), 404, 'Destinataire introuvable.');
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: 7, content: 'Coucou' }),
+      404,
+      'Destinataire introuvable.',
+    );
     // 4. a forbidden word (any case, with or without accents), to someone not followed
     for (const content of ['Espèce de CONNARD', 'sale ENCULE', 'tête de nœud', 'Tete De Noeud']) {
-      await t.expectRefused(() => send(alice.client, { receiverEmail: carol.member.email, content }), 400, 'Ce message contient un mot inapproprié. Veuillez reformuler.');
+      await t.expectRefused(
+        () => send(alice.client, { receiverEmail: carol.member.email, content }),
+        400,
+        'Ce message contient un mot inapproprié. Veuillez reformuler.',
+      );
     }
     // 5. not following
-    await t.expectRefused(() => send(alice.client, { receiverEmail: carol.member.email, content: 'Coucou' }), 403, 'Vous devez suivre cet utilisateur pour lui envoyer un MP.');
-    await t.expectRefused(() => send(carol.client, { receiverEmail: alice.member.email, content: 'Coucou' }), 403, 'Vous devez suivre cet utilisateur pour lui envoyer un MP.');
+    await t.expectRefused(
+      () => send(alice.client, { receiverEmail: carol.member.email, content: 'Coucou' }),
+      403,
+      'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
+    );
+    await t.expectRefused(
+      () => send(carol.client, { receiverEmail: alice.member.email, content: 'Coucou' }),
+      403,
+      'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
+    );
     // 2000 characters are fine
     expect((await send(alice.client, { receiverEmail: bob.member.email, content: 'a'.repeat(2000) })).status).toBe(201);
   });
@@ -90,14 +152,24 @@ describe('POST /api/messages', () => {
     await t.follow(carol.member.email, bob.member.email);
     expect((await send(carol.client, { receiverEmail: bob.member.email, content: 'Je te suis !' })).status).toBe(201);
     await t.follow(carol.member.email, bob.member.email, 'Unfollow');
-    await t.expectRefused(() => send(carol.client, { receiverEmail: bob.member.email, content: 'Encore' }), 403, MESSAGING_MESSAGES.notFollowing);
+    await t.expectRefused(
+      () => send(carol.client, { receiverEmail: bob.member.email, content: 'Encore' }),
+      403,
+      MESSAGING_MESSAGES.notFollowing,
+    );
   });
 
   it('notifies the receiver', async () => {
     const r = await send(alice.client, { receiverEmail: bob.member.email, content: 'Tu es là ?' });
     await t.settle();
     const list = (await bob.client.get('/api/notifications')).json as unknown as Array<Record<string, unknown>>;
-    expect(list[0]).toMatchObject({ id: r.headers.get('x-evo-position'), type: 'message', sender_email: alice.member.email, video_id: 0, seen: 0 });
+    expect(list[0]).toMatchObject({
+      id: r.headers.get('x-evo-position'),
+      type: 'message',
+      sender_email: alice.member.email,
+      video_id: 0,
+      seen: 0,
+    });
   });
 });
 
@@ -115,19 +187,33 @@ describe('reading messages', () => {
     const all = await dave.client.get(`/api/messages/received/${encodeURIComponent(dave.member.email)}`);
     expect(all.status).toBe(200);
     expect(contents(all)).toEqual(['Un', 'Deux', 'De Alice']);
-    expect((all.json as unknown as Message[])[1]).toMatchObject({ sender_email: erin.member.email, receiver_email: dave.member.email });
+    expect((all.json as unknown as Message[])[1]).toMatchObject({
+      sender_email: erin.member.email,
+      receiver_email: dave.member.email,
+    });
     const inbox = await dave.client.get('/api/messages/inbox');
-    expect((inbox.json as unknown as Array<{ other_pseudo: string; last_message: Message }>).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([
+    expect(
+      (inbox.json as unknown as Array<{ other_pseudo: string; last_message: Message }>).map((e) => [
+        e.other_pseudo,
+        e.last_message.content,
+      ]),
+    ).toEqual([
       [alice.member.pseudo, 'De Alice'],
       [erin.member.pseudo, 'Deux'],
     ]);
-    expect(inbox.json).toMatchObject([{ other_email: alice.member.email, other_profile_picture: expect.stringMatching(/\.png$/) }, { other_email: erin.member.email }]);
+    expect(inbox.json).toMatchObject([
+      { other_email: alice.member.email, other_profile_picture: expect.stringMatching(/\.png$/) },
+      { other_email: erin.member.email },
+    ]);
   });
 
   it('lets only the two parties read a conversation', async () => {
     const mine = encodeURIComponent(alice.member.email);
     const theirs = encodeURIComponent(bob.member.email);
-    for (const path of [`/api/messages/received/${theirs}`, `/api/messages/conversation/${theirs}/${alice.member.pseudo}`]) {
+    for (const path of [
+      `/api/messages/received/${theirs}`,
+      `/api/messages/conversation/${theirs}/${alice.member.pseudo}`,
+    ]) {
       const r = await carol.client.get(path);
       expect(r.status).toBe(403);
       expect(r.json.error).toBe('Accès refusé.');
@@ -135,7 +221,9 @@ describe('reading messages', () => {
     }
     expect((await new Client(server.url).get('/api/messages/inbox')).status).toBe(401);
     // carol reading "her" conversation with alice sees none of alice and bob's messages
-    const r = await carol.client.get(`/api/messages/conversation/${encodeURIComponent(carol.member.email)}/${alice.member.pseudo}`);
+    const r = await carol.client.get(
+      `/api/messages/conversation/${encodeURIComponent(carol.member.email)}/${alice.member.pseudo}`,
+    );
     expect(r.json).toEqual([]);
     const unknown = await alice.client.get(`/api/messages/conversation/${mine}/personne-ici`);
     expect(unknown.status).toBe(404);
@@ -169,15 +257,25 @@ describe('DELETE /api/messages/:email/:otherEmail', () => {
     await send(gina.client, { receiverEmail: fred.member.email, content: 'Trois' });
     await t.settle();
     expect(contents(await fred.client.get(fredThread))).toEqual(['Trois']);
-    expect(contents(await fred.client.get(`/api/messages/received/${encodeURIComponent(fred.member.email)}`))).toEqual(['Trois']);
+    expect(contents(await fred.client.get(`/api/messages/received/${encodeURIComponent(fred.member.email)}`))).toEqual([
+      'Trois',
+    ]);
     expect(contents(await gina.client.get(ginaThread))).toEqual(['Un', 'Deux', 'Trois']);
   });
 
   it('refuses another member’s path, an unknown party and an empty conversation', async () => {
     const path = (a: string, b: string) => `/api/messages/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
     await t.expectRefused(() => carol.client.delete(path(alice.member.email, bob.member.email)), 403, 'Accès refusé.');
-    await t.expectRefused(() => alice.client.delete(path(alice.member.email, 'personne@nulle-part.fr')), 404, MESSAGING_MESSAGES.userNotFound);
-    await t.expectRefused(() => carol.client.delete(path(carol.member.email, alice.member.email)), 404, MESSAGING_MESSAGES.conversationNotFound);
+    await t.expectRefused(
+      () => alice.client.delete(path(alice.member.email, 'personne@nulle-part.fr')),
+      404,
+      MESSAGING_MESSAGES.userNotFound,
+    );
+    await t.expectRefused(
+      () => carol.client.delete(path(carol.member.email, alice.member.email)),
+      404,
+      MESSAGING_MESSAGES.conversationNotFound,
+    );
     await t.expectRefused(() => new Client(server.url).delete(path(alice.member.email, bob.member.email)), 401);
   });
 });
