@@ -52,7 +52,7 @@ export function projectionsRouter(deps: AppDeps): Router {
     '/admin/projections/rebuild',
     ...admin,
     route(async (_req, res) => {
-      if (!service) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
+      if (!service) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 'conflict');
       res.json(rebuildView(service.rebuildState()));
     }),
   );

@@ -39,9 +39,9 @@ export async function sendMessage(
   ctx: CommandContext,
 ): Promise<{ message: MessageView; position: LogPosition | undefined }> {
   const content = checkMessageText(input.content);
-  if (!input.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401);
+  if (!input.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated');
   const sender = await sessionMember(events, input.senderId).catch((e: unknown) => {
-    throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401) : e;
+    throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated') : e;
   });
   if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
   const receiver = typeof input.receiverEmail === 'string' && input.receiverEmail.trim() ? await findUserByEmail(events, input.receiverEmail) : undefined;

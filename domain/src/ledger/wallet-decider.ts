@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { DomainError, badRequest, conflict, notFound } from '../shared/errors';
+import { DomainError, invalid, conflict, notFound } from '../shared/errors';
 import {
   ACCOUNTS,
   MAX_POSTING,
@@ -200,9 +200,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       }
       case 'AddCoins': {
         const amount = command.amount;
-        if (!Number.isInteger(amount)) throw badRequest(LEDGER_MESSAGES.amountInteger);
-        if (amount <= 0) throw badRequest(LEDGER_MESSAGES.amountPositive);
-        if (amount > LEDGER_LIMITS.maxAdd) throw badRequest(LEDGER_MESSAGES.amountTooLarge);
+        if (!Number.isInteger(amount)) throw invalid(LEDGER_MESSAGES.amountInteger);
+        if (amount <= 0) throw invalid(LEDGER_MESSAGES.amountPositive);
+        if (amount > LEDGER_LIMITS.maxAdd) throw invalid(LEDGER_MESSAGES.amountTooLarge);
         const postings = [{ debit: ACCOUNTS.credits, credit: balance, amount }];
         return [
           {
@@ -213,9 +213,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       }
       case 'WithdrawCoins': {
         const amount = command.amount;
-        if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest(LEDGER_MESSAGES.withdrawInvalid);
+        if (!Number.isSafeInteger(amount) || amount <= 0) throw invalid(LEDGER_MESSAGES.withdrawInvalid);
         // only coins earned from received gifts leave the platform; bought or added ones never do
-        if (amount > state.earnings) throw badRequest(LEDGER_MESSAGES.notWithdrawable);
+        if (amount > state.earnings) throw invalid(LEDGER_MESSAGES.notWithdrawable);
         const postings = [{ debit: earnings, credit: ACCOUNTS.withdrawals, amount }];
         return [
           {
@@ -225,11 +225,11 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         ];
       }
       case 'SendGift': {
-        if (command.receiverId === userId) throw badRequest(LEDGER_MESSAGES.selfGift);
+        if (command.receiverId === userId) throw invalid(LEDGER_MESSAGES.selfGift);
         const cost = command.gift.coinCost;
         if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING)
-          throw badRequest(LEDGER_MESSAGES.giftInvalid);
-        if (state.balance + state.earnings < cost) throw badRequest(LEDGER_MESSAGES.insufficient);
+          throw invalid(LEDGER_MESSAGES.giftInvalid);
+        if (state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
         // bought or added coins are spent first: earnings, the withdrawable ones, are kept longest
         const fromBalance = Math.min(state.balance, cost);
         const postings: Posting[] = [];
@@ -342,8 +342,8 @@ function after(state: WalletState, userId: string, postings: Posting[]) {
   const gifts = state.gifts + (changes.get(userGiftsAccount(userId)) ?? 0);
   const earnings = state.earnings + (changes.get(userEarningsAccount(userId)) ?? 0);
   if (![balance, gifts, earnings, balance + earnings].every(Number.isSafeInteger))
-    throw badRequest(LEDGER_MESSAGES.balanceTooLarge);
-  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 400);
+    throw invalid(LEDGER_MESSAGES.balanceTooLarge);
+  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 'invalid');
   return { balance, gifts, earnings };
 }
 

@@ -49,46 +49,46 @@ describe('conversation decider: sending', () => {
       .then([sent(1, 'a', 'b', max)]);
     given(conversationDecider)
       .when(send(1, { content: `${max}a` }))
-      .thenThrows(MESSAGING_MESSAGES.tooLong, 400);
+      .thenThrows(MESSAGING_MESSAGES.tooLong, 'invalid');
   });
 
   // each check alone, then with every later check failing too: the earliest one answers
   it('1. refuses an empty or blank message first', () => {
     given(conversationDecider)
       .when(send(1, { content: '' }))
-      .thenThrows('Le message ne peut pas être vide.', 400);
+      .thenThrows('Le message ne peut pas être vide.', 'invalid');
     given(conversationDecider)
       .when(send(1, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }))
-      .thenThrows('Le message ne peut pas être vide.', 400);
+      .thenThrows('Le message ne peut pas être vide.', 'invalid');
   });
   it('2. then a missing session', () => {
     given(conversationDecider)
       .when(send(1, { senderId: null }))
-      .thenThrows('Utilisateur non connecté.', 401);
+      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
     given(conversationDecider)
       .when(send(1, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Utilisateur non connecté.', 401);
+      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
   });
   it('3. then an unknown receiver', () => {
     given(conversationDecider)
       .when(send(1, { receiverId: null }))
-      .thenThrows('Destinataire introuvable.', 404);
+      .thenThrows('Destinataire introuvable.', 'not_found');
     given(conversationDecider)
       .when(send(1, { receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Destinataire introuvable.', 404);
+      .thenThrows('Destinataire introuvable.', 'not_found');
   });
   it('4. then a forbidden word', () => {
     given(conversationDecider)
       .when(send(1, { content: 'Espèce de CONNARD' }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
     given(conversationDecider)
       .when(send(1, { content: 'sale enculé', senderFollowsReceiver: false }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
   });
   it('5. then a sender who does not follow the receiver', () => {
     given(conversationDecider)
       .when(send(1, { senderFollowsReceiver: false }))
-      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 403);
+      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 'forbidden');
   });
   it('keeps message ids increasing within a conversation', () => {
     given(conversationDecider, [sent(5)])
@@ -128,7 +128,7 @@ describe('conversation decider: deleting', () => {
       .then([deleted('a', 'b', 2)]);
   });
   it('refuses an empty conversation', () => {
-    given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 404);
+    given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 'not_found');
   });
 });
 
@@ -283,16 +283,16 @@ describe('notifications decider', () => {
   it('refuses someone else’s notification (403) and an unknown one (404)', () => {
     given(notificationsDecider)
       .when(read('12', 'u', ['v']))
-      .thenThrows(NOTIFICATION_MESSAGES.forbidden, 403);
+      .thenThrows(NOTIFICATION_MESSAGES.forbidden, 'forbidden');
     given(notificationsDecider)
       .when(del('12', 'u', ['v']))
-      .thenThrows('Accès refusé.', 403);
+      .thenThrows('Accès refusé.', 'forbidden');
     given(notificationsDecider)
       .when(read('12', 'u', null))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 'not_found');
     given(notificationsDecider)
       .when(del('12', 'u', []))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 'not_found');
   });
   it('deletes once; a deleted notification is not found any more', () => {
     given(notificationsDecider)
@@ -300,10 +300,10 @@ describe('notifications decider', () => {
       .then([wasDeleted('12')]);
     given(notificationsDecider, [wasDeleted('12')])
       .when(del('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 'not_found');
     given(notificationsDecider, [wasDeleted('12')])
       .when(read('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 'not_found');
   });
   it('marks everything up to a position read, and appends nothing when nothing is newer', () => {
     const all = (upToNotificationId: string): NotificationCommand => ({
@@ -348,7 +348,7 @@ describe('notifications decider', () => {
       .then([]);
     given(notificationsDecider, [wasDeleted(12)])
       .when(del('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
+      .thenThrows(NOTIFICATION_MESSAGES.notFound, 'not_found');
     given(notificationsDecider, [allRead(20)])
       .when(read('19'))
       .then([]);

@@ -22,8 +22,8 @@ export const operationsDecider: Decider<OperationsCommand, ProjectionsRebuildReq
   evolve: (state) => ({ rebuilds: state.rebuilds + 1 }),
   decide(command) {
     if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
-    if (!command.embedded) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
-    if (command.running) throw new DomainError(MODERATION_MESSAGES.rebuildRunning, 409);
+    if (!command.embedded) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 'conflict');
+    if (command.running) throw new DomainError(MODERATION_MESSAGES.rebuildRunning, 'conflict');
     return [{ type: 'ProjectionsRebuildRequested', data: { requestedBy: command.requestedBy } }];
   },
 };

@@ -63,7 +63,7 @@ describe('follow decider', () => {
       .then([]);
   });
   it('nobody follows themselves', () => {
-    given(followDecider).when(follow(T0, 'a')).thenThrows(SOCIAL_MESSAGES.selfFollow, 400);
+    given(followDecider).when(follow(T0, 'a')).thenThrows(SOCIAL_MESSAGES.selfFollow, 'invalid');
   });
   it('unfollows a followed member', () => {
     given(followDecider, [followed()]).when(unfollow).then([unfollowed]);
@@ -142,9 +142,9 @@ describe('like decider', () => {
   });
   it('an unknown, deleted or rejected video cannot be liked', () => {
     for (const video of [unknown, gone, videoOf(uploaded, rejected)]) {
-      given(likeDecider).when(like(T0, video)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+      given(likeDecider).when(like(T0, video)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     }
-    given(likeDecider, [liked()]).when(unlike(gone)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(likeDecider, [liked()]).when(unlike(gone)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -167,8 +167,8 @@ describe('favorites decider', () => {
     given(favoritesDecider, [other]).when(toggle()).then([fav]);
   });
   it('refuses an unknown or deleted video', () => {
-    given(favoritesDecider).when(toggle(unknown)).thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(favoritesDecider, [fav]).when(toggle(gone)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(favoritesDecider).when(toggle(unknown)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(favoritesDecider, [fav]).when(toggle(gone)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -195,7 +195,7 @@ describe('report claim decider', () => {
     expect(reportClaimStream(7, 'u')).toBe('report-claim-7-u');
   });
   it('refuses a second report while the first is open', () => {
-    given(reportClaimDecider, [reported]).when(report(4)).thenThrows(SOCIAL_MESSAGES.alreadyReported, 409);
+    given(reportClaimDecider, [reported]).when(report(4)).thenThrows(SOCIAL_MESSAGES.alreadyReported, 'conflict');
   });
   it('accepts a new report once the previous one is known to be closed', () => {
     given(reportClaimDecider, [reported])
@@ -207,10 +207,10 @@ describe('report claim decider', () => {
   it('refuses an unknown or deleted video', () => {
     given(reportClaimDecider)
       .when(report(3, { video: unknown }))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     given(reportClaimDecider)
       .when(report(3, { video: gone }))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
   it('normalises the reason: trimmed, at most 500 characters, "Non spécifié" when empty', () => {
     expect(reportReasonField.parse('  Contenu choquant  ')).toBe('Contenu choquant');
@@ -250,10 +250,10 @@ describe('views', () => {
   it('an unknown or deleted video is not found', () => {
     given(viewDecider)
       .when(view(T0, 'u', unknown))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     given(viewDecider, [viewed(T0)])
       .when(view(later(VIEW_WINDOW_MS), 'u', gone))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     expect(() => decideView(gone, 'u')).toThrow(VIDEO_MESSAGES.notFound);
   });
 });
