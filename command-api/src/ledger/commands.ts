@@ -317,9 +317,8 @@ export class LedgerCommands {
     if (body.receiver_email && body.receiver_pseudo && byEmail !== byPseudo) {
       throw new DomainError(LEDGER_MESSAGES.receiverMismatch, 'invalid');
     }
-    if (receiverId === userId) throw new DomainError(LEDGER_MESSAGES.selfGift, 'invalid');
+    // the rules (not to oneself, a gift of the catalogue, enough coins) are the decider's
     const gift = await this.catalogue.gift(body.gift_id);
-    if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
     const giftId = await this.ids.take(ctx);
     return this.run(
       {
@@ -327,7 +326,7 @@ export class LedgerCommands {
         userId,
         giftId,
         receiverId,
-        gift: { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost },
+        gift: gift ? { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost } : null,
         feePercent: this.options.feePercent,
         request,
       },

@@ -66,7 +66,8 @@ export type WalletCommand =
       /** numeric id of this gift, from the ledger sequence */
       giftId: number;
       receiverId: string;
-      gift: { id: number; name: string; emoji: string; coinCost: number };
+      /** the catalogue's gift, or null when the catalogue has none of that id */
+      gift: { id: number; name: string; emoji: string; coinCost: number } | null;
       /** GIFT_FEE_PERCENT at the time of sending */
       feePercent: number;
       request?: RequestRef;
@@ -226,7 +227,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       }
       case 'SendGift': {
         if (command.receiverId === userId) throw invalid(LEDGER_MESSAGES.selfGift);
-        const cost = command.gift.coinCost;
+        const gift = command.gift;
+        if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
+        const cost = gift.coinCost;
         if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING)
           throw invalid(LEDGER_MESSAGES.giftInvalid);
         if (state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
@@ -243,9 +246,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               userId,
               giftId: command.giftId,
               receiverId: command.receiverId,
-              catalogGiftId: command.gift.id,
-              name: command.gift.name,
-              emoji: command.gift.emoji,
+              catalogGiftId: gift.id,
+              name: gift.name,
+              emoji: gift.emoji,
               coinCost: cost,
               fee: giftFee(cost, command.feePercent),
               postings,

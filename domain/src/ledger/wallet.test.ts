@@ -254,6 +254,14 @@ describe('wallet: gifts', () => {
       .when(send({ receiverId: A }))
       .thenThrows(LEDGER_MESSAGES.selfGift, 'invalid');
   });
+  it('refuses a gift the catalogue does not have (after the gift to oneself)', () => {
+    given(walletDecider, [added(A, 10, 1)])
+      .when(send({ gift: null }))
+      .thenThrows(LEDGER_MESSAGES.giftNotFound, 'not_found');
+    given(walletDecider, [added(A, 10, 1)])
+      .when(send({ receiverId: A, gift: null }))
+      .thenThrows(LEDGER_MESSAGES.selfGift, 'invalid');
+  });
   it('credits the receiver once per gift id, net of the fee', () => {
     const s = sent(7, 5, 1, 7);
     const receive: WalletCommand = { type: 'ReceiveGift', userId: B, sent: s.data, sentAt: '2026-03-01T10:00:00.000Z' };

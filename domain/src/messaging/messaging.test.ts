@@ -325,6 +325,14 @@ describe('notifications decider', () => {
       .when(all('10'))
       .then([allRead('10')]);
   });
+  it('evolve leaves the state it was given untouched (a kept state still decides as before)', () => {
+    const before = notificationsDecider.evolve(notificationsDecider.initialState(), wasRead('1'));
+    const after = notificationsDecider.evolve(notificationsDecider.evolve(before, wasRead('12')), wasDeleted('13'));
+    expect(notificationsDecider.decide(read('12'), before)).toEqual([wasRead('12')]);
+    expect(notificationsDecider.decide(read('12'), after)).toEqual([]);
+    expect(notificationsDecider.decide(del('13'), before)).toEqual([wasDeleted('13')]);
+    expect(() => notificationsDecider.decide(del('13'), after)).toThrow(NOTIFICATION_MESSAGES.notFound);
+  });
   it('tells apart notifications whose positions share their commit half (EventStoreDB)', () => {
     const a = esdb(7000n, 7000n);
     const b = esdb(7000n, 7100n);
