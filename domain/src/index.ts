@@ -5,7 +5,6 @@ export * from './shared/sequence';
 export * from './shared/text';
 export * from './shared/french-errors';
 export * from './jobs';
-export * from './events';
 export * from './all-events';
 export * from './identity/index';
 export * from './videos/index';
