@@ -3,7 +3,6 @@ import { given } from '../shared/given-when-then';
 import type { AppEvent } from '../all-events';
 import { conversationDecider, StaleMessageIdError, type ConversationCommand } from './conversation-decider';
 import { NotificationReadSchema, type ConversationEvent, type MessageSent, type NotificationEvent } from './events';
-import { followingOf } from './following';
 import { NOTIFICATION_TEXTS, NOTIFICATION_TYPES, notificationsCausedBy } from './notification-rules';
 import {
   NOTIFICATION_MESSAGES,
@@ -199,12 +198,6 @@ describe('messaging rules', () => {
   it('reads any non-text content as empty', () => {
     expect(MessageBody.parse({ content: 42 }).content).toBe('');
     expect(MessageBody.parse({}).content).toBe('');
-  });
-  it('folds whom a member follows', () => {
-    const f = (followeeId: string) => ({ type: 'UserFollowed', data: { followerId: 'a', followeeId } });
-    const u = (followeeId: string) => ({ type: 'UserUnfollowed', data: { followerId: 'a', followeeId } });
-    expect([...followingOf([f('b'), f('c'), u('b'), { type: 'Other', data: {} }])]).toEqual(['c']);
-    expect(followingOf([f('b'), u('b'), f('b')]).has('b')).toBe(true);
   });
 });
 
