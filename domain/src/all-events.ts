@@ -6,6 +6,7 @@ import { identityEventSchemas } from './identity/events';
 import { videoEventSchemas } from './videos/events';
 import { IdAssignedSchema } from './shared/sequence';
 import { socialEventSchemas } from './social/events';
+import { commentEventSchemas } from './comments/events';
 import { messagingEventSchemas } from './messaging/events';
 import { ledgerEventSchemas } from './ledger/events';
 import { purchaseRequestEventSchemas } from './ledger/purchase-request-decider';
@@ -17,6 +18,7 @@ import type { ReservationEvent, UserEvent } from './identity/events';
 import type { VideoEvent } from './videos/events';
 import type { IdAssigned } from './shared/sequence';
 import type { SocialEvent } from './social/events';
+import type { CommentEvent } from './comments/events';
 import type { MessagingEvent } from './messaging/events';
 import type { WalletEvent } from './ledger/events';
 import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
@@ -28,6 +30,7 @@ export const eventSchemas: Record<string, ZodTypeAny> = {
   ...identityEventSchemas,
   ...videoEventSchemas,
   ...socialEventSchemas,
+  ...commentEventSchemas,
   ...messagingEventSchemas,
   ...ledgerEventSchemas,
   ...purchaseRequestEventSchemas,
@@ -43,6 +46,7 @@ export type AppEvent =
   | VideoEvent
   | IdAssigned
   | SocialEvent
+  | CommentEvent
   | MessagingEvent
   | WalletEvent
   | PurchaseRequestEvent

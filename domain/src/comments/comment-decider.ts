@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { invalid } from '../shared/errors';
-import type { CommentPosted } from '../social/events';
+import type { CommentPosted } from './events';
 import { requireAvailableVideo, type VideoState } from '../videos/video-decider';
 import { COMMENT_MESSAGES, checkCommentContent } from './rules';
 

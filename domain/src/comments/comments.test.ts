@@ -3,7 +3,7 @@ import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { videoDecider, type VideoState } from '../videos/video-decider';
 import type { VideoStreamEvent } from '../videos/video-decider';
-import type { CommentPosted } from '../social/events';
+import type { CommentPosted } from './events';
 import { commentDecider, type CommentCommand } from './comment-decider';
 import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsStream } from './rules';
 

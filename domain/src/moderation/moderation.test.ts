@@ -3,7 +3,7 @@ import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { isVideoAvailable, videoDecider, VIDEO_MESSAGES } from '../videos/video-decider';
 import type { VideoEvent } from '../videos/events';
-import type { VideoDeleted } from '../social/events';
+import type { VideoDeleted } from '../videos/events';
 import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../messaging/notification-rules';
 import { userDecider } from '../identity/user-decider';
 import { MESSAGES } from '../identity/rules';

@@ -10,8 +10,6 @@ import type { DomainEvent } from '../shared/decider';
  * - `favorites-<userId>`: a member's favourites (VideoFavorited / VideoUnfavorited)
  * - `report-claim-<videoId>-<reporterId>`: at most one open report per member and video
  *   (VideoReported carries the report's numeric id; the report's life goes on in `report-<id>`)
- * - `video-<id>`: VideoDeleted (soft delete by its owner or an administrator)
- * - `comments-<videoId>`: CommentPosted
  */
 const id = z.string().min(1);
 const videoId = z.number().int().positive();
@@ -37,16 +35,6 @@ export const VideoReportedSchema = z.object({
   /** 'Non spécifié' when the member gave none */
   reason: z.string().min(1),
 });
-export const VideoDeletedSchema = z.object({ videoId, ownerId: id, deletedBy: id });
-export const CommentPostedSchema = z.object({
-  commentId: z.number().int().positive(),
-  videoId,
-  videoOwnerId: id,
-  authorId: id,
-  /** always a top-level comment's id or null: a reply to a reply attaches to its top-level comment */
-  parentId: z.number().int().positive().nullable(),
-  content: z.string().min(1),
-});
 
 export type UserFollowed = DomainEvent<'UserFollowed', z.infer<typeof UserFollowedSchema>>;
 export type UserUnfollowed = DomainEvent<'UserUnfollowed', z.infer<typeof UserUnfollowedSchema>>;
@@ -56,14 +44,11 @@ export type VideoViewed = DomainEvent<'VideoViewed', z.infer<typeof VideoViewedS
 export type VideoFavorited = DomainEvent<'VideoFavorited', z.infer<typeof VideoFavoritedSchema>>;
 export type VideoUnfavorited = DomainEvent<'VideoUnfavorited', z.infer<typeof VideoUnfavoritedSchema>>;
 export type VideoReported = DomainEvent<'VideoReported', z.infer<typeof VideoReportedSchema>>;
-export type VideoDeleted = DomainEvent<'VideoDeleted', z.infer<typeof VideoDeletedSchema>>;
-export type CommentPosted = DomainEvent<'CommentPosted', z.infer<typeof CommentPostedSchema>>;
 
 export type FollowEvent = UserFollowed | UserUnfollowed;
 export type LikeEvent = VideoLiked | VideoUnliked;
 export type FavoriteEvent = VideoFavorited | VideoUnfavorited;
-export type SocialEvent =
-  FollowEvent | LikeEvent | VideoViewed | FavoriteEvent | VideoReported | VideoDeleted | CommentPosted;
+export type SocialEvent = FollowEvent | LikeEvent | VideoViewed | FavoriteEvent | VideoReported;
 
 export const socialEventSchemas = {
   UserFollowed: UserFollowedSchema,
@@ -74,6 +59,4 @@ export const socialEventSchemas = {
   VideoFavorited: VideoFavoritedSchema,
   VideoUnfavorited: VideoUnfavoritedSchema,
   VideoReported: VideoReportedSchema,
-  VideoDeleted: VideoDeletedSchema,
-  CommentPosted: CommentPostedSchema,
 } as const;
