@@ -8,6 +8,7 @@ import { IdAssignedSchema } from './shared/sequence';
 import { socialEventSchemas } from './social/events';
 import { commentEventSchemas } from './comments/events';
 import { messagingEventSchemas } from './messaging/events';
+import { notificationEventSchemas } from './notifications/events';
 import { ledgerEventSchemas } from './ledger/events';
 import { purchaseRequestEventSchemas } from './ledger/purchase-request-decider';
 import { giftEventSchemas } from './gifts/events';
@@ -20,6 +21,7 @@ import type { IdAssigned } from './shared/sequence';
 import type { SocialEvent } from './social/events';
 import type { CommentEvent } from './comments/events';
 import type { MessagingEvent } from './messaging/events';
+import type { NotificationEvent } from './notifications/events';
 import type { WalletEvent } from './ledger/events';
 import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
 import type { CatalogueEvent } from './gifts/events';
@@ -32,6 +34,7 @@ export const eventSchemas: Record<string, ZodTypeAny> = {
   ...socialEventSchemas,
   ...commentEventSchemas,
   ...messagingEventSchemas,
+  ...notificationEventSchemas,
   ...ledgerEventSchemas,
   ...purchaseRequestEventSchemas,
   ...giftEventSchemas,
@@ -48,6 +51,7 @@ export type AppEvent =
   | SocialEvent
   | CommentEvent
   | MessagingEvent
+  | NotificationEvent
   | WalletEvent
   | PurchaseRequestEvent
   | CatalogueEvent

@@ -11,6 +11,7 @@ export * from './videos/index';
 export * from './social/events';
 export * from './social/index';
 export * from './messaging/index';
+export * from './notifications/index';
 export * from './comments/index';
 export * from './ledger/index';
 export * from './gifts/index';

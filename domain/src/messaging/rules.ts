@@ -8,8 +8,6 @@ export const conversationStream = (a: string, b: string) => {
   const [x, y] = a < b ? [a, b] : [b, a];
   return `conversation-${x}-${y}`;
 };
-/** Reading and deleting a member's notifications. */
-export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
 export const MESSAGE_LIMITS = { contentMax: 2000 } as const;
 

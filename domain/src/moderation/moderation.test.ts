@@ -4,7 +4,7 @@ import { fold } from '../shared/decider';
 import { isVideoAvailable, videoDecider, VIDEO_MESSAGES } from '../videos/video-decider';
 import type { VideoEvent } from '../videos/events';
 import type { VideoDeleted } from '../videos/events';
-import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../messaging/notification-rules';
+import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../notifications/notification-rules';
 import { userDecider } from '../identity/user-decider';
 import { MESSAGES } from '../identity/rules';
 import type { UserEvent } from '../identity/events';

@@ -9,7 +9,7 @@ import { likeDecider } from './like-decider';
 import { favoritesDecider, isFavorite } from './favorites-decider';
 import { openReportId, reportClaimDecider } from './report-claim-decider';
 import { decideView, viewDecider } from './views';
-import { notificationsCausedBy } from '../messaging/notification-rules';
+import { notificationsCausedBy } from '../notifications/notification-rules';
 import {
   DEFAULT_REPORT_REASON,
   NOTIFICATION_WINDOW_MS,
