@@ -87,7 +87,9 @@ describe('report moderation decider', () => {
       .when(change('ferme', null, { report: null }))
       .thenThrows(MODERATION_MESSAGES.reportNotFound, 'not_found');
     given(reportDecider).when(change('fermé', null)).thenThrows(MODERATION_MESSAGES.badStatus, 'invalid');
-    given(reportDecider).when(change('ferme', 'Vous êtes banni')).thenThrows(MODERATION_MESSAGES.unknownSanction, 'invalid');
+    given(reportDecider)
+      .when(change('ferme', 'Vous êtes banni'))
+      .thenThrows(MODERATION_MESSAGES.unknownSanction, 'invalid');
   });
 });
 

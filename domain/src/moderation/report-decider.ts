@@ -38,8 +38,7 @@ export const reportDecider: Decider<ReportModerationCommand, ReportStatusChanged
     if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
     if (!isReportStatus(command.status)) throw invalid(MODERATION_MESSAGES.badStatus);
     const adminResponse = command.adminResponse === undefined ? state.adminResponse : command.adminResponse;
-    if (adminResponse !== null && !isSanctionMessage(adminResponse))
-      throw invalid(MODERATION_MESSAGES.unknownSanction);
+    if (adminResponse !== null && !isSanctionMessage(adminResponse)) throw invalid(MODERATION_MESSAGES.unknownSanction);
     if (command.status === state.status && adminResponse === state.adminResponse) return [];
     return [
       {
