@@ -60,13 +60,17 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
   let server: TestServer;
   let browser: Browser;
   let member: Registration;
+  let ownVideoId: number;
 
   beforeAll(async () => {
     server = await startE2eServer();
     browser = await launchBrowser();
     // two members, each with the video of their registration
-    member = (await registerAndLogin(server.url)).member;
+    const registered = await registerAndLogin(server.url);
+    member = registered.member;
     await registerAndLogin(server.url);
+    const profile = await registered.client.get(`/api/users/profile/${member.pseudo}`);
+    ownVideoId = (profile.json.videos as Array<{ id: number }>)[0].id;
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -292,4 +296,55 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     expect(await section.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
     await context.close();
   }, 60_000);
+  for (const size of SIZES) {
+    it(`on the video page: the comment placeholder fits, "Supprimer" stays in the side bar, a toast leaves the top bar free (${size.name})`, async () => {
+      const { context, page, errors } = await loggedIn(member, size);
+      await page.goto(`${server.url}/video/${ownVideoId}`);
+      const box = page.getByLabel('Votre commentaire');
+      await box.waitFor();
+
+      // the placeholder is drawn on one line inside the input, not cut off
+      const fit = await box.evaluate((el: HTMLTextAreaElement) => {
+        const style = getComputedStyle(el);
+        const context2d = document.createElement('canvas').getContext('2d')!;
+        context2d.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return { text: el.placeholder, width: context2d.measureText(el.placeholder).width, room };
+      });
+      expect(fit.text).not.toBe('');
+      expect(fit.width, JSON.stringify(fit)).toBeLessThanOrEqual(fit.room);
+
+      // every label of the side action bar stays inside its button and the bar
+      const bar = page.getByRole('group', { name: 'Actions sur la vidéo' });
+      const remove = bar.getByRole('button', { name: 'Supprimer' });
+      expect(await unusable(remove)).toEqual([]);
+      const overflowing = await bar.evaluate((el) =>
+        [...el.querySelectorAll<HTMLElement>('.video-action')]
+          .filter((button) => button.scrollWidth > button.clientWidth + 0.5)
+          .map((button) => button.textContent),
+      );
+      expect(overflowing).toEqual([]);
+      await noSidewaysScroll(page);
+      await screenshot(page, `nav-video-page-${size.name}`, { fullPage: false });
+
+      // a toast shows under the top bar: the bar's controls stay visible and clickable
+      await bar.getByRole('button', { name: 'Favori' }).click();
+      const toast = page.locator('.toast').first();
+      await toast.waitFor();
+      const header = (await page.getByRole('banner').boundingBox())!;
+      expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+      const banner = page.getByRole('banner');
+      for (const control of [
+        banner.getByRole('link', { name: 'EVO' }),
+        banner.getByRole('button', { name: /Notifications/ }),
+        mobile(size)
+          ? banner.getByRole('button', { name: 'Menu' })
+          : banner.getByRole('button', { name: 'Déconnexion' }),
+      ])
+        expect(await unusable(control)).toEqual([]);
+      await screenshot(page, `nav-toast-${size.name}`, { fullPage: false });
+      expect(realErrors(errors)).toEqual([]);
+      await context.close();
+    }, 60_000);
+  }
 });
