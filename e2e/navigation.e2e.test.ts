@@ -211,6 +211,14 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     await page.mouse.click(4, 700); // the page margin, under the panel
     await expect.poll(() => nav.isVisible()).toBe(false);
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // opening the notifications closes the menu: one panel at a time
+    await toggle.click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /Notifications/ })
+      .click();
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await expect.poll(() => page.getByText('Aucune notification').isVisible()).toBe(true);
     await context.close();
   }, 60_000);
 

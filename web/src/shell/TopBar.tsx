@@ -93,7 +93,8 @@ export function TopBar({ light }: { light: boolean }) {
             ) : null}
           </ul>
         </nav>
-        <div className="topbar__actions">
+        {/* the bell, the picture: using them closes the menu panel */}
+        <div className="topbar__actions" onPointerDown={menu.close}>
           {user ? (
             <>
               <NotificationMenu />
