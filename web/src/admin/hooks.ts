@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../social/useLoad';
+import { useLoad, type Loaded } from '../api/useLoad';
 import {
   fetchAdminAudit,
   fetchAdminGifts,

@@ -1,6 +1,6 @@
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../social/useLoad';
+import { useLoad, type Loaded } from '../api/useLoad';
 import { fetchCatalog, fetchReceivedGifts, normalizeReceivedGift, type CatalogueGift, type ReceivedGift } from './api';
 
 /** The gift catalogue (public), live: an administrator's edit ('catalogue:changed') reloads it. */

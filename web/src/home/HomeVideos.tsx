@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { ADD_CHOICES } from '../shell/addChoices';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { PlayIcon } from '../videos/icons';
 import type { Video } from '../videos/types';
 import { fetchHomeVideos } from './homeVideos';

@@ -5,7 +5,7 @@ import { useSocketEvent } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { formatFullDate, formatMessageTime, isoDate, sameIdentity } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { ArrowLeftIcon } from '../videos/icons';
 import { fetchReceived, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
 import { groupConversations, hideUpTo, mergeMessages, type ConversationSummary } from './conversations';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useSocketEvent } from '../shell/socket';
 import { sameIdentity } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { fetchConversation, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
 import { hideUpTo, isBetween, mergeMessages, sortMessages } from './conversations';
 

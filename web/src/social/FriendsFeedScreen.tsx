@@ -7,7 +7,7 @@ import type { Video } from '../videos/types';
 import { fetchFriendsFeed } from '../videos/videoApi';
 import { AuthorRow, ProfileLinkButton } from './AuthorRow';
 import { formatRelative } from './format';
-import { useLoad } from './useLoad';
+import { useLoad } from '../api/useLoad';
 import './social.css';
 
 const TITLE = 'Feed Amis';

@@ -8,7 +8,7 @@ import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
 import { fetchIsFollowing, fetchProfile, fetchStats, followUser } from './api';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
-import { useLoad } from './useLoad';
+import { useLoad } from '../api/useLoad';
 import './social.css';
 import { useSocketEvent } from '../shell/socket';
 

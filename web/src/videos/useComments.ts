@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { fetchComments, normalizeComment } from './videoApi';
 
 
