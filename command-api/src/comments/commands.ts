@@ -16,6 +16,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
+import type { CommentView } from '@evo/contracts';
 
 export interface PostCommentInput {
   videoId: number;
@@ -28,15 +29,8 @@ export interface PostCommentInput {
   content: string;
 }
 
-/** The comment as the API answers it (SPEC.md section 3 "Comment"). */
-export interface PostedComment {
-  id: number;
-  parent_id: number | null;
-  user_pseudo: string;
-  user_profile_picture: string;
-  content: string;
-  created_at: string;
-}
+/** The comment as the API answers it: the contract's view of a comment. */
+export type PostedComment = CommentView;
 
 /** The registered member behind a session, from their user stream (commands never read read models). */
 export async function sessionMember(events: EventStore, userId: string) {

@@ -102,7 +102,7 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
     grid = <p className="coins-empty">{EMPTY}</p>;
   } else {
     grid = (
-      <ul className="gift-grid" aria-label="Cadeaux">
+      <ul className="tile-grid" aria-label="Cadeaux">
         {catalog.data.map((gift) => (
           <li key={gift.id} className="gift-tile card">
             <GiftVisual gift={gift} />

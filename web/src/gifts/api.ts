@@ -2,6 +2,7 @@ import { api } from '../api/http';
 import { num, rows, text, type Row } from '../api/decode';
 import { coinAnswer, type CoinAnswer } from '../coins/api';
 import { idempotencyHeaders } from '../coins/idempotency';
+import type { ReceivedGiftView } from '@evo/contracts';
 
 /** Gift calls (SPEC.md §7 "Gifts"; command-api/src/gifts/routes.ts). */
 
@@ -14,18 +15,8 @@ export interface CatalogueGift {
   coin_cost: number;
 }
 
-/** SPEC.md §3 "Received gift" (`amount`: coins credited after the platform fee). */
-export interface ReceivedGift {
-  id: number;
-  name: string;
-  emoji: string;
-  sender_pseudo: string;
-  sender_email: string;
-  coin_cost: number;
-  amount: number;
-  sent_at: string;
-  claimed: boolean;
-}
+/** A received gift, as the server answers and pushes it (`amount`: coins credited after the fee). */
+export type ReceivedGift = ReceivedGiftView;
 
 /** What a gift command answers: a coin command's answer. */
 export type GiftAnswer = CoinAnswer;

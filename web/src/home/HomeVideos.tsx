@@ -56,7 +56,7 @@ export function HomeVideos() {
     );
   } else {
     content = (
-      <ul className="home-videos__grid">
+      <ul className="tile-grid">
         {list.data.map((video) => (
           <li key={video.id}>
             <HomeVideoTile video={video} />

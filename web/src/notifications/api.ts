@@ -1,7 +1,7 @@
 import { api } from '../api/http';
 
 /** SPEC.md §3 "Notification"; any other type gets the default bell. */
-export type NotificationType = 'follow' | 'like' | 'comment' | 'message' | 'gift' | 'report_update';
+export type { NotificationType } from '@evo/contracts';
 
 export interface AppNotification {
   /** the position of the event that caused it, in decimal (can exceed 2^53: never a number) */
