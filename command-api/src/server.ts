@@ -17,6 +17,7 @@ import {
   systemContext,
   verifyEventLog,
   type Config,
+  type IdBlocksOptions,
 } from '@evo/infra';
 import { eventSchemas } from '@evo/domain';
 import {
@@ -48,11 +49,8 @@ export interface ServerOptions {
   webDist?: string;
   /** listen on this port instead of config.PORT (0 = any free port, for tests) */
   port?: number;
-  /**
-   * ids reserved per append for every sequence instead of each one's own block size (benchmarks:
-   * 1 is one append per id, as before id blocks)
-   */
-  idBlockSize?: number;
+  /** how the numeric id allocator reserves (benchmarks: other block sizes); its defaults otherwise */
+  idBlocks?: IdBlocksOptions;
 }
 
 /** The URL of what `http` listens on, as bound (0.0.0.0 and :: stand for every interface). */
@@ -132,7 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const read = projections?.read ?? createReadStore(config);
   // this process's numeric ids (videos, comments, messages, reports, coin transactions), by blocks:
   // one allocator for every command of the process, seeding included
-  const ids = new IdBlocks(events, options.idBlockSize ? { blockSize: () => options.idBlockSize! } : {});
+  const ids = new IdBlocks(events, options.idBlocks);
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
