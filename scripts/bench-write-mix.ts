@@ -4,7 +4,10 @@
  * in memory), next to a bare Express JSON route measured in the same run (scripts/bench-gifts.ts's
  * bare route, in a child process of its own).
  *
- *   npx tsx scripts/bench-write-mix.ts [--seconds=10] [--clients=32] [--only=blocks,one-by-one]
+ *   npx tsx scripts/bench-write-mix.ts [--seconds=10] [--clients=32] [--only=blocks,one-by-one,mix]
+ *                                      [--commands=comment,like,follow,message,gift]
+ *
+ * Diagnostics: BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the EVO processes.
  *
  * Rows, each with req/s, p50/p99 and the serving process's CPU per request:
  * - each command alone: the 32 clients all sending it (comments and likes spread over every
@@ -45,9 +48,16 @@ const SECONDS = arg('seconds', 10);
 const WARMUP_SECONDS = 2;
 const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'blocks,one-by-one').split(',');
-const COMMANDS = ['comment', 'like', 'follow', 'message', 'gift send'] as const;
-type Command = (typeof COMMANDS)[number];
+/** --only=blocks,one-by-one,mix: which EVO processes, and whether the mix rows run */
+const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'blocks,one-by-one,mix').split(',');
+const ALL_COMMANDS = ['comment', 'like', 'follow', 'message', 'gift send'] as const;
+type Command = (typeof ALL_COMMANDS)[number];
+/** --commands=gift,comment: the "alone" rows of some commands only (the mix always has all five) */
+const COMMANDS = ALL_COMMANDS.filter((c) =>
+  (process.argv.find((a) => a.startsWith('--commands='))?.split('=')[1] ?? 'comment,like,follow,message,gift')
+    .split(',')
+    .some((w) => c.startsWith(w)),
+);
 
 // ------------------------------------------------------------------------------------------------
 
@@ -104,7 +114,8 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
     LOG_LEVEL: 'warn',
     REGISTER_LIMIT_PER_HOUR: '100000',
   };
-  const nodeArgs = ['--max-semi-space-size=64'];
+  // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to the EVO processes only
+  const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
   const evo =
     idBlockSize === undefined
@@ -361,13 +372,13 @@ async function main() {
         await settle(evo);
         console.log('done');
       }
-    for (const evo of evos) {
+    for (const evo of ONLY.includes('mix') ? evos : []) {
       process.stdout.write(`${evo.label}: mix… `);
       push(
         evo.label,
         'mix',
         await load(
-          evo.senders.map((_, i) => caller(evo, i, COMMANDS[i % COMMANDS.length])),
+          evo.senders.map((_, i) => caller(evo, i, ALL_COMMANDS[i % ALL_COMMANDS.length])),
           options(evo.pid),
         ),
       );
@@ -439,7 +450,7 @@ async function main() {
     if (evos.length === 2)
       for (const scenario of ['alone', 'mix'])
         console.log(
-          `blocks vs ${evos[1].label}, ${scenario}: ${COMMANDS.map((command) => {
+          `blocks vs ${evos[1].label}, ${scenario}: ${ALL_COMMANDS.map((command) => {
             const [a, b] = evos.map((e) =>
               rows.find((r) => r.evo === e.label && r.scenario === scenario && r.command === command),
             );
