@@ -9,7 +9,7 @@ export const viewsStream = (videoId: number) => `views-${videoId}`;
 export const viewStream = (videoId: number, viewerId: string) => `view-${videoId}-${viewerId}`;
 export const favoritesStream = (userId: string) => `favorites-${userId}`;
 export const reportClaimStream = (videoId: number, reporterId: string) => `report-claim-${videoId}-${reporterId}`;
-/** sequence name of report ids (`nextId(store, REPORT_SEQUENCE, ctx)`) */
+/** sequence name of report ids (`ids.next(REPORT_SEQUENCE, ctx)`) */
 export const REPORT_SEQUENCE = 'report';
 
 /**

@@ -130,7 +130,7 @@ describe.each(logs)('IdBlocks on $name', ({ make }) => {
     const log = make();
     const store = log.open();
     const streamId = sequenceStream('message');
-    // as `nextId` wrote them before blocks: IdAssigned 1, 2, 3 (a value per event)
+    // as they were written before blocks (one append per id): IdAssigned 1, 2, 3 (a value per event)
     for (let value = 1; value <= 3; value++)
       await store.append(
         streamId,
