@@ -11,7 +11,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, MongoReadStore, SqliteEventStore, systemContext } from '@evo/infra';
+import {
+  DEMO_ADMIN_EMAIL,
+  DEMO_ADMIN_PASSWORD,
+  IdBlocks,
+  MongoReadStore,
+  SqliteEventStore,
+  systemContext,
+} from '@evo/infra';
 import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
@@ -291,6 +298,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     await writeFile(path.join(dataDir, 'uploads', 'videos', orphanFile), orphanBytes);
     const orphan = await uploadVideo(
       log,
+      // the dead replica's own allocator on the shared log
+      new IdBlocks(log),
       ownerId,
       {
         title: 'Jamais mise en file',

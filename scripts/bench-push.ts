@@ -71,11 +71,14 @@ async function createMembers(server: TestServer): Promise<Member[]> {
       server.deps.events,
       { email: `${pseudo}@bench.fr`, pseudo, passwordHash, bio: 'Banc d’essai' },
       {
-        title: `Vidéo ${i}`,
-        description: '',
-        filePath: `/uploads/videos/bench-${i}.mp4`,
-        mimeType: 'video/mp4',
-        sizeBytes: 1,
+        ids: server.deps.ids,
+        video: {
+          title: `Vidéo ${i}`,
+          description: '',
+          filePath: `/uploads/videos/bench-${i}.mp4`,
+          mimeType: 'video/mp4',
+          sizeBytes: 1,
+        },
       },
       systemContext(),
     );

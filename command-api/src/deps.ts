@@ -1,4 +1,4 @@
-import type { Config, EventStore, JobQueue, PushBus, ReadStore } from '@evo/infra';
+import type { Config, EventStore, IdAllocator, JobQueue, PushBus, ReadStore } from '@evo/infra';
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
@@ -7,6 +7,8 @@ import type { UploadStore } from './uploads/upload-store';
 export interface AppDeps {
   config: Config;
   events: EventStore;
+  /** the numeric ids of what commands create (videos, comments, messages, reports, coin transactions), by blocks */
+  ids: IdAllocator;
   read: ReadStore;
   jobs: JobQueue;
   push: PushBus;

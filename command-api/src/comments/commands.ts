@@ -14,7 +14,7 @@ import {
   type CommentPosted,
   type LogPosition,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
 import type { CommentView } from '@evo/contracts';
 
@@ -57,6 +57,7 @@ export function claimsOtherUser(claimed: unknown, sessionEmail: string): boolean
  */
 export async function postComment(
   events: EventStore,
+  ids: IdAllocator,
   input: PostCommentInput,
   ctx: CommandContext,
 ): Promise<{ comment: PostedComment; event: CommentPosted; position: LogPosition | undefined }> {
@@ -66,13 +67,21 @@ export async function postComment(
   const { state: video } = await loadState(events, videoStream(input.videoId), videoDecider);
   requireAvailableVideo(video);
   const command = (commentId: number) =>
-    ({ type: 'PostComment', commentId, videoId: input.videoId, authorId: input.authorId, parentId: input.parentId, content: input.content, video }) as const;
+    ({
+      type: 'PostComment',
+      commentId,
+      videoId: input.videoId,
+      authorId: input.authorId,
+      parentId: input.parentId,
+      content: input.content,
+      video,
+    }) as const;
   if (input.parentId !== null) {
     // a reply: check the comment answered before drawing an id (0 is never a real id)
     const { state } = await loadState(events, commentsStream(input.videoId), commentDecider);
     commentDecider.decide(command(0), state);
   }
-  const commentId = await nextId(events, 'comment', ctx);
+  const commentId = await ids.next('comment', ctx);
   const r = await handleCommand(events, commentsStream(input.videoId), commentDecider, command(commentId), ctx);
   const event = r.events[0];
   return {

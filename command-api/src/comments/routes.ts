@@ -24,7 +24,7 @@ export const bodyObject = (body: unknown): Record<string, unknown> =>
  * POST /videos/:id/comment  { userEmail?, userPseudo?, content, parentId? } -> 201 { message, item }
  */
 export function commentsRouter(deps: AppDeps): Router {
-  const { events, read, sessions } = deps;
+  const { events, ids, read, sessions } = deps;
   const queries = commentsQueries(read);
   const r = Router();
 
@@ -47,7 +47,14 @@ export function commentsRouter(deps: AppDeps): Router {
       const body = CommentBody.parse(bodyObject(req.body));
       const result = await postComment(
         events,
-        { videoId, authorId: currentUserId(req), claimedEmail: body.userEmail, parentId: body.parentId, content: body.content },
+        ids,
+        {
+          videoId,
+          authorId: currentUserId(req),
+          claimedEmail: body.userEmail,
+          parentId: body.parentId,
+          content: body.content,
+        },
         contextOf(req),
       );
       await answerWrite(sessions, req, res, result.position);

@@ -13,8 +13,8 @@ import {
   type ReservationKind,
   type UserState,
 } from '@evo/domain';
-import type { EventStore } from '@evo/infra';
-import { handleCommand, loadState, maxPosition, nextId, type CommandContext } from '@evo/infra';
+import type { EventStore, IdAllocator } from '@evo/infra';
+import { handleCommand, loadState, maxPosition, type CommandContext } from '@evo/infra';
 
 export interface NewVideo {
   title: string;
@@ -68,8 +68,15 @@ async function release(events: EventStore, kind: ReservationKind, value: string,
   );
 }
 
-export async function uploadVideo(events: EventStore, ownerId: string, video: NewVideo, ctx: CommandContext) {
-  const videoId = await nextId(events, 'video', ctx);
+/** A new video of `ownerId`, its id drawn from the process's allocator (`ids`). */
+export async function uploadVideo(
+  events: EventStore,
+  ids: IdAllocator,
+  ownerId: string,
+  video: NewVideo,
+  ctx: CommandContext,
+) {
+  const videoId = await ids.next('video', ctx);
   const r = await handleCommand(
     events,
     videoStream(videoId),
@@ -89,7 +96,8 @@ export async function uploadVideo(events: EventStore, ownerId: string, video: Ne
 export async function registerUser(
   events: EventStore,
   input: { email: string; pseudo: string; passwordHash: string; bio: string; profilePicture?: string },
-  firstVideo: NewVideo | undefined,
+  /** the video uploaded with the registration, and where its id is drawn */
+  firstVideo: { video: NewVideo; ids: IdAllocator } | undefined,
   ctx: CommandContext,
 ): Promise<{ userId: string; videoId?: number; position: LogPosition | undefined }> {
   const userId = randomUUID();
@@ -131,7 +139,7 @@ export async function registerUser(
     c,
   );
   if (!firstVideo) return { userId, position: registered.position };
-  const video = await uploadVideo(events, userId, firstVideo, c);
+  const video = await uploadVideo(events, firstVideo.ids, userId, firstVideo.video, c);
   return { userId, videoId: video.videoId, position: maxPosition(registered.position, video.position) };
 }
 

@@ -26,7 +26,7 @@ const PseudoParam = z.object({
 });
 
 export function identityRouter(deps: AppDeps): Router {
-  const { events, read, sessions, uploads, jobs } = deps;
+  const { events, ids, read, sessions, uploads, jobs } = deps;
   const queries = identityQueries(read);
   const logins = new LoginThrottle();
   // every registration attempt counts, refused before its files are read
@@ -69,11 +69,14 @@ export function identityRouter(deps: AppDeps): Router {
             profilePicture: keptPic.name,
           },
           {
-            title: body.video_title,
-            description: '',
-            filePath: `/uploads/videos/${keptVideo.name}`,
-            mimeType: keptVideo.kind.mime,
-            sizeBytes: video.size,
+            ids,
+            video: {
+              title: body.video_title,
+              description: '',
+              filePath: `/uploads/videos/${keptVideo.name}`,
+              mimeType: keptVideo.kind.mime,
+              sizeBytes: video.size,
+            },
           },
           contextOf(req),
         );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, afterEach } from 'vitest';
-import { SqliteEventStore, type CommandContext } from '@evo/infra';
+import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
 import { registerUser } from '../identity/commands';
 import { LedgerCommands } from './commands';
@@ -39,7 +39,7 @@ describe('purchases through the payment port', () => {
           : { status: 'declined', reason: 'carte refusée' };
       },
     };
-    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     const before = await events.lastPosition();
     await expect(commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({
       status: 402,
@@ -96,9 +96,9 @@ describe('purchases through the payment port', () => {
         return { status: 'approved', reference: `pay-${charges.length}` };
       },
     };
-    // two API processes' worth of command objects on one log
-    const first = new LedgerCommands(events, { payment: provider, feePercent: 0 });
-    const second = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    // two API processes' worth of command objects on one log, each with its own id allocator
+    const first = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const second = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         (i % 2 ? first : second).purchase(userId, { email: 'b@test.fr', packId: 2 }, ctx(userId, 'cle-concurrente')),
@@ -136,7 +136,7 @@ describe('purchases through the payment port', () => {
           : { status: 'approved', reference: 'pay-ok' };
       },
     };
-    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0 });
+    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     await expect(
       commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
     ).rejects.toMatchObject({ status: 402 });

@@ -12,7 +12,7 @@ import {
   userEarningsAccount,
   userGiftsAccount,
 } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
+import { IdBlocks, MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
@@ -252,7 +252,11 @@ async function world() {
   }
   const pm = new GiftCreditProcess(events);
   await pm.start();
-  const commands = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: FEE_PERCENT });
+  const commands = new LedgerCommands(events, {
+    payment: new SandboxPaymentProvider(),
+    feePercent: FEE_PERCENT,
+    ids: new IdBlocks(events),
+  });
   // everyone starts with some added coins and some earned ones (the shadow knows)
   for (let i = 0; i < MEMBERS; i++) await commands.add(ids[i], { email: `m${i}@test.fr`, amount: START }, ctx(ids[i]));
   const startGifts: Array<{ id: number; to: number }> = [];

@@ -23,6 +23,7 @@ export const ledgerCommandsOf = (deps: AppDeps, options: LedgerRouterOptions = {
   new LedgerCommands(deps.events, {
     payment: options.payment ?? new SandboxPaymentProvider(),
     feePercent: deps.config.GIFT_FEE_PERCENT,
+    ids: deps.ids,
   });
 
 /** Answer a coin command: its position for read-your-writes, then its JSON. */

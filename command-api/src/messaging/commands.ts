@@ -13,7 +13,7 @@ import {
   type LogPosition,
   type PrivateMessageFacts,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import type { MessageView } from '@evo/projections';
 import { findUserByEmail } from '../identity/commands';
 import { claimsOtherUser, sessionMember } from '../comments/commands';
@@ -35,6 +35,7 @@ export interface SendMessageInput {
  */
 export async function sendMessage(
   events: EventStore,
+  ids: IdAllocator,
   input: SendMessageInput,
   ctx: CommandContext,
 ): Promise<{ message: MessageView; position: LogPosition | undefined }> {
@@ -44,7 +45,10 @@ export async function sendMessage(
     throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated') : e;
   });
   if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
-  const receiver = typeof input.receiverEmail === 'string' && input.receiverEmail.trim() ? await findUserByEmail(events, input.receiverEmail) : undefined;
+  const receiver =
+    typeof input.receiverEmail === 'string' && input.receiverEmail.trim()
+      ? await findUserByEmail(events, input.receiverEmail)
+      : undefined;
   const facts: PrivateMessageFacts = {
     content,
     senderId: sender.userId,
@@ -56,10 +60,20 @@ export async function sendMessage(
   };
   checkPrivateMessage(facts);
   const streamId = conversationStream(sender.userId, receiver!.userId);
+  // ids come by blocks, in increasing order within a process only: a message whose id is not above
+  // the conversation's last one (appended meanwhile, or from another API process's block) draws
+  // again, above that one
+  let above = 0;
   for (let attempt = 1; ; attempt++) {
-    const messageId = await nextId(events, 'message', ctx);
+    const messageId = await ids.next('message', ctx, { above });
     try {
-      const r = await handleCommand(events, streamId, conversationDecider, { type: 'SendMessage', messageId, ...facts }, ctx);
+      const r = await handleCommand(
+        events,
+        streamId,
+        conversationDecider,
+        { type: 'SendMessage', messageId, ...facts },
+        ctx,
+      );
       const sent = r.events[0];
       if (sent.type !== 'MessageSent') throw new Error('unexpected event');
       return {
@@ -79,6 +93,7 @@ export async function sendMessage(
     } catch (e) {
       // another message of this conversation drew a later id and was appended first: draw again
       if (!(e instanceof StaleMessageIdError) || attempt >= 20) throw e;
+      above = e.lastMessageId;
     }
   }
 }

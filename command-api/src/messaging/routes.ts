@@ -19,7 +19,7 @@ import { deleteConversation, sendMessage } from './commands';
  * Only the session user's own messages are readable: a path email that is not theirs is 403.
  */
 export function messagingRouter(deps: AppDeps): Router {
-  const { events, read, sessions } = deps;
+  const { events, ids, read, sessions } = deps;
   const users = identityQueries(read);
   const messages = messagingQueries(read);
   const r = Router();
@@ -37,7 +37,13 @@ export function messagingRouter(deps: AppDeps): Router {
       const body = MessageBody.parse(bodyObject(req.body));
       const result = await sendMessage(
         events,
-        { senderId: req.session?.userId ?? null, claimedSenderEmail: body.senderEmail, receiverEmail: body.receiverEmail, content: body.content },
+        ids,
+        {
+          senderId: req.session?.userId ?? null,
+          claimedSenderEmail: body.senderEmail,
+          receiverEmail: body.receiverEmail,
+          content: body.content,
+        },
         contextOf(req),
       );
       await answerWrite(sessions, req, res, result.position);
@@ -79,7 +85,11 @@ export function messagingRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const position = await deleteConversation(
         events,
-        { userId: currentUserId(req), claimedEmail: String(req.params.email), otherEmail: String(req.params.otherEmail) },
+        {
+          userId: currentUserId(req),
+          claimedEmail: String(req.params.email),
+          otherEmail: String(req.params.otherEmail),
+        },
         contextOf(req),
       );
       await answerWrite(sessions, req, res, position);

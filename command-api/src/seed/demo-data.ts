@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { EventStore } from '@evo/infra';
-import type { CommandContext } from '@evo/infra';
+import type { CommandContext, EventStore, IdAllocator } from '@evo/infra';
 import type { UploadStore } from '../uploads/upload-store';
 import { findUserByEmail, registerUser, uploadVideo } from '../identity/commands';
 import { setFollowing, setLike } from '../social/commands';
@@ -13,9 +12,27 @@ export const DEMO_PASSWORD = 'evo-demo-2026';
 
 /** Demo members, each with videos shipped in command-api/assets/demo. */
 export const DEMO_MEMBERS = [
-  { email: 'lea@evo.local', pseudo: 'lea', bio: 'Danse, musique et bonne humeur 💃', videos: [['demo-1.mp4', 'Mes premiers pas sur EVO']] },
-  { email: 'hugo@evo.local', pseudo: 'hugo', bio: 'Fractales et maths pour tous', videos: [['demo-2.mp4', 'Voyage dans une fractale'], ['demo-4.mp4', 'Couleurs primaires']] },
-  { email: 'ines@evo.local', pseudo: 'ines', bio: 'Rétro et mire de télé 📺', videos: [['demo-3.mp4', 'La mire du dimanche']] },
+  {
+    email: 'lea@evo.local',
+    pseudo: 'lea',
+    bio: 'Danse, musique et bonne humeur 💃',
+    videos: [['demo-1.mp4', 'Mes premiers pas sur EVO']],
+  },
+  {
+    email: 'hugo@evo.local',
+    pseudo: 'hugo',
+    bio: 'Fractales et maths pour tous',
+    videos: [
+      ['demo-2.mp4', 'Voyage dans une fractale'],
+      ['demo-4.mp4', 'Couleurs primaires'],
+    ],
+  },
+  {
+    email: 'ines@evo.local',
+    pseudo: 'ines',
+    bio: 'Rétro et mire de télé 📺',
+    videos: [['demo-3.mp4', 'La mire du dimanche']],
+  },
 ] as const;
 
 /**
@@ -24,6 +41,7 @@ export const DEMO_MEMBERS = [
  */
 export async function seedDemoData(
   events: EventStore,
+  ids: IdAllocator,
   uploads: UploadStore,
   hash: (p: string) => Promise<string>,
   ctx: () => CommandContext,
@@ -33,30 +51,45 @@ export async function seedDemoData(
   const video = async ([file, title]: readonly [string, string]) => {
     const name = await uploads.importAsset(`demo/${file}`, 'videos');
     const { size } = await stat(path.join(uploads.root, 'videos', name));
-    return { title, description: 'Vidéo de démonstration', filePath: `/uploads/videos/${name}`, mimeType: 'video/mp4', sizeBytes: size };
+    return {
+      title,
+      description: 'Vidéo de démonstration',
+      filePath: `/uploads/videos/${name}`,
+      mimeType: 'video/mp4',
+      sizeBytes: size,
+    };
   };
-  const ids: Record<string, { userId: string; videoIds: number[] }> = {};
+  const seeded: Record<string, { userId: string; videoIds: number[] }> = {};
   for (const m of DEMO_MEMBERS) {
     if (await findUserByEmail(events, m.email)) continue;
     passwordHash ??= await hash(DEMO_PASSWORD);
     const [first, ...others] = m.videos;
-    const { userId, videoId } = await registerUser(events, { email: m.email, pseudo: m.pseudo, passwordHash, bio: m.bio }, await video(first), ctx());
-    ids[m.pseudo] = { userId, videoIds: [videoId!] };
-    for (const v of others) ids[m.pseudo].videoIds.push((await uploadVideo(events, userId, await video(v), { ...ctx(), userId })).videoId);
+    const { userId, videoId } = await registerUser(
+      events,
+      { email: m.email, pseudo: m.pseudo, passwordHash, bio: m.bio },
+      { ids, video: await video(first) },
+      ctx(),
+    );
+    seeded[m.pseudo] = { userId, videoIds: [videoId!] };
+    for (const v of others)
+      seeded[m.pseudo].videoIds.push(
+        (await uploadVideo(events, ids, userId, await video(v), { ...ctx(), userId })).videoId,
+      );
     created++;
   }
   // a lived-in start, only on a log that had none of the demo members
-  if (created === DEMO_MEMBERS.length) await seedDemoLife(events, ids, ctx);
+  if (created === DEMO_MEMBERS.length) await seedDemoLife(events, ids, seeded, ctx);
   return created;
 }
 
 /** Follows, likes, a comment thread, and some coins and a gift between the demo members. */
 async function seedDemoLife(
   events: EventStore,
-  ids: Record<string, { userId: string; videoIds: number[] }>,
+  ids: IdAllocator,
+  seeded: Record<string, { userId: string; videoIds: number[] }>,
   ctx: () => CommandContext,
 ): Promise<void> {
-  const { lea, hugo, ines } = ids as Record<'lea' | 'hugo' | 'ines', { userId: string; videoIds: number[] }>;
+  const { lea, hugo, ines } = seeded as Record<'lea' | 'hugo' | 'ines', { userId: string; videoIds: number[] }>;
   const as = (userId: string) => ({ ...ctx(), userId });
   await setFollowing(events, lea.userId, hugo.userId, true, as(lea.userId));
   await setFollowing(events, hugo.userId, lea.userId, true, as(hugo.userId));
@@ -64,9 +97,24 @@ async function seedDemoLife(
   await setLike(events, hugo.userId, lea.videoIds[0], true, as(hugo.userId));
   await setLike(events, ines.userId, lea.videoIds[0], true, as(ines.userId));
   await setLike(events, lea.userId, hugo.videoIds[0], true, as(lea.userId));
-  const { comment } = await postComment(events, { videoId: lea.videoIds[0], authorId: hugo.userId, parentId: null, content: 'Trop bien cette vidéo ! 👏' }, as(hugo.userId));
-  await postComment(events, { videoId: lea.videoIds[0], authorId: lea.userId, parentId: comment.id, content: 'Merci Hugo 😊' }, as(lea.userId));
-  const ledger = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: 0 });
-  for (const m of DEMO_MEMBERS) await ledger.purchase(ids[m.pseudo].userId, { email: m.email, packId: 1 }, as(ids[m.pseudo].userId));
-  await ledger.sendGift(hugo.userId, { sender_email: 'hugo@evo.local', receiver_email: 'lea@evo.local', gift_id: 1 }, as(hugo.userId));
+  const { comment } = await postComment(
+    events,
+    ids,
+    { videoId: lea.videoIds[0], authorId: hugo.userId, parentId: null, content: 'Trop bien cette vidéo ! 👏' },
+    as(hugo.userId),
+  );
+  await postComment(
+    events,
+    ids,
+    { videoId: lea.videoIds[0], authorId: lea.userId, parentId: comment.id, content: 'Merci Hugo 😊' },
+    as(lea.userId),
+  );
+  const ledger = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: 0, ids });
+  for (const m of DEMO_MEMBERS)
+    await ledger.purchase(seeded[m.pseudo].userId, { email: m.email, packId: 1 }, as(seeded[m.pseudo].userId));
+  await ledger.sendGift(
+    hugo.userId,
+    { sender_email: 'hugo@evo.local', receiver_email: 'lea@evo.local', gift_id: 1 },
+    as(hugo.userId),
+  );
 }

@@ -28,7 +28,7 @@ import {
   type UserState,
   type VideoState,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 
 export type Member = UserState & { status: 'registered' };
 
@@ -136,6 +136,7 @@ export async function closedReportIdsOf(events: EventStore, claim: ReportClaimSt
  */
 export async function reportVideo(
   events: EventStore,
+  ids: IdAllocator,
   reporterId: string,
   videoId: number,
   reason: string,
@@ -147,7 +148,7 @@ export async function reportVideo(
   const closedReportIds = await closedReportIdsOf(events, claim);
   const command = { type: 'ReportVideo' as const, reportId: 0, videoId, reporterId, reason, video, closedReportIds };
   reportClaimDecider.decide(command, claim);
-  const reportId = await nextId(events, REPORT_SEQUENCE, ctx);
+  const reportId = await ids.next(REPORT_SEQUENCE, ctx);
   const r = await handleCommand(events, stream, reportClaimDecider, { ...command, reportId }, ctx);
   return { reportId, position: r.position };
 }

@@ -40,7 +40,7 @@ const COUNT_WAIT_MS = 2000;
  * to check that the video exists and is visible, never the read models.
  */
 export function videosRouter(deps: AppDeps): Router {
-  const { events, read, sessions, uploads, jobs, progress } = deps;
+  const { events, ids, read, sessions, uploads, jobs, progress } = deps;
   const q = socialQueries(read);
   const r = Router();
 
@@ -59,6 +59,7 @@ export function videosRouter(deps: AppDeps): Router {
       try {
         result = await uploadVideo(
           events,
+          ids,
           ownerId,
           {
             title: body.title,
@@ -169,7 +170,7 @@ export function videosRouter(deps: AppDeps): Router {
       const { reason } = ReportBody.parse(bodyOf(req));
       const me = await loadMember(events, currentUserId(req));
       if (!me) throw new HttpError(401, M.sessionExpired);
-      const result = await reportVideo(events, me.userId, id, reason, contextOf(req));
+      const result = await reportVideo(events, ids, me.userId, id, reason, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
       res.status(201).json({ message: M.reported });
     }),

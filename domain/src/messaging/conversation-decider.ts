@@ -21,7 +21,11 @@ export type ConversationState = {
  * new id.
  */
 export class StaleMessageIdError extends Error {
-  constructor(readonly messageId: number) {
+  constructor(
+    readonly messageId: number,
+    /** the conversation's last message id: a new id must be above it */
+    readonly lastMessageId: number,
+  ) {
     super(`message id ${messageId} is not above the conversation's last one`);
     this.name = 'StaleMessageIdError';
   }
@@ -40,7 +44,8 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
   decide(command, state) {
     if (command.type === 'SendMessage') {
       const { content, senderId, receiverId } = checkPrivateMessage(command);
-      if (command.messageId <= state.lastMessageId) throw new StaleMessageIdError(command.messageId);
+      if (command.messageId <= state.lastMessageId)
+        throw new StaleMessageIdError(command.messageId, state.lastMessageId);
       return [{ type: 'MessageSent', data: { messageId: command.messageId, senderId, receiverId, content } }];
     }
     if (state.lastMessageId === 0) throw notFound(MESSAGING_MESSAGES.conversationNotFound);

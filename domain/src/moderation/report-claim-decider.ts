@@ -15,7 +15,7 @@ import { REPORT_MESSAGES } from './rules';
  */
 export type ReportCommand = {
   type: 'ReportVideo';
-  /** from `nextId(store, 'report', ctx)` */
+  /** from the process's id allocator: `ids.next('report', ctx)` */
   reportId: number;
   videoId: number;
   reporterId: string;

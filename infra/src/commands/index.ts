@@ -1,2 +1,2 @@
 export * from './command-handler';
-export * from './sequence';
+export * from './id-blocks';

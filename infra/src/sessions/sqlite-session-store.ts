@@ -4,6 +4,8 @@ import type { SessionData, SessionStore } from './port';
 
 /** Expired rows are removed at most this often, on a write. */
 const SWEEP_EVERY_MS = 10 * 60_000;
+/** session ids whose row key is kept in memory */
+const KEY_CACHE_SIZE = 10_000;
 
 /**
  * Sessions of the embedded single process in a SQLite file of its DATA_DIR (`sessions.sqlite`),
@@ -19,6 +21,11 @@ export class SqliteSessionStore implements SessionStore {
     sweep: Database.Statement<[number]>;
   };
   private lastSweep = 0;
+  /**
+   * the row keys of the session ids seen lately (a SHA-256 per request was 1 % of a gift send's
+   * CPU): bounded, the oldest forgotten first; a pure function of the id, so never stale
+   */
+  private readonly keys = new Map<string, string>();
 
   constructor(
     readonly filePath: string,
@@ -43,7 +50,13 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private key(id: string) {
-    return createHash('sha256').update(id).digest('base64url');
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      key = createHash('sha256').update(id).digest('base64url');
+      if (this.keys.size >= KEY_CACHE_SIZE) this.keys.delete(this.keys.keys().next().value!);
+      this.keys.set(id, key);
+    }
+    return key;
   }
 
   async get(id: string): Promise<SessionData | undefined> {

@@ -17,11 +17,11 @@ import {
 } from '@evo/domain';
 import {
   EventStoreDbEventStore,
+  IdBlocks,
   MemoryReadStore,
   SqliteEventStore,
   handleCommand,
   loadState,
-  nextId,
   toNewEvents,
   type CommandContext,
   type EventStore,
@@ -58,6 +58,7 @@ const ctx = (userId?: string): CommandContext => ({
 /** A tiny world written through the real deciders. Follows are appended as the social slice would. */
 function world(events: EventStore = new SqliteEventStore(':memory:')) {
   open.push(events);
+  const ids = new IdBlocks(events);
   return {
     events,
     async member(pseudo: string) {
@@ -80,7 +81,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
       return userId;
     },
     async upload(ownerId: string) {
-      const videoId = await nextId(events, 'video', ctx(ownerId));
+      const videoId = await ids.next('video', ctx(ownerId));
       await handleCommand(
         events,
         videoStream(videoId),
@@ -118,7 +119,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
       ).position;
     },
     async comment(authorId: string, videoId: number, parentId: number | null = null, content = 'Bravo') {
-      const commentId = await nextId(events, 'comment', ctx(authorId));
+      const commentId = await ids.next('comment', ctx(authorId));
       const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
       const r = await handleCommand(
         events,
@@ -131,7 +132,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
     },
     async send(a: string, b: string, content = 'Salut') {
       for (;;) {
-        const messageId = await nextId(events, 'message', ctx(a));
+        const messageId = await ids.next('message', ctx(a));
         try {
           const r = await handleCommand(
             events,

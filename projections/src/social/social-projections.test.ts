@@ -19,11 +19,11 @@ import {
   type RecordedAppEvent,
 } from '@evo/domain';
 import {
+  IdBlocks,
   MemoryReadStore,
   SqliteEventStore,
   handleCommand,
   loadState,
-  nextId,
   toNewEvents,
   type CommandContext,
   type EventStore,
@@ -55,6 +55,7 @@ const ctx = (userId?: string): CommandContext => ({
 function world() {
   const events = new SqliteEventStore(':memory:');
   open.push(events);
+  const ids = new IdBlocks(events);
   const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
   return {
     events,
@@ -78,7 +79,7 @@ function world() {
       return userId;
     },
     async upload(ownerId: string, title: string) {
-      const videoId = await nextId(events, 'video', ctx(ownerId));
+      const videoId = await ids.next('video', ctx(ownerId));
       await handleCommand(
         events,
         videoStream(videoId),
@@ -137,7 +138,7 @@ function world() {
         ctx(u),
       ),
     async report(u: string, videoId: number, reason: string) {
-      const reportId = await nextId(events, REPORT_SEQUENCE, ctx(u));
+      const reportId = await ids.next(REPORT_SEQUENCE, ctx(u));
       await handleCommand(
         events,
         reportClaimStream(videoId, u),

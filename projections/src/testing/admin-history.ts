@@ -24,7 +24,7 @@ import {
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 
 /**
  * Administrators' and coin facts, through the real deciders, after the social and messaging history
@@ -34,7 +34,12 @@ import { handleCommand, loadState, nextId, type CommandContext, type EventStore 
  * movements with a gift sent, credited and claimed, role grants and revocations by an administrator,
  * and a rebuild request. userIds[0] is the administrator.
  */
-export async function writeAdminHistory(events: EventStore, userIds: string[], firstVideos: number[]): Promise<void> {
+export async function writeAdminHistory(
+  events: EventStore,
+  ids: IdAllocator,
+  userIds: string[],
+  firstVideos: number[],
+): Promise<void> {
   const n = userIds.length;
   if (n < 3) return;
   const admin = userIds[0];
@@ -80,7 +85,7 @@ export async function writeAdminHistory(events: EventStore, userIds: string[], f
     const claim = (await loadState(events, stream, reportClaimDecider)).state;
     const last = claim.reports.at(-1)!.reportId;
     const closed = isReportClosed((await loadState(events, reportStream(last), reportDecider)).state) ? [last] : [];
-    const reportId = await nextId(events, REPORT_SEQUENCE, ctx(userIds[1]));
+    const reportId = await ids.next(REPORT_SEQUENCE, ctx(userIds[1]));
     const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
     await handleCommand(
       events,
@@ -134,7 +139,7 @@ export async function writeAdminHistory(events: EventStore, userIds: string[], f
   // --- coins: purchases, additions, a gift sent, credited (10 % fee) and claimed, a withdrawal of earned coins
   const wallet = async (userId: string, command: WalletCommand) =>
     handleCommand(events, walletStream(userId), walletDecider, command, ctx(userId));
-  const txId = () => nextId(events, LEDGER_SEQUENCE, ctx());
+  const txId = () => ids.next(LEDGER_SEQUENCE, ctx());
   const [buyer, receiver] = [userIds[1], userIds[2]];
   await wallet(buyer, {
     type: 'PurchaseCoins',

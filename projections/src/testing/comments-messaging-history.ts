@@ -17,7 +17,7 @@ import {
   videoStream,
   type NotificationCommand,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 
 /**
  * Comments (top-level, replies, a reply to a reply, the owner on their own video, refusals),
@@ -27,6 +27,7 @@ import { handleCommand, loadState, nextId, type CommandContext, type EventStore 
  */
 export async function writeCommentsAndMessagesHistory(
   events: EventStore,
+  ids: IdAllocator,
   userIds: string[],
   videoIds: number[],
 ): Promise<void> {
@@ -53,7 +54,7 @@ export async function writeCommentsAndMessagesHistory(
     if (isVideoAvailable(state)) videos.push({ videoId, ownerId: state.ownerId });
   }
   const comment = async (authorId: string, videoId: number, parentId: number | null, content: string) => {
-    const commentId = await nextId(events, 'comment', ctx(authorId));
+    const commentId = await ids.next('comment', ctx(authorId));
     const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
     await handleCommand(
       events,
@@ -88,7 +89,7 @@ export async function writeCommentsAndMessagesHistory(
   const send = async (senderId: string, receiverId: string, content: string) => {
     const senderFollowsReceiver = await follows(senderId, receiverId);
     for (;;) {
-      const messageId = await nextId(events, 'message', ctx(senderId));
+      const messageId = await ids.next('message', ctx(senderId));
       try {
         await handleCommand(
           events,

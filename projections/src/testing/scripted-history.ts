@@ -18,7 +18,15 @@ import {
   videoStream,
   viewsStream,
 } from '@evo/domain';
-import { handleCommand, loadState, nextId, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import {
+  IdBlocks,
+  handleCommand,
+  loadState,
+  toNewEvents,
+  type CommandContext,
+  type EventStore,
+  type IdAllocator,
+} from '@evo/infra';
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
 import { writeAdminHistory } from './admin-history';
 
@@ -32,12 +40,14 @@ const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandCon
  * A small but varied history written through the real deciders and command loop: members,
  * claims, logins, admin grants and revocations, uploads, processing and rejections; then the
  * social facts (see `writeSocialHistory`), comments and messages, then the administrators' and coin
- * facts (see `writeAdminHistory`).
+ * facts (see `writeAdminHistory`). Its numeric ids come from `ids` (by default an allocator of its
+ * own, as another process would have).
  */
 export async function writeScriptedHistory(
   events: EventStore,
   members = 5,
   prefix = 'membre',
+  ids: IdAllocator = new IdBlocks(events),
 ): Promise<{ userIds: string[]; videoIds: number[] }> {
   const userIds: string[] = [];
   const videoIds: number[] = [];
@@ -75,7 +85,7 @@ export async function writeScriptedHistory(
     );
     userIds.push(userId);
     for (let v = 0; v <= i % 3; v++) {
-      const videoId = await nextId(events, 'video', ctx(userId, at));
+      const videoId = await ids.next('video', ctx(userId, at));
       const data = {
         videoId,
         ownerId: userId,
@@ -121,9 +131,9 @@ export async function writeScriptedHistory(
   await handleCommand(events, userStream(userIds[0]), userDecider, { type: 'GrantAdmin', userId: userIds[0] }, ctx());
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'GrantAdmin', userId: userIds[1] }, ctx());
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'RevokeAdmin', userId: userIds[1] }, ctx());
-  await writeSocialHistory(events, userIds, firstVideos);
-  await writeCommentsAndMessagesHistory(events, userIds, videoIds);
-  await writeAdminHistory(events, userIds, firstVideos);
+  await writeSocialHistory(events, ids, userIds, firstVideos);
+  await writeCommentsAndMessagesHistory(events, ids, userIds, videoIds);
+  await writeAdminHistory(events, ids, userIds, firstVideos);
   return { userIds, videoIds };
 }
 
@@ -132,7 +142,12 @@ export async function writeScriptedHistory(
  * toggles, reports, and deletions by an owner and by an administrator (userIds[0]) of videos that
  * were liked, viewed, favourited and reported. Member 2's videos are never deleted.
  */
-async function writeSocialHistory(events: EventStore, userIds: string[], firstVideos: number[]): Promise<void> {
+async function writeSocialHistory(
+  events: EventStore,
+  ids: IdAllocator,
+  userIds: string[],
+  firstVideos: number[],
+): Promise<void> {
   const n = userIds.length;
   if (n < 2) return;
   const at = (minutes: number) => new Date(Date.UTC(2026, 3, 1, 8) + minutes * 60_000);
@@ -176,7 +191,7 @@ async function writeSocialHistory(events: EventStore, userIds: string[], firstVi
       c(userIds[u]),
     );
   const report = async (u: number, videoId: number, reason: string) => {
-    const reportId = await nextId(events, REPORT_SEQUENCE, c(userIds[u]));
+    const reportId = await ids.next(REPORT_SEQUENCE, c(userIds[u]));
     const command = {
       type: 'ReportVideo' as const,
       reportId,
