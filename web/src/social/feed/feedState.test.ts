@@ -6,6 +6,7 @@ import {
   currentItem,
   feedReducer,
   hasClosingSlide,
+  inTurns,
   initialFeedState,
   isEmpty,
   isFailedEmpty,
@@ -48,8 +49,7 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 const load = (state: FeedState, source: FeedSource, page: number, videos: Video[], more: boolean) =>
   run(state, { type: 'pageRequested' }, { type: 'pageLoaded', source, page, videos, more });
 
-const withFriends = (count: number, more = false) =>
-  load(initialFeedState, 'friends', 1, range(1, count), more);
+const withFriends = (count: number, more = false) => load(initialFeedState, 'friends', 1, range(1, count), more);
 
 const ids = (state: FeedState) => state.items.map((item) => item.video.id);
 
@@ -112,7 +112,13 @@ describe('feed: pages', () => {
     expect(run(requested, { type: 'pageRequested' })).toBe(requested);
     // not requested
     expect(
-      feedReducer(initialFeedState, { type: 'pageLoaded', source: 'friends', page: 1, videos: [video(1)], more: false }),
+      feedReducer(initialFeedState, {
+        type: 'pageLoaded',
+        source: 'friends',
+        page: 1,
+        videos: [video(1)],
+        more: false,
+      }),
     ).toBe(initialFeedState);
     // another page than the one asked
     expect(
@@ -232,5 +238,12 @@ describe('feed: sound and pause', () => {
   it('tap and pause do nothing without a visible video', () => {
     expect(run(initialFeedState, { type: 'tap' })).toBe(initialFeedState);
     expect(run(initialFeedState, { type: 'togglePause' })).toBe(initialFeedState);
+  });
+});
+
+describe('feed: other members in turns', () => {
+  it('takes one video of each member in turn', () => {
+    expect(inTurns([['a1', 'a2'], ['b1'], ['c1', 'c2', 'c3']])).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'c3']);
+    expect(inTurns([])).toEqual([]);
   });
 });

@@ -115,6 +115,14 @@ export const isEmpty = (state: FeedState) => state.items.length === 0 && state.n
 /** Nothing listed because the first request failed. */
 export const isFailedEmpty = (state: FeedState) => state.items.length === 0 && state.failed;
 
+/** Other members' videos in turns, one member's first video each, then their second…: [[a1, a2], [b1]] → a1, b1, a2 */
+export function inTurns<T>(lists: T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]);
+  return out;
+}
+
 // ---------- Reducer ----------
 
 const samePage = (a: FeedPage | null, source: FeedSource, page: number) =>
