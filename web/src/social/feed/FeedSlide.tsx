@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type Dispatch, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type Dispatch } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { ProfilePicture } from '../../shell/ui/ProfilePicture';
@@ -265,19 +265,29 @@ function CommentsSheet({
   const panelId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
 
+  const closeLatest = useRef(onClose);
+  useLayoutEffect(() => {
+    closeLatest.current = onClose;
+  });
+
   useEffect(() => {
     closeRef.current?.focus({ preventScroll: true });
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key === 'Escape') {
+  // Escape closes it, wherever the focus is (after sending, the focus may have left the sheet),
+  // unless a dialog above it (a confirmation) takes the key
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
       event.preventDefault();
-      onClose();
-    }
-  };
+      closeLatest.current();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   return (
-    <section className="feed-sheet" role="dialog" aria-labelledby={headingId} onKeyDown={onKeyDown}>
+    <section className="feed-sheet" role="dialog" aria-labelledby={headingId}>
       <header className="feed-sheet__header">
         <h2 id={headingId}>
           Commentaires <span className="feed-sheet__count">({comments.count})</span>
