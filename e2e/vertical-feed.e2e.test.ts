@@ -70,7 +70,17 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
   }
 
   async function loggedIn(m: Registration, size: { width: number; height: number }) {
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
+    // a phone has a touch screen (swipes)
+    const context = await browser.newContext({ viewport: size, locale: 'fr-FR', hasTouch: size.width < 600 });
+    // layout shifts not caused by the member, summed per page (the Cumulative Layout Shift)
+    await context.addInitScript(() => {
+      const w = window as unknown as { __shift: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+          if (!entry.hadRecentInput) w.__shift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const { page, errors } = await newPage(context);
     await page.goto(`${server.url}/login`);
@@ -165,8 +175,10 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       expect(box.bottom).toBeLessThanOrEqual(slide.bottom + 0.5);
       for (const bar of fixed) expect(overlaps(box, bar)).toBe(false);
     }
-    // what is under the middle of the video is the video's own tap area
+    // the picture takes the whole height (give or take the frame's margin on wide screens)
     const video = await boxOf(active(page).locator('video'));
+    expect(video.bottom - video.top).toBeGreaterThanOrEqual(slide.bottom - slide.top - 40);
+    // what is under the middle of the video is the video's own tap area
     const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.className ?? '', {
       x: (video.left + video.right) / 2,
       y: (video.top + video.bottom) / 2,
@@ -188,7 +200,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
     );
 
   for (const size of SIZES) {
-    it(`one video per screen between the bars, muted then with sound, next by arrow key and wheel, a view per display (${size.name})`, async () => {
+    it(`one video per screen between the bars, muted then with sound, next by arrow keys, wheel and swipe, no layout shift, a view per display (${size.name})`, async () => {
       const me = await viewer();
       const [charlie, bravo] = [videoOf(2), videoOf(1)];
       const before = { charlie: await views(me.client, charlie), bravo: await views(me.client, bravo) };
@@ -261,6 +273,28 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await page.keyboard.press('PageUp');
       await expect.poll(() => activeId(page)).toBe(second);
 
+      // a swipe up with a finger (real touch events, through the browser's own scrolling and snapping)
+      const cdp = await context.newCDPSession(page);
+      const box = await boxOf(active(page).locator('video'));
+      const x = Math.round((box.left + box.right) / 2);
+      const from = Math.round(box.top + (box.bottom - box.top) * 0.75);
+      const to = Math.round(box.top + (box.bottom - box.top) * 0.2);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: from }] });
+      for (let i = 1; i <= 10; i++) {
+        await cdp.send('Input.dispatchTouchEvent', {
+          type: 'touchMove',
+          touchPoints: [{ x, y: Math.round(from + ((to - from) * i) / 10) }],
+        });
+        await page.waitForTimeout(16);
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe(third);
+      await expectPlaying(page, third);
+      await expect.poll(async () => (await media(page, second))?.paused).toBe(true);
+      await fillsBetweenTheBars(page, size);
+
+      // nothing moved by itself on the way (the Cumulative Layout Shift stays at 0)
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
       await noSidewaysScroll(page);
       expect(realErrors(errors)).toEqual([]);
       await context.close();
