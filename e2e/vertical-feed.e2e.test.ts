@@ -100,6 +100,19 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
   }
 
   const active = (page: Page) => page.locator('.feed-slide--active');
+  /** the visible slide is exactly in the scroller's box (its scrolling ended there) */
+  const settled = (page: Page) =>
+    expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const slide = document.querySelector('.feed-slide--active')?.getBoundingClientRect();
+            const box = document.querySelector('.feed__scroller')?.getBoundingClientRect();
+            return !!slide && !!box && Math.abs(slide.top - box.top) < 1 && Math.abs(slide.bottom - box.bottom) < 1;
+          }),
+        { timeout: 10_000, message: 'the visible slide fills the scroller' },
+      )
+      .toBe(true);
   const activeId = async (page: Page) => Number(await active(page).getAttribute('data-video-id'));
 
   const views = async (client: Client, id: number) =>
@@ -229,6 +242,11 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expect.poll(async () => (await media(page, first))?.muted).toBe(false);
       await expectPlaying(page, first, false);
       await active(page).getByRole('button', { name: 'Couper le son' }).waitFor();
+      // the M key too
+      await page.keyboard.press('m');
+      await expect.poll(async () => (await media(page, first))?.muted).toBe(true);
+      await page.keyboard.press('m');
+      await expect.poll(async () => (await media(page, first))?.muted).toBe(false);
 
       // ArrowDown: the next video comes into view and plays, the previous one pauses
       await page.keyboard.press('ArrowDown');
@@ -238,13 +256,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       expect(await active(page).getByRole('heading', { level: 2 }).textContent()).toBe('Vidéo de Bravo');
       await expectPlaying(page, second, false);
       await expect.poll(async () => (await media(page, first))?.paused).toBe(true);
-      await expect
-        .poll(async () => {
-          const slide = await boxOf(active(page));
-          const scroller = await boxOf(page.locator('.feed__scroller'));
-          return Math.abs(slide.top - scroller.top) < 1 && Math.abs(slide.bottom - scroller.bottom) < 1;
-        })
-        .toBe(true);
+      await settled(page);
       await fillsBetweenTheBars(page, size);
       await expect.poll(() => views(me.client, second), { timeout: 10_000 }).toBe(before.bravo + 1);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
@@ -256,6 +268,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await page.mouse.wheel(0, 300);
       await expect.poll(() => activeId(page)).not.toBe(second);
       const third = await activeId(page);
+      await settled(page);
       expect(await active(page).getByRole('heading', { level: 2 }).textContent()).toBe('Vidéo de Alpha');
       await expectPlaying(page, third);
       await expect.poll(async () => (await media(page, second))?.paused).toBe(true);
@@ -263,6 +276,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await page.waitForTimeout(400); // the gesture is over
       await page.mouse.wheel(0, -300);
       await expect.poll(() => activeId(page)).toBe(second);
+      await settled(page);
       await expectPlaying(page, second);
       // displayed again: the server counts one member's displays of a video once per 30 minutes
       await page.waitForTimeout(500);
@@ -270,8 +284,10 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       // PageDown / PageUp as well
       await page.keyboard.press('PageDown');
       await expect.poll(() => activeId(page)).toBe(third);
+      await settled(page);
       await page.keyboard.press('PageUp');
       await expect.poll(() => activeId(page)).toBe(second);
+      await settled(page);
 
       // a swipe up with a finger (real touch events, through the browser's own scrolling and snapping)
       const cdp = await context.newCDPSession(page);
@@ -289,6 +305,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       }
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe(third);
+      await settled(page);
       await expectPlaying(page, third);
       await expect.poll(async () => (await media(page, second))?.paused).toBe(true);
       await fillsBetweenTheBars(page, size);
@@ -400,6 +417,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const shown = await activeId(page);
       await page.keyboard.press('ArrowDown');
       await expect.poll(() => activeId(page)).not.toBe(shown);
+      await settled(page);
     }
     expect(titles.slice(0, 3)).toEqual(['Vidéo de Charlie', 'Vidéo de Bravo', 'Vidéo de Alpha']);
     expect(titles).toContain("Vidéo d'un inconnu");
@@ -411,6 +429,8 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
     ).toBe(true);
     for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowDown');
     await page.getByText('Vous avez tout vu pour le moment.').waitFor();
+    await page.waitForTimeout(600); // the last scroll ends
+    await shot(page, 'feed-end-desktop');
     // never more than two videos loaded on the way
     expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
     await context.close();
@@ -428,6 +448,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
     await page.route('**/api/users/with-videos**', (route) => route.fulfill({ json: [] }));
     await page.reload();
     await page.getByText('Aucun contenu', { exact: true }).waitFor();
+    await shot(page, 'feed-empty-mobile');
     expect(await page.locator('video').count()).toBe(0);
     await context.close();
   }, 60_000);

@@ -7,7 +7,7 @@ import { hasClosingSlide, isLoaded, isNear, slideCount, type FeedAction, type Fe
 const END = 'Vous avez tout vu pour le moment.';
 const MORE_FAILED = 'Impossible de charger la suite du feed.';
 const HINT =
-  'Une vidéo à la fois : flèches haut et bas, Page précédente et Page suivante, ou la molette pour changer de vidéo.';
+  'Une vidéo à la fois : flèches haut et bas, Page précédente et Page suivante, ou la molette pour changer de vidéo ; la touche M coupe ou active le son.';
 /** a wheel gesture moves one video; the next one counts after this quiet time */
 const WHEEL_QUIET_MS = 180;
 /** pixels of wheel travel that make a move */
@@ -46,7 +46,9 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
     sheetOpenRef.current = sheetOpen;
   });
 
-  // the scroller settled (swipe, wheel, keys, focus): that slide is the visible one
+  // the scroller settled (swipe, wheel, keys, focus) on a slide: that one is the visible one. Settled
+  // means 'scrollend' where the browser has it (else no scroll event for a while), at a snap point
+  // (a slow device's frames can be far apart in the middle of a smooth scroll)
   useEffect(() => {
     const scroller = scrollerRef.current;
     if (!scroller) return;
@@ -54,11 +56,15 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
     const settle = () => {
       clearTimeout(timer);
       const height = scroller.clientHeight;
-      if (height > 0) dispatch({ type: 'show', index: Math.round(scroller.scrollTop / height) });
+      if (height <= 0) return;
+      const index = Math.round(scroller.scrollTop / height);
+      if (Math.abs(scroller.scrollTop - index * height) > 2) return;
+      dispatch({ type: 'show', index });
     };
+    const hasScrollEnd = 'onscrollend' in window;
     const onScroll = () => {
       clearTimeout(timer);
-      timer = setTimeout(settle, 150);
+      timer = setTimeout(settle, hasScrollEnd ? 1000 : 150);
     };
     scroller.addEventListener('scroll', onScroll, { passive: true });
     scroller.addEventListener('scrollend', settle);
