@@ -15,6 +15,8 @@ const realErrors = (errors: string[]) =>
   errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('net::ERR_ABORTED'));
 
 type Member = { client: Client; member: Registration };
+/** waits of the browser checks (scrolls, plays, server counts): generous, the machine may be loaded */
+const POLL = { timeout: 10_000 };
 
 interface Box {
   top: number;
@@ -239,23 +241,23 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
       // sound on (the visible button), still playing; the choice stays for the next video
       await active(page).getByRole('button', { name: 'Activer le son' }).click();
-      await expect.poll(async () => (await media(page, first))?.muted).toBe(false);
+      await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
       await expectPlaying(page, first, false);
       await active(page).getByRole('button', { name: 'Couper le son' }).waitFor();
       // the M key too
       await page.keyboard.press('m');
-      await expect.poll(async () => (await media(page, first))?.muted).toBe(true);
+      await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(true);
       await page.keyboard.press('m');
-      await expect.poll(async () => (await media(page, first))?.muted).toBe(false);
+      await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
 
       // ArrowDown: the next video comes into view and plays, the previous one pauses
       await page.keyboard.press('ArrowDown');
-      await expect.poll(() => activeId(page)).not.toBe(first);
+      await expect.poll(() => activeId(page), POLL).not.toBe(first);
       const second = await activeId(page);
       expect(second).toBe(bravo);
       expect(await active(page).getByRole('heading', { level: 2 }).textContent()).toBe('Vidéo de Bravo');
       await expectPlaying(page, second, false);
-      await expect.poll(async () => (await media(page, first))?.paused).toBe(true);
+      await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);
       await settled(page);
       await fillsBetweenTheBars(page, size);
       await expect.poll(() => views(me.client, second), { timeout: 10_000 }).toBe(before.bravo + 1);
@@ -266,16 +268,16 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const middle = await boxOf(active(page));
       await page.mouse.move((middle.left + middle.right) / 2, (middle.top + middle.bottom) / 2);
       await page.mouse.wheel(0, 300);
-      await expect.poll(() => activeId(page)).not.toBe(second);
+      await expect.poll(() => activeId(page), POLL).not.toBe(second);
       const third = await activeId(page);
       await settled(page);
       expect(await active(page).getByRole('heading', { level: 2 }).textContent()).toBe('Vidéo de Alpha');
       await expectPlaying(page, third);
-      await expect.poll(async () => (await media(page, second))?.paused).toBe(true);
+      await expect.poll(async () => (await media(page, second))?.paused, POLL).toBe(true);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
       await page.waitForTimeout(400); // the gesture is over
       await page.mouse.wheel(0, -300);
-      await expect.poll(() => activeId(page)).toBe(second);
+      await expect.poll(() => activeId(page), POLL).toBe(second);
       await settled(page);
       await expectPlaying(page, second);
       // displayed again: the server counts one member's displays of a video once per 30 minutes
@@ -283,10 +285,10 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       expect(await views(me.client, second)).toBe(before.bravo + 1);
       // PageDown / PageUp as well
       await page.keyboard.press('PageDown');
-      await expect.poll(() => activeId(page)).toBe(third);
+      await expect.poll(() => activeId(page), POLL).toBe(third);
       await settled(page);
       await page.keyboard.press('PageUp');
-      await expect.poll(() => activeId(page)).toBe(second);
+      await expect.poll(() => activeId(page), POLL).toBe(second);
       await settled(page);
 
       // a swipe up with a finger (real touch events, through the browser's own scrolling and snapping);
@@ -314,7 +316,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe(third);
       await settled(page);
       await expectPlaying(page, third);
-      await expect.poll(async () => (await media(page, second))?.paused).toBe(true);
+      await expect.poll(async () => (await media(page, second))?.paused, POLL).toBe(true);
       await fillsBetweenTheBars(page, size);
 
       // nothing moved by itself on the way (the Cumulative Layout Shift stays at 0)
@@ -338,7 +340,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await rail.getByRole('button', { name: `J'aime (${likes + 1})` }).waitFor();
       expect(await rail.getByRole('button', { name: /^J'aime/ }).getAttribute('aria-pressed')).toBe('true');
       await expect
-        .poll(async () => Number((await me.client.get(`/api/videos/${id}`)).json.likes_count))
+        .poll(async () => Number((await me.client.get(`/api/videos/${id}`)).json.likes_count), POLL)
         .toBe(likes + 1);
       await rail.getByRole('button', { name: `J'aime (${likes + 1})` }).click();
       await rail.getByRole('button', { name: `J'aime (${likes})` }).waitFor();
@@ -350,7 +352,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const sheet = page.getByRole('dialog', { name: /Commentaires/ });
       await sheet.getByRole('region', { name: 'Commentaires' }).waitFor();
       await expect
-        .poll(() => sheet.getByRole('region', { name: 'Commentaires' }).getAttribute('aria-busy'))
+        .poll(() => sheet.getByRole('region', { name: 'Commentaires' }).getAttribute('aria-busy'), POLL)
         .toBe('false');
       const sheetBox = await boxOf(sheet);
       for (const bar of await bars(page))
@@ -423,7 +425,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       if (title === "Vidéo d'un inconnu") break;
       const shown = await activeId(page);
       await page.keyboard.press('ArrowDown');
-      await expect.poll(() => activeId(page)).not.toBe(shown);
+      await expect.poll(() => activeId(page), POLL).not.toBe(shown);
       await settled(page);
     }
     expect(titles.slice(0, 3)).toEqual(['Vidéo de Charlie', 'Vidéo de Bravo', 'Vidéo de Alpha']);

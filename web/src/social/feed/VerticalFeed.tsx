@@ -228,7 +228,8 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
           className="feed-control"
           aria-label="Vidéo suivante"
           title="Vidéo suivante"
-          disabled={state.index >= total - 1}
+          // on the last video while more are coming, the move waits for them
+          disabled={state.index >= total - 1 && (state.next === null || state.failed)}
           onClick={() => dispatch({ type: 'step', delta: 1 })}
         >
           <ChevronDownIcon />

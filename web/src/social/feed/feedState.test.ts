@@ -55,7 +55,14 @@ const ids = (state: FeedState) => state.items.map((item) => item.video.id);
 
 describe('feed: initial state', () => {
   it('lists nothing, muted, asks the first page of friends', () => {
-    expect(initialFeedState).toMatchObject({ items: [], index: 0, muted: true, paused: false, display: 0 });
+    expect(initialFeedState).toMatchObject({
+      items: [],
+      index: 0,
+      muted: true,
+      paused: false,
+      display: 0,
+      pendingNext: false,
+    });
     expect(pageToLoad(initialFeedState)).toEqual({ source: 'friends', page: 1 });
     expect(currentItem(initialFeedState)).toBeNull();
     expect(isEmpty(initialFeedState)).toBe(false);
@@ -200,6 +207,39 @@ describe('feed: moving from one video to the next', () => {
     expect(state.items.map((_, i) => isNear(state, i))).toEqual([true, true, true, true, true]);
     const far = run(withFriends(8, true), { type: 'show', index: 5 });
     expect(far.items.map((_, i) => isNear(far, i))).toEqual([false, false, false, true, true, true, true, true]);
+  });
+
+  it('next on the last video while more are coming: the feed moves once they are there', () => {
+    // the friends' page is short: other members' videos are on their way
+    const atLast = run(withFriends(2, false), { type: 'show', index: 1 }, { type: 'pageRequested' });
+    const asked = run(atLast, { type: 'step', delta: 1 });
+    expect(asked).toMatchObject({ index: 1, pendingNext: true });
+    expect(run(asked, { type: 'step', delta: 1 })).toBe(asked);
+    const arrived = run(asked, { type: 'pageLoaded', source: 'discover', page: 1, videos: [video(9)], more: true });
+    expect(arrived).toMatchObject({ index: 2, pendingNext: false, display: asked.display + 1 });
+    expect(currentItem(arrived)?.video.id).toBe(9);
+  });
+
+  it('a pending move: kept over an empty page with more to come, to the closing slide at the end, dropped on failure or another move', () => {
+    const asked = run(
+      withFriends(2, false),
+      { type: 'show', index: 1 },
+      { type: 'pageRequested' },
+      { type: 'step', delta: 1 },
+    );
+    const empty = run(asked, { type: 'pageLoaded', source: 'discover', page: 1, videos: [], more: true });
+    expect(empty).toMatchObject({ index: 1, pendingNext: true });
+    const end = run(
+      empty,
+      { type: 'pageRequested' },
+      { type: 'pageLoaded', source: 'discover', page: 2, videos: [], more: false },
+    );
+    expect(end).toMatchObject({ index: 2, pendingNext: false });
+    expect(currentItem(end)).toBeNull();
+    const failed = run(asked, { type: 'pageFailed', source: 'discover', page: 1 });
+    expect(failed).toMatchObject({ index: 1, pendingNext: false });
+    const back = run(asked, { type: 'step', delta: -1 });
+    expect(back).toMatchObject({ index: 0, pendingNext: false });
   });
 
   it('the last video has nothing after it to load', () => {

@@ -44,6 +44,8 @@ export interface FeedState {
   failed: boolean;
   /** the source of the failed request */
   failedSource: FeedSource | null;
+  /** "next" was asked on the last video while more were coming: it moves once they are there */
+  pendingNext: boolean;
 }
 
 export type FeedAction =
@@ -83,6 +85,7 @@ export const initialFeedState: FeedState = {
   loading: false,
   failed: false,
   failedSource: null,
+  pendingNext: false,
 };
 
 // ---------- Derived facts ----------
@@ -160,7 +163,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
       const items = added.length > 0 ? [...state.items, ...added] : state.items;
       // the first video listed is displayed as soon as it arrives
       const firstShown = state.items.length === 0 && items.length > 0;
-      return {
+      const loaded: FeedState = {
         ...state,
         items,
         next,
@@ -168,11 +171,16 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
         display: firstShown ? state.display + 1 : state.display,
         index: firstShown ? 0 : state.index,
       };
+      if (!state.pendingNext) return loaded;
+      // the move asked while this page was coming: to its first video (or the closing slide at the end)
+      if (state.index + 1 < slideCount(loaded)) return { ...moveTo(loaded, state.index + 1), pendingNext: false };
+      // nothing new, more to come: still waiting
+      return next ? loaded : { ...loaded, pendingNext: false };
     }
 
     case 'pageFailed':
       if (!state.loading || !samePage(state.next, action.source, action.page)) return state;
-      return { ...state, loading: false, failed: true, failedSource: action.source };
+      return { ...state, loading: false, failed: true, failedSource: action.source, pendingNext: false };
 
     case 'retry': {
       if (!state.failed) return state;
@@ -181,11 +189,21 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
       return cleared.index >= slideCount(cleared) ? moveTo(cleared, slideCount(cleared) - 1) : cleared;
     }
 
-    case 'show':
-      return moveTo(state, action.index);
+    case 'show': {
+      const moved = moveTo(state, action.index);
+      return moved !== state && state.pendingNext ? { ...moved, pendingNext: false } : moved;
+    }
 
-    case 'step':
-      return action.delta === 0 ? state : moveTo(state, state.index + Math.sign(action.delta));
+    case 'step': {
+      if (action.delta === 0) return state;
+      const last = slideCount(state) - 1;
+      // on the last video while more are coming: the move waits for them
+      if (action.delta > 0 && state.index >= last && state.next && !state.failed && state.items.length > 0) {
+        return state.pendingNext ? state : { ...state, pendingNext: true };
+      }
+      const moved = moveTo(state, state.index + Math.sign(action.delta));
+      return state.pendingNext ? { ...moved, pendingNext: false } : moved;
+    }
 
     case 'tap':
       if (!currentItem(state)) return state;
