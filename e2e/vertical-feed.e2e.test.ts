@@ -249,6 +249,17 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(true);
       await page.keyboard.press('m');
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
+      // a tap on the video: muted, it turns the sound on; with sound, it pauses and plays
+      await active(page).getByRole('button', { name: 'Couper le son' }).click();
+      await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(true);
+      const tap = active(page).locator('.feed-slide__tap');
+      await tap.click();
+      await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
+      await tap.click();
+      await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);
+      await active(page).getByRole('button', { name: 'Lire la vidéo' }).waitFor();
+      await tap.click();
+      await expectPlaying(page, first, false);
 
       // ArrowDown: the next video comes into view and plays, the previous one pauses
       await page.keyboard.press('ArrowDown');
