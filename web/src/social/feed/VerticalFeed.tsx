@@ -10,6 +10,8 @@ const HINT =
   'Une vidéo à la fois : flèches haut et bas, Page précédente et Page suivante, ou la molette pour changer de vidéo ; la touche M coupe ou active le son.';
 /** a wheel gesture moves one video; the next one counts after this quiet time */
 const WHEEL_QUIET_MS = 180;
+/** how long a scroll asked by key, wheel or button may take before a settled position overrides it */
+const GOING_MS = 1500;
 /** pixels of wheel travel that make a move */
 const WHEEL_STEP = 25;
 
@@ -38,6 +40,8 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
   const [commentsFor, setCommentsFor] = useState<number | null>(null);
   const indexRef = useRef(state.index);
   const sheetOpenRef = useRef(false);
+  /** a scroll this component started (key, wheel, button) and the slide it goes to */
+  const scrollingTo = useRef<{ index: number; at: number } | null>(null);
   const total = slideCount(state);
   const current = state.items[state.index]?.video.id ?? null;
   const sheetOpen = commentsFor !== null && commentsFor === current;
@@ -59,7 +63,15 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
       if (height <= 0) return;
       const index = Math.round(scroller.scrollTop / height);
       if (Math.abs(scroller.scrollTop - index * height) > 2) return;
+      // the end of an earlier scroll, reported after a new move was asked: not where the feed goes
+      const going = scrollingTo.current;
+      if (going && going.index !== index && performance.now() - going.at < GOING_MS) return;
+      scrollingTo.current = null;
       dispatch({ type: 'show', index });
+    };
+    // a finger or the mouse takes over: what it settles on wins
+    const takeOver = () => {
+      scrollingTo.current = null;
     };
     const hasScrollEnd = 'onscrollend' in window;
     const onScroll = () => {
@@ -68,10 +80,14 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
     };
     scroller.addEventListener('scroll', onScroll, { passive: true });
     scroller.addEventListener('scrollend', settle);
+    scroller.addEventListener('touchstart', takeOver, { passive: true });
+    scroller.addEventListener('pointerdown', takeOver);
     return () => {
       clearTimeout(timer);
       scroller.removeEventListener('scroll', onScroll);
       scroller.removeEventListener('scrollend', settle);
+      scroller.removeEventListener('touchstart', takeOver);
+      scroller.removeEventListener('pointerdown', takeOver);
     };
   }, [dispatch]);
 
@@ -82,6 +98,7 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
     const top = state.index * scroller.clientHeight;
     if (Math.abs(scroller.scrollTop - top) < 2) return;
     const smooth = !window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    scrollingTo.current = { index: state.index, at: performance.now() };
     scroller.scrollTo({ top, behavior: smooth ? 'smooth' : 'auto' });
   }, [state.index]);
 
