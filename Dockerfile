@@ -2,6 +2,7 @@ FROM node:20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends curl python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contracts/package.json contracts/
 COPY domain/package.json domain/
 COPY infra/package.json infra/
 COPY projections/package.json projections/

@@ -198,7 +198,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.getByRole('link', { name: `Audit des coins de ${author.member.email}` }).click();
     await page.waitForURL((u) => u.pathname === `/admin/transactions/${encodeURIComponent(author.member.email)}`);
     await page.getByRole('heading', { name: 'Audit des coins' }).waitFor();
-    await expect.poll(visible(page, '✅ Grand livre cohérent')).toBe(true);
+    await expect.poll(visible(page, 'Grand livre cohérent')).toBe(true);
     expect(await page.getByText(`@${author.member.pseudo} · ${author.member.email}`).isVisible()).toBe(true);
     await expect.poll(() => stat(page, 'Solde')).toBe('40 coins');
     expect(await stat(page, 'Cadeaux non récupérés')).toBe('5 coins');
@@ -341,7 +341,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     expect(state.done).toBe(state.events);
     expect(spaces(await result.textContent())).toMatch(
       new RegExp(
-        `^✅ Projections reconstruites : ${spaces(state.events.toLocaleString('fr-FR'))} événements en (moins de 0,1 s|[\\d,]+ (s|min))`,
+        `^Projections reconstruites : ${spaces(state.events.toLocaleString('fr-FR'))} événements en (moins de 0,1 s|[\\d,]+ (s|min))`,
       ),
     );
     expect(await page.getByRole('button', { name: 'Reconstruire les projections' }).isEnabled()).toBe(true);

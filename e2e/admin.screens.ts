@@ -913,7 +913,7 @@ async function transactions(browser: Browser, base: string, problems: string[]) 
   assert.equal(await ledgerRows.count(), 7);
   const balances = await ledgerRows.locator('td:nth-child(5)').allTextContents();
   assert.deepEqual(balances, ['200', '310', '285', '45', '330', '30', '580']);
-  await page.getByText('Cohérents ✅').waitFor();
+  await page.getByText('Cohérents', { exact: true }).waitFor();
   await shot(page, '21-ledger-audit', true);
 
   // as-of date
@@ -1387,7 +1387,7 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   };
   backend.rebuild = done;
   socket.emit('rebuild:progress', done);
-  await page.getByText('✅ Projections reconstruites : 18 342 événements en 5,2 s.').waitFor();
+  await page.getByText('Projections reconstruites : 18 342 événements en 5,2 s.').waitFor();
   assert.equal(await bar.count(), 0);
   await shot(page, '62-tools-rebuild-done');
 
@@ -1406,7 +1406,7 @@ async function tools(browser: Browser, base: string, problems: string[]) {
   };
   backend.rebuild = failed;
   socket.emit('rebuild:progress', failed);
-  await page.getByText('❌ La reconstruction a échoué : la reconstruction ne rattrape pas le journal').waitFor();
+  await page.getByText('La reconstruction a échoué : la reconstruction ne rattrape pas le journal').waitFor();
 
   // the POST refused
   backend.overrides.set('POST /api/admin/projections/rebuild', {
@@ -1441,7 +1441,7 @@ async function tools(browser: Browser, base: string, problems: string[]) {
     etaSeconds: 0,
     fraction: 1,
   };
-  await ctx2.page.getByText('✅ Projections reconstruites : 100 000 événements en 25 s.').waitFor({ timeout: 6000 });
+  await ctx2.page.getByText('Projections reconstruites : 100 000 événements en 25 s.').waitFor({ timeout: 6000 });
   await close(ctx2, problems);
 
   // distributed deployment: the state cannot be read here (409 with the server's explanation)

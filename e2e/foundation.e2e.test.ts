@@ -119,14 +119,15 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     expect(await top.getByRole('button', { name: /Notifications/ }).isVisible()).toBe(true);
     expect(await top.getByRole('button', { name: 'Déconnexion' }).isVisible()).toBe(true);
     const bottom = page.getByRole('navigation', { name: 'Barre de navigation' });
-    for (const name of ['Accueil', 'Ami(e)s', 'Ajouter une vidéo', 'Messages', 'Profil']) {
+    for (const name of ['Accueil', 'Ami(e)s', 'Messages', 'Profil']) {
       expect(await bottom.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
     }
+    expect(await bottom.getByRole('button', { name: 'Ajouter une vidéo' }).isVisible()).toBe(true);
     // the carousel advances by itself every 5 s
     const visibleSlide = () => page.locator('.carousel__slide:not([hidden]) .carousel__title').textContent();
-    expect(await visibleSlide()).toBe('Démarrer un Live');
+    expect(await visibleSlide()).toBe('Créer une Vidéo');
     await page.mouse.move(0, 0);
-    await expect.poll(visibleSlide, { timeout: 8000, interval: 250 }).toBe('Créer une Vidéo');
+    await expect.poll(visibleSlide, { timeout: 8000, interval: 250 }).toBe('Importer depuis la Galerie');
     await screenshot(page, 'e2e-home-member');
     expect(errors).toEqual([]);
 
@@ -251,8 +252,9 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     expect(box!.y + box!.height).toBeLessThanOrEqual(812 + 1);
     expect(box!.y).toBeGreaterThan(600);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await bar.getByRole('link', { name: 'Ajouter une vidéo' }).tap();
-    await page.waitForURL('**/upload');
+    await bar.getByRole('button', { name: 'Ajouter une vidéo' }).tap();
+    await bar.getByRole('link', { name: /Importer une vidéo/ }).tap();
+    await page.waitForURL('**/upload/video');
     await screenshot(page, 'e2e-mobile-upload');
     await context.close();
   }, 60_000);

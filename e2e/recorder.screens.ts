@@ -344,7 +344,6 @@ async function main() {
 
       // Client-side navigation to /create through the carousel, then the camera.
       const before = s.requests.length;
-      await s.page.getByRole('button', { name: 'Diapositive suivante' }).click();
       await s.page.getByRole('link', { name: /Créer une Vidéo/ }).click();
       await s.page.getByRole('heading', { level: 1, name: 'Créer une Vidéo' }).waitFor();
       await s.page.waitForLoadState('networkidle');

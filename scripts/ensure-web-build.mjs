@@ -17,6 +17,8 @@ function newest(dir) {
 
 const sources = Math.max(
   newest(path.join(root, 'web/src')),
+  // the web app compiles against the contracts package too
+  newest(path.join(root, 'contracts/src')),
   statSync(path.join(root, 'web/index.html')).mtimeMs,
   statSync(path.join(root, 'web/vite.config.ts')).mtimeMs,
 );

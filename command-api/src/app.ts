@@ -19,7 +19,7 @@ import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
 import { uploadsRouter } from './uploads/media-routes';
 // the web app's route table (plain data, no React): which paths are screens and which are not
-import { isAppRoute } from '../../web/src/shell/routePaths';
+import { isAppRoute } from '@evo/contracts';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */

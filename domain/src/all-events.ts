@@ -1,14 +1,46 @@
+/**
+ * Every event of the product: the schemas appends are validated against, and the union of their types.
+ */
+import type { ZodTypeAny } from 'zod';
+import { identityEventSchemas } from './identity/events';
+import { videoEventSchemas } from './videos/events';
+import { IdAssignedSchema } from './shared/sequence';
+import { socialEventSchemas } from './social/events';
+import { commentEventSchemas } from './comments/events';
+import { messagingEventSchemas } from './messaging/events';
+import { notificationEventSchemas } from './notifications/events';
+import { ledgerEventSchemas } from './ledger/events';
+import { purchaseRequestEventSchemas } from './ledger/purchase-request-decider';
+import { giftEventSchemas } from './gifts/events';
+import { moderationEventSchemas } from './moderation/events';
 import type { DomainEvent } from './shared/decider';
 import type { RecordedEvent } from './shared/envelope';
 import type { ReservationEvent, UserEvent } from './identity/events';
 import type { VideoEvent } from './videos/events';
 import type { IdAssigned } from './shared/sequence';
 import type { SocialEvent } from './social/events';
+import type { CommentEvent } from './comments/events';
 import type { MessagingEvent } from './messaging/events';
+import type { NotificationEvent } from './notifications/events';
 import type { WalletEvent } from './ledger/events';
 import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
 import type { CatalogueEvent } from './gifts/events';
 import type { ModerationEvent } from './moderation/events';
+
+/** Every event type of the product with its schema: appends are validated against it. */
+export const eventSchemas: Record<string, ZodTypeAny> = {
+  ...identityEventSchemas,
+  ...videoEventSchemas,
+  ...socialEventSchemas,
+  ...commentEventSchemas,
+  ...messagingEventSchemas,
+  ...notificationEventSchemas,
+  ...ledgerEventSchemas,
+  ...purchaseRequestEventSchemas,
+  ...giftEventSchemas,
+  ...moderationEventSchemas,
+  IdAssigned: IdAssignedSchema,
+};
 
 /** Every event of the product, as a discriminated union on `type`. */
 export type AppEvent =
@@ -17,7 +49,9 @@ export type AppEvent =
   | VideoEvent
   | IdAssigned
   | SocialEvent
+  | CommentEvent
   | MessagingEvent
+  | NotificationEvent
   | WalletEvent
   | PurchaseRequestEvent
   | CatalogueEvent

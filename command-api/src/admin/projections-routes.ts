@@ -9,6 +9,7 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { requireAdmin } from './require-admin';
 import { requestRebuild } from './commands';
+import type { RebuildView } from '@evo/contracts';
 
 const log = childLogger('admin');
 
@@ -16,7 +17,7 @@ const log = childLogger('admin');
 export const REBUILD_PUSHES_PER_SECOND = 4;
 
 /** The rebuild state as answered and pushed: always { status, done, rate, etaSeconds, fraction }, plus what the state has. */
-export function rebuildView(s: RebuildState) {
+export function rebuildView(s: RebuildState): RebuildView {
   switch (s.status) {
     case 'idle':
       return { status: s.status, done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
@@ -52,7 +53,7 @@ export function projectionsRouter(deps: AppDeps): Router {
     '/admin/projections/rebuild',
     ...admin,
     route(async (_req, res) => {
-      if (!service) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
+      if (!service) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 'conflict');
       res.json(rebuildView(service.rebuildState()));
     }),
   );

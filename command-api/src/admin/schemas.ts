@@ -8,6 +8,7 @@ import {
   visibilityField,
 } from '@evo/domain';
 import { ADMIN_PAGE } from '@evo/projections';
+import { pageNumber, pageQuery } from '../http/page-query';
 
 export const ADMIN_ROUTE_MESSAGES = {
   badPage: 'Pagination invalide.',
@@ -35,19 +36,8 @@ export const ReportBody = z.object({ status: reportStatusField, admin_response: 
 export const VisibilityBody = z.object({ status: visibilityField });
 export const EmailBody = z.object({ email: emailField });
 
-const digits = (fallback: number) =>
-  z
-    .string({ invalid_type_error: M.badPage })
-    .regex(/^\d{1,6}$/, M.badPage)
-    .optional()
-    .transform((v) => (v === undefined ? fallback : Number(v)))
-    .refine((n) => n >= 1, M.badPage);
-
 /** `?page=` (1-based) and `?limit=` (20 by default, at most 100) */
-export const PageQuery = z.object({
-  page: digits(1),
-  limit: digits(ADMIN_PAGE.defaultLimit).transform((n) => Math.min(n, ADMIN_PAGE.maxLimit)),
-});
+export const PageQuery = pageQuery(ADMIN_PAGE);
 /** `?q=` searched in emails and pseudos */
 export const UsersQuery = PageQuery.extend({
   q: z.string({ invalid_type_error: M.badSearch }).max(100, M.badSearch).optional().default(''),
@@ -66,5 +56,5 @@ export const StatsQuery = z.object({
 /** `?status=` and `?limit=` of the reports list */
 export const ReportsQuery = z.object({
   status: reportStatusField.optional(),
-  limit: digits(500),
+  limit: pageNumber(500),
 });

@@ -41,7 +41,7 @@ export interface PostedComment {
 /** The registered member behind a session, from their user stream (commands never read read models). */
 export async function sessionMember(events: EventStore, userId: string) {
   const { state } = await loadState(events, userStream(userId), userDecider);
-  if (state.status !== 'registered') throw new DomainError(AUTH_MESSAGES.unauthenticated, 401);
+  if (state.status !== 'registered') throw new DomainError(AUTH_MESSAGES.unauthenticated, 'unauthenticated');
   return state;
 }
 

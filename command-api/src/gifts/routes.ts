@@ -64,7 +64,7 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
         await answerLedger(deps, req, res, await handlers.commands.claim(me, body, contextOf(req)));
       } catch (e) {
         // not in the member's wallet: someone else's gift is refused as such, an unknown one is 404
-        if (e instanceof DomainError && e.status === 404) {
+        if (e instanceof DomainError && e.kind === 'not_found') {
           const gift = await gifts.receivedGift(body.gift_id);
           if (gift && gift.receiver_id !== me) throw new HttpError(403, LEDGER_MESSAGES.actionForbidden);
         }

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, Response, NextFunction, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import multer from 'multer';
-import { DomainError } from '@evo/domain';
+import { DomainError, type DomainErrorKind } from '@evo/domain';
 import { childLogger, ServiceUnavailableError } from '@evo/infra';
 
 const log = childLogger('http');
@@ -15,6 +15,15 @@ export const MESSAGES = {
   badForm: 'Formulaire invalide.',
   unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
 } as const;
+
+/** The status of each kind of broken rule: the one place where the domain's words become HTTP. */
+export const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
 
 /** An HTTP answer with a French message. */
 export class HttpError extends Error {
@@ -59,7 +68,8 @@ export const errorHandler =
     const send = (status: number, error: string) => {
       if (!res.headersSent) res.status(status).json({ error });
     };
-    if (err instanceof DomainError || err instanceof HttpError) return send(err.status, err.message);
+    if (err instanceof DomainError) return send(STATUS_OF_DOMAIN_ERROR[err.kind], err.message);
+    if (err instanceof HttpError) return send(err.status, err.message);
     // the client's doing, not a fault of ours: no stack, and nobody is left to read an answer
     if (isClientAbort(err, req)) {
       log.debug({ method: req.method, url: req.originalUrl, reason: (err as Error).message }, 'client went away');

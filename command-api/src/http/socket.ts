@@ -9,11 +9,10 @@ import {
   messagingQueries,
   notificationsQueries,
   readCheckpoint,
-  type MessageView,
-  type NotificationView,
 } from '@evo/projections';
 import { sessionRoom, type Sessions } from './session';
 import { CSRF_MESSAGE, isForeignOrigin } from './csrf';
+import type { SyncPayload } from '@evo/contracts';
 
 const log = childLogger('socket');
 
@@ -22,26 +21,7 @@ export const SYNC_LIMIT = 200;
 /** Video rooms a client may watch at once (counters and new comments of the cards on screen). */
 export const MAX_WATCHED_VIDEOS = 50;
 
-/**
- * What a member missed while disconnected, sent as 'sync' right after they connect. Everything
- * is read from the read models; `position` is how far they were when read: the client keeps the
- * highest position it has seen (sync or push) and sends it back as `auth.since` next time.
- */
-export interface SyncPayload {
-  /** notifications created or marked read after `since`, oldest change first (upsert by id) */
-  notifications: NotificationView[];
-  /** notifications deleted after `since` */
-  deleted_notification_ids: string[];
-  /** messages sent or received after `since`, oldest first */
-  messages: MessageView[];
-  /** conversations the member deleted after `since` (from another device) */
-  hidden_conversations: Array<{ other_email: string; up_to_message_id: number }>;
-  unread: number;
-  /** a log position (decimal string) */
-  position: string;
-  /** more changed than SYNC_LIMIT: reload the lists over HTTP */
-  truncated: boolean;
-}
+export type { SyncPayload };
 
 /** `auth.since` as the client sends it: a decimal log position; anything else means "no position". */
 export function parseSince(raw: unknown): LogPosition | undefined {

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { identityQueries, type UserDoc } from '@evo/projections';
 import type { ReadStore } from '@evo/infra';
 import { HttpError } from '../http/errors';
@@ -16,13 +16,6 @@ export function access(read: ReadStore) {
   const users = identityQueries(read);
   const isAdmin = async (userId: string) => (await users.userById(userId))?.is_admin === true;
 
-  /** after requireAuth: 403 'Accès réservé aux administrateurs.' for members */
-  const requireAdmin: RequestHandler = (req, _res, next) => {
-    isAdmin(currentUserId(req))
-      .then((ok) => next(ok ? undefined : new HttpError(403, AUTH_MESSAGES.adminOnly)))
-      .catch(next);
-  };
-
   /** The member an `:email` path names, if the session may read them: 403 'Accès refusé.' otherwise. */
   async function subject(req: Request, email: string): Promise<UserDoc> {
     const me = currentUserId(req);
@@ -33,5 +26,5 @@ export function access(read: ReadStore) {
     return target;
   }
 
-  return { isAdmin, requireAdmin, subject };
+  return { isAdmin, subject };
 }

@@ -147,7 +147,7 @@ describe('purchases through the payment port', () => {
     // another request under the key: refused, nothing charged
     await expect(
       commands.purchase(userId, { email: 'c@test.fr', packId: 3 }, ctx(userId, 'cle-2')),
-    ).rejects.toMatchObject({ status: 409 });
+    ).rejects.toMatchObject({ kind: 'conflict' });
     expect(charges).toHaveLength(2);
   });
 });

@@ -142,7 +142,7 @@ export class LedgerCommands {
     const view = await this.wallets.view(userId);
     const record = keyMapGet(view.state.requests, request.key);
     if (!record) return undefined;
-    if (record.hash !== request.hash) throw new DomainError(LEDGER_MESSAGES.idempotencyConflict, 409);
+    if (record.hash !== request.hash) throw new DomainError(LEDGER_MESSAGES.idempotencyConflict, 'conflict');
     return { body: answerOf(record), position: view.position, replayed: true };
   }
 
@@ -315,11 +315,10 @@ export class LedgerCommands {
     const receiverId = byPseudo ?? byEmail;
     if (!receiverId) throw notFound(LEDGER_MESSAGES.receiverNotFound);
     if (body.receiver_email && body.receiver_pseudo && byEmail !== byPseudo) {
-      throw new DomainError(LEDGER_MESSAGES.receiverMismatch, 400);
+      throw new DomainError(LEDGER_MESSAGES.receiverMismatch, 'invalid');
     }
-    if (receiverId === userId) throw new DomainError(LEDGER_MESSAGES.selfGift, 400);
+    // the rules (not to oneself, a gift of the catalogue, enough coins) are the decider's
     const gift = await this.catalogue.gift(body.gift_id);
-    if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
     const giftId = await this.ids.take(ctx);
     return this.run(
       {
@@ -327,7 +326,7 @@ export class LedgerCommands {
         userId,
         giftId,
         receiverId,
-        gift: { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost },
+        gift: gift ? { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost } : null,
         feePercent: this.options.feePercent,
         request,
       },

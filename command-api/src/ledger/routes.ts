@@ -11,6 +11,7 @@ import { access } from './access';
 import { LedgerCommands, type LedgerAnswer } from './commands';
 import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
 import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody, parseInput } from './schemas';
+import { requireAdmin } from '../admin/require-admin';
 
 export interface LedgerRouterOptions {
   /** where pack purchases are paid; the sandbox approves at once */
@@ -38,7 +39,8 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
   const commands = ledgerCommandsOf(deps, options);
   const ledger = ledgerQueries(deps.read);
   const gifts = giftsQueries(deps.read);
-  const { requireAdmin, subject } = access(deps.read);
+  const { subject } = access(deps.read);
+  const admin = requireAdmin(deps);
   const r = Router();
   const emailOf = (req: Request) => parseInput(EmailParam, req.params).email;
 
@@ -114,8 +116,7 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
 
   r.get(
     '/coins/admin/transactions',
-    requireAuth,
-    requireAdmin,
+    ...admin,
     route(async (_req, res) => {
       res.json(await ledger.adminTransactions());
     }),
@@ -123,8 +124,7 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
 
   r.get(
     '/admin/ledger/reconcile',
-    requireAuth,
-    requireAdmin,
+    ...admin,
     route(async (_req, res) => {
       res.json(await reconcileLedger(deps.events));
     }),
@@ -132,8 +132,7 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
 
   r.get(
     '/admin/ledger/:email',
-    requireAuth,
-    requireAdmin,
+    ...admin,
     route(async (req, res) => {
       const user = await subject(req, emailOf(req));
       const { asOf } = parseInput(AsOfQuery, req.query);

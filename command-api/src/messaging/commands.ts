@@ -6,14 +6,14 @@ import {
   checkPrivateMessage,
   conversationDecider,
   conversationStream,
-  followingOf,
+  followDecider,
   followingStream,
   forbidden,
   notFound,
   type LogPosition,
   type PrivateMessageFacts,
 } from '@evo/domain';
-import { handleCommand, nextId, type CommandContext, type EventStore } from '@evo/infra';
+import { handleCommand, loadState, nextId, type CommandContext, type EventStore } from '@evo/infra';
 import type { MessageView } from '@evo/projections';
 import { findUserByEmail } from '../identity/commands';
 import { claimsOtherUser, sessionMember } from '../comments/commands';
@@ -39,9 +39,9 @@ export async function sendMessage(
   ctx: CommandContext,
 ): Promise<{ message: MessageView; position: LogPosition | undefined }> {
   const content = checkMessageText(input.content);
-  if (!input.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401);
+  if (!input.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated');
   const sender = await sessionMember(events, input.senderId).catch((e: unknown) => {
-    throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401) : e;
+    throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated') : e;
   });
   if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
   const receiver = typeof input.receiverEmail === 'string' && input.receiverEmail.trim() ? await findUserByEmail(events, input.receiverEmail) : undefined;
@@ -49,7 +49,10 @@ export async function sendMessage(
     content,
     senderId: sender.userId,
     receiverId: receiver?.userId ?? null,
-    senderFollowsReceiver: receiver ? followingOf(await events.readStream(followingStream(sender.userId))).has(receiver.userId) : false,
+    // whom the sender follows, from the follow decider's own fold of `following-<id>`
+    senderFollowsReceiver: receiver
+      ? (await loadState(events, followingStream(sender.userId), followDecider)).state.following.has(receiver.userId)
+      : false,
   };
   checkPrivateMessage(facts);
   const streamId = conversationStream(sender.userId, receiver!.userId);

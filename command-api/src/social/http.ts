@@ -4,6 +4,7 @@ import { normalize } from '@evo/domain';
 import { PAGE, type Page, type SocialQueries, type UserDoc } from '@evo/projections';
 import { HttpError } from '../http/errors';
 import { currentUserId } from '../http/session';
+import { pageQuery } from '../http/page-query';
 
 export const SOCIAL_ROUTE_MESSAGES = {
   forbidden: 'Action non autorisée.',
@@ -52,23 +53,11 @@ export const actorEmailField = z
   .nullish()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 
-const pageNumber = (fallback: number, max?: number) =>
-  z
-    .string({ invalid_type_error: M.badPage })
-    .regex(/^\d{1,6}$/, M.badPage)
-    .optional()
-    .transform((v) => (v === undefined ? fallback : Number(v)))
-    .refine((n) => n >= 1, M.badPage)
-    .transform((n) => (max ? Math.min(n, max) : n));
-
 /** deeper pages are refused: each one costs the pages before it */
 export const MAX_PAGE = 200;
 
 /** `?page=` (1-based, at most 200) and `?limit=` (default 20, at most 50) */
-export const PageQuery = z.object({
-  page: pageNumber(1).refine((n) => n <= MAX_PAGE, M.badPage),
-  limit: pageNumber(PAGE.defaultLimit, PAGE.maxLimit),
-});
+export const PageQuery = pageQuery({ ...PAGE, maxPage: MAX_PAGE });
 export const pageOf = (req: Request): Page => {
   const { page, limit } = PageQuery.parse(req.query ?? {});
   return { page, limit };

@@ -131,5 +131,17 @@ export function socialRouter(deps: AppDeps): Router {
     }),
   );
 
+  /** visible videos of the members I follow, newest first: `?page=`, `?limit=` (20, at most 50) */
+  r.get(
+    '/videos/friends-feed/:email',
+    requireAuth,
+    route(async (req, res) => {
+      const { email } = EmailParam.parse(req.params);
+      const page = pageOf(req);
+      const { subject } = await selfOrAdmin(req, q, email);
+      res.json(await q.friendsFeed(subject._id, page));
+    }),
+  );
+
   return r;
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { REPORTS, type ReportDoc } from '@evo/projections';
-import { DEFAULT_REPORT_REASON, SOCIAL_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
+import { DEFAULT_REPORT_REASON, REPORT_MESSAGES, SOCIAL_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
 import { Client, demoVideo, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 import { SOCIAL_ROUTE_MESSAGES as M } from './http';
 
@@ -478,14 +478,14 @@ describe('videos', () => {
     await expectRefused(
       () => a.client.post(`/api/report/${id}`, { reason: 'encore' }),
       409,
-      SOCIAL_MESSAGES.alreadyReported,
+      REPORT_MESSAGES.alreadyReported,
     );
     await expectRefused(
       () => c.client.post(`/api/report/${id}`, { reason: 'x'.repeat(501) }),
       400,
-      SOCIAL_MESSAGES.reasonTooLong,
+      REPORT_MESSAGES.reasonTooLong,
     );
-    await expectRefused(() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, SOCIAL_MESSAGES.reasonInvalid);
+    await expectRefused(() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, REPORT_MESSAGES.reasonInvalid);
     expect((await c.client.post(`/api/report/${id}`, { reason: '  Contenu choquant  ' })).status).toBe(201);
     await admin.get('/api/auth/me'); // wait for the read models
     const reports = await server.deps.read.collection<ReportDoc>(REPORTS).find({ video_id: id }, { sort: { id: 1 } });

@@ -17,9 +17,7 @@ import {
   actorEmailField,
   assertActor,
   bodyOf,
-  emailValue,
   pageOf,
-  selfOrAdmin,
   sessionMember,
   videoIdField,
 } from '../social/http';
@@ -32,7 +30,6 @@ export const VIDEO_ROUTE_MESSAGES = {
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
 const ViewBody = z.object({ videoId: videoIdField, userEmail: actorEmailField });
 const ReportBody = z.object({ reason: reportReasonField });
-const EmailParam = z.object({ email: emailValue() });
 
 /** how long a like waits for the read models to include it before answering its count */
 const COUNT_WAIT_MS = 2000;
@@ -97,18 +94,6 @@ export function videosRouter(deps: AppDeps): Router {
       const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
       await answerWrite(sessions, req, res, position);
       res.json({ message: M.viewed });
-    }),
-  );
-
-  /** visible videos of the members I follow, newest first: `?page=`, `?limit=` (20, at most 50) */
-  r.get(
-    '/videos/friends-feed/:email',
-    requireAuth,
-    route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
-      const page = pageOf(req);
-      const { subject } = await selfOrAdmin(req, q, email);
-      res.json(await q.friendsFeed(subject._id, page));
     }),
   );
 

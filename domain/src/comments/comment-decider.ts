@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
-import { badRequest } from '../shared/errors';
-import type { CommentPosted } from '../social/events';
+import { invalid } from '../shared/errors';
+import type { CommentPosted } from './events';
 import { requireAvailableVideo, type VideoState } from '../videos/video-decider';
 import { COMMENT_MESSAGES, checkCommentContent } from './rules';
 
@@ -39,7 +39,7 @@ export const commentDecider: Decider<CommentCommand, CommentPosted, CommentsStat
     const video = requireAvailableVideo(command.video);
     let parentId: number | null = null;
     if (command.parentId !== null) {
-      if (!state.parents.has(command.parentId)) throw badRequest(COMMENT_MESSAGES.parentNotFound);
+      if (!state.parents.has(command.parentId)) throw invalid(COMMENT_MESSAGES.parentNotFound);
       parentId = state.parents.get(command.parentId) ?? command.parentId;
     }
     return [

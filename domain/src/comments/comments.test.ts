@@ -3,7 +3,7 @@ import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { videoDecider, type VideoState } from '../videos/video-decider';
 import type { VideoStreamEvent } from '../videos/video-decider';
-import type { CommentPosted } from '../social/events';
+import type { CommentPosted } from './events';
 import { commentDecider, type CommentCommand } from './comment-decider';
 import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsStream } from './rules';
 
@@ -40,29 +40,29 @@ describe('comment decider', () => {
     given(commentDecider, [posted(1, null), posted(2, 1), posted(3, 1)]).when(post(4, 3)).then([posted(4, 1)]);
   });
   it('refuses a parent that is not a comment of this video', () => {
-    given(commentDecider, [posted(1, null)]).when(post(2, 99)).thenThrows(COMMENT_MESSAGES.parentNotFound, 400);
-    given(commentDecider).when(post(2, 1)).thenThrows(COMMENT_MESSAGES.parentNotFound, 400);
+    given(commentDecider, [posted(1, null)]).when(post(2, 99)).thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
+    given(commentDecider).when(post(2, 1)).thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
   });
   it('refuses an empty or blank text, trims the text', () => {
-    given(commentDecider).when(post(1, null, { content: '' })).thenThrows(COMMENT_MESSAGES.empty, 400);
-    given(commentDecider).when(post(1, null, { content: ' \n\t ' })).thenThrows(COMMENT_MESSAGES.empty, 400);
+    given(commentDecider).when(post(1, null, { content: '' })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
+    given(commentDecider).when(post(1, null, { content: ' \n\t ' })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
     given(commentDecider).when(post(1, null, { content: '  Bravo !  ' })).then([posted(1, null, { content: 'Bravo !' })]);
   });
   it(`accepts ${COMMENT_LIMITS.contentMax} characters, not one more`, () => {
     const max = 'é'.repeat(COMMENT_LIMITS.contentMax);
     given(commentDecider).when(post(1, null, { content: max })).then([posted(1, null, { content: max })]);
-    given(commentDecider).when(post(1, null, { content: `${max}x` })).thenThrows(COMMENT_MESSAGES.tooLong, 400);
+    given(commentDecider).when(post(1, null, { content: `${max}x` })).thenThrows(COMMENT_MESSAGES.tooLong, 'invalid');
   });
   it('refuses an unknown, deleted or rejected video with 404', () => {
-    given(commentDecider).when(post(1, null, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 404);
+    given(commentDecider).when(post(1, null, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
     const deleted: VideoStreamEvent = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
-    given(commentDecider).when(post(1, null, { video: video(deleted) })).thenThrows('Vidéo introuvable.', 404);
+    given(commentDecider).when(post(1, null, { video: video(deleted) })).thenThrows('Vidéo introuvable.', 'not_found');
     const rejected: VideoStreamEvent = { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } };
-    given(commentDecider).when(post(1, null, { video: video(rejected) })).thenThrows('Vidéo introuvable.', 404);
+    given(commentDecider).when(post(1, null, { video: video(rejected) })).thenThrows('Vidéo introuvable.', 'not_found');
   });
   it('checks the text before the video, and the video before the parent', () => {
-    given(commentDecider).when(post(1, 5, { content: ' ', video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.empty, 400);
-    given(commentDecider).when(post(1, 5, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 404);
+    given(commentDecider).when(post(1, 5, { content: ' ', video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
+    given(commentDecider).when(post(1, 5, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
   });
   it('lets the owner comment their own video', () => {
     given(commentDecider).when(post(1, null, { authorId: 'owner' })).then([posted(1, null, { authorId: 'owner' })]);

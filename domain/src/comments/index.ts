@@ -1,2 +1,3 @@
+export * from './events';
 export * from './rules';
 export * from './comment-decider';

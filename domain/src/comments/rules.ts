@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../shared/errors';
+import { invalid } from '../shared/errors';
 import { cleanUserText } from '../shared/text';
 import { VIDEO_MESSAGES } from '../videos/video-decider';
 
@@ -20,8 +20,8 @@ export const COMMENT_MESSAGES = {
 /** The text of a comment, cleaned (NFKC, no invisible characters, trimmed); refuses an empty or too long one. */
 export function checkCommentContent(content: string): string {
   const text = cleanUserText(content);
-  if (text.length === 0) throw badRequest(COMMENT_MESSAGES.empty);
-  if (text.length > COMMENT_LIMITS.contentMax) throw badRequest(COMMENT_MESSAGES.tooLong);
+  if (text.length === 0) throw invalid(COMMENT_MESSAGES.empty);
+  if (text.length > COMMENT_LIMITS.contentMax) throw invalid(COMMENT_MESSAGES.tooLong);
   return text;
 }
 

@@ -23,9 +23,9 @@ describe('gift catalogue', () => {
   it('updates and removes existing gifts only', () => {
     const changed = { ...rose, coinCost: 2 };
     given(catalogueDecider, [added(1)]).when({ type: 'UpdateGift', giftId: 1, gift: changed }).then([{ type: 'GiftUpdated', data: { giftId: 1, ...changed } }]);
-    given(catalogueDecider, [added(1)]).when({ type: 'UpdateGift', giftId: 2, gift: changed }).thenThrows(CATALOGUE_MESSAGES.notFound, 404);
+    given(catalogueDecider, [added(1)]).when({ type: 'UpdateGift', giftId: 2, gift: changed }).thenThrows(CATALOGUE_MESSAGES.notFound, 'not_found');
     given(catalogueDecider, [added(1)]).when({ type: 'RemoveGift', giftId: 1 }).then([{ type: 'GiftRemoved', data: { giftId: 1 } }]);
-    given(catalogueDecider, [added(1), { type: 'GiftRemoved', data: { giftId: 1 } }]).when({ type: 'RemoveGift', giftId: 1 }).thenThrows(CATALOGUE_MESSAGES.notFound, 404);
+    given(catalogueDecider, [added(1), { type: 'GiftRemoved', data: { giftId: 1 } }]).when({ type: 'RemoveGift', giftId: 1 }).thenThrows(CATALOGUE_MESSAGES.notFound, 'not_found');
     const state = fold(catalogueDecider, [added(1), added(2), { type: 'GiftUpdated', data: { giftId: 2, ...changed } }, { type: 'GiftRemoved', data: { giftId: 1 } }]);
     expect(state).toEqual({ lastId: 2, gifts: { 2: { id: 2, ...changed } } });
   });

@@ -18,13 +18,13 @@ describe('user decider', () => {
   it('refuses to register twice', () => {
     given(userDecider, [registered])
       .when({ type: 'RegisterUser', ...registered.data })
-      .thenThrows(MESSAGES.alreadyRegistered, 409);
+      .thenThrows(MESSAGES.alreadyRegistered, 'conflict');
   });
   it('records a login of a registered user only', () => {
     given(userDecider, [registered])
       .when({ type: 'RecordLogin', userId: 'u1' })
       .then([{ type: 'UserLoggedIn', data: { userId: 'u1' } }]);
-    given(userDecider).when({ type: 'RecordLogin', userId: 'u1' }).thenThrows(MESSAGES.unknownUser, 404);
+    given(userDecider).when({ type: 'RecordLogin', userId: 'u1' }).thenThrows(MESSAGES.unknownUser, 'not_found');
   });
   it('grants the admin role once, then answers without a new event', () => {
     given(userDecider, [registered])
@@ -35,7 +35,7 @@ describe('user decider', () => {
       .then([]);
   });
   it('revokes only an existing admin role', () => {
-    given(userDecider, [registered]).when({ type: 'RevokeAdmin', userId: 'u1' }).thenThrows(MESSAGES.notAdmin, 409);
+    given(userDecider, [registered]).when({ type: 'RevokeAdmin', userId: 'u1' }).thenThrows(MESSAGES.notAdmin, 'conflict');
     given(userDecider, [registered, { type: 'AdminRoleGranted', data: { userId: 'u1' } }])
       .when({ type: 'RevokeAdmin', userId: 'u1' })
       .then([{ type: 'AdminRoleRevoked', data: { userId: 'u1' } }]);
@@ -53,12 +53,12 @@ describe('reservation decider', () => {
     given(reservationDecider).when(reserve('u1')).then([reservedBy('u1')]);
   });
   it('refuses a value held by another registered user', () => {
-    given(reservationDecider, [reservedBy('u1')]).when(reserve('u2')).thenThrows(MESSAGES.pseudoTaken, 409);
+    given(reservationDecider, [reservedBy('u1')]).when(reserve('u2')).thenThrows(MESSAGES.pseudoTaken, 'conflict');
   });
   it('uses the email message for emails', () => {
     given(reservationDecider, [{ type: 'ValueReserved', data: { kind: 'email', value: 'a@b.fr', userId: 'u1', reservedAt: now.toISOString() } }])
       .when({ type: 'Reserve', kind: 'email', value: 'a@b.fr', userId: 'u2', now, ownerRegistered: true })
-      .thenThrows(MESSAGES.emailTaken, 409);
+      .thenThrows(MESSAGES.emailTaken, 'conflict');
   });
   it('is idempotent for the owner', () => {
     given(reservationDecider, [reservedBy('u1')]).when(reserve('u1')).then([]);

@@ -75,7 +75,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         // granting twice changes nothing: answer without an event so the call is idempotent
         return state.role === ADMIN_ROLE ? [] : [{ type: 'AdminRoleGranted', data: { userId: state.userId } }];
       case 'RevokeAdmin':
-        if (state.role !== ADMIN_ROLE) throw new DomainError(MESSAGES.notAdmin, 409);
+        if (state.role !== ADMIN_ROLE) throw new DomainError(MESSAGES.notAdmin, 'conflict');
         // the platform always keeps an administrator
         if (command.otherAdmins === 0) throw conflict(MESSAGES.lastAdmin);
         return [{ type: 'AdminRoleRevoked', data: { userId: state.userId } }];

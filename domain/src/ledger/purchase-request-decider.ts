@@ -79,7 +79,7 @@ export const purchaseRequestDecider: Decider<PurchaseRequestCommand, PurchaseReq
   },
   decide(command, state) {
     if (state.hash !== null && state.hash !== command.request.hash)
-      throw new DomainError(LEDGER_MESSAGES.idempotencyConflict, 409);
+      throw new DomainError(LEDGER_MESSAGES.idempotencyConflict, 'conflict');
     if (command.type === 'ReleasePurchase') {
       if (state.status !== 'reserved') return [];
       return [
@@ -91,7 +91,7 @@ export const purchaseRequestDecider: Decider<PurchaseRequestCommand, PurchaseReq
     }
     if (state.status === 'reserved') {
       const age = command.now.getTime() - Date.parse(state.reservedAt ?? '');
-      if (!(age > PURCHASE_LEASE_MS)) throw new DomainError(LEDGER_MESSAGES.purchaseInProgress, 409);
+      if (!(age > PURCHASE_LEASE_MS)) throw new DomainError(LEDGER_MESSAGES.purchaseInProgress, 'conflict');
     }
     return [
       {

@@ -33,13 +33,13 @@ describe('purchase requests: one Idempotency-Key charges once', () => {
   it('refuses a second reservation while the first is in progress, whatever its transaction id', () => {
     given(purchaseRequestDecider, [reserved(41)])
       .when(reserve(42, later(1000)))
-      .thenThrows(LEDGER_MESSAGES.purchaseInProgress, 409);
+      .thenThrows(LEDGER_MESSAGES.purchaseInProgress, 'conflict');
   });
 
   it('refuses the key for another request', () => {
     given(purchaseRequestDecider, [reserved(41)])
       .when(reserve(42, later(1000), 'h2'))
-      .thenThrows(LEDGER_MESSAGES.idempotencyConflict, 409);
+      .thenThrows(LEDGER_MESSAGES.idempotencyConflict, 'conflict');
   });
 
   it('lets a reservation abandoned past the lease be taken over, with the first transaction id (same reference)', () => {

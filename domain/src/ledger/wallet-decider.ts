@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { DomainError, badRequest, conflict, notFound } from '../shared/errors';
+import { DomainError, invalid, conflict, notFound } from '../shared/errors';
 import {
   ACCOUNTS,
   MAX_POSTING,
@@ -66,7 +66,8 @@ export type WalletCommand =
       /** numeric id of this gift, from the ledger sequence */
       giftId: number;
       receiverId: string;
-      gift: { id: number; name: string; emoji: string; coinCost: number };
+      /** the catalogue's gift, or null when the catalogue has none of that id */
+      gift: { id: number; name: string; emoji: string; coinCost: number } | null;
       /** GIFT_FEE_PERCENT at the time of sending */
       feePercent: number;
       request?: RequestRef;
@@ -200,9 +201,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       }
       case 'AddCoins': {
         const amount = command.amount;
-        if (!Number.isInteger(amount)) throw badRequest(LEDGER_MESSAGES.amountInteger);
-        if (amount <= 0) throw badRequest(LEDGER_MESSAGES.amountPositive);
-        if (amount > LEDGER_LIMITS.maxAdd) throw badRequest(LEDGER_MESSAGES.amountTooLarge);
+        if (!Number.isInteger(amount)) throw invalid(LEDGER_MESSAGES.amountInteger);
+        if (amount <= 0) throw invalid(LEDGER_MESSAGES.amountPositive);
+        if (amount > LEDGER_LIMITS.maxAdd) throw invalid(LEDGER_MESSAGES.amountTooLarge);
         const postings = [{ debit: ACCOUNTS.credits, credit: balance, amount }];
         return [
           {
@@ -213,9 +214,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       }
       case 'WithdrawCoins': {
         const amount = command.amount;
-        if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest(LEDGER_MESSAGES.withdrawInvalid);
+        if (!Number.isSafeInteger(amount) || amount <= 0) throw invalid(LEDGER_MESSAGES.withdrawInvalid);
         // only coins earned from received gifts leave the platform; bought or added ones never do
-        if (amount > state.earnings) throw badRequest(LEDGER_MESSAGES.notWithdrawable);
+        if (amount > state.earnings) throw invalid(LEDGER_MESSAGES.notWithdrawable);
         const postings = [{ debit: earnings, credit: ACCOUNTS.withdrawals, amount }];
         return [
           {
@@ -225,11 +226,13 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         ];
       }
       case 'SendGift': {
-        if (command.receiverId === userId) throw badRequest(LEDGER_MESSAGES.selfGift);
-        const cost = command.gift.coinCost;
+        if (command.receiverId === userId) throw invalid(LEDGER_MESSAGES.selfGift);
+        const gift = command.gift;
+        if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
+        const cost = gift.coinCost;
         if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING)
-          throw badRequest(LEDGER_MESSAGES.giftInvalid);
-        if (state.balance + state.earnings < cost) throw badRequest(LEDGER_MESSAGES.insufficient);
+          throw invalid(LEDGER_MESSAGES.giftInvalid);
+        if (state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
         // bought or added coins are spent first: earnings, the withdrawable ones, are kept longest
         const fromBalance = Math.min(state.balance, cost);
         const postings: Posting[] = [];
@@ -243,9 +246,9 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               userId,
               giftId: command.giftId,
               receiverId: command.receiverId,
-              catalogGiftId: command.gift.id,
-              name: command.gift.name,
-              emoji: command.gift.emoji,
+              catalogGiftId: gift.id,
+              name: gift.name,
+              emoji: gift.emoji,
               coinCost: cost,
               fee: giftFee(cost, command.feePercent),
               postings,
@@ -342,8 +345,8 @@ function after(state: WalletState, userId: string, postings: Posting[]) {
   const gifts = state.gifts + (changes.get(userGiftsAccount(userId)) ?? 0);
   const earnings = state.earnings + (changes.get(userEarningsAccount(userId)) ?? 0);
   if (![balance, gifts, earnings, balance + earnings].every(Number.isSafeInteger))
-    throw badRequest(LEDGER_MESSAGES.balanceTooLarge);
-  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 400);
+    throw invalid(LEDGER_MESSAGES.balanceTooLarge);
+  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 'invalid');
   return { balance, gifts, earnings };
 }
 

@@ -95,7 +95,7 @@ describe('wallet: buying and adding coins', () => {
     [1.5, LEDGER_MESSAGES.amountInteger],
     [100_001, LEDGER_MESSAGES.amountTooLarge],
   ])('refuses to add %s coins', (amount, message) => {
-    given(walletDecider).when({ type: 'AddCoins', userId: A, txId: 1, amount }).thenThrows(message, 400);
+    given(walletDecider).when({ type: 'AddCoins', userId: A, txId: 1, amount }).thenThrows(message, 'invalid');
   });
   it('has the eight packs of the specification', () => {
     expect(COIN_PACKS.map((p) => [p.name, p.price_euros, p.coins_amount])).toEqual([
@@ -159,10 +159,10 @@ describe('wallet: withdrawing', () => {
   it('never withdraws bought or added coins, whatever the balance', () => {
     given(walletDecider, earnedThenAdded())
       .when({ type: 'WithdrawCoins', userId: B, txId: 22, amount: 11 })
-      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 400);
+      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
     given(walletDecider, [added(A, 10, 1)])
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount: 1 })
-      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 400);
+      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
     const bought: WalletEvent = {
       type: 'CoinsPurchased',
       data: {
@@ -179,12 +179,12 @@ describe('wallet: withdrawing', () => {
     };
     given(walletDecider, [bought])
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount: 110 })
-      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 400);
+      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
   });
   it.each([0, -1, 2.5, Number.NaN, 1e300])('refuses an invalid amount %s', (amount) => {
     given(walletDecider, [added(A, 10, 1)])
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount })
-      .thenThrows(LEDGER_MESSAGES.withdrawInvalid, 400);
+      .thenThrows(LEDGER_MESSAGES.withdrawInvalid, 'invalid');
   });
 });
 
@@ -216,10 +216,10 @@ describe('wallet: gifts', () => {
   it('refuses a gift the balance does not cover', () => {
     given(walletDecider, [added(A, 4, 1)])
       .when(send())
-      .thenThrows(LEDGER_MESSAGES.insufficient, 400);
+      .thenThrows(LEDGER_MESSAGES.insufficient, 'invalid');
     given(walletDecider)
       .when(send({ gift: rose }))
-      .thenThrows(LEDGER_MESSAGES.insufficient, 400);
+      .thenThrows(LEDGER_MESSAGES.insufficient, 'invalid');
   });
   it('spends bought or added coins first, then earnings (the withdrawable ones are kept longest)', () => {
     const cost = { id: 3, name: 'Couronne', emoji: '👑', coinCost: 55 };
@@ -247,12 +247,20 @@ describe('wallet: gifts', () => {
       ]);
     given(walletDecider, earnedThenAdded())
       .when({ type: 'SendGift', userId: B, giftId: 30, receiverId: A, gift: { ...cost, coinCost: 61 }, feePercent: 0 })
-      .thenThrows(LEDGER_MESSAGES.insufficient, 400);
+      .thenThrows(LEDGER_MESSAGES.insufficient, 'invalid');
   });
   it('refuses a gift to oneself', () => {
     given(walletDecider, [added(A, 10, 1)])
       .when(send({ receiverId: A }))
-      .thenThrows(LEDGER_MESSAGES.selfGift, 400);
+      .thenThrows(LEDGER_MESSAGES.selfGift, 'invalid');
+  });
+  it('refuses a gift the catalogue does not have (after the gift to oneself)', () => {
+    given(walletDecider, [added(A, 10, 1)])
+      .when(send({ gift: null }))
+      .thenThrows(LEDGER_MESSAGES.giftNotFound, 'not_found');
+    given(walletDecider, [added(A, 10, 1)])
+      .when(send({ receiverId: A, gift: null }))
+      .thenThrows(LEDGER_MESSAGES.selfGift, 'invalid');
   });
   it('credits the receiver once per gift id, net of the fee', () => {
     const s = sent(7, 5, 1, 7);
@@ -294,10 +302,10 @@ describe('wallet: gifts', () => {
     };
     given(walletDecider, [...history, claimed])
       .when({ type: 'ClaimGift', userId: B, txId: 21, giftId: 7 })
-      .thenThrows(LEDGER_MESSAGES.alreadyClaimed, 409);
+      .thenThrows(LEDGER_MESSAGES.alreadyClaimed, 'conflict');
     given(walletDecider, history)
       .when({ type: 'ClaimGift', userId: B, txId: 21, giftId: 99 })
-      .thenThrows(LEDGER_MESSAGES.giftNotFound, 404);
+      .thenThrows(LEDGER_MESSAGES.giftNotFound, 'not_found');
   });
   it('converts every unclaimed gift, then has nothing left', () => {
     const claimed: WalletEvent = {
@@ -333,7 +341,7 @@ describe('wallet: gifts', () => {
       .then([]);
     given(walletDecider, [...history, converted])
       .when({ type: 'ClaimGift', userId: B, txId: 31, giftId: 9 })
-      .thenThrows(LEDGER_MESSAGES.alreadyClaimed, 409);
+      .thenThrows(LEDGER_MESSAGES.alreadyClaimed, 'conflict');
     const state = fold(walletDecider, [...history, converted]);
     expect(state).toMatchObject({ balance: 0, earnings: 13, gifts: 0 });
     expect(state.unclaimed.size).toBe(0);
@@ -368,7 +376,7 @@ describe('wallet: idempotency keys', () => {
     );
     given(walletDecider, first)
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount: 5, request: { key: 'k-1', hash: 'autre' } })
-      .thenThrows(LEDGER_MESSAGES.idempotencyConflict, 409);
+      .thenThrows(LEDGER_MESSAGES.idempotencyConflict, 'conflict');
   });
   it('records a keyed conversion that found nothing, so its retry answers 0 too', () => {
     const first = walletDecider.decide(

@@ -46,6 +46,11 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
     if (state.lastMessageId === 0) throw notFound(MESSAGING_MESSAGES.conversationNotFound);
     // already hidden up to the last message: nothing more to hide (a repeated delete succeeds)
     if ((state.hiddenUpTo[command.userId] ?? 0) >= state.lastMessageId) return [];
-    return [{ type: 'ConversationDeleted', data: { userId: command.userId, otherId: command.otherId, upToMessageId: state.lastMessageId } }];
+    return [
+      {
+        type: 'ConversationDeleted',
+        data: { userId: command.userId, otherId: command.otherId, upToMessageId: state.lastMessageId },
+      },
+    ];
   },
 };

@@ -1,7 +1,4 @@
 export * from './events';
 export * from './profanity';
 export * from './rules';
-export * from './following';
 export * from './conversation-decider';
-export * from './notification-rules';
-export * from './notifications-decider';

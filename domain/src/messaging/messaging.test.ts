@@ -1,18 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
-import type { AppEvent } from '../all-events';
 import { conversationDecider, StaleMessageIdError, type ConversationCommand } from './conversation-decider';
-import { NotificationReadSchema, type ConversationEvent, type MessageSent, type NotificationEvent } from './events';
-import { followingOf } from './following';
-import { NOTIFICATION_TEXTS, NOTIFICATION_TYPES, notificationsCausedBy } from './notification-rules';
-import {
-  NOTIFICATION_MESSAGES,
-  notificationIdOf,
-  notificationsDecider,
-  type NotificationCommand,
-} from './notifications-decider';
+import { type ConversationEvent, type MessageSent } from './events';
 import { PROFANITY_TERMS, containsProfanity, findProfanity, normalizeForMatch } from './profanity';
-import { MESSAGE_LIMITS, MESSAGING_MESSAGES, MessageBody, conversationStream, notificationsStream } from './rules';
+import { MESSAGE_LIMITS, MESSAGING_MESSAGES, MessageBody, conversationStream } from './rules';
 
 const send = (
   messageId: number,
@@ -49,46 +40,46 @@ describe('conversation decider: sending', () => {
       .then([sent(1, 'a', 'b', max)]);
     given(conversationDecider)
       .when(send(1, { content: `${max}a` }))
-      .thenThrows(MESSAGING_MESSAGES.tooLong, 400);
+      .thenThrows(MESSAGING_MESSAGES.tooLong, 'invalid');
   });
 
   // each check alone, then with every later check failing too: the earliest one answers
   it('1. refuses an empty or blank message first', () => {
     given(conversationDecider)
       .when(send(1, { content: '' }))
-      .thenThrows('Le message ne peut pas être vide.', 400);
+      .thenThrows('Le message ne peut pas être vide.', 'invalid');
     given(conversationDecider)
       .when(send(1, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }))
-      .thenThrows('Le message ne peut pas être vide.', 400);
+      .thenThrows('Le message ne peut pas être vide.', 'invalid');
   });
   it('2. then a missing session', () => {
     given(conversationDecider)
       .when(send(1, { senderId: null }))
-      .thenThrows('Utilisateur non connecté.', 401);
+      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
     given(conversationDecider)
       .when(send(1, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Utilisateur non connecté.', 401);
+      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
   });
   it('3. then an unknown receiver', () => {
     given(conversationDecider)
       .when(send(1, { receiverId: null }))
-      .thenThrows('Destinataire introuvable.', 404);
+      .thenThrows('Destinataire introuvable.', 'not_found');
     given(conversationDecider)
       .when(send(1, { receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Destinataire introuvable.', 404);
+      .thenThrows('Destinataire introuvable.', 'not_found');
   });
   it('4. then a forbidden word', () => {
     given(conversationDecider)
       .when(send(1, { content: 'Espèce de CONNARD' }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
     given(conversationDecider)
       .when(send(1, { content: 'sale enculé', senderFollowsReceiver: false }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 400);
+      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
   });
   it('5. then a sender who does not follow the receiver', () => {
     given(conversationDecider)
       .when(send(1, { senderFollowsReceiver: false }))
-      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 403);
+      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 'forbidden');
   });
   it('keeps message ids increasing within a conversation', () => {
     given(conversationDecider, [sent(5)])
@@ -128,7 +119,7 @@ describe('conversation decider: deleting', () => {
       .then([deleted('a', 'b', 2)]);
   });
   it('refuses an empty conversation', () => {
-    given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 404);
+    given(conversationDecider).when(del('a', 'b')).thenThrows(MESSAGING_MESSAGES.conversationNotFound, 'not_found');
   });
 });
 
@@ -194,173 +185,9 @@ describe('messaging rules', () => {
   it('names the streams', () => {
     expect(conversationStream('b', 'a')).toBe('conversation-a-b');
     expect(conversationStream('a', 'b')).toBe('conversation-a-b');
-    expect(notificationsStream('u1')).toBe('notifications-u1');
   });
   it('reads any non-text content as empty', () => {
     expect(MessageBody.parse({ content: 42 }).content).toBe('');
     expect(MessageBody.parse({}).content).toBe('');
-  });
-  it('folds whom a member follows', () => {
-    const f = (followeeId: string) => ({ type: 'UserFollowed', data: { followerId: 'a', followeeId } });
-    const u = (followeeId: string) => ({ type: 'UserUnfollowed', data: { followerId: 'a', followeeId } });
-    expect([...followingOf([f('b'), f('c'), u('b'), { type: 'Other', data: {} }])]).toEqual(['c']);
-    expect(followingOf([f('b'), u('b'), f('b')]).has('b')).toBe(true);
-  });
-});
-
-describe('notification rules', () => {
-  const ev = (e: AppEvent) => notificationsCausedBy(e);
-  it('notifies the followee of a follow', () => {
-    expect(ev({ type: 'UserFollowed', data: { followerId: 'a', followeeId: 'b' } })).toEqual([
-      { type: 'follow', recipientId: 'b', senderId: 'a', videoId: 0 },
-    ]);
-  });
-  it('notifies the owner of a like or a comment, with the video, never themselves', () => {
-    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([
-      { type: 'like', recipientId: 'b', senderId: 'a', videoId: 3 },
-    ]);
-    expect(ev({ type: 'VideoLiked', data: { videoId: 3, userId: 'b', ownerId: 'b' } })).toEqual([]);
-    const comment = { commentId: 1, videoId: 3, videoOwnerId: 'b', authorId: 'a', parentId: null, content: 'x' };
-    expect(ev({ type: 'CommentPosted', data: comment })).toEqual([
-      { type: 'comment', recipientId: 'b', senderId: 'a', videoId: 3 },
-    ]);
-    expect(ev({ type: 'CommentPosted', data: { ...comment, authorId: 'b' } })).toEqual([]);
-  });
-  it('notifies the receiver of a message; other facts notify nobody', () => {
-    expect(ev(sent(1))).toEqual([{ type: 'message', recipientId: 'b', senderId: 'a', videoId: 0 }]);
-    expect(ev({ type: 'VideoUnliked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([]);
-    expect(ev({ type: 'UserLoggedIn', data: { userId: 'a' } })).toEqual([]);
-  });
-  it('has a French text for every type of SPEC.md', () => {
-    expect(NOTIFICATION_TYPES).toEqual(['follow', 'like', 'comment', 'message', 'gift', 'report_update']);
-    expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à vous");
-    for (const t of NOTIFICATION_TYPES) expect(NOTIFICATION_TEXTS[t]('Alice')).toMatch(/\S/);
-  });
-});
-
-describe('notifications decider', () => {
-  const read = (notificationId: string, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
-    type: 'MarkNotificationRead',
-    userId,
-    notificationId,
-    recipients,
-  });
-  const del = (notificationId: string, userId = 'u', recipients: string[] | null = ['u']): NotificationCommand => ({
-    type: 'DeleteNotification',
-    userId,
-    notificationId,
-    recipients,
-  });
-  const wasRead = (notificationId: string | number): NotificationEvent => ({
-    type: 'NotificationRead',
-    data: { userId: 'u', notificationId },
-  });
-  const wasDeleted = (notificationId: string | number): NotificationEvent => ({
-    type: 'NotificationDeleted',
-    data: { userId: 'u', notificationId },
-  });
-  const allRead = (upToNotificationId: string | number): NotificationEvent => ({
-    type: 'AllNotificationsRead',
-    data: { userId: 'u', upToNotificationId },
-  });
-  /** EventStoreDB positions: commit << 64 | prepare, far beyond 2^53 */
-  const esdb = (commit: bigint, prepare: bigint) => notificationIdOf((commit << 64n) | prepare);
-
-  it('marks its owner’s notification read, once', () => {
-    given(notificationsDecider)
-      .when(read('12'))
-      .then([wasRead('12')]);
-    given(notificationsDecider, [wasRead('12')])
-      .when(read('12'))
-      .then([]);
-    given(notificationsDecider, [allRead('20')])
-      .when(read('12'))
-      .then([]);
-    given(notificationsDecider, [allRead('10')])
-      .when(read('12'))
-      .then([wasRead('12')]);
-  });
-  it('refuses someone else’s notification (403) and an unknown one (404)', () => {
-    given(notificationsDecider)
-      .when(read('12', 'u', ['v']))
-      .thenThrows(NOTIFICATION_MESSAGES.forbidden, 403);
-    given(notificationsDecider)
-      .when(del('12', 'u', ['v']))
-      .thenThrows('Accès refusé.', 403);
-    given(notificationsDecider)
-      .when(read('12', 'u', null))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-    given(notificationsDecider)
-      .when(del('12', 'u', []))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-  });
-  it('deletes once; a deleted notification is not found any more', () => {
-    given(notificationsDecider)
-      .when(del('12'))
-      .then([wasDeleted('12')]);
-    given(notificationsDecider, [wasDeleted('12')])
-      .when(del('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-    given(notificationsDecider, [wasDeleted('12')])
-      .when(read('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-  });
-  it('marks everything up to a position read, and appends nothing when nothing is newer', () => {
-    const all = (upToNotificationId: string): NotificationCommand => ({
-      type: 'MarkAllNotificationsRead',
-      userId: 'u',
-      upToNotificationId,
-    });
-    given(notificationsDecider)
-      .when(all('30'))
-      .then([allRead('30')]);
-    given(notificationsDecider, [allRead('30')])
-      .when(all('30'))
-      .then([]);
-    given(notificationsDecider, [allRead('30')])
-      .when(all('31'))
-      .then([allRead('31')]);
-    // compared as numbers, not as text
-    given(notificationsDecider, [allRead('9')])
-      .when(all('10'))
-      .then([allRead('10')]);
-  });
-  it('tells apart notifications whose positions share their commit half (EventStoreDB)', () => {
-    const a = esdb(7000n, 7000n);
-    const b = esdb(7000n, 7100n);
-    expect(a).not.toBe(b);
-    given(notificationsDecider, [wasRead(a)])
-      .when(read(b))
-      .then([wasRead(b)]);
-    given(notificationsDecider, [wasDeleted(a)])
-      .when(read(b))
-      .then([wasRead(b)]);
-    given(notificationsDecider, [allRead(a)])
-      .when(read(b))
-      .then([wasRead(b)]);
-    given(notificationsDecider, [allRead(b)])
-      .when(read(a))
-      .then([]);
-  });
-  it('reads the facts written when ids were numbers', () => {
-    given(notificationsDecider, [wasRead(12)])
-      .when(read('12'))
-      .then([]);
-    given(notificationsDecider, [wasDeleted(12)])
-      .when(del('12'))
-      .thenThrows(NOTIFICATION_MESSAGES.notFound, 404);
-    given(notificationsDecider, [allRead(20)])
-      .when(read('19'))
-      .then([]);
-    expect(NotificationReadSchema.parse({ userId: 'u', notificationId: 12 })).toEqual({
-      userId: 'u',
-      notificationId: 12,
-    });
-    expect(NotificationReadSchema.parse({ userId: 'u', notificationId: esdb(1n, 2n) }).notificationId).toBe(
-      esdb(1n, 2n),
-    );
-    for (const bad of ['0', '012', '-1', '1e3', 'abc', '1'.repeat(40), 0, 1.5]) {
-      expect(NotificationReadSchema.safeParse({ userId: 'u', notificationId: bad }).success).toBe(false);
-    }
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, badRequest, forbidden, notFound } from '../shared/errors';
+import { DomainError, invalid, forbidden, notFound } from '../shared/errors';
 import { containsProfanity } from './profanity';
 import { cleanUserText } from '../shared/text';
 
@@ -8,8 +8,6 @@ export const conversationStream = (a: string, b: string) => {
   const [x, y] = a < b ? [a, b] : [b, a];
   return `conversation-${x}-${y}`;
 };
-/** Reading and deleting a member's notifications. */
-export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
 export const MESSAGE_LIMITS = { contentMax: 2000 } as const;
 
@@ -43,8 +41,8 @@ export interface PrivateMessageFacts {
 /** Check 1 of a private message: its text, cleaned (NFKC, no invisible characters, trimmed), then empty or too long. */
 export function checkMessageText(raw: unknown): string {
   const content = typeof raw === 'string' ? cleanUserText(raw) : '';
-  if (content.length === 0) throw badRequest(MESSAGING_MESSAGES.empty);
-  if (content.length > MESSAGE_LIMITS.contentMax) throw badRequest(MESSAGING_MESSAGES.tooLong);
+  if (content.length === 0) throw invalid(MESSAGING_MESSAGES.empty);
+  if (content.length > MESSAGE_LIMITS.contentMax) throw invalid(MESSAGING_MESSAGES.tooLong);
   return content;
 }
 
@@ -54,9 +52,9 @@ export function checkMessageText(raw: unknown): string {
  */
 export function checkPrivateMessage(f: PrivateMessageFacts): { content: string; senderId: string; receiverId: string } {
   const content = checkMessageText(f.content);
-  if (!f.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 401);
+  if (!f.senderId) throw new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated');
   if (!f.receiverId) throw notFound(MESSAGING_MESSAGES.receiverNotFound);
-  if (containsProfanity(content)) throw badRequest(MESSAGING_MESSAGES.profanity);
+  if (containsProfanity(content)) throw invalid(MESSAGING_MESSAGES.profanity);
   if (!f.senderFollowsReceiver) throw forbidden(MESSAGING_MESSAGES.notFollowing);
   return { content, senderId: f.senderId, receiverId: f.receiverId };
 }

@@ -1,4 +1,5 @@
 export * from './rules';
 export * from './events';
+export * from './report-claim-decider';
 export * from './report-decider';
 export * from './operations-decider';

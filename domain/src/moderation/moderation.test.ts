@@ -3,8 +3,8 @@ import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { isVideoAvailable, videoDecider, VIDEO_MESSAGES } from '../videos/video-decider';
 import type { VideoEvent } from '../videos/events';
-import type { VideoDeleted } from '../social/events';
-import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../messaging/notification-rules';
+import type { VideoDeleted } from '../videos/events';
+import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../notifications/notification-rules';
 import { userDecider } from '../identity/user-decider';
 import { MESSAGES } from '../identity/rules';
 import type { UserEvent } from '../identity/events';
@@ -82,12 +82,14 @@ describe('report moderation decider', () => {
   it('refuses members, unknown reports, unknown statuses and sanctions', () => {
     given(reportDecider)
       .when(change('ferme', null, { requesterIsAdmin: false }))
-      .thenThrows(MODERATION_MESSAGES.adminOnly, 403);
+      .thenThrows(MODERATION_MESSAGES.adminOnly, 'forbidden');
     given(reportDecider)
       .when(change('ferme', null, { report: null }))
-      .thenThrows(MODERATION_MESSAGES.reportNotFound, 404);
-    given(reportDecider).when(change('fermé', null)).thenThrows(MODERATION_MESSAGES.badStatus, 400);
-    given(reportDecider).when(change('ferme', 'Vous êtes banni')).thenThrows(MODERATION_MESSAGES.unknownSanction, 400);
+      .thenThrows(MODERATION_MESSAGES.reportNotFound, 'not_found');
+    given(reportDecider).when(change('fermé', null)).thenThrows(MODERATION_MESSAGES.badStatus, 'invalid');
+    given(reportDecider)
+      .when(change('ferme', 'Vous êtes banni'))
+      .thenThrows(MODERATION_MESSAGES.unknownSanction, 'invalid');
   });
 });
 
@@ -189,8 +191,8 @@ describe('video visibility', () => {
     given(videoDecider, [uploaded, deleted]).when(set('supprimée')).then([]);
   });
   it('members may not; unknown videos are not found', () => {
-    given(videoDecider, [uploaded]).when(set('masquée', false)).thenThrows(VIDEO_MESSAGES.adminOnly, 403);
-    given(videoDecider).when(set('masquée')).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(videoDecider, [uploaded]).when(set('masquée', false)).thenThrows(VIDEO_MESSAGES.adminOnly, 'forbidden');
+    given(videoDecider).when(set('masquée')).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -203,7 +205,7 @@ describe('administrator roles', () => {
   it('refuses to revoke the last administrator', () => {
     given(userDecider, [registered, granted])
       .when({ type: 'RevokeAdmin', userId: 'u1', otherAdmins: 0 })
-      .thenThrows(MESSAGES.lastAdmin, 409);
+      .thenThrows(MESSAGES.lastAdmin, 'conflict');
     given(userDecider, [registered, granted])
       .when({ type: 'RevokeAdmin', userId: 'u1', otherAdmins: 1 })
       .then([{ type: 'AdminRoleRevoked', data: { userId: 'u1' } }]);
@@ -211,7 +213,7 @@ describe('administrator roles', () => {
   it('a member who is not an administrator gets that error first', () => {
     given(userDecider, [registered])
       .when({ type: 'RevokeAdmin', userId: 'u1', otherAdmins: 0 })
-      .thenThrows(MESSAGES.notAdmin, 409);
+      .thenThrows(MESSAGES.notAdmin, 'conflict');
   });
 });
 
@@ -250,12 +252,12 @@ describe('operations decider', () => {
   it('refuses members, the distributed stack and a second rebuild while one runs', () => {
     given(operationsDecider)
       .when(request({ requesterIsAdmin: false }))
-      .thenThrows(MODERATION_MESSAGES.adminOnly, 403);
+      .thenThrows(MODERATION_MESSAGES.adminOnly, 'forbidden');
     given(operationsDecider)
       .when(request({ embedded: false }))
-      .thenThrows(MODERATION_MESSAGES.rebuildNotHere, 409);
+      .thenThrows(MODERATION_MESSAGES.rebuildNotHere, 'conflict');
     given(operationsDecider)
       .when(request({ running: true }))
-      .thenThrows(MODERATION_MESSAGES.rebuildRunning, 409);
+      .thenThrows(MODERATION_MESSAGES.rebuildRunning, 'conflict');
   });
 });

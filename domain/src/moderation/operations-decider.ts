@@ -14,16 +14,20 @@ export type OperationsCommand = {
   running: boolean;
 };
 
-export type OperationsState = { rebuilds: number };
+/**
+ * Nothing to fold: whether a rebuild may start depends only on who asks and on this process (both
+ * in the command), never on earlier requests. The stream is the audit trail of the requests.
+ */
+export type OperationsState = null;
 
 /** Administrators' operations (`admin-operations`): a rebuild of the read models, recorded for the audit. */
 export const operationsDecider: Decider<OperationsCommand, ProjectionsRebuildRequested, OperationsState> = {
-  initialState: () => ({ rebuilds: 0 }),
-  evolve: (state) => ({ rebuilds: state.rebuilds + 1 }),
+  initialState: () => null,
+  evolve: (state) => state,
   decide(command) {
     if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
-    if (!command.embedded) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 409);
-    if (command.running) throw new DomainError(MODERATION_MESSAGES.rebuildRunning, 409);
+    if (!command.embedded) throw new DomainError(MODERATION_MESSAGES.rebuildNotHere, 'conflict');
+    if (command.running) throw new DomainError(MODERATION_MESSAGES.rebuildRunning, 'conflict');
     return [{ type: 'ProjectionsRebuildRequested', data: { requestedBy: command.requestedBy } }];
   },
 };

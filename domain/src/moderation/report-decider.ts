@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { badRequest, forbidden, notFound } from '../shared/errors';
+import { invalid, forbidden, notFound } from '../shared/errors';
 import type { ReportStatusChanged } from './events';
 import { MODERATION_MESSAGES, isReportStatus, isSanctionMessage, type ReportStatus } from './rules';
 
@@ -36,10 +36,9 @@ export const reportDecider: Decider<ReportModerationCommand, ReportStatusChanged
     if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
     const report = command.report;
     if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
-    if (!isReportStatus(command.status)) throw badRequest(MODERATION_MESSAGES.badStatus);
+    if (!isReportStatus(command.status)) throw invalid(MODERATION_MESSAGES.badStatus);
     const adminResponse = command.adminResponse === undefined ? state.adminResponse : command.adminResponse;
-    if (adminResponse !== null && !isSanctionMessage(adminResponse))
-      throw badRequest(MODERATION_MESSAGES.unknownSanction);
+    if (adminResponse !== null && !isSanctionMessage(adminResponse)) throw invalid(MODERATION_MESSAGES.unknownSanction);
     if (command.status === state.status && adminResponse === state.adminResponse) return [];
     return [
       {

@@ -1,3 +1,4 @@
+import { cleanedText } from '../shared/text';
 import { z } from 'zod';
 import { VIDEO_VISIBILITIES } from '../videos/events';
 import type { VideoVisibility } from '../videos/video-decider';
@@ -7,7 +8,11 @@ export const REPORT_STATUSES = ['en_attente', 'en_cours', 'ferme'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_CLOSED: ReportStatus = 'ferme';
 /** How a status reads in French (the back-office's labels). */
-export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = { en_attente: 'En attente', en_cours: 'En cours', ferme: 'Traitée' };
+export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
+  en_attente: 'En attente',
+  en_cours: 'En cours',
+  ferme: 'Traitée',
+};
 export const isReportStatus = (s: unknown): s is ReportStatus =>
   typeof s === 'string' && (REPORT_STATUSES as readonly string[]).includes(s);
 
@@ -81,3 +86,28 @@ export const visibilityField = z
     MODERATION_MESSAGES.badVisibility,
   )
   .transform((v) => v as VideoVisibility);
+
+/** A member's report of a video: stream `report-claim-<videoId>-<reporterId>` (at most one open). */
+export const reportClaimStream = (videoId: number, reporterId: string) => `report-claim-${videoId}-${reporterId}`;
+/** sequence name of report ids */
+export const REPORT_SEQUENCE = 'report';
+
+export const REPORT_REASON_MAX = 500;
+/** the reason stored when the member gave none (SPEC.md: "the reason (or 'Non spécifié')") */
+export const DEFAULT_REPORT_REASON = 'Non spécifié';
+
+export const REPORT_MESSAGES = {
+  alreadyReported: 'Vous avez déjà signalé cette vidéo.',
+  reasonInvalid: 'Le motif du signalement doit être un texte.',
+  reasonTooLong: `Le motif du signalement ne doit pas dépasser ${REPORT_REASON_MAX} caractères.`,
+} as const;
+
+/** The reason of a report: trimmed, at most 500 characters, 'Non spécifié' when empty or absent. */
+export const reportReasonField = cleanedText(
+  z
+    .string({ invalid_type_error: REPORT_MESSAGES.reasonInvalid })
+    .trim()
+    .max(REPORT_REASON_MAX, REPORT_MESSAGES.reasonTooLong)
+    .nullish()
+    .transform((r) => (r ? r : DEFAULT_REPORT_REASON)),
+);

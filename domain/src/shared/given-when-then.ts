@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { fold, type Decider, type DomainEvent } from './decider';
+import type { DomainErrorKind } from './errors';
 
 /** Given events / When command / Then events (or error), with no I/O. Test helper. */
 export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: E[] = []) {
@@ -10,7 +11,7 @@ export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, ev
         then(expected: E[]) {
           expect(run()).toEqual(expected);
         },
-        thenThrows(message: string, status?: number) {
+        thenThrows(message: string, kind?: DomainErrorKind) {
           let caught: unknown;
           try {
             run();
@@ -19,7 +20,7 @@ export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, ev
           }
           expect(caught, 'the command should have been refused').toBeInstanceOf(Error);
           expect((caught as Error).message).toBe(message);
-          if (status !== undefined) expect((caught as { status?: number }).status).toBe(status);
+          if (kind !== undefined) expect((caught as { kind?: string }).kind).toBe(kind);
         },
       };
     },

@@ -8,10 +8,6 @@ import type { DomainEvent } from '../shared/decider';
  * - `view-<videoId>-<viewerId>`: one member's counted views of a video (VideoViewed), once per
  *   VIEW_WINDOW_MS (older logs have them in `views-<videoId>`, every display counted)
  * - `favorites-<userId>`: a member's favourites (VideoFavorited / VideoUnfavorited)
- * - `report-claim-<videoId>-<reporterId>`: at most one open report per member and video
- *   (VideoReported carries the report's numeric id; the report's life goes on in `report-<id>`)
- * - `video-<id>`: VideoDeleted (soft delete by its owner or an administrator)
- * - `comments-<videoId>`: CommentPosted
  */
 const id = z.string().min(1);
 const videoId = z.number().int().positive();
@@ -30,23 +26,6 @@ export const VideoUnlikedSchema = z.object({ videoId, userId: id, ownerId: id })
 export const VideoViewedSchema = z.object({ videoId, viewerId: id, at: z.string().optional() });
 export const VideoFavoritedSchema = z.object({ videoId, userId: id });
 export const VideoUnfavoritedSchema = VideoFavoritedSchema;
-export const VideoReportedSchema = z.object({
-  reportId: z.number().int().positive(),
-  videoId,
-  reporterId: id,
-  /** 'Non spécifié' when the member gave none */
-  reason: z.string().min(1),
-});
-export const VideoDeletedSchema = z.object({ videoId, ownerId: id, deletedBy: id });
-export const CommentPostedSchema = z.object({
-  commentId: z.number().int().positive(),
-  videoId,
-  videoOwnerId: id,
-  authorId: id,
-  /** always a top-level comment's id or null: a reply to a reply attaches to its top-level comment */
-  parentId: z.number().int().positive().nullable(),
-  content: z.string().min(1),
-});
 
 export type UserFollowed = DomainEvent<'UserFollowed', z.infer<typeof UserFollowedSchema>>;
 export type UserUnfollowed = DomainEvent<'UserUnfollowed', z.infer<typeof UserUnfollowedSchema>>;
@@ -55,15 +34,11 @@ export type VideoUnliked = DomainEvent<'VideoUnliked', z.infer<typeof VideoUnlik
 export type VideoViewed = DomainEvent<'VideoViewed', z.infer<typeof VideoViewedSchema>>;
 export type VideoFavorited = DomainEvent<'VideoFavorited', z.infer<typeof VideoFavoritedSchema>>;
 export type VideoUnfavorited = DomainEvent<'VideoUnfavorited', z.infer<typeof VideoUnfavoritedSchema>>;
-export type VideoReported = DomainEvent<'VideoReported', z.infer<typeof VideoReportedSchema>>;
-export type VideoDeleted = DomainEvent<'VideoDeleted', z.infer<typeof VideoDeletedSchema>>;
-export type CommentPosted = DomainEvent<'CommentPosted', z.infer<typeof CommentPostedSchema>>;
 
 export type FollowEvent = UserFollowed | UserUnfollowed;
 export type LikeEvent = VideoLiked | VideoUnliked;
 export type FavoriteEvent = VideoFavorited | VideoUnfavorited;
-export type SocialEvent =
-  FollowEvent | LikeEvent | VideoViewed | FavoriteEvent | VideoReported | VideoDeleted | CommentPosted;
+export type SocialEvent = FollowEvent | LikeEvent | VideoViewed | FavoriteEvent;
 
 export const socialEventSchemas = {
   UserFollowed: UserFollowedSchema,
@@ -73,7 +48,4 @@ export const socialEventSchemas = {
   VideoViewed: VideoViewedSchema,
   VideoFavorited: VideoFavoritedSchema,
   VideoUnfavorited: VideoUnfavoritedSchema,
-  VideoReported: VideoReportedSchema,
-  VideoDeleted: VideoDeletedSchema,
-  CommentPosted: CommentPostedSchema,
 } as const;

@@ -18,7 +18,9 @@ export const favoritesDecider: Decider<FavoritesCommand, FavoriteEvent, Favorite
   decide(command, state) {
     requireAvailableVideo(command.video);
     const data = { videoId: command.videoId, userId: command.userId };
-    return state.videoIds.has(command.videoId) ? [{ type: 'VideoUnfavorited', data }] : [{ type: 'VideoFavorited', data }];
+    return state.videoIds.has(command.videoId)
+      ? [{ type: 'VideoUnfavorited', data }]
+      : [{ type: 'VideoFavorited', data }];
   },
 };
 

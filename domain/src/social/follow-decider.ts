@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { badRequest } from '../shared/errors';
+import { invalid } from '../shared/errors';
 import type { FollowEvent } from './events';
 import { NOTIFICATION_WINDOW_MS, SOCIAL_MESSAGES, windowElapsed } from './rules';
 
@@ -33,7 +33,7 @@ export const followDecider: Decider<FollowCommand, FollowEvent, FollowState> = {
   decide(command, state) {
     const { followerId, followeeId } = command;
     if (command.type === 'Follow') {
-      if (followerId === followeeId) throw badRequest(SOCIAL_MESSAGES.selfFollow);
+      if (followerId === followeeId) throw invalid(SOCIAL_MESSAGES.selfFollow);
       if (state.following.has(followeeId)) return [];
       const notify = windowElapsed(state.notifiedAt.get(followeeId) ?? null, command.now, NOTIFICATION_WINDOW_MS);
       return [{ type: 'UserFollowed', data: { followerId, followeeId, notify, at: command.now.toISOString() } }];

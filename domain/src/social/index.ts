@@ -3,5 +3,4 @@ export * from './rules';
 export * from './follow-decider';
 export * from './like-decider';
 export * from './favorites-decider';
-export * from './report-claim-decider';
 export * from './views';

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { cleanedText } from '../shared/text';
 
 /** Stream names of the social slice (see the header of ./events.ts). */
 export const followingStream = (followerId: string) => `following-${followerId}`;
@@ -8,9 +6,6 @@ export const viewsStream = (videoId: number) => `views-${videoId}`;
 /** one member's counted views of one video (the once-per-window rule) */
 export const viewStream = (videoId: number, viewerId: string) => `view-${videoId}-${viewerId}`;
 export const favoritesStream = (userId: string) => `favorites-${userId}`;
-export const reportClaimStream = (videoId: number, reporterId: string) => `report-claim-${videoId}-${reporterId}`;
-/** sequence name of report ids (`nextId(store, REPORT_SEQUENCE, ctx)`) */
-export const REPORT_SEQUENCE = 'report';
 
 /**
  * Anti-spam windows. A like or a follow notifies its target at most once per
@@ -25,23 +20,6 @@ export const VIEW_WINDOW_MS = 30 * 60_000;
 export const windowElapsed = (since: string | null, now: Date, windowMs: number): boolean =>
   since === null || !(now.getTime() - Date.parse(since) < windowMs);
 
-export const REPORT_REASON_MAX = 500;
-/** the reason stored when the member gave none (SPEC.md: "the reason (or 'Non spécifié')") */
-export const DEFAULT_REPORT_REASON = 'Non spécifié';
-
 export const SOCIAL_MESSAGES = {
   selfFollow: 'Vous ne pouvez pas vous suivre vous-même.',
-  alreadyReported: 'Vous avez déjà signalé cette vidéo.',
-  reasonInvalid: 'Le motif du signalement doit être un texte.',
-  reasonTooLong: `Le motif du signalement ne doit pas dépasser ${REPORT_REASON_MAX} caractères.`,
 } as const;
-
-/** The reason of a report: trimmed, at most 500 characters, 'Non spécifié' when empty or absent. */
-export const reportReasonField = cleanedText(
-  z
-    .string({ invalid_type_error: SOCIAL_MESSAGES.reasonInvalid })
-    .trim()
-    .max(REPORT_REASON_MAX, SOCIAL_MESSAGES.reasonTooLong)
-    .nullish()
-    .transform((r) => (r ? r : DEFAULT_REPORT_REASON)),
-);

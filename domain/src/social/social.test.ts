@@ -2,23 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { VIDEO_MESSAGES, videoDecider, type VideoState } from '../videos/video-decider';
-import type { VideoEvent } from '../videos/events';
-import type { FavoriteEvent, FollowEvent, LikeEvent, VideoDeleted, VideoReported } from './events';
+import type { VideoDeleted, VideoEvent } from '../videos/events';
+import type { FavoriteEvent, FollowEvent, LikeEvent } from './events';
 import { followDecider } from './follow-decider';
 import { likeDecider } from './like-decider';
 import { favoritesDecider, isFavorite } from './favorites-decider';
-import { openReportId, reportClaimDecider } from './report-claim-decider';
 import { decideView, viewDecider } from './views';
-import { notificationsCausedBy } from '../messaging/notification-rules';
+import { notificationsCausedBy } from '../notifications/notification-rules';
 import {
-  DEFAULT_REPORT_REASON,
   NOTIFICATION_WINDOW_MS,
   SOCIAL_MESSAGES,
   VIEW_WINDOW_MS,
   followingStream,
   likeStream,
-  reportClaimStream,
-  reportReasonField,
   viewStream,
 } from './rules';
 
@@ -63,7 +59,7 @@ describe('follow decider', () => {
       .then([]);
   });
   it('nobody follows themselves', () => {
-    given(followDecider).when(follow(T0, 'a')).thenThrows(SOCIAL_MESSAGES.selfFollow, 400);
+    given(followDecider).when(follow(T0, 'a')).thenThrows(SOCIAL_MESSAGES.selfFollow, 'invalid');
   });
   it('unfollows a followed member', () => {
     given(followDecider, [followed()]).when(unfollow).then([unfollowed]);
@@ -142,9 +138,9 @@ describe('like decider', () => {
   });
   it('an unknown, deleted or rejected video cannot be liked', () => {
     for (const video of [unknown, gone, videoOf(uploaded, rejected)]) {
-      given(likeDecider).when(like(T0, video)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+      given(likeDecider).when(like(T0, video)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     }
-    given(likeDecider, [liked()]).when(unlike(gone)).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(likeDecider, [liked()]).when(unlike(gone)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -167,59 +163,8 @@ describe('favorites decider', () => {
     given(favoritesDecider, [other]).when(toggle()).then([fav]);
   });
   it('refuses an unknown or deleted video', () => {
-    given(favoritesDecider).when(toggle(unknown)).thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(favoritesDecider, [fav]).when(toggle(gone)).thenThrows(VIDEO_MESSAGES.notFound, 404);
-  });
-});
-
-describe('report claim decider', () => {
-  const reported: VideoReported = {
-    type: 'VideoReported',
-    data: { reportId: 3, videoId: 7, reporterId: 'u', reason: 'Spam' },
-  };
-  const report = (
-    reportId: number,
-    extra: Partial<{ video: VideoState; closedReportIds: number[]; reason: string }> = {},
-  ) => ({
-    type: 'ReportVideo' as const,
-    reportId,
-    videoId: 7,
-    reporterId: 'u',
-    reason: 'Spam',
-    video: live,
-    ...extra,
-  });
-
-  it('reports a video with its numeric id and reason', () => {
-    given(reportClaimDecider).when(report(3)).then([reported]);
-    expect(reportClaimStream(7, 'u')).toBe('report-claim-7-u');
-  });
-  it('refuses a second report while the first is open', () => {
-    given(reportClaimDecider, [reported]).when(report(4)).thenThrows(SOCIAL_MESSAGES.alreadyReported, 409);
-  });
-  it('accepts a new report once the previous one is known to be closed', () => {
-    given(reportClaimDecider, [reported])
-      .when(report(4, { closedReportIds: [3] }))
-      .then([{ type: 'VideoReported', data: { ...reported.data, reportId: 4 } }]);
-    expect(openReportId(fold(reportClaimDecider, [reported]))).toBe(3);
-    expect(openReportId(fold(reportClaimDecider, [reported]), [3])).toBeNull();
-  });
-  it('refuses an unknown or deleted video', () => {
-    given(reportClaimDecider)
-      .when(report(3, { video: unknown }))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(reportClaimDecider)
-      .when(report(3, { video: gone }))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
-  });
-  it('normalises the reason: trimmed, at most 500 characters, "Non spécifié" when empty', () => {
-    expect(reportReasonField.parse('  Contenu choquant  ')).toBe('Contenu choquant');
-    expect(reportReasonField.parse('   ')).toBe(DEFAULT_REPORT_REASON);
-    expect(reportReasonField.parse(undefined)).toBe(DEFAULT_REPORT_REASON);
-    expect(reportReasonField.parse(null)).toBe(DEFAULT_REPORT_REASON);
-    expect(reportReasonField.parse('x'.repeat(500))).toHaveLength(500);
-    expect(reportReasonField.safeParse('x'.repeat(501)).error?.issues[0].message).toBe(SOCIAL_MESSAGES.reasonTooLong);
-    expect(reportReasonField.safeParse(5).error?.issues[0].message).toBe(SOCIAL_MESSAGES.reasonInvalid);
+    given(favoritesDecider).when(toggle(unknown)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(favoritesDecider, [fav]).when(toggle(gone)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -250,10 +195,10 @@ describe('views', () => {
   it('an unknown or deleted video is not found', () => {
     given(viewDecider)
       .when(view(T0, 'u', unknown))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     given(viewDecider, [viewed(T0)])
       .when(view(later(VIEW_WINDOW_MS), 'u', gone))
-      .thenThrows(VIDEO_MESSAGES.notFound, 404);
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     expect(() => decideView(gone, 'u')).toThrow(VIDEO_MESSAGES.notFound);
   });
 });

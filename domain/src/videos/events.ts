@@ -41,15 +41,26 @@ export const VideoVisibilityChangedSchema = z.object({
   /** the administrator's user id */
   changedBy: z.string().min(1),
 });
+/** Soft delete by the video's owner or an administrator (stream `video-<id>`). */
+export const VideoDeletedSchema = z.object({
+  videoId: z.number().int().positive(),
+  ownerId: z.string().min(1),
+  deletedBy: z.string().min(1),
+});
 export type VideoUploaded = DomainEvent<'VideoUploaded', z.infer<typeof VideoUploadedSchema>>;
 export type VideoProcessed = DomainEvent<'VideoProcessed', z.infer<typeof VideoProcessedSchema>>;
 export type VideoRejected = DomainEvent<'VideoRejected', z.infer<typeof VideoRejectedSchema>>;
-export type VideoVisibilityChanged = DomainEvent<'VideoVisibilityChanged', z.infer<typeof VideoVisibilityChangedSchema>>;
-export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected | VideoVisibilityChanged;
+export type VideoVisibilityChanged = DomainEvent<
+  'VideoVisibilityChanged',
+  z.infer<typeof VideoVisibilityChangedSchema>
+>;
+export type VideoDeleted = DomainEvent<'VideoDeleted', z.infer<typeof VideoDeletedSchema>>;
+export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected | VideoVisibilityChanged | VideoDeleted;
 
 export const videoEventSchemas = {
   VideoUploaded: VideoUploadedSchema,
   VideoProcessed: VideoProcessedSchema,
   VideoRejected: VideoRejectedSchema,
   VideoVisibilityChanged: VideoVisibilityChangedSchema,
+  VideoDeleted: VideoDeletedSchema,
 } as const;

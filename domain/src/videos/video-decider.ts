@@ -1,6 +1,5 @@
 import type { Decider } from '../shared/decider';
 import { conflict, forbidden, notFound } from '../shared/errors';
-import type { VideoDeleted } from '../social/events';
 import type { VideoEvent, VideoProcessed, VideoRejected, VideoUploaded, VIDEO_VISIBILITIES } from './events';
 
 export const videoStream = (videoId: number) => `video-${videoId}`;
@@ -41,7 +40,8 @@ export type VideoCommand =
     };
 
 /** Every event of a `video-<id>` stream. */
-export type VideoStreamEvent = VideoEvent | VideoDeleted;
+/** every event of a `video-<id>` stream */
+export type VideoStreamEvent = VideoEvent;
 
 export type VideoState =
   | { status: 'none' }

@@ -15,7 +15,7 @@ describe('video decider', () => {
     given(videoDecider).when({ type: 'UploadVideo', ...uploaded.data }).then([uploaded]);
   });
   it('refuses the same id twice', () => {
-    given(videoDecider, [uploaded]).when({ type: 'UploadVideo', ...uploaded.data }).thenThrows(VIDEO_MESSAGES.exists, 409);
+    given(videoDecider, [uploaded]).when({ type: 'UploadVideo', ...uploaded.data }).thenThrows(VIDEO_MESSAGES.exists, 'conflict');
   });
   it('records processing once; a second outcome is ignored', () => {
     given(videoDecider, [uploaded]).when({ type: 'RecordProcessing', ...processed }).then([{ type: 'VideoProcessed', data: processed }]);
@@ -30,7 +30,7 @@ describe('video decider', () => {
       .then([{ type: 'VideoRejected', data: { videoId: 7, reason: VIDEO_MESSAGES.unreadable } }]);
   });
   it('cannot process an unknown video', () => {
-    given(videoDecider).when({ type: 'RecordProcessing', ...processed }).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(videoDecider).when({ type: 'RecordProcessing', ...processed }).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
@@ -45,12 +45,12 @@ describe('video deletion', () => {
     given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]).when(del('admin', true)).then([deleted('admin')]);
   });
   it('another member may not', () => {
-    given(videoDecider, [uploaded]).when(del('u2')).thenThrows(VIDEO_MESSAGES.notOwner, 403);
+    given(videoDecider, [uploaded]).when(del('u2')).thenThrows(VIDEO_MESSAGES.notOwner, 'forbidden');
   });
   it('a deleted or unknown video is not found', () => {
-    given(videoDecider, [uploaded, deleted('u1')]).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(videoDecider, [uploaded, deleted('u1')]).when(del('admin', true)).thenThrows(VIDEO_MESSAGES.notFound, 404);
-    given(videoDecider).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 404);
+    given(videoDecider, [uploaded, deleted('u1')]).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider, [uploaded, deleted('u1')]).when(del('admin', true)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
   it('a rejected video can still be deleted by its owner', () => {
     given(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }]).when(del('u1')).then([deleted('u1')]);

@@ -4,6 +4,10 @@ import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+import type { CommentView } from '@evo/contracts';
+
+/** What the API and the pushes answer (the contract the web app compiles against too). */
+export type { CommentView };
 
 export const COMMENTS = 'comments';
 /** guard of this projector's writes to `videos` documents (comments_count) */
@@ -24,15 +28,6 @@ export interface CommentDoc extends Doc {
   created_at: string;
 }
 
-/** What the API answers for a comment. */
-export interface CommentView {
-  id: number;
-  parent_id: number | null;
-  user_pseudo: string;
-  user_profile_picture: string;
-  content: string;
-  created_at: string;
-}
 
 export const toCommentView = (c: CommentDoc): CommentView => ({
   id: c.id,

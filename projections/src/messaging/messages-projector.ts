@@ -3,24 +3,16 @@ import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
+import type { MessageView } from '@evo/contracts';
+
+/** What the API and the pushes answer (the contract the web app compiles against too). */
+export type { MessageView };
 
 /** Each member's copy of the messages they sent or received (hidden ones stay, flagged). */
 export const MAILBOXES = 'mailboxes';
 /** One inbox entry per member and other party: the last message. */
 export const CONVERSATIONS = 'conversations';
 
-/** A private message as SPEC.md section 3 "Message" names its fields. */
-export interface MessageView {
-  id: number;
-  sender_email: string;
-  receiver_email: string;
-  sender_pseudo: string;
-  receiver_pseudo: string;
-  sender_profile_picture: string;
-  receiver_profile_picture: string;
-  content: string;
-  created_at: string;
-}
 
 export interface MailboxDoc extends Doc, MessageView {
   /** `${owner_id}:${id}` */

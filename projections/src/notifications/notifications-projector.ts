@@ -12,6 +12,10 @@ import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
+import type { NotificationView } from '@evo/contracts';
+
+/** What the API and the pushes answer (the contract the web app compiles against too). */
+export type { NotificationView };
 
 export const NOTIFICATIONS = 'notifications';
 export const NOTIFICATION_COUNTERS = 'notification_counters';
@@ -50,17 +54,6 @@ export interface NotificationCounterDoc extends Doc {
   unread: number;
 }
 
-/** What the API and the pushes answer for a notification. */
-export interface NotificationView {
-  id: NotificationId;
-  type: NotificationType;
-  sender_email: string;
-  sender_pseudo: string;
-  message: string;
-  video_id: number;
-  seen: 0 | 1;
-  created_at: string;
-}
 
 export const toNotificationView = (n: NotificationDoc): NotificationView => ({
   id: n.id,

@@ -1,9 +1,10 @@
 import type { RecordedAppEvent } from '@evo/domain';
 import type { IndexSpec, ReadStore } from '@evo/infra';
+import type { PushEventName, PushEvents } from '@evo/contracts';
 
 export interface ProjectionContext {
   /** queue a change message for Socket.IO clients; sent after the write is committed, only when live */
-  push(room: string, event: string, payload: unknown): void;
+  push<E extends PushEventName>(room: string, event: E, payload: PushEvents[E]): void;
   /** queue: every client in room `members` joins or leaves `room` (same rules as push) */
   rooms(members: string, room: string, action: 'join' | 'leave'): void;
 }

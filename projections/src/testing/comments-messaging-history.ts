@@ -6,7 +6,7 @@ import {
   commentsStream,
   conversationDecider,
   conversationStream,
-  followingOf,
+  followDecider,
   followingStream,
   isVideoAvailable,
   notificationIdOf,
@@ -83,7 +83,8 @@ export async function writeCommentsAndMessagesHistory(
   }
 
   // --- private messages
-  const follows = async (a: string, b: string) => followingOf(await events.readStream(followingStream(a))).has(b);
+  const follows = async (a: string, b: string) =>
+    (await loadState(events, followingStream(a), followDecider)).state.following.has(b);
   const send = async (senderId: string, receiverId: string, content: string) => {
     const senderFollowsReceiver = await follows(senderId, receiverId);
     for (;;) {

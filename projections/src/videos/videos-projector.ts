@@ -88,7 +88,7 @@ export const videosProjector: Projector = {
       { key: { poster: 1 } },
     ],
   },
-  async project(event, store, ctx) {
+  async project(event, store) {
     const videos = store.collection<VideoDoc>(VIDEOS);
     switch (event.type) {
       case 'VideoProcessed': {
@@ -105,7 +105,6 @@ export const videosProjector: Projector = {
         await applyOnce(videos, d.videoId, event.position, {
           $set: { processing: PROCESSING.rejected, reject_reason: d.reason },
         });
-        if (before) ctx.push(`user:${before.user_id}`, 'video:rejected', { videoId: d.videoId, reason: d.reason });
         return;
       }
       case 'VideoDeleted': {
@@ -125,12 +124,7 @@ export const videosProjector: Projector = {
           !!before && isVisibleVideo({ ...before, status: d.status }),
           event.position,
         );
-        const applied = await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
-        if (before && applied) {
-          const payload = { videoId: d.videoId, status: d.status };
-          ctx.push(`video:${d.videoId}`, 'video:visibility', payload);
-          ctx.push(`user:${before.user_id}`, 'video:visibility', payload);
-        }
+        await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
         return;
       }
       case 'VideoUploaded': {

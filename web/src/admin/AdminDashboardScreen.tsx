@@ -4,6 +4,7 @@ import { AdminPage } from './AdminPage';
 import { formatNumber } from './format';
 import { useStats } from './hooks';
 import { StatGrid } from './StatGrid';
+import { ChartIcon, CoinIcon, FlagIcon, FriendsIcon, GiftBoxIcon, ReceiptIcon, WrenchIcon } from '../shell/ui/icons';
 
 const TITLE = 'Administration';
 const INTRO = 'Signalements, cadeaux, coins, membres et statistiques de la plateforme.';
@@ -11,43 +12,43 @@ const INTRO = 'Signalements, cadeaux, coins, membres et statistiques de la plate
 const CARDS = [
   {
     to: '/admin/stats',
-    icon: '📊',
+    Icon: ChartIcon,
     title: 'Statistiques',
     text: 'Membres, vidéos, messages, cadeaux et coins, à la date de votre choix.',
   },
   {
     to: '/admin/reports',
-    icon: '🚩',
+    Icon: FlagIcon,
     title: 'Signalements',
     text: 'Traiter les vidéos signalées et répondre à leurs auteurs.',
   },
   {
     to: '/admin/gifts',
-    icon: '🎁',
+    Icon: GiftBoxIcon,
     title: 'Cadeaux',
     text: 'Ajouter, modifier et supprimer les cadeaux du catalogue.',
   },
   {
     to: '/admin/transactions',
-    icon: '💰',
+    Icon: CoinIcon,
     title: 'Transactions',
     text: 'Achats, ajouts et retraits de coins, et l’audit des coins de chaque membre.',
   },
   {
     to: '/admin/users',
-    icon: '👥',
+    Icon: FriendsIcon,
     title: 'Utilisateurs',
     text: 'Rechercher un membre, donner ou retirer les droits d’administrateur.',
   },
   {
     to: '/admin/tools',
-    icon: '🛠️',
+    Icon: WrenchIcon,
     title: 'Outils',
     text: 'Cache, export, journaux et reconstruction des projections.',
   },
   {
     to: '/admin/audit',
-    icon: '📜',
+    Icon: ReceiptIcon,
     title: 'Journal d’audit',
     text: 'Les actions des administrateurs, des plus récentes aux plus anciennes.',
   },
@@ -63,8 +64,8 @@ export default function AdminDashboardScreen() {
           {CARDS.map((card) => (
             <li key={card.to}>
               <Link to={card.to} className="admin-card card">
-                <span className="admin-card__icon" aria-hidden="true">
-                  {card.icon}
+                <span className="admin-card__icon">
+                  <card.Icon />
                 </span>
                 <span className="admin-card__title">{card.title}</span>
                 <span className="admin-card__text">{card.text}</span>

@@ -3,6 +3,7 @@ import type { AdminGift, GiftInput } from './api';
 import { fieldsOf, giftImageSrc, readGiftFields, type GiftFields } from './giftCatalog';
 import { GiftFieldsEditor } from './GiftFieldsEditor';
 import { formatCoins } from './format';
+import { GiftBoxIcon } from '../shell/ui/icons';
 
 interface GiftCardProps {
   gift: AdminGift;
@@ -77,8 +78,8 @@ function GiftVisual({ gift }: { gift: AdminGift }) {
     return <img className="gift-card__image" src={src} alt="" width={56} height={56} onError={() => setFailed(src)} />;
   }
   return (
-    <span className="gift-card__emoji" aria-hidden="true">
-      {gift.emoji || '🎁'}
+    <span className="gift-card__emoji catalogue-emoji" aria-hidden="true">
+      {gift.emoji || <GiftBoxIcon size={32} />}
     </span>
   );
 }

@@ -9,6 +9,7 @@ import { formatCoins, formatDateTime, formatNumber, formatSigned } from './forma
 import { useAsOf, useConsoleError, useLedgerAudit, useReconciliation } from './hooks';
 import { StatGrid } from './StatGrid';
 import { TableScroll } from './TableScroll';
+import { CheckCircleIcon, WarningIcon } from '../shell/ui/icons';
 
 const TITLE = 'Audit des coins';
 const LOAD_FAILED = "Impossible de charger l'audit des coins de ce membre.";
@@ -46,7 +47,15 @@ export default function LedgerAuditScreen() {
             { label: 'Mouvements', value: formatNumber(data.entries.length) },
             {
               label: 'Soldes',
-              value: data.consistent ? 'Cohérents ✅' : 'Incohérents ⚠️',
+              value: data.consistent ? (
+                <>
+                  Cohérents <CheckCircleIcon size={20} className="status-icon status-icon--ok" />
+                </>
+              ) : (
+                <>
+                  Incohérents <WarningIcon size={20} className="status-icon status-icon--ko" />
+                </>
+              ),
               detail: data.consistent
                 ? 'Les soldes annoncés par chaque événement sont les soldes recalculés.'
                 : 'Un événement annonce un solde différent du solde recalculé.',
@@ -139,8 +148,9 @@ function ReconciliationStatus() {
   if (report.ok) {
     return (
       <p className="admin-reconcile admin-reconcile--ok" role="status">
-        ✅ Grand livre cohérent : {formatNumber(report.events)} événements et {formatNumber(report.movements)}{' '}
-        mouvements vérifiés.
+        <CheckCircleIcon size={20} className="status-icon" />
+        Grand livre cohérent : {formatNumber(report.events)} événements et {formatNumber(report.movements)} mouvements
+        vérifiés.
       </p>
     );
   }
@@ -148,7 +158,8 @@ function ReconciliationStatus() {
   return (
     <div className="admin-reconcile admin-reconcile--ko" role="alert">
       <p>
-        ⚠️ Grand livre incohérent : {formatNumber(report.violations)} violation{report.violations > 1 ? 's' : ''} sur{' '}
+        <WarningIcon size={20} className="status-icon" />
+        Grand livre incohérent : {formatNumber(report.violations)} violation{report.violations > 1 ? 's' : ''} sur{' '}
         {formatNumber(report.events)} événements.
       </p>
       {v ? (

@@ -6,6 +6,7 @@ import { ProgressBar } from '../shell/ui/ProgressBar';
 import { isRebuildElsewhere, type RebuildState } from './api';
 import { formatDecimal, formatDuration, formatNumber } from './format';
 import { useRebuild } from './hooks';
+import { CheckCircleIcon, RefreshIcon, XCircleIcon } from '../shell/ui/icons';
 
 const TITLE = 'Reconstruire les projections';
 const CONFIRM =
@@ -42,7 +43,7 @@ export function RebuildCard() {
   return (
     <article className="tool-card card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="tool-card__title">
-        <span aria-hidden="true">🔄 </span>
+        <RefreshIcon className="tool-card__icon" />
         {TITLE}
       </h2>
       <p className="tool-card__text">
@@ -91,14 +92,16 @@ function RebuildStatus({ state }: { state: RebuildState }) {
     case 'done':
       return (
         <p className="rebuild-result rebuild-result--ok" role="status">
-          ✅ Projections reconstruites : {formatNumber(state.events ?? state.done)} événements
+          <CheckCircleIcon size={20} className="status-icon" />
+          Projections reconstruites : {formatNumber(state.events ?? state.done)} événements
           {state.seconds !== null ? ` en ${formatDuration(state.seconds)}` : ''}.
         </p>
       );
     case 'failed':
       return (
         <p className="rebuild-result rebuild-result--ko" role="alert">
-          ❌ La reconstruction a échoué{state.error ? ` : ${state.error}` : '.'}
+          <XCircleIcon size={20} className="status-icon" />
+          La reconstruction a échoué{state.error ? ` : ${state.error}` : '.'}
         </p>
       );
   }

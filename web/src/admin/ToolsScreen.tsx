@@ -1,6 +1,7 @@
 import { useToast } from '../shell/toast';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { RebuildCard } from './RebuildCard';
+import { BroomIcon, BugIcon, DatabaseIcon } from '../shell/ui/icons';
 
 const TITLE = 'Outils';
 const NOT_ACTIVE = 'Fonction non encore active';
@@ -8,12 +9,12 @@ const SOON = 'Bientôt disponible';
 
 const LATER = [
   {
-    icon: '💾',
+    Icon: DatabaseIcon,
     title: 'Exporter la base de données',
     text: 'Télécharger une copie des données de la plateforme.',
   },
   {
-    icon: '🐞',
+    Icon: BugIcon,
     title: 'Débogage / journaux',
     text: 'Consulter les journaux techniques du serveur.',
   },
@@ -28,7 +29,8 @@ export default function ToolsScreen() {
         <li>
           <article className="tool-card card" aria-labelledby="tool-cache">
             <h2 id="tool-cache" className="tool-card__title">
-              <span aria-hidden="true">🧹 </span>Vider le cache
+              <BroomIcon className="tool-card__icon" />
+              Vider le cache
             </h2>
             <p className="tool-card__text">Effacer les données mises en cache par le serveur.</p>
             <button type="button" className="btn btn--secondary" onClick={() => toast.info(NOT_ACTIVE)}>
@@ -40,7 +42,7 @@ export default function ToolsScreen() {
           <li key={tool.title}>
             <article className="tool-card tool-card--soon card" aria-labelledby={`tool-later-${index}`}>
               <h2 id={`tool-later-${index}`} className="tool-card__title">
-                <span aria-hidden="true">{tool.icon} </span>
+                <tool.Icon className="tool-card__icon" />
                 {tool.title}
               </h2>
               <span id={`tool-later-${index}-soon`} className="soon-badge">

@@ -1,4 +1,5 @@
 import { ApiError, api, uploadWithProgress } from '../api/http';
+import { numOr, scalarText } from '../api/decode';
 
 /**
  * Administrator calls (SPEC.md §7 "Admin" and the admin API contract). Every call goes through
@@ -12,17 +13,13 @@ type Row = Record<string, unknown>;
 
 const asRow = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {});
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : String(value));
+const text = scalarText;
 const optionalText = (value: unknown): string | null => {
   const t = text(value).trim();
   return t === '' ? null : t;
 };
 /** A finite number, or `fallback` (0) when the server sent nothing usable. */
-export const num = (value: unknown, fallback = 0): number => {
-  if (value === null || value === undefined || value === '') return fallback;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : fallback;
-};
+export const num = (value: unknown, fallback = 0): number => numOr(value, fallback);
 const optionalNum = (value: unknown): number | null =>
   value === null || value === undefined || value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
 

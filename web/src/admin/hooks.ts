@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../social/useLoad';
+import { useLoad, type Loaded } from '../api/useLoad';
 import {
   fetchAdminAudit,
   fetchAdminGifts,
@@ -30,9 +30,20 @@ function useAdminLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => P
   return useLoad(isAdmin ? key : null, fetcher);
 }
 
-export const useReports = () => useAdminLoad('admin:reports', fetchReports);
+/** The reports to moderate, live: a new report or another administrator's decision reloads them. */
+export function useReports() {
+  const reports = useAdminLoad('admin:reports', fetchReports);
+  useSocketEvent('report:new', reports.reload);
+  useSocketEvent('report:updated', reports.reload);
+  return reports;
+}
 
-export const useAdminGifts = () => useAdminLoad('admin:gifts', fetchAdminGifts);
+/** The catalogue as administrators edit it, live (another administrator's edit reloads it). */
+export function useAdminGifts() {
+  const gifts = useAdminLoad('admin:gifts', fetchAdminGifts);
+  useSocketEvent('catalogue:changed', gifts.reload);
+  return gifts;
+}
 
 export const useAdminTransactions = () => useAdminLoad('admin:transactions', fetchAdminTransactions);
 

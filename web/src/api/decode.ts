@@ -13,6 +13,17 @@ export const num = (value: unknown): number => {
 /** A string, '' otherwise. */
 export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** A string, a number or boolean written as one (ids, counts), '' when absent. */
+export const scalarText = (value: unknown): string =>
+  typeof value === 'string' ? value : value == null ? '' : String(value);
+
+/** A finite number (`Number()` of anything the server sent), or `fallback` when nothing usable came. */
+export const numOr = (value: unknown, fallback: number): number => {
+  if (value === null || value === undefined || value === '') return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : fallback;
+};
+
 /** The objects of an array answer; anything else gives none. */
 export const rows = (data: unknown): Row[] =>
   Array.isArray(data) ? data.filter((r): r is Row => Boolean(r) && typeof r === 'object') : [];

@@ -1,5 +1,6 @@
 import type { WalletHandle } from './useWallet';
 import { formatCoins, formatNumber } from './format';
+import { CashOutIcon, CoinIcon, GiftBoxIcon } from '../shell/ui/icons';
 
 const BALANCE = 'Solde';
 const UNCLAIMED = 'Cadeaux reçus non utilisés';
@@ -35,7 +36,7 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
         <dd className="coins-balance__value" data-testid="coins-balance">
           {wallet ? (
             <>
-              <span aria-hidden="true">🪙 </span>
+              <CoinIcon size={22} className="coins-icon" />
               {formatCoins(wallet.coins_balance)}
             </>
           ) : (
@@ -49,7 +50,7 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
           <dd className="coins-balance__value coins-balance__value--withdrawable" data-testid="coins-withdrawable">
             {wallet ? (
               <>
-                <span aria-hidden="true">💸 </span>
+                <CashOutIcon size={22} className="coins-icon" />
                 {formatCoins(wallet.coins_withdrawable)}
               </>
             ) : (
@@ -65,7 +66,7 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
           <dd className="coins-balance__value coins-balance__value--gifts" data-testid="gifts-unclaimed">
             {wallet ? (
               <>
-                <span aria-hidden="true">🎁 </span>
+                <GiftBoxIcon size={22} className="coins-icon" />
                 {`${formatNumber(wallet.gifts_unclaimed)} ${wallet.gifts_unclaimed >= 2 ? 'coins' : 'coin'}`}
               </>
             ) : (

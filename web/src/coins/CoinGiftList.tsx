@@ -1,5 +1,6 @@
 import { formatCoins, formatDateTime } from './format';
 import { useCoinGifts } from './hooks';
+import { GiftBoxIcon } from '../shell/ui/icons';
 
 const EMPTY = 'Aucune transaction enregistrée.';
 const LOAD_FAILED = 'Impossible de charger les coins reçus.';
@@ -30,8 +31,8 @@ export function CoinGiftList() {
     <ul className="coins-received" aria-label="Coins reçus" aria-busy={gifts.loading}>
       {gifts.data.map((gift, index) => (
         <li key={`${gift.created_at}-${index}`} className="coins-received__row card">
-          <span className="coins-received__emoji" aria-hidden="true">
-            {gift.emoji || '🎁'}
+          <span className="coins-received__emoji catalogue-emoji" aria-hidden="true">
+            {gift.emoji || <GiftBoxIcon size={28} />}
           </span>
           <div className="coins-received__text">
             <p className="coins-received__sender">

@@ -8,6 +8,7 @@ import { formatCoins, formatEuros } from './format';
 import { usePacks } from './hooks';
 import { useIdempotentAction } from './idempotency';
 import { useWallet } from './useWallet';
+import { CoinIcon } from '../shell/ui/icons';
 
 /** SPEC.md §5 "Buy a pack", §8 "Coins". */
 const LOGIN_TO_BUY = 'Veuillez vous connecter pour acheter.';
@@ -74,7 +75,7 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
           <li key={pack.id} className="coins-pack card">
             <Title className="coins-pack__name">{pack.name}</Title>
             <p className="coins-pack__coins">
-              <span aria-hidden="true">🪙 </span>
+              <CoinIcon size={20} className="coins-icon" />
               {formatCoins(pack.coins_amount)}
             </p>
             <p className="coins-pack__price">{price}</p>

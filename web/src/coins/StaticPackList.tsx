@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { formatCoins, formatEuros } from './format';
+import { CoinIcon } from '../shell/ui/icons';
 
 /** SPEC.md §9 "Static pack list" (euros, then coins). */
 const STATIC_PACKS = [
@@ -31,7 +32,7 @@ export function StaticPackList() {
           <li key={pack.name} className="coins-pack coins-pack--static card">
             <h3 className="coins-pack__name">{pack.name}</h3>
             <p className="coins-pack__coins">
-              <span aria-hidden="true">🪙 </span>
+              <CoinIcon size={20} className="coins-icon" />
               {formatCoins(pack.coins)}
             </p>
             <p className="coins-pack__price">{formatEuros(pack.euros)}</p>

@@ -12,15 +12,16 @@ import { TransactionList } from './TransactionList';
 import { useWallet } from './useWallet';
 import './coins.css';
 import '../gifts/gifts.css';
+import { CartIcon, CashOutIcon, GiftBoxIcon, ReceiptIcon } from '../shell/ui/icons';
 
 const TITLE = 'Mon coffre';
 
 /** SPEC.md §2 "Coin vault hub": the four tiles. */
 const TILES = [
-  { to: '/packs', icon: '🛒', title: 'Acheter des coins', text: 'Packs de coins' },
-  { to: '/coins/received', icon: '🎁', title: 'Coins reçus', text: 'Vos cadeaux en coins' },
-  { to: '/coins/retrait', icon: '💸', title: 'Retrait', text: 'Échanger et retirer' },
-  { to: '/coins/transactions', icon: '📜', title: 'Transactions', text: 'Tout votre historique' },
+  { to: '/packs', Icon: CartIcon, title: 'Acheter des coins', text: 'Packs de coins' },
+  { to: '/coins/received', Icon: GiftBoxIcon, title: 'Coins reçus', text: 'Vos cadeaux en coins' },
+  { to: '/coins/retrait', Icon: CashOutIcon, title: 'Retrait', text: 'Échanger et retirer' },
+  { to: '/coins/transactions', Icon: ReceiptIcon, title: 'Transactions', text: 'Tout votre historique' },
 ] as const;
 
 /** /coffre: the hub's four tiles, then the combined vault (SPEC.md §2, §5 "Vault page"). */
@@ -37,8 +38,8 @@ export default function VaultScreen() {
           {TILES.map((tile) => (
             <li key={tile.to}>
               <Link to={tile.to} className="vault-tile card">
-                <span className="vault-tile__icon" aria-hidden="true">
-                  {tile.icon}
+                <span className="vault-tile__icon">
+                  <tile.Icon size={28} />
                 </span>
                 <span className="vault-tile__title">{tile.title}</span>
                 <span className="vault-tile__text">{tile.text}</span>

@@ -1,6 +1,6 @@
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../social/useLoad';
+import { useLoad, type Loaded } from '../api/useLoad';
 import {
   fetchCoinGifts,
   fetchPacks,

@@ -139,7 +139,7 @@ export function useWallet(): WalletHandle {
     if (email) void refreshWallet(email);
   }, [email]);
 
-  useSocketEvent<WalletPush>('wallet:changed', (payload) => {
+  useSocketEvent('wallet:changed', (payload) => {
     if (email && payload && typeof payload === 'object') applyWallet(email, payload);
   });
 

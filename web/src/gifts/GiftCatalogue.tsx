@@ -9,6 +9,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { giftImageUrl, receiverKey, sendGift, type CatalogueGift, type GiftReceiver } from './api';
 import { useCatalog } from './hooks';
+import { GiftBoxIcon } from '../shell/ui/icons';
 
 /** SPEC.md §5 "Gift from the catalogue", §8 "Gifts" (catalogue variants). */
 export const NO_RECEIVER = '⚠️ Aucun destinataire.';
@@ -160,8 +161,8 @@ export function GiftVisual({ gift }: { gift: Pick<CatalogueGift, 'emoji' | 'imag
     );
   }
   return (
-    <span className="gift-visual" aria-hidden="true">
-      {gift.emoji || '🎁'}
+    <span className="gift-visual catalogue-emoji" aria-hidden="true">
+      {gift.emoji || <GiftBoxIcon size={32} />}
     </span>
   );
 }

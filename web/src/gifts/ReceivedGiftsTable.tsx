@@ -6,6 +6,7 @@ import { useWallet } from '../coins/useWallet';
 import { useToast } from '../shell/toast';
 import { claimGift, type ReceivedGift } from './api';
 import { useReceivedGifts } from './hooks';
+import { GiftBoxIcon } from '../shell/ui/icons';
 
 /** SPEC.md §2 "Received gifts table", §4 "Gift received", §8 "Gifts" (claim failure). */
 const ALREADY_CLAIMED = 'Déjà récupéré';
@@ -87,7 +88,9 @@ export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: s
               className={gift.claimed ? 'gift-table__row gift-table__row--claimed' : 'gift-table__row'}
             >
               <th scope="row" role="rowheader" data-label="Cadeau" className="gift-table__gift">
-                <span aria-hidden="true">{gift.emoji || '🎁'} </span>
+                <span className="catalogue-emoji" aria-hidden="true">
+                  {gift.emoji || <GiftBoxIcon size={20} />}{' '}
+                </span>
                 {gift.name || 'Cadeau'}
               </th>
               <td role="cell" data-label="Expéditeur">

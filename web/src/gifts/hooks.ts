@@ -1,11 +1,13 @@
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../social/useLoad';
+import { useLoad, type Loaded } from '../api/useLoad';
 import { fetchCatalog, fetchReceivedGifts, normalizeReceivedGift, type CatalogueGift, type ReceivedGift } from './api';
 
-/** The gift catalogue (public). */
+/** The gift catalogue (public), live: an administrator's edit ('catalogue:changed') reloads it. */
 export function useCatalog(): Loaded<CatalogueGift[]> {
-  return useLoad('gifts:catalog', fetchCatalog);
+  const catalog = useLoad('gifts:catalog', fetchCatalog);
+  useSocketEvent('catalogue:changed', catalog.reload);
+  return catalog;
 }
 
 /**
@@ -19,7 +21,7 @@ export function useReceivedGifts(): Loaded<ReceivedGift[]> & { email: string | n
   const loaded = useLoad(email ? `gifts:received:${email}` : null, (signal) => fetchReceivedGifts(email ?? '', signal));
   const { setData, reload } = loaded;
 
-  useSocketEvent<{ gift?: unknown }>('gift:received', (payload) => {
+  useSocketEvent('gift:received', (payload) => {
     const gift = normalizeReceivedGift(payload?.gift);
     if (!gift) {
       reload();

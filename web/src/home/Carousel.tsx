@@ -12,8 +12,8 @@ interface Slide {
   Icon: ComponentType<{ size?: number }>;
 }
 
+/** What works first: the live area is only a placeholder (SPEC.md "Live"), so it comes last. */
 const SLIDES: Slide[] = [
-  { title: 'Démarrer un Live', text: 'Partagez un moment en direct avec vos amis.', to: '/live', Icon: LiveIcon },
   { title: 'Créer une Vidéo', text: 'Filmez avec la caméra et ajoutez un filtre.', to: '/create', Icon: CameraIcon },
   {
     title: 'Importer depuis la Galerie',
@@ -21,6 +21,7 @@ const SLIDES: Slide[] = [
     to: '/upload/video',
     Icon: GalleryIcon,
   },
+  { title: 'Démarrer un Live', text: 'Partagez un moment en direct avec vos amis.', to: '/live', Icon: LiveIcon },
 ];
 
 export function Carousel() {

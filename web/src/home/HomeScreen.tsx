@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { profilePath } from '../shell/paths';
 import { Carousel } from './Carousel';
+import { HomeVideos } from './HomeVideos';
 
 /** SPEC.md "Home (/)". */
 export default function HomeScreen() {
@@ -27,6 +28,7 @@ export default function HomeScreen() {
         </div>
       </section>
       <Carousel />
+      <HomeVideos />
     </div>
   );
 }

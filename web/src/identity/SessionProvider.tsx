@@ -13,6 +13,7 @@ import {
   type CurrentUser,
 } from './session';
 import { SessionContext, type Session } from './sessionContext';
+import { useSocketEvent } from '../shell/socket';
 
 const readNothing = () => null;
 
@@ -28,6 +29,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [checked, setChecked] = useState(false);
   const checkedOnce = useRef(false);
   const email = user?.email ?? null;
+  // bumped when the server says this member's session changed (a role granted or taken back)
+  const [changes, setChanges] = useState(0);
+  const sessionChanged = useCallback(() => setChanges((n) => n + 1), []);
 
   // Confirm with the server on start, and again after each login (for admin_email).
   useEffect(() => {
@@ -59,7 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setChecked(true);
       });
     return () => controller.abort();
-  }, [email]);
+  }, [email, changes]);
 
   // Any API call answered 401 means the session is gone: log in, then come back here.
   useEffect(
@@ -97,5 +101,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [user, adminEmail, checked, signIn, signOut],
   );
 
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      <SessionChanges onChanged={sessionChanged} />
+      {children}
+    </SessionContext.Provider>
+  );
+}
+
+/**
+ * Inside the provider (the socket follows the session): asks the server again on 'session:changed',
+ * and after each (re)connection ('sync'), since a change pushed while disconnected is not replayed.
+ */
+function SessionChanges({ onChanged }: { onChanged: () => void }) {
+  useSocketEvent('session:changed', onChanged);
+  useSocketEvent('sync', onChanged);
+  return null;
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { fetchIsFollowing } from '../social/api';
 import { userPath } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';

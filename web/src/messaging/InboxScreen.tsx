@@ -5,7 +5,7 @@ import { useSocketEvent } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { formatFullDate, formatMessageTime, isoDate, sameIdentity } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { ArrowLeftIcon } from '../videos/icons';
 import { fetchReceived, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
 import { groupConversations, hideUpTo, mergeMessages, type ConversationSummary } from './conversations';
@@ -38,7 +38,7 @@ export default function InboxScreen() {
   const addMessages = (incoming: Message[]) => {
     if (incoming.length > 0) setData((current) => mergeMessages(current, incoming));
   };
-  useSocketEvent<{ message?: unknown }>('message:new', (payload) => {
+  useSocketEvent('message:new', (payload) => {
     const message = normalizeMessage(payload?.message);
     if (message) addMessages([message]);
   });
@@ -48,7 +48,7 @@ export default function InboxScreen() {
   };
   // Deleted from another device of mine.
   useSocketEvent('conversation:deleted', hide);
-  useSocketEvent<{ messages?: unknown; hidden_conversations?: unknown; truncated?: unknown }>('sync', (payload) => {
+  useSocketEvent('sync', (payload) => {
     if (payload?.truncated === true) inbox.reload();
     else addMessages(normalizeMessages(payload?.messages));
     hide(payload?.hidden_conversations);

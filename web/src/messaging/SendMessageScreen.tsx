@@ -7,7 +7,7 @@ import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { fetchIsFollowing } from '../social/api';
 import { catalogueForPath, userPath } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { GiftIcon } from '../videos/icons';
 import { sendMessage } from './api';
 import { Composer } from './Composer';

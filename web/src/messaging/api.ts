@@ -1,4 +1,5 @@
 import { api } from '../api/http';
+import { text } from '../api/decode';
 
 /** SPEC.md §3 "Message". */
 export interface Message {
@@ -13,7 +14,6 @@ export interface Message {
   created_at: string | null;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const picture = (value: unknown) => (typeof value === 'string' && value ? value : null);
 
 export function normalizeMessage(raw: unknown): Message | null {

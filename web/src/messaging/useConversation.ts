@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useSocketEvent } from '../shell/socket';
 import { sameIdentity } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { fetchConversation, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
 import { hideUpTo, isBetween, mergeMessages, sortMessages } from './conversations';
 
@@ -24,7 +24,7 @@ export function useConversation(me: string | null, pseudo: string, otherEmail: s
     [me, otherEmail, pseudo, setData],
   );
 
-  useSocketEvent<{ message?: unknown }>('message:new', (payload) => {
+  useSocketEvent('message:new', (payload) => {
     const message = normalizeMessage(payload?.message);
     if (message) add([message]);
   });
@@ -36,7 +36,7 @@ export function useConversation(me: string | null, pseudo: string, otherEmail: s
     }
   };
   useSocketEvent('conversation:deleted', hide);
-  useSocketEvent<{ messages?: unknown; hidden_conversations?: unknown; truncated?: unknown }>('sync', (payload) => {
+  useSocketEvent('sync', (payload) => {
     if (payload?.truncated === true) reload();
     else add(normalizeMessages(payload?.messages));
     hide(payload?.hidden_conversations);

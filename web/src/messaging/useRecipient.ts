@@ -1,6 +1,6 @@
 import { ApiError } from '../api/http';
 import { fetchUserByPseudo, type PublicUser } from '../social/api';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 
 export const USER_INCOMPLETE = 'Utilisateur introuvable ou incomplet.';
 export const USER_LOOKUP_FAILED = "Impossible de récupérer l'utilisateur.";

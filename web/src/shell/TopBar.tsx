@@ -1,53 +1,109 @@
+import { useId, type ComponentType } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationMenu } from '../notifications/NotificationMenu';
 import { topBarProfilePath } from './paths';
+import { useDisclosure } from './useDisclosure';
+import {
+  CompassIcon,
+  FriendsIcon,
+  HomeIcon,
+  LogoutIcon,
+  MenuIcon,
+  MessageIcon,
+  ShieldIcon,
+  UserIcon,
+  VaultIcon,
+  XIcon,
+  type IconProps,
+} from './ui/icons';
 import { ProfilePicture } from './ui/ProfilePicture';
 
-/** SPEC.md §2 "Navigation": dark bar, light on /admin paths. */
+interface Destination {
+  to: string;
+  label: string;
+  Icon: ComponentType<IconProps>;
+  end?: boolean;
+  /** only in the mobile menu (the desktop bar has the brand for it) */
+  mobileOnly?: boolean;
+}
+
+/**
+ * SPEC.md §2 "Navigation": dark bar, light on /admin paths. On a wide screen its links sit in the
+ * bar; on a narrow one (below 820 px) they fold into one "Menu" panel under the bar, with the
+ * logout button, so that nothing is cut off and the only other navigation is the bottom bar.
+ */
 export function TopBar({ light }: { light: boolean }) {
   const { user, isAdmin, signOut } = useCurrentUser();
-  const profile = topBarProfilePath(user);
+  const menu = useDisclosure<HTMLElement>();
+  const navId = useId();
+
+  const destinations: Destination[] = [
+    { to: '/', label: 'Accueil', Icon: HomeIcon, end: true, mobileOnly: true },
+    { to: '/friends', label: 'Amis', Icon: FriendsIcon },
+    { to: '/feed', label: 'Pour toi', Icon: CompassIcon },
+    { to: topBarProfilePath(user), label: 'Mon profil', Icon: UserIcon, end: true },
+    { to: '/messages', label: 'Messages', Icon: MessageIcon },
+    { to: '/coffre', label: 'Coffre', Icon: VaultIcon },
+    ...(isAdmin ? [{ to: '/admin', label: 'Admin', Icon: ShieldIcon }] : []),
+  ];
+
+  const classes = ['topbar', light ? 'topbar--light' : 'topbar--dark'];
+  if (user) classes.push('topbar--member');
+  if (menu.open) classes.push('topbar--open');
 
   return (
-    <header className={light ? 'topbar topbar--light' : 'topbar topbar--dark'}>
+    <header className={classes.join(' ')} ref={menu.rootRef}>
       <div className="topbar__row">
+        {user ? (
+          // first in the reading order: it opens the links that follow it (hidden on wide screens)
+          <button
+            ref={menu.buttonRef}
+            type="button"
+            className="icon-button topbar__toggle"
+            aria-expanded={menu.open}
+            aria-controls={navId}
+            aria-label="Menu"
+            onClick={menu.toggle}
+          >
+            {menu.open ? <XIcon /> : <MenuIcon />}
+          </button>
+        ) : null}
         <Link to="/" className="brand">
           EVO
         </Link>
         {/* in the DOM between the logo and the bell: keyboard focus follows the reading order */}
-        <nav className="topbar__nav" aria-label="Navigation principale">
+        <nav id={navId} className="topbar__nav" aria-label="Navigation principale">
           <ul>
-            <li>
-              <NavLink to="/friends">Amis</NavLink>
-            </li>
-            <li>
-              <NavLink to="/feed">Pour toi</NavLink>
-            </li>
-            <li>
-              <NavLink to={profile} end>
-                Mon profil
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/messages">Messages</NavLink>
-            </li>
-            <li>
-              <NavLink to="/coffre">Coffre</NavLink>
-            </li>
-            {isAdmin ? (
-              <li>
-                <NavLink to="/admin">Admin</NavLink>
+            {destinations.map(({ to, label, Icon, end, mobileOnly }) => (
+              <li key={label} className={mobileOnly ? 'topbar__mobile-only' : undefined}>
+                <NavLink to={to} end={end} onClick={menu.close}>
+                  <Icon size={20} />
+                  <span>{label}</span>
+                </NavLink>
+              </li>
+            ))}
+            {user ? (
+              <li className="topbar__mobile-only">
+                <button type="button" className="topbar__logout" onClick={() => void signOut()}>
+                  <LogoutIcon size={20} />
+                  <span>Déconnexion</span>
+                </button>
               </li>
             ) : null}
           </ul>
         </nav>
-        <div className="topbar__actions">
+        {/* the bell, the picture: using them closes the menu panel */}
+        <div className="topbar__actions" onPointerDown={menu.close}>
           {user ? (
             <>
               <NotificationMenu />
               <ProfilePicture pseudo={user.pseudo || user.email} profilePicture={user.profile_picture} size={40} />
-              <button type="button" className="btn btn--small btn--outline" onClick={() => void signOut()}>
+              <button
+                type="button"
+                className="btn btn--small btn--outline topbar__desktop-only"
+                onClick={() => void signOut()}
+              >
                 Déconnexion
               </button>
             </>

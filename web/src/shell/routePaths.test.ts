@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ROUTE_PATHS, isAppRoute } from './routePaths';
+import { APP_ROUTE_PATHS, isAppRoute } from '@evo/contracts';
 import { BARE_ROUTES, LAYOUT_ROUTES } from './routes';
 
 describe('the route table the server knows', () => {

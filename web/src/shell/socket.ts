@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
+import type { PushEventName, PushEvents } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
 
 /**
@@ -151,8 +152,11 @@ export function useSocketLifecycle(): void {
   }, [isLoggedIn, email]);
 }
 
-/** Subscribes to a server event while logged in; the latest handler is always used. */
-export function useSocketEvent<T = unknown>(event: string, handler: (payload: T) => void): void {
+/**
+ * Subscribes to a server event while logged in; the latest handler is always used. Events and their
+ * payloads are the contract's (`PushEvents`); a handler may still take `unknown` and decode it.
+ */
+export function useSocketEvent<E extends PushEventName>(event: E, handler: (payload: PushEvents[E]) => void): void {
   const { isLoggedIn } = useCurrentUser();
   const handlerRef = useRef(handler);
   useLayoutEffect(() => {
@@ -163,11 +167,13 @@ export function useSocketEvent<T = unknown>(event: string, handler: (payload: T)
     if (!isLoggedIn) return;
     let cancelled = false;
     let detach: (() => void) | undefined;
-    const listener = (payload: T) => handlerRef.current(payload);
+    // socket.io-client types listeners loosely; the payload's type is the contract's
+    const listener = (payload: unknown) => handlerRef.current(payload as PushEvents[E]);
     void loadSocket().then((socket) => {
       if (cancelled) return;
-      socket.on(event, listener);
-      detach = () => socket.off(event, listener);
+      const name: string = event;
+      socket.on(name, listener);
+      detach = () => socket.off(name, listener);
     });
     return () => {
       cancelled = true;

@@ -7,7 +7,7 @@ import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { fetchFriends, unfollowUser, type Friend } from './api';
 import { formatCount, userPath } from './format';
-import { useLoad } from './useLoad';
+import { useLoad } from '../api/useLoad';
 import './social.css';
 
 const TITLE = 'Mes amis';

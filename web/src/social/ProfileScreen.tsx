@@ -8,8 +8,9 @@ import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
 import { fetchIsFollowing, fetchProfile, fetchStats, followUser } from './api';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
-import { useLoad } from './useLoad';
+import { useLoad } from '../api/useLoad';
 import './social.css';
+import { useSocketEvent } from '../shell/socket';
 
 const LOAD_FAILED = 'Profil introuvable ou erreur serveur';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -48,6 +49,10 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   const [followPending, setFollowPending] = useState(false);
   const [justFollowed, setJustFollowed] = useState(false);
   useConsoleError('Chargement des statistiques impossible', stats.error);
+  // someone followed me: my own profile's counters follow live
+  useSocketEvent('follow:new', () => {
+    if (!isOther) stats.reload();
+  });
   useConsoleError('Vérification du suivi impossible', following.error);
 
   const follow = async () => {

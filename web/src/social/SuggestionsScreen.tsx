@@ -5,7 +5,7 @@ import { useToast } from '../shell/toast';
 import { VideoCard } from '../videos/VideoCard';
 import { fetchSuggestions, followUser, type SuggestedUser } from './api';
 import { AuthorRow, ProfileLinkButton } from './AuthorRow';
-import { useLoad } from './useLoad';
+import { useLoad } from '../api/useLoad';
 import './social.css';
 
 const TITLE = 'Suggestions pour toi';

@@ -1,5 +1,6 @@
 import { api } from '../api/http';
 import { normalizeVideos, type Video } from '../videos/types';
+import { text } from '../api/decode';
 
 /** Follows and users calls (SPEC.md §7 "Follows and users"). */
 
@@ -34,7 +35,6 @@ export interface Profile {
   videos: Video[];
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const count = (value: unknown) => {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : 0;

@@ -159,7 +159,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
               id={inputId}
               rows={1}
               maxLength={1000}
-              placeholder={replyTo ? 'Écrire une réponse…' : 'Ajouter un commentaire…'}
+              placeholder={replyTo ? 'Votre réponse…' : 'Votre commentaire…'}
               value={draft}
               onChange={(event) => setDraft(event.target.value)}
               onKeyDown={onKeyDown}

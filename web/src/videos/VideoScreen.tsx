@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { formatCount, plural, userPath } from '../social/format';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { profilePath } from '../shell/paths';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { CommentsPanel } from './CommentsPanel';

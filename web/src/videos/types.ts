@@ -1,3 +1,5 @@
+import { num } from '../api/decode';
+
 /**
  * A video as the social screens use it (SPEC.md §3 "Video"). Server answers are
  * normalised once with `normalizeVideo`: the owner email may come as user_email,
@@ -31,10 +33,6 @@ export interface Video {
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : 0;
-};
 const bool = (value: unknown): boolean | null =>
   value === true || value === 1 || value === '1'
     ? true

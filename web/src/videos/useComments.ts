@@ -1,13 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad } from '../social/useLoad';
+import { useLoad } from '../api/useLoad';
 import { fetchComments, normalizeComment } from './videoApi';
 
-interface CommentPush {
-  videoId?: number | string;
-  comment?: unknown;
-  comments_count?: number;
-}
 
 /**
  * Comments of one video, loaded on demand (SPEC.md §4 "Comment panel": opening
@@ -24,7 +19,7 @@ export function useComments(videoId: number, initialCount: number) {
     if (error) console.warn('Chargement des commentaires impossible', error);
   }, [error]);
 
-  useSocketEvent<CommentPush>('comment:new', (payload) => {
+  useSocketEvent('comment:new', (payload) => {
     if (Number(payload?.videoId) !== videoId) return;
     if (typeof payload.comments_count === 'number') setPushedCount(Math.max(0, payload.comments_count));
     const comment = normalizeComment(payload.comment);

@@ -55,12 +55,6 @@ const DELETE_FAILED = 'Impossible de supprimer la vidéo.';
 const LOGIN_NEEDED = 'Connectez-vous pour aimer une vidéo.';
 
 /** Live counters pushed by the server. */
-interface CountersPayload {
-  videoId: number | string;
-  likes_count?: number;
-  views_count?: number;
-  comments_count?: number;
-}
 
 export interface VideoActionsOptions {
   texts: VideoActionTexts;
@@ -110,7 +104,7 @@ export function useVideoActions(
 
   // Counters and new comments of this video are pushed to its room while it is on screen.
   useSocketRoom('video:watch', 'video:unwatch', video.id);
-  useSocketEvent<CountersPayload>('video:counters', (payload) => {
+  useSocketEvent('video:counters', (payload) => {
     if (Number(payload?.videoId) !== video.id) return;
     if (typeof payload.likes_count === 'number') setLikes(Math.max(0, payload.likes_count));
     if (typeof payload.views_count === 'number') setViews(Math.max(0, payload.views_count));

@@ -1,38 +1,39 @@
 import { Link } from 'react-router-dom';
 import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
+import { ChatIcon, CoinIcon, FilmIcon, FriendsIcon, GiftBoxIcon, TrendingIcon, TrophyIcon } from '../../shell/ui/icons';
 
 const TITLE = 'Statistiques';
 
 const PAGES = [
   {
     to: '/admin/stats/general',
-    icon: '📈',
+    Icon: TrendingIcon,
     title: 'Générales',
     text: 'Utilisateurs, vidéos, cadeaux envoyés, coins des membres, messages publics.',
   },
   {
     to: '/admin/stats/users',
-    icon: '👥',
+    Icon: FriendsIcon,
     title: 'Utilisateurs',
     text: 'Inscrits, comptes validés, nouveaux sur 30 jours, connexions sur 7 jours.',
   },
   {
     to: '/admin/stats/videos',
-    icon: '🎬',
+    Icon: FilmIcon,
     title: 'Vidéos',
     text: 'Vidéos publiques, masquées, supprimées et rejetées.',
   },
-  { to: '/admin/stats/messages', icon: '💬', title: 'Messages', text: 'Messages publics et messages privés.' },
-  { to: '/admin/stats/gifts', icon: '🎁', title: 'Cadeaux', text: 'Cadeaux envoyés et cadeaux du catalogue.' },
+  { to: '/admin/stats/messages', Icon: ChatIcon, title: 'Messages', text: 'Messages publics et messages privés.' },
+  { to: '/admin/stats/gifts', Icon: GiftBoxIcon, title: 'Cadeaux', text: 'Cadeaux envoyés et cadeaux du catalogue.' },
   {
     to: '/admin/stats/coins',
-    icon: '💰',
+    Icon: CoinIcon,
     title: 'Coins',
     text: 'Coins achetés, ajoutés, sur les soldes, en cadeaux, en transit, retirés, et commissions.',
   },
   {
     to: '/admin/stats/advanced',
-    icon: '🏆',
+    Icon: TrophyIcon,
     title: 'Avancées',
     text: 'Meilleur créateur, vidéo la plus vue, signalements, moyenne par jour.',
   },
@@ -47,8 +48,8 @@ export default function StatsHubScreen() {
           {PAGES.map((page) => (
             <li key={page.to}>
               <Link to={page.to} className="admin-card card">
-                <span className="admin-card__icon" aria-hidden="true">
-                  {page.icon}
+                <span className="admin-card__icon">
+                  <page.Icon />
                 </span>
                 <span className="admin-card__title">{page.title}</span>
                 <span className="admin-card__text">{page.text}</span>

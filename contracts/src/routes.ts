@@ -1,7 +1,7 @@
 /**
  * Every path the client-side router answers (SPEC.md §2 "Route table"), without React: the server
  * reads it too, to answer an unknown path with 404 (and the same French "Page introuvable" page).
- * `routes.tsx` must route exactly these (routePaths.test.ts checks it).
+ * `web/src/shell/routes.tsx` must route exactly these (web/src/shell/routePaths.test.ts checks it).
  */
 export const APP_ROUTE_PATHS = [
   '/login',

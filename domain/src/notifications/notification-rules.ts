@@ -1,6 +1,7 @@
 import type { AppEvent } from '../all-events';
 import type { DomainEvent } from '../shared/decider';
 import { MODERATION_MESSAGES, REPORT_CLOSED } from '../moderation/rules';
+import type { NotificationType } from '@evo/contracts';
 
 /**
  * Notifications are a projection of facts. This module says which facts notify whom; the
@@ -11,8 +12,8 @@ import { MODERATION_MESSAGES, REPORT_CLOSED } from '../moderation/rules';
  * from that event's data alone (no lookup), so that the command side can tell who owns notification
  * N by reading the event at position N.
  */
-export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'message', 'gift', 'report_update'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+// the types are part of what the server and the web app agree on
+export { NOTIFICATION_TYPES, type NotificationType } from '@evo/contracts';
 
 export interface NotificationSpec {
   type: NotificationType;

@@ -35,14 +35,23 @@ export type NotificationCommand =
   | { type: 'MarkAllNotificationsRead'; userId: string; upToNotificationId: NotificationId };
 
 /**
- * A member's reads and deletions (stream `notifications-<userId>`). `evolve` adds to the sets in
- * place, so folding a long stream stays linear: a state is consumed by the next `evolve`, never kept.
+ * Ids read or deleted, newest first, as a persistent list: `evolve` adds one in O(1) without
+ * touching the previous state (a fold of a long stream stays linear and every state stays valid);
+ * `decide` looks one id up in O(n), once per command.
  */
+export type NotificationIds = { readonly id: NotificationId; readonly rest: NotificationIds } | null;
+
+export function hasNotificationId(list: NotificationIds, id: NotificationId): boolean {
+  for (let node = list; node; node = node.rest) if (node.id === id) return true;
+  return false;
+}
+
+/** A member's reads and deletions (stream `notifications-<userId>`). */
 export type NotificationsState = {
-  read: Set<NotificationId>;
-  deleted: Set<NotificationId>;
+  readonly read: NotificationIds;
+  readonly deleted: NotificationIds;
   /** every notification up to this position is read */
-  allReadUpTo: bigint;
+  readonly allReadUpTo: bigint;
 };
 
 function checkOwner(
@@ -51,19 +60,17 @@ function checkOwner(
 ) {
   if (!c.recipients || c.recipients.length === 0) throw notFound(NOTIFICATION_MESSAGES.notFound);
   if (!c.recipients.includes(c.userId)) throw forbidden(NOTIFICATION_MESSAGES.forbidden);
-  if (s.deleted.has(c.notificationId)) throw notFound(NOTIFICATION_MESSAGES.notFound);
+  if (hasNotificationId(s.deleted, c.notificationId)) throw notFound(NOTIFICATION_MESSAGES.notFound);
 }
 
 export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
-  initialState: () => ({ read: new Set(), deleted: new Set(), allReadUpTo: 0n }),
+  initialState: () => ({ read: null, deleted: null, allReadUpTo: 0n }),
   evolve(state, event) {
     switch (event.type) {
       case 'NotificationRead':
-        state.read.add(notificationIdFrom(event.data.notificationId));
-        return { ...state };
+        return { ...state, read: { id: notificationIdFrom(event.data.notificationId), rest: state.read } };
       case 'NotificationDeleted':
-        state.deleted.add(notificationIdFrom(event.data.notificationId));
-        return { ...state };
+        return { ...state, deleted: { id: notificationIdFrom(event.data.notificationId), rest: state.deleted } };
       case 'AllNotificationsRead': {
         const upTo = BigInt(event.data.upToNotificationId);
         return { ...state, allReadUpTo: upTo > state.allReadUpTo ? upTo : state.allReadUpTo };
@@ -77,7 +84,7 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
         checkOwner(command, state);
         const { notificationId } = command;
         // marking twice changes nothing and appends nothing
-        if (state.read.has(notificationId) || BigInt(notificationId) <= state.allReadUpTo) return [];
+        if (hasNotificationId(state.read, notificationId) || BigInt(notificationId) <= state.allReadUpTo) return [];
         return [{ type: 'NotificationRead', data: { userId, notificationId } }];
       }
       case 'DeleteNotification':

@@ -2,7 +2,7 @@ import type { Decider } from '../shared/decider';
 import { conflict } from '../shared/errors';
 import { requireAvailableVideo, type VideoState } from '../videos/video-decider';
 import type { VideoReported } from './events';
-import { SOCIAL_MESSAGES } from './rules';
+import { REPORT_MESSAGES } from './rules';
 
 /**
  * At most one open report per member and video: stream `report-claim-<videoId>-<reporterId>`.
@@ -46,7 +46,7 @@ export const reportClaimDecider: Decider<ReportCommand, VideoReported, ReportCla
   },
   decide(command, state) {
     requireAvailableVideo(command.video);
-    if (openReportId(state, command.closedReportIds) !== null) throw conflict(SOCIAL_MESSAGES.alreadyReported);
+    if (openReportId(state, command.closedReportIds) !== null) throw conflict(REPORT_MESSAGES.alreadyReported);
     const { reportId, videoId, reporterId, reason } = command;
     return [{ type: 'VideoReported', data: { reportId, videoId, reporterId, reason } }];
   },

@@ -1,0 +1,3 @@
+export * from './routes';
+export * from './views';
+export * from './push-events';

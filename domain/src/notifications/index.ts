@@ -1,0 +1,3 @@
+export * from './events';
+export * from './notification-rules';
+export * from './notifications-decider';

@@ -1,0 +1,101 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { Client, registerAndLogin, type Registration, type TestServer } from '../command-api/src/testing/test-server';
+import { browserSkipReason, launchBrowser, newPage, startE2eServer } from './harness';
+
+const skip = browserSkipReason();
+
+/**
+ * Every event the server pushes has a listener in the web app (issue 13, "one contract"): each test
+ * keeps a page open, changes something through the API as another member or an administrator, and
+ * waits for the page to show it without a reload.
+ */
+describe.skipIf(!!skip)('pushed events change open pages without a reload', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let admin: Client;
+  let author: { client: Client; member: Registration };
+  let fan: { client: Client; member: Registration };
+  let videoId: number;
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+    [author, fan] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
+    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
+    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    admin = new Client(server.url);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function loggedIn(m: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'fr-FR' });
+    const { page } = await newPage(context);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(m.email);
+    await page.getByLabel('Mot de passe').fill(m.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    return { context, page };
+  }
+
+  /** the socket is connected once the app has its catch-up ('sync') */
+  const settled = (page: Page) => page.waitForLoadState('networkidle');
+
+  it("'report:new': an administrator's report list shows a new report at once", async () => {
+    const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
+    await page.goto(`${server.url}/admin/reports`);
+    await settled(page);
+    const reason = `Motif en direct ${Date.now()}`;
+    expect(await page.getByText(reason).count()).toBe(0);
+    expect((await fan.client.post(`/api/report/${videoId}`, { reason })).status).toBe(201);
+    await expect.poll(() => page.getByText(reason).count(), { timeout: 15_000 }).toBe(1);
+    await context.close();
+  }, 90_000);
+
+  it("'catalogue:changed': a member's open gift catalogue shows a gift an administrator adds", async () => {
+    const { context, page } = await loggedIn(fan.member);
+    await page.goto(`${server.url}/catalogue?receiver=${encodeURIComponent(author.member.pseudo)}`);
+    await page.locator('.gift-tile__name').first().waitFor();
+    await settled(page);
+    const name = `Comète ${Date.now() % 100000}`;
+    const added = await admin.post('/api/admin/gifts', { name, emoji: '☄️', price: 7, image_url: '' });
+    expect(added.status).toBe(201);
+    await expect.poll(() => page.locator('.gift-tile__name', { hasText: name }).count(), { timeout: 15_000 }).toBe(1);
+    await context.close();
+  }, 90_000);
+
+  it("'follow:new': a member's own profile counts a new follower at once", async () => {
+    const { context, page } = await loggedIn(author.member);
+    await page.goto(`${server.url}/user/${author.member.pseudo}`);
+    const followers = page.locator('dt', { hasText: 'Abonnés' }).locator('xpath=following-sibling::dd[1]');
+    await followers.waitFor();
+    await settled(page);
+    const before = Number(await followers.textContent());
+    const follow = await fan.client.post('/api/users/follows/follow', {
+      followerEmail: fan.member.email,
+      followingPseudo: author.member.pseudo,
+    });
+    expect(follow.status).toBe(200);
+    await expect.poll(async () => Number(await followers.textContent()), { timeout: 15_000 }).toBe(before + 1);
+    await context.close();
+  }, 90_000);
+
+  it("'session:changed': a member made administrator sees the Admin link without logging in again", async () => {
+    const member = await registerAndLogin(server.url);
+    const { context, page } = await loggedIn(member.member);
+    await settled(page);
+    const adminLink = page.getByRole('link', { name: 'Admin', exact: true });
+    expect(await adminLink.count()).toBe(0);
+    expect((await admin.post('/api/admin/users/grant', { email: member.member.email })).status).toBe(200);
+    await expect.poll(() => adminLink.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await context.close();
+  }, 90_000);
+});
