@@ -297,7 +297,9 @@ class Backend {
           videos: this.videos.filter((v) => v.user_email === p.email).map((v) => this.videoJson(v)),
         }))
         .filter((p) => p.videos.length > 0);
-      return json(200, list);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 20);
+      return json(200, list.slice((page - 1) * limit, page * limit));
     }
     if (method === 'POST' && path === '/api/users/follows/follow') {
       const { followingPseudo } = body as { followingPseudo: string };
@@ -762,7 +764,7 @@ async function comments(browser: Browser, base: string, problems: string[]) {
   console.log('Comments');
   const ctx = await open(browser);
   const { page, backend } = ctx;
-  await page.goto(`${base}/feed`);
+  await page.goto(`${base}/user/bob`);
   const card = page.locator('.card-grid > li', { hasText: 'Descente du col du Galibier' });
   await card.waitFor();
   const toggle = card.getByRole('button', { name: /^Commentaires/ });
@@ -825,8 +827,8 @@ async function comments(browser: Browser, base: string, problems: string[]) {
   const noPseudo = new Backend();
   noPseudo.me = { ...ME, pseudo: '' };
   const n = await open(browser, undefined, noPseudo);
+  // the single video page shows its thread from the start
   await n.page.goto(`${base}/video/1`);
-  await n.page.getByRole('button', { name: /^Commentaires/ }).click();
   await n.page.getByRole('textbox', { name: 'Votre commentaire' }).fill('Bonjour');
   await n.page.getByRole('button', { name: 'Envoyer', exact: true }).click();
   await toast(n.page, '❌ Erreur : pseudo introuvable, reconnectez-vous.').waitFor();
@@ -836,32 +838,28 @@ async function comments(browser: Browser, base: string, problems: string[]) {
 }
 
 async function feed(browser: Browser, base: string, problems: string[]) {
-  console.log('Friends feed');
+  console.log('Friends feed (vertical)');
   const ctx = await open(browser);
   const { page, backend } = ctx;
   await page.goto(`${base}/feed`);
-  await page.getByRole('heading', { level: 1, name: 'Feed Amis' }).waitFor();
-  const items = page.locator('.card-grid > li');
-  await items.first().waitFor();
-  assert.equal(await items.count(), 10);
-  assert.equal(await items.first().getByRole('link', { name: '@bob', exact: true }).getAttribute('href'), '/user/bob');
-  assert.equal(await items.first().getByRole('link', { name: 'Profil de @bob' }).getAttribute('href'), '/user/bob');
+  const active = page.locator('.feed-slide--active');
+  await active.waitFor();
+  assert.equal(await active.getByRole('heading', { level: 2 }).textContent(), 'Descente du col du Galibier');
+  assert.equal(await active.getByRole('link', { name: '@bob', exact: true }).getAttribute('href'), '/user/bob');
+  assert.equal(await active.getByRole('link', { name: 'Profil de @bob' }).getAttribute('href'), '/user/bob');
   await shot(page, '25-feed');
-  await page.getByRole('button', { name: 'Voir plus de vidéos' }).click();
+  // near the end of the first page (10 videos), the second one is asked
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
   await waitFor(() => backend.count('GET', /friends-feed\/.*page=2/) === 1, 'page 2');
-  await page.waitForFunction(`document.querySelectorAll('.card-grid > li').length === 12`);
-  assert.equal(await page.getByRole('button', { name: 'Voir plus de vidéos' }).count(), 0);
-  // Click on a player opens the video page.
-  await items
-    .first()
-    .getByRole('link', { name: /^Ouvrir la vidéo/ })
-    .click();
-  await page.waitForURL(`${base}/video/1`);
+  // after the friends' videos, other members' videos (the suggestions)
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
+  await waitFor(() => backend.count('GET', /\/api\/users\/with-videos/) >= 1, 'other members');
   problems.push(...ctx.problems);
   await ctx.context.close();
 
   const states = new Backend();
   states.overrides.set('GET /api/videos/friends-feed/alice@example.com', { status: 200, body: [] });
+  states.overrides.set('GET /api/users/with-videos', { status: 200, body: [] });
   const s = await open(browser, { width: 375, height: 812 }, states);
   await s.page.goto(`${base}/feed`);
   await s.page.getByText('Aucun contenu', { exact: true }).waitFor();
@@ -884,15 +882,17 @@ async function videoPage(browser: Browser, base: string, problems: string[]) {
   console.log('Single video page');
   const ctx = await open(browser);
   const { page, backend } = ctx;
-  await page.goto(`${base}/feed`);
+  await page.goto(`${base}/user/bob`);
   await page
-    .locator('.card-grid > li')
-    .first()
+    .locator('.card-grid > li', { hasText: 'Descente du col du Galibier' })
     .getByRole('link', { name: /^Ouvrir la vidéo/ })
     .click();
   await page.getByRole('heading', { level: 1, name: 'Descente du col du Galibier' }).waitFor();
   await page.getByText('Posté par').waitFor();
-  assert.equal(await page.getByRole('link', { name: '@bob', exact: true }).getAttribute('href'), '/user/bob');
+  assert.equal(
+    await page.locator('.video-page__author').getByRole('link', { name: '@bob', exact: true }).getAttribute('href'),
+    '/user/bob',
+  );
   const bar = page.getByRole('group', { name: 'Actions sur la vidéo' });
   assert.equal(await bar.getByRole('button', { name: 'Supprimer' }).count(), 0);
   await shot(page, '26-video-page');
@@ -900,13 +900,15 @@ async function videoPage(browser: Browser, base: string, problems: string[]) {
   await toast(page, 'Ajouté aux favoris').waitFor();
   assert.equal(await toast(page, 'Ajouté aux favoris').textContent(), 'Ajouté aux favoris', 'no emoji on the page');
   await bar.getByRole('button', { name: 'Signaler' }).click();
+  // the reasons are offered (optional)
+  await page.getByRole('dialog').getByRole('button', { name: 'Signaler' }).click();
   await toast(page, 'Signalement envoyé').waitFor();
   await bar.getByRole('button', { name: 'Partager' }).click();
   await toast(page, 'Lien copié !').waitFor();
-  await bar.getByRole('button', { name: /^Commentaires/ }).click();
+  // the thread is open from the start
   await page.getByText('Tu avais quel vélo ?').waitFor();
   await page.getByRole('button', { name: 'Retour' }).click();
-  await page.waitForURL(`${base}/feed`);
+  await page.waitForURL(`${base}/user/bob`);
 
   // Own video without a title: 'Sans titre', delete → confirm → back to the profile.
   await page.goto(`${base}/video/4`);

@@ -222,14 +222,17 @@ export function socialQueries(read: ReadStore) {
         if (docs.length < batch) break;
       }
       const found = kept.slice(skipOf(page), needed);
-      return Promise.all(
-        found.map(async (u) => ({
-          email: u.email,
-          pseudo: u.pseudo,
-          profile_picture: u.profile_picture,
-          videos: (await videos.find({ user_id: u._id, ...VISIBLE_VIDEO }, { sort: NEWEST, limit: SUGGESTION_VIDEOS })).map(toVideoCard),
-        })),
+      const lists = await Promise.all(
+        found.map((u) => videos.find({ user_id: u._id, ...VISIBLE_VIDEO }, { sort: NEWEST, limit: SUGGESTION_VIDEOS })),
       );
+      // the viewer's flags (one lookup for the page): their videos are liked and favourited from the feed too
+      const flags = await viewerFlags(userId, lists.flat().map((v) => v.id));
+      return found.map((u, i) => ({
+        email: u.email,
+        pseudo: u.pseudo,
+        profile_picture: u.profile_picture,
+        videos: lists[i].map((v) => ({ ...toVideoCard(v), liked_by_me: flags.liked.has(v.id), favorited_by_me: flags.favorited.has(v.id) })),
+      }));
     },
 
     /**

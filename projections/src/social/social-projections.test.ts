@@ -277,6 +277,22 @@ describe('social projections', () => {
     expect((await q.video(c1, alice))?.visible).toBe(true);
   });
 
+  it('answer the suggestions with the viewer’s flags on their videos', async () => {
+    const w = world();
+    const alice = await w.member('alice');
+    const bob = await w.member('bob');
+    await w.upload(bob, 'bob 1');
+    const liked = await w.upload(bob, 'bob 2');
+    await w.like(alice, liked);
+    await w.favorite(alice, liked);
+    const q = socialQueries(await build(w.events));
+    const [bobs] = await q.suggestions(alice, { page: 1, limit: 20 });
+    expect(bobs.videos.map((v) => [v.title, v.liked_by_me, v.favorited_by_me])).toEqual([
+      ['bob 2', true, true],
+      ['bob 1', false, false],
+    ]);
+  });
+
   it('answer the feed newest first, page by page, with the viewer’s flags', async () => {
     const w = world();
     const alice = await w.member('alice');

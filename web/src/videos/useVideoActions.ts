@@ -62,6 +62,12 @@ export interface VideoActionsOptions {
   deleteVia?: 'videos' | 'delete';
   /** Called after a confirmed, successful delete (the list reloads, the page navigates). */
   onDeleted?: (id: number) => void;
+  /**
+   * The display a view is counted for: one view each time it changes to a value other than null.
+   * The vertical feed passes its display number while the video is the visible one, null otherwise.
+   * Default: one view when the hook mounts (a card display).
+   */
+  viewKey?: string | number | null;
 }
 
 /**
@@ -69,7 +75,10 @@ export interface VideoActionsOptions {
  * ('video:counters'), one view per display, share, favourite, report, delete (owner).
  * Mount it with `key={video.id}` when the video can change.
  */
-export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onDeleted }: VideoActionsOptions) {
+export function useVideoActions(
+  video: Video,
+  { texts, deleteVia = 'videos', onDeleted, viewKey = 'mount' }: VideoActionsOptions,
+) {
   const { user } = useCurrentUser();
   const toast = useToast();
   const confirm = useConfirm();
@@ -80,18 +89,18 @@ export function useVideoActions(video: Video, { texts, deleteVia = 'videos', onD
   const [favorited, setFavorited] = useState(video.favorited_by_me ?? false);
   const [deleting, setDeleting] = useState(false);
   const likePending = useRef(false);
-  const viewSent = useRef(false);
+  const viewSent = useRef<string | number | null>(null);
   const email = user?.email ?? null;
   const isOwner = sameIdentity(email, video.user_email);
 
   // One view per display (the ref survives StrictMode's double effects).
   useEffect(() => {
-    if (viewSent.current) return;
-    viewSent.current = true;
+    if (viewKey === null || viewSent.current === viewKey) return;
+    viewSent.current = viewKey;
     // a video hidden by moderation is seen only by its author and administrators: no view counted
     if (video.status && video.status !== 'publique') return;
     recordView(video.id, email);
-  }, [video.id, video.status, email]);
+  }, [video.id, video.status, email, viewKey]);
 
   // Counters and new comments of this video are pushed to its room while it is on screen.
   useSocketRoom('video:watch', 'video:unwatch', video.id);
