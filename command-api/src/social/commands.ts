@@ -10,6 +10,7 @@ import {
   likeDecider,
   likeStream,
   notFound,
+  checkReportable,
   reportClaimDecider,
   reportClaimStream,
   reportDecider,
@@ -131,8 +132,9 @@ export async function closedReportIdsOf(events: EventStore, claim: ReportClaimSt
 }
 
 /**
- * Report a video. The rules are checked before a report id is taken, so a refusal appends
- * nothing; the claim stream settles two concurrent reports (the loser has used an id for nothing).
+ * Report a video: its rules are checked (`checkReportable`) before a report id is drawn, then the
+ * claim decider decides with the id; the claim stream settles two concurrent reports (the loser has
+ * used an id for nothing).
  */
 export async function reportVideo(
   events: EventStore,
@@ -146,10 +148,11 @@ export async function reportVideo(
   const stream = reportClaimStream(videoId, reporterId);
   const claim = (await loadState(events, stream, reportClaimDecider)).state;
   const closedReportIds = await closedReportIdsOf(events, claim);
-  const command = { type: 'ReportVideo' as const, reportId: 0, videoId, reporterId, reason, video, closedReportIds };
-  reportClaimDecider.decide(command, claim);
+  // a refused report draws no id (an id block may cost an append) and appends nothing
+  checkReportable({ video, closedReportIds }, claim);
   const reportId = await ids.next(REPORT_SEQUENCE, ctx);
-  const r = await handleCommand(events, stream, reportClaimDecider, { ...command, reportId }, ctx);
+  const command = { type: 'ReportVideo' as const, reportId, videoId, reporterId, reason, video, closedReportIds };
+  const r = await handleCommand(events, stream, reportClaimDecider, command, ctx);
   return { reportId, position: r.position };
 }
 

@@ -34,6 +34,18 @@ export function openReportId(state: ReportClaimState, closedReportIds: readonly 
   return last && !last.closed && !closedReportIds.includes(last.reportId) ? last.reportId : null;
 }
 
+/**
+ * The rules of a report, apart from its id: the video is available and this member has no open
+ * report of it. The handler asks before drawing a report id, so a refused report appends nothing.
+ */
+export function checkReportable(
+  command: Pick<ReportCommand, 'video' | 'closedReportIds'>,
+  state: ReportClaimState,
+): void {
+  requireAvailableVideo(command.video);
+  if (openReportId(state, command.closedReportIds) !== null) throw conflict(REPORT_MESSAGES.alreadyReported);
+}
+
 export const reportClaimDecider: Decider<ReportCommand, VideoReported, ReportClaimState> = {
   initialState: () => ({ reports: [] }),
   evolve(state, event) {
@@ -45,8 +57,7 @@ export const reportClaimDecider: Decider<ReportCommand, VideoReported, ReportCla
     }
   },
   decide(command, state) {
-    requireAvailableVideo(command.video);
-    if (openReportId(state, command.closedReportIds) !== null) throw conflict(REPORT_MESSAGES.alreadyReported);
+    checkReportable(command, state);
     const { reportId, videoId, reporterId, reason } = command;
     return [{ type: 'VideoReported', data: { reportId, videoId, reporterId, reason } }];
   },
