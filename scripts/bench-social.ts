@@ -16,6 +16,8 @@
  * Skipped with a printed reason where FerretDB cannot be had (no Go, off CI).
  *
  *   npm run bench -- social   (or: node --max-old-space-size=6144 --max-semi-space-size=64 --expose-gc --import tsx scripts/bench-social.ts)
+ *   BENCH_DEFAULT_GC=1 npm run bench -- social   (Node's default young generation, as the goals ask)
+ *   BENCH_FERRETDB=0 …   (the memory store only)
  *
  * (the read models take over 2 GB of heap; --expose-gc lets each query start from a collected heap;
  * the goals are for Node's default GC flags: run it also without --max-semi-space-size)
@@ -548,7 +550,8 @@ async function memoryVsFerretDb() {
 
 async function main() {
   await largeInMemory();
-  await memoryVsFerretDb();
+  if (process.env.BENCH_FERRETDB === '0') console.log('\nfriends feed, memory vs FerretDB: skipped (BENCH_FERRETDB=0)');
+  else await memoryVsFerretDb();
 }
 
 main().catch((err) => {
