@@ -147,9 +147,17 @@ export function socialQueries(read: ReadStore) {
       total += b.n;
     }
     const entries: TimelineEntry[] = [];
-    for (const b of await findByIds(timelines, wanted))
-      for (let i = 0; i < b.ids.length; i++) entries.push({ id: b.ids[i], at: b.ats[i] });
-    return { entries: entries.slice(from - first, to - first), total };
+    // only the wanted part of the buckets becomes entries
+    let at = first;
+    // one or two buckets: read by _id equality (FerretDB v1 pushes equalities down, not `$in`)
+    const buckets = await Promise.all(wanted.map((id) => timelines.findOne({ _id: id })));
+    for (const b of buckets) {
+      if (!b) continue;
+      for (let i = Math.max(0, from - at); i < b.ids.length && at + i < to; i++)
+        entries.push({ id: b.ids[i], at: b.ats[i] });
+      at += b.ids.length;
+    }
+    return { entries, total };
   }
 
   /** flags of the viewer on these videos */
@@ -250,18 +258,25 @@ export function socialQueries(read: ReadStore) {
 
     /**
      * Visible videos of the members `userId` follows, newest first (ties by video id), read from
-     * their timeline (see the timeline projector): the buckets holding the page, then those
-     * videos by _id. The videos of followed hubs (creators with very many followers, not fanned
-     * out) are merged in: each hub's newest visible videos through the (user_id, status,
-     * created_at) index, no older than the timeline's last entry of the pages up to this one.
+     * their timeline (see the timeline projector): the bucket counts, the buckets holding the
+     * page, then those videos by _id. The videos of the hubs they follow (creators with very many
+     * followers, not fanned out; found by their follow edges' _id) are merged in: each hub's newest
+     * visible videos through the (user_id, status, created_at) index, no older than the
+     * timeline's last entry of the pages up to this one. Nothing here grows with the follow
+     * count or the platform's size, except the number of hubs.
      */
     async friendsFeed(userId: string, page: Page) {
       const skip = skipOf(page);
       const needed = skip + page.limit;
-      const [ids, hubList] = await Promise.all([followingIds(userId), hubs.findOne({ _id: HUBS_ID })]);
-      if (ids.length === 0) return [];
-      const hubSet = new Set(hubList?.ids ?? []);
-      const followedHubs = hubSet.size === 0 ? [] : ids.filter((id) => hubSet.has(id));
+      // the hubs this member follows: their follow edges, by _id
+      const hubIds = (await hubs.findOne({ _id: HUBS_ID }))?.ids ?? [];
+      const followedHubs = (
+        await findByIds(
+          follows,
+          hubIds.map((h) => followEdgeId(userId, h)),
+          { projection: { followee_id: 1 } },
+        )
+      ).map((f) => f.followee_id);
       let pageEntries: TimelineEntry[];
       if (followedHubs.length === 0) {
         pageEntries = (await timelineEntries(userId, skip, needed)).entries;
