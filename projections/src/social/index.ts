@@ -3,12 +3,23 @@ import { followsProjector } from './follows-projector';
 import { videoCountersProjector } from './video-counters-projector';
 import { favoritesProjector } from './favorites-projector';
 import { reportsProjector } from './reports-projector';
+import { timelineProjector } from './timeline-projector';
 
 export * from './follows-projector';
 export * from './video-counters-projector';
 export * from './favorites-projector';
 export * from './reports-projector';
+export * from './timeline-projector';
 export * from './queries';
 
-/** The social slice's projectors; they read `users` and `videos`, so they come after them. */
-export const socialProjectors: readonly Projector[] = [followsProjector, videoCountersProjector, favoritesProjector, reportsProjector];
+/**
+ * The social slice's projectors; they read `users` and `videos`, so they come after them (and the
+ * timeline reads the follow edges and counters, so it comes after the follows projector).
+ */
+export const socialProjectors: readonly Projector[] = [
+  followsProjector,
+  timelineProjector,
+  videoCountersProjector,
+  favoritesProjector,
+  reportsProjector,
+];

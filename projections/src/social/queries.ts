@@ -6,6 +6,15 @@ import { VIDEOS, VISIBLE_VIDEO, isVisibleVideo, type VideoDoc } from '../videos/
 import { FOLLOWING, FOLLOWS, followEdgeId, type FollowDoc, type FollowingDoc } from './follows-projector';
 import { LIKES, likeEdgeId, type LikeDoc } from './video-counters-projector';
 import { FAVORITES, favoriteEdgeId, type FavoriteDoc } from './favorites-projector';
+import {
+  HUBS_ID,
+  TIMELINES,
+  TIMELINE_HUBS,
+  feedOrder,
+  type HubsDoc,
+  type TimelineDoc,
+  type TimelineEntry,
+} from './timeline-projector';
 
 export const PAGE = { defaultLimit: 20, maxLimit: 50 } as const;
 /** videos shown with each suggested member (the card plays the first) */
@@ -80,18 +89,6 @@ export interface UserStats {
  * lists are split: the cost stays linear in the number of ids.
  */
 const ID_CHUNK = 64;
-/**
- * followees per windowed feed query: each candidate video is tested against the query's whole
- * `$in` list, so small lists keep that cost (and the garbage it makes) low
- */
-const FEED_SEEK_CHUNK = 128;
-/** from this many followees, the feed first scans the platform's newest videos */
-const FEED_SCAN_ABOVE = 256;
-const DAY_MS = 86_400_000;
-/** the scan of the newest videos for members following many gives up after this many */
-const FEED_SCAN_MAX = 3000;
-/** beyond this window the feed query drops its lower time bound */
-const MAX_WINDOW_MS = 50 * 365 * DAY_MS;
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -100,18 +97,21 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 }
 
 /** documents by _id, in the order of `ids` (missing ones left out) */
-async function findByIds<T extends Doc>(coll: ReadCollection<T>, ids: ReadonlyArray<T['_id']>, options: FindOptions = {}): Promise<T[]> {
+async function findByIds<T extends Doc>(
+  coll: ReadCollection<T>,
+  ids: ReadonlyArray<T['_id']>,
+  options: FindOptions = {},
+): Promise<T[]> {
   const found = (await Promise.all(chunks(ids, ID_CHUNK).map((c) => coll.find({ _id: { $in: c } }, options)))).flat();
   const byId = new Map(found.map((d) => [d._id, d]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-const newestFirst = (a: VideoDoc, b: VideoDoc) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id);
-
 /**
  * Read side of the social slice. Every query goes through an index or _id: whom a member follows
- * through their `following` list, edges through `follows`, feeds through videos
- * (user_id, status, created_at), suggestions through users (created_at).
+ * through their `following` list, edges through `follows`, feeds through `timelines`
+ * (follower_id, month) and, for hubs, videos (user_id, status, created_at), suggestions through
+ * users (created_at).
  */
 export function socialQueries(read: ReadStore) {
   const users = read.collection<UserDoc>(USERS);
@@ -120,44 +120,44 @@ export function socialQueries(read: ReadStore) {
   const following = read.collection<FollowingDoc>(FOLLOWING);
   const likes = read.collection<LikeDoc>(LIKES);
   const favorites = read.collection<FavoriteDoc>(FAVORITES);
+  const timelines = read.collection<TimelineDoc>(TIMELINES);
+  const hubs = read.collection<HubsDoc>(TIMELINE_HUBS);
 
   /** ids of the members `userId` follows, most recently followed first */
-  const followingIds = async (userId: string): Promise<string[]> => [...((await following.findOne({ _id: userId }))?.ids ?? [])].reverse();
+  const followingIds = async (userId: string): Promise<string[]> =>
+    [...((await following.findOne({ _id: userId }))?.ids ?? [])].reverse();
 
-  /** newest visible videos of the platform, kept when by one of `followees`; null when too sparse */
-  async function feedByScan(followees: ReadonlySet<string>, needed: number): Promise<VideoDoc[] | null> {
-    const batch = Math.max(200, needed * 4);
-    const out: VideoDoc[] = [];
-    for (let skip = 0; skip < FEED_SCAN_MAX; skip += batch) {
-      const docs = await videos.find(VISIBLE_VIDEO, { sort: NEWEST, skip, limit: batch });
-      for (const v of docs) if (followees.has(v.user_id)) out.push(v);
-      if (out.length >= needed || docs.length < batch) return out;
+  /**
+   * Entries [from, to) of `userId`'s timeline (the fanned-out part of the feed): the bucket counts
+   * locate them, then only the buckets holding them are read.
+   */
+  async function timelineEntries(
+    userId: string,
+    from: number,
+    to: number,
+  ): Promise<{ entries: TimelineEntry[]; total: number }> {
+    const counts = await timelines.find({ follower_id: userId }, { sort: { month: -1 }, projection: { n: 1 } });
+    const wanted: string[] = [];
+    /** position of the first wanted bucket's first entry in the timeline */
+    let first = 0;
+    let total = 0;
+    for (const b of counts) {
+      if (total + b.n > from && total < to) wanted.push(b._id);
+      else if (wanted.length === 0) first = total + b.n;
+      total += b.n;
     }
-    return null;
-  }
-
-  /** each followee's newest visible videos in a widening time window, merged */
-  async function feedBySeek(ids: readonly string[], needed: number): Promise<VideoDoc[]> {
-    const newest = await videos.findOne(VISIBLE_VIDEO, { sort: NEWEST, projection: { created_at: 1 } });
-    if (!newest) return [];
-    const anchor = Date.parse(newest.created_at);
-    const groups = chunks(ids, FEED_SEEK_CHUNK);
-    let window = DAY_MS;
-    let previous = -1;
-    for (;;) {
-      // a wider window that found nothing more: the followees' videos are old, read them all
-      const bounded = window < MAX_WINDOW_MS;
-      const since = bounded ? { created_at: { $gte: new Date(anchor - window).toISOString() } } : {};
-      const parts = await Promise.all(
-        groups.map((g) => videos.find({ user_id: { $in: g }, ...VISIBLE_VIDEO, ...since }, { sort: NEWEST, limit: needed })),
-      );
-      const list = parts.flat();
-      if (list.length >= needed || !bounded) return groups.length > 1 ? list.sort(newestFirst) : list;
-      if (list.length === previous) window = MAX_WINDOW_MS;
-      previous = list.length;
-      // widen in proportion to what is missing (at least twice, at most 64 times)
-      window *= Math.min(64, Math.max(2, Math.ceil((needed / Math.max(1, list.length)) * 1.5)));
+    const entries: TimelineEntry[] = [];
+    // only the wanted part of the buckets becomes entries
+    let at = first;
+    // one or two buckets: read by _id equality (FerretDB v1 pushes equalities down, not `$in`)
+    const buckets = await Promise.all(wanted.map((id) => timelines.findOne({ _id: id })));
+    for (const b of buckets) {
+      if (!b) continue;
+      for (let i = Math.max(0, from - at); i < b.ids.length && at + i < to; i++)
+        entries.push({ id: b.ids[i], at: b.ats[i] });
+      at += b.ids.length;
     }
+    return { entries, total };
   }
 
   /** flags of the viewer on these videos */
@@ -165,14 +165,24 @@ export function socialQueries(read: ReadStore) {
     if (videoIds.length === 0) return { liked: new Set<number>(), favorited: new Set<number>() };
     const [l, f] = await Promise.all([
       likes.find({ _id: { $in: videoIds.map((v) => likeEdgeId(v, viewerId)) } }, { projection: { video_id: 1 } }),
-      favorites.find({ _id: { $in: videoIds.map((v) => favoriteEdgeId(viewerId, v)) } }, { projection: { video_id: 1 } }),
+      favorites.find(
+        { _id: { $in: videoIds.map((v) => favoriteEdgeId(viewerId, v)) } },
+        { projection: { video_id: 1 } },
+      ),
     ]);
     return { liked: new Set(l.map((x) => x.video_id)), favorited: new Set(f.map((x) => x.video_id)) };
   }
 
   async function withViewerFlags(viewerId: string, list: VideoDoc[]) {
-    const flags = await viewerFlags(viewerId, list.map((v) => v.id));
-    return list.map((v) => ({ ...toVideoCard(v), liked_by_me: flags.liked.has(v.id), favorited_by_me: flags.favorited.has(v.id) }));
+    const flags = await viewerFlags(
+      viewerId,
+      list.map((v) => v.id),
+    );
+    return list.map((v) => ({
+      ...toVideoCard(v),
+      liked_by_me: flags.liked.has(v.id),
+      favorited_by_me: flags.favorited.has(v.id),
+    }));
   }
 
   return {
@@ -182,13 +192,22 @@ export function socialQueries(read: ReadStore) {
     userByPseudo: (pseudo: string) => users.findOne({ pseudo_lc: normalize(pseudo) }),
 
     async isFollowing(followerId: string, followeeId: string): Promise<boolean> {
-      return (await follows.findOne({ _id: followEdgeId(followerId, followeeId) }, { projection: { _id: 1 } })) !== null;
+      return (
+        (await follows.findOne({ _id: followEdgeId(followerId, followeeId) }, { projection: { _id: 1 } })) !== null
+      );
     },
 
     async stats(userId: string): Promise<UserStats | null> {
-      const u = await users.findOne({ _id: userId }, { projection: { following_count: 1, followers_count: 1, total_likes: 1 } });
+      const u = await users.findOne(
+        { _id: userId },
+        { projection: { following_count: 1, followers_count: 1, total_likes: 1 } },
+      );
       if (!u) return null;
-      return { following: count(u.following_count), followers: count(u.followers_count), total_likes: count(u.total_likes) };
+      return {
+        following: count(u.following_count),
+        followers: count(u.followers_count),
+        total_likes: count(u.total_likes),
+      };
     },
 
     /** the members `userId` follows, most recently followed first (SPEC.md "Friend entry") */
@@ -196,13 +215,13 @@ export function socialQueries(read: ReadStore) {
       const ids = await followingIds(userId);
       if (ids.length === 0) return [];
       return (await findByIds(users, ids)).map((u) => ({
-            pseudo: u.pseudo,
-            email: u.email,
-            bio: u.bio,
-            profile_picture: u.profile_picture,
-            followers: count(u.followers_count),
-            videos_count: count(u.videos_count),
-            likes: count(u.total_likes),
+        pseudo: u.pseudo,
+        email: u.email,
+        bio: u.bio,
+        profile_picture: u.profile_picture,
+        followers: count(u.followers_count),
+        videos_count: count(u.videos_count),
+        likes: count(u.total_likes),
       }));
     },
 
@@ -217,7 +236,10 @@ export function socialQueries(read: ReadStore) {
       const batch = Math.max(20, needed * 2);
       const kept: UserDoc[] = [];
       for (let skip = 0; kept.length < needed; skip += batch) {
-        const docs = await users.find({ videos_count: { $gt: 0 } }, { sort: { created_at: -1, _id: 1 }, skip, limit: batch });
+        const docs = await users.find(
+          { videos_count: { $gt: 0 } },
+          { sort: { created_at: -1, _id: 1 }, skip, limit: batch },
+        );
         for (const u of docs) if (!excluded.has(u._id)) kept.push(u);
         if (docs.length < batch) break;
       }
@@ -236,27 +258,67 @@ export function socialQueries(read: ReadStore) {
     },
 
     /**
-     * Visible videos of the members `userId` follows, newest first. Reading every video of every
-     * followee to keep the newest would cost their whole history. A member following many
-     * (over 256) is served by a scan of the platform's newest videos kept when by a followee (they
-     * are dense there); otherwise, or when that scan finds them too sparse, each followee's videos
-     * are sought through the (user_id, status, created_at) index within a time window from the
-     * platform's newest video, widened until it holds the page (geometrically, so at most about
-     * twice the needed videos are read).
+     * Visible videos of the members `userId` follows, newest first (ties by video id), read from
+     * their timeline (see the timeline projector): the bucket counts, the buckets holding the
+     * page, then those videos by _id. The videos of the hubs they follow (creators with very many
+     * followers, not fanned out; found by their follow edges' _id) are merged in: each hub's newest
+     * visible videos through the (user_id, status, created_at) index, no older than the
+     * timeline's last entry of the pages up to this one. Nothing here grows with the follow
+     * count or the platform's size, except the number of hubs.
      */
     async friendsFeed(userId: string, page: Page) {
-      const ids = await followingIds(userId);
-      if (ids.length === 0) return [];
-      const needed = skipOf(page) + page.limit;
-      const list = (ids.length > FEED_SCAN_ABOVE ? await feedByScan(new Set(ids), needed) : null) ?? (await feedBySeek(ids, needed));
-      return withViewerFlags(userId, list.slice(skipOf(page), needed));
+      const skip = skipOf(page);
+      const needed = skip + page.limit;
+      // the hubs this member follows: their follow edges, by _id
+      const hubIds = (await hubs.findOne({ _id: HUBS_ID }))?.ids ?? [];
+      const followedHubs = (
+        await findByIds(
+          follows,
+          hubIds.map((h) => followEdgeId(userId, h)),
+          { projection: { followee_id: 1 } },
+        )
+      ).map((f) => f.followee_id);
+      let pageEntries: TimelineEntry[];
+      if (followedHubs.length === 0) {
+        pageEntries = (await timelineEntries(userId, skip, needed)).entries;
+      } else {
+        const { entries, total } = await timelineEntries(userId, 0, needed);
+        // older than the needed-th timeline entry, a hub's video cannot be on these pages
+        const since = total >= needed ? { created_at: { $gte: entries[entries.length - 1].at } } : {};
+        const parts = await Promise.all(
+          followedHubs.map((h) =>
+            videos.find(
+              { user_id: h, ...VISIBLE_VIDEO, ...since },
+              { sort: NEWEST, limit: needed, projection: { _id: 1, created_at: 1 } },
+            ),
+          ),
+        );
+        const merged = new Map(entries.map((e) => [e.id, e]));
+        for (const part of parts) for (const v of part) merged.set(v._id, { id: v._id, at: v.created_at });
+        pageEntries = [...merged.values()].sort(feedOrder).slice(skip, needed);
+      }
+      const list = (
+        await findByIds(
+          videos,
+          pageEntries.map((e) => e.id),
+        )
+      ).filter(isVisibleVideo);
+      return withViewerFlags(userId, list);
     },
 
     /** the viewer's favourite videos still visible, most recently added first */
     async favorites(userId: string, page: Page) {
-      const favs = await favorites.find({ user_id: userId }, { sort: { created_at: -1 }, skip: skipOf(page), limit: page.limit, projection: { video_id: 1 } });
+      const favs = await favorites.find(
+        { user_id: userId },
+        { sort: { created_at: -1 }, skip: skipOf(page), limit: page.limit, projection: { video_id: 1 } },
+      );
       if (favs.length === 0) return [];
-      const list = (await findByIds(videos, favs.map((f) => f.video_id))).filter(isVisibleVideo);
+      const list = (
+        await findByIds(
+          videos,
+          favs.map((f) => f.video_id),
+        )
+      ).filter(isVisibleVideo);
       return withViewerFlags(userId, list);
     },
 
