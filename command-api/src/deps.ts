@@ -2,6 +2,7 @@ import type { Config, EventStore, IdAllocator, JobQueue, PushBus, ReadStore } fr
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
+import type { LedgerRepositories } from './ledger/repositories';
 
 /** Everything a router needs, built once by the composition root. */
 export interface AppDeps {
@@ -9,6 +10,8 @@ export interface AppDeps {
   events: EventStore;
   /** the numeric ids of what commands create (videos, comments, messages, reports, coin transactions), by blocks */
   ids: IdAllocator;
+  /** the ledger's command-side caches (wallets, catalogue, members), one set per process */
+  ledger: LedgerRepositories;
   read: ReadStore;
   jobs: JobQueue;
   push: PushBus;

@@ -30,6 +30,7 @@ import {
 } from '@evo/projections';
 import { jobHandlers } from '@evo/workers';
 import type { AppDeps } from './deps';
+import { ledgerRepositories } from './ledger/repositories';
 import { createApp } from './app';
 import { Sessions } from './http/session';
 import { createSocketServer } from './http/socket';
@@ -131,6 +132,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // this process's numeric ids (videos, comments, messages, reports, coin transactions), by blocks:
   // one allocator for every command of the process, seeding included
   const ids = new IdBlocks(events, options.idBlocks);
+  // the ledger's command-side caches, shared by the coin and gift commands and the gift credits
+  const ledger = ledgerRepositories(events);
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
@@ -140,7 +143,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hashPassword,
     systemContext(),
   );
-  await ensureGiftCatalogue(events, systemContext());
+  await ensureGiftCatalogue(events, systemContext(), ledger.catalogue);
   if (role === 'embedded' && config.DEMO_DATA) {
     const created = await seedDemoData(events, ids, uploads, hashPassword, () => systemContext());
     if (created > 0) log.info({ created }, 'demo members created');
@@ -180,7 +183,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // workers service runs it (workers/src/main.ts)
   const giftCredits =
     role === 'embedded'
-      ? new GiftCreditProcess(events, { onError: (err) => log.error({ err }, 'gift credit error, retrying') })
+      ? new GiftCreditProcess(events, {
+          wallets: ledger.wallets,
+          onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+        })
       : undefined;
   await giftCredits?.start();
 
@@ -188,6 +194,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config,
     events,
     ids,
+    ledger,
     read,
     jobs,
     push,

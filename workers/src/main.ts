@@ -15,6 +15,7 @@ import { startHealthServer } from '@evo/projections';
 import { jobHandlers } from './handlers';
 import { GiftCreditProcess } from './ledger/gift-credits';
 import { requeueUnprocessedVideos } from './videos/requeue';
+import { WalletRepository } from './ledger/wallets';
 
 const log = childLogger('workers');
 try {
@@ -29,6 +30,7 @@ try {
   if (requeued > 0) log.info({ videos: requeued }, 'video jobs queued again');
   // gifts sent are credited to their receiver: re-scans the log, then follows it
   const giftCredits = new GiftCreditProcess(events, {
+    wallets: new WalletRepository(events),
     onError: (err) => log.error({ err }, 'gift credit error, retrying'),
   });
   await giftCredits.start();

@@ -83,8 +83,7 @@ export async function setVideoVisibility(
 }
 
 /** Catalogue edits: ids come from the catalogue itself (highest ever + 1). */
-export const catalogueCommands = (events: EventStore) => {
-  const repo = CatalogueRepository.for(events);
+export const catalogueCommands = (repo: CatalogueRepository) => {
   return {
     add: (gift: GiftDescription, ctx: CommandContext) => repo.execute({ type: 'AddGift', gift }, ctx),
     update: (giftId: number, gift: GiftDescription, ctx: CommandContext) =>

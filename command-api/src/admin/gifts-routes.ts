@@ -39,7 +39,7 @@ const view = (g: CatalogueGift): AdminGiftView => ({
 export function adminGiftsRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const gifts = giftsQueries(deps.read);
-  const catalogue = catalogueCommands(deps.events);
+  const catalogue = catalogueCommands(deps.ledger.catalogue);
   const r = Router();
 
   r.get(

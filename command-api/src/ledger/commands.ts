@@ -24,6 +24,7 @@ import { WalletRepository, type WalletOutcome } from '@evo/workers/ledger/wallet
 import { HttpError } from '../http/errors';
 import { MemberDirectory } from './members';
 import type { PaymentProvider } from './payment-provider';
+import { ledgerRepositories, type LedgerRepositories } from './repositories';
 
 /** What a coin command answers: the JSON body and the position it wrote (or the wallet's). */
 export interface LedgerAnswer {
@@ -130,11 +131,14 @@ export class LedgerCommands {
        * of `sequence-coin-transaction`, so a gift send costs no extra append in the common case
        */
       ids: IdAllocator;
+      /** the process's repositories (the composition root's); a new set when not given (tests) */
+      repositories?: LedgerRepositories;
     },
   ) {
-    this.wallets = WalletRepository.for(events);
-    this.catalogue = CatalogueRepository.for(events);
-    this.members = MemberDirectory.for(events);
+    const repositories = options.repositories ?? ledgerRepositories(events);
+    this.wallets = repositories.wallets;
+    this.catalogue = repositories.catalogue;
+    this.members = repositories.members;
   }
 
   /** A new transaction (or gift) id. */

@@ -7,13 +7,6 @@ import { loadState, type EventStore } from '@evo/infra';
  * so positive answers are cached.
  */
 export class MemberDirectory {
-  private static readonly byStore = new WeakMap<EventStore, MemberDirectory>();
-  static for(events: EventStore): MemberDirectory {
-    let d = MemberDirectory.byStore.get(events);
-    if (!d) MemberDirectory.byStore.set(events, (d = new MemberDirectory(events)));
-    return d;
-  }
-
   /** `email:<normalised>` / `pseudo:<normalised>` → user id */
   private readonly owners = new Map<string, string>();
   private readonly registered = new Set<string>();

@@ -24,6 +24,7 @@ export const ledgerCommandsOf = (deps: AppDeps, options: LedgerRouterOptions = {
     payment: options.payment ?? new SandboxPaymentProvider(),
     feePercent: deps.config.GIFT_FEE_PERCENT,
     ids: deps.ids,
+    repositories: deps.ledger,
   });
 
 /** Answer a coin command: its position for read-your-writes, then its JSON. */

@@ -14,13 +14,6 @@ import { handleCommand, type CommandContext, type EventStore } from '@evo/infra'
  * folded and cached, reading only newer events each time.
  */
 export class CatalogueRepository {
-  private static readonly byStore = new WeakMap<EventStore, CatalogueRepository>();
-  static for(events: EventStore): CatalogueRepository {
-    let repo = CatalogueRepository.byStore.get(events);
-    if (!repo) CatalogueRepository.byStore.set(events, (repo = new CatalogueRepository(events)));
-    return repo;
-  }
-
   private state: CatalogueState = catalogueDecider.initialState();
   private revision = -1;
 
@@ -45,6 +38,10 @@ export class CatalogueRepository {
 }
 
 /** The default catalogue exists (added once, on an empty stream): safe to run at every start. */
-export async function ensureGiftCatalogue(events: EventStore, ctx: CommandContext): Promise<void> {
-  await CatalogueRepository.for(events).execute({ type: 'SeedCatalogue', gifts: [...DEFAULT_GIFT_CATALOGUE] }, ctx);
+export async function ensureGiftCatalogue(
+  events: EventStore,
+  ctx: CommandContext,
+  catalogue: CatalogueRepository = new CatalogueRepository(events),
+): Promise<void> {
+  await catalogue.execute({ type: 'SeedCatalogue', gifts: [...DEFAULT_GIFT_CATALOGUE] }, ctx);
 }

@@ -5,6 +5,8 @@ import { WalletRepository } from './wallets';
 const log = childLogger('gift-credits');
 
 export interface GiftCreditOptions {
+  /** the wallet repository of this process (one per process, built by its composition root) */
+  wallets?: WalletRepository;
   /** credits running at once (different receivers are credited in parallel) */
   maxInFlight?: number;
   /** first retry delay of a failed credit (ms), doubled up to 5 s */
@@ -45,7 +47,8 @@ export class GiftCreditProcess {
   ) {
     this.maxInFlight = options.maxInFlight ?? 64;
     this.retryMs = options.retryMs ?? 50;
-    this.wallets = WalletRepository.for(events);
+    // the composition root passes the process's repository (shared with the gift commands' cache)
+    this.wallets = options.wallets ?? new WalletRepository(events);
   }
 
   /** Re-scan the log, credit what is in transit, then follow the log. Resolves after the scan. */

@@ -63,14 +63,6 @@ const MAX_CACHED = 20_000;
  * process) answers exactly what the first call did.
  */
 export class WalletRepository {
-  private static readonly byStore = new WeakMap<EventStore, WalletRepository>();
-  /** one repository (one cache) per event store in this process */
-  static for(events: EventStore): WalletRepository {
-    let repo = WalletRepository.byStore.get(events);
-    if (!repo) WalletRepository.byStore.set(events, (repo = new WalletRepository(events)));
-    return repo;
-  }
-
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly events: EventStore) {}
