@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError, createEventStore, loadConfig } from '@evo/infra';
-import { reconcileLedger } from '@evo/workers/ledger/reconcile';
+import { reconcileLedger } from '@evo/workers';
 
 const json = process.argv.includes('--json');
 let config;

@@ -38,8 +38,8 @@ import { UploadStore } from './uploads/upload-store';
 import { ensureAdmin } from './identity/commands';
 import { hashPassword } from './identity/passwords';
 import { seedDemoData } from './seed/demo-data';
-import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
-import { GiftCreditProcess } from '@evo/workers/ledger/gift-credits';
+import { ensureGiftCatalogue } from '@evo/workers';
+import { GiftCreditProcess } from '@evo/workers';
 
 const log = childLogger('server');
 

@@ -9,7 +9,7 @@ import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedEvent } from '@evo/domain';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { reconcileLedger } from '@evo/workers/ledger/reconcile';
+import { reconcileLedger } from '@evo/workers';
 import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

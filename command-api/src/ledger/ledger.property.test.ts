@@ -15,8 +15,8 @@ import {
 import { IdBlocks, MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { ensureGiftCatalogue } from '@evo/workers/ledger/catalogue';
-import { GiftCreditProcess } from '@evo/workers/ledger/gift-credits';
+import { ensureGiftCatalogue } from '@evo/workers';
+import { GiftCreditProcess } from '@evo/workers';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';
 import { LedgerCommands } from './commands';

@@ -1,6 +1,6 @@
 import type { EventStore } from '@evo/infra';
-import { CatalogueRepository } from '@evo/workers/ledger/catalogue';
-import { WalletRepository } from '@evo/workers/ledger/wallets';
+import { CatalogueRepository } from '@evo/workers';
+import { WalletRepository } from '@evo/workers';
 import { MemberDirectory } from './members';
 
 /**

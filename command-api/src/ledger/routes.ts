@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { COIN_PACKS, LEDGER_MESSAGES } from '@evo/domain';
 import { giftsQueries, ledgerQueries } from '@evo/projections';
-import { reconcileLedger } from '@evo/workers/ledger/reconcile';
+import { reconcileLedger } from '@evo/workers';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
