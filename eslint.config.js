@@ -25,4 +25,48 @@ export default tseslint.config(
     files: ['scripts/**', 'bench/**', '**/cli/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
+  // Import boundaries: a workspace is used through its package entry (`@evo/<name>`), or its
+  // `testing/` helpers from tests and scripts; never through another workspace's files.
+  ...boundaries(),
 );
+
+function boundaries() {
+  const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'workers', 'command-api', 'web'];
+  const deep = {
+    // a path inside another workspace, unless it is one of its test helpers (a `testing/` folder)
+    regex: '^@evo/[^/]+/(?!(?:[^/]+/)*testing/)',
+    message: "Importez un autre espace de travail par son point d'entrée (@evo/<nom>), pas par ses fichiers.",
+  };
+  const outside = {
+    group: WORKSPACES.flatMap((w) => [`../**/${w}/src/**`, `../**/${w}/src`]),
+    message: 'Pas de chemin relatif vers un autre espace de travail : importez son paquet @evo/<nom>.',
+  };
+  const rule = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+  const serverOnly = {
+    group: ['@evo/*', '!@evo/contracts'],
+    message: "L'application web ne dépend du serveur que par @evo/contracts.",
+  };
+  const notFromDomain = {
+    group: [
+      '@evo/infra',
+      '@evo/projections',
+      '@evo/workers',
+      '@evo/command-api',
+      '@evo/web',
+      'express',
+      'mongodb',
+      'better-sqlite3',
+      'ioredis',
+      'bullmq',
+      'socket.io',
+      'node:*',
+    ],
+    message: 'Le domaine est pur : ni adaptateur, ni I/O, ni autre couche.',
+  };
+  return [
+    { files: ['**/*.{ts,tsx,js,mjs}'], rules: rule(deep, outside) },
+    { files: ['domain/src/**'], rules: rule(deep, outside, notFromDomain) },
+    { files: ['contracts/src/**'], rules: rule({ regex: '^(?!\\./)', message: 'Le contrat ne dépend de rien.' }) },
+    { files: ['web/src/**'], rules: rule(deep, outside, serverOnly) },
+  ];
+}

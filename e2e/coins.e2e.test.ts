@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '../command-api/src/testing/test-server';
+import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot as fullPageShot, startE2eServer } from './harness';
 
 const MOBILE = { width: 375, height: 812 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FaceMesh, NormalizedLandmarkList, Results } from '@mediapipe/face_mesh';
-import { Client, registerAndLogin, type TestServer } from '../command-api/src/testing/test-server';
+import { Client, registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { CAMERA_SIZE, FFMPEG, PORTRAIT_PUPILS, astronautCameraFile, portraitToCamera } from './astronaut';
 import { SCREENS, browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
 import {

@@ -4,8 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Browser } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { ASSETS, Client, PNG_1PX, newMember } from '../command-api/src/testing/test-server';
-import type { TestServer } from '../command-api/src/testing/test-server';
+import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
+import type { TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
 
 const skip = browserSkipReason();

@@ -12,7 +12,7 @@ import {
   registerAndLogin,
   type Registration,
   type TestServer,
-} from '../command-api/src/testing/test-server';
+} from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
 
 const skip = browserSkipReason();

@@ -23,7 +23,7 @@ import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
-import { uploadVideo } from '@evo/command-api/identity/commands';
+import { uploadVideo } from '@evo/command-api';
 import {
   ROOT,
   deleteRedisKeys,

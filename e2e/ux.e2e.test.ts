@@ -11,7 +11,7 @@ import {
   type Client,
   type Registration,
   type TestServer,
-} from '../command-api/src/testing/test-server';
+} from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
 
 const skip = browserSkipReason();

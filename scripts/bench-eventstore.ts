@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import cliProgress from 'cli-progress';
-import { SqliteEventStore } from '../infra/src/eventstore/sqlite-event-store';
+import { SqliteEventStore } from '@evo/infra';
 
 const APPEND_EVENTS = 20_000;
 const REPLAY_EVENTS = 1_000_000;

@@ -16,9 +16,9 @@ import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import { io as connect, type Socket } from 'socket.io-client';
 import { systemContext } from '@evo/infra';
-import { startTestServer, type TestServer } from '../command-api/src/testing/test-server';
-import { registerUser } from '../command-api/src/identity/commands';
-import { hashPassword } from '../command-api/src/identity/passwords';
+import { startTestServer, type TestServer } from '@evo/command-api/testing/test-server';
+import { registerUser } from '@evo/command-api';
+import { hashPassword } from '@evo/command-api';
 
 const MEMBERS = Number(process.argv[2] ?? 1000);
 const COMMENTS = Number(process.argv[3] ?? 600);

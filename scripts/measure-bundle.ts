@@ -2,7 +2,7 @@
 // Run after `npm run build:web`: npx tsx scripts/measure-bundle.ts
 import { gzipSync } from 'node:zlib';
 import { launchBrowser, startE2eServer } from '../e2e/harness';
-import { registerAndLogin } from '../command-api/src/testing/test-server';
+import { registerAndLogin } from '@evo/command-api/testing/test-server';
 
 const server = await startE2eServer();
 const browser = await launchBrowser();

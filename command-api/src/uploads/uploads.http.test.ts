@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { access, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { videoProcessingHandler } from '@evo/workers/videos/process-video';
+import { videoProcessingHandler } from '@evo/workers';
 import {
   Client,
   PNG_1PX,
