@@ -45,7 +45,7 @@ import {
   identityQueries,
   socialQueries,
 } from '@evo/projections';
-import { friendsFeedByJoin } from '../projections/src/testing/friends-feed-join';
+import { friendsFeedByJoin } from '@evo/projections/testing/friends-feed-join';
 
 /** the data set's sizes */
 interface Sizes {
