@@ -8,8 +8,9 @@ import { messagesProjector } from './messaging/index';
 import { walletsProjector } from './ledger/wallets-projector';
 import { giftsProjector } from './gifts/gifts-projector';
 import { moderationProjector } from './moderation/moderation-projector';
+import { reportsProjector } from './moderation/reports-projector';
 import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
-export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector, moderationProjector, statsProjector, auditProjector];
+export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, reportsProjector, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector, moderationProjector, statsProjector, auditProjector];

@@ -1,2 +1,3 @@
+export * from './reports-projector';
 export * from './moderation-projector';
 export * from './queries';

@@ -1,7 +1,7 @@
 import { positionToString } from '@evo/domain';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/apply-once';
-import { REPORTS, type ReportDoc } from '../social/reports-projector';
+import { REPORTS, type ReportDoc } from './reports-projector';
 import { ADMINS_ROOM } from '../identity/users-projector';
 
 /** guard of this projector's writes to `reports` documents (status, admin_response) */

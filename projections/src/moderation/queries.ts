@@ -1,6 +1,6 @@
 import { DEFAULT_REPORT_REASON } from '@evo/domain';
 import type { ReadStore } from '@evo/infra';
-import { REPORTS, type ReportDoc } from '../social/reports-projector';
+import { REPORTS, type ReportDoc } from './reports-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 
 /** SPEC.md section 3 "Report", with the video's current visibility (`video_status`). */

@@ -2,13 +2,11 @@ import type { Projector } from '../runtime/projector';
 import { followsProjector } from './follows-projector';
 import { videoCountersProjector } from './video-counters-projector';
 import { favoritesProjector } from './favorites-projector';
-import { reportsProjector } from './reports-projector';
 import { timelineProjector } from './timeline-projector';
 
 export * from './follows-projector';
 export * from './video-counters-projector';
 export * from './favorites-projector';
-export * from './reports-projector';
 export * from './timeline-projector';
 export * from './queries';
 
@@ -21,5 +19,4 @@ export const socialProjectors: readonly Projector[] = [
   timelineProjector,
   videoCountersProjector,
   favoritesProjector,
-  reportsProjector,
 ];

@@ -36,7 +36,7 @@ import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
 import { FOLLOWING, FOLLOWS, type FollowDoc, type FollowingDoc } from './follows-projector';
 import { LIKES, type LikeDoc } from './video-counters-projector';
-import { REPORTS, type ReportDoc } from './reports-projector';
+import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 

@@ -9,7 +9,7 @@ import { moderationProjector } from '../moderation/moderation-projector';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 import { followsProjector } from './follows-projector';
-import { reportsProjector } from './reports-projector';
+import { reportsProjector } from '../moderation/reports-projector';
 import { HUBS_ID, TIMELINES, TIMELINE_HUBS, createTimelineProjector, type HubsDoc } from './timeline-projector';
 import { socialQueries } from './queries';
 
