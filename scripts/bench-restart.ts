@@ -76,6 +76,7 @@ const freePort = () =>
 
 interface Start {
   ms: number;
+  cpu: number;
   rssMb: number;
   peakMb: number;
   verifyMs?: number;
@@ -85,6 +86,12 @@ interface Start {
   /** the snapshot written at the clean stop */
   written?: { ms: number; bytes: number; maxBlockMs: number; documents: number };
   answers: string;
+}
+
+/** CPU seconds the process used so far (user + system): a figure other load on the machine hardly changes */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function procStatus(pid: number): { rss: number; hwm: number } {
@@ -141,15 +148,22 @@ async function startOnce(dataDir: string): Promise<Start> {
     await new Promise((r) => setTimeout(r, 25));
   }
   const { rss } = procStatus(child.pid!);
+  const cpu = cpuSeconds(child.pid!);
   // the same answers before and after a restart (compared by the caller)
   const answers: string[] = [];
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@evo.local', password: 'evo-admin-2026' }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
   for (const url of [
     '/api/users/with-videos?limit=20',
     '/api/users/profile/Membre7',
     '/api/users/profile/Membre70',
     '/api/videos/5/comments',
   ]) {
-    const r = await fetch(base + url);
+    const r = await fetch(base + url, { headers: { cookie } });
     answers.push(`${r.status} ${await r.text()}`);
   }
   const { hwm } = procStatus(child.pid!);
@@ -173,6 +187,7 @@ async function startOnce(dataDir: string): Promise<Start> {
   const written = find('instantané des modèles de lecture écrit');
   return {
     ms,
+    cpu,
     rssMb: rss,
     peakMb: hwm,
     verifyMs: verified?.ms as number | undefined,
@@ -217,13 +232,16 @@ async function main() {
     copyFileSync(logFile(size), path.join(dataDir, 'events.sqlite'));
     try {
       const cold = await startOnce(dataDir);
+      console.log(
+        `  ${fmtCount(size)}, sans instantané : prêt en ${sec(cold.ms)} (CPU ${cold.cpu.toFixed(1)} s), ${mb(cold.rssMb)}`,
+      );
       const warm = await startOnce(dataDir);
       const same = cold.answers === warm.answers ? 'oui' : 'NON';
       const w = cold.written;
       rows.push([
         fmtCount(size),
         'sans instantané',
-        sec(cold.ms),
+        `${sec(cold.ms)} (CPU ${cold.cpu.toFixed(1)} s)`,
         `${mb(cold.rssMb)} (pic ${mb(cold.peakMb)})`,
         `vérif. journal ${sec(cold.verifyMs ?? 0)}, modèles ${sec(cold.readModelsMs ?? 0)}`,
         w
@@ -233,7 +251,7 @@ async function main() {
       rows.push([
         fmtCount(size),
         'avec instantané',
-        sec(warm.ms),
+        `${sec(warm.ms)} (CPU ${warm.cpu.toFixed(1)} s)`,
         `${mb(warm.rssMb)} (pic ${mb(warm.peakMb)})`,
         `vérif. journal ${sec(warm.verifyMs ?? 0)}, modèles ${sec(warm.readModelsMs ?? 0)} (dont chargement ${sec(warm.snapshot?.ms ?? 0)})`,
         warm.snapshot ? `mêmes réponses HTTP : ${same}` : `instantané non chargé (${warm.ignored ?? '?'})`,
@@ -244,7 +262,9 @@ async function main() {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  console.log('\n| événements | démarrage | prêt (répond en HTTP) | mémoire résidente | phases | note |');
+  console.log(
+    '\n| événements | démarrage | prêt (répond en HTTP ; CPU du processus jusque-là) | mémoire résidente | phases | note |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   console.log('\nObjectif (issue 14) : prêt en ≤ 2 s plus les événements depuis le dernier instantané.');

@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,22 +20,15 @@ describe('embedded restarts from a read-model snapshot', () => {
       await waitReady(base, p);
       return p;
     };
-    const admin = async () => {
-      const c = new Client(base);
-      const r = await c.post('/api/auth/login', { email: 'admin@evo.local', password: 'evo-admin-2026' });
-      expect(r.status).toBe(200);
-      return c;
-    };
+    // one administrator session for the whole test (sessions survive restarts): logging in again
+    // would change the administrator's last login shown in the answers compared
+    const c = new Client(base);
+    const login = () => c.post('/api/auth/login', { email: 'admin@evo.local', password: 'evo-admin-2026' });
     const answers = async () => {
-      const c = await admin();
       const out: Record<string, unknown> = {};
-      const anonymous = new Client(base);
-      const withVideos = (await anonymous.get('/api/users/with-videos?limit=50')).json as unknown as Array<{
-        pseudo: string;
-      }>;
+      const withVideos = (await c.get('/api/users/with-videos?limit=50')).json as unknown as Array<{ pseudo: string }>;
       out.withVideos = withVideos;
-      for (const u of withVideos.slice(0, 3))
-        out[u.pseudo] = (await anonymous.get(`/api/users/profile/${u.pseudo}`)).json;
+      for (const u of withVideos.slice(0, 3)) out[u.pseudo] = (await c.get(`/api/users/profile/${u.pseudo}`)).json;
       for (const url of ['/api/admin/stats', '/api/admin/users?limit=100', '/api/admin/audit?limit=100'])
         out[url] = (await c.get(url)).json;
       return out;
@@ -44,6 +37,12 @@ describe('embedded restarts from a read-model snapshot', () => {
     try {
       // first start: demo members, videos and gifts seeded on the empty log, read models built from it
       product = await start({ DEMO_DATA: 'true' });
+      expect((await login()).status).toBe(200);
+      // the demo videos are processed in the background: compare once they all are
+      await vi.waitFor(async () => expect(JSON.stringify(await answers())).not.toContain('en_traitement'), {
+        timeout: 120_000,
+        interval: 1000,
+      });
       const before = await answers();
       expect((before.withVideos as unknown[]).length).toBeGreaterThan(0);
       await product.stop();
@@ -63,9 +62,9 @@ describe('embedded restarts from a read-model snapshot', () => {
 
       product = await start();
       expect(product.output()).toContain('modèles de lecture chargés depuis l’instantané');
-      const profile = await new Client(base).get(`/api/users/profile/${m.pseudo}`);
+      const profile = await c.get(`/api/users/profile/${m.pseudo}`);
       expect(profile.status).toBe(200);
-      const users = (await (await admin()).get('/api/admin/users?limit=100')).json as {
+      const users = (await c.get('/api/admin/users?limit=100')).json as {
         items: Array<{ pseudo: string }>;
       };
       expect(users.items.map((u) => u.pseudo)).toContain(m.pseudo);
