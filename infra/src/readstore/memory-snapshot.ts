@@ -62,7 +62,7 @@ export async function writeMemorySnapshot<M>(
   meta: M,
   options: { chunkDocs?: number } = {},
 ): Promise<SnapshotWriteStats> {
-  const chunkDocs = options.chunkDocs ?? 2000;
+  const chunkDocs = options.chunkDocs ?? 1000;
   const started = performance.now();
   let maxBlockMs = 0;
   const tmp = `${file}.tmp-${process.pid}`;
