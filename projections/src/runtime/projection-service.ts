@@ -55,6 +55,8 @@ export class ProjectionService implements ProjectionProgress {
   /** position of the newest snapshot on disk (loaded or written by this process) */
   private snapshotAt: bigint | undefined;
   private snapshotTime = Date.now();
+  /** how long the last snapshot took to write (ms): the next waits at least 9 times that */
+  private snapshotCost = 0;
   private snapshotting: Promise<SnapshotSave | undefined> | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   /** what start() did with the snapshot (tests and logs) */
@@ -143,9 +145,12 @@ export class ProjectionService implements ProjectionProgress {
     if (!policy || this.snapshotting || at === undefined || at === this.snapshotAt) return;
     // SQLite positions are contiguous: the difference is the number of events applied since
     const events = this.snapshotAt === undefined ? at : at - this.snapshotAt;
+    const since = Date.now() - this.snapshotTime;
     const due =
       (policy.everyEvents > 0 && events >= BigInt(policy.everyEvents)) ||
-      (policy.everyMinutes > 0 && Date.now() - this.snapshotTime >= policy.everyMinutes * 60_000);
+      (policy.everyMinutes > 0 && since >= policy.everyMinutes * 60_000);
+    // a big store under heavy writes: snapshots take at most a tenth of the time
+    if (due && since < 9 * this.snapshotCost) return;
     if (due) this.snapshot().catch((err) => log.error({ err }, 'instantané des modèles de lecture impossible'));
   }
 
@@ -162,8 +167,10 @@ export class ProjectionService implements ProjectionProgress {
         const store = this.read.current;
         if (!policy || !(store instanceof MemoryReadStore) || this.fingerprint === undefined) return undefined;
         if (this.live.currentPosition !== undefined && this.live.currentPosition === this.snapshotAt) return undefined;
+        const started = Date.now();
         const saved = await saveSnapshot(policy.file, store, this.options.events, this.fingerprint);
         this.snapshotTime = Date.now();
+        this.snapshotCost = this.snapshotTime - started;
         if (saved) {
           this.snapshotAt = saved.position;
           log.info(
