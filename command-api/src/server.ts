@@ -126,6 +126,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           projectors: allProjectors,
           makeStore: () => createReadStore(config),
           onError: (err) => log.error({ err }, 'projection error, retrying'),
+          snapshots: config.READ_MODEL_SNAPSHOTS
+            ? { file: config.snapshotFile, everyEvents: config.SNAPSHOT_EVERY_EVENTS, everyMinutes: config.SNAPSHOT_EVERY_MINUTES }
+            : undefined,
         })
       : undefined;
   const read = projections?.read ?? createReadStore(config);

@@ -22,3 +22,4 @@ export * from './stats/index';
 export * from './admin/index';
 export * from './health';
 export * from './runtime/projection-service';
+export * from './runtime/snapshots';

@@ -1,4 +1,5 @@
 export * from './port';
-export { MemoryReadStore, type QueryExplain } from './memory-read-store';
+export { MemoryReadStore, type MemoryStoreImage, type QueryExplain } from './memory-read-store';
+export * from './memory-snapshot';
 export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';
 export * from './switchable-read-store';

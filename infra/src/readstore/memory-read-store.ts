@@ -1659,6 +1659,45 @@ export class MemoryReadStore implements ReadStore {
   indexNames(collection: string): string[] {
     return [...(this.core.states.get(collection)?.indexes.keys() ?? [])];
   }
+
+  /**
+   * The committed contents at this instant, in one synchronous step (no transaction commits in
+   * between): every collection with its index specs and its documents. The documents are the stored
+   * objects, not copies: a write never changes a stored document in place (it stores a new object,
+   * see commit()'s conflict check by reference), so the image stays exactly this instant's state
+   * while the store moves on, and serialising it can take as many event-loop turns as it needs.
+   * Treat it as read-only.
+   */
+  captureImage(): MemoryStoreImage {
+    const collections: MemoryStoreImage['collections'] = [];
+    for (const [name, state] of this.core.states) {
+      collections.push({
+        name,
+        indexes: [...state.indexes.values()].map((index) => ({ ...index.spec, name: index.name })),
+        docs: [...state.docs.values()],
+      });
+    }
+    return { collections };
+  }
+
+  /**
+   * Replace the contents with an image (from captureImage, usually through a snapshot file). The
+   * documents are adopted as they are (the caller hands them over); indexes are built once, after
+   * the documents are in (a sort per index, not one insertion per document).
+   */
+  loadImage(image: MemoryStoreImage): void {
+    this.core.states.clear();
+    for (const { name, indexes, docs } of image.collections) {
+      const state = this.core.state(name);
+      for (const doc of docs) state.docs.set(idKeyOf(doc._id), doc);
+      for (const spec of indexes) state.createIndex(spec);
+    }
+  }
+}
+
+/** What a MemoryReadStore holds: see MemoryReadStore.captureImage. */
+export interface MemoryStoreImage {
+  collections: Array<{ name: string; indexes: IndexSpec[]; docs: Doc[] }>;
 }
 
 /** The store handed to a transaction's function: reads see its own writes, nothing is shared until commit. */

@@ -1,8 +1,25 @@
 import type { LogPosition } from '@evo/domain';
-import { SwitchableReadStore, type EventStore, type PushBus, type ReadStore } from '@evo/infra';
+import {
+  MemoryReadStore,
+  SwitchableReadStore,
+  childLogger,
+  type EventStore,
+  type PushBus,
+  type ReadStore,
+} from '@evo/infra';
 import type { Projector } from './projector';
 import { ProjectionRunner, type ProjectionProgress } from './runner';
 import type { RebuildProgress } from './rebuild';
+import {
+  loadSnapshot,
+  projectorFingerprint,
+  saveSnapshot,
+  type SnapshotLoad,
+  type SnapshotPolicy,
+  type SnapshotSave,
+} from './snapshots';
+
+const log = childLogger('snapshots');
 
 export interface ProjectionServiceOptions {
   events: EventStore;
@@ -11,6 +28,11 @@ export interface ProjectionServiceOptions {
   /** a new, empty read store (for the first build and for each rebuild) */
   makeStore: () => ReadStore;
   onError?: (err: unknown) => void;
+  /**
+   * embedded: start from a snapshot of the memory read models and keep one up to date (at stop,
+   * and every N events or M minutes); only used when makeStore() gives MemoryReadStores
+   */
+  snapshots?: SnapshotPolicy;
 }
 
 export type RebuildState =
@@ -29,12 +51,23 @@ export class ProjectionService implements ProjectionProgress {
   private live: ProjectionRunner;
   private rebuilding: Promise<void> | undefined;
   private state: RebuildState = { status: 'idle' };
+  private readonly fingerprint: string | undefined;
+  /** position of the newest snapshot on disk (loaded or written by this process) */
+  private snapshotAt: bigint | undefined;
+  private snapshotTime = Date.now();
+  /** how long the last snapshot took to write (ms): the next waits at least 9 times that */
+  private snapshotCost = 0;
+  private snapshotting: Promise<SnapshotSave | undefined> | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  /** what start() did with the snapshot (tests and logs) */
+  lastLoad: SnapshotLoad | undefined;
 
   constructor(private readonly options: ProjectionServiceOptions) {
     this.options = { ...options };
     const store = options.makeStore();
     this.read = new SwitchableReadStore(store);
     this.live = this.runnerFor(store, options.push);
+    if (options.snapshots) this.fingerprint = options.snapshots.fingerprint ?? projectorFingerprint(options.projectors);
   }
 
   private runnerFor(read: ReadStore, push: PushBus | undefined) {
@@ -52,13 +85,115 @@ export class ProjectionService implements ProjectionProgress {
     return this.live.currentPosition;
   }
 
-  start(): Promise<void> {
-    return this.live.start();
+  /** Load the snapshot if there is a usable one, catch up with the log from its checkpoint, follow the log. */
+  async start(): Promise<void> {
+    await this.loadSnapshot();
+    await this.live.start();
+    const policy = this.options.snapshots;
+    if (policy && (policy.everyEvents > 0 || policy.everyMinutes > 0)) {
+      this.snapshotTimer = setInterval(() => this.maybeSnapshot(), 1000);
+      this.snapshotTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.snapshotTimer);
+    this.snapshotTimer = undefined;
     await this.rebuilding?.catch(() => undefined);
     await this.live.stop();
+    // the read models as they stop: the next start catches up from here
+    if (this.options.snapshots)
+      await this.snapshot().catch((err) => log.error({ err }, 'instantané des modèles de lecture impossible'));
+  }
+
+  private async loadSnapshot(): Promise<void> {
+    const policy = this.options.snapshots;
+    const store = this.read.current;
+    if (!policy || !(store instanceof MemoryReadStore) || this.fingerprint === undefined) return;
+    if ((await store.listCollections()).length > 0) return;
+    const result = await loadSnapshot(policy.file, store, this.options.events, this.fingerprint).catch(
+      (e: Error): SnapshotLoad => ({ loaded: false, reason: 'damaged', detail: e.message }),
+    );
+    this.lastLoad = result;
+    if (result.loaded) {
+      this.snapshotAt = result.position;
+      this.snapshotTime = Date.now();
+      log.info(
+        {
+          file: policy.file,
+          position: result.position.toString(),
+          documents: result.documents,
+          bytes: result.bytes,
+          ms: Math.round(result.ms),
+        },
+        'modèles de lecture chargés depuis l’instantané ; rattrapage du journal depuis son point de reprise',
+      );
+    } else if (result.reason === 'missing') {
+      log.info({ file: policy.file }, 'aucun instantané des modèles de lecture : reconstruction depuis le journal');
+    } else {
+      await store.dropAll();
+      log.warn(
+        { file: policy.file, reason: result.reason, detail: result.detail },
+        `instantané ignoré (${result.detail}) : reconstruction depuis le journal`,
+      );
+    }
+  }
+
+  private maybeSnapshot(): void {
+    const policy = this.options.snapshots;
+    const at = this.live.currentPosition;
+    if (!policy || this.snapshotting || at === undefined || at === this.snapshotAt) return;
+    // SQLite positions are contiguous: the difference is the number of events applied since
+    const events = this.snapshotAt === undefined ? at : at - this.snapshotAt;
+    const since = Date.now() - this.snapshotTime;
+    const due =
+      (policy.everyEvents > 0 && events >= BigInt(policy.everyEvents)) ||
+      (policy.everyMinutes > 0 && since >= policy.everyMinutes * 60_000);
+    // a big store under heavy writes: snapshots take at most a tenth of the time
+    if (due && since < 9 * this.snapshotCost) return;
+    if (due) this.snapshot().catch((err) => log.error({ err }, 'instantané des modèles de lecture impossible'));
+  }
+
+  /**
+   * Snapshot the read models queries are served from now (after a rebuild: the rebuilt ones), with
+   * their checkpoint. One at a time; nothing is written when nothing changed since the last one.
+   */
+  snapshot(): Promise<SnapshotSave | undefined> {
+    const previous = this.snapshotting ?? Promise.resolve(undefined);
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const policy = this.options.snapshots;
+        const store = this.read.current;
+        if (!policy || !(store instanceof MemoryReadStore) || this.fingerprint === undefined) return undefined;
+        if (this.live.currentPosition !== undefined && this.live.currentPosition === this.snapshotAt) return undefined;
+        const started = Date.now();
+        const saved = await saveSnapshot(policy.file, store, this.options.events, this.fingerprint);
+        this.snapshotTime = Date.now();
+        this.snapshotCost = this.snapshotTime - started;
+        if (saved) {
+          this.snapshotAt = saved.position;
+          log.info(
+            {
+              file: policy.file,
+              position: saved.position.toString(),
+              documents: saved.documents,
+              bytes: saved.bytes,
+              ms: Math.round(saved.ms),
+              maxBlockMs: Math.round(saved.maxBlockMs + saved.captureMs),
+            },
+            'instantané des modèles de lecture écrit',
+          );
+        }
+        return saved;
+      });
+    this.snapshotting = next;
+    void next
+      .finally(() => {
+        if (this.snapshotting === next) this.snapshotting = undefined;
+      })
+      .catch(() => undefined);
+    return next;
   }
 
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
@@ -110,11 +245,19 @@ export class ProjectionService implements ProjectionProgress {
         const seconds = (performance.now() - started) / 1000;
         const pos = next.currentPosition ?? 0n;
         const fraction = last === 0n ? 1 : Math.min(1, Number((pos * 10_000n) / last) / 10_000);
-        report({ status: 'running', startedAt, done, rate: seconds > 0 ? done / seconds : 0, etaSeconds: fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0, fraction });
+        report({
+          status: 'running',
+          startedAt,
+          done,
+          rate: seconds > 0 ? done / seconds : 0,
+          etaSeconds: fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0,
+          fraction,
+        });
       });
       // both runners follow the log now: switch once the new one has what the live one has
       const target = this.live.currentPosition;
-      if (target !== undefined && !(await next.waitFor(target, 60_000))) throw new Error('la reconstruction ne rattrape pas le journal');
+      if (target !== undefined && !(await next.waitFor(target, 60_000)))
+        throw new Error('la reconstruction ne rattrape pas le journal');
       const old = this.live;
       next.setPush(this.options.push);
       old.setPush(undefined);

@@ -19,6 +19,11 @@ export interface ProjectionContext {
  */
 export interface Projector {
   name: string;
+  /**
+   * 1 when absent. Part of the snapshot fingerprint (runtime/snapshots.ts): bump it when what the
+   * projector writes changes for a reason its source in this package does not show.
+   */
+  version?: number;
   collections: readonly string[];
   indexes?: Readonly<Record<string, readonly IndexSpec[]>>;
   project(event: RecordedAppEvent, store: ReadStore, ctx: ProjectionContext): Promise<void>;

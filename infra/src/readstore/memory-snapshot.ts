@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { Doc, IndexSpec } from './port';
+import type { MemoryStoreImage } from './memory-read-store';
+
+/*
+ * A MemoryReadStore image in one file:
+ *
+ *   "EVOSNAP1"                                   8 bytes
+ *   frame*: u32 LE length, then that many bytes of v8.serialize output
+ *     frame 0: the header { meta, collections: [{ name, indexes, count }] }
+ *     then the documents, collection after collection, in chunks (arrays of documents)
+ *   u32 LE 0xFFFFFFFF, then the SHA-256 of every byte before it   36 bytes
+ *
+ * v8.serialize keeps every value a document or the meta can hold as it was (bigint positions,
+ * Dates, undefined, -0), and its output is cheap to produce and to read back. The checksum covers
+ * the whole file: a torn, truncated or altered file is refused before anything is decoded.
+ * Written to a temporary file beside the target, fsynced, then renamed over it (and the folder
+ * fsynced): a reader sees the previous snapshot or the new one, never a part of one.
+ */
+
+const MAGIC = Buffer.from('EVOSNAP1');
+const END = 0xffffffff;
+const HASH_BYTES = 32;
+
+/** Why a snapshot file cannot be used (missing, damaged, not a snapshot). */
+export class SnapshotFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: 'missing' | 'damaged',
+    detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'SnapshotFileError';
+  }
+}
+
+export interface SnapshotWriteStats {
+  bytes: number;
+  /** wall time from the first byte serialised to the rename */
+  ms: number;
+  /** the longest the event loop was held in one go (one chunk serialised and hashed) */
+  maxBlockMs: number;
+}
+
+interface Header<M> {
+  meta: M;
+  collections: Array<{ name: string; indexes: IndexSpec[]; count: number }>;
+}
+
+/**
+ * Write `image` (and `meta`, any v8-serialisable value) to `file` atomically. Documents are
+ * serialised `chunkDocs` at a time with a turn of the event loop between chunks, so that a big
+ * store does not hold the loop: requests are served while the snapshot is written. The image must
+ * not change meanwhile (MemoryReadStore.captureImage's documents never do).
+ */
+export async function writeMemorySnapshot<M>(
+  file: string,
+  image: MemoryStoreImage,
+  meta: M,
+  options: { chunkDocs?: number } = {},
+): Promise<SnapshotWriteStats> {
+  const chunkDocs = options.chunkDocs ?? 1000;
+  const started = performance.now();
+  let maxBlockMs = 0;
+  const tmp = `${file}.tmp-${process.pid}`;
+  const hash = createHash('sha256');
+  const fh = await open(tmp, 'w');
+  let bytes = 0;
+  const write = async (buf: Buffer) => {
+    hash.update(buf);
+    bytes += buf.length;
+    await fh.write(buf);
+  };
+  const frame = (payload: Buffer) => {
+    const len = Buffer.allocUnsafe(4);
+    len.writeUInt32LE(payload.length);
+    return Buffer.concat([len, payload]);
+  };
+  try {
+    const header: Header<M> = {
+      meta,
+      collections: image.collections.map((c) => ({ name: c.name, indexes: c.indexes, count: c.docs.length })),
+    };
+    await write(Buffer.concat([MAGIC, frame(serialize(header))]));
+    for (const c of image.collections) {
+      for (let i = 0; i < c.docs.length; i += chunkDocs) {
+        const t = performance.now();
+        const buf = frame(serialize(c.docs.slice(i, i + chunkDocs)));
+        hash.update(buf);
+        maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
+        bytes += buf.length;
+        await fh.write(buf);
+        // fh.write already waits for the thread pool; this lets queued requests run too
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    const end = Buffer.allocUnsafe(4);
+    end.writeUInt32LE(END);
+    hash.update(end);
+    await fh.write(Buffer.concat([end, hash.digest()]));
+    bytes += 4 + HASH_BYTES;
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, file);
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await syncDir(path.dirname(file));
+  return { bytes, ms: performance.now() - started, maxBlockMs };
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // some file systems refuse to fsync a folder; the rename is still atomic there
+  }
+}
+
+/**
+ * Read a snapshot written by writeMemorySnapshot: checksum first, then the header and the
+ * documents. Throws SnapshotFileError (missing or damaged) instead of answering part of a file.
+ */
+export async function readMemorySnapshot<M>(
+  file: string,
+): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new SnapshotFileError(file, 'missing', 'aucun instantané');
+    throw e;
+  }
+  const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
+  if (buf.length < MAGIC.length + 4 + 4 + HASH_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC))
+    throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
+  const body = buf.subarray(0, buf.length - HASH_BYTES);
+  if (body.readUInt32LE(body.length - 4) !== END) throw damaged('fichier tronqué (fin absente)');
+  const expected = buf.subarray(buf.length - HASH_BYTES);
+  if (!createHash('sha256').update(body).digest().equals(expected)) throw damaged('somme de contrôle fausse');
+  let at = MAGIC.length;
+  const next = (): unknown => {
+    if (at + 4 > body.length - 4) throw damaged('trame manquante');
+    const len = body.readUInt32LE(at);
+    if (at + 4 + len > body.length - 4) throw damaged('trame tronquée');
+    const value: unknown = deserialize(body.subarray(at + 4, at + 4 + len));
+    at += 4 + len;
+    return value;
+  };
+  try {
+    const header = next() as Header<M>;
+    const collections: MemoryStoreImage['collections'] = [];
+    for (const c of header.collections) {
+      const docs: Doc[] = [];
+      while (docs.length < c.count) {
+        const chunk = next() as Doc[];
+        for (const d of chunk) docs.push(d);
+      }
+      if (docs.length !== c.count)
+        throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
+      collections.push({ name: c.name, indexes: c.indexes, docs });
+    }
+    if (at !== body.length - 4) throw damaged('données en trop après la dernière collection');
+    return { meta: header.meta, image: { collections }, bytes: buf.length };
+  } catch (e) {
+    if (e instanceof SnapshotFileError) throw e;
+    throw damaged(`illisible (${(e as Error).message})`);
+  }
+}
