@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
  * skimage/data/astronaut.png (512x512). Nothing is committed: the test set-up
  * fetches the package with apt-get (Debian's mirror), extracts that one file and
  * turns it into a short 640x480 .y4m (the camera size the recorder asks for,
- * SPEC.md §9) with the ffmpeg the project already depends on
+ * the product business constants) with the ffmpeg the project already depends on
  * (@ffmpeg-installer, so CI has it after `npm ci`). Cached in .cache/e2e-face/.
  */
 
@@ -26,7 +26,7 @@ const PORTRAIT_SHA256 = '88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b
  * The part of the portrait the camera films: a 4:3 head-and-shoulders crop, scaled
  * to 640x480 (x1.905), so the face fills the frame as in a selfie and the eyes
  * (about 42 px apart in the portrait, 80 px in the frame, 40 px on the recorder's
- * half-size canvas) are as far apart as the overlays' eyes (SPEC.md §9: 100x60).
+ * half-size canvas) are as far apart as the overlays' eyes (the product business constants: 100x60).
  */
 export const CAMERA_CROP = { x: 56, y: 2, width: 336, height: 252 } as const;
 export const CAMERA_SIZE = { width: 640, height: 480 } as const;

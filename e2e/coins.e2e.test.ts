@@ -208,7 +208,7 @@ async function main() {
     await pa.waitForURL('**/coffre');
     await until('vault shown', () => pa.getByLabel('Nombre de coins à ajouter').isVisible());
     await screenshot(pa, 'coins-13-catalogue-insufficient-to-vault');
-    // SPEC.md's ?to= with an email still names the receiver, never shown
+    // the product specification's ?to= with an email still names the receiver, never shown
     await pa.goto(`${base}/catalogue?to=${encodeURIComponent(B.email)}`);
     await until('?to= receiver', () => pa.getByText('Destinataire : le membre de votre lien').isVisible());
     assert.ok(!(await pa.evaluate(() => document.body.innerText)).includes(B.email), 'email not shown');

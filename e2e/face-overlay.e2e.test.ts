@@ -34,7 +34,7 @@ const FILTER = { id: 'cartoon-eyes', name: 'Gros yeux', src: '/filters/cartoon-e
 const OUTER_CORNERS = [33, 263] as const;
 const SCREEN_LEFT_EYE = [33, 133, 159, 145] as const;
 const SCREEN_RIGHT_EYE = [263, 362, 386, 374] as const;
-/** SPEC.md §9: the 100x60 overlay's eye midpoint (see web/public/filters/*.svg) sits on the eyes' midpoint. */
+/** the product business constants: the 100x60 overlay's eye midpoint (see web/public/filters/*.svg) sits on the eyes' midpoint. */
 const OVERLAY_EYE_ANCHOR = { x: 50, y: 36 };
 const FACE_SEEN = 'Visage détecté : le filtre suit vos yeux.';
 const NO_FACE = 'Aucun visage détecté.';
@@ -101,7 +101,7 @@ interface Eyes {
 
 /**
  * The oracle: Face Mesh (the files the app serves) on the fake camera, in a bare
- * page of the server's origin, with the recorder's options (SPEC.md §9).
+ * page of the server's origin, with the recorder's options (the product business constants).
  */
 async function measureEyes(context: BrowserContext, base: string): Promise<Eyes> {
   const page = await context.newPage();
@@ -177,7 +177,7 @@ async function measureEyes(context: BrowserContext, base: string): Promise<Eyes>
 }
 
 /**
- * Where SPEC.md §9 puts the overlay for these eyes on the recorder canvas: the
+ * Where the product business constants puts the overlay for these eyes on the recorder canvas: the
  * camera frame drawn to fill the canvas (cover, centred), the overlay's eye
  * anchor on the outer corners' midpoint, turned with the eye line.
  */

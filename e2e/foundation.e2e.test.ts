@@ -11,7 +11,7 @@ import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer }
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
 
-/** Every route of SPEC.md section 2's table, with sample parameters. */
+/** Every route of the product screens's table, with sample parameters. */
 const ROUTES = [
   '/',
   '/feed',

@@ -3,7 +3,7 @@
  * and mobile (390x844) sizes: the interface draws its icons (coins, gifts, vault, admin cards,
  * statuses) as SVG, so that they show where no colour-emoji font is installed. What stays text:
  * emoji of the gift catalogue (`.catalogue-emoji`), emoji typed by members, and the French
- * messages SPEC.md quotes with their emoji. Screenshots go to artifacts/screens/icons-*.png.
+ * messages the product specification quotes with their emoji. Screenshots go to artifacts/screens/icons-*.png.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';

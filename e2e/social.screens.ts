@@ -564,7 +564,7 @@ interface Ctx {
 
 const EXPECTED_CONSOLE = [
   'Failed to load resource', // mocked 4xx/5xx answers
-  'Chargement du profil impossible', // SPEC.md §8 console only
+  'Chargement du profil impossible', // the product error catalogue console only
   'Abonnement impossible',
 ];
 

@@ -355,7 +355,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       balance -= 1;
       sent.unshift('Rose');
       await expect.poll(received, { timeout: 15_000 }).toEqual(sent);
-      // SPEC.md's ?receiver= / ?to= with an email still send, without ever showing it
+      // the product specification's ?receiver= / ?to= with an email still send, without ever showing it
       for (const param of ['receiver', 'to']) {
         await page.goto(`${server.url}/catalogue?${param}=${encodeURIComponent(f.member.email)}`);
         await page.getByRole('button', { name: /Envoyer le cadeau Rose/ }).waitFor();

@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(adminRouter(deps));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));
   app.use('/api', api);
-  // SPEC.md also shows /gifts/send and /gifts/balance/:email without /api
+  // the product specification also shows /gifts/send and /gifts/balance/:email without /api
   app.use(giftsRootRouter(deps));
 
   if (options.webDist && existsSync(options.webDist)) {

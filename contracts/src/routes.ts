@@ -1,5 +1,5 @@
 /**
- * Every path the client-side router answers (SPEC.md §2 "Route table"), without React: the server
+ * Every path the client-side router answers (the product screens, "Route table"), without React: the server
  * reads it too, to answer an unknown path with 404 (and the same French "Page introuvable" page).
  * `web/src/shell/routes.tsx` must route exactly these (web/src/shell/routePaths.test.ts checks it).
  */

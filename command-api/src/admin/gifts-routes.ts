@@ -32,7 +32,7 @@ const view = (g: CatalogueGift): AdminGiftView => ({
 });
 
 /**
- * The gift catalogue's management (SPEC.md "/admin/gifts", section 5 "Admin gift add"). Edits are
+ * The gift catalogue's management (the product rule "/admin/gifts", the product validation rules "Admin gift add"). Edits are
  * GiftAdded / GiftUpdated / GiftRemoved on `gift-catalogue`; gifts already sent keep their own copy
  * of the name, emoji and cost, and a removed gift can no longer be sent (404 'Cadeau introuvable.').
  */

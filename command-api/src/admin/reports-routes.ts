@@ -15,7 +15,7 @@ import { ReportBody, ReportIdParam, ReportsQuery } from './schemas';
 /** how long an answer waits for the read models to include the decision it returns */
 const ANSWER_WAIT_MS = 2000;
 
-/** Reports to handle (SPEC.md "/admin/reports"): the list, and the status / sanction decisions. */
+/** Reports to handle (the product rule "/admin/reports"): the list, and the status / sanction decisions. */
 export function reportsRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const moderation = moderationQueries(deps.read);

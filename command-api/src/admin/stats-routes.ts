@@ -45,7 +45,7 @@ class AsOfReplays {
 }
 
 /**
- * The administrators' statistics (SPEC.md section 3 "Stats objects"), from the stats projection;
+ * The administrators' statistics (the product entities, "Stats objects"), from the stats projection;
  * every call accepts `?asOf=<ISO date>` (the figures as they were then, by a replay of the log up
  * to it; 400 'Date invalide.' otherwise).
  */

@@ -103,7 +103,7 @@ const get = async (path: string) => {
 };
 
 describe('statistics over HTTP', () => {
-  it('answer the figures of SPEC.md section 3, computed by the projections', async () => {
+  it('answer the figures of the product entities, computed by the projections', async () => {
     expect(await get('/api/admin/stats')).toEqual({ users: 4, videos: 3, gifts: 0, coins: 0, messages: 0 });
     expect(await get('/api/admin/stats/users')).toEqual({
       total_users: 4,

@@ -29,7 +29,7 @@ function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
   };
 }
 
-/** Gifts under /api (SPEC.md section 7 "Gifts"). */
+/** Gifts under /api (the product API calls, "Gifts"). */
 export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
   const handlers = giftHandlers(deps, options);
   const gifts = giftsQueries(deps.read);
@@ -77,7 +77,7 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
 }
 
 /**
- * The two calls SPEC.md also shows without /api (`/gifts/send`, `/gifts/balance/:email`), mounted at
+ * The two calls the product specification also shows without /api (`/gifts/send`, `/gifts/balance/:email`), mounted at
  * the root of the app before the web app's fallback, with the same session, CSRF and
  * read-your-writes handling as /api.
  */

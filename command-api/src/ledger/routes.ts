@@ -34,7 +34,7 @@ export async function answerLedger(deps: AppDeps, req: Request, res: Response, a
 }
 
 /**
- * Coins (SPEC.md section 7 "Coins") and the administrators' ledger audit. Every write takes the
+ * Coins (the product API calls, "Coins") and the administrators' ledger audit. Every write takes the
  * member from the session: an email in the body that is not theirs is refused (403).
  */
 export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {

@@ -43,7 +43,7 @@ export const WithdrawBody = z.object({ user_email: email(), amount: wholeNumber(
 export const ConvertBody = z.object({ user_email: email() });
 export const ClaimBody = z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) });
 /**
- * The receiver is named by `receiver_pseudo` (what members see of each other) or, as SPEC.md
+ * The receiver is named by `receiver_pseudo` (what members see of each other) or, as the product specification
  * lists it, by `receiver_email`; at least one, and both must then name the same member.
  */
 export const SendGiftBody = z

@@ -28,7 +28,7 @@ export interface SendMessageInput {
 }
 
 /**
- * Send a private message. Checks in exactly the order of SPEC.md section 5: empty (400), no
+ * Send a private message. Checks in exactly the order of the product validation rules: empty (400), no
  * session (401), [a senderEmail that is not the session user's (403)], unknown receiver (404),
  * forbidden word (400), not following the receiver (403, from the sender's `following-<id>`
  * stream). Every refusal happens before a message id is drawn: a refused message appends nothing.

@@ -71,7 +71,7 @@ describe('POST /api/messages', () => {
     expect(thread.json).toEqual([r.json.item, slash.json.item]);
   });
 
-  it('checks in the order of SPEC.md: empty, session, receiver, forbidden word, following', async () => {
+  it('checks in the order of the product specification: empty, session, receiver, forbidden word, following', async () => {
     const visitor = new Client(server.url);
     const unknown = 'personne@nulle-part.fr';
     // 1. empty or blank, even without a session, an unknown receiver and an insult elsewhere

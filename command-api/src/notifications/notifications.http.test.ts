@@ -42,7 +42,7 @@ async function threeNotifications() {
 }
 
 describe('GET /api/notifications', () => {
-  it('lists the session user’s notifications newest first, with the fields of SPEC.md', async () => {
+  it('lists the session user’s notifications newest first, with the fields of the product specification', async () => {
     const { alice, bob, v, ids } = await threeNotifications();
     const sender = {
       sender_email: alice.member.email,

@@ -18,7 +18,7 @@ const IsFollowingByPseudoParams = z.object({ followerEmail: emailValue(), pseudo
 const IsFollowingByEmailParams = z.object({ email: emailValue(), targetEmail: emailValue() });
 
 /**
- * Follows and users (SPEC.md section 7 "Follows and users"). The follower is always the session
+ * Follows and users (the product API calls, "Follows and users"). The follower is always the session
  * user: an email in the body saying otherwise is refused (403), never obeyed.
  */
 export function socialRouter(deps: AppDeps): Router {
@@ -85,7 +85,7 @@ export function socialRouter(deps: AppDeps): Router {
     }),
   );
 
-  /** counts only (no names): shown on every public profile (SPEC.md: Suivis, Abonnés, Goûts) */
+  /** counts only (no names): shown on every public profile (the product specification: Suivis, Abonnés, Goûts) */
   r.get(
     '/users/stats/:email',
     requireAuth,

@@ -36,7 +36,7 @@ const COUNT_WAIT_MS = 2000;
 
 /**
  * Videos: upload, one video, the friends feed, deletion, views, likes, favourites and reports
- * (SPEC.md section 7 "Videos"; comments have their own router). Every command loads `video-<id>`
+ * (the product API calls, "Videos"; comments have their own router). Every command loads `video-<id>`
  * to check that the video exists and is visible, never the read models.
  */
 export function videosRouter(deps: AppDeps): Router {

@@ -6,7 +6,7 @@ export const GIFT_EMOJI_MAX = 16;
 export const GIFT_IMAGE_URL_MAX = 500;
 
 export const GIFT_ADMIN_MESSAGES = {
-  /** SPEC.md section 5 "Admin gift add" */
+  /** the product validation rules, "Admin gift add" */
   nameRequired: 'Nom requis',
   nameTooLong: `Le nom ne doit pas dépasser ${GIFT_NAME_MAX} caractères.`,
   emojiInvalid: `L'emoji doit être un texte de ${GIFT_EMOJI_MAX} caractères au plus.`,
@@ -19,7 +19,7 @@ export const GIFT_ADMIN_MESSAGES = {
 const M = GIFT_ADMIN_MESSAGES;
 
 /**
- * The price of the admin form (SPEC.md section 5): converted to a number, 0 when that fails; then,
+ * The price of the admin form (the product validation rules): converted to a number, 0 when that fails; then,
  * since coins are whole and never negative, rounded to the nearest integer and clamped to
  * [0, 1 000 000] ('abc' → 0, '12.6' → 13, -5 → 0, 1e9 → 1 000 000, Infinity → 0).
  */

@@ -115,7 +115,7 @@ export const ledgerEventSchemas = {
 export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(ledgerEventSchemas));
 export const isWalletEvent = <E extends { type: string }>(e: E): e is E & WalletEvent => WALLET_EVENT_TYPES.has(e.type);
 
-/** The transaction type shown to members (SPEC.md "Coin transaction"). */
+/** The transaction type shown to members (the product rule "Coin transaction"). */
 export const TRANSACTION_TYPES = {
   CoinsPurchased: 'achat',
   CoinsAdded: 'ajout',

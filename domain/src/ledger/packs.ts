@@ -1,4 +1,4 @@
-/** A coin pack of the shop (SPEC.md section 3 "Coin pack", section 9). */
+/** A coin pack of the shop (the product entities, "Coin pack", the product business constants). */
 export interface CoinPack {
   id: number;
   name: string;
@@ -7,7 +7,7 @@ export interface CoinPack {
   price_euros: number;
 }
 
-/** The eight packs of SPEC.md section 9, in euros then coins. */
+/** The eight packs of the product business constants, in euros then coins. */
 export const COIN_PACKS: readonly CoinPack[] = Object.freeze([
   { id: 1, name: 'Débutant', coins_amount: 110, price_euros: 1 },
   { id: 2, name: 'Bronze', coins_amount: 220, price_euros: 2 },

@@ -1,5 +1,5 @@
 /**
- * Words a private message may not contain (SPEC.md section 5 "Private message"): French insults,
+ * Words a private message may not contain (the product validation rules, "Private message"): French insults,
  * slurs and discriminatory terms. Matching is case-insensitive and ignores accents, punctuation and
  * spacing differences ("Enculé", "ENCULE", "en-culé" is not caught: letters must be contiguous).
  *

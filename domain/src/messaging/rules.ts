@@ -11,7 +11,7 @@ export const conversationStream = (a: string, b: string) => {
 
 export const MESSAGE_LIMITS = { contentMax: 2000 } as const;
 
-/** French texts of SPEC.md section 5 "Private message", and of the messaging calls. */
+/** French texts of the product validation rules, "Private message", and of the messaging calls. */
 export const MESSAGING_MESSAGES = {
   empty: 'Le message ne peut pas être vide.',
   tooLong: `Le message ne doit pas dépasser ${MESSAGE_LIMITS.contentMax} caractères.`,
@@ -47,7 +47,7 @@ export function checkMessageText(raw: unknown): string {
 }
 
 /**
- * The checks of a private message, in exactly this order (SPEC.md section 5): empty, no session,
+ * The checks of a private message, in exactly this order (the product validation rules): empty, no session,
  * unknown receiver, forbidden word, not following. Answers the trimmed text.
  */
 export function checkPrivateMessage(f: PrivateMessageFacts): { content: string; senderId: string; receiverId: string } {

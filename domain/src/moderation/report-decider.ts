@@ -26,7 +26,7 @@ export type ReportModerationState = { status: ReportStatus; adminResponse: strin
 
 /**
  * A report's moderation (`report-<id>`): an administrator sets its status freely among the three
- * (SPEC.md section 4) and may send the author one of the sanction messages. Saving what is already
+ * (the product states and transitions) and may send the author one of the sanction messages. Saving what is already
  * there appends nothing.
  */
 export const reportDecider: Decider<ReportModerationCommand, ReportStatusChanged, ReportModerationState> = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { VIDEO_VISIBILITIES } from '../videos/events';
 import type { VideoVisibility } from '../videos/video-decider';
 
-/** SPEC.md section 4 "Report status": en_attente, en_cours, ferme (shown 'Traitée'); set freely. */
+/** the product states and transitions, "Report status": en_attente, en_cours, ferme (shown 'Traitée'); set freely. */
 export const REPORT_STATUSES = ['en_attente', 'en_cours', 'ferme'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_CLOSED: ReportStatus = 'ferme';
@@ -17,7 +17,7 @@ export const isReportStatus = (s: unknown): s is ReportStatus =>
   typeof s === 'string' && (REPORT_STATUSES as readonly string[]).includes(s);
 
 /**
- * SPEC.md section 9: the sanction messages an administrator may send to a reported video's author
+ * the product business constants: the sanction messages an administrator may send to a reported video's author
  * (and the no-message option: null).
  */
 export const SANCTION_MESSAGES = [
@@ -93,7 +93,7 @@ export const reportClaimStream = (videoId: number, reporterId: string) => `repor
 export const REPORT_SEQUENCE = 'report';
 
 export const REPORT_REASON_MAX = 500;
-/** the reason stored when the member gave none (SPEC.md: "the reason (or 'Non spécifié')") */
+/** the reason stored when the member gave none (the product specification: "the reason (or 'Non spécifié')") */
 export const DEFAULT_REPORT_REASON = 'Non spécifié';
 
 export const REPORT_MESSAGES = {

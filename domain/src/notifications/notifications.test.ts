@@ -42,7 +42,7 @@ describe('notification rules', () => {
     expect(ev({ type: 'VideoUnliked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([]);
     expect(ev({ type: 'UserLoggedIn', data: { userId: 'a' } })).toEqual([]);
   });
-  it('has a French text for every type of SPEC.md', () => {
+  it('has a French text for every type of the product specification', () => {
     expect(NOTIFICATION_TYPES).toEqual(['follow', 'like', 'comment', 'message', 'gift', 'report_update']);
     expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à vous");
     for (const t of NOTIFICATION_TYPES) expect(NOTIFICATION_TEXTS[t]('Alice')).toMatch(/\S/);

@@ -10,7 +10,7 @@ export const favoritesStream = (userId: string) => `favorites-${userId}`;
 /**
  * Anti-spam windows. A like or a follow notifies its target at most once per
  * (actor, target, kind) in NOTIFICATION_WINDOW_MS, so like/unlike or follow/unfollow loops give one
- * notification; a member's views of one video count once per VIEW_WINDOW_MS (SPEC.md counts a view
+ * notification; a member's views of one video count once per VIEW_WINDOW_MS (the product specification counts a view
  * per card display: still true for different members, and for one member across windows).
  */
 export const NOTIFICATION_WINDOW_MS = 24 * 3600_000;

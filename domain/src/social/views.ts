@@ -4,7 +4,7 @@ import type { VideoViewed } from './events';
 import { VIEW_WINDOW_MS, windowElapsed } from './rules';
 
 /**
- * A card display (SPEC.md: views are counted once per card display), of an available video. The
+ * A card display (the product specification: views are counted once per card display), of an available video. The
  * availability check alone, for histories written without the window (tests and older logs);
  * the product counts views through `viewDecider`.
  */

@@ -29,7 +29,7 @@ export const VideoRejectedSchema = z.object({
   reason: z.string().min(1),
 });
 
-/** SPEC.md section 4 "Video visibility": who may see a video. */
+/** the product states and transitions, "Video visibility": who may see a video. */
 export const VIDEO_VISIBILITIES = ['publique', 'masquée', 'supprimée'] as const;
 /**
  * An administrator set a video's visibility (moderation): hidden or deleted videos leave feeds,

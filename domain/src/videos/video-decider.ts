@@ -13,7 +13,7 @@ export const VIDEO_MESSAGES = {
 } as const;
 
 /**
- * SPEC.md section 4 "Video visibility": 'supprimée' by its owner (VideoDeleted) or an administrator,
+ * the product states and transitions, "Video visibility": 'supprimée' by its owner (VideoDeleted) or an administrator,
  * any of the three by an administrator (VideoVisibilityChanged; a deleted video may be made public
  * again).
  */

@@ -13,7 +13,7 @@ export const COMMENTS = 'comments';
 /** guard of this projector's writes to `videos` documents (comments_count) */
 export const COMMENTS_VIDEO_GUARD = 'comments';
 
-/** A comment as the comments panel shows it (SPEC.md section 3 "Comment"), author denormalised. */
+/** A comment as the comments panel shows it (the product entities, "Comment"), author denormalised. */
 export interface CommentDoc extends Doc {
   _id: number;
   id: number;

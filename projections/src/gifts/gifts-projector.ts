@@ -9,7 +9,7 @@ export const GIFTS_RECEIVED = 'gifts_received';
 /** Socket.IO room every connected client is in: 'catalogue:changed' { gift_id, removed?, position } */
 export const CATALOGUE_ROOM = 'catalogue';
 
-/** A gift of the catalogue (SPEC.md "Gift in catalogue"). */
+/** A gift of the catalogue (the product rule "Gift in catalogue"). */
 export interface GiftCatalogDoc extends Doc {
   _id: number;
   id: number;
@@ -19,7 +19,7 @@ export interface GiftCatalogDoc extends Doc {
   coin_cost: number;
 }
 
-/** A gift a member received (SPEC.md "Received gift" and "Received coin gift"). */
+/** A gift a member received (the product rule "Received gift" and "Received coin gift"). */
 export interface ReceivedGiftDoc extends Doc {
   _id: number;
   id: number;

@@ -15,7 +15,7 @@ export function giftsQueries(read: ReadStore) {
       const docs = await received.find({ receiver_id: receiverId }, { sort: { pos_key: -1 }, limit });
       return docs.map(receivedGiftRow);
     },
-    /** the same gifts as coin amounts (SPEC.md "Received coin gift") */
+    /** the same gifts as coin amounts (the product rule "Received coin gift") */
     async coinGifts(receiverId: string, limit = 500) {
       const docs = await received.find({ receiver_id: receiverId }, { sort: { pos_key: -1 }, limit });
       return docs.map((g) => ({

@@ -8,7 +8,7 @@ export const ADMINS_ROOM = 'admins';
 
 export const USERS = 'users';
 
-/** A member as the screens show them (SPEC.md section 3: pseudo, email, bio, profile_picture). */
+/** A member as the screens show them (the product entities: pseudo, email, bio, profile_picture). */
 export interface UserDoc extends Doc {
   _id: string;
   id: string;

@@ -15,7 +15,7 @@ import {
   type CoinWalletDoc,
 } from './wallets-projector';
 
-/** A line of a member's history (SPEC.md "Coin transaction"). */
+/** A line of a member's history (the product rule "Coin transaction"). */
 export interface CoinTransaction {
   id: number;
   type: string;
@@ -33,7 +33,7 @@ export interface CoinTransaction {
   counterpart_pseudo: string | null;
 }
 
-/** A line of the admin transactions list (SPEC.md admin view of "Coin transaction"). */
+/** A line of the admin transactions list (the product specification admin view of "Coin transaction"). */
 export interface AdminCoinTransaction {
   id: number;
   user_email: string;

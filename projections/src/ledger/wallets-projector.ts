@@ -5,7 +5,7 @@ import type { Projector } from '../runtime/projector';
 export const COIN_WALLETS = 'coin_wallets';
 export const COIN_MOVEMENTS = 'coin_movements';
 
-/** A member's balances (SPEC.md "Balance"). */
+/** A member's balances (the product rule "Balance"). */
 export interface CoinWalletDoc extends Doc {
   _id: string;
   user_id: string;

@@ -3,7 +3,7 @@ import type { ReadStore } from '@evo/infra';
 import { REPORTS, type ReportDoc } from './reports-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 
-/** SPEC.md section 3 "Report", with the video's current visibility (`video_status`). */
+/** the product entities, "Report", with the video's current visibility (`video_status`). */
 export interface ReportView {
   id: number;
   video_id: number;
@@ -24,7 +24,7 @@ export interface ReportView {
 export const UNKNOWN_HANDLE = 'inconnu';
 
 /**
- * The sanction message the author of each video was last sent (SPEC.md section 9: the admin's
+ * The sanction message the author of each video was last sent (the product business constants: the admin's
  * reply on a report of that video), by video id; videos without one are left out.
  */
 export async function latestSanctions(read: ReadStore, videoIds: readonly number[]): Promise<Map<number, string>> {

@@ -8,7 +8,7 @@ export const REPORTS = 'reports';
 export const REPORT_STATUS_WAITING = 'en_attente';
 
 /**
- * A report as the moderation screen shows it (SPEC.md section 3 "Report"). Created here; the
+ * A report as the moderation screen shows it (the product entities, "Report"). Created here; the
  * moderation slice updates `status` / `admin_response` with its own `applyOnce` guard.
  */
 export interface ReportDoc extends Doc {

@@ -21,7 +21,7 @@ export const NOTIFICATIONS = 'notifications';
 export const NOTIFICATION_COUNTERS = 'notification_counters';
 
 /**
- * A member's notification (SPEC.md section 3 "Notification"). `id` is the position of the event
+ * A member's notification (the product entities, "Notification"). `id` is the position of the event
  * that caused it, in decimal (a string: an EventStoreDB position does not fit in a JS number), and
  * `cause_pos` the same position in fixed width, which orders the list. A deleted notification
  * stays as a tombstone (`deleted`), so that a client catching up after a disconnection learns it

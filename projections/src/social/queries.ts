@@ -33,7 +33,7 @@ const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
 /** Newest first; the index order breaks ties by _id. */
 const NEWEST = { created_at: -1, _id: 1 } as const;
 
-/** A video card as answered (SPEC.md section 3 "Video"; internal fields and the owner's id left out). */
+/** A video card as answered (the product entities, "Video"; internal fields and the owner's id left out). */
 export type VideoCard = Pick<
   VideoDoc,
   | 'id'
@@ -59,7 +59,7 @@ export type PublicVideo = VideoCard & Record<string, unknown>;
 /** every public field of the document (other slices may add some), typed for the known ones */
 export const toVideoCard = (v: VideoDoc): PublicVideo => publicVideo(v) as unknown as PublicVideo;
 
-/** SPEC.md section 3 "Friend entry". */
+/** the product entities, "Friend entry". */
 export interface FriendEntry {
   pseudo: string;
   email: string;
@@ -70,7 +70,7 @@ export interface FriendEntry {
   likes: number;
 }
 
-/** SPEC.md section 3 "Suggested user". */
+/** the product entities, "Suggested user". */
 export interface SuggestedUser {
   email: string;
   pseudo: string;
@@ -210,7 +210,7 @@ export function socialQueries(read: ReadStore) {
       };
     },
 
-    /** the members `userId` follows, most recently followed first (SPEC.md "Friend entry") */
+    /** the members `userId` follows, most recently followed first (the product rule "Friend entry") */
     async friends(userId: string): Promise<FriendEntry[]> {
       const ids = await followingIds(userId);
       if (ids.length === 0) return [];

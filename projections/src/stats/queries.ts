@@ -10,14 +10,14 @@ import {
 } from './stats-projector';
 
 const DAY_MS = 86_400_000;
-/** SPEC.md section 9: new users over 30 days, recent logins over 7 days */
+/** the product business constants: new users over 30 days, recent logins over 7 days */
 export const STATS_WINDOWS = { newUsersDays: 30, recentLoginsDays: 7 } as const;
 
 const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const utcDay = (t: number) => Math.floor(t / DAY_MS);
 
-/** SPEC.md section 3 "Stats objects" (and the coins object SPEC.md leaves open). */
+/** the product entities, "Stats objects" (and the coins object the product specification leaves open). */
 export interface GeneralStats {
   users: number;
   videos: number;

@@ -138,7 +138,7 @@ async function moveVideo(
 }
 
 /**
- * The administrators' statistics (SPEC.md section 3 "Stats objects"): counters kept event by event
+ * The administrators' statistics (the product entities, "Stats objects"): counters kept event by event
  * and the few per-member and per-video facts the time windows and the tops need. Queries never
  * scan the log; a figure "as of" a date replays the log up to it through this same projector
  * (see `statsAsOf`).

@@ -25,7 +25,7 @@ export const isVisibleVideo = (v: Pick<VideoDoc, 'status' | 'processing'>) =>
  */
 export const VIDEOS_USER_GUARD = 'videos';
 
-/** A video as cards show it (SPEC.md section 3 "Video"). */
+/** A video as cards show it (the product entities, "Video"). */
 export interface VideoDoc extends Doc {
   _id: number;
   id: number;

@@ -11,7 +11,7 @@ interface AddGiftFormProps {
   onNameMissing: () => void;
 }
 
-/** The add form of /admin/gifts (SPEC.md §5 "Admin gift add"). */
+/** The add form of /admin/gifts (the product validation rules, "Admin gift add"). */
 export function AddGiftForm({ local, busy, onAdd, onNameMissing }: AddGiftFormProps) {
   const id = useId();
   const [fields, setFields] = useState<GiftFields>(EMPTY_GIFT_FIELDS);

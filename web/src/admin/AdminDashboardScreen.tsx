@@ -54,7 +54,7 @@ const CARDS = [
   },
 ] as const;
 
-/** /admin (SPEC.md §2 "Admin screens"). */
+/** /admin (the product screens, "Admin screens"). */
 export default function AdminDashboardScreen() {
   return (
     <AdminPage title={TITLE} intro={INTRO}>
@@ -78,7 +78,7 @@ export default function AdminDashboardScreen() {
   );
 }
 
-/** The basic stats call; a failure is treated as empty stats (SPEC.md §8): nothing is shown. */
+/** The basic stats call; a failure is treated as empty stats (the product error catalogue): nothing is shown. */
 function Overview() {
   const stats = useStats('general', null);
   if (!stats.data) return null;

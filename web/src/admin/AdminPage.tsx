@@ -24,7 +24,7 @@ interface AdminPageProps {
 
 /**
  * Frame of every admin screen: page title, breadcrumb, heading, and the client-side gate
- * (SPEC.md §6: an admin is the admin address, role admin or is_admin true/1). The server
+ * (the product roles and permissions: an admin is the admin address, role admin or is_admin true/1). The server
  * enforces the same rule on every call (401 / 403 'Accès réservé aux administrateurs.').
  */
 export function AdminPage({ title, crumbs = [], intro, actions, children }: AdminPageProps) {

@@ -14,7 +14,7 @@ interface GiftCardProps {
   /** Resolves true when saved (the card then returns to display). */
   onSave: (input: GiftInput) => Promise<boolean>;
   onDelete: () => void;
-  /** Shown when the trimmed name is empty (SPEC.md §5). */
+  /** Shown when the trimmed name is empty (the product validation rules). */
   onNameMissing: () => void;
 }
 

@@ -35,7 +35,7 @@ const loadError = (message: string) => `Erreur: ${message}`;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * /admin/gifts (SPEC.md §2, §4 "Gift editing", §5, §9). In local mode (the default) adding,
+ * /admin/gifts (the product screens, the product states and transitions "Gift editing", the product validation rules, the product business constants). In local mode (the default) adding,
  * editing and deleting only change this screen's list and a sessionStorage override; unchecked,
  * they go to the API.
  */

@@ -4,7 +4,7 @@ import { useToast } from '../shell/toast';
 import { answerReport, REPORT_STATUSES, setVideoVisibility, type Report, type VideoVisibility } from './api';
 import { formatDateTime } from './format';
 
-/** Status labels and colours (SPEC.md §4 "Report status"). */
+/** Status labels and colours (the product states and transitions, "Report status"). */
 const STATUS: Record<string, { label: string; tone: 'warning' | 'primary' | 'success' }> = {
   en_attente: { label: 'En attente', tone: 'warning' },
   en_cours: { label: 'En cours', tone: 'primary' },
@@ -12,7 +12,7 @@ const STATUS: Record<string, { label: string; tone: 'warning' | 'primary' | 'suc
 };
 const UNKNOWN_STATUS = 'Inconnu';
 
-/** Sanction messages offered to admins (SPEC.md §9), sent to the video author only. */
+/** Sanction messages offered to admins (the product business constants), sent to the video author only. */
 export const SANCTIONS = [
   'Votre vidéo a été restreinte pour non-conformité',
   'Votre vidéo a été effacée : non-respect des consignes communautaires',
@@ -45,7 +45,7 @@ interface ReportCardProps {
   onChanged: () => void;
 }
 
-/** One report of /admin/reports. Failures of its calls are logged to the console only (SPEC.md §8). */
+/** One report of /admin/reports. Failures of its calls are logged to the console only (the product error catalogue). */
 export function ReportCard({ report, onChanged }: ReportCardProps) {
   const toast = useToast();
   const id = useId();

@@ -5,7 +5,7 @@ import { ReportCard } from './ReportCard';
 const TITLE = 'Signalements à traiter';
 const EMPTY = "Aucun signalement pour l'instant";
 
-/** /admin/reports (SPEC.md §2). Load failures are logged to the console only (SPEC.md §8). */
+/** /admin/reports (the product screens). Load failures are logged to the console only (the product error catalogue). */
 export default function ReportsScreen() {
   const reports = useReports();
   useConsoleError(reports.error, 'Chargement des signalements impossible');

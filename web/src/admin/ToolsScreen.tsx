@@ -20,7 +20,7 @@ const LATER = [
   },
 ] as const;
 
-/** /admin/tools (SPEC.md §2): clear cache (not active yet), two tools to come, and the projections rebuild. */
+/** /admin/tools (the product screens): clear cache (not active yet), two tools to come, and the projections rebuild. */
 export default function ToolsScreen() {
   const toast = useToast();
   return (

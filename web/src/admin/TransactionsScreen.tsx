@@ -17,8 +17,8 @@ function matches(tx: AdminTransaction, filter: string): boolean {
 }
 
 /**
- * /admin/transactions (SPEC.md §2): coins bought, added and withdrawn by every member. Each row
- * opens the member's coin audit trail. Load failures are logged to the console only (SPEC.md §8).
+ * /admin/transactions (the product screens): coins bought, added and withdrawn by every member. Each row
+ * opens the member's coin audit trail. Load failures are logged to the console only (the product error catalogue).
  */
 export default function TransactionsScreen() {
   const transactions = useAdminTransactions();

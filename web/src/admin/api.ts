@@ -2,7 +2,7 @@ import { ApiError, api, uploadWithProgress } from '../api/http';
 import { numOr, scalarText } from '../api/decode';
 
 /**
- * Administrator calls (SPEC.md §7 "Admin" and the admin API contract). Every call goes through
+ * Administrator calls (the product API calls, "Admin" and the admin API contract). Every call goes through
  * the shared client (session cookie, French `{ error }` → ApiError). Answers are normalised here
  * so that screens never deal with missing fields or numbers sent as strings.
  */
@@ -100,7 +100,7 @@ export interface AdminGift {
   image_url: string;
 }
 
-/** What the add and edit forms send (SPEC.md §5 "Admin gift add"). */
+/** What the add and edit forms send (the product validation rules, "Admin gift add"). */
 export interface GiftInput {
   name: string;
   emoji: string;
@@ -317,7 +317,7 @@ export interface AdvancedStats {
   avg_videos_per_day: number | null;
 }
 
-/** Missing fields stay null ("empty data", SPEC.md §8). */
+/** Missing fields stay null ("empty data", the product error catalogue). */
 export function readAdvancedStats(raw: StatsObject | undefined): AdvancedStats {
   const s = raw ?? {};
   const creator = s.top_creator && typeof s.top_creator === 'object' ? asRow(s.top_creator) : null;

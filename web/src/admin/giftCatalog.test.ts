@@ -25,7 +25,7 @@ const gift = (id: number, name: string, price: number, image_url = ''): AdminGif
 
 const server = [gift(1, 'Rose', 1), gift(2, 'Cœur', 5, '/uploads/gifts/coeur.png'), gift(7, 'Licorne', 500)];
 
-describe('readGiftFields (SPEC.md §5 "Admin gift add")', () => {
+describe('readGiftFields (the product validation rules, "Admin gift add")', () => {
   it('needs a name once trimmed', () => {
     expect(readGiftFields({ name: '   ', emoji: '', price: '3', image_url: '' })).toBeNull();
   });
@@ -46,7 +46,7 @@ describe('readGiftFields (SPEC.md §5 "Admin gift add")', () => {
   });
 });
 
-describe('local mode override (SPEC.md §9)', () => {
+describe('local mode override (the product business constants)', () => {
   it('gives a new local gift the highest existing id + 1', () => {
     expect(nextLocalId(server)).toBe(8);
     expect(nextLocalId([])).toBe(1);

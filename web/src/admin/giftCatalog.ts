@@ -1,7 +1,7 @@
 import type { AdminGift, GiftInput } from './api';
 
 /**
- * Pure rules of the admin gift screen (SPEC.md §5 "Admin gift add", §9 "Admin gifts in local
+ * Pure rules of the admin gift screen (the product validation rules, "Admin gift add", the product business constants "Admin gifts in local
  * mode") and the session-level override that local mode writes instead of calling the server.
  */
 
@@ -151,7 +151,7 @@ function sessionStore(): Storage | null {
 
 /**
  * Where an image_url points: absolute URLs, /… paths and data:/blob: URLs as they are;
- * a bare file name is looked up under /uploads/gifts (SPEC.md §7 "Files").
+ * a bare file name is looked up under /uploads/gifts (the product API calls, "Files").
  */
 export function giftImageSrc(imageUrl: string): string | null {
   const url = imageUrl.trim();

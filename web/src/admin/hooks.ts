@@ -67,7 +67,7 @@ export function useAdminAudit(page: number, limit: number) {
   return useAdminLoad(`admin:audit:${page}:${limit}`, (signal) => fetchAdminAudit(page, limit, signal));
 }
 
-/** Logs a failed load once per error (SPEC.md §8: some admin failures are "console only"). */
+/** Logs a failed load once per error (the product error catalogue: some admin failures are "console only"). */
 export function useConsoleError(error: unknown, what: string): void {
   useEffect(() => {
     if (error) console.error(what, error);

@@ -4,7 +4,7 @@
  * - same-origin calls with the session cookie (`credentials: 'include'`);
  * - JSON or FormData bodies, with the matching Content-Type;
  * - `{ error }` bodies of 4xx/5xx answers become an `ApiError` carrying the
- *   server's French message; network failures become 'Network Error' (SPEC.md §8);
+ *   server's French message; network failures become 'Network Error' (the product error catalogue);
  * - HTTP 401 calls the registered unauthorized handler (the identity slice clears
  *   the stored user and goes to /login), unless the call opts out.
  */

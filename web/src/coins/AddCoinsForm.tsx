@@ -6,7 +6,7 @@ import { useIdempotentAction } from './idempotency';
 import { useFlash } from './useFlash';
 import type { WalletHandle } from './useWallet';
 
-/** SPEC.md §5 "Add coins", §8 "Coins", §9 (default 10, minimum 1). */
+/** the product validation rules, "Add coins", the product error catalogue "Coins", the product business constants (default 10, minimum 1). */
 const DEFAULT_AMOUNT = '10';
 const MUST_BE_POSITIVE = 'Le montant doit être supérieur à 0.';
 const MUST_BE_WHOLE = 'Le montant doit être un nombre entier.';

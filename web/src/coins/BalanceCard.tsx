@@ -16,7 +16,7 @@ interface BalanceCardProps {
   showWithdrawable?: boolean;
 }
 
-/** SPEC.md §2 "Balance display": the member's coins, live. */
+/** the product screens, "Balance display": the member's coins, live. */
 export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = false }: BalanceCardProps) {
   const { wallet, error, reload } = handle;
   if (!wallet && error) {

@@ -7,7 +7,7 @@ import './coins.css';
 
 const TITLE = 'Mon solde';
 
-/** /coins/balance: SPEC.md §2 "Balance display" (coins), live. */
+/** /coins/balance: the product screens, "Balance display" (coins), live. */
 export default function BalanceScreen() {
   const { user } = useCurrentUser();
   const wallet = useWallet();

@@ -5,7 +5,7 @@ import { GiftBoxIcon } from '../shell/ui/icons';
 const EMPTY = 'Aucune transaction enregistrée.';
 const LOAD_FAILED = 'Impossible de charger les coins reçus.';
 
-/** SPEC.md §2 "Received coin gifts list": sender and value (plus the gift and the date); live. */
+/** the product screens, "Received coin gifts list": sender and value (plus the gift and the date); live. */
 export function CoinGiftList() {
   const gifts = useCoinGifts();
 

@@ -7,7 +7,7 @@ import './coins.css';
 const TITLE = 'Coins reçus';
 const INTRO = 'Les cadeaux que vous avez reçus, en coins.';
 
-/** /coins-received and /coins/received: SPEC.md §2 "Received coin gifts list", live. */
+/** /coins-received and /coins/received: the product screens, "Received coin gifts list", live. */
 export default function CoinsReceivedScreen() {
   const { user } = useCurrentUser();
   return (

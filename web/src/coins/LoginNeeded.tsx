@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-/** SPEC.md §5 "Vault page" while not logged in (also used by the other coin pages). */
+/** the product validation rules, "Vault page" while not logged in (also used by the other coin pages). */
 export const LOGIN_NEEDED = '❌ Connecte-toi pour accéder à cette page.';
 
 export function LoginNeeded({ message = LOGIN_NEEDED }: { message?: string }) {

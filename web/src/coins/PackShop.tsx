@@ -10,7 +10,7 @@ import { useIdempotentAction } from './idempotency';
 import { useWallet } from './useWallet';
 import { CoinIcon } from '../shell/ui/icons';
 
-/** SPEC.md §5 "Buy a pack", §8 "Coins". */
+/** the product validation rules, "Buy a pack", the product error catalogue "Coins". */
 const LOGIN_TO_BUY = 'Veuillez vous connecter pour acheter.';
 const PURCHASED = '✅ Achat effectué avec succès !';
 const PURCHASE_FAILED = "Erreur lors de l'achat.";

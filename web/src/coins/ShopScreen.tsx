@@ -10,8 +10,8 @@ const TITLE = 'Boutique de coins';
 const INTRO = 'Choisissez un pack : les coins arrivent aussitôt sur votre solde.';
 
 /**
- * SPEC.md §2 "Coin shop": /packs shows the live shop; /vault/shop shows it too, followed by the
- * static price list of SPEC.md §9 (eight fixed packs, inert buttons).
+ * the product screens, "Coin shop": /packs shows the live shop; /vault/shop shows it too, followed by the
+ * static price list of the product business constants (eight fixed packs, inert buttons).
  */
 export function Shop({ withStaticList }: { withStaticList: boolean }) {
   const { user } = useCurrentUser();

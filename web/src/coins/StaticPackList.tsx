@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { formatCoins, formatEuros } from './format';
 import { CoinIcon } from '../shell/ui/icons';
 
-/** SPEC.md §9 "Static pack list" (euros, then coins). */
+/** the product business constants, "Static pack list" (euros, then coins). */
 const STATIC_PACKS = [
   { name: 'Débutant', euros: 1, coins: 110 },
   { name: 'Bronze', euros: 2, coins: 220 },
@@ -17,7 +17,7 @@ const STATIC_PACKS = [
 const TITLE = 'Grille des packs';
 const NOTE = 'Grille indicative : ces boutons ne déclenchent pas d’achat. Achetez avec la boutique ci-dessus.';
 
-/** The static page's eight fixed packs; its buttons are inert (SPEC.md §2 "Coin shop"). */
+/** The static page's eight fixed packs; its buttons are inert (the product screens, "Coin shop"). */
 export function StaticPackList() {
   const titleId = useId();
   const noteId = useId();

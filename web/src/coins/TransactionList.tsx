@@ -2,7 +2,7 @@ import { formatDateTime, formatNumber, formatSigned } from './format';
 import { useTransactions } from './hooks';
 
 /**
- * SPEC.md §3 "Coin transaction": every movement the ledger records, named in French; "Autre" only
+ * the product entities, "Coin transaction": every movement the ledger records, named in French; "Autre" only
  * for a type this screen does not know (a newer server).
  */
 const TYPE_LABELS: Record<string, string> = {
@@ -26,7 +26,7 @@ const FROM_GIFTS = new Set(['recuperation', 'conversion']);
 
 const coinWord = (n: number) => (Math.abs(n) >= 2 ? 'coins' : 'coin');
 
-/** SPEC.md §2 "Transaction history": type label, signed amount, date; live. */
+/** the product screens, "Transaction history": type label, signed amount, date; live. */
 export function TransactionList({ limit }: { limit?: number }) {
   const transactions = useTransactions();
 

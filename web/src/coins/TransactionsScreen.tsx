@@ -11,7 +11,7 @@ const SUMMARY = 'Résumé du coffre';
 const UNCLAIMED_HINT =
   'Les cadeaux reçus ne sont pas dans votre solde tant que vous ne les avez pas récupérés ou convertis.';
 
-/** /coins/transactions: SPEC.md §2 "Transaction history", live, under the balances it adds up to. */
+/** /coins/transactions: the product screens, "Transaction history", live, under the balances it adds up to. */
 export default function TransactionsScreen() {
   const { user } = useCurrentUser();
   return (

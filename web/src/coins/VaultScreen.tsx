@@ -16,7 +16,7 @@ import { CartIcon, CashOutIcon, GiftBoxIcon, ReceiptIcon } from '../shell/ui/ico
 
 const TITLE = 'Mon coffre';
 
-/** SPEC.md §2 "Coin vault hub": the four tiles. */
+/** the product screens, "Coin vault hub": the four tiles. */
 const TILES = [
   { to: '/packs', Icon: CartIcon, title: 'Acheter des coins', text: 'Packs de coins' },
   { to: '/coins/received', Icon: GiftBoxIcon, title: 'Coins reçus', text: 'Vos cadeaux en coins' },
@@ -24,7 +24,7 @@ const TILES = [
   { to: '/coins/transactions', Icon: ReceiptIcon, title: 'Transactions', text: 'Tout votre historique' },
 ] as const;
 
-/** /coffre: the hub's four tiles, then the combined vault (SPEC.md §2, §5 "Vault page"). */
+/** /coffre: the hub's four tiles, then the combined vault (the product screens, the product validation rules "Vault page"). */
 export default function VaultScreen() {
   const { user } = useCurrentUser();
   return (

@@ -1,6 +1,6 @@
 import { Shop } from './ShopScreen';
 
-/** /vault/shop: the live shop, then the static eight-pack list (SPEC.md §9). */
+/** /vault/shop: the live shop, then the static eight-pack list (the product business constants). */
 export default function VaultShopScreen() {
   return <Shop withStaticList />;
 }

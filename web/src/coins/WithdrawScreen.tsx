@@ -11,7 +11,7 @@ import { useFlash } from './useFlash';
 import { useWallet, type WalletHandle } from './useWallet';
 import './coins.css';
 
-/** SPEC.md §2 "Withdraw / exchange", §4 "Withdrawal", §5 "Withdraw", §8 "Coins". */
+/** the product screens, "Withdraw / exchange", the product states and transitions "Withdrawal", the product validation rules "Withdraw", the product error catalogue "Coins". */
 const TITLE = 'Retrait';
 const INTRO = 'Transférez vos cadeaux reçus vers votre solde, puis retirez vos coins.';
 const CONVERT_FAILED = 'Erreur transfert cadeaux.';

@@ -3,13 +3,13 @@ import { num, optionalNumber, rows, text, type Row } from '../api/decode';
 import { idempotencyHeaders } from './idempotency';
 
 /**
- * Coin calls (SPEC.md §7 "Coins"; command-api/src/ledger/routes.ts). The member's own email goes
+ * Coin calls (the product API calls, "Coins"; command-api/src/ledger/routes.ts). The member's own email goes
  * in the path or the body; the server checks it against the session. Calls that move coins take
  * an idempotency key (see idempotency.ts).
  */
 
 /**
- * SPEC.md §3 "Balance": coins on the balance, and received gift coins not yet claimed. Of the
+ * the product entities, "Balance": coins on the balance, and received gift coins not yet claimed. Of the
  * balance, only the coins earned from received gifts can be withdrawn (`coins_withdrawable`);
  * bought or added ones are spent on gifts only.
  */
@@ -21,7 +21,7 @@ export interface Wallet {
   add_coins_enabled: boolean;
 }
 
-/** SPEC.md §3 "Coin pack". */
+/** the product entities, "Coin pack". */
 export interface CoinPack {
   id: number;
   name: string;
@@ -29,7 +29,7 @@ export interface CoinPack {
   price_euros: number;
 }
 
-/** SPEC.md §3 "Coin transaction" (amount signed). */
+/** the product entities, "Coin transaction" (amount signed). */
 export interface CoinTransaction {
   id: number;
   type: string;
@@ -45,7 +45,7 @@ export interface CoinTransaction {
   counterpart_pseudo: string;
 }
 
-/** SPEC.md §3 "Received coin gift". */
+/** the product entities, "Received coin gift". */
 export interface CoinGift {
   sender_email: string;
   sender_pseudo: string;

@@ -4,7 +4,7 @@ const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR
 const COUNT = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
 const DATE_TIME = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
 
-/** 5 → '5,00 €' (SPEC.md §9: euro prices with 2 decimals). */
+/** 5 → '5,00 €' (the product business constants: euro prices with 2 decimals). */
 export function formatEuros(value: number): string {
   return EUROS.format(value);
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** SPEC.md §9: success messages clear after 2 seconds. */
+/** the product business constants: success messages clear after 2 seconds. */
 export const SUCCESS_CLEAR_MS = 2000;
 
 export interface Flash {

@@ -12,8 +12,8 @@ const LINKED_MEMBER = 'le membre de votre lien';
 const looksLikeEmail = (value: string) => /^[^@\s]+@[^@\s]+$/.test(value);
 
 /**
- * /catalogue: SPEC.md §2 "Gift catalogue". The receiver comes from the `receiver` prop, else from
- * the query (`?receiver=` or `?to=`): a pseudo, as the app's links give it. An email there (SPEC.md's
+ * /catalogue: the product screens, "Gift catalogue". The receiver comes from the `receiver` prop, else from
+ * the query (`?receiver=` or `?to=`): a pseudo, as the app's links give it. An email there (the product specification's
  * older links) still names the receiver, but it is taken out of the address bar at once (kept in
  * the history entry's state, so a reload still knows it) and never shown.
  */

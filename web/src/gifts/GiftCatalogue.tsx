@@ -11,7 +11,7 @@ import { giftImageUrl, receiverKey, sendGift, type CatalogueGift, type GiftRecei
 import { useCatalog } from './hooks';
 import { GiftBoxIcon } from '../shell/ui/icons';
 
-/** SPEC.md §5 "Gift from the catalogue", §8 "Gifts" (catalogue variants). */
+/** the product validation rules, "Gift from the catalogue", the product error catalogue "Gifts" (catalogue variants). */
 export const NO_RECEIVER = '⚠️ Aucun destinataire.';
 const LOGIN_NEEDED = 'Vous devez être connecté pour envoyer un cadeau';
 const NOT_ENOUGH = '⚠️ Solde insuffisant, direction ton coffre !';
@@ -32,7 +32,7 @@ interface GiftCatalogueProps {
   showBalance?: boolean;
 }
 
-/** SPEC.md §2 "Gift catalogue": emoji or image, name, cost and a send button per gift. */
+/** the product screens, "Gift catalogue": emoji or image, name, cost and a send button per gift. */
 export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }: GiftCatalogueProps) {
   const { user } = useCurrentUser();
   const catalog = useCatalog();

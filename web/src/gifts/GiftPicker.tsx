@@ -22,7 +22,7 @@ interface GiftPickerProps {
 /**
  * The gift a video card sends, chosen before anything is spent: the catalogue with prices and the
  * member's balance, then "Envoyer …" confirms. A modal <dialog> (the page behind is inert, Escape
- * closes it, it lies above the fixed bars). The card's gift (SPEC.md §9, id 1) is chosen first.
+ * closes it, it lies above the fixed bars). The card's gift (the product business constants, id 1) is chosen first.
  */
 export function GiftPicker({ receiverLabel, sending, onConfirm, onClose }: GiftPickerProps) {
   const wallet = useWallet(); // loaded (and kept live) while the picker is open

@@ -9,7 +9,7 @@ const INTRO = "Offrez un cadeau à l'équipe EVO.";
 const TEAM = "l'équipe EVO";
 
 /**
- * /gift: SPEC.md §2 "A gift shop wrapper sends to a fixed placeholder recipient": the
+ * /gift: the product screens, "A gift shop wrapper sends to a fixed placeholder recipient": the
  * administrator address announced by GET /api/auth/me (`admin_email`); without one, the
  * catalogue says '⚠️ Aucun destinataire.'.
  */

@@ -10,7 +10,7 @@ import './gifts.css';
 const TITLE = 'Cadeaux reçus';
 const INTRO = 'Récupérez un cadeau pour ajouter sa valeur à votre solde.';
 
-/** /cadeaux-recues: SPEC.md §2 "Received gifts table", live. */
+/** /cadeaux-recues: the product screens, "Received gifts table", live. */
 export default function ReceivedGiftsScreen() {
   const { user } = useCurrentUser();
   const wallet = useWallet();

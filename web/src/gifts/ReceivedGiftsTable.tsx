@@ -8,7 +8,7 @@ import { claimGift, type ReceivedGift } from './api';
 import { useReceivedGifts } from './hooks';
 import { GiftBoxIcon } from '../shell/ui/icons';
 
-/** SPEC.md §2 "Received gifts table", §4 "Gift received", §8 "Gifts" (claim failure). */
+/** the product screens, "Received gifts table", the product states and transitions "Gift received", the product error catalogue "Gifts" (claim failure). */
 const ALREADY_CLAIMED = 'Déjà récupéré';
 const CLAIMED = '✅ Cadeau récupéré !';
 const CLAIM_FAILED = 'Erreur serveur';

@@ -4,9 +4,9 @@ import { coinAnswer, type CoinAnswer } from '../coins/api';
 import { idempotencyHeaders } from '../coins/idempotency';
 import type { ReceivedGiftView } from '@evo/contracts';
 
-/** Gift calls (SPEC.md §7 "Gifts"; command-api/src/gifts/routes.ts). */
+/** Gift calls (the product API calls, "Gifts"; command-api/src/gifts/routes.ts). */
 
-/** SPEC.md §3 "Gift in catalogue". */
+/** the product entities, "Gift in catalogue". */
 export interface CatalogueGift {
   id: number;
   name: string;
@@ -21,7 +21,7 @@ export type ReceivedGift = ReceivedGiftView;
 /** What a gift command answers: a coin command's answer. */
 export type GiftAnswer = CoinAnswer;
 
-/** The gift a video card sends (SPEC.md §9). */
+/** The gift a video card sends (the product business constants). */
 export const VIDEO_CARD_GIFT_ID = 1;
 
 const enc = encodeURIComponent;
@@ -75,7 +75,7 @@ export async function fetchGiftBalance(email: string, signal?: AbortSignal): Pro
 
 /**
  * Who receives a gift: a member by pseudo (what members see of each other), or an address the page
- * was given (SPEC.md's `?receiver=` / `?to=` with an email, the /gift wrapper's fixed recipient).
+ * was given (the product specification's `?receiver=` / `?to=` with an email, the /gift wrapper's fixed recipient).
  * `label` is what the page shows: never an email.
  */
 export type GiftReceiver = { pseudo: string; label: string } | { email: string; label: string };

@@ -2,7 +2,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { CameraIcon, ChevronLeftIcon, ChevronRightIcon, GalleryIcon, LiveIcon } from '../shell/ui/icons';
 
-/** SPEC.md "Home carousel": three slides, auto-advance every 5000 ms. */
+/** the product rule "Home carousel": three slides, auto-advance every 5000 ms. */
 export const CAROUSEL_INTERVAL_MS = 5000;
 
 interface Slide {
@@ -12,7 +12,7 @@ interface Slide {
   Icon: ComponentType<{ size?: number }>;
 }
 
-/** What works first: the live area is only a placeholder (SPEC.md "Live"), so it comes last. */
+/** What works first: the live area is only a placeholder (the product rule "Live"), so it comes last. */
 const SLIDES: Slide[] = [
   { title: 'Créer une Vidéo', text: 'Filmez avec la caméra et ajoutez un filtre.', to: '/create', Icon: CameraIcon },
   {

@@ -4,7 +4,7 @@ import { profilePath } from '../shell/paths';
 import { Carousel } from './Carousel';
 import { HomeVideos } from './HomeVideos';
 
-/** SPEC.md "Home (/)". */
+/** the product rule "Home (/)". */
 export default function HomeScreen() {
   const { user } = useCurrentUser();
   return (

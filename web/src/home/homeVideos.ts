@@ -21,7 +21,7 @@ export function pickHomeVideos(friends: Video[], suggested: Video[], count = HOM
   return picked;
 }
 
-/** GET the friends feed (first page) and the suggestions (SPEC.md §7), both for the session member. */
+/** GET the friends feed (first page) and the suggestions (the product API calls), both for the session member. */
 export async function fetchHomeVideos(email: string, signal?: AbortSignal): Promise<Video[]> {
   const [friends, suggestions] = await Promise.all([
     fetchFriendsFeed(email, 1, HOME_VIDEO_COUNT, signal),

@@ -27,7 +27,7 @@ function landingPath(user: CurrentUser, adminEmail: string | null, search: strin
 }
 
 /**
- * SPEC.md "Login (/login)": on success stores the user and goes to /user/{pseudo}, or back to the
+ * the product rule "Login (/login)": on success stores the user and goes to /user/{pseudo}, or back to the
  * page the visitor was asked to log in for (`?retour=`), or to /admin for an administrator.
  */
 export default function LoginScreen() {

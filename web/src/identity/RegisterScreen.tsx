@@ -17,7 +17,7 @@ type TextField = 'email' | 'pseudo' | 'password' | 'confirm' | 'bio' | 'videoTit
 
 const EMPTY: Record<TextField, string> = { email: '', pseudo: '', password: '', confirm: '', bio: '', videoTitle: '' };
 
-/** SPEC.md "Register (/register)": every field required, passwords must match, then /login. */
+/** the product rule "Register (/register)": every field required, passwords must match, then /login. */
 export default function RegisterScreen() {
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,5 +1,5 @@
 /**
- * The current user as kept in localStorage (SPEC.md §3 "Current user").
+ * The current user as kept in localStorage (the product entities, "Current user").
  *
  * Keys: `currentUser` (JSON {email, pseudo, role, is_admin, profile_picture},
  * possibly wrapped as {user: {...}} by older clients), `userEmail`, `userPseudo`.
@@ -114,7 +114,7 @@ export function subscribeStoredUser(listener: () => void): () => void {
   };
 }
 
-/** SPEC.md §6: admin address, or role admin, or is_admin true or 1. */
+/** the product roles and permissions: admin address, or role admin, or is_admin true or 1. */
 export function isAdmin(user: CurrentUser | null, adminEmail?: string | null): boolean {
   if (!user) return false;
   if (adminEmail && user.email.trim().toLowerCase() === adminEmail.trim().toLowerCase()) return true;

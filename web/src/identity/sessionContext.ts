@@ -5,7 +5,7 @@ export interface Session {
   /** The stored current user, or null when logged out. */
   user: CurrentUser | null;
   isLoggedIn: boolean;
-  /** Client-side admin check (SPEC.md §6); the server enforces the real rule. */
+  /** Client-side admin check (the product roles and permissions); the server enforces the real rule. */
   isAdmin: boolean;
   /** Admin address announced by GET /api/auth/me (`admin_email`), if any. */
   adminEmail: string | null;

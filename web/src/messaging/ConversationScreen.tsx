@@ -9,7 +9,7 @@ const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const CONVERSATION_NOT_FOUND = 'Conversation introuvable.';
 
 /**
- * SPEC.md §2 "Conversation view (/messages/{pseudo})": thread + composer, live.
+ * the product screens, "Conversation view (/messages/{pseudo})": thread + composer, live.
  * /conversation/{id} shows the same view when {id} is the other party's pseudo.
  */
 export default function ConversationScreen() {

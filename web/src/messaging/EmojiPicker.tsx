@@ -3,7 +3,7 @@ import { SmileIcon } from '../videos/icons';
 import './messaging.css';
 
 /**
- * Emoji picker (SPEC.md §9: 6 skin tones, at most 6 variations shown).
+ * Emoji picker (the product business constants: 6 skin tones, at most 6 variations shown).
  *
  * - a grid of common emojis; arrows move (8 per row), Home/End jump, Enter/Space pick;
  * - a radio group of 6 skin tones, applied to the emojis that accept one;

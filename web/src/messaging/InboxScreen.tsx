@@ -18,7 +18,7 @@ const EMPTY = 'Aucune conversation pour le moment.';
 const PICK = 'Choisissez une conversation pour la lire et y répondre.';
 const PARAM = 'avec';
 
-/** SPEC.md §2 "Messages inbox (/messages)": conversations grouped by the other party; ?avec={pseudo} opens one. */
+/** the product screens, "Messages inbox (/messages)": conversations grouped by the other party; ?avec={pseudo} opens one. */
 export default function InboxScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();

@@ -21,7 +21,7 @@ const NO_RECIPIENT = 'Destinataire introuvable.';
 const SEND_FAILED = "Erreur lors de l'envoi du message.";
 const SENT = 'Message envoyé.';
 
-/** SPEC.md §2 "Send private message (/send-message/{pseudo})". */
+/** the product screens, "Send private message (/send-message/{pseudo})". */
 export default function SendMessageScreen() {
   const params = useParams();
   const pseudo = (params.pseudo ?? '').trim();
@@ -38,7 +38,7 @@ export default function SendMessageScreen() {
   const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
   const mustFollow = following.data === false;
 
-  // SPEC.md §5 "Private message": checks in this order.
+  // the product validation rules, "Private message": checks in this order.
   const send = async (draft: string) => {
     const content = draft.trim();
     if (!content) {

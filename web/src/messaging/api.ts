@@ -1,7 +1,7 @@
 import { api } from '../api/http';
 import { text } from '../api/decode';
 
-/** SPEC.md §3 "Message". */
+/** the product entities, "Message". */
 export interface Message {
   id: number;
   sender_email: string;

@@ -5,7 +5,7 @@ import { useLoad } from '../api/useLoad';
 export const USER_INCOMPLETE = 'Utilisateur introuvable ou incomplet.';
 export const USER_LOOKUP_FAILED = "Impossible de récupérer l'utilisateur.";
 
-/** GET /api/users/by-pseudo/:pseudo, with the SPEC.md §8 lookup messages. */
+/** GET /api/users/by-pseudo/:pseudo, with the the product error catalogue lookup messages. */
 export function useRecipient(pseudo: string) {
   const loaded = useLoad<PublicUser>(pseudo ? `user:${pseudo}` : null, (signal) => fetchUserByPseudo(pseudo, signal));
   const incomplete = loaded.data !== undefined && (!loaded.data.email || !loaded.data.pseudo);

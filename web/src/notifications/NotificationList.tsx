@@ -36,7 +36,7 @@ interface NotificationListProps {
   onNavigate?: () => void;
 }
 
-/** Notification items (SPEC.md §2 "Notification dropdown"), used by the dropdown and /notifications. */
+/** Notification items (the product screens, "Notification dropdown"), used by the dropdown and /notifications. */
 export function NotificationList({ items, onNavigate }: NotificationListProps) {
   if (items.length === 0) return <p className="notif-empty">{EMPTY}</p>;
   return (

@@ -17,7 +17,7 @@ const NotificationList = lazy(() => loadList().then((m) => ({ default: m.Notific
 const DROPDOWN_LIMIT = 8;
 
 /**
- * The top-bar bell with its live unread badge and the dropdown (SPEC.md §2
+ * The top-bar bell with its live unread badge and the dropdown (the product screens
  * "Notification dropdown"). Disclosure pattern: the bell toggles the panel;
  * Escape or an outside click closes it and focus returns to the bell.
  */

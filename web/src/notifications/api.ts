@@ -1,6 +1,6 @@
 import { api } from '../api/http';
 
-/** SPEC.md §3 "Notification"; any other type gets the default bell. */
+/** the product entities, "Notification"; any other type gets the default bell. */
 export type { NotificationType } from '@evo/contracts';
 
 export interface AppNotification {

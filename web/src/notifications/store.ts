@@ -78,7 +78,7 @@ export function resetNotifications(owner: string | null = null) {
   set({ ...EMPTY, owner });
 }
 
-/** GET /api/notifications?email=; a failure is logged only (SPEC.md §8). */
+/** GET /api/notifications?email=; a failure is logged only (the product error catalogue). */
 export async function loadNotifications(email: string): Promise<void> {
   if (state.owner !== email) resetNotifications(email);
   const token = ++loadToken;
@@ -139,7 +139,7 @@ export function applySync(payload: unknown) {
   if (p.truncated === true && state.owner) void loadNotifications(state.owner);
 }
 
-/** Marks one as read (message notifications, SPEC.md §4). */
+/** Marks one as read (message notifications, the product states and transitions). */
 export async function markRead(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target || target.seen) return;

@@ -5,8 +5,8 @@ import './recorder.css';
 type CameraStatus = 'starting' | 'live' | 'unavailable';
 
 /**
- * SPEC.md §2 "Camera test page" (/test): mirrored live preview of the front
- * camera, without audio. A refusal is only logged to the console (SPEC.md §8).
+ * the product screens, "Camera test page" (/test): mirrored live preview of the front
+ * camera, without audio. A refusal is only logged to the console (the product error catalogue).
  */
 export default function CameraTestScreen() {
   const videoRef = useRef<HTMLVideoElement>(null);

@@ -22,7 +22,7 @@ import { RecordingPreview } from './RecordingPreview';
 import { useFaceTracker, type FaceTrackerStatus } from './useFaceTracker';
 import './recorder.css';
 
-/** SPEC.md §7 "POST videos/upload", recorder fields. */
+/** the product API calls, "POST videos/upload", recorder fields. */
 const UPLOAD_TITLE = 'Vidéo EVO';
 const UPLOAD_DESCRIPTION = 'Vidéo enregistrée avec EVO';
 const UPLOAD_FILE_NAME = 'enregistrement.webm';
@@ -64,7 +64,7 @@ function useOverlayImages() {
   return imagesRef;
 }
 
-/** SPEC.md §2 "Create video (/create)": camera recorder with face overlays. */
+/** the product screens, "Create video (/create)": camera recorder with face overlays. */
 export default function RecorderScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();
@@ -190,7 +190,7 @@ export default function RecorderScreen() {
       if (media.recorder === recorder) media.recorder = null;
       stopStream(canvasStream);
       if (media.canvasStream === canvasStream) media.canvasStream = null;
-      releaseCamera(); // SPEC.md §4: camera tracks stopped once recording ends
+      releaseCamera(); // the product states and transitions: camera tracks stopped once recording ends
       if (!mountedRef.current) return;
       const blob = new Blob(chunks, { type: baseType(recorder.mimeType || mimeType) });
       setRecording(blob.size > 0 ? blob : null);

@@ -32,7 +32,7 @@ function fixUnknownDuration(event: SyntheticEvent<HTMLVideoElement>) {
   video.currentTime = Number.MAX_SAFE_INTEGER;
 }
 
-/** The recorded video, with controls (SPEC.md §4: preview after stop). */
+/** The recorded video, with controls (the product states and transitions: preview after stop). */
 export function RecordingPreview({ blob }: { blob: Blob }) {
   const url = useObjectUrl(blob);
   if (!url) return null;

@@ -3,7 +3,7 @@ import './recorder.css';
 /** The sample shipped with the app (web/public/samples, 4 s, H.264/AAC). */
 export const SAMPLE_VIDEO_URL = '/samples/evo-sample.mp4';
 
-/** SPEC.md §2 "Test video page" (/test-video): one fixed sample video with controls. */
+/** the product screens, "Test video page" (/test-video): one fixed sample video with controls. */
 export default function TestVideoScreen() {
   return (
     <section className="page test-video" aria-labelledby="test-video-title">

@@ -17,7 +17,7 @@ import type { FaceMesh, NormalizedLandmarkList, Results } from '@mediapipe/face_
 export const FACE_MESH_BASE = '/mediapipe/face_mesh/';
 const SCRIPT_URL = `${FACE_MESH_BASE}face_mesh.js`;
 
-/** SPEC.md §5 and §9: one face, confidence 0.5 for detection and tracking. */
+/** the product validation rules and the product business constants: one face, confidence 0.5 for detection and tracking. */
 export const FACE_MESH_OPTIONS = {
   maxNumFaces: 1,
   minDetectionConfidence: 0.5,

@@ -1,5 +1,5 @@
 /**
- * The 8 face overlays of the recorder (SPEC.md §2 "Create video"). Each image is
+ * The 8 face overlays of the recorder (the product screens, "Create video"). Each image is
  * a 100x60 SVG in web/public/filters/, drawn for this project, with the eyes at
  * (30,36) and (70,36) — see OVERLAY_EYE_ANCHOR in overlayPlacement.ts.
  */

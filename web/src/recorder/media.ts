@@ -3,14 +3,14 @@
  * camera test page. Browser-only (no React).
  */
 
-/** SPEC.md §9: front camera at 640x480. */
+/** the product business constants: front camera at 640x480. */
 export const CAMERA_CONSTRAINTS: MediaTrackConstraints = {
   facingMode: 'user',
   width: 640,
   height: 480,
 };
 
-/** Preferred recording formats, best first (SPEC.md §9: webm). */
+/** Preferred recording formats, best first (the product business constants: webm). */
 export const RECORDING_TYPES = [
   'video/webm;codecs=vp8,opus',
   'video/webm;codecs=vp9,opus',

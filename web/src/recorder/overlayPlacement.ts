@@ -1,5 +1,5 @@
 /**
- * Where to draw a face overlay (SPEC.md §2 "Create video", §9): one face, a
+ * Where to draw a face overlay (the product screens, "Create video", the product business constants): one face, a
  * 320x220 canvas, an overlay of 100x60 placed from the midpoint of the two eyes.
  *
  * Pure geometry, no DOM: MediaPipe landmarks are normalised (0..1) to the camera

@@ -1,5 +1,5 @@
 /**
- * The recorder's state machine (SPEC.md §4 "Recorder"), as a pure reducer.
+ * The recorder's state machine (the product states and transitions, "Recorder"), as a pure reducer.
  *
  *   off ──Activer caméra──▶ starting ──camera ready──▶ on ──Démarrer──▶ recording ⇄ paused
  *                             │ (denied → off)                            │  Pause / Reprendre
@@ -98,7 +98,7 @@ export function isDuration(value: number): value is RecordingDuration {
   return (DURATIONS as readonly number[]).includes(value);
 }
 
-// ---------- Derived facts and enabling rules (SPEC.md §4) ----------
+// ---------- Derived facts and enabling rules (the product states and transitions) ----------
 
 /** Camera live (on, recording or paused). */
 export const hasCamera = (state: RecorderState) =>

@@ -29,7 +29,7 @@ interface Destination {
 }
 
 /**
- * SPEC.md §2 "Navigation": dark bar, light on /admin paths. On a wide screen its links sit in the
+ * the product screens, "Navigation": dark bar, light on /admin paths. On a wide screen its links sit in the
  * bar; on a narrow one (below 820 px) they fold into one "Menu" panel under the bar, with the
  * logout button, so that nothing is cut off and the only other navigation is the bottom bar.
  */

@@ -2,7 +2,7 @@ import type { CurrentUser } from '../identity/session';
 
 const userPath = (pseudo: string) => `/user/${encodeURIComponent(pseudo)}`;
 
-/** Top bar "Mon profil": /user/{pseudo}, or the admin area when no pseudo is stored (SPEC.md §2). */
+/** Top bar "Mon profil": /user/{pseudo}, or the admin area when no pseudo is stored (the product screens). */
 export function topBarProfilePath(user: CurrentUser | null): string {
   return user?.pseudo ? userPath(user.pseudo) : '/admin';
 }

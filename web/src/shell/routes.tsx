@@ -3,7 +3,7 @@ import { membersOnly } from '../identity/RequireLogin';
 import type { PlaceholderId } from '../placeholders/catalog';
 
 /**
- * The route table (SPEC.md §2). Every screen is lazily imported, so it lands in
+ * The route table (the product screens). Every screen is lazily imported, so it lands in
  * its own chunk and the initial bundle only holds the shell.
  *
  * To ship a real screen, replace its `placeholder('…')` with a lazy import, e.g.
@@ -78,7 +78,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/conversation/:id', Screen: ConversationScreen },
   { path: '/send-message/:pseudo', Screen: SendMessageScreen },
 
-  // Coins and gifts (web/src/coins, web/src/gifts; /vault/shop adds SPEC §9's static pack list under the shop)
+  // Coins and gifts (web/src/coins, web/src/gifts; /vault/shop adds SPEC the product business constants's static pack list under the shop)
   { path: '/coffre', Screen: lazy(() => import('../coins/VaultScreen')) },
   { path: '/coins/balance', Screen: lazy(() => import('../coins/BalanceScreen')) },
   { path: '/coins/transactions', Screen: lazy(() => import('../coins/TransactionsScreen')) },

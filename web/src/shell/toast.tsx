@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 
 /**
  * In-app toasts replacing window.alert. Success/info toasts are announced
- * politely (role="status") and clear after 2 s by default (SPEC.md §9);
+ * politely (role="status") and clear after 2 s by default (the product business constants);
  * errors are assertive (role="alert") and stay until closed or 8 s.
  */
 

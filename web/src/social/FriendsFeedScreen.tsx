@@ -10,12 +10,12 @@ import './feed/feed.css';
 const TITLE = 'Feed Amis';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const LOAD_FAILED = 'Impossible de charger le feed amis';
-/** the other members' videos (suggestions) failed to load (SPEC.md §8) */
+/** the other members' videos (suggestions) failed to load (the product error catalogue) */
 const DISCOVER_FAILED = 'Impossible de charger le feed';
 const EMPTY = 'Aucun contenu';
 
 /**
- * "Pour toi" (/feed), SPEC.md §2 "Friends feed ('Feed Amis')" as a vertical feed: one video per
+ * "Pour toi" (/feed), the product screens, "Friends feed ('Feed Amis')" as a vertical feed: one video per
  * screen between the bars, the friends' videos first, then other members' videos, loaded a page
  * at a time as the member nears the end.
  */

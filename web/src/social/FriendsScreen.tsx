@@ -17,7 +17,7 @@ const NO_BIO = 'Aucune bio';
 const UNFOLLOW_CONFIRM = 'Se désabonner de cet utilisateur ?';
 const LOAD_FAILED = 'Impossible de charger vos amis.';
 
-/** SPEC.md §2 "Friends list ('Mes amis')", at /friends and /friends-list. */
+/** the product screens, "Friends list ('Mes amis')", at /friends and /friends-list. */
 export default function FriendsScreen() {
   const { user } = useCurrentUser();
   const confirm = useConfirm();

@@ -17,14 +17,14 @@ const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const NO_VIDEOS = 'Aucune vidéo pour le moment';
 const MY_VIDEOS = 'Mes vidéos';
 
-/** Logs a failure (SPEC.md §8: console only) and shows the server's own French message if it sent one. */
+/** Logs a failure (the product error catalogue: console only) and shows the server's own French message if it sent one. */
 function useConsoleError(label: string, error: unknown) {
   useEffect(() => {
     if (error) console.warn(label, error);
   }, [label, error]);
 }
 
-/** SPEC.md §2 "Public profile (/user/{pseudo})", also /profile (current user). */
+/** the product screens, "Public profile (/user/{pseudo})", also /profile (current user). */
 export default function ProfileScreen() {
   const params = useParams();
   const { user } = useCurrentUser();

@@ -16,7 +16,7 @@ const EMPTY = 'Aucune suggestion disponible.';
 const FOLLOW_FAILED = '❌ Erreur lors du follow';
 const followed = (pseudo: string) => `✅ Tu suis maintenant ${pseudo}`;
 
-/** SPEC.md §2 "Suggestions (/users-with-videos)". */
+/** the product screens, "Suggestions (/users-with-videos)". */
 export default function SuggestionsScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();

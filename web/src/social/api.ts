@@ -2,7 +2,7 @@ import { api } from '../api/http';
 import { normalizeVideos, type Video } from '../videos/types';
 import { text } from '../api/decode';
 
-/** Follows and users calls (SPEC.md §7 "Follows and users"). */
+/** Follows and users calls (the product API calls, "Follows and users"). */
 
 export interface PublicUser {
   email: string;

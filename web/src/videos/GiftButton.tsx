@@ -17,7 +17,7 @@ import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
 
-/** SPEC.md §5 "Gift from a video card", §8 "Gifts". */
+/** the product validation rules, "Gift from a video card", the product error catalogue "Gifts". */
 export const GIFT_LOGIN_NEEDED = 'Vous devez être connecté pour envoyer un cadeau';
 export const GIFT_NO_RECIPIENT = 'Impossible de trouver le destinataire de ce cadeau';
 const NO_COINS = "Vous n'avez pas assez de coins. Rechargez votre coffre !";
@@ -38,7 +38,7 @@ export interface GiftButtonProps {
 
 /**
  * Gift button of the video cards and of the single video page. One click spends nothing: once the
- * balance is known to be above 0 (SPEC.md §5; out of coins → /coffre) it opens the gift picker
+ * balance is known to be above 0 (the product validation rules; out of coins → /coffre) it opens the gift picker
  * (catalogue, prices, balance; the card's gift 1 chosen first), and only its confirmation sends the
  * gift to the video's owner, named by pseudo.
  */

@@ -1,6 +1,6 @@
 import type { Video } from './types';
 
-/** Visibility statuses a video may have besides 'publique' (SPEC.md §4 "Video visibility"). */
+/** Visibility statuses a video may have besides 'publique' (the product states and transitions, "Video visibility"). */
 const STATUS_LABELS: Record<string, string> = {
   masquée: 'Vidéo masquée par la modération',
   supprimée: 'Vidéo supprimée',

@@ -26,7 +26,7 @@ function usePreviewUrl(file: File | null): string | null {
   return url;
 }
 
-/** SPEC.md "Upload (/upload/video)": video file, required title, optional caption. */
+/** the product rule "Upload (/upload/video)": video file, required title, optional caption. */
 export default function UploadScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();

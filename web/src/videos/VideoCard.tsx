@@ -30,7 +30,7 @@ export interface VideoCardProps {
 }
 
 /**
- * SPEC.md §2 "Video card": player (opens /video/{id}), like, views, comments toggle,
+ * the product screens, "Video card": player (opens /video/{id}), like, views, comments toggle,
  * gift, and a menu Partager / Favori / Signaler / Supprimer (owner only).
  */
 export function VideoCard({

@@ -21,7 +21,7 @@ const UNAVAILABLE_TITLE = 'Vidéo indisponible';
 const UNAVAILABLE_TEXT = "Cette vidéo n'existe pas ou a été supprimée.";
 const LOAD_FAILED = 'Impossible de charger la vidéo.';
 
-/** SPEC.md §2 "Single video (/video/{id})". */
+/** the product screens, "Single video (/video/{id})". */
 export default function VideoScreen() {
   const { id } = useParams();
   const videoId = Number(id);

@@ -1,7 +1,7 @@
 import { num } from '../api/decode';
 
 /**
- * A video as the social screens use it (SPEC.md §3 "Video"). Server answers are
+ * A video as the social screens use it (the product entities, "Video"). Server answers are
  * normalised once with `normalizeVideo`: the owner email may come as user_email,
  * email or owner_email, and counters may come as strings.
  */

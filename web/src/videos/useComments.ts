@@ -5,9 +5,9 @@ import { fetchComments, normalizeComment } from './videoApi';
 
 
 /**
- * Comments of one video, loaded on demand (SPEC.md §4 "Comment panel": opening
+ * Comments of one video, loaded on demand (the product states and transitions, "Comment panel": opening
  * loads them, sending reloads them), with the count kept live by 'comment:new'
- * (pushed to the video's room, see useSocketRoom). Load failures are logged only (SPEC.md §8).
+ * (pushed to the video's room, see useSocketRoom). Load failures are logged only (the product error catalogue).
  */
 export function useComments(videoId: number, initialCount: number) {
   const [wanted, setWanted] = useState(false);

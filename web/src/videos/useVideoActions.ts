@@ -9,7 +9,7 @@ import { copyText } from './clipboard';
 import { videoPath, type Video } from './types';
 import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from './videoApi';
 
-/** Texts of the video actions: the cards use emoji, the single video page does not (SPEC.md §8). */
+/** Texts of the video actions: the cards use emoji, the single video page does not (the product error catalogue). */
 export interface VideoActionTexts {
   favorited: string;
   reported: string;
@@ -31,7 +31,7 @@ export const PAGE_TEXTS: VideoActionTexts = {
   deleteConfirm: 'Supprimer cette vidéo ?',
 };
 
-/** Profile page wording of the delete confirmation (SPEC.md §5). */
+/** Profile page wording of the delete confirmation (the product validation rules). */
 export const PROFILE_DELETE_CONFIRM = 'Voulez-vous vraiment supprimer cette vidéo ?';
 
 export const LINK_COPIED = 'Lien copié !';

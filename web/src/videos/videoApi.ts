@@ -1,7 +1,7 @@
 import { api } from '../api/http';
 import { normalizeVideo, normalizeVideos, type Video } from './types';
 
-/** Calls of the video cards and the single video page (SPEC.md §7 "Videos"). */
+/** Calls of the video cards and the single video page (the product API calls, "Videos"). */
 
 /** GET /api/videos/:id (404 {error:'Vidéo indisponible.'}). */
 export async function fetchVideo(id: number, signal?: AbortSignal): Promise<Video> {

@@ -8,7 +8,7 @@ const count = (value: number | null) => (value === null ? '—' : formatNumber(v
 const plural = (n: number, word: string) => `${formatNumber(n)} ${word}${n > 1 ? 's' : ''}`;
 
 /**
- * GET /api/admin/stats/advanced (SPEC.md §2): top creator (email and public video count), most
+ * GET /api/admin/stats/advanced (the product screens): top creator (email and public video count), most
  * viewed video (title and views), 'N/A' for a missing top; `{}` (empty data) gives 'N/A' and '—'.
  */
 export const advancedStatItems = (raw: StatsObject): StatItem[] => {
@@ -34,7 +34,7 @@ export const advancedStatItems = (raw: StatsObject): StatItem[] => {
   ];
 };
 
-/** /admin/stats/advanced: on error it shows empty data (SPEC.md §8). */
+/** /admin/stats/advanced: on error it shows empty data (the product error catalogue). */
 export default function AdvancedStatsScreen() {
   return <StatsView kind="advanced" title="Statistiques avancées" failure={null} items={advancedStatItems} />;
 }

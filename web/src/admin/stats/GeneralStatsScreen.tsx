@@ -3,7 +3,7 @@ import { formatNumber } from '../format';
 import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
 
-/** GET /api/admin/stats (SPEC.md §2: users, videos, gifts sent, total user coins, public messages). */
+/** GET /api/admin/stats (the product screens: users, videos, gifts sent, total user coins, public messages). */
 export const generalStatItems = (s: StatsObject): StatItem[] => [
   { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
   { label: 'Vidéos', value: formatNumber(num(s.videos)) },

@@ -39,7 +39,7 @@ const PAGES = [
   },
 ] as const;
 
-/** /admin/stats: links to every stats page (SPEC.md §2). */
+/** /admin/stats: links to every stats page (the product screens). */
 export default function StatsHubScreen() {
   return (
     <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]} intro="Chaque page peut afficher les chiffres à une date passée.">

@@ -21,7 +21,7 @@ interface StatsViewProps {
 }
 
 /**
- * One stats page: 'Chargement...' until loaded, the figures, the failure text of SPEC.md §8,
+ * One stats page: 'Chargement...' until loaded, the figures, the failure text of the product error catalogue,
  * and the 'Données au' date (`?asOf=`, empty = now).
  */
 export function StatsView({ kind, title, intro, failure, items }: StatsViewProps) {

@@ -2,7 +2,7 @@ import { num } from '../api';
 import { formatNumber } from '../format';
 import { StatsView } from './StatsView';
 
-/** /admin/stats/users (SPEC.md §9: new users over 30 days, recent logins over 7 days). */
+/** /admin/stats/users (the product business constants: new users over 30 days, recent logins over 7 days). */
 export default function UsersStatsScreen() {
   return (
     <StatsView

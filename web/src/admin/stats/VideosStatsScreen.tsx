@@ -3,7 +3,7 @@ import { formatNumber } from '../format';
 import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
 
-/** GET /api/admin/stats/videos (SPEC.md §2: total, public, hidden, deleted; the server adds rejected). */
+/** GET /api/admin/stats/videos (the product screens: total, public, hidden, deleted; the server adds rejected). */
 export const videosStatItems = (s: StatsObject): StatItem[] => [
   { label: 'Vidéos au total', value: formatNumber(num(s.total_videos)) },
   { label: 'Vidéos publiques', value: formatNumber(num(s.public_videos)) },

@@ -8,7 +8,7 @@ import type { Video } from '../../videos/types';
  *   (GET /api/videos/friends-feed)          (other members' videos, GET /api/users/with-videos)
  *
  * One video at a time is the visible one (`index`); each time another one becomes visible is a new
- * display (`display` grows), for which the screen counts one view (SPEC.md: "Video views are counted
+ * display (`display` grows), for which the screen counts one view (the product specification: "Video views are counted
  * once per card display"). Only the visible video and the next one get their media (`isLoaded`).
  * The screen performs the side effects (requests, scrolling, play/pause) and reports them here.
  */
