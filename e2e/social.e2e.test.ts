@@ -13,8 +13,13 @@ async function login(page: Page, base: string, m: Registration) {
   await page.waitForURL(`**/user/${m.pseudo}`);
 }
 
-const badge = (page: Page) => page.locator('.bell .badge').textContent({ timeout: 500 }).catch(() => null);
-const counter = (page: Page, label: string) => page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
+const badge = (page: Page) =>
+  page
+    .locator('.bell .badge')
+    .textContent({ timeout: 500 })
+    .catch(() => null);
+const counter = (page: Page, label: string) =>
+  page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
 /** the browser reports answered 4xx as console errors: those are expected in these journeys */
 const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
@@ -64,25 +69,37 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
 
   it('A comments B’s video, B replies: one level only', async () => {
     await pa.goto(`${server.url}/user/${b.pseudo}`);
-    await pa.getByRole('button', { name: /^Commentaires/ }).first().click();
+    await pa
+      .getByRole('button', { name: /^Commentaires/ })
+      .first()
+      .click();
     await pa.getByLabel('Votre commentaire').fill('Superbe vidéo !');
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('2');
 
     await pb.goto(`${server.url}/user/${b.pseudo}`);
-    await pb.getByRole('button', { name: /^Commentaires/ }).first().click();
+    await pb
+      .getByRole('button', { name: /^Commentaires/ })
+      .first()
+      .click();
     await pb.getByRole('button', { name: `Répondre à @${a.pseudo}` }).click();
     await pb.getByLabel(`Votre réponse à @${a.pseudo}`).fill('Merci beaucoup !');
     await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
     // the panel closes after sending; reopen and check the thread
-    await pb.getByRole('button', { name: /^Commentaires \(2\)/ }).first().click();
+    await pb
+      .getByRole('button', { name: /^Commentaires \(2\)/ })
+      .first()
+      .click();
     const replies = pb.getByRole('list', { name: `Réponses à @${a.pseudo}` });
     await expect.poll(() => replies.getByText('Merci beaucoup !').isVisible()).toBe(true);
     // a reply to the reply attaches to the top-level comment
     await pb.getByRole('button', { name: `Répondre à @${b.pseudo}` }).click();
     await pb.getByLabel(`Votre réponse à @${b.pseudo}`).fill('Et une autre réponse');
     await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
-    await pb.getByRole('button', { name: /^Commentaires \(3\)/ }).first().click();
+    await pb
+      .getByRole('button', { name: /^Commentaires \(3\)/ })
+      .first()
+      .click();
     await expect.poll(() => replies.getByRole('article').count()).toBe(2);
     await screenshot(pb, 'e2e-social-comments');
   }, 60_000);
@@ -91,7 +108,10 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await pa.goto(`${server.url}/user/${a.pseudo}`);
     await expect.poll(() => counter(pa, 'Goûts')).toBe('0');
     await pb.goto(`${server.url}/user/${a.pseudo}`);
-    await pb.getByRole('button', { name: /^J'aime \(0\)/ }).first().click();
+    await pb
+      .getByRole('button', { name: /^J'aime \(0\)/ })
+      .first()
+      .click();
     await expect.poll(() => pb.getByRole('button', { name: /^J'aime \(1\)/ }).count()).toBe(1);
     await pa.reload();
     await expect.poll(() => counter(pa, 'Goûts')).toBe('1');
@@ -105,7 +125,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await expect.poll(() => box.isEnabled()).toBe(true);
     await box.fill('Espèce de connard');
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
-    await expect.poll(() => pa.getByText('Ce message contient un mot inapproprié. Veuillez reformuler.').isVisible()).toBe(true);
+    await expect
+      .poll(() => pa.getByText('Ce message contient un mot inapproprié. Veuillez reformuler.').isVisible())
+      .toBe(true);
     await box.fill('Salut B, ta vidéo est géniale');
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await pa.waitForURL('**/messages');
@@ -121,7 +143,10 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await pa.getByRole('menuitem', { name: 'Supprimer' }).click();
     const dialog = pa.getByRole('dialog');
     await expect.poll(() => dialog.getByText('Voulez-vous vraiment supprimer cette vidéo ?').isVisible()).toBe(true);
-    await dialog.getByRole('button', { name: /Supprimer|Confirmer|OK/ }).last().click();
+    await dialog
+      .getByRole('button', { name: /Supprimer|Confirmer|OK/ })
+      .last()
+      .click();
     await expect.poll(() => cards.count()).toBe(0);
     await expect.poll(() => pa.getByText('Aucune vidéo pour le moment').isVisible()).toBe(true);
     expect(realErrors(errors.flat())).toEqual([]);

@@ -40,13 +40,17 @@ if (json) {
   if (process.stderr.isTTY) process.stderr.write('\n');
   const t = report.totals;
   console.log(`Réconciliation du grand livre : ${report.ok ? 'OK ✅' : 'ÉCHEC ❌'}`);
-  console.log(`  événements lus        ${report.events} (mouvements de coins : ${report.movements}), position ${report.last_position ?? '-'}, ${seconds.toFixed(2)} s`);
+  console.log(
+    `  événements lus        ${report.events} (mouvements de coins : ${report.movements}), position ${report.last_position ?? '-'}, ${seconds.toFixed(2)} s`,
+  );
   console.log(`  comptes               ${report.accounts}, somme de tous les comptes : ${t.sum}`);
   console.log(`  external:payments     ${t.external_payments}`);
   console.log(`  external:credits      ${t.external_credits}`);
   console.log(`  external:withdrawals  ${t.external_withdrawals}`);
   console.log(`  platform:fees         ${t.platform_fees}`);
-  console.log(`  transit:gifts         ${t.transit_gifts} (${report.pending_gifts.count} cadeau(x) pas encore crédité(s))`);
+  console.log(
+    `  transit:gifts         ${t.transit_gifts} (${report.pending_gifts.count} cadeau(x) pas encore crédité(s))`,
+  );
   console.log(`  soldes des membres    ${t.users_balance}, cadeaux non récupérés : ${t.users_gifts}`);
   if (report.first_violation) {
     const v = report.first_violation;

@@ -44,7 +44,9 @@ try {
   const mediapipe = sum((u) => u.includes('/mediapipe/'));
   console.log(`home page (logged in, before /create): ${kb(homeJs)} gzipped JavaScript in ${home.size} files:`);
   for (const u of home) console.log(`  ${kb(seen.get(u) ?? 0)}  ${new URL(u).pathname}`);
-  console.log(`opening /create adds: ${kb(createJs)}; its face mesh (wasm, model, glue), once the camera is on: ${kb(mediapipe)}`);
+  console.log(
+    `opening /create adds: ${kb(createJs)}; its face mesh (wasm, model, glue), once the camera is on: ${kb(mediapipe)}`,
+  );
 } finally {
   await browser.close();
   await server.stop();

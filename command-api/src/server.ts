@@ -127,7 +127,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           makeStore: () => createReadStore(config),
           onError: (err) => log.error({ err }, 'projection error, retrying'),
           snapshots: config.READ_MODEL_SNAPSHOTS
-            ? { file: config.snapshotFile, everyEvents: config.SNAPSHOT_EVERY_EVENTS, everyMinutes: config.SNAPSHOT_EVERY_MINUTES }
+            ? {
+                file: config.snapshotFile,
+                everyEvents: config.SNAPSHOT_EVERY_EVENTS,
+                everyMinutes: config.SNAPSHOT_EVERY_MINUTES,
+              }
             : undefined,
         })
       : undefined;

@@ -13,4 +13,17 @@ import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
-export const allProjectors: readonly Projector[] = [usersProjector, videosProjector, ...socialProjectors, reportsProjector, commentsProjector, notificationsProjector, messagesProjector, walletsProjector, giftsProjector, moderationProjector, statsProjector, auditProjector];
+export const allProjectors: readonly Projector[] = [
+  usersProjector,
+  videosProjector,
+  ...socialProjectors,
+  reportsProjector,
+  commentsProjector,
+  notificationsProjector,
+  messagesProjector,
+  walletsProjector,
+  giftsProjector,
+  moderationProjector,
+  statsProjector,
+  auditProjector,
+];

@@ -12,7 +12,9 @@ try {
   const events = createEventStore(config);
   try {
     const r = await grantAdmin(events, email, { ...systemContext(), userId: 'cli:admin-grant' });
-    console.log(r.events.length > 0 ? `${email} est maintenant administrateur.` : `${email} était déjà administrateur.`);
+    console.log(
+      r.events.length > 0 ? `${email} est maintenant administrateur.` : `${email} était déjà administrateur.`,
+    );
   } finally {
     await events.close();
   }

@@ -83,7 +83,13 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
  */
 export function giftsRootRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
   const handlers = giftHandlers(deps, options);
-  const pre: RequestHandler[] = [deps.sessions.middleware(), csrfGuard, express.json({ limit: '100kb' }), awaitOwnWrites(deps.progress), requireAuth];
+  const pre: RequestHandler[] = [
+    deps.sessions.middleware(),
+    csrfGuard,
+    express.json({ limit: '100kb' }),
+    awaitOwnWrites(deps.progress),
+    requireAuth,
+  ];
   const r = Router();
   r.post('/gifts/send', ...pre, handlers.send);
   r.get('/gifts/balance/:email', ...pre, handlers.balance);

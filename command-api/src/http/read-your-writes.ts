@@ -21,7 +21,12 @@ export const awaitOwnWrites =
   };
 
 /** After a command: tell the client the position written and remember it for the session. */
-export async function answerWrite(sessions: Sessions, req: Request, res: Response, position: bigint | undefined): Promise<void> {
+export async function answerWrite(
+  sessions: Sessions,
+  req: Request,
+  res: Response,
+  position: bigint | undefined,
+): Promise<void> {
   if (position === undefined) return;
   res.setHeader(POSITION_HEADER, position.toString());
   await sessions.noteWrite(req, position);

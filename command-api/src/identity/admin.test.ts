@@ -27,7 +27,10 @@ describe('administrators', () => {
     try {
       for (let i = 0; i < 3; i++) {
         const s = await startTestServer({}, dir);
-        const r = await new Client(s.url).post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
+        const r = await new Client(s.url).post('/api/auth/login', {
+          email: DEMO_ADMIN_EMAIL,
+          password: DEMO_ADMIN_PASSWORD,
+        });
         expect(r.json).toMatchObject({ email: DEMO_ADMIN_EMAIL, role: 'admin', is_admin: true });
         await s.stop();
       }
@@ -44,15 +47,30 @@ describe('administrators', () => {
       const { member } = await registerAndLogin(s.url);
       await s.stop();
       const env = embeddedEnv({ DATA_DIR: dir });
-      const first = await run(process.execPath, ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email], { cwd: ROOT, env });
+      const first = await run(
+        process.execPath,
+        ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email],
+        { cwd: ROOT, env },
+      );
       expect(first.stdout).toContain('est maintenant administrateur');
-      const again = await run(process.execPath, ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email], { cwd: ROOT, env });
+      const again = await run(
+        process.execPath,
+        ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', member.email],
+        { cwd: ROOT, env },
+      );
       expect(again.stdout).toContain('était déjà administrateur');
-      const unknown = await run(process.execPath, ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', 'personne@test.fr'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
+      const unknown = await run(
+        process.execPath,
+        ['--import', 'tsx', 'command-api/src/cli/admin-grant.ts', 'personne@test.fr'],
+        { cwd: ROOT, env },
+      ).catch((e: { code: number; stderr: string }) => e);
       expect((unknown as { code: number }).code).toBe(1);
       expect((unknown as { stderr: string }).stderr).toContain('Utilisateur introuvable.');
       const s2 = await startTestServer({}, dir);
-      const login = await new Client(s2.url).post('/api/auth/login', { email: member.email, password: member.password });
+      const login = await new Client(s2.url).post('/api/auth/login', {
+        email: member.email,
+        password: member.password,
+      });
       expect(login.json).toMatchObject({ role: 'admin', is_admin: true });
       await s2.stop();
     } finally {

@@ -35,7 +35,11 @@ export const bodyOf = (req: Request): Record<string, unknown> =>
 /** A positive integer id, from a path segment or a JSON number / numeric string. */
 export const videoIdField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d{1,16}$/.test(v.trim()) ? Number(v.trim()) : v),
-  z.number({ required_error: M.badVideoId, invalid_type_error: M.badVideoId }).int(M.badVideoId).positive(M.badVideoId).max(Number.MAX_SAFE_INTEGER, M.badVideoId),
+  z
+    .number({ required_error: M.badVideoId, invalid_type_error: M.badVideoId })
+    .int(M.badVideoId)
+    .positive(M.badVideoId)
+    .max(Number.MAX_SAFE_INTEGER, M.badVideoId),
 );
 export const VideoIdParam = z.object({ id: videoIdField });
 
@@ -79,7 +83,11 @@ export function assertActor(claimed: string | undefined, sessionEmail: string): 
  * The member named by an email in a path, which must be the session user's unless they are an
  * administrator (these answers reveal who follows whom).
  */
-export async function selfOrAdmin(req: Request, q: SocialQueries, email: string): Promise<{ me: UserDoc; subject: UserDoc }> {
+export async function selfOrAdmin(
+  req: Request,
+  q: SocialQueries,
+  email: string,
+): Promise<{ me: UserDoc; subject: UserDoc }> {
   const me = await sessionMember(req, q);
   if (normalize(email) === me.email_lc) return { me, subject: me };
   if (!me.is_admin) throw new HttpError(403, M.forbidden);

@@ -7,12 +7,27 @@ import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { loadMember, requireMemberBy, setFollowing } from './commands';
-import { SOCIAL_ROUTE_MESSAGES as M, actorEmailField, assertActor, bodyOf, emailValue, pageOf, selfOrAdmin, sessionMember } from './http';
+import {
+  SOCIAL_ROUTE_MESSAGES as M,
+  actorEmailField,
+  assertActor,
+  bodyOf,
+  emailValue,
+  pageOf,
+  selfOrAdmin,
+  sessionMember,
+} from './http';
 
 /** POST /follows/follow (follow back from a notification) */
-const FollowByEmailBody = z.object({ follower_email: actorEmailField, following_email: emailValue(M.targetEmailRequired) });
+const FollowByEmailBody = z.object({
+  follower_email: actorEmailField,
+  following_email: emailValue(M.targetEmailRequired),
+});
 /** POST /users/follows/follow and POST /follows/unfollow */
-const FollowByPseudoBody = z.object({ followerEmail: actorEmailField, followingPseudo: emailValue(M.targetPseudoRequired) });
+const FollowByPseudoBody = z.object({
+  followerEmail: actorEmailField,
+  followingPseudo: emailValue(M.targetPseudoRequired),
+});
 const EmailParam = z.object({ email: emailValue() });
 const IsFollowingByPseudoParams = z.object({ followerEmail: emailValue(), pseudo: emailValue(M.targetPseudoRequired) });
 const IsFollowingByEmailParams = z.object({ email: emailValue(), targetEmail: emailValue() });

@@ -21,7 +21,9 @@ export function detectKind(head: Buffer): FileKind | undefined {
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'AVI ')) return { kind: 'video', mime: 'video/x-msvideo', ext: 'avi' };
   if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) {
     const webm = head.includes(Buffer.from('webm'));
-    return webm ? { kind: 'video', mime: 'video/webm', ext: 'webm' } : { kind: 'video', mime: 'video/x-matroska', ext: 'mkv' };
+    return webm
+      ? { kind: 'video', mime: 'video/webm', ext: 'webm' }
+      : { kind: 'video', mime: 'video/x-matroska', ext: 'mkv' };
   }
   if (ascii(head, 0, 'OggS')) return { kind: 'video', mime: 'video/ogg', ext: 'ogv' };
   if (ascii(head, 4, 'ftyp')) {

@@ -45,7 +45,14 @@ export const commentDecider: Decider<CommentCommand, CommentPosted, CommentsStat
     return [
       {
         type: 'CommentPosted',
-        data: { commentId: command.commentId, videoId: command.videoId, videoOwnerId: video.ownerId, authorId: command.authorId, parentId, content },
+        data: {
+          commentId: command.commentId,
+          videoId: command.videoId,
+          videoOwnerId: video.ownerId,
+          authorId: command.authorId,
+          parentId,
+          content,
+        },
       },
     ];
   },

@@ -9,7 +9,15 @@ import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsS
 
 const uploaded: VideoStreamEvent = {
   type: 'VideoUploaded',
-  data: { videoId: 7, ownerId: 'owner', title: 'T', description: '', filePath: '/uploads/videos/x.mp4', mimeType: 'video/mp4', sizeBytes: 10 },
+  data: {
+    videoId: 7,
+    ownerId: 'owner',
+    title: 'T',
+    description: '',
+    filePath: '/uploads/videos/x.mp4',
+    mimeType: 'video/mp4',
+    sizeBytes: 10,
+  },
 };
 const video = (...events: VideoStreamEvent[]): VideoState => fold(videoDecider, [uploaded, ...events]);
 
@@ -23,49 +31,96 @@ const post = (commentId: number, parentId: number | null, patch: Partial<Comment
   video: video(),
   ...patch,
 });
-const posted = (commentId: number, parentId: number | null, patch: Partial<CommentPosted['data']> = {}): CommentPosted => ({
+const posted = (
+  commentId: number,
+  parentId: number | null,
+  patch: Partial<CommentPosted['data']> = {},
+): CommentPosted => ({
   type: 'CommentPosted',
-  data: { commentId, videoId: 7, videoOwnerId: 'owner', authorId: 'author', parentId, content: `Commentaire ${commentId}`, ...patch },
+  data: {
+    commentId,
+    videoId: 7,
+    videoOwnerId: 'owner',
+    authorId: 'author',
+    parentId,
+    content: `Commentaire ${commentId}`,
+    ...patch,
+  },
 });
 
 describe('comment decider', () => {
   it('posts a top-level comment, carrying the video owner', () => {
-    given(commentDecider).when(post(1, null)).then([posted(1, null)]);
+    given(commentDecider)
+      .when(post(1, null))
+      .then([posted(1, null)]);
   });
   it('posts a reply under a top-level comment', () => {
-    given(commentDecider, [posted(1, null)]).when(post(2, 1)).then([posted(2, 1)]);
+    given(commentDecider, [posted(1, null)])
+      .when(post(2, 1))
+      .then([posted(2, 1)]);
   });
   it('attaches a reply to a reply to its top-level comment (one level deep)', () => {
-    given(commentDecider, [posted(1, null), posted(2, 1)]).when(post(3, 2)).then([posted(3, 1)]);
-    given(commentDecider, [posted(1, null), posted(2, 1), posted(3, 1)]).when(post(4, 3)).then([posted(4, 1)]);
+    given(commentDecider, [posted(1, null), posted(2, 1)])
+      .when(post(3, 2))
+      .then([posted(3, 1)]);
+    given(commentDecider, [posted(1, null), posted(2, 1), posted(3, 1)])
+      .when(post(4, 3))
+      .then([posted(4, 1)]);
   });
   it('refuses a parent that is not a comment of this video', () => {
-    given(commentDecider, [posted(1, null)]).when(post(2, 99)).thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
+    given(commentDecider, [posted(1, null)])
+      .when(post(2, 99))
+      .thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
     given(commentDecider).when(post(2, 1)).thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
   });
   it('refuses an empty or blank text, trims the text', () => {
-    given(commentDecider).when(post(1, null, { content: '' })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
-    given(commentDecider).when(post(1, null, { content: ' \n\t ' })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
-    given(commentDecider).when(post(1, null, { content: '  Bravo !  ' })).then([posted(1, null, { content: 'Bravo !' })]);
+    given(commentDecider)
+      .when(post(1, null, { content: '' }))
+      .thenThrows(COMMENT_MESSAGES.empty, 'invalid');
+    given(commentDecider)
+      .when(post(1, null, { content: ' \n\t ' }))
+      .thenThrows(COMMENT_MESSAGES.empty, 'invalid');
+    given(commentDecider)
+      .when(post(1, null, { content: '  Bravo !  ' }))
+      .then([posted(1, null, { content: 'Bravo !' })]);
   });
   it(`accepts ${COMMENT_LIMITS.contentMax} characters, not one more`, () => {
     const max = 'é'.repeat(COMMENT_LIMITS.contentMax);
-    given(commentDecider).when(post(1, null, { content: max })).then([posted(1, null, { content: max })]);
-    given(commentDecider).when(post(1, null, { content: `${max}x` })).thenThrows(COMMENT_MESSAGES.tooLong, 'invalid');
+    given(commentDecider)
+      .when(post(1, null, { content: max }))
+      .then([posted(1, null, { content: max })]);
+    given(commentDecider)
+      .when(post(1, null, { content: `${max}x` }))
+      .thenThrows(COMMENT_MESSAGES.tooLong, 'invalid');
   });
   it('refuses an unknown, deleted or rejected video with 404', () => {
-    given(commentDecider).when(post(1, null, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
-    const deleted: VideoStreamEvent = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
-    given(commentDecider).when(post(1, null, { video: video(deleted) })).thenThrows('Vidéo introuvable.', 'not_found');
+    given(commentDecider)
+      .when(post(1, null, { video: fold(videoDecider, []) }))
+      .thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
+    const deleted: VideoStreamEvent = {
+      type: 'VideoDeleted',
+      data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' },
+    };
+    given(commentDecider)
+      .when(post(1, null, { video: video(deleted) }))
+      .thenThrows('Vidéo introuvable.', 'not_found');
     const rejected: VideoStreamEvent = { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } };
-    given(commentDecider).when(post(1, null, { video: video(rejected) })).thenThrows('Vidéo introuvable.', 'not_found');
+    given(commentDecider)
+      .when(post(1, null, { video: video(rejected) }))
+      .thenThrows('Vidéo introuvable.', 'not_found');
   });
   it('checks the text before the video, and the video before the parent', () => {
-    given(commentDecider).when(post(1, 5, { content: ' ', video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.empty, 'invalid');
-    given(commentDecider).when(post(1, 5, { video: fold(videoDecider, []) })).thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
+    given(commentDecider)
+      .when(post(1, 5, { content: ' ', video: fold(videoDecider, []) }))
+      .thenThrows(COMMENT_MESSAGES.empty, 'invalid');
+    given(commentDecider)
+      .when(post(1, 5, { video: fold(videoDecider, []) }))
+      .thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
   });
   it('lets the owner comment their own video', () => {
-    given(commentDecider).when(post(1, null, { authorId: 'owner' })).then([posted(1, null, { authorId: 'owner' })]);
+    given(commentDecider)
+      .when(post(1, null, { authorId: 'owner' }))
+      .then([posted(1, null, { authorId: 'owner' })]);
   });
 });
 

@@ -53,7 +53,13 @@ export const catalogueDecider: Decider<CatalogueCommand, CatalogueEvent, Catalog
         if (!current) throw notFound(CATALOGUE_MESSAGES.notFound);
         const { name, emoji, imageUrl, coinCost } = command.gift;
         // saving a gift unchanged is not a change: no event
-        if (current.name === name && current.emoji === emoji && current.imageUrl === imageUrl && current.coinCost === coinCost) return [];
+        if (
+          current.name === name &&
+          current.emoji === emoji &&
+          current.imageUrl === imageUrl &&
+          current.coinCost === coinCost
+        )
+          return [];
         return [{ type: 'GiftUpdated', data: { giftId: command.giftId, name, emoji, imageUrl, coinCost } }];
       }
       case 'RemoveGift':

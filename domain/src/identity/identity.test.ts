@@ -13,7 +13,9 @@ const registered: UserEvent = {
 describe('user decider', () => {
   it('registers a new user', () => {
     const { data } = registered;
-    given(userDecider).when({ type: 'RegisterUser', ...data }).then([registered]);
+    given(userDecider)
+      .when({ type: 'RegisterUser', ...data })
+      .then([registered]);
   });
   it('refuses to register twice', () => {
     given(userDecider, [registered])
@@ -35,7 +37,9 @@ describe('user decider', () => {
       .then([]);
   });
   it('revokes only an existing admin role', () => {
-    given(userDecider, [registered]).when({ type: 'RevokeAdmin', userId: 'u1' }).thenThrows(MESSAGES.notAdmin, 'conflict');
+    given(userDecider, [registered])
+      .when({ type: 'RevokeAdmin', userId: 'u1' })
+      .thenThrows(MESSAGES.notAdmin, 'conflict');
     given(userDecider, [registered, { type: 'AdminRoleGranted', data: { userId: 'u1' } }])
       .when({ type: 'RevokeAdmin', userId: 'u1' })
       .then([{ type: 'AdminRoleRevoked', data: { userId: 'u1' } }]);
@@ -47,29 +51,44 @@ describe('reservation decider', () => {
   const reserve = (userId: string, at = now, ownerRegistered = true) =>
     ({ type: 'Reserve', kind: 'pseudo', value: 'alice', userId, now: at, ownerRegistered }) as const;
   const reservedBy = (userId: string, at = now) =>
-    ({ type: 'ValueReserved', data: { kind: 'pseudo', value: 'alice', userId, reservedAt: at.toISOString() } }) as const;
+    ({
+      type: 'ValueReserved',
+      data: { kind: 'pseudo', value: 'alice', userId, reservedAt: at.toISOString() },
+    }) as const;
 
   it('reserves a free value', () => {
-    given(reservationDecider).when(reserve('u1')).then([reservedBy('u1')]);
+    given(reservationDecider)
+      .when(reserve('u1'))
+      .then([reservedBy('u1')]);
   });
   it('refuses a value held by another registered user', () => {
-    given(reservationDecider, [reservedBy('u1')]).when(reserve('u2')).thenThrows(MESSAGES.pseudoTaken, 'conflict');
+    given(reservationDecider, [reservedBy('u1')])
+      .when(reserve('u2'))
+      .thenThrows(MESSAGES.pseudoTaken, 'conflict');
   });
   it('uses the email message for emails', () => {
-    given(reservationDecider, [{ type: 'ValueReserved', data: { kind: 'email', value: 'a@b.fr', userId: 'u1', reservedAt: now.toISOString() } }])
+    given(reservationDecider, [
+      { type: 'ValueReserved', data: { kind: 'email', value: 'a@b.fr', userId: 'u1', reservedAt: now.toISOString() } },
+    ])
       .when({ type: 'Reserve', kind: 'email', value: 'a@b.fr', userId: 'u2', now, ownerRegistered: true })
       .thenThrows(MESSAGES.emailTaken, 'conflict');
   });
   it('is idempotent for the owner', () => {
-    given(reservationDecider, [reservedBy('u1')]).when(reserve('u1')).then([]);
+    given(reservationDecider, [reservedBy('u1')])
+      .when(reserve('u1'))
+      .then([]);
   });
   it('keeps a fresh claim of an unfinished registration', () => {
     const soon = new Date(now.getTime() + 1000);
-    given(reservationDecider, [reservedBy('u1')]).when(reserve('u2', soon, false)).thenThrows(MESSAGES.pseudoTaken);
+    given(reservationDecider, [reservedBy('u1')])
+      .when(reserve('u2', soon, false))
+      .thenThrows(MESSAGES.pseudoTaken);
   });
   it('lets an abandoned claim be taken over', () => {
     const later = new Date(now.getTime() + ABANDONED_AFTER_MS + 1);
-    given(reservationDecider, [reservedBy('u1')]).when(reserve('u2', later, false)).then([reservedBy('u2', later)]);
+    given(reservationDecider, [reservedBy('u1')])
+      .when(reserve('u2', later, false))
+      .then([reservedBy('u2', later)]);
   });
   it('frees a released value; only the owner releases', () => {
     const released = { type: 'ValueReleased', data: { kind: 'pseudo', value: 'alice', userId: 'u1' } } as const;
@@ -79,12 +98,20 @@ describe('reservation decider', () => {
     given(reservationDecider, [reservedBy('u1')])
       .when({ type: 'Release', kind: 'pseudo', value: 'alice', userId: 'u2' })
       .then([]);
-    given(reservationDecider, [reservedBy('u1'), released]).when(reserve('u2')).then([reservedBy('u2')]);
+    given(reservationDecider, [reservedBy('u1'), released])
+      .when(reserve('u2'))
+      .then([reservedBy('u2')]);
   });
 });
 
 describe('identity rules', () => {
-  const valid = { email: ' Alice@Example.fr ', pseudo: 'alice_01', password: 'motdepasse', bio: 'Salut', video_title: 'Ma vidéo' };
+  const valid = {
+    email: ' Alice@Example.fr ',
+    pseudo: 'alice_01',
+    password: 'motdepasse',
+    bio: 'Salut',
+    video_title: 'Ma vidéo',
+  };
   it('accepts a valid registration and trims', () => {
     const r = RegisterBody.parse(valid);
     expect(r.email).toBe('Alice@Example.fr');

@@ -1,6 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { emptyIdMap, emptyKeyMap, idMapEntries, idMapGet, idMapRemove, idMapSet, keyMapGet, keyMapSet, MAX_ID_KEY } from './persistent-map';
+import {
+  emptyIdMap,
+  emptyKeyMap,
+  idMapEntries,
+  idMapGet,
+  idMapRemove,
+  idMapSet,
+  keyMapGet,
+  keyMapSet,
+  MAX_ID_KEY,
+} from './persistent-map';
 
 describe('persistent maps', () => {
   it('behave like a Map and never change a previous version', () => {

@@ -230,8 +230,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         const gift = command.gift;
         if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
         const cost = gift.coinCost;
-        if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING)
-          throw invalid(LEDGER_MESSAGES.giftInvalid);
+        if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING) throw invalid(LEDGER_MESSAGES.giftInvalid);
         if (state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
         // bought or added coins are spent first: earnings, the withdrawable ones, are kept longest
         const fromBalance = Math.min(state.balance, cost);

@@ -1,4 +1,3 @@
-
 /** Stream names of the social slice (see the header of ./events.ts). */
 export const followingStream = (followerId: string) => `following-${followerId}`;
 export const likeStream = (videoId: number, userId: string) => `like-${videoId}-${userId}`;

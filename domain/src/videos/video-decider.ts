@@ -90,12 +90,22 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
       if (state.status === 'none') throw notFound(VIDEO_MESSAGES.notFound);
       // setting the visibility it already has changes nothing: no event
       if (state.visibility === command.visibility) return [];
-      return [{ type: 'VideoVisibilityChanged', data: { videoId: state.videoId, status: command.visibility, changedBy: command.requesterId } }];
+      return [
+        {
+          type: 'VideoVisibilityChanged',
+          data: { videoId: state.videoId, status: command.visibility, changedBy: command.requesterId },
+        },
+      ];
     }
     if (command.type === 'DeleteVideo') {
       if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);
       if (command.requesterId !== state.ownerId && !command.requesterIsAdmin) throw forbidden(VIDEO_MESSAGES.notOwner);
-      return [{ type: 'VideoDeleted', data: { videoId: state.videoId, ownerId: state.ownerId, deletedBy: command.requesterId } }];
+      return [
+        {
+          type: 'VideoDeleted',
+          data: { videoId: state.videoId, ownerId: state.ownerId, deletedBy: command.requesterId },
+        },
+      ];
     }
     const { type, ...data } = command;
     if (type === 'UploadVideo') {

@@ -6,20 +6,44 @@ import type { VideoEvent } from './events';
 
 const uploaded: VideoEvent = {
   type: 'VideoUploaded',
-  data: { videoId: 7, ownerId: 'u1', title: 'T', description: '', filePath: '/uploads/videos/x.mp4', mimeType: 'video/mp4', sizeBytes: 10 },
+  data: {
+    videoId: 7,
+    ownerId: 'u1',
+    title: 'T',
+    description: '',
+    filePath: '/uploads/videos/x.mp4',
+    mimeType: 'video/mp4',
+    sizeBytes: 10,
+  },
 };
-const processed = { videoId: 7, durationSeconds: 4, sizeBytes: 10, codec: 'h264', width: 360, height: 640, posterPath: '/uploads/posters/7.jpg' };
+const processed = {
+  videoId: 7,
+  durationSeconds: 4,
+  sizeBytes: 10,
+  codec: 'h264',
+  width: 360,
+  height: 640,
+  posterPath: '/uploads/posters/7.jpg',
+};
 
 describe('video decider', () => {
   it('uploads a new video', () => {
-    given(videoDecider).when({ type: 'UploadVideo', ...uploaded.data }).then([uploaded]);
+    given(videoDecider)
+      .when({ type: 'UploadVideo', ...uploaded.data })
+      .then([uploaded]);
   });
   it('refuses the same id twice', () => {
-    given(videoDecider, [uploaded]).when({ type: 'UploadVideo', ...uploaded.data }).thenThrows(VIDEO_MESSAGES.exists, 'conflict');
+    given(videoDecider, [uploaded])
+      .when({ type: 'UploadVideo', ...uploaded.data })
+      .thenThrows(VIDEO_MESSAGES.exists, 'conflict');
   });
   it('records processing once; a second outcome is ignored', () => {
-    given(videoDecider, [uploaded]).when({ type: 'RecordProcessing', ...processed }).then([{ type: 'VideoProcessed', data: processed }]);
-    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]).when({ type: 'RecordProcessing', ...processed }).then([]);
+    given(videoDecider, [uploaded])
+      .when({ type: 'RecordProcessing', ...processed })
+      .then([{ type: 'VideoProcessed', data: processed }]);
+    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }])
+      .when({ type: 'RecordProcessing', ...processed })
+      .then([]);
     given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }])
       .when({ type: 'RejectVideo', videoId: 7, reason: 'x' })
       .then([]);
@@ -30,36 +54,58 @@ describe('video decider', () => {
       .then([{ type: 'VideoRejected', data: { videoId: 7, reason: VIDEO_MESSAGES.unreadable } }]);
   });
   it('cannot process an unknown video', () => {
-    given(videoDecider).when({ type: 'RecordProcessing', ...processed }).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider)
+      .when({ type: 'RecordProcessing', ...processed })
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
 });
 
 describe('video deletion', () => {
-  const del = (requesterId: string, requesterIsAdmin = false) => ({ type: 'DeleteVideo' as const, videoId: 7, requesterId, requesterIsAdmin });
-  const deleted = (by: string) => ({ type: 'VideoDeleted' as const, data: { videoId: 7, ownerId: 'u1', deletedBy: by } });
+  const del = (requesterId: string, requesterIsAdmin = false) => ({
+    type: 'DeleteVideo' as const,
+    videoId: 7,
+    requesterId,
+    requesterIsAdmin,
+  });
+  const deleted = (by: string) => ({
+    type: 'VideoDeleted' as const,
+    data: { videoId: 7, ownerId: 'u1', deletedBy: by },
+  });
 
   it('its owner deletes it', () => {
-    given(videoDecider, [uploaded]).when(del('u1')).then([deleted('u1')]);
+    given(videoDecider, [uploaded])
+      .when(del('u1'))
+      .then([deleted('u1')]);
   });
   it('an administrator deletes anyone’s video', () => {
-    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]).when(del('admin', true)).then([deleted('admin')]);
+    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }])
+      .when(del('admin', true))
+      .then([deleted('admin')]);
   });
   it('another member may not', () => {
     given(videoDecider, [uploaded]).when(del('u2')).thenThrows(VIDEO_MESSAGES.notOwner, 'forbidden');
   });
   it('a deleted or unknown video is not found', () => {
-    given(videoDecider, [uploaded, deleted('u1')]).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
-    given(videoDecider, [uploaded, deleted('u1')]).when(del('admin', true)).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider, [uploaded, deleted('u1')])
+      .when(del('u1'))
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider, [uploaded, deleted('u1')])
+      .when(del('admin', true))
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
     given(videoDecider).when(del('u1')).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
   });
   it('a rejected video can still be deleted by its owner', () => {
-    given(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }]).when(del('u1')).then([deleted('u1')]);
+    given(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }])
+      .when(del('u1'))
+      .then([deleted('u1')]);
   });
   it('is available to members until deleted or rejected', () => {
     expect(isVideoAvailable(fold(videoDecider, [uploaded]))).toBe(true);
     expect(isVideoAvailable(fold(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }]))).toBe(true);
     expect(isVideoAvailable(fold(videoDecider, [uploaded, deleted('u1')]))).toBe(false);
-    expect(isVideoAvailable(fold(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }]))).toBe(false);
+    expect(
+      isVideoAvailable(fold(videoDecider, [uploaded, { type: 'VideoRejected', data: { videoId: 7, reason: 'x' } }])),
+    ).toBe(false);
     expect(isVideoAvailable(fold(videoDecider, []))).toBe(false);
   });
 });

@@ -80,11 +80,7 @@ export async function handleCommand<C, E extends DomainEvent, S>(
     const events = decider.decide(cmd, state);
     if (events.length === 0) return { events, state };
     try {
-      const r = await store.append(
-        streamId,
-        toNewEvents(events, streamId, ctx),
-        revision < 0 ? 'no_stream' : revision,
-      );
+      const r = await store.append(streamId, toNewEvents(events, streamId, ctx), revision < 0 ? 'no_stream' : revision);
       return { events, state: events.reduce((s, e) => decider.evolve(s, e), state), position: r.position };
     } catch (e) {
       if (!(e instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw e;

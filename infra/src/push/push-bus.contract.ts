@@ -153,7 +153,9 @@ export function pushBusContract(name: string, make: () => Promise<PushBusFixture
 
       await fixture.bus.joinRoom('user:9', 'admins');
       // across servers the join may travel apart from later publishes: publish until heard
-      expect(await heardAfter(member, 'report:new', () => fixture.bus.publish('admins', 'report:new', { id: 1 }))).toEqual({ id: 1 });
+      expect(
+        await heardAfter(member, 'report:new', () => fixture.bus.publish('admins', 'report:new', { id: 1 })),
+      ).toEqual({ id: 1 });
 
       await fixture.bus.leaveRoom('user:9', 'admins');
       // once a round is not heard (the marker published after it is), the member is out

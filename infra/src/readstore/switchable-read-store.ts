@@ -1,4 +1,14 @@
-import type { BulkOp, Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, UpdateOptions } from './port';
+import type {
+  BulkOp,
+  Doc,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  ReadCollection,
+  ReadStore,
+  Update,
+  UpdateOptions,
+} from './port';
 
 /**
  * A ReadStore that forwards every call to its current target and can be switched to another

@@ -28,7 +28,6 @@ export interface CommentDoc extends Doc {
   created_at: string;
 }
 
-
 export const toCommentView = (c: CommentDoc): CommentView => ({
   id: c.id,
   parent_id: c.parent_id,
@@ -61,7 +60,13 @@ export const commentsProjector: Projector = {
       content: d.content,
       created_at: event.metadata.at,
     };
-    await applyOnce(store.collection<CommentDoc>(COMMENTS), d.commentId, event.position, { $set: doc }, { upsert: true });
+    await applyOnce(
+      store.collection<CommentDoc>(COMMENTS),
+      d.commentId,
+      event.position,
+      { $set: doc },
+      { upsert: true },
+    );
     const counted = await applyOnce(
       store.collection<VideoDoc>(VIDEOS),
       d.videoId,
@@ -70,7 +75,9 @@ export const commentsProjector: Projector = {
       { guard: COMMENTS_VIDEO_GUARD },
     );
     if (counted) {
-      const video = await store.collection<VideoDoc>(VIDEOS).findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });
+      const video = await store
+        .collection<VideoDoc>(VIDEOS)
+        .findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });
       ctx.push(`video:${d.videoId}`, 'comment:new', {
         videoId: d.videoId,
         comment: toCommentView({ _id: d.commentId, ...doc }),

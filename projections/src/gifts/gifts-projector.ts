@@ -79,12 +79,19 @@ export const giftsProjector: Projector = {
           { _id: d.giftId, id: d.giftId, name: d.name, emoji: d.emoji, image_url: d.imageUrl, coin_cost: d.coinCost },
           { upsert: true },
         );
-        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', { gift_id: d.giftId, position: positionToString(event.position) });
+        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', {
+          gift_id: d.giftId,
+          position: positionToString(event.position),
+        });
         return;
       }
       case 'GiftRemoved':
         await catalog.deleteOne({ _id: event.data.giftId });
-        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', { gift_id: event.data.giftId, removed: true, position: positionToString(event.position) });
+        ctx.push(CATALOGUE_ROOM, 'catalogue:changed', {
+          gift_id: event.data.giftId,
+          removed: true,
+          position: positionToString(event.position),
+        });
         return;
       case 'GiftReceived': {
         const d = event.data;
@@ -109,15 +116,22 @@ export const giftsProjector: Projector = {
           pos_key: positionKey(event.position),
         };
         // written once: a redelivery (maybe after a claim) finds it and changes nothing
-        if (await insertOnce(received, doc)) ctx.push(`user:${d.userId}`, 'gift:received', { gift: receivedGiftRow(doc) });
+        if (await insertOnce(received, doc))
+          ctx.push(`user:${d.userId}`, 'gift:received', { gift: receivedGiftRow(doc) });
         return;
       }
       case 'GiftClaimed':
-        await received.updateOne({ _id: event.data.giftId, claimed: false }, { $set: { claimed: true, claimed_at: event.metadata.at } });
+        await received.updateOne(
+          { _id: event.data.giftId, claimed: false },
+          { $set: { claimed: true, claimed_at: event.metadata.at } },
+        );
         return;
       case 'GiftsConverted':
         if (event.data.giftIds.length === 0) return;
-        await received.updateMany({ _id: { $in: event.data.giftIds }, claimed: false }, { $set: { claimed: true, claimed_at: event.metadata.at } });
+        await received.updateMany(
+          { _id: { $in: event.data.giftIds }, claimed: false },
+          { $set: { claimed: true, claimed_at: event.metadata.at } },
+        );
         return;
       default:
         return;

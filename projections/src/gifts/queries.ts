@@ -1,5 +1,11 @@
 import type { ReadStore } from '@evo/infra';
-import { GIFT_CATALOG, GIFTS_RECEIVED, receivedGiftRow, type GiftCatalogDoc, type ReceivedGiftDoc } from './gifts-projector';
+import {
+  GIFT_CATALOG,
+  GIFTS_RECEIVED,
+  receivedGiftRow,
+  type GiftCatalogDoc,
+  type ReceivedGiftDoc,
+} from './gifts-projector';
 
 export function giftsQueries(read: ReadStore) {
   const catalog = read.collection<GiftCatalogDoc>(GIFT_CATALOG);
@@ -8,7 +14,13 @@ export function giftsQueries(read: ReadStore) {
     /** [{ id, name, emoji, image_url, coin_cost }] by id */
     async catalog() {
       const docs = await catalog.find({}, { sort: { _id: 1 } });
-      return docs.map((g) => ({ id: g.id, name: g.name, emoji: g.emoji, image_url: g.image_url, coin_cost: g.coin_cost }));
+      return docs.map((g) => ({
+        id: g.id,
+        name: g.name,
+        emoji: g.emoji,
+        image_url: g.image_url,
+        coin_cost: g.coin_cost,
+      }));
     },
     /** gifts a member received, newest first */
     async received(receiverId: string, limit = 500) {

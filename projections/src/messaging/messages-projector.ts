@@ -13,7 +13,6 @@ export const MAILBOXES = 'mailboxes';
 /** One inbox entry per member and other party: the last message. */
 export const CONVERSATIONS = 'conversations';
 
-
 export interface MailboxDoc extends Doc, MessageView {
   /** `${owner_id}:${id}` */
   _id: string;
@@ -83,14 +82,21 @@ export const messagesProjector: Projector = {
 
     if (event.type === 'ConversationDeleted') {
       const { userId, otherId, upToMessageId } = event.data;
-      await mailboxes.updateMany({ owner_id: userId, other_id: otherId, hidden: false, id: { $lte: upToMessageId } }, { $set: { hidden: true } });
+      await mailboxes.updateMany(
+        { owner_id: userId, other_id: otherId, hidden: false, id: { $lte: upToMessageId } },
+        { $set: { hidden: true } },
+      );
       const id = `${userId}:${otherId}`;
       const before = await conversations.findOne({ _id: id });
       const applied = await applyOnce(conversations, id, event.position, {
         $set: { hidden_up_to: upToMessageId, hidden_pos: key, visible: (before?.last_message_id ?? 0) > upToMessageId },
       });
       if (applied && before) {
-        ctx.push(`user:${userId}`, 'conversation:deleted', { other_email: before.other_email, up_to_message_id: upToMessageId, position });
+        ctx.push(`user:${userId}`, 'conversation:deleted', {
+          other_email: before.other_email,
+          up_to_message_id: upToMessageId,
+          position,
+        });
       }
       return;
     }
@@ -98,7 +104,10 @@ export const messagesProjector: Projector = {
 
     const d = event.data;
     const users = store.collection<UserDoc>(USERS);
-    const [sender, receiver] = await Promise.all([users.findOne({ _id: d.senderId }), users.findOne({ _id: d.receiverId })]);
+    const [sender, receiver] = await Promise.all([
+      users.findOne({ _id: d.senderId }),
+      users.findOne({ _id: d.receiverId }),
+    ]);
     const message: MessageView = {
       id: d.messageId,
       sender_email: sender?.email ?? '',

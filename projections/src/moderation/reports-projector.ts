@@ -35,12 +35,18 @@ export interface ReportDoc extends Doc {
 export const reportsProjector: Projector = {
   name: 'reports',
   collections: [REPORTS],
-  indexes: { [REPORTS]: [{ key: { created_at: -1 } }, { key: { status: 1, created_at: -1 } }, { key: { video_id: 1 } }] },
+  indexes: {
+    [REPORTS]: [{ key: { created_at: -1 } }, { key: { status: 1, created_at: -1 } }, { key: { video_id: 1 } }],
+  },
   async project(event, store, ctx) {
     if (event.type !== 'VideoReported') return;
     const d = event.data;
-    const reporter = await store.collection<UserDoc>(USERS).findOne({ _id: d.reporterId }, { projection: { pseudo: 1 } });
-    const video = await store.collection<VideoDoc>(VIDEOS).findOne({ _id: d.videoId }, { projection: { title: 1, user_pseudo: 1, user_id: 1 } });
+    const reporter = await store
+      .collection<UserDoc>(USERS)
+      .findOne({ _id: d.reporterId }, { projection: { pseudo: 1 } });
+    const video = await store
+      .collection<VideoDoc>(VIDEOS)
+      .findOne({ _id: d.videoId }, { projection: { title: 1, user_pseudo: 1, user_id: 1 } });
     const created = await applyOnce(
       store.collection<ReportDoc>(REPORTS),
       d.reportId,

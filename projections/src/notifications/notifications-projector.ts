@@ -54,7 +54,6 @@ export interface NotificationCounterDoc extends Doc {
   unread: number;
 }
 
-
 export const toNotificationView = (n: NotificationDoc): NotificationView => ({
   id: n.id,
   type: n.type,

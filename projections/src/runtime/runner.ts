@@ -152,7 +152,11 @@ export class ProjectionRunner implements ProjectionProgress {
       const bus = this.options.push;
       for (const p of pushes) {
         const sent =
-          p.kind === 'emit' ? bus.publish(p.room, p.event, p.payload) : p.kind === 'join' ? bus.joinRoom(p.members, p.room) : bus.leaveRoom(p.members, p.room);
+          p.kind === 'emit'
+            ? bus.publish(p.room, p.event, p.payload)
+            : p.kind === 'join'
+              ? bus.joinRoom(p.members, p.room)
+              : bus.leaveRoom(p.members, p.room);
         await sent.catch((err) => this.options.onError?.(err));
       }
     }

@@ -27,7 +27,13 @@ export const favoritesProjector: Projector = {
     const favorites = store.collection<FavoriteDoc>(FAVORITES);
     const id = favoriteEdgeId(userId, videoId);
     if (event.type === 'VideoFavorited') {
-      await applyOnce(favorites, id, event.position, { $set: { user_id: userId, video_id: videoId, created_at: event.metadata.at } }, { upsert: true });
+      await applyOnce(
+        favorites,
+        id,
+        event.position,
+        { $set: { user_id: userId, video_id: videoId, created_at: event.metadata.at } },
+        { upsert: true },
+      );
     } else {
       await deleteOnce(favorites, id, event.position);
     }

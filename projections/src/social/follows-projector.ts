@@ -50,15 +50,33 @@ export const followsProjector: Projector = {
     const follow = event.type === 'UserFollowed';
     const following = store.collection<FollowingDoc>(FOLLOWING);
     if (follow) {
-      await applyOnce(follows, id, event.position, { $set: { follower_id: followerId, followee_id: followeeId, created_at: event.metadata.at } }, { upsert: true });
+      await applyOnce(
+        follows,
+        id,
+        event.position,
+        { $set: { follower_id: followerId, followee_id: followeeId, created_at: event.metadata.at } },
+        { upsert: true },
+      );
       await applyOnce(following, followerId, event.position, { $addToSet: { ids: followeeId } }, { upsert: true });
     } else {
       await deleteOnce(follows, id, event.position);
       await applyOnce(following, followerId, event.position, { $pull: { ids: followeeId } });
     }
     const step = follow ? 1 : -1;
-    await applyOnce(users, followerId, event.position, { $inc: { following_count: step } }, { guard: FOLLOWS_USER_GUARD });
-    const counted = await applyOnce(users, followeeId, event.position, { $inc: { followers_count: step } }, { guard: FOLLOWS_USER_GUARD });
+    await applyOnce(
+      users,
+      followerId,
+      event.position,
+      { $inc: { following_count: step } },
+      { guard: FOLLOWS_USER_GUARD },
+    );
+    const counted = await applyOnce(
+      users,
+      followeeId,
+      event.position,
+      { $inc: { followers_count: step } },
+      { guard: FOLLOWS_USER_GUARD },
+    );
     if (follow && counted) {
       const follower = await users.findOne({ _id: followerId });
       ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });

@@ -248,12 +248,19 @@ export function socialQueries(read: ReadStore) {
         found.map((u) => videos.find({ user_id: u._id, ...VISIBLE_VIDEO }, { sort: NEWEST, limit: SUGGESTION_VIDEOS })),
       );
       // the viewer's flags (one lookup for the page): their videos are liked and favourited from the feed too
-      const flags = await viewerFlags(userId, lists.flat().map((v) => v.id));
+      const flags = await viewerFlags(
+        userId,
+        lists.flat().map((v) => v.id),
+      );
       return found.map((u, i) => ({
         email: u.email,
         pseudo: u.pseudo,
         profile_picture: u.profile_picture,
-        videos: lists[i].map((v) => ({ ...toVideoCard(v), liked_by_me: flags.liked.has(v.id), favorited_by_me: flags.favorited.has(v.id) })),
+        videos: lists[i].map((v) => ({
+          ...toVideoCard(v),
+          liked_by_me: flags.liked.has(v.id),
+          favorited_by_me: flags.favorited.has(v.id),
+        })),
       }));
     },
 

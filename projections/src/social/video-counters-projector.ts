@@ -21,7 +21,9 @@ export interface LikeDoc extends Doc {
 export const likeEdgeId = (videoId: number, userId: string) => `${videoId}:${userId}`;
 
 async function pushCounters(store: ReadStore, ctx: ProjectionContext, videoId: number, toOwner: boolean) {
-  const v = await store.collection<VideoDoc>(VIDEOS).findOne({ _id: videoId }, { projection: { user_id: 1, likes_count: 1, views_count: 1 } });
+  const v = await store
+    .collection<VideoDoc>(VIDEOS)
+    .findOne({ _id: videoId }, { projection: { user_id: 1, likes_count: 1, views_count: 1 } });
   if (!v) return;
   const payload = { videoId, likes_count: v.likes_count ?? 0, views_count: v.views_count ?? 0 };
   ctx.push(`video:${videoId}`, 'video:counters', payload);
@@ -46,20 +48,43 @@ export const videoCountersProjector: Projector = {
         const likes = store.collection<LikeDoc>(LIKES);
         const like = event.type === 'VideoLiked';
         const id = likeEdgeId(videoId, userId);
-        if (like) await applyOnce(likes, id, event.position, { $set: { video_id: videoId, user_id: userId, created_at: event.metadata.at } }, { upsert: true });
+        if (like)
+          await applyOnce(
+            likes,
+            id,
+            event.position,
+            { $set: { video_id: videoId, user_id: userId, created_at: event.metadata.at } },
+            { upsert: true },
+          );
         else await deleteOnce(likes, id, event.position);
         const step = like ? 1 : -1;
         const video = await videos.findOne({ _id: videoId }, { projection: { user_id: 1, status: 1, processing: 1 } });
         if (video && isVisibleVideo(video)) {
-          await applyOnce(store.collection<UserDoc>(USERS), video.user_id, event.position, { $inc: { total_likes: step } }, { guard: COUNTERS_GUARD });
+          await applyOnce(
+            store.collection<UserDoc>(USERS),
+            video.user_id,
+            event.position,
+            { $inc: { total_likes: step } },
+            { guard: COUNTERS_GUARD },
+          );
         }
-        if (await applyOnce(videos, videoId, event.position, { $inc: { likes_count: step } }, { guard: COUNTERS_GUARD })) {
+        if (
+          await applyOnce(videos, videoId, event.position, { $inc: { likes_count: step } }, { guard: COUNTERS_GUARD })
+        ) {
           await pushCounters(store, ctx, videoId, true);
         }
         return;
       }
       case 'VideoViewed':
-        if (await applyOnce(videos, event.data.videoId, event.position, { $inc: { views_count: 1 } }, { guard: COUNTERS_GUARD })) {
+        if (
+          await applyOnce(
+            videos,
+            event.data.videoId,
+            event.position,
+            { $inc: { views_count: 1 } },
+            { guard: COUNTERS_GUARD },
+          )
+        ) {
           await pushCounters(store, ctx, event.data.videoId, false);
         }
         return;

@@ -6,7 +6,14 @@ import type { Doc, ReadCollection } from '@evo/infra';
  * or later: a redelivered "unfollow" never removes the edge of a later "follow" again. The
  * edge's own writes use `applyOnce` without a guard name, so its position is in `_pos`.
  */
-export async function deleteOnce(coll: ReadCollection<Doc>, id: string | number, position: LogPosition): Promise<boolean> {
-  const r = await coll.deleteOne({ _id: id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: positionKey(position) } }] });
+export async function deleteOnce(
+  coll: ReadCollection<Doc>,
+  id: string | number,
+  position: LogPosition,
+): Promise<boolean> {
+  const r = await coll.deleteOne({
+    _id: id,
+    $or: [{ _pos: { $exists: false } }, { _pos: { $lt: positionKey(position) } }],
+  });
   return r.deletedCount > 0;
 }

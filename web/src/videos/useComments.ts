@@ -3,7 +3,6 @@ import { useSocketEvent } from '../shell/socket';
 import { useLoad } from '../api/useLoad';
 import { fetchComments, normalizeComment } from './videoApi';
 
-
 /**
  * Comments of one video, loaded on demand (the product states and transitions, "Comment panel": opening
  * loads them, sending reloads them), with the count kept live by 'comment:new'

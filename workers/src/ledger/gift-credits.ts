@@ -96,7 +96,10 @@ export class GiftCreditProcess {
       idempotencyKey: giftCreditKey(data.giftId),
       now: new Date(),
     };
-    const outcome = await this.wallets.execute({ type: 'ReceiveGift', userId: data.receiverId, sent: data, sentAt: sent.metadata.at }, ctx);
+    const outcome = await this.wallets.execute(
+      { type: 'ReceiveGift', userId: data.receiverId, sent: data, sentAt: sent.metadata.at },
+      ctx,
+    );
     if (outcome.events.length > 0) this.credited++;
     return outcome.events.length > 0;
   }

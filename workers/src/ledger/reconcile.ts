@@ -6,7 +6,10 @@ import type { EventStore } from '@evo/infra';
  * no negative user account, every transfer once)? Reads in batches and yields to the event loop
  * between them, so an API process stays responsive while an administrator reconciles.
  */
-export async function reconcileLedger(events: EventStore, onProgress?: (events: number) => void): Promise<LedgerReport> {
+export async function reconcileLedger(
+  events: EventStore,
+  onProgress?: (events: number) => void,
+): Promise<LedgerReport> {
   const auditor = new LedgerAuditor();
   let n = 0;
   for await (const batch of events.readAll(undefined, 5000)) {

@@ -88,7 +88,14 @@ export class WalletRepository {
       // most recently used last, for eviction
       this.entries.delete(userId);
     } else {
-      entry = { userId, state: walletDecider.initialState(), revision: -1, position: undefined, queue: [], running: false };
+      entry = {
+        userId,
+        state: walletDecider.initialState(),
+        revision: -1,
+        position: undefined,
+        queue: [],
+        running: false,
+      };
       if (this.entries.size >= MAX_CACHED) this.evict();
     }
     this.entries.set(userId, entry);
@@ -147,7 +154,13 @@ export class WalletRepository {
           accepted.push({ p, rows, events, state });
         } catch (error) {
           // a rule refused it (French DomainError); anything else (an event failing its schema) is our fault: 5xx
-          refused.push({ p, error: error instanceof DomainError ? error : new Error(`wallet ${entry.userId}: ${String(error)}`, { cause: error }) });
+          refused.push({
+            p,
+            error:
+              error instanceof DomainError
+                ? error
+                : new Error(`wallet ${entry.userId}: ${String(error)}`, { cause: error }),
+          });
         }
       }
       const rows = accepted.flatMap((a) => a.rows);

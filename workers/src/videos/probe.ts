@@ -25,10 +25,14 @@ interface FfprobeOutput {
 export async function probeVideo(file: string): Promise<VideoProbe | undefined> {
   let out: FfprobeOutput;
   try {
-    const { stdout } = await run(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
-      timeout: 60_000,
-      maxBuffer: 10 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      ffprobePath,
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      {
+        timeout: 60_000,
+        maxBuffer: 10 * 1024 * 1024,
+      },
+    );
     out = JSON.parse(stdout) as FfprobeOutput;
   } catch {
     return undefined;
@@ -51,7 +55,22 @@ export async function makePoster(file: string, poster: string, atSeconds: number
   try {
     await run(
       ffmpegPath,
-      ['-v', 'error', '-y', '-ss', String(atSeconds), '-i', file, '-frames:v', '1', '-vf', 'scale=360:-2', '-q:v', '4', poster],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        String(atSeconds),
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        'scale=360:-2',
+        '-q:v',
+        '4',
+        poster,
+      ],
       { timeout: 60_000 },
     );
     return true;
