@@ -6,19 +6,9 @@ import type { VideoStreamEvent } from '../videos/video-decider';
 import type { CommentPosted } from './events';
 import { commentDecider, type CommentCommand } from './comment-decider';
 import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsStream } from './rules';
+import { videoUploaded } from '../videos/testing';
 
-const uploaded: VideoStreamEvent = {
-  type: 'VideoUploaded',
-  data: {
-    videoId: 7,
-    ownerId: 'owner',
-    title: 'T',
-    description: '',
-    filePath: '/uploads/videos/x.mp4',
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-};
+const uploaded = videoUploaded();
 const video = (...events: VideoStreamEvent[]): VideoState => fold(videoDecider, [uploaded, ...events]);
 
 const post = (commentId: number, parentId: number | null, patch: Partial<CommentCommand> = {}): CommentCommand => ({

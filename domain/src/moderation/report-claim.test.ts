@@ -6,19 +6,9 @@ import type { VideoDeleted, VideoEvent } from '../videos/events';
 import type { VideoReported } from './events';
 import { openReportId, reportClaimDecider } from './report-claim-decider';
 import { DEFAULT_REPORT_REASON, REPORT_MESSAGES, reportClaimStream, reportReasonField } from './rules';
+import { videoUploaded } from '../videos/testing';
 
-const uploaded: VideoEvent = {
-  type: 'VideoUploaded',
-  data: {
-    videoId: 7,
-    ownerId: 'owner',
-    title: 'T',
-    description: '',
-    filePath: '/uploads/videos/x.mp4',
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-};
+const uploaded = videoUploaded();
 const deleted: VideoDeleted = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
 const videoOf = (...events: VideoEvent[]): VideoState => fold(videoDecider, events);
 const live = videoOf(uploaded);

@@ -17,19 +17,9 @@ import {
   likeStream,
   viewStream,
 } from './rules';
+import { videoUploaded } from '../videos/testing';
 
-const uploaded: VideoEvent = {
-  type: 'VideoUploaded',
-  data: {
-    videoId: 7,
-    ownerId: 'owner',
-    title: 'T',
-    description: '',
-    filePath: '/uploads/videos/x.mp4',
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-};
+const uploaded = videoUploaded();
 const deleted: VideoDeleted = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'owner', deletedBy: 'owner' } };
 const rejected: VideoEvent = { type: 'VideoRejected', data: { videoId: 7, reason: 'Illisible' } };
 const videoOf = (...events: Array<VideoEvent | VideoDeleted>): VideoState => fold(videoDecider, events);

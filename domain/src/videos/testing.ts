@@ -1,0 +1,15 @@
+import type { VideoEvent } from './events';
+
+/** Test fixture: video 7 of member 'owner', as uploaded (the specs of several slices start from it). */
+export const videoUploaded = (videoId = 7, ownerId = 'owner'): VideoEvent => ({
+  type: 'VideoUploaded',
+  data: {
+    videoId,
+    ownerId,
+    title: 'T',
+    description: '',
+    filePath: '/uploads/videos/x.mp4',
+    mimeType: 'video/mp4',
+    sizeBytes: 10,
+  },
+});
