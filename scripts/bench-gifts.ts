@@ -32,13 +32,12 @@
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
+import { HttpClient, cpuSecondsOf, freePort, percentile, waitReady } from './lib/http-load';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: number) =>
@@ -53,32 +52,6 @@ const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?
 );
 
 // ------------------------------------------------------------------------------------------------
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitReady(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`child exited:\n${output()}`);
-    try {
-      const r = await fetch(url);
-      if (r.status < 500) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`not ready:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function spawnChild(args: string[], env: Record<string, string>) {
   let out = '';
@@ -98,61 +71,6 @@ function spawnChild(args: string[], env: Record<string, string>) {
   return { child, output: () => out };
 }
 
-/** One client = one keep-alive connection and its cookie. */
-class HttpClient {
-  cookie = '';
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  constructor(private readonly base: URL) {}
-
-  request(
-    method: string,
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<{ status: number; json: Record<string, unknown> }> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: this.base.hostname,
-          port: this.base.port,
-          path: url,
-          method,
-          agent: this.agent,
-          headers: {
-            ...headers,
-            ...(this.cookie ? { cookie: this.cookie } : {}),
-            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const setCookie = res.headers['set-cookie']?.[0];
-            if (setCookie) this.cookie = setCookie.split(';')[0];
-            const text = Buffer.concat(chunks).toString();
-            let json: Record<string, unknown> = {};
-            try {
-              json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-            } catch {
-              json = { text };
-            }
-            resolve({ status: res.statusCode ?? 0, json });
-          });
-        },
-      );
-      req.on('error', reject);
-      if (payload) req.write(payload);
-      req.end();
-    });
-  }
-
-  close() {
-    this.agent.destroy();
-  }
-}
-
 interface Result {
   scenario: string;
   requests: number;
@@ -162,25 +80,6 @@ interface Result {
   p99: number;
   /** CPU time the serving process used per request in the measured window (µs), when known */
   cpuPerRequestUs?: number;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // fields after the command name (which may contain spaces, within parentheses)
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-    return ticks / 100; // USER_HZ
-  } catch {
-    return undefined;
-  }
-}
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** `clients` loops for warmup + measure seconds; only the measured window counts. */

@@ -1,8 +1,7 @@
 /**
- * The HTTP load generator of the write-mix benchmark (scripts/bench-write-mix.ts): keep-alive
- * clients with their cookie, a closed loop per client with a warm-up, p50/p99 and the serving
- * process's CPU per request from /proc. The same measure as scripts/bench-gifts.ts (which keeps
- * its own copy for now).
+ * The HTTP load generator of the benchmarks (scripts/bench-write-mix.ts, scripts/bench-gifts.ts):
+ * keep-alive clients with their cookie, a closed loop per client with a warm-up, p50/p99 and the
+ * serving process's CPU per request from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
