@@ -32,12 +32,12 @@
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
-import { HttpClient, cpuSecondsOf, freePort, percentile, waitReady } from './lib/http-load';
+import { HttpClient, cpuSecondsOf, freePort, percentile, registerMember, waitReady } from './lib/http-load';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: number) =>
@@ -130,28 +130,7 @@ async function load(scenario: string, clients: Array<() => Promise<boolean>>, se
   };
 }
 
-async function register(base: URL, n: number) {
-  const video = readFileSync(path.join(ROOT, 'command-api/assets/demo/demo-3.mp4'));
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
-  const tag = `${Date.now().toString(36)}${n}`;
-  const m = {
-    email: `bench${tag}@test.fr`,
-    pseudo: `bench${tag}`,
-    password: 'motdepasse1',
-    bio: 'Bench',
-    video_title: 'Vidéo',
-  };
-  const form = new FormData();
-  for (const [k, v] of Object.entries(m)) form.append(k, v);
-  form.append('profilePic', new Blob([png], { type: 'image/png' }), 'p.png');
-  form.append('video', new Blob([video], { type: 'video/mp4' }), 'v.mp4');
-  const r = await fetch(new URL('/api/auth/register', base), { method: 'POST', body: form });
-  if (r.status !== 201) throw new Error(`register: ${r.status} ${await r.text()}`);
-  return m;
-}
+const register = (base: URL, n: number) => registerMember(base, ROOT, `bench${Date.now().toString(36)}${n}`);
 
 type Member = Awaited<ReturnType<typeof register>>;
 

@@ -25,7 +25,7 @@
  * The goal line: in the blocks rows, every command's rate at least the gift sends' rate of the
  * same run (a comment is a simpler write than a gift).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ import {
   waitReady,
   type Call,
   type LoadResult,
+  registerMember,
+  type BenchMember,
 } from './lib/http-load';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,33 +63,9 @@ const COMMANDS = ALL_COMMANDS.filter((c) =>
 
 // ------------------------------------------------------------------------------------------------
 
-interface Member {
-  email: string;
-  pseudo: string;
-  password: string;
-}
+type Member = BenchMember;
 
-async function register(base: URL, tag: string): Promise<Member> {
-  const video = readFileSync(path.join(ROOT, 'command-api/assets/demo/demo-3.mp4'));
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
-  const m = {
-    email: `mix${tag}@test.fr`,
-    pseudo: `mix${tag}`,
-    password: 'motdepasse1',
-    bio: 'Bench',
-    video_title: 'Vidéo',
-  };
-  const form = new FormData();
-  for (const [k, v] of Object.entries(m)) form.append(k, v);
-  form.append('profilePic', new Blob([png], { type: 'image/png' }), 'p.png');
-  form.append('video', new Blob([video], { type: 'video/mp4' }), 'v.mp4');
-  const r = await fetch(new URL('/api/auth/register', base), { method: 'POST', body: form });
-  if (r.status !== 201) throw new Error(`register: ${r.status} ${await r.text()}`);
-  return m;
-}
+const register = (base: URL, tag: string): Promise<Member> => registerMember(base, ROOT, `mix${tag}`);
 
 /** An EVO server in a child process, its members registered, funded and following the receivers. */
 interface Evo {

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -243,4 +244,27 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** A bench member, registered through the real API (multipart, with a picture and a demo video). */
+export interface BenchMember {
+  email: string;
+  pseudo: string;
+  password: string;
+}
+
+export async function registerMember(base: URL, root: string, handle: string): Promise<BenchMember> {
+  const video = readFileSync(path.join(root, 'command-api/assets/demo/demo-3.mp4'));
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const m = { email: `${handle}@test.fr`, pseudo: handle, password: 'motdepasse1', bio: 'Bench', video_title: 'Vidéo' };
+  const form = new FormData();
+  for (const [k, v] of Object.entries(m)) form.append(k, v);
+  form.append('profilePic', new Blob([png], { type: 'image/png' }), 'p.png');
+  form.append('video', new Blob([video], { type: 'video/mp4' }), 'v.mp4');
+  const r = await fetch(new URL('/api/auth/register', base), { method: 'POST', body: form });
+  if (r.status !== 201) throw new Error(`register: ${r.status} ${await r.text()}`);
+  return { email: m.email, pseudo: m.pseudo, password: m.password };
 }
