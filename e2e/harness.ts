@@ -66,6 +66,26 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; er
   return { page, errors };
 }
 
+/**
+ * A new browser context (French locale, the given viewport) logged in as `who` through the login
+ * page, as a member does it: the page has left /login when it resolves.
+ */
+export async function loggedInPage(
+  browser: Browser,
+  baseUrl: string,
+  who: { email: string; password: string },
+  viewport: { width: number; height: number } = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, locale: 'fr-FR' });
+  const { page, errors } = await newPage(context);
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Mot de passe').fill(who.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL((u) => u.pathname !== '/login');
+  return { context, page, errors };
+}
+
 /** artifacts/screens/<name>.png: the whole page, or only the viewport (fixed bars where a person sees them). */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });

@@ -14,7 +14,7 @@ import {
   type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, screenshot, startE2eServer, loggedInPage } from './harness';
 
 const skip = browserSkipReason();
 
@@ -84,16 +84,8 @@ describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font
     await server?.stop();
   });
 
-  async function loggedIn(who: { email: string; password: string }, size: (typeof SIZES)[number]) {
-    const context = await browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
-    const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Mot de passe').fill(who.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page, errors };
-  }
+  const loggedIn = (who: { email: string; password: string }, size: (typeof SIZES)[number]) =>
+    loggedInPage(browser, server.url, who, size.viewport);
 
   /** opens `path`, waits for `ready`, and answers the emoji texts found there */
   async function visit(page: Page, path: string, ready: () => Promise<unknown>) {

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, loggedInPage, startE2eServer } from './harness';
 
 const skip = browserSkipReason();
 
@@ -35,16 +35,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
     await server?.stop();
   });
 
-  async function loggedIn(m: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'fr-FR' });
-    const { page } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Mot de passe').fill(m.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page };
-  }
+  const loggedIn = (m: { email: string; password: string }) => loggedInPage(browser, server.url, m);
 
   /** the socket is connected once the app has its catch-up ('sync') */
   const settled = (page: Page) => page.waitForLoadState('networkidle');

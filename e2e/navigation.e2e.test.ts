@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
 
 const skip = browserSkipReason();
 
@@ -77,16 +77,8 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     await server?.stop();
   });
 
-  async function loggedIn(who: { email: string; password: string }, size: Size) {
-    const context = await browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
-    const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Mot de passe').fill(who.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page, errors };
-  }
+  const loggedIn = (who: { email: string; password: string }, size: Size) =>
+    loggedInPage(browser, server.url, who, size.viewport);
 
   const mobile = (size: Size) => size.viewport.width < 820;
 

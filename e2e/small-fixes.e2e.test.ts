@@ -13,7 +13,7 @@ import {
   type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
 
 const skip = browserSkipReason();
 const SIZES = [
@@ -52,16 +52,8 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     await server?.stop();
   });
 
-  async function loggedIn(m: { email: string; password: string }, size: { width: number; height: number } = SIZES[0]) {
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
-    const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Mot de passe').fill(m.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page, errors };
-  }
+  const loggedIn = (m: { email: string; password: string }, size: { width: number; height: number } = SIZES[0]) =>
+    loggedInPage(browser, server.url, m, size);
 
   const follow = async (a: { client: Client; member: Registration }, b: Registration) =>
     expect(
