@@ -1,6 +1,6 @@
 export * from './runtime/projector';
 export * from './runtime/runner';
-export * from './runtime/apply-once';
+export * from './runtime/write-once';
 export * from './runtime/checkpoint';
 export * from './runtime/read-store-progress';
 export * from './runtime/rebuild';

@@ -2,7 +2,7 @@ import { REPORT_STATUS_LABELS, positionKey, type RecordedAppEvent } from '@evo/d
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { insertOnce } from '../ledger/wallets-projector';
+import { insertOnce } from '../runtime/write-once';
 
 export const ADMIN_AUDIT = 'admin_audit';
 

@@ -1,7 +1,7 @@
 import { positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import type { CommentView } from '@evo/contracts';

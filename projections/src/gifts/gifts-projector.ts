@@ -2,7 +2,7 @@ import { positionKey, positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { insertOnce } from '../ledger/wallets-projector';
+import { insertOnce } from '../runtime/write-once';
 
 export const GIFT_CATALOG = 'gift_catalog';
 export const GIFTS_RECEIVED = 'gifts_received';

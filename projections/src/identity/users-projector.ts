@@ -1,7 +1,7 @@
 import { ADMIN_ROLE, MEMBER_ROLE, normalize } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 
 /** Socket.IO room of the administrators (report and rebuild pushes). */
 export const ADMINS_ROOM = 'admins';

@@ -1,6 +1,7 @@
 import { TRANSACTION_TYPES, isWalletEvent, positionKey, type Posting, type WalletEvent } from '@evo/domain';
-import { DuplicateKeyError, type Doc, type ReadCollection } from '@evo/infra';
+import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { insertOnce, replaceIfNewer } from '../runtime/write-once';
 
 export const COIN_WALLETS = 'coin_wallets';
 export const COIN_MOVEMENTS = 'coin_movements';
@@ -115,42 +116,6 @@ export const walletCoins = (after: { balance: number; earnings?: number }) => ({
   coins_balance: after.balance + (after.earnings ?? 0),
   coins_withdrawable: after.earnings ?? 0,
 });
-
-const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
-
-/**
- * Insert a document that never changes once written; a redelivery finds it there and does nothing.
- * An upsert on its _id that only sets on insert: it cannot meet a duplicate key (the port's rule
- * inside withTransaction), and a redelivery matches the document and changes nothing.
- */
-export async function insertOnce<T extends Doc>(coll: ReadCollection<T>, doc: T): Promise<boolean> {
-  const { _id: id, ...fields } = doc;
-  const r = await coll.updateOne({ _id: id }, { $setOnInsert: fields }, { upsert: true });
-  return r.upsertedCount > 0;
-}
-
-/**
- * Replace a document whose whole content follows from one event, unless a later (or the same)
- * event already wrote it: like `applyOnce`, guarded by the `_pos` field, but a plain replacement
- * (no update operators to interpret). Returns true when written. Like `applyOnce`, it checks
- * before inserting instead of catching a duplicate key.
- */
-export async function replaceIfNewer<T extends Doc>(
-  coll: ReadCollection<T>,
-  doc: T & { _pos: string },
-): Promise<boolean> {
-  const guarded = { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] };
-  if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
-  if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;
-  try {
-    const r = await coll.replaceOne(guarded, doc, { upsert: true });
-    return r.matchedCount + r.upsertedCount > 0;
-  } catch (e) {
-    // only without a transaction: another writer inserted it between the read and the upsert
-    if (isDuplicate(e)) return false;
-    throw e;
-  }
-}
 
 /**
  * Balances and coin movements. A wallet is REPLACED by the balances each event states (`after`),

@@ -1,7 +1,7 @@
 import { positionKey, positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import type { MessageView } from '@evo/contracts';
 

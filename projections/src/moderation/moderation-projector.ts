@@ -1,6 +1,6 @@
 import { positionToString } from '@evo/domain';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { REPORTS, type ReportDoc } from './reports-projector';
 import { ADMINS_ROOM } from '../identity/users-projector';
 

@@ -1,6 +1,6 @@
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { ADMINS_ROOM, USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 

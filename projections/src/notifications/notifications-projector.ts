@@ -10,7 +10,7 @@ import {
 } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import type { NotificationView } from '@evo/contracts';
 

@@ -1,7 +1,7 @@
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
-import { deleteOnce } from './write-once';
+import { applyOnce } from '../runtime/write-once';
+import { deleteOnce } from '../runtime/write-once';
 
 export const FAVORITES = 'favorites';
 

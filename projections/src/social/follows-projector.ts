@@ -1,8 +1,8 @@
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { deleteOnce } from './write-once';
+import { deleteOnce } from '../runtime/write-once';
 
 export const FOLLOWS = 'follows';
 /** one document per follower: the ids they follow, in follow order (feeds and suggestions read it in one go) */

@@ -1,11 +1,11 @@
 import type { LogPosition } from '@evo/domain';
 import type { Doc, ReadCollection, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
 import { FOLLOWS, type FollowDoc } from './follows-projector';
-import { deleteOnce } from './write-once';
+import { deleteOnce } from '../runtime/write-once';
 
 /** each member's friends feed, one document per month of the videos' dates (see TimelineDoc) */
 export const TIMELINES = 'timelines';

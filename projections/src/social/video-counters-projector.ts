@@ -1,9 +1,9 @@
 import type { Doc, ReadStore } from '@evo/infra';
 import type { ProjectionContext, Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
-import { deleteOnce } from './write-once';
+import { deleteOnce } from '../runtime/write-once';
 
 export const LIKES = 'likes';
 /** guard of this projector's writes to `videos` (likes_count, views_count) and `users` (total_likes) */

@@ -1,7 +1,7 @@
 import { ACCOUNTS, isWalletEvent, netChanges, parseUserAccount, type LogPosition } from '@evo/domain';
 import type { Doc, ReadStore, Update } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/apply-once';
+import { applyOnce } from '../runtime/write-once';
 
 /** one document (`_id: 'global'`) of counters */
 export const STATS = 'stats';

@@ -1,0 +1,102 @@
+import { positionKey, type LogPosition } from '@evo/domain';
+import { DuplicateKeyError, type ReadCollection, type Doc, type Update } from '@evo/infra';
+
+/*
+ * The idempotent writes every projector uses, so that a redelivered event (a crash between a
+ * write and its checkpoint, or a store without transactions) changes nothing twice:
+ * - applyOnce: an update guarded by the last applied position (counters, arrays);
+ * - insertOnce: a document that never changes once written;
+ * - replaceIfNewer: a document whose whole content follows from one event;
+ * - deleteOnce: an edge removed unless a later event wrote it again.
+ * None of them ever provokes a duplicate key (the ReadStore port's rule inside withTransaction).
+ */
+
+/**
+ * Apply `update` to document `id` unless an event at this position (or later) was already
+ * applied to it: the document remembers the last position in a guard field (fixed-width string
+ * so it compares the same in MongoDB and in memory). Makes `$inc`/`$push` safe under redelivery.
+ * Each projector writing a shared document uses its own guard field (`guard`), and makes at
+ * most one guarded write per document per event. Returns true when the update was applied.
+ *
+ * Never provokes a duplicate key (the port's rule for writes inside withTransaction: on MongoDB a
+ * duplicate key aborts the transaction even when caught): a guarded update first; only when it
+ * matched nothing and the document does not exist, the guarded upsert that inserts it.
+ */
+export async function applyOnce(
+  coll: ReadCollection<Doc>,
+  id: string | number,
+  position: LogPosition,
+  update: Update,
+  options: { upsert?: boolean; guard?: string } = {},
+): Promise<boolean> {
+  const key = positionKey(position);
+  const guard = options.guard ? `_pos_${options.guard}` : '_pos';
+  const set = { ...((update.$set as Record<string, unknown> | undefined) ?? {}), [guard]: key };
+  const guarded = { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] };
+  const guardedUpdate = { ...update, $set: set };
+  const applied = await coll.updateOne(guarded, guardedUpdate);
+  if (applied.matchedCount > 0) return true;
+  // matched nothing: already applied, or (for an upsert) not there yet
+  if (!options.upsert || (await coll.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
+  try {
+    const inserted = await coll.updateOne(guarded, guardedUpdate, { upsert: true });
+    return inserted.upsertedCount + inserted.matchedCount > 0;
+  } catch (e) {
+    // only without a transaction: another writer inserted it between the read and the upsert
+    if (e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000) return false;
+    throw e;
+  }
+}
+
+const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
+
+/**
+ * Insert a document that never changes once written; a redelivery finds it there and does nothing.
+ * An upsert on its _id that only sets on insert: it cannot meet a duplicate key (the port's rule
+ * inside withTransaction), and a redelivery matches the document and changes nothing.
+ */
+export async function insertOnce<T extends Doc>(coll: ReadCollection<T>, doc: T): Promise<boolean> {
+  const { _id: id, ...fields } = doc;
+  const r = await coll.updateOne({ _id: id }, { $setOnInsert: fields }, { upsert: true });
+  return r.upsertedCount > 0;
+}
+
+/**
+ * Replace a document whose whole content follows from one event, unless a later (or the same)
+ * event already wrote it: like `applyOnce`, guarded by the `_pos` field, but a plain replacement
+ * (no update operators to interpret). Returns true when written. Like `applyOnce`, it checks
+ * before inserting instead of catching a duplicate key.
+ */
+export async function replaceIfNewer<T extends Doc>(
+  coll: ReadCollection<T>,
+  doc: T & { _pos: string },
+): Promise<boolean> {
+  const guarded = { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] };
+  if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
+  if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;
+  try {
+    const r = await coll.replaceOne(guarded, doc, { upsert: true });
+    return r.matchedCount + r.upsertedCount > 0;
+  } catch (e) {
+    // only without a transaction: another writer inserted it between the read and the upsert
+    if (isDuplicate(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Delete an edge document (follow, like, favourite) unless it was (re)written at this position
+ * or later: a redelivered "unfollow" never removes the edge of a later "follow" again. The
+ * edge's own writes use `applyOnce` without a guard name, so its position is in `_pos`.
+ */
+export async function deleteOnce(
+  coll: ReadCollection<Doc>,
+  id: string | number,
+  position: LogPosition,
+): Promise<boolean> {
+  const r = await coll.deleteOne({
+    _id: id,
+    $or: [{ _pos: { $exists: false } }, { _pos: { $lt: positionKey(position) } }],
+  });
+  return r.deletedCount > 0;
+}
