@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Query, update as mingoUpdate } from 'mingo';
 import {
   DuplicateKeyError,
   type BulkOp,
@@ -7,7 +6,6 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
-  type Projection,
   type ReadCollection,
   type ReadStore,
   type Sort,
@@ -15,14 +13,22 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
-import { FALLBACK, applyFastUpdate, compileFastFilter, compileFastProjection } from './fast-paths';
+import {
+  applyUpdate as applyLanguageUpdate,
+  checkReplacement,
+  checkSort,
+  checkUpdate,
+  compileFilter as compileLanguageFilter,
+  compileProjection,
+  equalityFields,
+} from './query-language';
 
 /*
- * In-memory ReadStore with MongoDB semantics.
+ * In-memory ReadStore: the port's query language (query-language.ts) with MongoDB's answers.
  *
- * Matching, update operators and projections are mingo's (it follows MongoDB); ordering, index keys
- * and upserts are done here because mingo's sort differs from MongoDB on arrays (descending must use
- * the largest element) and its updater has no $setOnInsert.
+ * Filters, updates and projections are evaluated by query-language.ts; ordering (MongoDB's type
+ * order, arrays by their smallest element ascending and largest descending), index keys, upserts and
+ * transactions are done here.
  *
  * Indexes: every collection keeps a Map on _id; each createIndex adds an ordered structure of
  * (index key values..., _id) entries, one per document (one per array element for multikey indexes).
@@ -47,7 +53,7 @@ function isPlainObject(value: unknown): value is PlainObject {
   return proto === Object.prototype || proto === null;
 }
 
-/** MongoDB's BSON type order (MinKey < null < numbers < strings < objects < arrays < ... ). */
+/** MongoDB's BSON type order for the port's JSON values (MinKey < null < numbers < strings < objects < arrays < booleans). */
 function typeRank(value: unknown): number {
   if (value === EMPTY_ARRAY) return 0;
   if (value === undefined || value === null) return 1;
@@ -60,11 +66,7 @@ function typeRank(value: unknown): number {
     case 'boolean':
       return 8;
     case 'object':
-      if (Array.isArray(value)) return 5;
-      if (value instanceof Date) return 9;
-      if (value instanceof RegExp) return 11;
-      if (ArrayBuffer.isView(value)) return 6;
-      return 4;
+      return Array.isArray(value) ? 5 : 4;
     default:
       return 12;
   }
@@ -101,14 +103,6 @@ function compareObjects(a: PlainObject, b: PlainObject): number {
   return ka.length < kb.length ? -1 : ka.length > kb.length ? 1 : 0;
 }
 
-function compareBytes(a: ArrayBufferView, b: ArrayBufferView): number {
-  if (a.byteLength !== b.byteLength) return a.byteLength < b.byteLength ? -1 : 1;
-  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return 0;
-}
-
 /**
  * Total order over stored values following MongoDB (numbers of any kind compare by value, null and
  * missing are equal). Strings compare by UTF-16 code units, like mingo's query operators, so that
@@ -134,17 +128,8 @@ function compareValues(a: unknown, b: unknown): number {
       return compareObjects(a as PlainObject, b as PlainObject);
     case 5:
       return compareArrays(a as unknown[], b as unknown[]);
-    case 6:
-      return compareBytes(a as ArrayBufferView, b as ArrayBufferView);
     case 8:
       return a === b ? 0 : a === false ? -1 : 1;
-    case 9:
-      return compareNumbers((a as Date).getTime(), (b as Date).getTime());
-    case 11: {
-      const x = `${(a as RegExp).source}/${(a as RegExp).flags}`;
-      const y = `${(b as RegExp).source}/${(b as RegExp).flags}`;
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
     default:
       return 0;
   }
@@ -159,15 +144,6 @@ function deepEqual(a: unknown, b: unknown): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((value, i) => deepEqual(value, b[i]));
   }
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  if (a instanceof RegExp || b instanceof RegExp) {
-    return a instanceof RegExp && b instanceof RegExp && a.source === b.source && a.flags === b.flags;
-  }
-  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
-    return ArrayBuffer.isView(a) && ArrayBuffer.isView(b) && compareBytes(a, b) === 0;
-  }
   const x = a as PlainObject;
   const y = b as PlainObject;
   const kx = Object.keys(x);
@@ -179,8 +155,6 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function cloneValue<V>(value: V): V {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => cloneValue(item)) as V;
-  if (value instanceof Date) return new Date(value.getTime()) as V;
-  if (value instanceof RegExp) return new RegExp(value.source, value.flags) as V;
   if (isPlainObject(value)) {
     const out: PlainObject = {};
     for (const key of Object.keys(value)) {
@@ -212,52 +186,16 @@ function newId(): string {
   return randomBytes(12).toString('hex');
 }
 
-function isArrayIndex(part: string): boolean {
-  return /^(0|[1-9]\d*)$/.test(part);
-}
-
 /**
- * Every value a dotted path reaches, arrays expanded one level at the leaf and traversed on the way
- * (as MongoDB's index keys and sort keys do). Missing gives null, an empty leaf array EMPTY_ARRAY.
- * `sawArray` tells whether an array was met (the document makes an index multikey).
+ * The values a top-level field gives index keys and sorts (MongoDB's rule): an array gives each of
+ * its elements (an empty one EMPTY_ARRAY), a missing field null. `sawArray` tells whether the
+ * field holds an array (the document makes an index multikey).
  */
-function pathValues(doc: unknown, path: string): { values: unknown[]; sawArray: boolean } {
-  const parts = path.split('.');
-  const values: unknown[] = [];
-  let sawArray = false;
-  const walk = (node: unknown, i: number): void => {
-    if (i === parts.length) {
-      if (Array.isArray(node)) {
-        sawArray = true;
-        if (node.length === 0) values.push(EMPTY_ARRAY);
-        else values.push(...node);
-      } else {
-        values.push(node === undefined ? null : node);
-      }
-      return;
-    }
-    if (Array.isArray(node)) {
-      sawArray = true;
-      const part = parts[i];
-      if (isArrayIndex(part) && Number(part) < node.length) walk(node[Number(part)], i + 1);
-      let descended = false;
-      for (const item of node) {
-        if (isPlainObject(item) || Array.isArray(item)) {
-          descended = true;
-          walk(item, i);
-        }
-      }
-      if (!descended && !(isArrayIndex(part) && Number(part) < node.length)) values.push(null);
-      return;
-    }
-    if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, parts[i])) {
-      walk(node[parts[i]], i + 1);
-      return;
-    }
-    values.push(null);
-  };
-  walk(doc, 0);
-  return { values, sawArray };
+function pathValues(doc: PlainObject, field: string): { values: unknown[]; sawArray: boolean } {
+  const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
+  if (!Array.isArray(value)) return { values: [value === undefined ? null : value], sawArray: false };
+  // a copy: index code sorts the values it is given
+  return { values: value.length === 0 ? [EMPTY_ARRAY] : [...value], sawArray: true };
 }
 
 /** Sort key of one field: the smallest value ascending, the largest descending (MongoDB's rule for arrays). */
@@ -293,33 +231,6 @@ function sortDocs(docs: Doc[], sort: Sort): Doc[] {
   return keyed.map((k) => k.doc);
 }
 
-function setPath(doc: PlainObject, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node: PlainObject = doc;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const next = node[parts[i]];
-    if (isPlainObject(next)) {
-      node = next;
-    } else {
-      const created: PlainObject = {};
-      node[parts[i]] = created;
-      node = created;
-    }
-  }
-  node[parts[parts.length - 1]] = value;
-}
-
-/** True when the path leads nowhere through plain objects only (so an array may be created there). */
-function isMissingPath(doc: PlainObject, path: string): boolean {
-  let node: unknown = doc;
-  for (const part of path.split('.')) {
-    if (node === undefined) return true;
-    if (!isPlainObject(node)) return false;
-    node = Object.prototype.hasOwnProperty.call(node, part) ? node[part] : undefined;
-  }
-  return node === undefined;
-}
-
 function isOperatorObject(value: unknown): value is PlainObject {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
@@ -327,166 +238,26 @@ function isOperatorObject(value: unknown): value is PlainObject {
 }
 
 // ---------------------------------------------------------------------------------------------
-// filters, updates, projections
+// filters, updates, projections: the port's query language (query-language.ts)
 // ---------------------------------------------------------------------------------------------
 
 type Matcher = (doc: Doc) => boolean;
 
-function compileFilter(filter: Filter): Matcher {
-  if (Object.keys(filter).length === 0) return () => true;
-  const fast = compileFastFilter(filter);
-  // mingo's Query is built only when a filter, or a document, is outside the fast subset
-  let query: Query | undefined;
-  const general = (doc: Doc) => (query ??= new Query(filter)).test(doc);
-  if (!fast) {
-    query = new Query(filter);
-    return general;
-  }
-  return (doc) => {
-    const r = fast(doc);
-    return r === FALLBACK ? general(doc) : r;
-  };
-}
-
-/**
- * Equality parts of a filter, the fields an upsert seeds the new document with (MongoDB's rule).
- * Exported for MongoReadStore, which seeds upserts itself where FerretDB does not.
- */
-export function equalityFields(filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> {
-  for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and' && Array.isArray(value)) {
-      for (const clause of value) if (isPlainObject(clause)) equalityFields(clause, out);
-    } else if (key === '$or' && Array.isArray(value) && value.length === 1 && isPlainObject(value[0])) {
-      equalityFields(value[0], out);
-    } else if (key.startsWith('$')) {
-      continue;
-    } else if (isOperatorObject(value)) {
-      if (Object.prototype.hasOwnProperty.call(value, '$eq')) out.push([key, value.$eq]);
-    } else if (!(value instanceof RegExp)) {
-      out.push([key, value]);
-    }
-  }
-  return out;
-}
-
-const UPDATE_OPERATORS = new Set([
-  '$set',
-  '$unset',
-  '$inc',
-  '$mul',
-  '$rename',
-  '$min',
-  '$max',
-  '$currentDate',
-  '$push',
-  '$pull',
-  '$pullAll',
-  '$pop',
-  '$addToSet',
-  '$bit',
-  '$setOnInsert',
-]);
-
-function assertUpdateDocument(update: Update): void {
-  const keys = Object.keys(update);
-  if (keys.length === 0 || !keys.every((key) => key.startsWith('$'))) {
-    throw new Error('Update document requires atomic operators');
-  }
-  for (const key of keys) {
-    if (!UPDATE_OPERATORS.has(key)) throw new Error(`Unknown modifier: ${key}`);
-    if (!isPlainObject(update[key]))
-      throw new Error(`Modifiers operate on fields but we found another type instead: ${key}`);
-  }
-}
-
-function assertReplacement(replacement: Doc): void {
-  if (Object.keys(replacement).some((key) => key.startsWith('$'))) {
-    throw new Error('Replacement document must not contain atomic operators');
-  }
-}
+const compileFilter = (filter: Filter): Matcher => compileLanguageFilter(filter) as Matcher;
 
 function sameId(a: unknown, b: unknown): boolean {
   return idKeyOf(a) === idKeyOf(b);
 }
 
-/**
- * Applies an operator update to a copy of `doc`. On insert (upsert), $setOnInsert joins $set and an
- * _id it sets is taken as the new document's id. Exported for MongoReadStore, which computes a
- * write's result where FerretDB cannot be trusted with it (see its FerretDB notes).
- */
-export function applyUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
-  assertUpdateDocument(update);
-  const fast = cloneValue(doc) as PlainObject;
-  if (applyFastUpdate(fast, fastOperators(update, isInsert), cloneValue) !== FALLBACK) return fast as Doc;
-  return applyGeneralUpdate(doc, update, filter, isInsert);
+/** An update of the language applied to a copy of `doc` (on insert, $setOnInsert too). */
+export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean): Doc {
+  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue) as Doc;
 }
 
-/**
- * The operators of an update as the fast path takes them: $setOnInsert joins $set on insert, and is
- * dropped otherwise. A path in both is MongoDB's conflict error: left to the general path.
- */
-function fastOperators(update: Update, isInsert: boolean): PlainObject {
-  if (!Object.prototype.hasOwnProperty.call(update, '$setOnInsert')) return update;
-  const { $setOnInsert: onInsert, ...rest } = update;
-  if (!isInsert || !isPlainObject(onInsert) || Object.keys(onInsert).length === 0) return rest;
-  const set = isPlainObject(rest.$set) ? rest.$set : {};
-  if (Object.keys(onInsert).some((path) => Object.prototype.hasOwnProperty.call(set, path))) return { $conflict: true };
-  return { ...rest, $set: { ...set, ...onInsert } };
-}
-
-/** mingo's updater, with MongoDB's rules it lacks ($setOnInsert, upserted _id, $push into a missing field). */
-function applyGeneralUpdate(doc: Doc | PlainObject, update: Update, filter: Filter, isInsert: boolean): Doc {
-  const next = cloneValue(doc) as PlainObject;
-  const ops: PlainObject = {};
-  for (const [op, operand] of Object.entries(update)) {
-    if (op !== '$setOnInsert') ops[op] = cloneValue(operand);
-  }
-  if (isInsert) {
-    const onInsert = update.$setOnInsert;
-    if (isPlainObject(onInsert) && Object.keys(onInsert).length > 0) {
-      const set: PlainObject = isPlainObject(ops.$set) ? ops.$set : {};
-      for (const [path, value] of Object.entries(onInsert)) {
-        if (Object.prototype.hasOwnProperty.call(set, path)) {
-          throw new Error(`Updating the path '${path}' would create a conflict at '${path}'`);
-        }
-        set[path] = cloneValue(value);
-      }
-      ops.$set = set;
-    }
-    // mingo refuses any write to _id; an upsert may set it once, when the filter did not
-    const set = ops.$set;
-    if (isPlainObject(set) && Object.prototype.hasOwnProperty.call(set, '_id')) {
-      if (next._id !== undefined && !sameId(next._id, set._id)) {
-        throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
-      }
-      next._id = set._id;
-      delete set._id;
-    }
-  }
-  // mingo writes the $each array as-is into a missing field (no $slice/$sort, no dedupe); MongoDB
-  // treats a missing field as an empty array, so give it one first
-  for (const op of ['$push', '$addToSet']) {
-    const operand = ops[op];
-    if (!isPlainObject(operand)) continue;
-    for (const path of Object.keys(operand)) {
-      if (!path.includes('$') && isMissingPath(next, path)) setPath(next, path, []);
-    }
-  }
-  const active = Object.entries(ops).filter(([, operand]) => isPlainObject(operand) && Object.keys(operand).length > 0);
-  if (active.length > 0) {
-    const modifier = Object.fromEntries(active);
-    const positional = active.some(([, operand]) =>
-      Object.keys(operand as PlainObject).some((path) => path.includes('$')),
-    );
-    mingoUpdate(next, modifier, [], positional ? filter : undefined, { cloneMode: 'deep' });
-  }
-  return next as Doc;
-}
-
-/** The document an upsert starts from: the filter's equalities (see equalityFields). */
+/** The document an upsert starts from: the filter's equalities. */
 export function buildUpsertFromFilter(filter: Filter): PlainObject {
   const doc: PlainObject = {};
-  for (const [path, value] of equalityFields(filter)) setPath(doc, path, cloneValue(value));
+  for (const [field, value] of equalityFields(filter)) doc[field] = value;
   return doc;
 }
 
@@ -494,11 +265,6 @@ export function buildUpsertFromFilter(filter: Filter): PlainObject {
 function withIdFirst(doc: PlainObject, id: unknown): Doc {
   const { _id: _ignored, ...rest } = doc;
   return { _id: id as Doc['_id'], ...rest };
-}
-
-function project(docs: Doc[], projection: Projection | undefined): Doc[] {
-  if (!projection || Object.keys(projection).length === 0) return docs;
-  return new Query({}).find<Doc>(docs, projection).all();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -834,11 +600,10 @@ interface FieldConstraint {
   range?: RangePred;
 }
 
-/** Values an index can seek to; others (null, arrays, objects, regexes, NaN) are left to the filter. */
+/** Values an index can seek to; others (null, arrays, objects, NaN) are left to the filter. */
 function isSeekable(value: unknown): boolean {
   if (typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return !Number.isNaN(value);
-  return value instanceof Date && !Number.isNaN(value.getTime());
+  return typeof value === 'number' && !Number.isNaN(value);
 }
 
 function dedupeValues(values: unknown[]): unknown[] {
@@ -849,7 +614,6 @@ function dedupeValues(values: unknown[]): unknown[] {
 function constraintOf(value: unknown): FieldConstraint | undefined {
   if (isSeekable(value)) return { points: [value] };
   if (!isOperatorObject(value)) return undefined;
-  if (Object.prototype.hasOwnProperty.call(value, '$eq') && isSeekable(value.$eq)) return { points: [value.$eq] };
   const inList = value.$in;
   if (Array.isArray(inList) && inList.every(isSeekable)) return { points: dedupeValues(inList) };
   let lower: Bound | undefined;
@@ -864,13 +628,9 @@ function constraintOf(value: unknown): FieldConstraint | undefined {
   return { range: { rank: typeRank(rankOf.value), lower, upper } };
 }
 
-/** Per-field constraints every matching document satisfies (top-level fields and $and clauses). */
+/** Per-field constraints every matching document satisfies (its top-level fields). */
 function constraintsOf(filter: Filter, out = new Map<string, FieldConstraint>()): Map<string, FieldConstraint> {
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and' && Array.isArray(value)) {
-      for (const clause of value) if (isPlainObject(clause)) constraintsOf(clause, out);
-      continue;
-    }
     if (key.startsWith('$')) continue;
     const c = constraintOf(value);
     if (!c) continue;
@@ -1465,6 +1225,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 
   /** runs the query and returns stored documents (not copies) plus how it ran */
   run(filter: Filter, options: FindOptions = {}): SelectResult {
+    checkSort(options.sort);
     const { skip, limit } = checkFindOptions(options);
     const result = this.view.select(filter, options.sort, limit === undefined ? undefined : skip + limit);
     const docs = result.docs.slice(skip, limit === undefined ? undefined : skip + limit);
@@ -1479,13 +1240,10 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const { docs } = this.run(filter, options);
     this.view.noteRead(docs);
-    // a simple projection copies only the fields it keeps
-    const fast = options.projection ? compileFastProjection(options.projection) : undefined;
-    if (fast) return docs.map((doc) => fast(doc, cloneValue)) as T[];
-    return project(
-      docs.map((doc) => cloneValue(doc)),
-      options.projection,
-    ) as T[];
+    // a projection copies only the fields it keeps
+    if (!options.projection || Object.keys(options.projection).length === 0) return docs.map(cloneValue) as T[];
+    const project = compileProjection(options.projection);
+    return docs.map((doc) => project(doc, cloneValue)) as T[];
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
@@ -1511,16 +1269,16 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private update(filter: Filter, update: Update, upsert: boolean, one: boolean): UpdateResult {
-    assertUpdateDocument(update);
+    checkUpdate(update);
     const targets = this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
     if (targets.length === 0) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-      const created = applyUpdate(buildUpsertFromFilter(filter), update, filter, true) as PlainObject;
+      const created = applyUpdate(buildUpsertFromFilter(filter), update, true) as PlainObject;
       this.view.put(withIdFirst(created, created._id ?? newId()), false);
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     }
     // computed against the state before the first write, like one server-side pass
-    const updated = targets.map((doc) => ({ doc, next: applyUpdate(doc, update, filter, false) }));
+    const updated = targets.map((doc) => ({ doc, next: applyUpdate(doc, update, false) }));
     let modifiedCount = 0;
     for (const { doc, next } of updated) {
       if (deepEqual(doc, next)) continue;
@@ -1535,7 +1293,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private replace(filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
-    assertReplacement(replacement);
+    checkReplacement(replacement);
     const [target] = this.view.select(filter, undefined, 1).docs;
     const copy = cloneValue(replacement) as PlainObject;
     if (!target) {
@@ -1588,6 +1346,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
+    checkSort(spec.key);
     this.view.createIndex(spec);
   }
 

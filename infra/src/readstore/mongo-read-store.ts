@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { Query } from 'mingo';
 import {
   MongoBulkWriteError,
   MongoClient,
@@ -14,7 +13,15 @@ import {
   type MongoClientOptions,
   type UpdateFilter,
 } from 'mongodb';
-import { applyUpdate, buildUpsertFromFilter, equalityFields } from './memory-read-store';
+import { applyUpdate, buildUpsertFromFilter } from './memory-read-store';
+import {
+  checkFilter,
+  checkProjection,
+  checkReplacement,
+  checkSort,
+  checkUpdate,
+  equalityFields,
+} from './query-language';
 import {
   DuplicateKeyError,
   type BulkOp,
@@ -22,7 +29,6 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
-  type Projection,
   type ReadCollection,
   type ReadStore,
   type Update,
@@ -37,11 +43,7 @@ import {
  * "Read side", lists them). The store asks the server once (`buildInfo.ferretdbVersion`) and, on
  * FerretDB only, routes around each difference here:
  * - no transactions: probed with a real start/commit, never inferred from `hello`;
- * - `$elemMatch` with a document query: the server gets a wider filter, the exact one is applied here;
- * - `$pull` with a condition or a sub-document query: rewritten, per document, to `$pullAll` of the
- *   elements that match (atomic with the rest of the update);
- * - `$push` with `$slice`: pushed natively, then trimmed by a compare-and-set on the array;
- * - upserts: the equalities inside `$and` / `$eq` seed the new document through `$setOnInsert`;
+ * - upserts: the equalities inside a one-clause `$or` seed the new document through `$setOnInsert`;
  *   `$setOnInsert` skips null and empty-array values there, so such an upsert is emulated;
  * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
  *   with a missing or null part is checked against the collection first;
@@ -49,7 +51,8 @@ import {
  * - bulkWrite runs its operations one by one (FerretDB's update command ignores `ordered`);
  * - NaN and ±Infinity are refused before they reach the server (it drops the connection on NaN).
  * Emulated writes read first and write by _id; they are exact with one writer per collection (the
- * projections runner), which is how the read models are written.
+ * projections runner), which is how the read models are written. Every filter, update, projection
+ * and sort is first checked against the port's language (query-language.ts), as in MemoryReadStore.
  */
 
 export interface MongoReadStoreOptions {
@@ -80,8 +83,6 @@ interface StoreContext {
 type PlainObject = Record<string, unknown>;
 
 const DUPLICATE_KEY = 11000;
-/** compare-and-set rounds of an emulated $slice before giving up (each lost round means another writer won) */
-const MAX_TRIM_ATTEMPTS = 20;
 const NAMESPACE_NOT_FOUND = 26;
 /**
  * Answers to a transaction meaning "this deployment has none": IllegalOperation (standalone
@@ -127,24 +128,13 @@ function isPlainObject(value: unknown): value is PlainObject {
   return proto === Object.prototype || proto === null;
 }
 
-function isOperatorObject(value: unknown): value is PlainObject {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
-}
-
 function has(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 /** Whether the filter fixes _id by equality (then an upsert takes its _id from the filter, as MongoDB does). */
 function filterNamesId(filter: Filter): boolean {
-  if (has(filter, '_id')) {
-    const id = filter._id;
-    if (!(id instanceof RegExp) && (!isOperatorObject(id) || has(id, '$eq'))) return true;
-  }
-  const and = filter.$and;
-  return Array.isArray(and) && and.some((clause: unknown) => isPlainObject(clause) && filterNamesId(clause));
+  return equalityFields(filter).some(([field]) => field === '_id');
 }
 
 function operandNamesId(update: Update, op: string): boolean {
@@ -198,140 +188,12 @@ function asUpdate(update: Update): UpdateFilter<Doc> {
   return update as UpdateFilter<Doc>;
 }
 
-function getPath(doc: unknown, path: string): unknown {
-  let value = doc;
-  for (const part of path.split('.')) {
-    if (!isPlainObject(value)) return undefined;
-    value = value[part];
-  }
-  return value;
-}
-
-/** Every path an update's operators write. */
+/** Every field an update's operators write. */
 function updatePaths(update: Update): string[] {
   return Object.values(update).flatMap((operand) => (isPlainObject(operand) ? Object.keys(operand) : []));
 }
 
-/** a and b are the same path or one holds the other */
-function pathsOverlap(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
-}
-
-// ---- FerretDB: filters ----
-
-function hasElemMatch(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasElemMatch);
-  if (!isPlainObject(value)) return false;
-  return Object.entries(value).some(([key, inner]) => key === '$elemMatch' || hasElemMatch(inner));
-}
-
-/**
- * A filter matching at least what `filter` matches, without `$elemMatch` (FerretDB v1 evaluates it
- * only on scalar elements, and answers nothing or an error for a document query). Dropping a
- * condition from a conjunction, or from each `$or` branch, only widens; a negation holding one is
- * dropped whole.
- */
-function widenedFilter(filter: Filter): Filter {
-  const out: Filter = {};
-  for (const [key, value] of Object.entries(filter)) {
-    if ((key === '$and' || key === '$or') && Array.isArray(value)) {
-      out[key] = value.map((clause: unknown) => (isPlainObject(clause) ? widenedFilter(clause) : clause));
-    } else if (!hasElemMatch(value)) {
-      out[key] = value;
-    } else if (!key.startsWith('$') && isOperatorObject(value)) {
-      const kept = Object.entries(value).filter(([op, operand]) => op !== '$elemMatch' && !hasElemMatch(operand));
-      if (kept.length > 0) out[key] = Object.fromEntries(kept);
-    }
-  }
-  return out;
-}
-
-function compileMatcher(filter: Filter): (doc: Doc) => boolean {
-  const query = new Query(filter);
-  return (doc) => query.test(doc);
-}
-
-function project(docs: Doc[], projection: Projection | undefined): Doc[] {
-  if (!projection || Object.keys(projection).length === 0) return docs;
-  return new Query({}).find<Doc>(docs, projection).all();
-}
-
-// ---- FerretDB: updates ----
-
-/** $pull operands FerretDB compares by equality only: a condition, or a sub-document query */
-function pullNeedsRewrite(update: Update): boolean {
-  const pull = update.$pull;
-  return isPlainObject(pull) && Object.values(pull).some((operand) => isPlainObject(operand));
-}
-
-/** $push with $slice (FerretDB ignores $slice) */
-function pushNeedsTrim(update: Update): boolean {
-  const push = update.$push;
-  return isPlainObject(push) && Object.values(push).some((operand) => isPlainObject(operand) && has(operand, '$slice'));
-}
-
-function pullMatcher(operand: PlainObject): (element: unknown) => boolean {
-  if (isOperatorObject(operand)) {
-    const query = new Query({ v: operand });
-    return (element) => query.test({ v: element });
-  }
-  const query = new Query(operand);
-  return (element) => isPlainObject(element) && query.test(element);
-}
-
-interface Trim {
-  path: string;
-  slice: number;
-}
-
-/**
- * The update FerretDB can run for one document `doc`: each conditional `$pull` becomes `$pullAll`
- * of the elements of `doc` it matches (an element equal to one that matches matches too, so this
- * stays right if the array changed meanwhile), and `$slice` is taken out of `$push`, to be applied
- * afterwards by `trim`.
- */
-function nativeUpdateFor(update: Update, doc: Doc): { update: Update; trims: Trim[] } {
-  const out: PlainObject = { ...update };
-  const trims: Trim[] = [];
-  const pull = update.$pull;
-  if (isPlainObject(pull)) {
-    const keptPull: PlainObject = {};
-    const pullAll: PlainObject = isPlainObject(update.$pullAll) ? { ...update.$pullAll } : {};
-    for (const [path, operand] of Object.entries(pull)) {
-      if (!isPlainObject(operand)) {
-        keptPull[path] = operand;
-        continue;
-      }
-      const current = getPath(doc, path);
-      const matches = pullMatcher(operand);
-      const values = Array.isArray(current) ? current.filter(matches) : [];
-      const earlier = pullAll[path];
-      pullAll[path] = [...(Array.isArray(earlier) ? earlier : []), ...values];
-    }
-    delete out.$pull;
-    if (Object.keys(keptPull).length > 0) out.$pull = keptPull;
-    if (Object.keys(pullAll).length > 0) out.$pullAll = pullAll;
-  }
-  const push = update.$push;
-  if (isPlainObject(push)) {
-    const nativePush: PlainObject = {};
-    for (const [path, operand] of Object.entries(push)) {
-      if (isPlainObject(operand) && has(operand, '$slice')) {
-        const { $slice: slice, ...rest } = operand;
-        nativePush[path] = rest;
-        trims.push({ path, slice: Number(slice) });
-      } else {
-        nativePush[path] = operand;
-      }
-    }
-    out.$push = nativePush;
-  }
-  return { update: out, trims };
-}
-
-function sliced(array: unknown[], slice: number): unknown[] {
-  return slice >= 0 ? array.slice(0, slice) : array.slice(Math.max(0, array.length + slice));
-}
+// ---- FerretDB ----
 
 /** FerretDB drops the connection on NaN and refuses ±Infinity: say so before sending. */
 function assertStorable(value: unknown, path = ''): void {
@@ -365,9 +227,29 @@ function setsEveryKey(update: Update, keys: string[][], upsert: boolean): boolea
       const value = has(set, field) ? set[field] : onInsert[field];
       if (value !== undefined && value !== null && !Array.isArray(value) && !isPlainObject(value)) return true;
       // an update of an existing document that leaves the field alone does not change its key
-      return !upsert && !paths.some((path) => pathsOverlap(path, field));
+      return !upsert && !paths.includes(field);
     }),
   );
+}
+
+function checkBulkOp(op: BulkOp): void {
+  if ('insertOne' in op) return checkReplacement(op.insertOne.document);
+  if ('updateOne' in op || 'updateMany' in op) {
+    const { filter, update } = 'updateOne' in op ? op.updateOne : op.updateMany;
+    checkFilter(filter);
+    return checkUpdate(update);
+  }
+  if ('replaceOne' in op) {
+    checkFilter(op.replaceOne.filter);
+    return checkReplacement(op.replaceOne.replacement);
+  }
+  checkFilter('deleteOne' in op ? op.deleteOne.filter : op.deleteMany.filter);
+}
+
+function checkQuery(filter: Filter, options: FindOptions): void {
+  checkFilter(filter);
+  checkProjection(options.projection);
+  checkSort(options.sort);
 }
 
 class MongoCollection<T extends Doc> implements ReadCollection<T> {
@@ -389,10 +271,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    if ((await this.ferretDb()) && hasElemMatch(filter)) {
-      const [doc] = await this.findEmulated(filter, { ...options, limit: 1 });
-      return (doc as T | undefined) ?? null;
-    }
+    checkQuery(filter, options);
     const doc = await this.coll.findOne(asFilter(filter), {
       sort: options.sort,
       skip: options.skip,
@@ -403,9 +282,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    if ((await this.ferretDb()) && hasElemMatch(filter)) {
-      return (await this.findEmulated(filter, options)) as T[];
-    }
+    checkQuery(filter, options);
     const docs = await this.coll
       .find(asFilter(filter), {
         sort: options.sort,
@@ -419,26 +296,13 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
-    if ((await this.ferretDb()) && hasElemMatch(filter)) return (await this.matching(filter)).length;
+    checkFilter(filter);
     return this.coll.countDocuments(asFilter(filter), { session: this.session });
   }
 
-  /** Whole documents matching `filter`, in `sort` order: on FerretDB a wider filter, narrowed here. */
-  private async matching(filter: Filter, sort?: FindOptions['sort']): Promise<Doc[]> {
-    const exact = !hasElemMatch(filter) || !(await this.ferretDb());
-    const docs = await this.coll
-      .find(asFilter(exact ? filter : widenedFilter(filter)), { sort, session: this.session })
-      .toArray();
-    if (exact) return docs;
-    const matches = compileMatcher(filter);
-    return docs.filter(matches);
-  }
-
-  private async findEmulated(filter: Filter, options: FindOptions): Promise<Doc[]> {
-    const docs = await this.matching(filter, options.sort);
-    const skip = options.skip ?? 0;
-    const page = docs.slice(skip, options.limit ? skip + options.limit : undefined);
-    return project(page, options.projection);
+  /** Whole documents matching `filter` (for the writes computed here on FerretDB). */
+  private matching(filter: Filter): Promise<Doc[]> {
+    return this.coll.find(asFilter(filter), { session: this.session }).toArray();
   }
 
   private async insertNow(doc: T): Promise<void> {
@@ -461,26 +325,35 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
+    checkReplacement(doc);
     return this.serialized(() => this.insertNow(doc));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    checkFilter(filter);
+    checkUpdate(update);
     return this.serialized(() => this.update(filter, update, options.upsert === true, false));
   }
 
   async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    checkFilter(filter);
+    checkUpdate(update);
     return this.serialized(() => this.update(filter, update, options.upsert === true, true));
   }
 
   async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
+    checkFilter(filter);
+    checkReplacement(replacement);
     return this.serialized(() => this.replaceNow(filter, replacement, options.upsert === true));
   }
 
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    checkFilter(filter);
     return this.serialized(() => this.deleteNow(filter, false));
   }
 
   async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    checkFilter(filter);
     return this.serialized(() => this.deleteNow(filter, true));
   }
 
@@ -492,9 +365,6 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       if (
         seeds === undefined ||
         (upsert && insertDropsValues(withSetOnInsert(update, seeds))) ||
-        hasElemMatch(filter) ||
-        pullNeedsRewrite(update) ||
-        pushNeedsTrim(update) ||
         !(await this.keysStaySafe(update, upsert))
       ) {
         return this.updateEmulated(filter, update, upsert, many);
@@ -535,17 +405,16 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   /**
-   * FerretDB seeds an upsert only from top-level equalities: the ones inside `$and` / `$eq` go into
-   * `$setOnInsert`. undefined when a seed overlaps a path the update writes (MongoDB applies the
+   * FerretDB seeds an upsert only from top-level equalities: the ones inside a one-clause `$or` go
+   * into `$setOnInsert`. undefined when a seed is a field the update writes (MongoDB applies the
    * operator on top of the seed): then the write is emulated.
    */
   private upsertSeeds(filter: Filter, update: Update): PlainObject | undefined {
-    const paths = updatePaths(update);
+    const fields = updatePaths(update);
     const seeds: PlainObject = {};
-    for (const [path, value] of equalityFields(filter)) {
-      if (paths.some((p) => pathsOverlap(p, path))) return undefined;
-      if (Object.keys(seeds).some((seeded) => pathsOverlap(seeded, path))) return undefined;
-      seeds[path] = value;
+    for (const [field, value] of equalityFields(filter)) {
+      if (fields.includes(field)) return undefined;
+      seeds[field] = value;
     }
     return seeds;
   }
@@ -558,7 +427,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   /**
    * FerretDB: the update computed here (the memory store's operators, MongoDB's semantics) for each
-   * matching document, then written by _id in a form FerretDB runs right (see nativeUpdateFor).
+   * matching document, so its unique keys can be checked, then written by _id.
    */
   private async updateEmulated(filter: Filter, update: Update, upsert: boolean, many: boolean): Promise<UpdateResult> {
     const found = await this.matching(filter);
@@ -567,46 +436,25 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     let matchedCount = 0;
     let modifiedCount = 0;
     for (const doc of targets) {
-      const next = applyUpdate(doc, update, filter, false);
+      const next = applyUpdate(doc, update, false);
       assertStorable(next);
       await this.checkNullKeys(next, doc._id, keys);
-      const { update: native, trims } = nativeUpdateFor(update, doc);
       const r = await mapErrors(() =>
-        this.coll.updateOne({ _id: doc._id }, asUpdate(native), { session: this.session }),
+        this.coll.updateOne({ _id: doc._id }, asUpdate(update), { session: this.session }),
       );
       if (r.matchedCount === 0) continue; // deleted meanwhile
-      for (const trim of trims) await this.trim(doc._id, trim);
       matchedCount += 1;
       if (!isDeepStrictEqual(next, doc)) modifiedCount += 1;
     }
     if (targets.length > 0 || !upsert) return { matchedCount, modifiedCount, upsertedCount: 0 };
     const seed = buildUpsertFromFilter(filter);
-    const inserted = applyUpdate(seed, update, filter, true);
+    const inserted = applyUpdate(seed, update, true);
     const { _id: id, ...rest } = inserted;
     const doc = { _id: id ?? (needsUpsertId(filter, update) ? derivedUpsertId(filter) : newId()), ...rest } as Doc;
     assertStorable(doc);
     await this.checkNullKeys(doc, undefined, keys);
     await mapErrors(() => this.coll.insertOne(doc, { session: this.session }));
     return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
-  }
-
-  /** `$slice` after the fact: cut the array by compare-and-set until it fits (a concurrent push retries). */
-  private async trim(id: Doc['_id'], { path, slice }: Trim): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (attempt > MAX_TRIM_ATTEMPTS)
-        throw new Error(`$slice of "${path}" on ${this.name}/${String(id)}: the array kept changing`);
-      const doc = await this.coll.findOne({ _id: id }, { projection: { [path]: 1 }, session: this.session });
-      const current = getPath(doc, path);
-      if (!Array.isArray(current)) return;
-      const next = sliced(current, slice);
-      if (next.length === current.length) return;
-      const r = await this.coll.updateOne(
-        { _id: id, [path]: current },
-        { $set: { [path]: next } },
-        { session: this.session },
-      );
-      if (r.matchedCount > 0) return;
-    }
   }
 
   /**
@@ -617,7 +465,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   private async checkNullKeys(doc: Doc, ownId: Doc['_id'] | undefined, known?: string[][]): Promise<void> {
     const keys = known ?? (await this.ctx.uniqueKeys(this.name));
     for (const key of keys) {
-      const values = key.map((field) => getPath(doc, field));
+      const values = key.map((field) => (doc as PlainObject)[field]);
       if (values.some((v) => Array.isArray(v)) || !values.some((v) => v === undefined || v === null)) continue;
       const same: PlainObject = Object.fromEntries(key.map((field, i) => [field, values[i] ?? null]));
       if (ownId !== undefined) same._id = { $ne: ownId };
@@ -633,7 +481,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     if (await this.ferretDb()) {
       assertStorable(replacement);
       const keys = await this.ctx.uniqueKeys(this.name);
-      if (hasElemMatch(filter) || keys.length > 0) {
+      if (keys.length > 0) {
         const [target] = await this.matching(filter);
         if (!target && !upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
         const id = target?._id ?? withReplacementId(filter, replacement, true)._id ?? buildUpsertFromFilter(filter)._id;
@@ -658,10 +506,6 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private async deleteNow(filter: Filter, many: boolean): Promise<{ deletedCount: number }> {
-    if ((await this.ferretDb()) && hasElemMatch(filter)) {
-      const found = await this.matching(filter);
-      filter = { _id: { $in: (many ? found : found.slice(0, 1)).map((doc) => doc._id) } };
-    }
     const options = { session: this.session };
     const result = many
       ? await this.coll.deleteMany(asFilter(filter), options)
@@ -670,6 +514,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
+    for (const op of ops) checkBulkOp(op);
     if (ops.length === 0) return; // the driver rejects an empty batch
     if (await this.ferretDb()) {
       // one at a time, each with the work-arounds above (and FerretDB's update command ignores `ordered`)
@@ -718,6 +563,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   /** Index builds and drops are DDL: refused inside withTransaction (see refuseInTransaction). */
   async createIndex(spec: IndexSpec): Promise<void> {
+    checkSort(spec.key);
     this.refuseInTransaction('createIndex');
     // options only when set: an explicit unique:false would not match an index created without it on older servers
     await mapErrors(() =>

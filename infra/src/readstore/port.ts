@@ -1,8 +1,20 @@
 /**
- * The part of the MongoDB collection API that projectors and queries use.
- * Filters, updates, sorts and projections follow MongoDB semantics exactly
- * (operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $and $or $not $regex $elemMatch $size;
- * updates: $set $unset $inc $push (with $each/$slice) $pull $addToSet (with $each) $setOnInsert $min $max).
+ * The read models' store: the part of the MongoDB collection API that projectors and queries use,
+ * and no more. Both adapters (MemoryReadStore, MongoReadStore) accept exactly this language and
+ * refuse anything else with UnsupportedQueryError (checked in query-language.ts), so a read model
+ * that works on one works on the other. Answers are MongoDB's.
+ *
+ * - Values: JSON's (strings, finite numbers, booleans, null, arrays, plain objects); no dates,
+ *   binaries or regular expressions are stored.
+ * - Field names: top level only (no dotted paths), not starting with `$`.
+ * - Filters: `{ field: value }` (a string, finite number, boolean or null; an array field matches
+ *   when one element is equal; null matches a missing field), `{ field: { $ne, $gt, $gte, $lt,
+ *   $lte, $in, $exists, $regex } }` (ranges on strings or numbers; $in of such values; $regex a
+ *   pattern string), several fields (all must hold) and a top-level `$or` of such filters.
+ * - Updates: `$set` and `$setOnInsert` (any value), `$inc` (finite numbers), `$min`, `$max` (finite numbers or strings),
+ *   `$addToSet` and `$pull` (one scalar); a field under one operator only.
+ * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`.
+ * - Sorts and index keys: top-level fields, 1 or -1.
  */
 export type Doc = { _id: string | number; [key: string]: unknown };
 export type Filter = Record<string, unknown>;
@@ -47,6 +59,14 @@ export class DuplicateKeyError extends Error {
   constructor(message = 'duplicate key') {
     super(message);
     this.name = 'DuplicateKeyError';
+  }
+}
+
+/** A filter, update, projection or sort outside the port's language (a programming error). */
+export class UnsupportedQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedQueryError';
   }
 }
 

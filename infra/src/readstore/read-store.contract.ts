@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DuplicateKeyError,
+  UnsupportedQueryError,
   type Doc,
   type Filter,
   type FindOptions,
@@ -88,7 +89,6 @@ export function readStoreContract(
       const cases: Array<[string, Filter, Array<string | number>]> = [
         ['empty filter', {}, [1, 2, 3, 4]],
         ['implicit equality', { name: 'bob' }, [2]],
-        ['$eq', { age: { $eq: 30 } }, [1]],
         ['$ne (missing fields match)', { age: { $ne: 30 } }, [2, 3, 4]],
         ['$gt', { age: { $gt: 25 } }, [1, 3]],
         ['$gte with $lt', { age: { $gte: 25, $lt: 35 } }, [1, 2]],
@@ -97,26 +97,18 @@ export function readStoreContract(
         ['$in', { name: { $in: ['bob', 'dave', 'zed'] } }, [2, 4]],
         ['$in on an array field', { tags: { $in: ['d', 'x'] } }, [4]],
         ['$in with nothing', { name: { $in: [] } }, []],
-        ['$nin (missing fields match)', { name: { $nin: ['bob'] } }, [1, 3, 4]],
         ['$exists false', { age: { $exists: false } }, [4]],
         ['$exists true counts null', { score: { $exists: true } }, [1, 2, 4]],
         ['null matches null and missing', { score: null }, [2, 3]],
+        ['$ne null: present and not null', { score: { $ne: null } }, [1, 4]],
         ['$or', { $or: [{ age: { $lt: 26 } }, { name: 'dave' }] }, [2, 4]],
-        ['$and', { $and: [{ tags: 'a' }, { score: { $gt: 5 } }] }, [1]],
-        ['$not (missing fields match)', { age: { $not: { $gt: 26 } } }, [2, 4]],
-        ['$regex with $options', { name: { $regex: '^c', $options: 'i' } }, [3]],
-        ['RegExp value', { name: /^[ab]/ }, [1, 2]],
-        ['$elemMatch needs one element to match all', { items: { $elemMatch: { k: 'x', v: { $gt: 5 } } } }, [2]],
-        ['dotted paths into arrays match across elements', { 'items.k': 'x', 'items.v': { $gt: 5 } }, [1, 2]],
-        ['$size', { tags: { $size: 1 } }, [2]],
-        ['$size 0', { tags: { $size: 0 } }, [3]],
-        ['dotted path', { 'profile.city': 'Paris' }, [1, 3]],
-        ['dotted path into an array of values', { 'profile.langs': 'en' }, [1]],
+        ['$or next to other fields', { tags: 'a', $or: [{ score: { $gt: 5 } }, { age: { $exists: false } }] }, [1, 4]],
+        ['$regex (case matters)', { name: { $regex: '^c' } }, []],
+        ['$regex on a string field', { name: { $regex: 'o' } }, [2, 3]],
+        ['$regex on an array of strings', { tags: { $regex: '^d' } }, [4]],
         ['array membership', { tags: 'a' }, [1, 4]],
-        ['whole array equality', { tags: ['a', 'b'] }, [1]],
-        ['whole array equality is ordered', { tags: ['b', 'a'] }, []],
-        ['array position', { 'tags.0': 'c' }, [4]],
-        ['several conditions on one document', { 'profile.city': 'Paris', age: { $gte: 30 }, tags: { $size: 2 } }, [1]],
+        ['ranges on array elements', { tags: { $gt: 'c' } }, [4]],
+        ['several conditions on one document', { name: { $in: ['alice', 'bob'] }, age: { $gte: 30 }, tags: 'b' }, [1]],
       ];
       for (const [title, filter, expected] of cases) {
         it(title, async () => {
@@ -125,6 +117,31 @@ export function readStoreContract(
           expect(await coll.countDocuments(filter)).toBe(expected.length);
         });
       }
+
+      it("refuses what is outside the port's language, on a collection or a missing one", async () => {
+        const coll = await people();
+        const refused: Filter[] = [
+          { age: { $eq: 30 } },
+          { name: { $nin: ['bob'] } },
+          { $and: [{ tags: 'a' }] },
+          { age: { $not: { $gt: 26 } } },
+          { name: { $regex: '^c', $options: 'i' } },
+          { name: /^[ab]/ },
+          { items: { $elemMatch: { k: 'x' } } },
+          { tags: { $size: 1 } },
+          { 'profile.city': 'Paris' },
+          { 'tags.0': 'c' },
+          { tags: ['a', 'b'] },
+          { profile: { city: 'Paris' } },
+        ];
+        for (const filter of refused) {
+          await expect(coll.find(filter), JSON.stringify(filter)).rejects.toThrow(UnsupportedQueryError);
+          await expect(coll.countDocuments(filter)).rejects.toThrow(UnsupportedQueryError);
+          await expect(coll.deleteOne(filter)).rejects.toThrow(UnsupportedQueryError);
+          await expect(store.collection('missing').findOne(filter)).rejects.toThrow(UnsupportedQueryError);
+        }
+        expect(await coll.countDocuments()).toBe(PEOPLE.length);
+      });
 
       it('findOne returns null when nothing matches, or on a missing collection', async () => {
         const coll = await people();
@@ -153,106 +170,72 @@ export function readStoreContract(
         return coll.findOne({ _id: doc._id });
       }
 
-      it('$set, on top-level and dotted paths, creating what is missing', async () => {
+      it('$set replaces or adds top-level fields, with any value', async () => {
         expect(
           await updated(
             { _id: 'a', n: 1, profile: { city: 'Lyon', zip: '69' } },
-            { $set: { n: 2, 'profile.city': 'Nice', 'stats.views': 1 } },
+            { $set: { n: 2, profile: { city: 'Nice' }, list: [1, { x: null }], none: null } },
           ),
-        ).toEqual({
-          _id: 'a',
-          n: 2,
-          profile: { city: 'Nice', zip: '69' },
-          stats: { views: 1 },
-        });
-      });
-
-      it('$unset removes top-level and dotted fields; missing ones are no-ops', async () => {
-        expect(
-          await updated(
-            { _id: 'a', n: 1, keep: true, profile: { city: 'Lyon', zip: '69' } },
-            { $unset: { n: '', 'profile.zip': '', ghost: '' } },
-          ),
-        ).toEqual({
-          _id: 'a',
-          keep: true,
-          profile: { city: 'Lyon' },
-        });
+        ).toEqual({ _id: 'a', n: 2, profile: { city: 'Nice' }, list: [1, { x: null }], none: null });
       });
 
       it('$inc adds, and sets a missing field to the amount', async () => {
-        expect(await updated({ _id: 'a', likes: 5 }, { $inc: { likes: -2, views: 3, 'stats.shares': 1 } })).toEqual({
+        expect(await updated({ _id: 'a', likes: 5 }, { $inc: { likes: -2, views: 3 } })).toEqual({
           _id: 'a',
           likes: 3,
           views: 3,
-          stats: { shares: 1 },
         });
       });
 
-      it('$push a value, and $each with $slice keeping the last ones', async () => {
-        expect(await updated({ _id: 'a', list: [1, 2] }, { $push: { list: 3 } })).toEqual({
-          _id: 'a',
-          list: [1, 2, 3],
-        });
-        expect(
-          await updated({ _id: 'b', list: [1, 2] }, { $push: { list: { $each: [3, 4, 5], $slice: -3 } } }),
-        ).toEqual({ _id: 'b', list: [3, 4, 5] });
-        expect(await updated({ _id: 'c', list: [1, 2] }, { $push: { list: { $each: [3], $slice: 2 } } })).toEqual({
-          _id: 'c',
-          list: [1, 2],
-        });
-      });
-
-      it('$push on a missing field creates the array and applies $slice', async () => {
-        expect(await updated({ _id: 'a' }, { $push: { recent: { $each: [1, 2, 3, 4], $slice: -2 } } })).toEqual({
-          _id: 'a',
-          recent: [3, 4],
-        });
-        expect(await updated({ _id: 'b' }, { $push: { 'nested.list': 'x' } })).toEqual({
-          _id: 'b',
-          nested: { list: ['x'] },
-        });
-      });
-
-      it('$pull by value, by condition, and by sub-document query', async () => {
+      it('$pull removes every element equal to the value', async () => {
         expect(await updated({ _id: 'a', tags: ['a', 'b', 'a'] }, { $pull: { tags: 'a' } })).toEqual({
           _id: 'a',
           tags: ['b'],
         });
-        expect(await updated({ _id: 'b', n: [1, 5, 2, 7] }, { $pull: { n: { $gte: 5 } } })).toEqual({
+        expect(await updated({ _id: 'b', n: [1, 5, 2] }, { $pull: { n: 9, missing: 1 } })).toEqual({
           _id: 'b',
-          n: [1, 2],
+          n: [1, 5, 2],
         });
-        expect(
-          await updated(
-            {
-              _id: 'c',
-              items: [
-                { k: 'x', v: 1 },
-                { k: 'y', v: 2 },
-              ],
-            },
-            { $pull: { items: { k: 'x' } } },
-          ),
-        ).toEqual({ _id: 'c', items: [{ k: 'y', v: 2 }] });
       });
 
-      it('$addToSet adds only what is absent, with $each too, and creates the array', async () => {
+      it('$addToSet adds only what is absent, and creates the array', async () => {
         expect(await updated({ _id: 'a', tags: ['a'] }, { $addToSet: { tags: 'a' } })).toEqual({
           _id: 'a',
           tags: ['a'],
         });
-        expect(await updated({ _id: 'b', tags: ['a'] }, { $addToSet: { tags: { $each: ['b', 'a', 'c'] } } })).toEqual({
+        expect(await updated({ _id: 'b', tags: ['a'] }, { $addToSet: { tags: 'b' } })).toEqual({
           _id: 'b',
-          tags: ['a', 'b', 'c'],
+          tags: ['a', 'b'],
         });
-        expect(await updated({ _id: 'c' }, { $addToSet: { tags: { $each: ['x', 'y', 'x'] } } })).toEqual({
-          _id: 'c',
-          tags: ['x', 'y'],
-        });
+        expect(await updated({ _id: 'c' }, { $addToSet: { tags: 7 } })).toEqual({ _id: 'c', tags: [7] });
       });
 
-      it('$min and $max replace only when lower / higher, and set missing fields', async () => {
+      it('refuses update operators and shapes outside the language, changing nothing', async () => {
+        const coll = store.collection('u');
+        await coll.insertOne({ _id: 'a', n: 1, list: [1], profile: { city: 'Lyon' } });
+        const refused: Update[] = [
+          { $unset: { n: '' } },
+          { $push: { list: 2 } },
+          { $pullAll: { list: [1] } },
+          { $rename: { n: 'm' } },
+          { $mul: { n: 2 } },
+          { $set: { 'profile.city': 'Nice' } },
+          { $inc: { n: '1' } },
+          { $addToSet: { list: { $each: [2, 3] } } },
+          { $pull: { list: { $gte: 1 } } },
+          { $set: { n: 2 }, $inc: { n: 1 } },
+          {},
+        ];
+        for (const update of refused) {
+          await expect(coll.updateOne({ _id: 'a' }, update), JSON.stringify(update)).rejects.toThrow(
+            UnsupportedQueryError,
+          );
+          await expect(coll.updateMany({}, update, { upsert: true })).rejects.toThrow(UnsupportedQueryError);
+        }
+        expect(await coll.find({})).toEqual([{ _id: 'a', n: 1, list: [1], profile: { city: 'Lyon' } }]);
+      });
+
+      it('$min and $max replace only when lower / higher (numbers or strings), and set missing fields', async () => {
         expect(
           await updated({ _id: 'a', lo: 5, hi: 5 }, { $min: { lo: 3, missingLo: 9 }, $max: { hi: 4, missingHi: 1 } }),
         ).toEqual({
@@ -267,6 +250,13 @@ export function readStoreContract(
           lo: 5,
           hi: 8,
         });
+        // ISO dates are strings: the earliest and the latest
+        expect(
+          await updated(
+            { _id: 'c', first: '2026-02-01T00:00:00.000Z', last: '2026-02-01T00:00:00.000Z' },
+            { $min: { first: '2026-01-15T00:00:00.000Z' }, $max: { last: '2026-01-15T00:00:00.000Z' } },
+          ),
+        ).toEqual({ _id: 'c', first: '2026-01-15T00:00:00.000Z', last: '2026-02-01T00:00:00.000Z' });
       });
 
       it('$setOnInsert does nothing when the document exists', async () => {
@@ -342,21 +332,21 @@ export function readStoreContract(
           { $setOnInsert: { none: null, empty: [], nested: { none: null }, list: [null] }, $set: { v: 1 } },
           { upsert: true },
         );
-        await coll.updateOne({ $and: [{ _id: 'm' }, { k: null }] }, { $set: { v: 1 } }, { upsert: true });
+        await coll.updateOne({ _id: 'm', $or: [{ k: null }] }, { $set: { v: 1 } }, { upsert: true });
         expect(await coll.find({}, { sort: { _id: 1 } })).toEqual([
           { _id: 'm', k: null, v: 1 },
           { _id: 'n', none: null, empty: [], nested: { none: null }, list: [null], v: 1 },
         ]);
       });
 
-      it('takes $eq, dotted and $and equalities from the filter, not ranges', async () => {
+      it('takes the equalities from the filter (and from a one-clause $or), not ranges', async () => {
         const coll = store.collection('counters');
         await coll.updateOne(
-          { $and: [{ _id: 'k' }, { 'owner.id': 7 }], kind: { $eq: 'z' }, age: { $gt: 5 } },
+          { _id: 'k', $or: [{ owner: 7 }], kind: 'z', age: { $gt: 5 } },
           { $set: { c: 1 } },
           { upsert: true },
         );
-        expect(await coll.findOne({ _id: 'k' })).toEqual({ _id: 'k', owner: { id: 7 }, kind: 'z', c: 1 });
+        expect(await coll.findOne({ _id: 'k' })).toEqual({ _id: 'k', owner: 7, kind: 'z', c: 1 });
       });
 
       it('gives the new document a string _id when the filter has none', async () => {
@@ -389,7 +379,7 @@ export function readStoreContract(
       it('updateMany reports matched and modified counts', async () => {
         const coll = await people();
         await coll.updateOne({ _id: 1 }, { $set: { city: 'Paris' } });
-        const result = await coll.updateMany({ 'profile.city': { $exists: true } }, { $set: { city: 'Paris' } });
+        const result = await coll.updateMany({ profile: { $exists: true } }, { $set: { city: 'Paris' } });
         expect(result).toEqual({ matchedCount: 3, modifiedCount: 2, upsertedCount: 0 });
         expect(await coll.countDocuments({ city: 'Paris' })).toBe(3);
       });
@@ -473,11 +463,13 @@ export function readStoreContract(
         expect(ids(await coll.find({ tags: 'b' }, { sort: { tags: -1, _id: 1 } }))).toEqual([1, 2, 3]);
       });
 
-      it('sorts on dotted paths', async () => {
+      it('refuses sorts, projections and index keys outside the language', async () => {
         const coll = await people();
-        expect(
-          ids(await coll.find({ 'profile.city': { $exists: true } }, { sort: { 'profile.city': 1, _id: -1 } })),
-        ).toEqual([2, 3, 1]);
+        await expect(coll.find({}, { sort: { 'profile.city': 1 } })).rejects.toThrow(UnsupportedQueryError);
+        await expect(coll.find({}, { sort: { age: 2 as 1 } })).rejects.toThrow(UnsupportedQueryError);
+        await expect(coll.find({}, { projection: { 'profile.city': 1 } })).rejects.toThrow(UnsupportedQueryError);
+        await expect(coll.find({}, { projection: { name: 1, age: 0 } })).rejects.toThrow(UnsupportedQueryError);
+        await expect(coll.createIndex({ key: { 'profile.city': 1 } })).rejects.toThrow(UnsupportedQueryError);
       });
 
       it('skips and limits after sorting', async () => {
@@ -492,19 +484,18 @@ export function readStoreContract(
 
       it('projects by inclusion (with _id unless excluded) and by exclusion', async () => {
         const coll = await people();
-        expect(await coll.findOne({ _id: 1 }, { projection: { name: 1, 'profile.city': 1 } })).toEqual({
+        expect(await coll.findOne({ _id: 1 }, { projection: { name: 1, profile: 1 } })).toEqual({
           _id: 1,
           name: 'alice',
-          profile: { city: 'Paris' },
+          profile: { city: 'Paris', langs: ['fr', 'en'] },
         });
         expect(await coll.find({ _id: 2 }, { projection: { name: 1, _id: 0 } })).toEqual([{ name: 'bob' }]);
         expect(await coll.findOne({ _id: 4 }, { projection: { tags: 0, score: 0 } })).toEqual({ _id: 4, name: 'dave' });
-        expect(await coll.findOne({ _id: 1 }, { projection: { 'profile.langs': 0, items: 0, tags: 0 } })).toEqual({
+        expect(await coll.findOne({ _id: 1 }, { projection: { profile: 0, items: 0, tags: 0 } })).toEqual({
           _id: 1,
           name: 'alice',
           age: 30,
           score: 10,
-          profile: { city: 'Paris' },
         });
       });
 
@@ -558,10 +549,10 @@ export function readStoreContract(
         const coll = await people();
         await coll.createIndex({ key: { name: 1 } });
         await coll.createIndex({ key: { name: 1 } });
-        await coll.createIndex({ key: { 'profile.city': 1, age: -1 }, name: 'city_age' });
-        await coll.createIndex({ key: { 'profile.city': 1, age: -1 }, name: 'city_age' });
+        await coll.createIndex({ key: { tags: 1, age: -1 }, name: 'tags_age' });
+        await coll.createIndex({ key: { tags: 1, age: -1 }, name: 'tags_age' });
         expect(idSet(await coll.find({ name: { $in: ['bob', 'dave'] } }))).toEqual([2, 4]);
-        expect(ids(await coll.find({ 'profile.city': 'Paris' }, { sort: { age: -1 } }))).toEqual([3, 1]);
+        expect(ids(await coll.find({ tags: 'b' }, { sort: { age: -1 } }))).toEqual([1, 2]);
       });
 
       it('a unique index refuses duplicates on insert, update, replace and upsert', async () => {
@@ -867,9 +858,7 @@ const filterArb: fc.Arbitrary<Filter> = fc.oneof(
   fc.record({ s: rangeArb(sArb) }),
   fc.record({ n: rangeArb(nArb) }),
   fc.record({ _id: fc.record({ $in: fc.array(idArb, { maxLength: 4 }) }) }),
-  fc
-    .record({ $and: fc.tuple(fc.record({ u: userArb }), fc.record({ r: rangeArb(smallArb) })) })
-    .map((f) => ({ $and: [...f.$and] })),
+  fc.record({ u: userArb, $or: fc.tuple(fc.record({ r: rangeArb(smallArb) })).map((c) => [...c]) }),
   fc
     .record({ $or: fc.tuple(fc.record({ u: userArb }), fc.record({ tags: tagArb })) })
     .map((f) => ({ $or: [...f.$or] })),
@@ -920,12 +909,10 @@ const updateArb: fc.Arbitrary<Update> = fc.oneof(
   fc.record({ $set: fc.record({ t: tArb }) }),
   fc.record({ $set: fc.record({ s: sArb }) }),
   fc.record({ $inc: fc.record({ n: fc.integer({ min: -2, max: 2 }) }) }),
-  fc.record({ $push: fc.record({ tags: tagArb }) }),
   fc.record({ $addToSet: fc.record({ tags: tagArb }) }),
   fc.record({ $pull: fc.record({ tags: tagArb }) }),
-  fc.record({ $unset: fc.record({ t: fc.constant('') }) }),
-  fc.record({ $unset: fc.record({ r: fc.constant('') }) }),
-  fc.record({ $unset: fc.record({ u: fc.constant('') }) }),
+  fc.record({ $set: fc.record({ t: fc.constant(null) }) }),
+  fc.record({ $set: fc.record({ r: fc.constant(null) }) }),
 );
 
 type Op =

@@ -14,7 +14,7 @@ import { DuplicateKeyError, type ReadCollection, type Doc, type Update } from '@
 /**
  * Apply `update` to document `id` unless an event at this position (or later) was already
  * applied to it: the document remembers the last position in a guard field (fixed-width string
- * so it compares the same in MongoDB and in memory). Makes `$inc`/`$push` safe under redelivery.
+ * so it compares the same in MongoDB and in memory). Makes `$inc`/`$addToSet` safe under redelivery.
  * Each projector writing a shared document uses its own guard field (`guard`), and makes at
  * most one guarded write per document per event. Returns true when the update was applied.
  *

@@ -434,7 +434,7 @@ describe("the query-time join (the timeline tests' oracle) over a long history",
         followee_id: `u${b}`,
         created_at: new Date(t0 + b).toISOString(),
       });
-      await read.collection(FOLLOWING).updateOne({ _id: `u${a}` }, { $push: { ids: `u${b}` } }, { upsert: true });
+      await read.collection(FOLLOWING).updateOne({ _id: `u${a}` }, { $addToSet: { ids: `u${b}` } }, { upsert: true });
     };
     for (const b of [3, 50, 77]) await follow(0, b);
     for (let b = 2; b < members; b++) await follow(1, b);
