@@ -16,7 +16,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
 import type { ModerationQueries, AdminQueries } from '@evo/projections';
-import { CatalogueRepository } from '@evo/workers';
+import type { CatalogueRepository } from '@evo/commands';
 import { findUserByEmail } from '../identity/commands';
 import { loadVideo } from '../social/commands';
 import { isAdminByStream } from './require-admin';

@@ -1,6 +1,5 @@
 import type { EventStore } from '@evo/infra';
-import { CatalogueRepository } from '@evo/workers';
-import { WalletRepository } from '@evo/workers';
+import { CatalogueRepository, WalletRepository } from '@evo/commands';
 import { MemberDirectory } from './members';
 
 /**
