@@ -6,11 +6,10 @@ import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { parseInput } from '../ledger/schemas';
-import { bodyOf } from '../social/http';
 import { requireAdmin } from './require-admin';
 import { changeReportStatus } from './commands';
 import { ReportBody, ReportIdParam, ReportsQuery } from './schemas';
+import { bodyOf, parseInput } from '../http/request';
 
 /** how long an answer waits for the read models to include the decision it returns */
 const ANSWER_WAIT_MS = 2000;

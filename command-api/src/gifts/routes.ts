@@ -9,7 +9,8 @@ import { awaitOwnWrites } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { access } from '../ledger/access';
 import { answerLedger, ledgerCommandsOf, type LedgerRouterOptions } from '../ledger/routes';
-import { ClaimBody, EmailParam, SendGiftBody, parseInput } from '../ledger/schemas';
+import { ClaimBody, EmailParam, SendGiftBody } from '../ledger/schemas';
+import { parseInput } from '../http/request';
 
 /** The handlers both mounts of `/gifts/send` and `/gifts/balance/:email` share. */
 function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {

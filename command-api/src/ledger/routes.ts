@@ -10,8 +10,9 @@ import { contextOf } from '../http/context';
 import { access } from './access';
 import { LedgerCommands, type LedgerAnswer } from './commands';
 import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
-import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody, parseInput } from './schemas';
+import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody } from './schemas';
 import { requireAdmin } from '../admin/require-admin';
+import { parseInput } from '../http/request';
 
 export interface LedgerRouterOptions {
   /** where pack purchases are paid; the sandbox approves at once */

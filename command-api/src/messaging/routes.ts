@@ -6,9 +6,9 @@ import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { bodyObject } from '../comments/routes';
 import { sameEmail } from '../comments/commands';
 import { deleteConversation, sendMessage } from './commands';
+import { bodyOf, parseInput } from '../http/request';
 
 /**
  * POST   /messages (and /messages/)           { senderEmail?, receiverEmail, content } -> 201 { message, item: Message }
@@ -34,7 +34,7 @@ export function messagingRouter(deps: AppDeps): Router {
   r.post(
     '/messages',
     route(async (req, res) => {
-      const body = MessageBody.parse(bodyObject(req.body));
+      const body = parseInput(MessageBody, bodyOf(req));
       const result = await sendMessage(
         events,
         ids,

@@ -5,6 +5,7 @@ import { PAGE, type Page, type SocialQueries, type UserDoc } from '@evo/projecti
 import { HttpError } from '../http/errors';
 import { currentUserId } from '../http/session';
 import { pageQuery } from '../http/page-query';
+import { parseInput } from '../http/request';
 
 export const SOCIAL_ROUTE_MESSAGES = {
   forbidden: 'Action non autorisée.',
@@ -27,10 +28,6 @@ export const SOCIAL_ROUTE_MESSAGES = {
 } as const;
 
 const M = SOCIAL_ROUTE_MESSAGES;
-
-/** The JSON body as an object: anything else (absent, an array, a bare value) counts as empty. */
-export const bodyOf = (req: Request): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** A positive integer id, from a path segment or a JSON number / numeric string. */
 export const videoIdField = z.preprocess(
@@ -63,7 +60,7 @@ export const MAX_PAGE = 200;
 /** `?page=` (1-based, at most 200) and `?limit=` (default 20, at most 50) */
 export const PageQuery = pageQuery({ ...PAGE, maxPage: MAX_PAGE });
 export const pageOf = (req: Request): Page => {
-  const { page, limit } = PageQuery.parse(req.query ?? {});
+  const { page, limit } = parseInput(PageQuery, req.query);
   return { page, limit };
 };
 

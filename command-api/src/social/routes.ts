@@ -11,12 +11,12 @@ import {
   SOCIAL_ROUTE_MESSAGES as M,
   actorEmailField,
   assertActor,
-  bodyOf,
   emailValue,
   pageOf,
   selfOrAdmin,
   sessionMember,
 } from './http';
+import { bodyOf, parseInput } from '../http/request';
 
 /** POST /follows/follow (follow back from a notification) */
 const FollowByEmailBody = z.object({
@@ -53,7 +53,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/follows/follow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByEmailBody.parse(bodyOf(req));
+      const body = parseInput(FollowByEmailBody, bodyOf(req));
       const me = await actingMember(req, body.follower_email);
       const target = await requireMemberBy(events, 'email', body.following_email);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
@@ -66,7 +66,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/follows/follow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByPseudoBody.parse(bodyOf(req));
+      const body = parseInput(FollowByPseudoBody, bodyOf(req));
       const me = await actingMember(req, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
@@ -80,7 +80,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/follows/unfollow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByPseudoBody.parse(bodyOf(req));
+      const body = parseInput(FollowByPseudoBody, bodyOf(req));
       const me = await actingMember(req, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
@@ -105,7 +105,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/stats/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
+      const { email } = parseInput(EmailParam, req.params);
       const subject = await q.userByEmail(email);
       if (!subject) throw new HttpError(404, M.userNotFound);
       res.json(await q.stats(subject._id));
@@ -116,7 +116,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/follows/is-following/:followerEmail/:pseudo',
     requireAuth,
     route(async (req, res) => {
-      const { followerEmail, pseudo } = IsFollowingByPseudoParams.parse(req.params);
+      const { followerEmail, pseudo } = parseInput(IsFollowingByPseudoParams, req.params);
       const { subject } = await selfOrAdmin(req, q, followerEmail);
       const target = await q.userByPseudo(pseudo);
       if (!target) throw new HttpError(404, M.userNotFound);
@@ -128,7 +128,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/is-following/:email/:targetEmail',
     requireAuth,
     route(async (req, res) => {
-      const { email, targetEmail } = IsFollowingByEmailParams.parse(req.params);
+      const { email, targetEmail } = parseInput(IsFollowingByEmailParams, req.params);
       const { subject } = await selfOrAdmin(req, q, email);
       const target = await q.userByEmail(targetEmail);
       if (!target) throw new HttpError(404, M.userNotFound);
@@ -140,7 +140,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/friends/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
+      const { email } = parseInput(EmailParam, req.params);
       const { subject } = await selfOrAdmin(req, q, email);
       res.json(await q.friends(subject._id));
     }),
@@ -151,7 +151,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/videos/friends-feed/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
+      const { email } = parseInput(EmailParam, req.params);
       const page = pageOf(req);
       const { subject } = await selfOrAdmin(req, q, email);
       res.json(await q.friendsFeed(subject._id, page));

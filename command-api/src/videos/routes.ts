@@ -16,12 +16,12 @@ import {
   VideoIdParam,
   actorEmailField,
   assertActor,
-  bodyOf,
   pageOf,
   sessionMember,
   videoIdField,
 } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
+import { bodyOf, parseInput } from '../http/request';
 
 export const VIDEO_ROUTE_MESSAGES = {
   uploaded: 'Vidéo envoyée avec succès !',
@@ -50,7 +50,7 @@ export function videosRouter(deps: AppDeps): Router {
     uploads.multipart([{ name: 'video', maxCount: 1 }]),
     route(async (req, res) => {
       const ownerId = currentUserId(req);
-      const body = UploadBody.parse(bodyOf(req));
+      const body = parseInput(UploadBody, bodyOf(req));
       const file = firstFile(req, 'video');
       if (!file) throw new HttpError(400, UPLOAD_MESSAGES.videoRequired);
       const kept = await uploads.keep(file, 'video', 'videos');
@@ -88,7 +88,7 @@ export function videosRouter(deps: AppDeps): Router {
     '/videos/views',
     requireAuth,
     route(async (req, res) => {
-      const body = ViewBody.parse(bodyOf(req));
+      const body = parseInput(ViewBody, bodyOf(req));
       const me = await loadMember(events, currentUserId(req));
       if (!me) throw new HttpError(401, M.sessionExpired);
       assertActor(body.userEmail, me.email);
@@ -102,7 +102,7 @@ export function videosRouter(deps: AppDeps): Router {
     '/videos/:id',
     requireAuth,
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const found = await q.video(id, currentUserId(req));
       if (!found) throw new HttpError(404, M.videoNotFound);
       if (found.visible) return void res.json(found.video);
@@ -117,7 +117,7 @@ export function videosRouter(deps: AppDeps): Router {
   );
 
   const remove = route(async (req, res) => {
-    const { id } = VideoIdParam.parse(req.params);
+    const { id } = parseInput(VideoIdParam, req.params);
     const result = await deleteVideo(events, currentUserId(req), id, contextOf(req));
     await answerWrite(sessions, req, res, result.position);
     res.json({ message: M.deleted });
@@ -128,7 +128,7 @@ export function videosRouter(deps: AppDeps): Router {
   /** like or unlike, then the count once the read models include it */
   const like = (liked: boolean) =>
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const result = await setLike(events, currentUserId(req), id, liked, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
       // nothing new (liked twice): the like this answer counts may still be on its way
@@ -144,7 +144,7 @@ export function videosRouter(deps: AppDeps): Router {
     '/favorite/:id',
     requireAuth,
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const { favorited, position } = await toggleFavorite(events, currentUserId(req), id, contextOf(req));
       await answerWrite(sessions, req, res, position);
       res.json({ favorited, message: favorited ? M.favorited : M.unfavorited });
@@ -166,8 +166,8 @@ export function videosRouter(deps: AppDeps): Router {
     '/report/:id',
     requireAuth,
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
-      const { reason } = ReportBody.parse(bodyOf(req));
+      const { id } = parseInput(VideoIdParam, req.params);
+      const { reason } = parseInput(ReportBody, bodyOf(req));
       const me = await loadMember(events, currentUserId(req));
       if (!me) throw new HttpError(401, M.sessionExpired);
       const result = await reportVideo(events, ids, me.userId, id, reason, contextOf(req));
