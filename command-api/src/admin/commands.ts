@@ -1,7 +1,5 @@
 import {
   ADMIN_OPERATIONS_STREAM,
-  MESSAGES,
-  notFound,
   operationsDecider,
   reportClaimStream,
   reportDecider,
@@ -17,9 +15,8 @@ import {
 import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
 import type { ModerationQueries, AdminQueries } from '@evo/projections';
 import type { CatalogueRepository } from '@evo/commands';
-import { findUserByEmail } from '../identity/commands';
+import { isAdminByStream, requireMemberBy } from '../identity/members';
 import { loadVideo } from '../social/commands';
-import { isAdminByStream } from './require-admin';
 
 /**
  * The administrators' commands. Each decides from streams: the requester's role from their user
@@ -105,15 +102,9 @@ const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
   return run;
 };
 
-async function requireMember(events: EventStore, email: string) {
-  const user = await findUserByEmail(events, email);
-  if (!user) throw notFound(MESSAGES.unknownUser);
-  return user;
-}
-
 export const grantAdminRole = (events: EventStore, email: string, ctx: CommandContext) =>
   serialized(async () => {
-    const user = await requireMember(events, email);
+    const user = await requireMemberBy(events, 'email', email);
     return handleCommand(
       events,
       userStream(user.userId),
@@ -137,7 +128,7 @@ export const revokeAdminRole = (
   ctx: CommandContext,
 ) =>
   serialized(async () => {
-    const user = await requireMember(events, email);
+    const user = await requireMemberBy(events, 'email', email);
     let otherAdmins = 0;
     if (user.userId !== requesterId && (await isAdminByStream(events, requesterId))) otherAdmins = 1;
     else {

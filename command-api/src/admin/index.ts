@@ -8,7 +8,7 @@ import { adminUsersRouter } from './users-routes';
 import { auditRouter } from './audit-routes';
 import { projectionsRouter } from './projections-routes';
 
-export { requireAdmin, isAdminByStream } from './require-admin';
+export { requireAdmin } from './require-admin';
 
 /** The back-office under /api: one router per concern, every route behind `requireAdmin`. */
 export function adminRouter(deps: AppDeps): Router {

@@ -11,7 +11,9 @@ import { RateLimiter } from '../http/rate-limit';
 import { LoginThrottle } from './login-throttle';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
-import { findUserByEmail, recordLogin, registerUser } from './commands';
+import { recordLogin, registerUser } from './commands';
+import { findMemberBy } from './members';
+import { sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
 
@@ -98,10 +100,10 @@ export function identityRouter(deps: AppDeps): Router {
       const body = parseInput(LoginBody, req.body);
       const attempt = logins.begin(req.ip ?? 'unknown', normalize(body.email));
       if (!attempt) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
-      let user: Awaited<ReturnType<typeof findUserByEmail>>;
+      let user: Awaited<ReturnType<typeof findMemberBy>>;
       let ok = false;
       try {
-        user = await findUserByEmail(events, body.email);
+        user = await findMemberBy(events, 'email', body.email);
         ok = await verifyPassword(user?.passwordHash, body.password);
       } catch (e) {
         logins.abandoned(attempt);
@@ -135,8 +137,7 @@ export function identityRouter(deps: AppDeps): Router {
     '/auth/me',
     requireAuth,
     route(async (req, res) => {
-      const user = await queries.userById(currentUserId(req));
-      if (!user) throw new HttpError(401, 'Session expirée, reconnectez-vous.');
+      const user = await sessionUser(req, queries);
       res.json({
         email: user.email,
         pseudo: user.pseudo,

@@ -6,7 +6,7 @@ import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { sameEmail } from '../comments/commands';
+import { ownerNamed } from '../http/actor';
 import { deleteConversation, sendMessage } from './commands';
 import { bodyOf, parseInput } from '../http/request';
 
@@ -25,11 +25,7 @@ export function messagingRouter(deps: AppDeps): Router {
   const r = Router();
 
   /** the session user, who must be the one the path names */
-  const pathOwner = async (req: Request, email: string) => {
-    const me = await users.userById(currentUserId(req));
-    if (!me || !sameEmail(email, me.email)) throw new HttpError(403, MESSAGING_MESSAGES.forbidden);
-    return me;
-  };
+  const pathOwner = (req: Request, email: string) => ownerNamed(req, users, email, MESSAGING_MESSAGES.forbidden);
 
   r.post(
     '/messages',

@@ -1,6 +1,5 @@
 import {
   ADMIN_ROLE,
-  MESSAGES,
   REPORT_SEQUENCE,
   favoritesDecider,
   favoritesStream,
@@ -9,51 +8,22 @@ import {
   isFavorite,
   likeDecider,
   likeStream,
-  notFound,
   checkReportable,
   reportClaimDecider,
   reportClaimStream,
   reportDecider,
   reportStream,
   isReportClosed,
-  reservationDecider,
-  reservationStream,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
   viewDecider,
   viewStream,
   type LogPosition,
   type ReportClaimState,
-  type UserState,
   type VideoState,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
-
-export type Member = UserState & { status: 'registered' };
-
-/** A member from their stream (commands never read read models). */
-export async function loadMember(events: EventStore, userId: string): Promise<Member | undefined> {
-  const { state } = await loadState(events, userStream(userId), userDecider);
-  return state.status === 'registered' ? state : undefined;
-}
-
-/** The member holding a pseudo or an email (uniqueness claim, then their stream). */
-export async function findMemberBy(
-  events: EventStore,
-  kind: 'email' | 'pseudo',
-  value: string,
-): Promise<Member | undefined> {
-  const { state: claim } = await loadState(events, reservationStream(kind, value), reservationDecider);
-  return claim.ownerId ? loadMember(events, claim.ownerId) : undefined;
-}
-
-export async function requireMemberBy(events: EventStore, kind: 'email' | 'pseudo', value: string): Promise<Member> {
-  const m = await findMemberBy(events, kind, value);
-  if (!m) throw notFound(MESSAGES.unknownUser);
-  return m;
-}
+import { loadMember } from '../identity/members';
 
 export const loadVideo = async (events: EventStore, videoId: number): Promise<VideoState> =>
   (await loadState(events, videoStream(videoId), videoDecider)).state;

@@ -3,19 +3,13 @@ import { z } from 'zod';
 import { socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
+import { requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { loadMember, requireMemberBy, setFollowing } from './commands';
-import {
-  SOCIAL_ROUTE_MESSAGES as M,
-  actorEmailField,
-  assertActor,
-  emailValue,
-  pageOf,
-  selfOrAdmin,
-  sessionMember,
-} from './http';
+import { setFollowing } from './commands';
+import { requireMemberBy } from '../identity/members';
+import { actingMember, readableMember, sessionUser } from '../http/actor';
+import { SOCIAL_ROUTE_MESSAGES as M, actorEmailField, emailValue, pageOf } from './http';
 import { bodyOf, parseInput } from '../http/request';
 
 /** POST /follows/follow (follow back from a notification) */
@@ -41,20 +35,12 @@ export function socialRouter(deps: AppDeps): Router {
   const q = socialQueries(read);
   const r = Router();
 
-  /** the session user from their stream, checked against a claimed actor email */
-  async function actingMember(req: Parameters<typeof currentUserId>[0], claimed: string | undefined) {
-    const me = await loadMember(events, currentUserId(req));
-    if (!me) throw new HttpError(401, M.sessionExpired);
-    assertActor(claimed, me.email);
-    return me;
-  }
-
   r.post(
     '/follows/follow',
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(FollowByEmailBody, bodyOf(req));
-      const me = await actingMember(req, body.follower_email);
+      const me = await actingMember(req, events, body.follower_email);
       const target = await requireMemberBy(events, 'email', body.following_email);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -67,7 +53,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(FollowByPseudoBody, bodyOf(req));
-      const me = await actingMember(req, body.followerEmail);
+      const me = await actingMember(req, events, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -81,7 +67,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(FollowByPseudoBody, bodyOf(req));
-      const me = await actingMember(req, body.followerEmail);
+      const me = await actingMember(req, events, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -95,7 +81,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const page = pageOf(req);
-      const me = await sessionMember(req, q);
+      const me = await sessionUser(req, q);
       res.json(await q.suggestions(me._id, page));
     }),
   );
@@ -117,7 +103,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { followerEmail, pseudo } = parseInput(IsFollowingByPseudoParams, req.params);
-      const { subject } = await selfOrAdmin(req, q, followerEmail);
+      const subject = await readableMember(req, q, followerEmail, M.forbidden);
       const target = await q.userByPseudo(pseudo);
       if (!target) throw new HttpError(404, M.userNotFound);
       res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
@@ -129,7 +115,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { email, targetEmail } = parseInput(IsFollowingByEmailParams, req.params);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const subject = await readableMember(req, q, email, M.forbidden);
       const target = await q.userByEmail(targetEmail);
       if (!target) throw new HttpError(404, M.userNotFound);
       res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
@@ -141,7 +127,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { email } = parseInput(EmailParam, req.params);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const subject = await readableMember(req, q, email, M.forbidden);
       res.json(await q.friends(subject._id));
     }),
   );
@@ -153,7 +139,7 @@ export function socialRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { email } = parseInput(EmailParam, req.params);
       const page = pageOf(req);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const subject = await readableMember(req, q, email, M.forbidden);
       res.json(await q.friendsFeed(subject._id, page));
     }),
   );

@@ -10,16 +10,9 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
-import { deleteVideo, loadMember, recordView, reportVideo, setLike, toggleFavorite } from '../social/commands';
-import {
-  SOCIAL_ROUTE_MESSAGES as M,
-  VideoIdParam,
-  actorEmailField,
-  assertActor,
-  pageOf,
-  sessionMember,
-  videoIdField,
-} from '../social/http';
+import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from '../social/commands';
+import { actingMember, sessionUser } from '../http/actor';
+import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
 import { bodyOf, parseInput } from '../http/request';
 
@@ -89,9 +82,7 @@ export function videosRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(ViewBody, bodyOf(req));
-      const me = await loadMember(events, currentUserId(req));
-      if (!me) throw new HttpError(401, M.sessionExpired);
-      assertActor(body.userEmail, me.email);
+      await actingMember(req, events, body.userEmail);
       const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
       await answerWrite(sessions, req, res, position);
       res.json({ message: M.viewed });
@@ -108,7 +99,7 @@ export function videosRouter(deps: AppDeps): Router {
       if (found.visible) return void res.json(found.video);
       // not public: administrators see it, and so does the author of a video hidden by moderation
       // (with the sanction message); anyone else is told it is unavailable
-      const me = await sessionMember(req, q);
+      const me = await sessionUser(req, q);
       const hiddenForItsAuthor = found.doc.status === VISIBILITY_HIDDEN && found.doc.user_id === me._id;
       if (!me.is_admin && !hiddenForItsAuthor) throw new HttpError(404, M.videoUnavailable);
       const sanction = (await latestSanctions(read, [id])).get(id) ?? null;
@@ -168,8 +159,7 @@ export function videosRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { id } = parseInput(VideoIdParam, req.params);
       const { reason } = parseInput(ReportBody, bodyOf(req));
-      const me = await loadMember(events, currentUserId(req));
-      if (!me) throw new HttpError(401, M.sessionExpired);
+      const me = await actingMember(req, events);
       const result = await reportVideo(events, ids, me.userId, id, reason, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
       res.status(201).json({ message: M.reported });
