@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
-import { reportsRouter } from './reports-routes';
 import { visibilityRouter } from './visibility-routes';
 import { adminGiftsRouter } from './gifts-routes';
 import { statsRouter } from './stats-routes';
@@ -13,15 +12,7 @@ export { requireAdmin } from './require-admin';
 /** The back-office under /api: one router per concern, every route behind `requireAdmin`. */
 export function adminRouter(deps: AppDeps): Router {
   const r = Router();
-  for (const sub of [
-    reportsRouter,
-    visibilityRouter,
-    adminGiftsRouter,
-    statsRouter,
-    adminUsersRouter,
-    auditRouter,
-    projectionsRouter,
-  ])
+  for (const sub of [visibilityRouter, adminGiftsRouter, statsRouter, adminUsersRouter, auditRouter, projectionsRouter])
     r.use(sub(deps));
   return r;
 }

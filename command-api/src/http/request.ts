@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { z, ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import { HttpError, MESSAGES } from './errors';
 
 /** The JSON body as an object: anything else (absent, an array, a bare value) counts as empty. */
@@ -16,3 +16,13 @@ export function parseInput<S extends ZodTypeAny>(schema: S, input: unknown): z.o
   if (!r.success) throw new HttpError(400, r.error.issues[0]?.message ?? MESSAGES.badForm);
   return r.data;
 }
+
+/** `{ id }`: a positive integer id in a path (`:id`), every failure with `message`. */
+export const idParam = (message: string) =>
+  z.object({
+    id: z
+      .string({ required_error: message, invalid_type_error: message })
+      .regex(/^\d{1,15}$/, message)
+      .transform(Number)
+      .refine((n) => n > 0, message),
+  });

@@ -1,6 +1,5 @@
 import {
   ADMIN_ROLE,
-  REPORT_SEQUENCE,
   favoritesDecider,
   favoritesStream,
   followDecider,
@@ -8,21 +7,14 @@ import {
   isFavorite,
   likeDecider,
   likeStream,
-  checkReportable,
-  reportClaimDecider,
-  reportClaimStream,
-  reportDecider,
-  reportStream,
-  isReportClosed,
   videoDecider,
   videoStream,
   viewDecider,
   viewStream,
   type LogPosition,
-  type ReportClaimState,
   type VideoState,
 } from '@evo/domain';
-import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
+import { handleCommand, loadState, type CommandContext, type EventStore } from '@evo/infra';
 import { loadMember } from '../identity/members';
 
 export const loadVideo = async (events: EventStore, videoId: number): Promise<VideoState> =>
@@ -88,42 +80,6 @@ export async function toggleFavorite(events: EventStore, userId: string, videoId
     ctx,
   );
   return { favorited: isFavorite(r.state, videoId), position: r.position };
-}
-
-/**
- * The claim's last report, when moderation closed it (its `report-<id>` stream says 'ferme'): the
- * member may then report the video again. A report reopened later counts as open again.
- */
-export async function closedReportIdsOf(events: EventStore, claim: ReportClaimState): Promise<number[]> {
-  const last = claim.reports.at(-1);
-  if (!last || last.closed) return [];
-  const { state } = await loadState(events, reportStream(last.reportId), reportDecider);
-  return isReportClosed(state) ? [last.reportId] : [];
-}
-
-/**
- * Report a video: its rules are checked (`checkReportable`) before a report id is drawn, then the
- * claim decider decides with the id; the claim stream settles two concurrent reports (the loser has
- * used an id for nothing).
- */
-export async function reportVideo(
-  events: EventStore,
-  ids: IdAllocator,
-  reporterId: string,
-  videoId: number,
-  reason: string,
-  ctx: CommandContext,
-) {
-  const video = await loadVideo(events, videoId);
-  const stream = reportClaimStream(videoId, reporterId);
-  const claim = (await loadState(events, stream, reportClaimDecider)).state;
-  const closedReportIds = await closedReportIdsOf(events, claim);
-  // a refused report draws no id (an id block may cost an append) and appends nothing
-  checkReportable({ video, closedReportIds }, claim);
-  const reportId = await ids.next(REPORT_SEQUENCE, ctx);
-  const command = { type: 'ReportVideo' as const, reportId, videoId, reporterId, reason, video, closedReportIds };
-  const r = await handleCommand(events, stream, reportClaimDecider, command, ctx);
-  return { reportId, position: r.position };
 }
 
 /** Soft delete by the owner or an administrator (the role from the requester's own stream). */

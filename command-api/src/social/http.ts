@@ -23,7 +23,6 @@ export const SOCIAL_ROUTE_MESSAGES = {
   viewed: 'Vue enregistrée.',
   favorited: '⭐ Ajouté aux favoris',
   unfavorited: 'Retiré des favoris',
-  reported: '🚩 Signalement envoyé',
 } as const;
 
 const M = SOCIAL_ROUTE_MESSAGES;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { descriptionField, reportReasonField, videoTitleField } from '@evo/domain';
+import { descriptionField, videoTitleField } from '@evo/domain';
 import { maxPosition } from '@evo/infra';
 import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -10,7 +10,7 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
-import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from '../social/commands';
+import { deleteVideo, recordView, setLike, toggleFavorite } from '../social/commands';
 import { actingMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
@@ -22,15 +22,14 @@ export const VIDEO_ROUTE_MESSAGES = {
 
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
 const ViewBody = z.object({ videoId: videoIdField, userEmail: actorEmailField });
-const ReportBody = z.object({ reason: reportReasonField });
 
 /** how long a like waits for the read models to include it before answering its count */
 const COUNT_WAIT_MS = 2000;
 
 /**
- * Videos: upload, one video, the friends feed, deletion, views, likes, favourites and reports
- * (the product API calls, "Videos"; comments have their own router). Every command loads `video-<id>`
- * to check that the video exists and is visible, never the read models.
+ * Videos: upload, one video, deletion, views, likes and favourites (the product API calls,
+ * "Videos"; comments, the friends feed and reports have their own routers). Every command loads
+ * `video-<id>` to check that the video exists and is visible, never the read models.
  */
 export function videosRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs, progress } = deps;
@@ -149,20 +148,6 @@ export function videosRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const page = pageOf(req);
       res.json(await q.favorites(currentUserId(req), page));
-    }),
-  );
-
-  /** optional JSON body { reason }: trimmed, at most 500 characters, 'Non spécifié' when empty */
-  r.post(
-    '/report/:id',
-    requireAuth,
-    route(async (req, res) => {
-      const { id } = parseInput(VideoIdParam, req.params);
-      const { reason } = parseInput(ReportBody, bodyOf(req));
-      const me = await actingMember(req, events);
-      const result = await reportVideo(events, ids, me.userId, id, reason, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.status(201).json({ message: M.reported });
     }),
   );
 
