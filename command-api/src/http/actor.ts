@@ -9,7 +9,8 @@ import { currentUserId } from './session';
 /**
  * Who is acting, and on whose data, for the routes: the session member (from the read models for
  * reads, from their stream for commands), a body email claiming who acts, a path email naming whose
- * data is read. Every such check of the API is here, with its answers named once.
+ * data is read, with their answers named once. Commands that check a claimed email themselves
+ * (comments, messages, coins) use `identity/members.ts`, the command side of the same question.
  */
 export const ACTOR_MESSAGES = {
   /** a session whose member is not (or no longer) known */
