@@ -6,6 +6,7 @@ COPY contracts/package.json contracts/
 COPY domain/package.json domain/
 COPY infra/package.json infra/
 COPY projections/package.json projections/
+COPY commands/package.json commands/
 COPY workers/package.json workers/
 COPY command-api/package.json command-api/
 COPY web/package.json web/

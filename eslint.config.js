@@ -31,7 +31,7 @@ export default tseslint.config(
 );
 
 function boundaries() {
-  const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'workers', 'command-api', 'web'];
+  const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'commands', 'workers', 'command-api', 'web'];
   const deep = {
     // a path inside another workspace, unless it is one of its test helpers (a `testing/` folder)
     regex: '^@evo/[^/]+/(?!(?:[^/]+/)*testing/)',
@@ -50,6 +50,7 @@ function boundaries() {
     group: [
       '@evo/infra',
       '@evo/projections',
+      '@evo/commands',
       '@evo/workers',
       '@evo/command-api',
       '@evo/web',
@@ -63,9 +64,22 @@ function boundaries() {
     ],
     message: 'Le domaine est pur : ni adaptateur, ni I/O, ni autre couche.',
   };
+  // the write side shared by the API and the background services: it knows the domain and the
+  // ports, never who calls it (the API and the workers both depend on it, so it cannot depend on them)
+  const notFromCommands = {
+    group: ['@evo/projections', '@evo/workers', '@evo/command-api', '@evo/web'],
+    message: "Le côté écriture partagé ne dépend que du domaine et de l'infrastructure.",
+  };
+  // the API runs the workers' handlers in its embedded process: the workers never import it back
+  const notFromWorkers = {
+    group: ['@evo/command-api', '@evo/web'],
+    message: "Les workers ne dépendent pas de l'API (elle les embarque).",
+  };
   return [
     { files: ['**/*.{ts,tsx,js,mjs}'], rules: rule(deep, outside) },
     { files: ['domain/src/**'], rules: rule(deep, outside, notFromDomain) },
+    { files: ['commands/src/**'], rules: rule(deep, outside, notFromCommands) },
+    { files: ['workers/src/**'], rules: rule(deep, outside, notFromWorkers) },
     { files: ['contracts/src/**'], rules: rule({ regex: '^(?!\\./)', message: 'Le contrat ne dépend de rien.' }) },
     { files: ['web/src/**'], rules: rule(deep, outside, serverOnly) },
   ];

@@ -11,6 +11,7 @@ import { awaitOwnWrites } from './http/read-your-writes';
 import { identityRouter } from './identity/routes';
 import { videosRouter } from './videos/routes';
 import { socialRouter } from './social/routes';
+import { moderationRouter } from './moderation/routes';
 import { commentsRouter } from './comments/routes';
 import { notificationsRouter } from './notifications/routes';
 import { messagingRouter } from './messaging/routes';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(identityRouter(deps));
   api.use(videosRouter(deps));
   api.use(socialRouter(deps));
+  api.use(moderationRouter(deps));
   api.use(commentsRouter(deps));
   api.use(notificationsRouter(deps));
   api.use(messagingRouter(deps));

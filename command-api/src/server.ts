@@ -38,7 +38,7 @@ import { UploadStore } from './uploads/upload-store';
 import { ensureAdmin } from './identity/commands';
 import { hashPassword } from './identity/passwords';
 import { seedDemoData } from './seed/demo-data';
-import { ensureGiftCatalogue } from '@evo/workers';
+import { ensureGiftCatalogue } from '@evo/commands';
 import { GiftCreditProcess } from '@evo/workers';
 
 const log = childLogger('server');

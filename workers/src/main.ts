@@ -12,10 +12,10 @@ import {
   loadConfig,
 } from '@evo/infra';
 import { startHealthServer } from '@evo/projections';
+import { WalletRepository } from '@evo/commands';
 import { jobHandlers } from './handlers';
 import { GiftCreditProcess } from './ledger/gift-credits';
 import { requeueUnprocessedVideos } from './videos/requeue';
-import { WalletRepository } from './ledger/wallets';
 
 const log = childLogger('workers');
 try {

@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { adminQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
-import { parseInput } from '../ledger/schemas';
 import { requireAdmin } from './require-admin';
 import { PageQuery } from './schemas';
+import { parseInput } from '../http/request';
 
 /** The administrators' actions, newest first: ?page= (from 1), ?limit= (20, at most 100). */
 export function auditRouter(deps: AppDeps): Router {

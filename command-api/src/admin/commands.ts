@@ -1,69 +1,23 @@
 import {
   ADMIN_OPERATIONS_STREAM,
-  MESSAGES,
-  notFound,
   operationsDecider,
-  reportClaimStream,
-  reportDecider,
-  reportStream,
   userDecider,
   userStream,
   videoDecider,
   videoStream,
   type GiftDescription,
-  type ReportFacts,
   type VideoVisibility,
 } from '@evo/domain';
 import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
-import type { ModerationQueries, AdminQueries } from '@evo/projections';
-import { CatalogueRepository } from '@evo/workers';
-import { findUserByEmail } from '../identity/commands';
-import { loadVideo } from '../social/commands';
-import { isAdminByStream } from './require-admin';
+import type { AdminQueries } from '@evo/projections';
+import type { CatalogueRepository } from '@evo/commands';
+import { isAdminByStream, requireMemberBy } from '../identity/members';
 
 /**
  * The administrators' commands. Each decides from streams: the requester's role from their user
- * stream, a report from its claim and video streams, the catalogue from `gift-catalogue`. Every
+ * stream, the catalogue from `gift-catalogue` (reports: `moderation/commands.ts`). Every
  * event they append names the administrator in its metadata (`ctx.userId`).
  */
-
-/**
- * Where a report was filed, read from its streams: the read model only says which claim stream to
- * open (a report id alone does not name it); the claim must hold VideoReported with this id.
- */
-export async function reportFacts(
-  events: EventStore,
-  moderation: ModerationQueries,
-  reportId: number,
-): Promise<ReportFacts | null> {
-  const where = await moderation.locate(reportId);
-  if (!where) return null;
-  const claim = await events.readStream(reportClaimStream(where.videoId, where.reporterId));
-  const filed = claim.find((e) => e.type === 'VideoReported' && (e.data as { reportId: number }).reportId === reportId);
-  if (!filed) return null;
-  const video = await loadVideo(events, where.videoId);
-  if (video.status === 'none') return null;
-  return { reportId, videoId: where.videoId, reporterId: where.reporterId, authorId: video.ownerId };
-}
-
-export async function changeReportStatus(
-  events: EventStore,
-  moderation: ModerationQueries,
-  input: { requesterId: string; reportId: number; status: string; adminResponse: string | null | undefined },
-  ctx: CommandContext,
-) {
-  const [requesterIsAdmin, report] = await Promise.all([
-    isAdminByStream(events, input.requesterId),
-    reportFacts(events, moderation, input.reportId),
-  ]);
-  return handleCommand(
-    events,
-    reportStream(input.reportId),
-    reportDecider,
-    { type: 'ChangeReportStatus', report, status: input.status, adminResponse: input.adminResponse, requesterIsAdmin },
-    ctx,
-  );
-}
 
 export async function setVideoVisibility(
   events: EventStore,
@@ -105,15 +59,9 @@ const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
   return run;
 };
 
-async function requireMember(events: EventStore, email: string) {
-  const user = await findUserByEmail(events, email);
-  if (!user) throw notFound(MESSAGES.unknownUser);
-  return user;
-}
-
 export const grantAdminRole = (events: EventStore, email: string, ctx: CommandContext) =>
   serialized(async () => {
-    const user = await requireMember(events, email);
+    const user = await requireMemberBy(events, 'email', email);
     return handleCommand(
       events,
       userStream(user.userId),
@@ -137,7 +85,7 @@ export const revokeAdminRole = (
   ctx: CommandContext,
 ) =>
   serialized(async () => {
-    const user = await requireMember(events, email);
+    const user = await requireMemberBy(events, 'email', email);
     let otherAdmins = 0;
     if (user.userId !== requesterId && (await isAdminByStream(events, requesterId))) otherAdmins = 1;
     else {

@@ -5,12 +5,11 @@ import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { parseInput } from '../ledger/schemas';
-import { bodyOf } from '../social/http';
 import { firstFile } from '../uploads/upload-store';
 import { requireAdmin } from './require-admin';
 import { catalogueCommands } from './commands';
 import { GiftIdParam } from './schemas';
+import { bodyOf, parseInput } from '../http/request';
 
 /** A gift as the admin screen reads it: `price` is `coin_cost`, in coins. */
 export interface AdminGiftView {

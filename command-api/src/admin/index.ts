@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
-import { reportsRouter } from './reports-routes';
 import { visibilityRouter } from './visibility-routes';
 import { adminGiftsRouter } from './gifts-routes';
 import { statsRouter } from './stats-routes';
@@ -8,20 +7,12 @@ import { adminUsersRouter } from './users-routes';
 import { auditRouter } from './audit-routes';
 import { projectionsRouter } from './projections-routes';
 
-export { requireAdmin, isAdminByStream } from './require-admin';
+export { requireAdmin } from './require-admin';
 
 /** The back-office under /api: one router per concern, every route behind `requireAdmin`. */
 export function adminRouter(deps: AppDeps): Router {
   const r = Router();
-  for (const sub of [
-    reportsRouter,
-    visibilityRouter,
-    adminGiftsRouter,
-    statsRouter,
-    adminUsersRouter,
-    auditRouter,
-    projectionsRouter,
-  ])
+  for (const sub of [visibilityRouter, adminGiftsRouter, statsRouter, adminUsersRouter, auditRouter, projectionsRouter])
     r.use(sub(deps));
   return r;
 }

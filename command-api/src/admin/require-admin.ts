@@ -1,16 +1,9 @@
 import type { Request, RequestHandler } from 'express';
-import { ADMIN_ROLE } from '@evo/domain';
 import { identityQueries } from '@evo/projections';
-import type { EventStore } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
 import { AUTH_MESSAGES, currentUserId, requireAuth } from '../http/session';
-import { loadMember } from '../social/commands';
-
-/** Does the member's own stream give them the administrator role? (what commands decide from) */
-export async function isAdminByStream(events: EventStore, userId: string): Promise<boolean> {
-  return (await loadMember(events, userId))?.role === ADMIN_ROLE;
-}
+import { isAdminByStream } from '../identity/members';
 
 const CHECKED = 'adminChecked';
 const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';

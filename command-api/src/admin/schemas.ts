@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import {
-  GIFT_ADMIN_MESSAGES,
-  MODERATION_MESSAGES,
-  emailField,
-  adminResponseField,
-  reportStatusField,
-  visibilityField,
-} from '@evo/domain';
+import { GIFT_ADMIN_MESSAGES, emailField, visibilityField } from '@evo/domain';
 import { ADMIN_PAGE } from '@evo/projections';
-import { pageNumber, pageQuery } from '../http/page-query';
+import { pageQuery } from '../http/page-query';
+import { idParam } from '../http/request';
 
 export const ADMIN_ROUTE_MESSAGES = {
   badPage: 'Pagination invalide.',
@@ -20,19 +14,8 @@ export const ADMIN_ROUTE_MESSAGES = {
 } as const;
 const M = ADMIN_ROUTE_MESSAGES;
 
-/** A positive integer id in a path. */
-const idParam = (message: string) =>
-  z.object({
-    id: z
-      .string({ required_error: message, invalid_type_error: message })
-      .regex(/^\d{1,15}$/, message)
-      .transform(Number)
-      .refine((n) => n > 0, message),
-  });
-export const ReportIdParam = idParam(MODERATION_MESSAGES.badReportId);
 export const GiftIdParam = idParam(GIFT_ADMIN_MESSAGES.badGiftId);
 
-export const ReportBody = z.object({ status: reportStatusField, admin_response: adminResponseField });
 export const VisibilityBody = z.object({ status: visibilityField });
 export const EmailBody = z.object({ email: emailField });
 
@@ -51,10 +34,4 @@ export const StatsQuery = z.object({
     .refine((v) => v !== '' && !Number.isNaN(Date.parse(v)), M.badDate)
     .transform((v) => new Date(v))
     .optional(),
-});
-
-/** `?status=` and `?limit=` of the reports list */
-export const ReportsQuery = z.object({
-  status: reportStatusField.optional(),
-  limit: pageNumber(500),
 });

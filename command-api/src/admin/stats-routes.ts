@@ -3,9 +3,9 @@ import { statsAsOf, statsQueries, STATS_KINDS, type StatsKind } from '@evo/proje
 import type { EventStore, ReadStore } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
-import { parseInput } from '../ledger/schemas';
 import { requireAdmin } from './require-admin';
 import { StatsQuery } from './schemas';
+import { parseInput } from '../http/request';
 
 const PATHS: Record<StatsKind, string> = {
   general: '/admin/stats',

@@ -6,11 +6,10 @@ import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { parseInput } from '../ledger/schemas';
-import { bodyOf } from '../social/http';
 import { requireAdmin } from './require-admin';
 import { grantAdminRole, revokeAdminRole } from './commands';
 import { ADMIN_ROUTE_MESSAGES as M, EmailBody, UsersQuery } from './schemas';
+import { bodyOf, parseInput } from '../http/request';
 
 const userView = (s: UserState) =>
   s.status === 'registered'

@@ -5,11 +5,11 @@ import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { parseInput } from '../ledger/schemas';
-import { VideoIdParam, bodyOf } from '../social/http';
+import { VideoIdParam } from '../social/http';
 import { requireAdmin } from './require-admin';
 import { setVideoVisibility } from './commands';
 import { VisibilityBody } from './schemas';
+import { bodyOf, parseInput } from '../http/request';
 
 /**
  * PUT /api/videos/:id/visibility { status: masquée | publique | supprimée } (also masquee,

@@ -1,21 +1,17 @@
 import {
   COMMENT_MESSAGES,
-  DomainError,
   checkCommentContent,
   commentDecider,
   commentsStream,
   forbidden,
-  normalize,
   requireAvailableVideo,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
   type CommentPosted,
   type LogPosition,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
-import { AUTH_MESSAGES } from '../http/session';
+import { claimsOtherUser, sessionMember } from '../identity/members';
 import type { CommentView } from '@evo/contracts';
 
 export interface PostCommentInput {
@@ -31,24 +27,6 @@ export interface PostCommentInput {
 
 /** The comment as the API answers it: the contract's view of a comment. */
 export type PostedComment = CommentView;
-
-/** The registered member behind a session, from their user stream (commands never read read models). */
-export async function sessionMember(events: EventStore, userId: string) {
-  const { state } = await loadState(events, userStream(userId), userDecider);
-  if (state.status !== 'registered') throw new DomainError(AUTH_MESSAGES.unauthenticated, 'unauthenticated');
-  return state;
-}
-
-export const sameEmail = (a: string, b: string) => normalize(a) === normalize(b);
-
-/**
- * A body or path email naming the actor must be the session user's: absent (undefined, null, blank)
- * is fine, anything else that is not their email is refused.
- */
-export function claimsOtherUser(claimed: unknown, sessionEmail: string): boolean {
-  if (claimed === undefined || claimed === null || (typeof claimed === 'string' && claimed.trim() === '')) return false;
-  return typeof claimed !== 'string' || !sameEmail(claimed, sessionEmail);
-}
 
 /**
  * Post a comment as the session user. Checks, in order: the claimed email (403), the text (400),

@@ -7,6 +7,7 @@ import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { postComment } from './commands';
+import { bodyOf, parseInput } from '../http/request';
 
 /** A video id from the path; anything else names no video. */
 export function videoIdParam(raw: unknown): number {
@@ -14,10 +15,6 @@ export function videoIdParam(raw: unknown): number {
   if (!/^[1-9]\d{0,14}$/.test(s)) throw new HttpError(404, COMMENT_MESSAGES.videoNotFound);
   return Number(s);
 }
-
-/** A JSON object body, or an empty one (an array, a string or no body has no fields). */
-export const bodyObject = (body: unknown): Record<string, unknown> =>
-  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
 /**
  * GET  /videos/:id/comments -> { items: [{ id, parent_id, user_pseudo, user_profile_picture, content, created_at }] }
@@ -44,7 +41,7 @@ export function commentsRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const videoId = videoIdParam(req.params.id);
-      const body = CommentBody.parse(bodyObject(req.body));
+      const body = parseInput(CommentBody, bodyOf(req));
       const result = await postComment(
         events,
         ids,

@@ -1,21 +1,23 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { DomainError, LEDGER_MESSAGES } from '@evo/domain';
-import { giftsQueries, ledgerQueries } from '@evo/projections';
+import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { csrfGuard } from '../http/csrf';
 import { awaitOwnWrites } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { access } from '../ledger/access';
+import { readableMember } from '../http/actor';
 import { answerLedger, ledgerCommandsOf, type LedgerRouterOptions } from '../ledger/routes';
-import { ClaimBody, EmailParam, SendGiftBody, parseInput } from '../ledger/schemas';
+import { ClaimBody, EmailParam, SendGiftBody } from '../ledger/schemas';
+import { parseInput } from '../http/request';
 
 /** The handlers both mounts of `/gifts/send` and `/gifts/balance/:email` share. */
 function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
   const commands = ledgerCommandsOf(deps, options);
   const ledger = ledgerQueries(deps.read);
-  const { subject } = access(deps.read);
+  const users = identityQueries(deps.read);
+  const subject = (req: Request, email: string) => readableMember(req, users, email);
   return {
     commands,
     send: route(async (req, res) => {
@@ -33,7 +35,8 @@ function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
 export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
   const handlers = giftHandlers(deps, options);
   const gifts = giftsQueries(deps.read);
-  const { subject } = access(deps.read);
+  const users = identityQueries(deps.read);
+  const subject = (req: Request, email: string) => readableMember(req, users, email);
   const r = Router();
 
   r.get(

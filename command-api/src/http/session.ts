@@ -30,7 +30,6 @@ declare module 'express-serve-static-core' {
 
 export const AUTH_MESSAGES = {
   unauthenticated: 'Vous devez être connecté.',
-  forbidden: 'Accès refusé.',
   adminOnly: 'Accès réservé aux administrateurs.',
 } as const;
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_PROFILE_PICTURE,
   MESSAGES,
-  notFound,
   reservationDecider,
   reservationStream,
   userDecider,
@@ -11,10 +10,10 @@ import {
   videoStream,
   type LogPosition,
   type ReservationKind,
-  type UserState,
 } from '@evo/domain';
 import type { EventStore, IdAllocator } from '@evo/infra';
 import { handleCommand, loadState, maxPosition, type CommandContext } from '@evo/infra';
+import { findMemberBy, requireMemberBy } from './members';
 
 export interface NewVideo {
   title: string;
@@ -143,24 +142,12 @@ export async function registerUser(
   return { userId, videoId: video.videoId, position: maxPosition(registered.position, video.position) };
 }
 
-/** The member owning an email, from the event store (commands never read read models). */
-export async function findUserByEmail(
-  events: EventStore,
-  email: string,
-): Promise<(UserState & { status: 'registered' }) | undefined> {
-  const { state: claim } = await loadState(events, reservationStream('email', email), reservationDecider);
-  if (!claim.ownerId) return undefined;
-  const { state } = await loadState(events, userStream(claim.ownerId), userDecider);
-  return state.status === 'registered' ? state : undefined;
-}
-
 export async function recordLogin(events: EventStore, userId: string, ctx: CommandContext) {
   return handleCommand(events, userStream(userId), userDecider, { type: 'RecordLogin', userId }, ctx);
 }
 
 export async function grantAdmin(events: EventStore, email: string, ctx: CommandContext) {
-  const user = await findUserByEmail(events, email);
-  if (!user) throw notFound(MESSAGES.unknownUser);
+  const user = await requireMemberBy(events, 'email', email);
   return handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
 }
 
@@ -174,7 +161,7 @@ export async function ensureAdmin(
   hash: (p: string) => Promise<string>,
   ctx: CommandContext,
 ): Promise<void> {
-  let user = await findUserByEmail(events, admin.email);
+  let user = await findMemberBy(events, 'email', admin.email);
   if (!user) {
     const base =
       admin.email
@@ -194,7 +181,7 @@ export async function ensureAdmin(
       } catch (e) {
         if ((e as Error).message !== MESSAGES.pseudoTaken || i > 20) throw e;
       }
-      user = await findUserByEmail(events, admin.email);
+      user = await findMemberBy(events, 'email', admin.email);
     }
   }
   await handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);

@@ -11,8 +11,11 @@ import { RateLimiter } from '../http/rate-limit';
 import { LoginThrottle } from './login-throttle';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
-import { findUserByEmail, recordLogin, registerUser } from './commands';
+import { recordLogin, registerUser } from './commands';
+import { findMemberBy } from './members';
+import { sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
+import { parseInput } from '../http/request';
 
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
@@ -44,7 +47,7 @@ export function identityRouter(deps: AppDeps): Router {
       { name: 'video', maxCount: 1 },
     ]),
     route(async (req, res) => {
-      const body = RegisterBody.parse(req.body ?? {});
+      const body = parseInput(RegisterBody, req.body);
       const pic = firstFile(req, 'profilePic');
       const video = firstFile(req, 'video');
       if (!pic) throw new HttpError(400, UPLOAD_MESSAGES.pictureRequired);
@@ -94,13 +97,13 @@ export function identityRouter(deps: AppDeps): Router {
   r.post(
     '/auth/login',
     route(async (req, res) => {
-      const body = LoginBody.parse(req.body ?? {});
+      const body = parseInput(LoginBody, req.body);
       const attempt = logins.begin(req.ip ?? 'unknown', normalize(body.email));
       if (!attempt) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
-      let user: Awaited<ReturnType<typeof findUserByEmail>>;
+      let user: Awaited<ReturnType<typeof findMemberBy>>;
       let ok = false;
       try {
-        user = await findUserByEmail(events, body.email);
+        user = await findMemberBy(events, 'email', body.email);
         ok = await verifyPassword(user?.passwordHash, body.password);
       } catch (e) {
         logins.abandoned(attempt);
@@ -134,8 +137,7 @@ export function identityRouter(deps: AppDeps): Router {
     '/auth/me',
     requireAuth,
     route(async (req, res) => {
-      const user = await queries.userById(currentUserId(req));
-      if (!user) throw new HttpError(401, 'Session expirée, reconnectez-vous.');
+      const user = await sessionUser(req, queries);
       res.json({
         email: user.email,
         pseudo: user.pseudo,
@@ -152,7 +154,7 @@ export function identityRouter(deps: AppDeps): Router {
     '/users/by-pseudo/:pseudo',
     requireAuth,
     route(async (req, res) => {
-      const { pseudo } = PseudoParam.parse(req.params);
+      const { pseudo } = parseInput(PseudoParam, req.params);
       const user = await queries.userByPseudo(pseudo);
       if (!user) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
       res.json({ email: user.email, pseudo: user.pseudo, bio: user.bio, profile_picture: user.profile_picture });
@@ -163,7 +165,7 @@ export function identityRouter(deps: AppDeps): Router {
     '/users/profile/:pseudo',
     requireAuth,
     route(async (req, res) => {
-      const { pseudo } = PseudoParam.parse(req.params);
+      const { pseudo } = parseInput(PseudoParam, req.params);
       const viewer = await queries.userById(currentUserId(req));
       const profile = await queries.profile(pseudo, currentUserId(req), { viewerIsAdmin: viewer?.is_admin === true });
       if (!profile) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, afterEach } from 'vitest';
 import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
-import { ensureGiftCatalogue } from '@evo/workers';
+import { ensureGiftCatalogue } from '@evo/commands';
 import { registerUser } from '../identity/commands';
 import { LedgerCommands } from './commands';
 import type { PaymentProvider, PaymentRequest } from './payment-provider';

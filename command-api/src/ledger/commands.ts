@@ -19,10 +19,9 @@ import {
   type WalletState,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
-import { CatalogueRepository } from '@evo/workers';
-import { WalletRepository, type WalletOutcome } from '@evo/workers';
+import { CatalogueRepository, WalletRepository, type WalletOutcome } from '@evo/commands';
 import { HttpError } from '../http/errors';
-import { MemberDirectory } from './members';
+import { MemberDirectory } from '../identity/members';
 import type { PaymentProvider } from './payment-provider';
 import { ledgerRepositories, type LedgerRepositories } from './repositories';
 

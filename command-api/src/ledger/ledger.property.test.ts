@@ -15,7 +15,7 @@ import {
 import { IdBlocks, MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { ensureGiftCatalogue } from '@evo/workers';
+import { ensureGiftCatalogue } from '@evo/commands';
 import { GiftCreditProcess } from '@evo/workers';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';

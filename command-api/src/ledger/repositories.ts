@@ -1,7 +1,6 @@
 import type { EventStore } from '@evo/infra';
-import { CatalogueRepository } from '@evo/workers';
-import { WalletRepository } from '@evo/workers';
-import { MemberDirectory } from './members';
+import { CatalogueRepository, WalletRepository } from '@evo/commands';
+import { MemberDirectory } from '../identity/members';
 
 /**
  * The command side's caches of the ledger: wallets (folded state, one writer queue per wallet), the

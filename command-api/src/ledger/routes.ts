@@ -1,17 +1,18 @@
 import { Router, type Request, type Response } from 'express';
 import { COIN_PACKS, LEDGER_MESSAGES } from '@evo/domain';
-import { giftsQueries, ledgerQueries } from '@evo/projections';
+import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import { reconcileLedger } from '@evo/workers';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { access } from './access';
+import { readableMember } from '../http/actor';
 import { LedgerCommands, type LedgerAnswer } from './commands';
 import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
-import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody, parseInput } from './schemas';
+import { AddBody, AsOfQuery, ConvertBody, EmailParam, PurchaseBody, WithdrawBody } from './schemas';
 import { requireAdmin } from '../admin/require-admin';
+import { parseInput } from '../http/request';
 
 export interface LedgerRouterOptions {
   /** where pack purchases are paid; the sandbox approves at once */
@@ -41,7 +42,8 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
   const commands = ledgerCommandsOf(deps, options);
   const ledger = ledgerQueries(deps.read);
   const gifts = giftsQueries(deps.read);
-  const { subject } = access(deps.read);
+  const users = identityQueries(deps.read);
+  const subject = (req: Request, email: string) => readableMember(req, users, email);
   const admin = requireAdmin(deps);
   const r = Router();
   const emailOf = (req: Request) => parseInput(EmailParam, req.params).email;

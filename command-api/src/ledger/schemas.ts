@@ -1,8 +1,5 @@
-import { z, type ZodTypeAny } from 'zod';
+import { z } from 'zod';
 import { LEDGER_LIMITS, LEDGER_MESSAGES, MESSAGES } from '@evo/domain';
-import { HttpError } from '../http/errors';
-
-export const GENERIC_INVALID = 'Requête invalide.';
 
 /** "12" (a form value) is read as 12; anything else is left for zod to judge. */
 const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
@@ -72,23 +69,3 @@ export const AsOfQuery = z.object({
     .transform((v) => new Date(v).toISOString())
     .optional(),
 });
-
-/**
- * Parse a body or params; every refusal is a 400 in French: the schema's own messages, else the
- * message of the field (a wrong type, a missing field), else a generic one (not an object...).
- */
-export function parseInput<S extends ZodTypeAny>(
-  schema: S,
-  input: unknown,
-  fieldMessages: Record<string, string> = {},
-): z.output<S> {
-  const r = schema.safeParse(input ?? {}, {
-    // a contextual map overrides the schema's own messages: keep them, replace only zod's English defaults
-    errorMap: (issue, ctx) => {
-      if (ctx.defaultError !== z.defaultErrorMap(issue, ctx).message) return { message: ctx.defaultError };
-      return { message: fieldMessages[String(issue.path[0])] ?? GENERIC_INVALID };
-    },
-  });
-  if (!r.success) throw new HttpError(400, r.error.issues[0]?.message ?? GENERIC_INVALID);
-  return r.data;
-}

@@ -15,8 +15,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import type { MessageView } from '@evo/projections';
-import { findUserByEmail } from '../identity/commands';
-import { claimsOtherUser, sessionMember } from '../comments/commands';
+import { claimsOtherUser, findMemberBy, sessionMember } from '../identity/members';
 
 export interface SendMessageInput {
   /** the session user; null without a session */
@@ -47,7 +46,7 @@ export async function sendMessage(
   if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
   const receiver =
     typeof input.receiverEmail === 'string' && input.receiverEmail.trim()
-      ? await findUserByEmail(events, input.receiverEmail)
+      ? await findMemberBy(events, 'email', input.receiverEmail)
       : undefined;
   const facts: PrivateMessageFacts = {
     content,
@@ -109,7 +108,7 @@ export async function deleteConversation(
 ): Promise<LogPosition | undefined> {
   const me = await sessionMember(events, input.userId);
   if (claimsOtherUser(input.claimedEmail, me.email)) throw forbidden(MESSAGING_MESSAGES.forbidden);
-  const other = await findUserByEmail(events, input.otherEmail);
+  const other = await findMemberBy(events, 'email', input.otherEmail);
   if (!other) throw notFound(MESSAGING_MESSAGES.userNotFound);
   const r = await handleCommand(
     events,

@@ -6,9 +6,9 @@ import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { bodyObject } from '../comments/routes';
-import { sameEmail } from '../comments/commands';
+import { ownerNamed } from '../http/actor';
 import { deleteConversation, sendMessage } from './commands';
+import { bodyOf, parseInput } from '../http/request';
 
 /**
  * POST   /messages (and /messages/)           { senderEmail?, receiverEmail, content } -> 201 { message, item: Message }
@@ -25,16 +25,12 @@ export function messagingRouter(deps: AppDeps): Router {
   const r = Router();
 
   /** the session user, who must be the one the path names */
-  const pathOwner = async (req: Request, email: string) => {
-    const me = await users.userById(currentUserId(req));
-    if (!me || !sameEmail(email, me.email)) throw new HttpError(403, MESSAGING_MESSAGES.forbidden);
-    return me;
-  };
+  const pathOwner = (req: Request, email: string) => ownerNamed(req, users, email, MESSAGING_MESSAGES.forbidden);
 
   r.post(
     '/messages',
     route(async (req, res) => {
-      const body = MessageBody.parse(bodyObject(req.body));
+      const body = parseInput(MessageBody, bodyOf(req));
       const result = await sendMessage(
         events,
         ids,

@@ -6,7 +6,7 @@ import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { sameEmail } from '../comments/commands';
+import { ownerNamed } from '../http/actor';
 import { deleteNotification, markAllNotificationsRead, markNotificationRead } from './commands';
 
 const MAX_POSITION = (1n << 128n) - 1n;
@@ -55,9 +55,7 @@ export function notificationsRouter(deps: AppDeps): Router {
       const userId = currentUserId(req);
       const email = req.query.email;
       if (email !== undefined && email !== '') {
-        const me = await users.userById(userId);
-        if (typeof email !== 'string' || !me || !sameEmail(email, me.email))
-          throw new HttpError(403, NOTIFICATION_MESSAGES.forbidden);
+        await ownerNamed(req, users, email, NOTIFICATION_MESSAGES.forbidden);
       }
       const before = isNotificationId(req.query.before) ? req.query.before : undefined;
       res.json(await queries.list(userId, { limit: intQuery(req.query.limit), before }));

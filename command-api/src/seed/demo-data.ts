@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext, EventStore, IdAllocator } from '@evo/infra';
 import type { UploadStore } from '../uploads/upload-store';
-import { findUserByEmail, registerUser, uploadVideo } from '../identity/commands';
+import { registerUser, uploadVideo } from '../identity/commands';
+import { findMemberBy } from '../identity/members';
 import { setFollowing, setLike } from '../social/commands';
 import { postComment } from '../comments/commands';
 import { LedgerCommands } from '../ledger/commands';
@@ -61,7 +62,7 @@ export async function seedDemoData(
   };
   const seeded: Record<string, { userId: string; videoIds: number[] }> = {};
   for (const m of DEMO_MEMBERS) {
-    if (await findUserByEmail(events, m.email)) continue;
+    if (await findMemberBy(events, 'email', m.email)) continue;
     passwordHash ??= await hash(DEMO_PASSWORD);
     const [first, ...others] = m.videos;
     const { userId, videoId } = await registerUser(

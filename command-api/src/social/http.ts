@@ -1,15 +1,15 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { normalize } from '@evo/domain';
-import { PAGE, type Page, type SocialQueries, type UserDoc } from '@evo/projections';
-import { HttpError } from '../http/errors';
-import { currentUserId } from '../http/session';
+import { PAGE, type Page } from '@evo/projections';
+import { ACTOR_MESSAGES } from '../http/actor';
 import { pageQuery } from '../http/page-query';
+import { parseInput } from '../http/request';
 
 export const SOCIAL_ROUTE_MESSAGES = {
-  forbidden: 'Action non autorisée.',
-  userNotFound: 'Utilisateur introuvable.',
-  sessionExpired: 'Session expirée, reconnectez-vous.',
+  /** a body email naming someone else as who acts; a member asking whom another member follows */
+  forbidden: ACTOR_MESSAGES.actionForbidden,
+  userNotFound: ACTOR_MESSAGES.userNotFound,
+  sessionExpired: ACTOR_MESSAGES.sessionExpired,
   badVideoId: 'Identifiant de vidéo invalide.',
   badPage: 'Pagination invalide.',
   badEmail: 'Email invalide.',
@@ -23,14 +23,9 @@ export const SOCIAL_ROUTE_MESSAGES = {
   viewed: 'Vue enregistrée.',
   favorited: '⭐ Ajouté aux favoris',
   unfavorited: 'Retiré des favoris',
-  reported: '🚩 Signalement envoyé',
 } as const;
 
 const M = SOCIAL_ROUTE_MESSAGES;
-
-/** The JSON body as an object: anything else (absent, an array, a bare value) counts as empty. */
-export const bodyOf = (req: Request): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** A positive integer id, from a path segment or a JSON number / numeric string. */
 export const videoIdField = z.preprocess(
@@ -63,35 +58,6 @@ export const MAX_PAGE = 200;
 /** `?page=` (1-based, at most 200) and `?limit=` (default 20, at most 50) */
 export const PageQuery = pageQuery({ ...PAGE, maxPage: MAX_PAGE });
 export const pageOf = (req: Request): Page => {
-  const { page, limit } = PageQuery.parse(req.query ?? {});
+  const { page, limit } = parseInput(PageQuery, req.query);
   return { page, limit };
 };
-
-/** The session user as the read models know them. */
-export async function sessionMember(req: Request, q: SocialQueries): Promise<UserDoc> {
-  const me = await q.userById(currentUserId(req));
-  if (!me) throw new HttpError(401, M.sessionExpired);
-  return me;
-}
-
-/** A body email saying who acts must be the session user's (compared case-insensitively). */
-export function assertActor(claimed: string | undefined, sessionEmail: string): void {
-  if (claimed !== undefined && normalize(claimed) !== normalize(sessionEmail)) throw new HttpError(403, M.forbidden);
-}
-
-/**
- * The member named by an email in a path, which must be the session user's unless they are an
- * administrator (these answers reveal who follows whom).
- */
-export async function selfOrAdmin(
-  req: Request,
-  q: SocialQueries,
-  email: string,
-): Promise<{ me: UserDoc; subject: UserDoc }> {
-  const me = await sessionMember(req, q);
-  if (normalize(email) === me.email_lc) return { me, subject: me };
-  if (!me.is_admin) throw new HttpError(403, M.forbidden);
-  const subject = await q.userByEmail(email);
-  if (!subject) throw new HttpError(404, M.userNotFound);
-  return { me, subject };
-}

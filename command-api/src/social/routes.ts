@@ -3,20 +3,14 @@ import { z } from 'zod';
 import { socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
+import { requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { loadMember, requireMemberBy, setFollowing } from './commands';
-import {
-  SOCIAL_ROUTE_MESSAGES as M,
-  actorEmailField,
-  assertActor,
-  bodyOf,
-  emailValue,
-  pageOf,
-  selfOrAdmin,
-  sessionMember,
-} from './http';
+import { setFollowing } from './commands';
+import { requireMemberBy } from '../identity/members';
+import { actingMember, readableMember, sessionUser } from '../http/actor';
+import { SOCIAL_ROUTE_MESSAGES as M, actorEmailField, emailValue, pageOf } from './http';
+import { bodyOf, parseInput } from '../http/request';
 
 /** POST /follows/follow (follow back from a notification) */
 const FollowByEmailBody = z.object({
@@ -41,20 +35,12 @@ export function socialRouter(deps: AppDeps): Router {
   const q = socialQueries(read);
   const r = Router();
 
-  /** the session user from their stream, checked against a claimed actor email */
-  async function actingMember(req: Parameters<typeof currentUserId>[0], claimed: string | undefined) {
-    const me = await loadMember(events, currentUserId(req));
-    if (!me) throw new HttpError(401, M.sessionExpired);
-    assertActor(claimed, me.email);
-    return me;
-  }
-
   r.post(
     '/follows/follow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByEmailBody.parse(bodyOf(req));
-      const me = await actingMember(req, body.follower_email);
+      const body = parseInput(FollowByEmailBody, bodyOf(req));
+      const me = await actingMember(req, events, body.follower_email);
       const target = await requireMemberBy(events, 'email', body.following_email);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -66,8 +52,8 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/follows/follow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByPseudoBody.parse(bodyOf(req));
-      const me = await actingMember(req, body.followerEmail);
+      const body = parseInput(FollowByPseudoBody, bodyOf(req));
+      const me = await actingMember(req, events, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -80,8 +66,8 @@ export function socialRouter(deps: AppDeps): Router {
     '/follows/unfollow',
     requireAuth,
     route(async (req, res) => {
-      const body = FollowByPseudoBody.parse(bodyOf(req));
-      const me = await actingMember(req, body.followerEmail);
+      const body = parseInput(FollowByPseudoBody, bodyOf(req));
+      const me = await actingMember(req, events, body.followerEmail);
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
@@ -95,7 +81,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const page = pageOf(req);
-      const me = await sessionMember(req, q);
+      const me = await sessionUser(req, q);
       res.json(await q.suggestions(me._id, page));
     }),
   );
@@ -105,7 +91,7 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/stats/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
+      const { email } = parseInput(EmailParam, req.params);
       const subject = await q.userByEmail(email);
       if (!subject) throw new HttpError(404, M.userNotFound);
       res.json(await q.stats(subject._id));
@@ -116,8 +102,8 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/follows/is-following/:followerEmail/:pseudo',
     requireAuth,
     route(async (req, res) => {
-      const { followerEmail, pseudo } = IsFollowingByPseudoParams.parse(req.params);
-      const { subject } = await selfOrAdmin(req, q, followerEmail);
+      const { followerEmail, pseudo } = parseInput(IsFollowingByPseudoParams, req.params);
+      const subject = await readableMember(req, q, followerEmail, M.forbidden);
       const target = await q.userByPseudo(pseudo);
       if (!target) throw new HttpError(404, M.userNotFound);
       res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
@@ -128,8 +114,8 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/is-following/:email/:targetEmail',
     requireAuth,
     route(async (req, res) => {
-      const { email, targetEmail } = IsFollowingByEmailParams.parse(req.params);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const { email, targetEmail } = parseInput(IsFollowingByEmailParams, req.params);
+      const subject = await readableMember(req, q, email, M.forbidden);
       const target = await q.userByEmail(targetEmail);
       if (!target) throw new HttpError(404, M.userNotFound);
       res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
@@ -140,8 +126,8 @@ export function socialRouter(deps: AppDeps): Router {
     '/users/friends/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const { email } = parseInput(EmailParam, req.params);
+      const subject = await readableMember(req, q, email, M.forbidden);
       res.json(await q.friends(subject._id));
     }),
   );
@@ -151,9 +137,9 @@ export function socialRouter(deps: AppDeps): Router {
     '/videos/friends-feed/:email',
     requireAuth,
     route(async (req, res) => {
-      const { email } = EmailParam.parse(req.params);
+      const { email } = parseInput(EmailParam, req.params);
       const page = pageOf(req);
-      const { subject } = await selfOrAdmin(req, q, email);
+      const subject = await readableMember(req, q, email, M.forbidden);
       res.json(await q.friendsFeed(subject._id, page));
     }),
   );

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { descriptionField, reportReasonField, videoTitleField } from '@evo/domain';
+import { descriptionField, videoTitleField } from '@evo/domain';
 import { maxPosition } from '@evo/infra';
 import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -10,18 +10,11 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
-import { deleteVideo, loadMember, recordView, reportVideo, setLike, toggleFavorite } from '../social/commands';
-import {
-  SOCIAL_ROUTE_MESSAGES as M,
-  VideoIdParam,
-  actorEmailField,
-  assertActor,
-  bodyOf,
-  pageOf,
-  sessionMember,
-  videoIdField,
-} from '../social/http';
+import { deleteVideo, recordView, setLike, toggleFavorite } from '../social/commands';
+import { actingMember, sessionUser } from '../http/actor';
+import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
+import { bodyOf, parseInput } from '../http/request';
 
 export const VIDEO_ROUTE_MESSAGES = {
   uploaded: 'Vidéo envoyée avec succès !',
@@ -29,15 +22,14 @@ export const VIDEO_ROUTE_MESSAGES = {
 
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
 const ViewBody = z.object({ videoId: videoIdField, userEmail: actorEmailField });
-const ReportBody = z.object({ reason: reportReasonField });
 
 /** how long a like waits for the read models to include it before answering its count */
 const COUNT_WAIT_MS = 2000;
 
 /**
- * Videos: upload, one video, the friends feed, deletion, views, likes, favourites and reports
- * (the product API calls, "Videos"; comments have their own router). Every command loads `video-<id>`
- * to check that the video exists and is visible, never the read models.
+ * Videos: upload, one video, deletion, views, likes and favourites (the product API calls,
+ * "Videos"; comments, the friends feed and reports have their own routers). Every command loads
+ * `video-<id>` to check that the video exists and is visible, never the read models.
  */
 export function videosRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs, progress } = deps;
@@ -50,7 +42,7 @@ export function videosRouter(deps: AppDeps): Router {
     uploads.multipart([{ name: 'video', maxCount: 1 }]),
     route(async (req, res) => {
       const ownerId = currentUserId(req);
-      const body = UploadBody.parse(bodyOf(req));
+      const body = parseInput(UploadBody, bodyOf(req));
       const file = firstFile(req, 'video');
       if (!file) throw new HttpError(400, UPLOAD_MESSAGES.videoRequired);
       const kept = await uploads.keep(file, 'video', 'videos');
@@ -88,10 +80,8 @@ export function videosRouter(deps: AppDeps): Router {
     '/videos/views',
     requireAuth,
     route(async (req, res) => {
-      const body = ViewBody.parse(bodyOf(req));
-      const me = await loadMember(events, currentUserId(req));
-      if (!me) throw new HttpError(401, M.sessionExpired);
-      assertActor(body.userEmail, me.email);
+      const body = parseInput(ViewBody, bodyOf(req));
+      await actingMember(req, events, body.userEmail);
       const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
       await answerWrite(sessions, req, res, position);
       res.json({ message: M.viewed });
@@ -102,13 +92,13 @@ export function videosRouter(deps: AppDeps): Router {
     '/videos/:id',
     requireAuth,
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const found = await q.video(id, currentUserId(req));
       if (!found) throw new HttpError(404, M.videoNotFound);
       if (found.visible) return void res.json(found.video);
       // not public: administrators see it, and so does the author of a video hidden by moderation
       // (with the sanction message); anyone else is told it is unavailable
-      const me = await sessionMember(req, q);
+      const me = await sessionUser(req, q);
       const hiddenForItsAuthor = found.doc.status === VISIBILITY_HIDDEN && found.doc.user_id === me._id;
       if (!me.is_admin && !hiddenForItsAuthor) throw new HttpError(404, M.videoUnavailable);
       const sanction = (await latestSanctions(read, [id])).get(id) ?? null;
@@ -117,7 +107,7 @@ export function videosRouter(deps: AppDeps): Router {
   );
 
   const remove = route(async (req, res) => {
-    const { id } = VideoIdParam.parse(req.params);
+    const { id } = parseInput(VideoIdParam, req.params);
     const result = await deleteVideo(events, currentUserId(req), id, contextOf(req));
     await answerWrite(sessions, req, res, result.position);
     res.json({ message: M.deleted });
@@ -128,7 +118,7 @@ export function videosRouter(deps: AppDeps): Router {
   /** like or unlike, then the count once the read models include it */
   const like = (liked: boolean) =>
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const result = await setLike(events, currentUserId(req), id, liked, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
       // nothing new (liked twice): the like this answer counts may still be on its way
@@ -144,7 +134,7 @@ export function videosRouter(deps: AppDeps): Router {
     '/favorite/:id',
     requireAuth,
     route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
+      const { id } = parseInput(VideoIdParam, req.params);
       const { favorited, position } = await toggleFavorite(events, currentUserId(req), id, contextOf(req));
       await answerWrite(sessions, req, res, position);
       res.json({ favorited, message: favorited ? M.favorited : M.unfavorited });
@@ -158,21 +148,6 @@ export function videosRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const page = pageOf(req);
       res.json(await q.favorites(currentUserId(req), page));
-    }),
-  );
-
-  /** optional JSON body { reason }: trimmed, at most 500 characters, 'Non spécifié' when empty */
-  r.post(
-    '/report/:id',
-    requireAuth,
-    route(async (req, res) => {
-      const { id } = VideoIdParam.parse(req.params);
-      const { reason } = ReportBody.parse(bodyOf(req));
-      const me = await loadMember(events, currentUserId(req));
-      if (!me) throw new HttpError(401, M.sessionExpired);
-      const result = await reportVideo(events, ids, me.userId, id, reason, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.status(201).json({ message: M.reported });
     }),
   );
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalid } from '../shared/errors';
+import { NOT_YOURS, invalid } from '../shared/errors';
 import { cleanUserText } from '../shared/text';
 import { VIDEO_MESSAGES } from '../videos/video-decider';
 
@@ -13,7 +13,7 @@ export const COMMENT_MESSAGES = {
   tooLong: `Le commentaire ne doit pas dépasser ${COMMENT_LIMITS.contentMax} caractères.`,
   parentNotFound: 'Le commentaire auquel vous répondez est introuvable.',
   videoNotFound: VIDEO_MESSAGES.notFound,
-  notAllowed: 'Action non autorisée.',
+  notAllowed: NOT_YOURS.action,
   posted: 'Commentaire publié.',
 } as const;
 

@@ -1,3 +1,5 @@
+import { NOT_YOURS } from '../shared/errors';
+
 /** Limits and French messages of the coin ledger and gifts. */
 export const LEDGER_LIMITS = {
   /** most coins one "add coins" call may add */
@@ -26,7 +28,7 @@ export const LEDGER_MESSAGES = {
   idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
   purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessayez dans un instant.',
   paymentDeclined: 'Paiement refusé.',
-  actionForbidden: 'Action non autorisée.',
+  actionForbidden: NOT_YOURS.action,
   freeCoinsDisabled: "L'ajout de coins gratuits est désactivé sur cette plateforme.",
   purchased: '✅ Achat effectué avec succès !',
   added: (n: number) => `✅ ${n} coins ajoutés avec succès.`,

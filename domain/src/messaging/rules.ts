@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, invalid, forbidden, notFound } from '../shared/errors';
+import { DomainError, NOT_YOURS, invalid, forbidden, notFound } from '../shared/errors';
 import { containsProfanity } from './profanity';
 import { cleanUserText } from '../shared/text';
 
@@ -19,8 +19,8 @@ export const MESSAGING_MESSAGES = {
   receiverNotFound: 'Destinataire introuvable.',
   profanity: 'Ce message contient un mot inapproprié. Veuillez reformuler.',
   notFollowing: 'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
-  notAllowed: 'Action non autorisée.',
-  forbidden: 'Accès refusé.',
+  notAllowed: NOT_YOURS.action,
+  forbidden: NOT_YOURS.access,
   conversationNotFound: 'Conversation introuvable.',
   userNotFound: 'Utilisateur introuvable.',
   sent: 'Message envoyé.',

@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import type { LogPosition } from '../shared/envelope';
-import { forbidden, notFound } from '../shared/errors';
+import { NOT_YOURS, forbidden, notFound } from '../shared/errors';
 import type { NotificationEvent } from './events';
 
 /**
@@ -14,7 +14,7 @@ export const notificationIdFrom = (stored: string | number): NotificationId => S
 
 export const NOTIFICATION_MESSAGES = {
   notFound: 'Notification introuvable.',
-  forbidden: 'Accès refusé.',
+  forbidden: NOT_YOURS.access,
   read: 'Notification lue.',
   allRead: 'Toutes les notifications sont lues.',
   deleted: 'Notification supprimée.',

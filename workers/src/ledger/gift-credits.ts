@@ -1,6 +1,6 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
 import { childLogger, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
-import { WalletRepository } from './wallets';
+import { WalletRepository } from '@evo/commands';
 
 const log = childLogger('gift-credits');
 

@@ -3,23 +3,46 @@ import { MODERATION_MESSAGES } from '@evo/domain';
 import { moderationQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
-import { currentUserId } from '../http/session';
+import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
-import { parseInput } from '../ledger/schemas';
-import { bodyOf } from '../social/http';
-import { requireAdmin } from './require-admin';
-import { changeReportStatus } from './commands';
-import { ReportBody, ReportIdParam, ReportsQuery } from './schemas';
+import { actingMember } from '../http/actor';
+import { bodyOf, parseInput } from '../http/request';
+import { VideoIdParam } from '../social/http';
+import { requireAdmin } from '../admin/require-admin';
+import { changeReportStatus, reportVideo } from './commands';
+import { ReportDecisionBody, ReportIdParam, ReportReasonBody, ReportsQuery } from './schemas';
+
+export const MODERATION_ROUTE_MESSAGES = {
+  reported: '🚩 Signalement envoyé',
+} as const;
 
 /** how long an answer waits for the read models to include the decision it returns */
 const ANSWER_WAIT_MS = 2000;
 
-/** Reports to handle (the product rule "/admin/reports"): the list, and the status / sanction decisions. */
-export function reportsRouter(deps: AppDeps): Router {
+/**
+ * Reports, from the member who files one to the administrators who handle it (the product API
+ * call "Report a video" and the product rule "/admin/reports"): filing, the list, and the status /
+ * sanction decisions.
+ */
+export function moderationRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const moderation = moderationQueries(deps.read);
   const r = Router();
+
+  /** optional JSON body { reason }: trimmed, at most 500 characters, 'Non spécifié' when empty */
+  r.post(
+    '/report/:id',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = parseInput(VideoIdParam, req.params);
+      const { reason } = parseInput(ReportReasonBody, bodyOf(req));
+      const me = await actingMember(req, deps.events);
+      const result = await reportVideo(deps.events, deps.ids, me.userId, id, reason, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.status(201).json({ message: MODERATION_ROUTE_MESSAGES.reported });
+    }),
+  );
 
   /** newest first; optional `?status=` (one of the three) and `?limit=` (500 by default) */
   r.get(
@@ -37,7 +60,7 @@ export function reportsRouter(deps: AppDeps): Router {
     ...admin,
     route(async (req, res) => {
       const { id } = parseInput(ReportIdParam, req.params);
-      const body = parseInput(ReportBody, bodyOf(req));
+      const body = parseInput(ReportDecisionBody, bodyOf(req));
       const result = await changeReportStatus(
         deps.events,
         moderation,

@@ -6,7 +6,7 @@ import { AUTH_MESSAGES } from '../http/session';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { SOCIAL_ROUTE_MESSAGES } from '../social/http';
-import { collect, eventually, loginAdmin, online } from './test-helpers';
+import { collect, eventually, loginAdmin, online } from '../admin/test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;

@@ -1,0 +1,2 @@
+export * from './ledger/wallets';
+export * from './ledger/catalogue';
