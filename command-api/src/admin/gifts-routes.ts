@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { AdminGift, AdminGiftAnswer, GiftImageAnswer, MessageAnswer } from '@evo/contracts';
 import { AdminGiftBody, GIFT_ADMIN_MESSAGES, type CatalogueGift } from '@evo/domain';
 import { giftsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -13,16 +14,7 @@ import { catalogueCommands } from './commands';
 import { GiftIdParam } from './schemas';
 
 /** A gift as the admin screen reads it: `price` is `coin_cost`, in coins. */
-export interface AdminGiftView {
-  id: number;
-  name: string;
-  emoji: string;
-  price: number;
-  image_url: string;
-  coin_cost: number;
-}
-
-const view = (g: CatalogueGift): AdminGiftView => ({
+const view = (g: CatalogueGift): AdminGift => ({
   id: g.id,
   name: g.name,
   emoji: g.emoji,
@@ -54,7 +46,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
           price: g.coin_cost,
           image_url: g.image_url,
           coin_cost: g.coin_cost,
-        })),
+        })) satisfies AdminGift[],
       );
     }),
   );
@@ -68,7 +60,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const file = firstFile(req, 'image');
       if (!file) throw new HttpError(400, GIFT_ADMIN_MESSAGES.imageRequired);
       const kept = await deps.uploads.keep(file, 'image', 'gifts');
-      res.status(201).json({ image_url: `/uploads/gifts/${kept.name}` });
+      res.status(201).json({ image_url: `/uploads/gifts/${kept.name}` } satisfies GiftImageAnswer);
     }),
   );
 
@@ -80,7 +72,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const result = await catalogue.add(gift, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
       const { giftId } = result.events[0].data;
-      res.status(201).json({ gift: view({ id: giftId, ...gift }) });
+      res.status(201).json({ gift: view({ id: giftId, ...gift }) } satisfies AdminGiftAnswer);
     }),
   );
 
@@ -92,7 +84,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const gift = parseInput(AdminGiftBody, bodyOf(req));
       const result = await catalogue.update(id, gift, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ gift: view(result.state.gifts[id]) });
+      res.json({ gift: view(result.state.gifts[id]) } satisfies AdminGiftAnswer);
     }),
   );
 
@@ -103,7 +95,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const { id } = parseInput(GiftIdParam, req.params);
       const result = await catalogue.remove(id, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: GIFT_ADMIN_MESSAGES.removed });
+      res.json({ message: GIFT_ADMIN_MESSAGES.removed } satisfies MessageAnswer);
     }),
   );
 

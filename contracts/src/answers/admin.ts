@@ -34,8 +34,11 @@ export const ReportView = z.object({
 });
 export type ReportView = z.infer<typeof ReportView>;
 
-/** PUT /api/admin/reports/:id */
-export const ReportAnsweredAnswer = z.object({ message: z.string(), report: ReportView });
+/** PUT /api/admin/reports/:id: the report as listed, or only its new state when the read models lag. */
+export const ReportAnsweredAnswer = z.object({
+  message: z.string(),
+  report: z.union([ReportView, ReportView.pick({ id: true, status: true, admin_response: true })]),
+});
 export type ReportAnsweredAnswer = z.infer<typeof ReportAnsweredAnswer>;
 
 /** A gift of the catalogue as the administrators edit it (`price` and `coin_cost`: the same coins). */
