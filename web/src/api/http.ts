@@ -187,9 +187,25 @@ export function uploadWithProgress<T = unknown>(path: string, form: FormData, op
   });
 }
 
+/** What a screen says of an answer that does not have the contract's shape (see api/decode.ts). */
+export const INVALID_ANSWER = 'Réponse inattendue du serveur.';
+
+/** An answer that did not parse with its contract schema: the server and this app disagree. */
+export class InvalidAnswerError extends Error {
+  /** where the answer differs from the contract, for the console */
+  readonly issues: unknown;
+
+  constructor(issues: unknown) {
+    super(INVALID_ANSWER);
+    this.name = 'InvalidAnswerError';
+    this.issues = issues;
+  }
+}
+
 /** Human message for any thrown value (French where the server gave French). */
 export function errorMessage(err: unknown): string | undefined {
   if (err instanceof ApiError) return err.isNetworkError ? NETWORK_ERROR : err.serverMessage;
+  if (err instanceof InvalidAnswerError) return err.message;
   return undefined;
 }
 
