@@ -126,6 +126,8 @@ describe('the answers of the running app follow the contracts', () => {
     await answer(UserStats, a.client.get(`/api/users/stats/${b.member.email}`));
     const following = `/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`;
     expect((await answer(IsFollowingAnswer, a.client.get(following))).isFollowing).toBe(true);
+    const byEmail = `/api/users/is-following/${a.member.email}/${b.member.email}`;
+    expect((await answer(IsFollowingAnswer, a.client.get(byEmail))).isFollowing).toBe(true);
     await answer(some(FriendEntry), a.client.get(`/api/users/friends/${a.member.email}`));
     // c is not followed by a: suggested, with their videos
     await answer(some(SuggestedUser), a.client.get(`/api/users/with-videos?currentEmail=${a.member.email}`));
