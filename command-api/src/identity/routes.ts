@@ -88,13 +88,11 @@ export function identityRouter(deps: AppDeps): Router {
       }
       if (result.position !== undefined) res.setHeader(POSITION_HEADER, result.position.toString());
       await enqueueVideoProcessing(jobs, result.videoId, `/uploads/videos/${keptVideo.name}`);
-      res
-        .status(201)
-        .json({
-          message: AUTH_ROUTE_MESSAGES.registered,
-          email: body.email,
-          pseudo: body.pseudo,
-        } satisfies RegisteredAnswer);
+      res.status(201).json({
+        message: AUTH_ROUTE_MESSAGES.registered,
+        email: body.email,
+        pseudo: body.pseudo,
+      } satisfies RegisteredAnswer);
     }),
   );
 
