@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CatalogueGift, GiftBalanceAnswer, ReceivedGiftView } from '@evo/contracts';
+import { CatalogueGift, CoinCommandAnswer, GiftBalanceAnswer, ReceivedGiftView } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
-import { coinAnswer, type CoinAnswer } from '../coins/api';
 import { idempotencyHeaders } from '../coins/idempotency';
 
 /** Gift calls (the product API calls, "Gifts"; command-api/src/gifts/routes.ts). */
@@ -14,7 +13,7 @@ export type { CatalogueGift };
 export type ReceivedGift = ReceivedGiftView;
 
 /** What a gift command answers: a coin command's answer. */
-export type GiftAnswer = CoinAnswer;
+export type GiftAnswer = CoinCommandAnswer;
 
 /** The gift a video card sends (the product business constants). */
 export const VIDEO_CARD_GIFT_ID = 1;
@@ -65,7 +64,7 @@ export async function sendGift(
 ): Promise<GiftAnswer> {
   const to = 'pseudo' in receiver ? { receiver_pseudo: receiver.pseudo } : { receiver_email: receiver.email };
   const body = { sender_email: senderEmail, ...to, gift_id: giftId };
-  return coinAnswer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
+  return decode(CoinCommandAnswer, await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
 }
 
 /** GET /api/gifts/received/{email}, newest first. */
@@ -75,5 +74,6 @@ export async function fetchReceivedGifts(email: string, signal?: AbortSignal): P
 
 /** POST /api/gifts/claim { gift_id } → { message, coins_balance, gifts_unclaimed } */
 export async function claimGift(giftId: number, key: string): Promise<GiftAnswer> {
-  return coinAnswer(await api.post('/api/gifts/claim', { gift_id: giftId }, { headers: idempotencyHeaders(key) }));
+  const body = { gift_id: giftId };
+  return decode(CoinCommandAnswer, await api.post('/api/gifts/claim', body, { headers: idempotencyHeaders(key) }));
 }
