@@ -65,9 +65,6 @@ export function refreshWallet(email: string): Promise<void> {
   return promise;
 }
 
-const finite = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-
 /** New balances for the member: from a command answer, or a push (with its position). */
 export function applyWallet(email: string, update: WalletUpdate): void {
   const current = forEmail(email);
@@ -80,9 +77,7 @@ export function applyWallet(email: string, update: WalletUpdate): void {
       // no usable position: apply it anyway
     }
   }
-  const coins = finite(update.coins_balance);
-  const withdrawable = finite(update.coins_withdrawable);
-  const gifts = finite(update.gifts_unclaimed);
+  const { coins_balance: coins, coins_withdrawable: withdrawable, gifts_unclaimed: gifts } = update;
   if (coins === undefined && gifts === undefined && withdrawable === undefined) return;
   version += 1;
   const base = current.wallet ?? {
