@@ -1,3 +1,4 @@
 export * from './routes';
 export * from './views';
+export * from './answers';
 export * from './push-events';

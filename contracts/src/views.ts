@@ -1,118 +1,123 @@
+import { z } from 'zod';
+
 /**
  * Shapes the API answers and pushes, shared by the server (read models, routes, projectors) and the
- * web app: a renamed field fails to compile on both sides. Types only: nothing here runs.
+ * web app: a renamed field fails to compile on both sides. Each is a zod schema and the type of the
+ * same name (`z.infer`): the server types its answers with the type, the web app parses them with
+ * the schema (`web/src/api/decode.ts`).
  */
 
 /** A log position as a decimal string (an EventStoreDB position has 128 bits: never a JS number). */
-export type PositionString = string;
+export const PositionString = z.string();
+export type PositionString = z.infer<typeof PositionString>;
 
 export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'message', 'gift', 'report_update'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What the API and the pushes answer for a notification. */
-export interface NotificationView {
+export const NotificationView = z.object({
   /** the decimal log position of the event that caused it */
-  id: string;
-  type: NotificationType;
-  sender_email: string;
-  sender_pseudo: string;
-  message: string;
-  video_id: number;
-  seen: 0 | 1;
-  created_at: string;
-}
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  sender_email: z.string(),
+  sender_pseudo: z.string(),
+  message: z.string(),
+  video_id: z.number(),
+  seen: z.union([z.literal(0), z.literal(1)]),
+  created_at: z.string(),
+});
+export type NotificationView = z.infer<typeof NotificationView>;
 
 /** A private message (the fields of the product's "Message"). */
-export interface MessageView {
-  id: number;
-  sender_email: string;
-  receiver_email: string;
-  sender_pseudo: string;
-  receiver_pseudo: string;
-  sender_profile_picture: string;
-  receiver_profile_picture: string;
-  content: string;
-  created_at: string;
-}
+export const MessageView = z.object({
+  id: z.number(),
+  sender_email: z.string(),
+  receiver_email: z.string(),
+  sender_pseudo: z.string(),
+  receiver_pseudo: z.string(),
+  sender_profile_picture: z.string(),
+  receiver_profile_picture: z.string(),
+  content: z.string(),
+  created_at: z.string(),
+});
+export type MessageView = z.infer<typeof MessageView>;
 
 /** What the API answers for a comment. */
-export interface CommentView {
-  id: number;
-  parent_id: number | null;
-  user_pseudo: string;
-  user_profile_picture: string;
-  content: string;
-  created_at: string;
-}
+export const CommentView = z.object({
+  id: z.number(),
+  parent_id: z.number().nullable(),
+  user_pseudo: z.string(),
+  user_profile_picture: z.string(),
+  content: z.string(),
+  created_at: z.string(),
+});
+export type CommentView = z.infer<typeof CommentView>;
 
 /** A gift a member received, as their received-gifts table lists it. */
-export interface ReceivedGiftView {
-  id: number;
-  name: string;
-  emoji: string;
-  sender_pseudo: string;
-  sender_email: string;
-  coin_cost: number;
+export const ReceivedGiftView = z.object({
+  id: z.number(),
+  name: z.string(),
+  emoji: z.string(),
+  sender_pseudo: z.string(),
+  sender_email: z.string(),
+  coin_cost: z.number(),
   /** coins credited to the receiver (the cost less the platform's fee) */
-  amount: number;
-  sent_at: string;
-  claimed: boolean;
-}
+  amount: z.number(),
+  sent_at: z.string(),
+  claimed: z.boolean(),
+});
+export type ReceivedGiftView = z.infer<typeof ReceivedGiftView>;
 
 /** A member's coins: the balance they can spend, and the part of it earned from gifts (withdrawable). */
-export interface WalletCoins {
-  coins_balance: number;
-  coins_withdrawable: number;
-}
+export const WalletCoins = z.object({
+  coins_balance: z.number(),
+  coins_withdrawable: z.number(),
+});
+export type WalletCoins = z.infer<typeof WalletCoins>;
+
+const progress = { done: z.number(), rate: z.number(), etaSeconds: z.number(), fraction: z.number() };
 
 /** A rebuild of the read models, as answered and pushed to administrators. */
-export type RebuildView =
-  | { status: 'idle'; done: number; rate: number; etaSeconds: number; fraction: number }
-  | {
-      status: 'running';
-      startedAt: string;
-      done: number;
-      rate: number;
-      etaSeconds: number;
-      fraction: number;
-    }
-  | {
-      status: 'done';
-      startedAt: string;
-      finishedAt: string;
-      events: number;
-      seconds: number;
-      done: number;
-      rate: number;
-      etaSeconds: number;
-      fraction: number;
-    }
-  | {
-      status: 'failed';
-      startedAt: string;
-      error: string;
-      done: number;
-      rate: number;
-      etaSeconds: number;
-      fraction: number;
-    };
+export const RebuildView = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('idle'), ...progress }),
+  z.object({ status: z.literal('running'), startedAt: z.string(), ...progress }),
+  z.object({
+    status: z.literal('done'),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+    events: z.number(),
+    seconds: z.number(),
+    ...progress,
+  }),
+  z.object({ status: z.literal('failed'), startedAt: z.string(), error: z.string(), ...progress }),
+]);
+export type RebuildView = z.infer<typeof RebuildView>;
+
+/** A conversation the member deleted, up to a message id ('conversation:deleted', `SyncPayload`). */
+export const HiddenConversation = z.object({ other_email: z.string(), up_to_message_id: z.number() });
+export type HiddenConversation = z.infer<typeof HiddenConversation>;
 
 /**
  * What a member missed while disconnected, sent as 'sync' right after they connect. `position` is
  * how far the read models were when read: the client keeps the highest position it has seen (sync
  * or push) and sends it back as `auth.since` next time.
  */
-export interface SyncPayload {
+export const SyncPayload = z.object({
   /** notifications created or marked read after `since`, oldest change first (upsert by id) */
-  notifications: NotificationView[];
+  notifications: z.array(NotificationView),
   /** notifications deleted after `since` */
-  deleted_notification_ids: string[];
+  deleted_notification_ids: z.array(z.string()),
   /** messages sent or received after `since`, oldest first */
-  messages: MessageView[];
+  messages: z.array(MessageView),
   /** conversations the member deleted after `since` (from another device) */
-  hidden_conversations: Array<{ other_email: string; up_to_message_id: number }>;
-  unread: number;
-  position: PositionString;
+  hidden_conversations: z.array(HiddenConversation),
+  unread: z.number(),
+  position: PositionString,
   /** more changed than the server sends at once: reload the lists over HTTP */
-  truncated: boolean;
-}
+  truncated: z.boolean(),
+});
+export type SyncPayload = z.infer<typeof SyncPayload>;
+
+/** The answer of most writes: a French confirmation (the read-your-writes position is a header). */
+export const MessageAnswer = z.object({ message: z.string() });
+export type MessageAnswer = z.infer<typeof MessageAnswer>;

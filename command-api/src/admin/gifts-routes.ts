@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { AdminGift, AdminGiftAnswer, GiftImageAnswer, MessageAnswer } from '@evo/contracts';
 import { AdminGiftBody, GIFT_ADMIN_MESSAGES, type CatalogueGift } from '@evo/domain';
 import { giftsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -12,16 +13,7 @@ import { GiftIdParam } from './schemas';
 import { bodyOf, parseInput } from '../http/request';
 
 /** A gift as the admin screen reads it: `price` is `coin_cost`, in coins. */
-export interface AdminGiftView {
-  id: number;
-  name: string;
-  emoji: string;
-  price: number;
-  image_url: string;
-  coin_cost: number;
-}
-
-const view = (g: CatalogueGift): AdminGiftView => ({
+const view = (g: CatalogueGift): AdminGift => ({
   id: g.id,
   name: g.name,
   emoji: g.emoji,
@@ -53,7 +45,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
           price: g.coin_cost,
           image_url: g.image_url,
           coin_cost: g.coin_cost,
-        })),
+        })) satisfies AdminGift[],
       );
     }),
   );
@@ -67,7 +59,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const file = firstFile(req, 'image');
       if (!file) throw new HttpError(400, GIFT_ADMIN_MESSAGES.imageRequired);
       const kept = await deps.uploads.keep(file, 'image', 'gifts');
-      res.status(201).json({ image_url: `/uploads/gifts/${kept.name}` });
+      res.status(201).json({ image_url: `/uploads/gifts/${kept.name}` } satisfies GiftImageAnswer);
     }),
   );
 
@@ -79,7 +71,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const result = await catalogue.add(gift, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
       const { giftId } = result.events[0].data;
-      res.status(201).json({ gift: view({ id: giftId, ...gift }) });
+      res.status(201).json({ gift: view({ id: giftId, ...gift }) } satisfies AdminGiftAnswer);
     }),
   );
 
@@ -91,7 +83,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const gift = parseInput(AdminGiftBody, bodyOf(req));
       const result = await catalogue.update(id, gift, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ gift: view(result.state.gifts[id]) });
+      res.json({ gift: view(result.state.gifts[id]) } satisfies AdminGiftAnswer);
     }),
   );
 
@@ -102,7 +94,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
       const { id } = parseInput(GiftIdParam, req.params);
       const result = await catalogue.remove(id, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: GIFT_ADMIN_MESSAGES.removed });
+      res.json({ message: GIFT_ADMIN_MESSAGES.removed } satisfies MessageAnswer);
     }),
   );
 

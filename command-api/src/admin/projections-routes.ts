@@ -9,7 +9,7 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { requireAdmin } from './require-admin';
 import { requestRebuild } from './commands';
-import type { RebuildView } from '@evo/contracts';
+import type { MessageAnswer, RebuildView } from '@evo/contracts';
 
 const log = childLogger('admin');
 
@@ -84,7 +84,7 @@ export function projectionsRouter(deps: AppDeps): Router {
         if (!running) starting = false;
       }
       await answerWrite(deps.sessions, req, res, position);
-      res.status(202).json({ message: MODERATION_MESSAGES.rebuildStarted });
+      res.status(202).json({ message: MODERATION_MESSAGES.rebuildStarted } satisfies MessageAnswer);
     }),
   );
 

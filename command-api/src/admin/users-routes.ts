@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { AdminRightAnswer } from '@evo/contracts';
 import type { UserState } from '@evo/domain';
 import { adminQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -11,7 +12,7 @@ import { grantAdminRole, revokeAdminRole } from './commands';
 import { ADMIN_ROUTE_MESSAGES as M, EmailBody, UsersQuery } from './schemas';
 import { bodyOf, parseInput } from '../http/request';
 
-const userView = (s: UserState) =>
+const userView = (s: UserState): AdminRightAnswer['user'] =>
   s.status === 'registered'
     ? { id: s.userId, email: s.email, pseudo: s.pseudo, role: s.role, is_admin: s.role === 'admin' }
     : null;
@@ -42,7 +43,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
       res.json({
         message: result.events.length > 0 ? M.granted(email) : M.alreadyAdmin(email),
         user: userView(result.state),
-      });
+      } satisfies AdminRightAnswer);
     }),
   );
 
@@ -53,7 +54,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
       const { email } = parseInput(EmailBody, bodyOf(req));
       const result = await revokeAdminRole(deps.events, queries, currentUserId(req), email, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: M.revoked(email), user: userView(result.state) });
+      res.json({ message: M.revoked(email), user: userView(result.state) } satisfies AdminRightAnswer);
     }),
   );
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { MessageAnswer } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
@@ -25,7 +26,7 @@ export function visibilityRouter(deps: AppDeps): Router {
       const { status } = parseInput(VisibilityBody, bodyOf(req));
       const result = await setVideoVisibility(deps.events, currentUserId(req), id, status, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: MODERATION_MESSAGES.videoUpdated(status) });
+      res.json({ message: MODERATION_MESSAGES.videoUpdated(status) } satisfies MessageAnswer);
     }),
   );
   return r;

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { CommentPostedAnswer, CommentsAnswer } from '@evo/contracts';
 import { COMMENT_MESSAGES, CommentBody } from '@evo/domain';
 import { commentsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -32,7 +33,7 @@ export function commentsRouter(deps: AppDeps): Router {
       const videoId = videoIdParam(req.params.id);
       const items = await queries.ofVideo(videoId, currentUserId(req));
       if (!items) throw new HttpError(404, COMMENT_MESSAGES.videoNotFound);
-      res.json({ items });
+      res.json({ items } satisfies CommentsAnswer);
     }),
   );
 
@@ -55,7 +56,7 @@ export function commentsRouter(deps: AppDeps): Router {
         contextOf(req),
       );
       await answerWrite(sessions, req, res, result.position);
-      res.status(201).json({ message: COMMENT_MESSAGES.posted, item: result.comment });
+      res.status(201).json({ message: COMMENT_MESSAGES.posted, item: result.comment } satisfies CommentPostedAnswer);
     }),
   );
 

@@ -1,4 +1,5 @@
 import express, { Router, type Request, type RequestHandler } from 'express';
+import type { GiftBalanceAnswer } from '@evo/contracts';
 import { DomainError, LEDGER_MESSAGES } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -26,7 +27,7 @@ function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
     }),
     balance: route(async (req, res) => {
       const user = await subject(req, parseInput(EmailParam, req.params).email);
-      res.json({ balance: (await ledger.wallet(user._id)).coins_balance });
+      res.json({ balance: (await ledger.wallet(user._id)).coins_balance } satisfies GiftBalanceAnswer);
     }),
   };
 }

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { MeAnswer, PublicUser, RegisteredAnswer, SessionUser } from '@evo/contracts';
 import { z } from 'zod';
 import { LoginBody, MESSAGES, RegisterBody, normalize } from '@evo/domain';
 import { identityQueries } from '@evo/projections';
@@ -90,7 +91,11 @@ export function identityRouter(deps: AppDeps): Router {
       }
       if (result.position !== undefined) res.setHeader(POSITION_HEADER, result.position.toString());
       await enqueueVideoProcessing(jobs, result.videoId, `/uploads/videos/${keptVideo.name}`);
-      res.status(201).json({ message: AUTH_ROUTE_MESSAGES.registered, email: body.email, pseudo: body.pseudo });
+      res.status(201).json({
+        message: AUTH_ROUTE_MESSAGES.registered,
+        email: body.email,
+        pseudo: body.pseudo,
+      } satisfies RegisteredAnswer);
     }),
   );
 
@@ -121,7 +126,7 @@ export function identityRouter(deps: AppDeps): Router {
         profile_picture: user.profilePicture,
         role: user.role,
         is_admin: isAdmin,
-      });
+      } satisfies SessionUser);
     }),
   );
 
@@ -146,7 +151,7 @@ export function identityRouter(deps: AppDeps): Router {
         role: user.role,
         is_admin: user.is_admin,
         admin_email: deps.config.ADMIN_EMAIL,
-      });
+      } satisfies MeAnswer);
     }),
   );
 
@@ -157,7 +162,12 @@ export function identityRouter(deps: AppDeps): Router {
       const { pseudo } = parseInput(PseudoParam, req.params);
       const user = await queries.userByPseudo(pseudo);
       if (!user) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
-      res.json({ email: user.email, pseudo: user.pseudo, bio: user.bio, profile_picture: user.profile_picture });
+      res.json({
+        email: user.email,
+        pseudo: user.pseudo,
+        bio: user.bio,
+        profile_picture: user.profile_picture,
+      } satisfies PublicUser);
     }),
   );
 

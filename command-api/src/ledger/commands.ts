@@ -1,3 +1,4 @@
+import type { CoinCommandAnswer } from '@evo/contracts';
 import { createHash } from 'node:crypto';
 import {
   DomainError,
@@ -27,7 +28,7 @@ import { ledgerRepositories, type LedgerRepositories } from './repositories';
 
 /** What a coin command answers: the JSON body and the position it wrote (or the wallet's). */
 export interface LedgerAnswer {
-  body: Record<string, unknown>;
+  body: CoinCommandAnswer;
   position?: LogPosition;
   /** true when this was a retry answered from the first call's record */
   replayed: boolean;
@@ -63,7 +64,7 @@ function requestRef(ctx: CommandContext, kind: Kind, ...values: Array<string | n
  * is every coin the member may spend (bought, added and earned); `coins_withdrawable` the earned
  * ones, the only ones a withdrawal takes.
  */
-function answerOf(r: RequestRecord): Record<string, unknown> {
+function answerOf(r: RequestRecord): CoinCommandAnswer {
   const coins = { coins_balance: r.balance + r.earnings, coins_withdrawable: r.earnings };
   switch (r.event) {
     case 'CoinsPurchased':

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { CoinPack, LedgerAuditAnswer, LedgerReconciliation, WalletAnswer } from '@evo/contracts';
 import { COIN_PACKS, LEDGER_MESSAGES } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import { reconcileLedger } from '@evo/workers';
@@ -49,7 +50,7 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
   const emailOf = (req: Request) => parseInput(EmailParam, req.params).email;
 
   r.get('/coins/packs', (_req, res) => {
-    res.json(COIN_PACKS);
+    res.json(COIN_PACKS satisfies readonly CoinPack[]);
   });
 
   r.post(
@@ -96,7 +97,10 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
     route(async (req, res) => {
       const user = await subject(req, emailOf(req));
       // the vault shows the add-coins form only when the server accepts it
-      res.json({ ...(await ledger.wallet(user._id)), add_coins_enabled: deps.config.ALLOW_FREE_COINS });
+      res.json({
+        ...(await ledger.wallet(user._id)),
+        add_coins_enabled: deps.config.ALLOW_FREE_COINS,
+      } satisfies WalletAnswer);
     }),
   );
 
@@ -130,7 +134,7 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
     '/admin/ledger/reconcile',
     ...admin,
     route(async (_req, res) => {
-      res.json(await reconcileLedger(deps.events));
+      res.json((await reconcileLedger(deps.events)) satisfies LedgerReconciliation);
     }),
   );
 
@@ -141,7 +145,10 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
       const user = await subject(req, emailOf(req));
       const { asOf } = parseInput(AsOfQuery, req.query);
       const audit = await ledger.audit(user._id, asOf);
-      res.json({ user: { id: user._id, email: user.email, pseudo: user.pseudo }, ...audit });
+      res.json({
+        user: { id: user._id, email: user.email, pseudo: user.pseudo },
+        ...audit,
+      } satisfies LedgerAuditAnswer);
     }),
   );
 

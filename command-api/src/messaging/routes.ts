@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { MessageAnswer, MessageSentAnswer } from '@evo/contracts';
 import { MESSAGING_MESSAGES, MessageBody } from '@evo/domain';
 import { identityQueries, messagingQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -43,7 +44,7 @@ export function messagingRouter(deps: AppDeps): Router {
         contextOf(req),
       );
       await answerWrite(sessions, req, res, result.position);
-      res.status(201).json({ message: MESSAGING_MESSAGES.sent, item: result.message });
+      res.status(201).json({ message: MESSAGING_MESSAGES.sent, item: result.message } satisfies MessageSentAnswer);
     }),
   );
 
@@ -89,7 +90,7 @@ export function messagingRouter(deps: AppDeps): Router {
         contextOf(req),
       );
       await answerWrite(sessions, req, res, position);
-      res.json({ message: MESSAGING_MESSAGES.conversationDeleted });
+      res.json({ message: MESSAGING_MESSAGES.conversationDeleted } satisfies MessageAnswer);
     }),
   );
 

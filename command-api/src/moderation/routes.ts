@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ReportAnsweredAnswer } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { moderationQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -74,7 +75,7 @@ export function moderationRouter(deps: AppDeps): Router {
         status: result.state.status,
         admin_response: result.state.adminResponse,
       };
-      res.json({ message: MODERATION_MESSAGES.answered, report });
+      res.json({ message: MODERATION_MESSAGES.answered, report } satisfies ReportAnsweredAnswer);
     }),
   );
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { MessageAnswer, UnreadAnswer } from '@evo/contracts';
 import { NOTIFICATION_ID_PATTERN, NOTIFICATION_MESSAGES, type NotificationId } from '@evo/domain';
 import { identityQueries, notificationsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -66,7 +67,7 @@ export function notificationsRouter(deps: AppDeps): Router {
     '/notifications/unread',
     requireAuth,
     route(async (req, res) => {
-      res.json({ unread: await queries.unread(currentUserId(req)) });
+      res.json({ unread: await queries.unread(currentUserId(req)) } satisfies UnreadAnswer);
     }),
   );
 
@@ -76,7 +77,7 @@ export function notificationsRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const position = await markAllNotificationsRead(events, currentUserId(req), contextOf(req));
       await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.allRead });
+      res.json({ message: NOTIFICATION_MESSAGES.allRead } satisfies MessageAnswer);
     }),
   );
 
@@ -91,7 +92,7 @@ export function notificationsRouter(deps: AppDeps): Router {
         contextOf(req),
       );
       await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.read });
+      res.json({ message: NOTIFICATION_MESSAGES.read } satisfies MessageAnswer);
     }),
   );
 
@@ -106,7 +107,7 @@ export function notificationsRouter(deps: AppDeps): Router {
         contextOf(req),
       );
       await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.deleted });
+      res.json({ message: NOTIFICATION_MESSAGES.deleted } satisfies MessageAnswer);
     }),
   );
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { IsFollowingAnswer, MessageAnswer } from '@evo/contracts';
 import { z } from 'zod';
 import { socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -44,7 +45,7 @@ export function socialRouter(deps: AppDeps): Router {
       const target = await requireMemberBy(events, 'email', body.following_email);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.followed(target.pseudo) });
+      res.json({ message: M.followed(target.pseudo) } satisfies MessageAnswer);
     }),
   );
 
@@ -57,7 +58,7 @@ export function socialRouter(deps: AppDeps): Router {
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.followed(target.pseudo) });
+      res.json({ message: M.followed(target.pseudo) } satisfies MessageAnswer);
     }),
   );
 
@@ -71,7 +72,7 @@ export function socialRouter(deps: AppDeps): Router {
       const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
       const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
       await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.unfollowed(target.pseudo) });
+      res.json({ message: M.unfollowed(target.pseudo) } satisfies MessageAnswer);
     }),
   );
 
@@ -106,7 +107,7 @@ export function socialRouter(deps: AppDeps): Router {
       const subject = await readableMember(req, q, followerEmail, M.forbidden);
       const target = await q.userByPseudo(pseudo);
       if (!target) throw new HttpError(404, M.userNotFound);
-      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
+      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
     }),
   );
 
@@ -118,7 +119,7 @@ export function socialRouter(deps: AppDeps): Router {
       const subject = await readableMember(req, q, email, M.forbidden);
       const target = await q.userByEmail(targetEmail);
       if (!target) throw new HttpError(404, M.userNotFound);
-      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) });
+      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
     }),
   );
 

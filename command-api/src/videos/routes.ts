@@ -1,4 +1,12 @@
 import { Router } from 'express';
+import type {
+  FavoriteAnswer,
+  LikeAnswer,
+  MessageAnswer,
+  VideoCard,
+  VideoUploadedAnswer,
+  ViewerVideo,
+} from '@evo/contracts';
 import { z } from 'zod';
 import { descriptionField, videoTitleField } from '@evo/domain';
 import { maxPosition } from '@evo/infra';
@@ -71,7 +79,7 @@ export function videosRouter(deps: AppDeps): Router {
       res.status(201).json({
         message: VIDEO_ROUTE_MESSAGES.uploaded,
         video: { id: result.videoId, title: body.title, description: body.description, file_path: filePath },
-      });
+      } satisfies VideoUploadedAnswer);
     }),
   );
 
@@ -84,7 +92,7 @@ export function videosRouter(deps: AppDeps): Router {
       await actingMember(req, events, body.userEmail);
       const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
       await answerWrite(sessions, req, res, position);
-      res.json({ message: M.viewed });
+      res.json({ message: M.viewed } satisfies MessageAnswer);
     }),
   );
 
@@ -95,14 +103,14 @@ export function videosRouter(deps: AppDeps): Router {
       const { id } = parseInput(VideoIdParam, req.params);
       const found = await q.video(id, currentUserId(req));
       if (!found) throw new HttpError(404, M.videoNotFound);
-      if (found.visible) return void res.json(found.video);
+      if (found.visible) return void res.json(found.video satisfies ViewerVideo);
       // not public: administrators see it, and so does the author of a video hidden by moderation
       // (with the sanction message); anyone else is told it is unavailable
       const me = await sessionUser(req, q);
       const hiddenForItsAuthor = found.doc.status === VISIBILITY_HIDDEN && found.doc.user_id === me._id;
       if (!me.is_admin && !hiddenForItsAuthor) throw new HttpError(404, M.videoUnavailable);
       const sanction = (await latestSanctions(read, [id])).get(id) ?? null;
-      res.json({ ...found.video, moderation_message: sanction });
+      res.json({ ...found.video, moderation_message: sanction } satisfies VideoCard);
     }),
   );
 
@@ -110,7 +118,7 @@ export function videosRouter(deps: AppDeps): Router {
     const { id } = parseInput(VideoIdParam, req.params);
     const result = await deleteVideo(events, currentUserId(req), id, contextOf(req));
     await answerWrite(sessions, req, res, result.position);
-    res.json({ message: M.deleted });
+    res.json({ message: M.deleted } satisfies MessageAnswer);
   });
   r.delete('/videos/:id', requireAuth, remove);
   r.delete('/videos/delete/:id', requireAuth, remove);
@@ -125,7 +133,7 @@ export function videosRouter(deps: AppDeps): Router {
       const last = req.session?.lastPosition ? BigInt(req.session.lastPosition) : undefined;
       const wait = maxPosition(result.position, last);
       if (wait !== undefined) await progress.waitFor(wait, COUNT_WAIT_MS);
-      res.json({ liked, likes_count: (await q.likesCount(id)) ?? 0 });
+      res.json({ liked, likes_count: (await q.likesCount(id)) ?? 0 } satisfies LikeAnswer);
     });
   r.post('/videos/:id/like', requireAuth, like(true));
   r.delete('/videos/:id/like', requireAuth, like(false));
@@ -137,7 +145,7 @@ export function videosRouter(deps: AppDeps): Router {
       const { id } = parseInput(VideoIdParam, req.params);
       const { favorited, position } = await toggleFavorite(events, currentUserId(req), id, contextOf(req));
       await answerWrite(sessions, req, res, position);
-      res.json({ favorited, message: favorited ? M.favorited : M.unfavorited });
+      res.json({ favorited, message: favorited ? M.favorited : M.unfavorited } satisfies FavoriteAnswer);
     }),
   );
 

@@ -1,3 +1,4 @@
+import type { AdminUsersPage, AuditPage } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { COIN_WALLETS, type CoinWalletDoc } from '../ledger/wallets-projector';
@@ -9,32 +10,6 @@ export interface AdminPage {
   /** 1-based */
   page: number;
   limit: number;
-}
-
-/** A member as the administrators' list shows them. */
-export interface AdminUserView {
-  id: string;
-  pseudo: string;
-  email: string;
-  role: string;
-  is_admin: boolean;
-  created_at: string;
-  last_login_at: string | null;
-  /** visible videos */
-  videos: number;
-  followers: number;
-  /** spendable coins */
-  balance: number;
-}
-
-export interface AuditView {
-  id: string;
-  at: string;
-  admin_email: string;
-  admin_pseudo: string;
-  action: string;
-  target: string;
-  details: string;
 }
 
 const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -49,10 +24,7 @@ export function adminQueries(read: ReadStore) {
      * Members whose email or pseudo contains `q` (case-insensitive), newest first, with their
      * counters and balance.
      */
-    async users(
-      q: string,
-      page: AdminPage,
-    ): Promise<{ items: AdminUserView[]; total: number; page: number; limit: number }> {
+    async users(q: string, page: AdminPage): Promise<AdminUsersPage> {
       const needle = q.trim().toLowerCase();
       const filter = needle
         ? { $or: [{ email_lc: { $regex: escapeRegex(needle) } }, { pseudo_lc: { $regex: escapeRegex(needle) } }] }
@@ -86,7 +58,7 @@ export function adminQueries(read: ReadStore) {
     },
 
     /** administrators' actions, newest first */
-    async audit(page: AdminPage): Promise<{ items: AuditView[]; total: number; page: number; limit: number }> {
+    async audit(page: AdminPage): Promise<AuditPage> {
       const [docs, total] = await Promise.all([
         audit.find({}, { sort: { pos_key: -1 }, skip: (page.page - 1) * page.limit, limit: page.limit }),
         audit.countDocuments({}),

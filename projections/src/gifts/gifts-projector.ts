@@ -1,4 +1,5 @@
 import { positionKey, positionToString } from '@evo/domain';
+import type { ReceivedGiftView } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
@@ -44,7 +45,7 @@ export interface ReceivedGiftDoc extends Doc {
 }
 
 /** The received-gift row the screens and the `gift:received` push use. */
-export const receivedGiftRow = (g: ReceivedGiftDoc) => ({
+export const receivedGiftRow = (g: ReceivedGiftDoc): ReceivedGiftView => ({
   id: g.id,
   name: g.name,
   emoji: g.emoji,

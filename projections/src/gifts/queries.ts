@@ -1,3 +1,4 @@
+import type { CatalogueGift, CoinGift, ReceivedGiftView } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import {
   GIFT_CATALOG,
@@ -12,7 +13,7 @@ export function giftsQueries(read: ReadStore) {
   const received = read.collection<ReceivedGiftDoc>(GIFTS_RECEIVED);
   return {
     /** [{ id, name, emoji, image_url, coin_cost }] by id */
-    async catalog() {
+    async catalog(): Promise<CatalogueGift[]> {
       const docs = await catalog.find({}, { sort: { _id: 1 } });
       return docs.map((g) => ({
         id: g.id,
@@ -23,12 +24,12 @@ export function giftsQueries(read: ReadStore) {
       }));
     },
     /** gifts a member received, newest first */
-    async received(receiverId: string, limit = 500) {
+    async received(receiverId: string, limit = 500): Promise<ReceivedGiftView[]> {
       const docs = await received.find({ receiver_id: receiverId }, { sort: { pos_key: -1 }, limit });
       return docs.map(receivedGiftRow);
     },
     /** the same gifts as coin amounts (the product rule "Received coin gift") */
-    async coinGifts(receiverId: string, limit = 500) {
+    async coinGifts(receiverId: string, limit = 500): Promise<CoinGift[]> {
       const docs = await received.find({ receiver_id: receiverId }, { sort: { pos_key: -1 }, limit });
       return docs.map((g) => ({
         sender_email: g.sender_email,

@@ -1,17 +1,11 @@
 import { normalize } from '@evo/domain';
+import type { ProfileAnswer, PublicUser, VideoCard } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from './users-projector';
 import { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
 import { latestSanctions } from '../moderation/queries';
 
 /** The public face of a member (no internal fields). */
-export interface PublicUser {
-  pseudo: string;
-  email: string;
-  bio: string;
-  profile_picture: string;
-}
-
 export const toPublicUser = (u: UserDoc): PublicUser => ({
   pseudo: u.pseudo,
   email: u.email,
@@ -24,9 +18,13 @@ export function withoutInternals<T extends object>(doc: T): Omit<T, '_id'> {
   return Object.fromEntries(Object.entries(doc).filter(([k]) => !k.startsWith('_'))) as Omit<T, '_id'>;
 }
 
-export function publicVideo(v: VideoDoc) {
-  const { user_id: _u, ...rest } = withoutInternals(v);
-  return rest;
+/** The fields of a video card its document holds (the viewer's flags and the sanction are added by the query). */
+type StoredVideoCard = Omit<VideoCard, 'liked_by_me' | 'favorited_by_me' | 'moderation_message'>;
+
+/** Every public field of a video's document (other slices may add some); the answered ones checked. */
+export function publicVideo(v: VideoDoc): VideoCard {
+  const { user_id: _u, ...rest } = withoutInternals(v satisfies StoredVideoCard);
+  return rest as StoredVideoCard;
 }
 
 export function identityQueries(read: ReadStore) {
@@ -41,7 +39,11 @@ export function identityQueries(read: ReadStore) {
      * like administrators, the ones hidden by moderation, with the sanction message
      * (`moderation_message`, null when none was sent).
      */
-    async profile(pseudo: string, viewerId?: string, options: { viewerIsAdmin?: boolean } = {}) {
+    async profile(
+      pseudo: string,
+      viewerId?: string,
+      options: { viewerIsAdmin?: boolean } = {},
+    ): Promise<ProfileAnswer | null> {
       const user = await users.findOne({ pseudo_lc: normalize(pseudo) });
       if (!user) return null;
       const own = viewerId === user._id;

@@ -5,6 +5,7 @@ import {
   userEarningsAccount,
   userGiftsAccount,
 } from '@evo/domain';
+import type { AdminCoinTransaction, CoinTransaction, LedgerAudit, LedgerAuditEntry, Wallet } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import {
@@ -15,56 +16,6 @@ import {
   type CoinWalletDoc,
 } from './wallets-projector';
 
-/** A line of a member's history (the product rule "Coin transaction"). */
-export interface CoinTransaction {
-  id: number;
-  type: string;
-  /** signed: + coins in, − coins out */
-  amount: number;
-  created_at: string;
-  /** which of the member's accounts moved: balance, or gifts (received, not yet claimed) */
-  account: 'balance' | 'gifts';
-  gift_id: number | null;
-  /** what the member may spend right after this movement (balance + earnings, as `coins_balance`) */
-  coins_balance_after: number;
-  /** received gifts not yet claimed right after it (another account, as `gifts_unclaimed`) */
-  gifts_unclaimed_after: number;
-  /** the other member of a gift, by pseudo (never an email): receiver of a sent gift, sender of a received one */
-  counterpart_pseudo: string | null;
-}
-
-/** A line of the admin transactions list (the product specification admin view of "Coin transaction"). */
-export interface AdminCoinTransaction {
-  id: number;
-  user_email: string;
-  amount: number;
-  method: string;
-  created_at: string;
-  type: string;
-}
-
-/** One posting that touched a member's account, with the account's balance after it. */
-export interface AuditEntry {
-  event_id: string;
-  position: string;
-  at: string;
-  event_type: string;
-  type: string;
-  tx_id: number;
-  actor: string | null;
-  correlation_id: string;
-  causation_id: string | null;
-  debit: string;
-  credit: string;
-  amount: number;
-  /** the member's account this line is about */
-  account: string;
-  /** its change: + credited, − debited */
-  delta: number;
-  /** running balance of `account` after this posting */
-  balance_after: number;
-}
-
 export const DEFAULT_LIST_LIMIT = 500;
 
 export function ledgerQueries(read: ReadStore) {
@@ -72,9 +23,7 @@ export function ledgerQueries(read: ReadStore) {
   const movements = read.collection<CoinMovementDoc>(COIN_MOVEMENTS);
   return {
     /** what the member may spend, what of it they may withdraw (earned from gifts), and their unclaimed gifts */
-    async wallet(
-      userId: string,
-    ): Promise<{ coins_balance: number; coins_withdrawable: number; gifts_unclaimed: number }> {
+    async wallet(userId: string): Promise<Wallet> {
       const w = await wallets.findOne({ _id: userId });
       return {
         coins_balance: w?.coins_balance ?? 0,
@@ -127,7 +76,7 @@ export function ledgerQueries(read: ReadStore) {
      * Every posting that touched the member's accounts, oldest first, with running balances;
      * `asOf` (ISO) keeps the movements up to that time and gives the balances then.
      */
-    async audit(userId: string, asOf?: string) {
+    async audit(userId: string, asOf?: string): Promise<LedgerAudit> {
       const filter: Record<string, unknown> = { user_id: userId };
       if (asOf) filter.created_at = { $lte: asOf };
       const docs = await movements.find(filter, { sort: { pos_key: 1 } });
@@ -136,7 +85,7 @@ export function ledgerQueries(read: ReadStore) {
         [userEarningsAccount(userId), 0],
         [userGiftsAccount(userId), 0],
       ]);
-      const entries: AuditEntry[] = [];
+      const entries: LedgerAuditEntry[] = [];
       let consistent = true;
       for (const m of docs) {
         for (const p of m.postings) {

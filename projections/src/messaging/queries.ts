@@ -1,4 +1,5 @@
 import { positionKey, type LogPosition } from '@evo/domain';
+import type { HiddenConversation, InboxEntry } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import {
   CONVERSATIONS,
@@ -8,14 +9,6 @@ import {
   type MailboxDoc,
   type MessageView,
 } from './messages-projector';
-
-/** An inbox entry: the other party and the last message exchanged. */
-export interface InboxEntry {
-  other_email: string;
-  other_pseudo: string;
-  other_profile_picture: string;
-  last_message: MessageView;
-}
 
 export const MAILBOX_LIMIT = 1000;
 
@@ -64,7 +57,7 @@ export function messagingQueries(read: ReadStore) {
       };
     },
     /** conversations the member deleted after `since` (from another device) */
-    async hiddenSince(ownerId: string, since: LogPosition) {
+    async hiddenSince(ownerId: string, since: LogPosition): Promise<HiddenConversation[]> {
       const docs = await conversations.find(
         { owner_id: ownerId, hidden_pos: { $gt: positionKey(since) } },
         { sort: { hidden_pos: 1 } },

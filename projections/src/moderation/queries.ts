@@ -1,25 +1,8 @@
 import { DEFAULT_REPORT_REASON } from '@evo/domain';
+import type { ReportView } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import { REPORTS, type ReportDoc } from './reports-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
-
-/** the product entities, "Report", with the video's current visibility (`video_status`). */
-export interface ReportView {
-  id: number;
-  video_id: number;
-  video_title: string;
-  /** publique, masquée or supprimée; null when the video is unknown */
-  video_status: string | null;
-  /** en_attente, en_cours or ferme */
-  status: string;
-  created_at: string;
-  /** the reporter's pseudo, 'inconnu' when unknown */
-  signalant: string;
-  /** the video author's pseudo, 'inconnu' when unknown */
-  auteur: string;
-  reason: string;
-  admin_response: string | null;
-}
 
 export const UNKNOWN_HANDLE = 'inconnu';
 

@@ -1,4 +1,5 @@
 import { normalize } from '@evo/domain';
+import type { FriendEntry, SuggestedUser, UserStats, VideoCard, ViewerVideo } from '@evo/contracts';
 import type { Doc, FindOptions, ReadCollection, ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { publicVideo } from '../identity/queries';
@@ -33,56 +34,8 @@ const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
 /** Newest first; the index order breaks ties by _id. */
 const NEWEST = { created_at: -1, _id: 1 } as const;
 
-/** A video card as answered (the product entities, "Video"; internal fields and the owner's id left out). */
-export type VideoCard = Pick<
-  VideoDoc,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'file_path'
-  | 'user_email'
-  | 'email'
-  | 'owner_email'
-  | 'user_pseudo'
-  | 'user_profile_picture'
-  | 'likes_count'
-  | 'comments_count'
-  | 'views_count'
-  | 'status'
-  | 'processing'
-  | 'reject_reason'
-  | 'poster'
-  | 'duration'
-  | 'created_at'
->;
-export type PublicVideo = VideoCard & Record<string, unknown>;
-/** every public field of the document (other slices may add some), typed for the known ones */
-export const toVideoCard = (v: VideoDoc): PublicVideo => publicVideo(v) as unknown as PublicVideo;
-
-/** the product entities, "Friend entry". */
-export interface FriendEntry {
-  pseudo: string;
-  email: string;
-  bio: string;
-  profile_picture: string;
-  followers: number;
-  videos_count: number;
-  likes: number;
-}
-
-/** the product entities, "Suggested user". */
-export interface SuggestedUser {
-  email: string;
-  pseudo: string;
-  profile_picture: string;
-  videos: PublicVideo[];
-}
-
-export interface UserStats {
-  following: number;
-  followers: number;
-  total_likes: number;
-}
+/** A video card as answered (the product entities, "Video"): every public field of the document. */
+export const toVideoCard = (v: VideoDoc): VideoCard => publicVideo(v);
 
 /**
  * MongoDB-style `$in` lists are tested document by document against the whole list, so long
@@ -173,7 +126,7 @@ export function socialQueries(read: ReadStore) {
     return { liked: new Set(l.map((x) => x.video_id)), favorited: new Set(f.map((x) => x.video_id)) };
   }
 
-  async function withViewerFlags(viewerId: string, list: VideoDoc[]) {
+  async function withViewerFlags(viewerId: string, list: VideoDoc[]): Promise<ViewerVideo[]> {
     const flags = await viewerFlags(
       viewerId,
       list.map((v) => v.id),
@@ -273,7 +226,7 @@ export function socialQueries(read: ReadStore) {
      * timeline's last entry of the pages up to this one. Nothing here grows with the follow
      * count or the platform's size, except the number of hubs.
      */
-    async friendsFeed(userId: string, page: Page) {
+    async friendsFeed(userId: string, page: Page): Promise<ViewerVideo[]> {
       const skip = skipOf(page);
       const needed = skip + page.limit;
       // the hubs this member follows: their follow edges, by _id
@@ -314,7 +267,7 @@ export function socialQueries(read: ReadStore) {
     },
 
     /** the viewer's favourite videos still visible, most recently added first */
-    async favorites(userId: string, page: Page) {
+    async favorites(userId: string, page: Page): Promise<ViewerVideo[]> {
       const favs = await favorites.find(
         { user_id: userId },
         { sort: { created_at: -1 }, skip: skipOf(page), limit: page.limit, projection: { video_id: 1 } },

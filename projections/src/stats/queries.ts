@@ -1,3 +1,12 @@
+import type {
+  AdvancedStats,
+  CoinsStats,
+  GeneralStats,
+  GiftsStats,
+  MessagesStats,
+  UsersStats,
+  VideosStats,
+} from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import {
   STATS,
@@ -16,55 +25,6 @@ export const STATS_WINDOWS = { newUsersDays: 30, recentLoginsDays: 7 } as const;
 const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const utcDay = (t: number) => Math.floor(t / DAY_MS);
-
-/** the product entities, "Stats objects" (and the coins object the product specification leaves open). */
-export interface GeneralStats {
-  users: number;
-  videos: number;
-  gifts: number;
-  coins: number;
-  messages: number;
-}
-export interface AdvancedStats {
-  top_creator: { user_email: string; video_count: number } | null;
-  top_video: { title: string; views: number } | null;
-  total_reports: number;
-  public_videos: number;
-  deleted_videos: number;
-  avg_videos_per_day: number;
-}
-export interface UsersStats {
-  total_users: number;
-  validated_users: number;
-  new_users_30d: number;
-  recent_logins_7d: number;
-}
-export interface VideosStats {
-  total_videos: number;
-  public_videos: number;
-  hidden_videos: number;
-  deleted_videos: number;
-  /** rejected by processing (unreadable): in the total, in none of the three others */
-  rejected_videos: number;
-}
-export interface MessagesStats {
-  total_messages: number;
-  private_messages: number;
-}
-export interface GiftsStats {
-  gifts_sent: number;
-  gifts_catalog: number;
-}
-export interface CoinsStats {
-  coins_bought: number;
-  coins_added: number;
-  coins_in_balances: number;
-  coins_in_unclaimed_gifts: number;
-  coins_in_transit: number;
-  coins_withdrawn: number;
-  fees: number;
-  purchases: number;
-}
 
 /**
  * The administrators' statistics from the stats projector's documents, at `ref` (now, or the date

@@ -1,5 +1,4 @@
 import { Link } from 'react-router-dom';
-import { num } from './api';
 import { AdminPage } from './AdminPage';
 import { formatNumber } from './format';
 import { useStats } from './hooks';
@@ -87,11 +86,11 @@ function Overview() {
     <StatGrid
       label="Aperçu"
       items={[
-        { label: 'Utilisateurs', value: formatNumber(num(s.users)) },
-        { label: 'Vidéos', value: formatNumber(num(s.videos)) },
-        { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts)) },
-        { label: 'Coins des utilisateurs (total)', value: formatNumber(num(s.coins)) },
-        { label: 'Messages publics', value: formatNumber(num(s.messages)) },
+        { label: 'Utilisateurs', value: formatNumber(s.users) },
+        { label: 'Vidéos', value: formatNumber(s.videos) },
+        { label: 'Cadeaux envoyés', value: formatNumber(s.gifts) },
+        { label: 'Coins des utilisateurs (total)', value: formatNumber(s.coins) },
+        { label: 'Messages publics', value: formatNumber(s.messages) },
       ]}
     />
   );

@@ -15,7 +15,7 @@ const EMPTY = 'Aucune action enregistrée.';
 
 /** A member is shown by pseudo (email below); an actor that is not a member (a tool) as itself. */
 function Actor({ item }: { item: AuditItem }) {
-  if (!item.admin_email) return <>{item.admin_pseudo ?? '—'}</>;
+  if (!item.admin_email) return <>{item.admin_pseudo || '—'}</>;
   if (!item.admin_pseudo) return <>{item.admin_email}</>;
   return (
     <>
@@ -46,8 +46,8 @@ function AuditTable({ items, busy }: { items: AuditItem[]; busy: boolean }) {
                 <Actor item={item} />
               </td>
               <td>{item.action || '—'}</td>
-              <td className="admin-table__wrap">{item.target ?? '—'}</td>
-              <td className="admin-table__wrap admin-table__details">{item.details ?? '—'}</td>
+              <td className="admin-table__wrap">{item.target || '—'}</td>
+              <td className="admin-table__wrap admin-table__details">{item.details || '—'}</td>
             </tr>
           ))}
         </tbody>

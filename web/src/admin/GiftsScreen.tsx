@@ -81,7 +81,7 @@ export default function GiftsScreen() {
 
   const add = async (input: GiftInput): Promise<boolean> => {
     if (local) {
-      const gift: AdminGift = { id: nextLocalId(gifts), ...input };
+      const gift: AdminGift = { id: nextLocalId(gifts), ...input, coin_cost: input.price };
       saveOverride(withUpsert(override, gift));
       toast.success(`Cadeau « ${gift.name} » ajouté localement.`);
       return true;
@@ -90,7 +90,7 @@ export default function GiftsScreen() {
       'POST',
       async () => {
         const gift = await createGift(input);
-        if (gift) server.setData((list) => [...list.filter((g) => g.id !== gift.id), gift]);
+        server.setData((list) => [...list.filter((g) => g.id !== gift.id), gift]);
       },
       `Cadeau « ${input.name} » ajouté.`,
     );
@@ -98,7 +98,7 @@ export default function GiftsScreen() {
 
   const save = async (gift: AdminGift, input: GiftInput): Promise<boolean> => {
     if (local) {
-      saveOverride(withUpsert(override, { id: gift.id, ...input }));
+      saveOverride(withUpsert(override, { id: gift.id, ...input, coin_cost: input.price }));
       setEditingId(null);
       toast.success(`Cadeau « ${input.name} » modifié localement.`);
       return true;

@@ -93,8 +93,7 @@ function RebuildStatus({ state }: { state: RebuildState }) {
       return (
         <p className="rebuild-result rebuild-result--ok" role="status">
           <CheckCircleIcon size={20} className="status-icon" />
-          Projections reconstruites : {formatNumber(state.events ?? state.done)} événements
-          {state.seconds !== null ? ` en ${formatDuration(state.seconds)}` : ''}.
+          Projections reconstruites : {formatNumber(state.events)} événements en {formatDuration(state.seconds)}.
         </p>
       );
     case 'failed':

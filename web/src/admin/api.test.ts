@@ -1,65 +1,38 @@
-import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api/http';
-import {
-  isRebuildElsewhere,
-  normalizeAdminUser,
-  normalizeAuditItem,
-  normalizeRebuild,
-  normalizeTransaction,
-} from './api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, INVALID_ANSWER, InvalidAnswerError, errorMessage } from '../api/http';
+import { fetchAdminAudit, fetchAdminTransactions, fetchAdminUsers, fetchRebuild, isRebuildElsewhere } from './api';
+
+/** The next fetch answers `body` as JSON. */
+const answer = (body: unknown, status = 200) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })),
+  );
+
+afterEach(() => vi.unstubAllGlobals());
 
 /** Answers shaped as command-api/src/admin/*.ts and command-api/src/ledger/routes.ts send them. */
-describe('admin answers as the server sends them', () => {
-  it('GET /api/admin/audit items: string id and details, empty texts are missing', () => {
+describe('admin answers, parsed with the contract', () => {
+  it('GET /api/admin/audit: a page of items, empty texts kept as ""', async () => {
     const item = {
       id: '0b6f1c1e-5a7d-4c1b-9e0f-000000000001',
-      at: '2026-01-02T10:00:00.000Z',
-      admin_email: 'admin@evo.local',
-      admin_pseudo: 'admin',
-      action: 'Cadeau ajouté',
-      target: 'cadeau #9',
-      details: '⭐ Étoile — 3 coins',
-    };
-    expect(normalizeAuditItem(item)).toEqual(item);
-    const granted = normalizeAuditItem({
-      id: 'e2',
       at: '2026-01-02T10:00:00.000Z',
       admin_email: 'admin@evo.local',
       admin_pseudo: 'admin',
       action: 'Rôle administrateur accordé',
       target: 'alice@test.fr',
       details: '',
-    });
-    expect(granted.details).toBeNull();
-    expect(granted.target).toBe('alice@test.fr');
+    };
+    answer({ items: [item], total: 1, page: 1, limit: 20 });
+    expect(await fetchAdminAudit(1, 20)).toEqual({ items: [item], total: 1, page: 1, limit: 20 });
   });
 
-  it('GET /api/coins/admin/transactions lines', () => {
-    expect(
-      normalizeTransaction({
-        id: 7,
-        user_email: 'bob@test.fr',
-        amount: -30,
-        method: 'retrait',
-        created_at: '2026-01-02T10:00:00.000Z',
-        type: 'retrait',
-      }),
-    ).toEqual({
-      id: 7,
-      user_email: 'bob@test.fr',
-      amount: -30,
-      method: 'retrait',
-      created_at: '2026-01-02T10:00:00.000Z',
-      type: 'retrait',
-    });
-  });
-
-  it('GET /api/admin/users items', () => {
+  it('GET /api/admin/users: a page of members', async () => {
     const row = {
       id: 'u1',
       pseudo: 'alice',
       email: 'alice@test.fr',
-      role: 'user',
+      role: 'member',
       is_admin: false,
       created_at: '2026-01-01T10:00:00.000Z',
       last_login_at: null,
@@ -67,55 +40,41 @@ describe('admin answers as the server sends them', () => {
       followers: 2,
       balance: 25,
     };
-    expect(normalizeAdminUser(row)).toEqual(row);
-    expect(normalizeAdminUser({ ...row, role: 'admin', is_admin: true }).is_admin).toBe(true);
+    answer({ items: [row], total: 1, page: 1, limit: 20 });
+    expect((await fetchAdminUsers('', 1, 20)).items).toEqual([row]);
   });
 
-  it('GET /api/admin/projections/rebuild: the shapes of rebuildView, and 409 elsewhere', () => {
-    expect(normalizeRebuild({ status: 'idle', done: 0, rate: 0, etaSeconds: 0, fraction: 0 })).toEqual({
-      status: 'idle',
-      done: 0,
-      rate: 0,
-      etaSeconds: 0,
-      fraction: 0,
-      events: null,
-      seconds: null,
-      error: null,
-    });
-    expect(
-      normalizeRebuild({
-        status: 'running',
-        startedAt: '2026-01-02T10:00:00.000Z',
-        done: 120,
-        rate: 600.5,
-        etaSeconds: 1.2,
-        fraction: 0.25,
-      }),
-    ).toMatchObject({ status: 'running', done: 120, rate: 600.5, etaSeconds: 1.2, fraction: 0.25 });
-    expect(
-      normalizeRebuild({
+  it('an answer out of contract fails the load with the French message the screens show', async () => {
+    // an amount sent as text: the server and the app disagree
+    answer([{ id: 7, user_email: 'bob@test.fr', amount: '-30', method: 'retrait', created_at: 'x', type: 'retrait' }]);
+    const failure = await fetchAdminTransactions().catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(InvalidAnswerError);
+    expect(errorMessage(failure)).toBe(INVALID_ANSWER);
+  });
+
+  it('GET /api/admin/projections/rebuild: the four shapes of rebuildView, and 409 elsewhere', async () => {
+    const progress = { done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
+    const shapes = [
+      { status: 'idle', ...progress },
+      { status: 'running', startedAt: '2026-01-02T10:00:00.000Z', ...progress, done: 120, fraction: 0.25 },
+      {
         status: 'done',
         startedAt: '2026-01-02T10:00:00.000Z',
         finishedAt: '2026-01-02T10:00:01.000Z',
         events: 480,
         seconds: 0.8,
+        ...progress,
         done: 480,
-        rate: 600,
-        etaSeconds: 0,
         fraction: 1,
-      }),
-    ).toMatchObject({ status: 'done', done: 480, events: 480, seconds: 0.8, fraction: 1 });
-    expect(
-      normalizeRebuild({
-        status: 'failed',
-        startedAt: 'x',
-        error: 'boom',
-        done: 0,
-        rate: 0,
-        etaSeconds: 0,
-        fraction: 0,
-      }),
-    ).toMatchObject({ status: 'failed', error: 'boom', fraction: 0 });
+      },
+      { status: 'failed', startedAt: '2026-01-02T10:00:00.000Z', error: 'boom', ...progress },
+    ];
+    for (const shape of shapes) {
+      answer(shape);
+      expect(await fetchRebuild()).toEqual(shape);
+    }
+    answer({ status: 'weird', ...progress });
+    await expect(fetchRebuild()).rejects.toBeInstanceOf(InvalidAnswerError);
 
     expect(isRebuildElsewhere(new ApiError('Dans ce mode de déploiement…', 409, { error: 'x' }))).toBe(true);
     expect(isRebuildElsewhere(new ApiError('Erreur 500', 500))).toBe(false);

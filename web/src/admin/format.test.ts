@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatSigned, isoFromLocalInput, localInputFromIso } from './format';
-import { normalizeRebuild, readAdvancedStats } from './api';
 
 describe('admin formatting', () => {
   it('signs amounts with a real minus', () => {
@@ -21,31 +20,5 @@ describe('admin formatting', () => {
     const iso = isoFromLocalInput('2025-03-12T14:05');
     expect(iso).not.toBeNull();
     expect(localInputFromIso(iso)).toBe('2025-03-12T14:05');
-  });
-});
-
-describe('answers', () => {
-  it('advanced stats: missing fields are empty data', () => {
-    expect(readAdvancedStats({})).toEqual({
-      top_creator: null,
-      top_video: null,
-      total_reports: null,
-      public_videos: null,
-      deleted_videos: null,
-      avg_videos_per_day: null,
-    });
-    expect(readAdvancedStats({ top_creator: { user_email: 'a@b.fr', video_count: '3' } }).top_creator).toEqual({
-      user_email: 'a@b.fr',
-      video_count: 3,
-    });
-  });
-  it('rebuild progress shape', () => {
-    expect(normalizeRebuild({ status: 'running', done: 10, rate: 5, etaSeconds: 2, fraction: 1.4 })).toMatchObject({
-      status: 'running',
-      done: 10,
-      fraction: 1,
-    });
-    expect(normalizeRebuild({ status: 'weird' }).status).toBe('idle');
-    expect(normalizeRebuild({ status: 'done', events: 99, seconds: 1.5 })).toMatchObject({ fraction: 1, events: 99 });
   });
 });

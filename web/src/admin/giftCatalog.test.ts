@@ -21,6 +21,7 @@ const gift = (id: number, name: string, price: number, image_url = ''): AdminGif
   emoji: '🎁',
   price,
   image_url,
+  coin_cost: price,
 });
 
 const server = [gift(1, 'Rose', 1), gift(2, 'Cœur', 5, '/uploads/gifts/coeur.png'), gift(7, 'Licorne', 500)];

@@ -14,7 +14,6 @@ import {
   fetchReports,
   fetchStats,
   isRebuildElsewhere,
-  normalizeRebuild,
   startRebuild,
   type RebuildState,
   type StatsKind,
@@ -55,7 +54,7 @@ export function useLedgerAudit(email: string, asOf: string | null) {
   );
 }
 
-export function useStats(kind: StatsKind, asOf: string | null) {
+export function useStats<K extends StatsKind>(kind: K, asOf: string | null) {
   return useAdminLoad(`admin:stats:${kind}:${asOf ?? ''}`, (signal) => fetchStats(kind, asOf, signal));
 }
 
@@ -151,7 +150,7 @@ export function useRebuild(): Rebuild {
     };
   }, []);
 
-  useSocketEvent('rebuild:progress', (payload: unknown) => setState(normalizeRebuild(payload)));
+  useSocketEvent('rebuild:progress', setState);
 
   const running = state?.status === 'running';
   useEffect(() => {
@@ -182,10 +181,18 @@ export function useRebuild(): Rebuild {
     const previous = stateRef.current;
     setStarting(true);
     // shown at once; the socket (or the poll) then reports the real progress
-    if (previous?.status !== 'running') setState(normalizeRebuild({ status: 'running', done: 0, fraction: 0 }));
+    if (previous?.status !== 'running')
+      setState({
+        status: 'running',
+        startedAt: new Date().toISOString(),
+        done: 0,
+        rate: 0,
+        etaSeconds: 0,
+        fraction: 0,
+      });
     try {
       const answer = await startRebuild();
-      return answer?.message;
+      return answer.message;
     } catch (err) {
       if (mounted.current)
         setState((current) => (current?.status === 'running' && current.done === 0 ? previous : current));

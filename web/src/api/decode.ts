@@ -1,33 +1,17 @@
+import type { ZodType, ZodTypeDef } from 'zod';
+import { InvalidAnswerError } from './http';
+
 /**
- * Lenient readers of JSON answers: a screen shows what it can of a field that is missing or of
- * another type, instead of failing.
+ * Every answer the web app reads is parsed with its schema from `@evo/contracts`, the one the
+ * server's answers are typed and tested with: a screen gets exactly the contract's type, and an
+ * answer of another shape fails the call with `InvalidAnswerError` (its French message is shown
+ * where a failed load or action is), never with a crash further in.
+ *
+ *   const wallet = decode(WalletAnswer, await api.get(`/api/coins/balance/${email}`, { signal }));
  */
-export type Row = Record<string, unknown>;
-
-/** A finite number (numeric strings too), 0 otherwise. */
-export const num = (value: unknown): number => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : 0;
-};
-
-/** A string, '' otherwise. */
-export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** A string, a number or boolean written as one (ids, counts), '' when absent. */
-export const scalarText = (value: unknown): string =>
-  typeof value === 'string' ? value : value == null ? '' : String(value);
-
-/** A finite number (`Number()` of anything the server sent), or `fallback` when nothing usable came. */
-export const numOr = (value: unknown, fallback: number): number => {
-  if (value === null || value === undefined || value === '') return fallback;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : fallback;
-};
-
-/** The objects of an array answer; anything else gives none. */
-export const rows = (data: unknown): Row[] =>
-  Array.isArray(data) ? data.filter((r): r is Row => Boolean(r) && typeof r === 'object') : [];
-
-/** A finite number, undefined otherwise. */
-export const optionalNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+export function decode<T>(schema: ZodType<T, ZodTypeDef, unknown>, data: unknown): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  console.warn('Réponse hors contrat', parsed.error.issues);
+  throw new InvalidAnswerError(parsed.error.issues);
+}

@@ -91,7 +91,8 @@ function encodeBody(method: string, body: RequestOptions['body']): { body?: Body
   return {};
 }
 
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The answer's JSON, unknown until parsed with its contract schema (see api/decode.ts). */
+export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   const encoded = encodeBody(method, options.body);
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
@@ -119,18 +120,18 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new ApiError(NETWORK_ERROR, 0);
   }
   if (!response.ok) throw failure(response.status, data, options.skipAuthRedirect ?? false);
-  return data as T;
+  return data;
 }
 
 export const api = {
-  get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T = unknown>(path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T = unknown>(path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  delete: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method'>) =>
-    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  get: (path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest(path, { ...options, method: 'GET' }),
+  post: (path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest(path, { ...options, method: 'POST', body }),
+  put: (path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest(path, { ...options, method: 'PUT', body }),
+  delete: (path: string, options?: Omit<RequestOptions, 'method'>) =>
+    apiRequest(path, { ...options, method: 'DELETE' }),
 };
 
 export interface UploadOptions {
@@ -145,8 +146,8 @@ export interface UploadOptions {
  * Multipart upload with progress (fetch cannot report upload progress).
  * Same error contract as `apiRequest`.
  */
-export function uploadWithProgress<T = unknown>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+export function uploadWithProgress(path: string, form: FormData, options: UploadOptions = {}): Promise<unknown> {
+  return new Promise<unknown>((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new DOMException('Envoi annulé', 'AbortError'));
       return;
@@ -168,7 +169,7 @@ export function uploadWithProgress<T = unknown>(path: string, form: FormData, op
       const data = parseBody(xhr.responseText, xhr.getResponseHeader('Content-Type'));
       if (xhr.status >= 200 && xhr.status < 300) {
         options.onProgress?.(1);
-        resolve(data as T);
+        resolve(data);
       } else {
         reject(failure(xhr.status, data, options.skipAuthRedirect ?? false));
       }
@@ -187,9 +188,25 @@ export function uploadWithProgress<T = unknown>(path: string, form: FormData, op
   });
 }
 
+/** What a screen says of an answer that does not have the contract's shape (see api/decode.ts). */
+export const INVALID_ANSWER = 'Réponse inattendue du serveur.';
+
+/** An answer that did not parse with its contract schema: the server and this app disagree. */
+export class InvalidAnswerError extends Error {
+  /** where the answer differs from the contract, for the console */
+  readonly issues: unknown;
+
+  constructor(issues: unknown) {
+    super(INVALID_ANSWER);
+    this.name = 'InvalidAnswerError';
+    this.issues = issues;
+  }
+}
+
 /** Human message for any thrown value (French where the server gave French). */
 export function errorMessage(err: unknown): string | undefined {
   if (err instanceof ApiError) return err.isNetworkError ? NETWORK_ERROR : err.serverMessage;
+  if (err instanceof InvalidAnswerError) return err.message;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { fetchWallet, type CoinAnswer, type Wallet } from './api';
+import { fetchWallet, type Wallet } from './api';
 
 /**
  * The current member's balance, shared by every screen and section that shows it (one small
@@ -18,12 +18,8 @@ interface WalletState {
   loading: boolean;
 }
 
-export interface WalletPush {
-  coins_balance?: unknown;
-  coins_withdrawable?: unknown;
-  gifts_unclaimed?: unknown;
-  position?: unknown;
-}
+/** A command's answer, a 'wallet:changed' push (with its position), or part of one. */
+export type WalletUpdate = Partial<Wallet> & { position?: string };
 
 let state: WalletState = { email: null, wallet: null, error: undefined, loading: false };
 let position: bigint | null = null;
@@ -69,11 +65,8 @@ export function refreshWallet(email: string): Promise<void> {
   return promise;
 }
 
-const finite = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-
 /** New balances for the member: from a command answer, or a push (with its position). */
-export function applyWallet(email: string, update: CoinAnswer | WalletPush): void {
+export function applyWallet(email: string, update: WalletUpdate): void {
   const current = forEmail(email);
   if ('position' in update && update.position !== undefined && update.position !== null) {
     try {
@@ -84,9 +77,7 @@ export function applyWallet(email: string, update: CoinAnswer | WalletPush): voi
       // no usable position: apply it anyway
     }
   }
-  const coins = finite(update.coins_balance);
-  const withdrawable = finite(update.coins_withdrawable);
-  const gifts = finite(update.gifts_unclaimed);
+  const { coins_balance: coins, coins_withdrawable: withdrawable, gifts_unclaimed: gifts } = update;
   if (coins === undefined && gifts === undefined && withdrawable === undefined) return;
   version += 1;
   const base = current.wallet ?? {
@@ -126,7 +117,7 @@ export interface WalletHandle {
   loading: boolean;
   reload: () => void;
   /** apply a coin command's answer (coins_balance, gifts_unclaimed) */
-  apply: (answer: CoinAnswer) => void;
+  apply: (answer: WalletUpdate) => void;
 }
 
 /** The logged-in member's wallet, loaded on mount and kept live. */
@@ -147,7 +138,7 @@ export function useWallet(): WalletHandle {
     if (email) void refreshWallet(email);
   }, [email]);
   const apply = useCallback(
-    (answer: CoinAnswer) => {
+    (answer: WalletUpdate) => {
       if (email) applyWallet(email, answer);
     },
     [email],

@@ -1,48 +1,24 @@
+import { z } from 'zod';
+import { CatalogueGift, CoinCommandAnswer, GiftBalanceAnswer, ReceivedGiftView } from '@evo/contracts';
 import { api } from '../api/http';
-import { num, rows, text, type Row } from '../api/decode';
-import { coinAnswer, type CoinAnswer } from '../coins/api';
+import { decode } from '../api/decode';
 import { idempotencyHeaders } from '../coins/idempotency';
-import type { ReceivedGiftView } from '@evo/contracts';
 
 /** Gift calls (the product API calls, "Gifts"; command-api/src/gifts/routes.ts). */
 
 /** the product entities, "Gift in catalogue". */
-export interface CatalogueGift {
-  id: number;
-  name: string;
-  emoji: string;
-  image_url: string;
-  coin_cost: number;
-}
+export type { CatalogueGift };
 
 /** A received gift, as the server answers and pushes it (`amount`: coins credited after the fee). */
 export type ReceivedGift = ReceivedGiftView;
 
 /** What a gift command answers: a coin command's answer. */
-export type GiftAnswer = CoinAnswer;
+export type GiftAnswer = CoinCommandAnswer;
 
 /** The gift a video card sends (the product business constants). */
 export const VIDEO_CARD_GIFT_ID = 1;
 
 const enc = encodeURIComponent;
-
-export function normalizeReceivedGift(raw: unknown): ReceivedGift | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const r = raw as Row;
-  const id = num(r.id);
-  if (id <= 0) return null;
-  return {
-    id,
-    name: text(r.name),
-    emoji: text(r.emoji),
-    sender_pseudo: text(r.sender_pseudo),
-    sender_email: text(r.sender_email),
-    coin_cost: num(r.coin_cost),
-    amount: num(r.amount ?? r.coin_cost),
-    sent_at: text(r.sent_at),
-    claimed: r.claimed === true || r.claimed === 1,
-  };
-}
 
 /** Same-origin URL of a gift image ('/uploads/…' and absolute URLs kept, bare names under /uploads/gifts). */
 export function giftImageUrl(imageUrl: string): string | null {
@@ -55,22 +31,12 @@ export function giftImageUrl(imageUrl: string): string | null {
 
 /** GET /api/gifts/catalog (public). */
 export async function fetchCatalog(signal?: AbortSignal): Promise<CatalogueGift[]> {
-  const data = await api.get<unknown>('/api/gifts/catalog', { signal });
-  return rows(data)
-    .map((r) => ({
-      id: num(r.id),
-      name: text(r.name),
-      emoji: text(r.emoji),
-      image_url: text(r.image_url),
-      coin_cost: num(r.coin_cost ?? r.price),
-    }))
-    .filter((g) => g.id > 0);
+  return decode(z.array(CatalogueGift), await api.get('/api/gifts/catalog', { signal }));
 }
 
 /** GET /api/gifts/balance/{email} → { balance } (the gift client's view of the balance). */
 export async function fetchGiftBalance(email: string, signal?: AbortSignal): Promise<number> {
-  const d = await api.get<Row>(`/api/gifts/balance/${enc(email)}`, { signal });
-  return num(d?.balance);
+  return decode(GiftBalanceAnswer, await api.get(`/api/gifts/balance/${enc(email)}`, { signal })).balance;
 }
 
 /**
@@ -98,18 +64,16 @@ export async function sendGift(
 ): Promise<GiftAnswer> {
   const to = 'pseudo' in receiver ? { receiver_pseudo: receiver.pseudo } : { receiver_email: receiver.email };
   const body = { sender_email: senderEmail, ...to, gift_id: giftId };
-  return coinAnswer(await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
+  return decode(CoinCommandAnswer, await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
 }
 
 /** GET /api/gifts/received/{email}, newest first. */
 export async function fetchReceivedGifts(email: string, signal?: AbortSignal): Promise<ReceivedGift[]> {
-  const data = await api.get<unknown>(`/api/gifts/received/${enc(email)}`, { signal });
-  return rows(data)
-    .map(normalizeReceivedGift)
-    .filter((g): g is ReceivedGift => g !== null);
+  return decode(z.array(ReceivedGiftView), await api.get(`/api/gifts/received/${enc(email)}`, { signal }));
 }
 
 /** POST /api/gifts/claim { gift_id } → { message, coins_balance, gifts_unclaimed } */
 export async function claimGift(giftId: number, key: string): Promise<GiftAnswer> {
-  return coinAnswer(await api.post('/api/gifts/claim', { gift_id: giftId }, { headers: idempotencyHeaders(key) }));
+  const body = { gift_id: giftId };
+  return decode(CoinCommandAnswer, await api.post('/api/gifts/claim', body, { headers: idempotencyHeaders(key) }));
 }

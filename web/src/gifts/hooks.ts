@@ -1,7 +1,7 @@
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
 import { useLoad, type Loaded } from '../api/useLoad';
-import { fetchCatalog, fetchReceivedGifts, normalizeReceivedGift, type CatalogueGift, type ReceivedGift } from './api';
+import { fetchCatalog, fetchReceivedGifts, type CatalogueGift, type ReceivedGift } from './api';
 
 /** The gift catalogue (public), live: an administrator's edit ('catalogue:changed') reloads it. */
 export function useCatalog(): Loaded<CatalogueGift[]> {
@@ -21,12 +21,7 @@ export function useReceivedGifts(): Loaded<ReceivedGift[]> & { email: string | n
   const loaded = useLoad(email ? `gifts:received:${email}` : null, (signal) => fetchReceivedGifts(email ?? '', signal));
   const { setData, reload } = loaded;
 
-  useSocketEvent('gift:received', (payload) => {
-    const gift = normalizeReceivedGift(payload?.gift);
-    if (!gift) {
-      reload();
-      return;
-    }
+  useSocketEvent('gift:received', ({ gift }) => {
     setData((list) => (list.some((g) => g.id === gift.id) ? list : [gift, ...list]));
   });
   useSocketEvent('wallet:changed', reload);

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ApiError, isAbortError } from '../api/http';
+import { ApiError, InvalidAnswerError, isAbortError } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
 import { AuthPage } from './AuthPage';
 import { login } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
-import { isAdmin, normalizeUser, type CurrentUser } from './session';
+import { isAdmin, type CurrentUser } from './session';
 import { useCurrentUser } from './sessionContext';
 
 const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
@@ -53,16 +53,17 @@ export default function LoginScreen() {
     setBusy(true);
     setError(null);
     try {
-      const user = normalizeUser(await login(email.trim(), password));
-      if (!user) {
-        setError({ message: BAD_CREDENTIALS });
-        return;
-      }
+      const user = await login(email.trim(), password);
       signIn(user);
       navigate(landingPath(user, adminEmail, location.search), { replace: true });
     } catch (err) {
       if (isAbortError(err)) return;
-      const detail = err instanceof ApiError && !err.isNetworkError ? err.serverMessage : undefined;
+      const detail =
+        err instanceof ApiError && !err.isNetworkError
+          ? err.serverMessage
+          : err instanceof InvalidAnswerError
+            ? err.message
+            : undefined;
       setError({ message: LOGIN_FAILED, detail });
     } finally {
       setBusy(false);

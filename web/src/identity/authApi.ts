@@ -1,5 +1,7 @@
+import { MeAnswer, RegisteredAnswer, SessionUser } from '@evo/contracts';
 import { ApiError, api, uploadWithProgress } from '../api/http';
-import { normalizeUser, type CurrentUser } from './session';
+import { decode } from '../api/decode';
+import type { CurrentUser } from './session';
 
 export interface MeResult {
   user: CurrentUser | null;
@@ -9,18 +11,18 @@ export interface MeResult {
 /** GET /api/auth/me: 200 → the session user, 401 → logged out. Other failures throw. */
 export async function fetchMe(signal?: AbortSignal): Promise<MeResult> {
   try {
-    const data = await api.get<Record<string, unknown>>('/api/auth/me', { signal, skipAuthRedirect: true });
-    const adminEmail = typeof data?.admin_email === 'string' && data.admin_email ? data.admin_email : null;
-    return { user: normalizeUser(data), adminEmail };
+    const me = decode(MeAnswer, await api.get('/api/auth/me', { signal, skipAuthRedirect: true }));
+    const { email, pseudo, role, is_admin, profile_picture } = me;
+    return { user: { email, pseudo, role, is_admin, profile_picture }, adminEmail: me.admin_email || null };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { user: null, adminEmail: null };
     throw err;
   }
 }
 
-/** POST /api/auth/login. The answer may lack an email: the caller treats that as bad credentials. */
-export function login(email: string, password: string): Promise<unknown> {
-  return api.post('/api/auth/login', { email, password }, { skipAuthRedirect: true });
+/** POST /api/auth/login → the member now logged in. */
+export async function login(email: string, password: string): Promise<SessionUser> {
+  return decode(SessionUser, await api.post('/api/auth/login', { email, password }, { skipAuthRedirect: true }));
 }
 
 export function logout(): Promise<unknown> {
@@ -38,11 +40,11 @@ export interface Registration {
 }
 
 /** POST /api/auth/register (multipart), with upload progress. */
-export function register(
+export async function register(
   input: Registration,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
-): Promise<unknown> {
+): Promise<RegisteredAnswer> {
   const form = new FormData();
   form.append('email', input.email);
   form.append('pseudo', input.pseudo);
@@ -51,5 +53,6 @@ export function register(
   form.append('video_title', input.videoTitle);
   form.append('profilePic', input.profilePic);
   form.append('video', input.video);
-  return uploadWithProgress('/api/auth/register', form, { onProgress, signal, skipAuthRedirect: true });
+  const options = { onProgress, signal, skipAuthRedirect: true };
+  return decode(RegisteredAnswer, await uploadWithProgress('/api/auth/register', form, options));
 }

@@ -7,7 +7,7 @@ import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { formatFullDate, formatMessageTime, isoDate, sameIdentity } from '../social/format';
 import { useLoad } from '../api/useLoad';
 import { ArrowLeftIcon } from '../videos/icons';
-import { fetchReceived, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
+import { fetchReceived, type HiddenConversation, type Message } from './api';
 import { groupConversations, hideUpTo, mergeMessages, type ConversationSummary } from './conversations';
 import { ConversationView, LOAD_FAILED } from './ConversationView';
 import './messaging.css';
@@ -38,20 +38,17 @@ export default function InboxScreen() {
   const addMessages = (incoming: Message[]) => {
     if (incoming.length > 0) setData((current) => mergeMessages(current, incoming));
   };
-  useSocketEvent('message:new', (payload) => {
-    const message = normalizeMessage(payload?.message);
-    if (message) addMessages([message]);
-  });
-  const hide = (raw: unknown) => {
+  useSocketEvent('message:new', ({ message }) => addMessages([message]));
+  const hide = (hidden: HiddenConversation[]) => {
     if (!email) return;
-    for (const h of normalizeHidden(raw)) setData((list) => hideUpTo(list, email, h.other_email, h.up_to_message_id));
+    for (const h of hidden) setData((list) => hideUpTo(list, email, h.other_email, h.up_to_message_id));
   };
   // Deleted from another device of mine.
-  useSocketEvent('conversation:deleted', hide);
+  useSocketEvent('conversation:deleted', (payload) => hide([payload]));
   useSocketEvent('sync', (payload) => {
-    if (payload?.truncated === true) inbox.reload();
-    else addMessages(normalizeMessages(payload?.messages));
-    hide(payload?.hidden_conversations);
+    if (payload.truncated) inbox.reload();
+    else addMessages(payload.messages);
+    hide(payload.hidden_conversations);
   });
 
   const open = (conversation: ConversationSummary | null) => {

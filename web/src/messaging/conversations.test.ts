@@ -8,8 +8,8 @@ const msg = (id: number, from: string, to: string, at: string, content = `m${id}
   receiver_email: `${to}@x.fr`,
   sender_pseudo: from,
   receiver_pseudo: to,
-  sender_profile_picture: null,
-  receiver_profile_picture: null,
+  sender_profile_picture: '',
+  receiver_profile_picture: '',
   content,
   created_at: at,
 });

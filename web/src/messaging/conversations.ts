@@ -55,7 +55,7 @@ export function groupConversations(messages: Message[], me: string): Conversatio
       otherEmail,
       otherPseudo: (mine ? message.receiver_pseudo : message.sender_pseudo) || previous?.otherPseudo || otherEmail,
       otherPicture:
-        (mine ? message.receiver_profile_picture : message.sender_profile_picture) ?? previous?.otherPicture ?? null,
+        (mine ? message.receiver_profile_picture : message.sender_profile_picture) || previous?.otherPicture || null,
       last: message,
       lastIsMine: mine,
       count: (previous?.count ?? 0) + 1,

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useSocketEvent } from '../shell/socket';
 import { sameIdentity } from '../social/format';
 import { useLoad } from '../api/useLoad';
-import { fetchConversation, normalizeHidden, normalizeMessage, normalizeMessages, type Message } from './api';
+import { fetchConversation, type HiddenConversation, type Message } from './api';
 import { hideUpTo, isBetween, mergeMessages, sortMessages } from './conversations';
 
 /**
@@ -24,22 +24,19 @@ export function useConversation(me: string | null, pseudo: string, otherEmail: s
     [me, otherEmail, pseudo, setData],
   );
 
-  useSocketEvent('message:new', (payload) => {
-    const message = normalizeMessage(payload?.message);
-    if (message) add([message]);
-  });
-  const hide = (raw: unknown) => {
+  useSocketEvent('message:new', ({ message }) => add([message]));
+  const hide = (hidden: HiddenConversation[]) => {
     if (!me || !otherEmail) return;
-    for (const h of normalizeHidden(raw)) {
+    for (const h of hidden) {
       if (sameIdentity(h.other_email, otherEmail))
         setData((list) => hideUpTo(list, me, otherEmail, h.up_to_message_id));
     }
   };
-  useSocketEvent('conversation:deleted', hide);
+  useSocketEvent('conversation:deleted', (payload) => hide([payload]));
   useSocketEvent('sync', (payload) => {
-    if (payload?.truncated === true) reload();
-    else add(normalizeMessages(payload?.messages));
-    hide(payload?.hidden_conversations);
+    if (payload.truncated) reload();
+    else add(payload.messages);
+    hide(payload.hidden_conversations);
   });
 
   return { ...loaded, add };

@@ -1,5 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { IsFollowingAnswer } from '@evo/contracts';
 import { api } from '../api/http';
+import { decode } from '../api/decode';
 
 /**
  * Whether I already follow the sender of a follow notification, shared by the dropdown and
@@ -37,9 +39,9 @@ export function useFollowsSender(me: string | null, sender: string, enabled: boo
     if (!enabled || !key || !me || known.has(key)) return;
     set(key, 'asking');
     api
-      .get<{ isFollowing?: unknown }>(`/api/users/is-following/${encodeURIComponent(me)}/${encodeURIComponent(sender)}`)
+      .get(`/api/users/is-following/${encodeURIComponent(me)}/${encodeURIComponent(sender)}`)
       .then((data) => {
-        if (known.get(key) === 'asking') set(key, data?.isFollowing === true || data?.isFollowing === 1);
+        if (known.get(key) === 'asking') set(key, decode(IsFollowingAnswer, data).isFollowing);
       })
       .catch(() => {
         // unknown: the button stays offered (the server ignores a second follow)

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { PushEvents } from '@evo/contracts';
 import {
   compareNotificationIds,
   deleteNotification,
@@ -6,9 +7,6 @@ import {
   fetchUnreadCount,
   markAllNotificationsRead,
   markNotificationRead,
-  normalizeNotification,
-  notificationId,
-  normalizeNotifications,
   type AppNotification,
 } from './api';
 
@@ -97,53 +95,49 @@ export async function loadNotifications(email: string): Promise<void> {
 }
 
 /** 'notification:new' {notification, unread} */
-export function applyNewNotification(payload: unknown) {
-  const p = (payload ?? {}) as { notification?: unknown; unread?: unknown };
-  const notification = normalizeNotification(p.notification);
-  if (!notification) return;
+export function applyNewNotification({
+  notification,
+  unread,
+}: Pick<PushEvents['notification:new'], 'notification' | 'unread'>) {
   const known = state.items.some((n) => n.id === notification.id);
   const items = merge(state.items, [notification]);
   const fallback = known ? countUnread(items) : state.unread + (notification.seen ? 0 : 1);
-  set({ items, unread: clampUnread(p.unread, fallback) });
+  set({ items, unread: clampUnread(unread, fallback) });
 }
 
+type UnreadPush = PushEvents['notification:unread'];
+
 /** 'notification:unread' {unread, read? | deleted? | all_read_up_to?} (also from the member's other tabs). */
-export function applyUnread(payload: unknown) {
-  const p = (payload ?? {}) as { unread?: unknown; read?: unknown; deleted?: unknown; all_read_up_to?: unknown };
+export function applyUnread({ unread, read, deleted, all_read_up_to }: Omit<UnreadPush, 'position'>) {
   let items = state.items;
-  const read = notificationId(p.read);
-  const deleted = notificationId(p.deleted);
-  const upTo = p.all_read_up_to === 0 || p.all_read_up_to === '0' ? null : notificationId(p.all_read_up_to);
-  if (read !== null) items = items.map((n) => (n.id === read ? { ...n, seen: true } : n));
-  if (deleted !== null) items = items.filter((n) => n.id !== deleted);
-  if (upTo !== null) items = items.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: true } : n));
-  set({ items, unread: clampUnread(p.unread, state.unread) });
+  const upTo = all_read_up_to === '0' ? undefined : all_read_up_to;
+  if (read !== undefined) items = items.map((n) => (n.id === read ? { ...n, seen: 1 as const } : n));
+  if (deleted !== undefined) items = items.filter((n) => n.id !== deleted);
+  if (upTo !== undefined)
+    items = items.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: 1 as const } : n));
+  set({ items, unread: clampUnread(unread, state.unread) });
 }
+
+type SyncPush = PushEvents['sync'];
 
 /**
  * 'sync' {notifications, deleted_notification_ids, unread, truncated}: what changed while
  * disconnected (upserted by id); when truncated, the list is loaded again over HTTP.
  */
-export function applySync(payload: unknown) {
-  const p = (payload ?? {}) as {
-    notifications?: unknown;
-    deleted_notification_ids?: unknown;
-    unread?: unknown;
-    truncated?: unknown;
-  };
-  const deleted = new Set(
-    Array.isArray(p.deleted_notification_ids) ? p.deleted_notification_ids.map(notificationId) : [],
-  );
-  const items = merge(state.items, normalizeNotifications(p.notifications)).filter((n) => !deleted.has(n.id));
-  set({ items, unread: clampUnread(p.unread, countUnread(items)) });
-  if (p.truncated === true && state.owner) void loadNotifications(state.owner);
+export function applySync(
+  payload: Pick<SyncPush, 'notifications' | 'deleted_notification_ids' | 'unread'> & { truncated?: boolean },
+) {
+  const deleted = new Set(payload.deleted_notification_ids);
+  const items = merge(state.items, payload.notifications).filter((n) => !deleted.has(n.id));
+  set({ items, unread: clampUnread(payload.unread, countUnread(items)) });
+  if (payload.truncated === true && state.owner) void loadNotifications(state.owner);
 }
 
 /** Marks one as read (message notifications, the product states and transitions). */
 export async function markRead(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target || target.seen) return;
-  set({ items: state.items.map((n) => (n.id === id ? { ...n, seen: true } : n)), unread: state.unread - 1 });
+  set({ items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)), unread: state.unread - 1 });
   try {
     await markNotificationRead(id);
   } catch {
@@ -153,7 +147,7 @@ export async function markRead(id: string): Promise<void> {
 
 export async function markAllRead(): Promise<void> {
   const before = state.items;
-  set({ items: state.items.map((n) => ({ ...n, seen: true })), unread: 0 });
+  set({ items: state.items.map((n) => ({ ...n, seen: 1 as const })), unread: 0 });
   try {
     await markAllNotificationsRead();
   } catch (err) {

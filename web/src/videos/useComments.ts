@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSocketEvent } from '../shell/socket';
 import { useLoad } from '../api/useLoad';
-import { fetchComments, normalizeComment } from './videoApi';
+import { fetchComments } from './videoApi';
 
 /**
  * Comments of one video, loaded on demand (the product states and transitions, "Comment panel": opening
@@ -18,11 +18,10 @@ export function useComments(videoId: number, initialCount: number) {
     if (error) console.warn('Chargement des commentaires impossible', error);
   }, [error]);
 
-  useSocketEvent('comment:new', (payload) => {
-    if (Number(payload?.videoId) !== videoId) return;
-    if (typeof payload.comments_count === 'number') setPushedCount(Math.max(0, payload.comments_count));
-    const comment = normalizeComment(payload.comment);
-    if (comment) setData((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]));
+  useSocketEvent('comment:new', ({ videoId: pushedFor, comments_count, comment }) => {
+    if (pushedFor !== videoId) return;
+    setPushedCount(Math.max(0, comments_count));
+    setData((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]));
   });
 
   const load = useCallback(() => {

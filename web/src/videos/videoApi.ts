@@ -1,22 +1,30 @@
+import { z } from 'zod';
+import {
+  CommentPostedAnswer,
+  CommentsAnswer,
+  FavoriteAnswer,
+  LikeAnswer,
+  MessageAnswer,
+  VideoCard,
+  ViewerVideo,
+  type CommentView,
+} from '@evo/contracts';
 import { api } from '../api/http';
-import { normalizeVideo, normalizeVideos, type Video } from './types';
+import { decode } from '../api/decode';
+import type { Video } from './types';
 
 /** Calls of the video cards and the single video page (the product API calls, "Videos"). */
 
 /** GET /api/videos/:id (404 {error:'Vidéo indisponible.'}). */
 export async function fetchVideo(id: number, signal?: AbortSignal): Promise<Video> {
-  const data = await api.get<unknown>(`/api/videos/${id}`, { signal });
-  const wrapped = data && typeof data === 'object' && 'video' in data ? (data as { video: unknown }).video : data;
-  const video = normalizeVideo(wrapped);
-  if (!video) throw new Error('Réponse vidéo invalide');
-  return video;
+  return decode(VideoCard, await api.get(`/api/videos/${id}`, { signal }));
 }
 
 /** GET /api/videos/friends-feed/:email?page=&limit= */
 export async function fetchFriendsFeed(email: string, page: number, limit: number, signal?: AbortSignal) {
   const query = new URLSearchParams({ page: String(page), limit: String(limit) });
-  const data = await api.get<unknown>(`/api/videos/friends-feed/${encodeURIComponent(email)}?${query}`, { signal });
-  return normalizeVideos(Array.isArray(data) ? data : (data as { items?: unknown })?.items);
+  const path = `/api/videos/friends-feed/${encodeURIComponent(email)}?${query}`;
+  return decode(z.array(ViewerVideo), await api.get(path, { signal }));
 }
 
 /** DELETE /api/videos/:id, or /api/videos/delete/:id as the profile page does. */
@@ -29,59 +37,28 @@ export function recordView(videoId: number, userEmail: string | null): void {
   api.post('/api/videos/views', { videoId, userEmail }, { skipAuthRedirect: true }).catch(() => undefined);
 }
 
-export interface LikeResult {
-  liked: boolean;
-  likes_count: number;
-}
-
 /** POST (like) or DELETE (unlike) /api/videos/:id/like → {liked, likes_count}. */
-export async function setLike(id: number, like: boolean): Promise<Partial<LikeResult>> {
+export async function setLike(id: number, like: boolean): Promise<LikeAnswer> {
   const path = `/api/videos/${id}/like`;
-  const data = like ? await api.post<Partial<LikeResult>>(path) : await api.delete<Partial<LikeResult>>(path);
-  return data ?? {};
+  return decode(LikeAnswer, like ? await api.post(path) : await api.delete(path));
 }
 
-/** POST /api/favorite/:id → {favorited}. */
-export async function toggleFavorite(id: number): Promise<{ favorited?: boolean }> {
-  return (await api.post<{ favorited?: boolean }>(`/api/favorite/${id}`)) ?? {};
+/** POST /api/favorite/:id → {favorited, message}. */
+export async function toggleFavorite(id: number): Promise<FavoriteAnswer> {
+  return decode(FavoriteAnswer, await api.post(`/api/favorite/${id}`));
 }
 
 /** POST /api/report/:id {reason?} */
-export function reportVideo(id: number, reason?: string) {
-  return api.post(`/api/report/${id}`, reason ? { reason } : {});
+export async function reportVideo(id: number, reason?: string): Promise<MessageAnswer> {
+  return decode(MessageAnswer, await api.post(`/api/report/${id}`, reason ? { reason } : {}));
 }
 
-export interface VideoComment {
-  id: number;
-  parent_id: number | null;
-  user_pseudo: string;
-  user_profile_picture: string | null;
-  content: string;
-  created_at: string | null;
-}
+/** A comment (a picture is '' when its author has none). */
+export type VideoComment = CommentView;
 
-export function normalizeComment(raw: unknown): VideoComment | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const c = raw as Record<string, unknown>;
-  const id = Number(c.id);
-  if (!Number.isFinite(id)) return null;
-  const parent = c.parent_id === null || c.parent_id === undefined || c.parent_id === '' ? null : Number(c.parent_id);
-  return {
-    id,
-    parent_id: parent !== null && Number.isFinite(parent) && parent > 0 ? parent : null,
-    user_pseudo: typeof c.user_pseudo === 'string' ? c.user_pseudo : '',
-    user_profile_picture: typeof c.user_profile_picture === 'string' ? c.user_profile_picture : null,
-    content: typeof c.content === 'string' ? c.content : '',
-    created_at: typeof c.created_at === 'string' ? c.created_at : null,
-  };
-}
-
-/** GET /api/videos/:id/comments → {items}. */
+/** GET /api/videos/:id/comments → {items}: oldest first, each top-level comment followed by its replies. */
 export async function fetchComments(videoId: number, signal?: AbortSignal): Promise<VideoComment[]> {
-  const data = await api.get<unknown>(`/api/videos/${videoId}/comments`, { signal });
-  const items = Array.isArray(data) ? data : (data as { items?: unknown } | undefined)?.items;
-  if (!Array.isArray(items)) return [];
-  return items.map(normalizeComment).filter((c): c is VideoComment => c !== null);
+  return decode(CommentsAnswer, await api.get(`/api/videos/${videoId}/comments`, { signal })).items;
 }
 
 export interface NewComment {
@@ -92,9 +69,8 @@ export interface NewComment {
 }
 
 /** POST /api/videos/:id/comment {userEmail, userPseudo, content, parentId} → 201 {message, item}. */
-export async function postComment(videoId: number, comment: NewComment): Promise<{ message?: string }> {
-  const data = await api.post<{ message?: unknown } | undefined>(`/api/videos/${videoId}/comment`, { ...comment });
-  return { message: typeof data?.message === 'string' ? data.message : undefined };
+export async function postComment(videoId: number, comment: NewComment): Promise<CommentPostedAnswer> {
+  return decode(CommentPostedAnswer, await api.post(`/api/videos/${videoId}/comment`, { ...comment }));
 }
 
 export interface CommentThread {

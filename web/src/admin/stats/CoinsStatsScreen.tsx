@@ -1,12 +1,12 @@
-import { num, type StatsObject } from '../api';
+import type { StatsAnswer } from '../api';
 import { formatCoins, formatNumber } from '../format';
 import type { StatItem } from '../StatGrid';
 import { StatsView } from './StatsView';
 
-const coins = (value: unknown) => formatCoins(num(value));
+const coins = (value: number) => formatCoins(value);
 
 /** Every figure of GET /api/admin/stats/coins, with its French label. */
-export const coinsStatItems = (s: StatsObject): StatItem[] => [
+export const coinsStatItems = (s: StatsAnswer<'coins'>): StatItem[] => [
   { label: 'Coins achetés', value: coins(s.coins_bought) },
   { label: 'Coins ajoutés sans paiement', value: coins(s.coins_added) },
   { label: 'Coins sur les soldes des membres', value: coins(s.coins_in_balances) },
@@ -18,7 +18,7 @@ export const coinsStatItems = (s: StatsObject): StatItem[] => [
   },
   { label: 'Coins retirés', value: coins(s.coins_withdrawn) },
   { label: 'Commissions de la plateforme', value: coins(s.fees) },
-  { label: 'Achats de packs', value: formatNumber(num(s.purchases)) },
+  { label: 'Achats de packs', value: formatNumber(s.purchases) },
 ];
 
 /** /admin/stats/coins */

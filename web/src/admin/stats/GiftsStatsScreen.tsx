@@ -1,4 +1,3 @@
-import { num } from '../api';
 import { formatNumber } from '../format';
 import { StatsView } from './StatsView';
 
@@ -10,8 +9,8 @@ export default function GiftsStatsScreen() {
       title="Statistiques cadeaux"
       failure="Impossible de charger les stats cadeaux"
       items={(s) => [
-        { label: 'Cadeaux envoyés', value: formatNumber(num(s.gifts_sent)) },
-        { label: 'Cadeaux au catalogue', value: formatNumber(num(s.gifts_catalog)) },
+        { label: 'Cadeaux envoyés', value: formatNumber(s.gifts_sent) },
+        { label: 'Cadeaux au catalogue', value: formatNumber(s.gifts_catalog) },
       ]}
     />
   );

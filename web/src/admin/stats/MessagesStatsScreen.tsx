@@ -1,4 +1,3 @@
-import { num } from '../api';
 import { formatNumber } from '../format';
 import { StatsView } from './StatsView';
 
@@ -10,8 +9,8 @@ export default function MessagesStatsScreen() {
       title="Statistiques messages"
       failure="Impossible de charger les stats messages"
       items={(s) => [
-        { label: 'Messages publics', value: formatNumber(num(s.total_messages)) },
-        { label: 'Messages privés', value: formatNumber(num(s.private_messages)) },
+        { label: 'Messages publics', value: formatNumber(s.total_messages) },
+        { label: 'Messages privés', value: formatNumber(s.private_messages) },
       ]}
     />
   );

@@ -1,4 +1,3 @@
-import { num } from '../api';
 import { formatNumber } from '../format';
 import { StatsView } from './StatsView';
 
@@ -10,10 +9,10 @@ export default function UsersStatsScreen() {
       title="Statistiques utilisateurs"
       failure="Impossible de charger les stats utilisateurs"
       items={(s) => [
-        { label: 'Utilisateurs au total', value: formatNumber(num(s.total_users)) },
-        { label: 'Utilisateurs validés', value: formatNumber(num(s.validated_users)) },
-        { label: 'Nouveaux (30 derniers jours)', value: formatNumber(num(s.new_users_30d)) },
-        { label: 'Connexions récentes (7 derniers jours)', value: formatNumber(num(s.recent_logins_7d)) },
+        { label: 'Utilisateurs au total', value: formatNumber(s.total_users) },
+        { label: 'Utilisateurs validés', value: formatNumber(s.validated_users) },
+        { label: 'Nouveaux (30 derniers jours)', value: formatNumber(s.new_users_30d) },
+        { label: 'Connexions récentes (7 derniers jours)', value: formatNumber(s.recent_logins_7d) },
       ]}
     />
   );

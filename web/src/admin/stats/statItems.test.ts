@@ -80,14 +80,8 @@ describe('stats pages show every figure the server sends', () => {
       'Moyenne de vidéos par jour': '1,33',
     });
     expect(items.map((i) => i.detail)).toEqual(['4 vidéos', '1 vue', undefined, undefined, undefined, undefined]);
-    expect(values(advancedStatItems({ top_creator: null, top_video: null }))).toEqual([
-      'N/A',
-      'N/A',
-      '—',
-      '—',
-      '—',
-      '—',
-    ]);
-    expect(values(advancedStatItems({}))).toEqual(['N/A', 'N/A', '—', '—', '—', '—']);
+    const none = { top_creator: null, top_video: null, total_reports: 0, public_videos: 0, deleted_videos: 0 };
+    expect(values(advancedStatItems({ ...none, avg_videos_per_day: 0 }))).toEqual(['N/A', 'N/A', '0', '0', '0', '0']);
+    expect(values(advancedStatItems(null))).toEqual(['N/A', 'N/A', '—', '—', '—', '—']);
   });
 });

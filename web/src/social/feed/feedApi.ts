@@ -1,5 +1,5 @@
-import { api } from '../../api/http';
-import { normalizeVideos, type Video } from '../../videos/types';
+import { fetchSuggestions } from '../api';
+import type { Video } from '../../videos/types';
 import { fetchFriendsFeed } from '../../videos/videoApi';
 import { DISCOVER_PAGE_SIZE, FRIENDS_PAGE_SIZE, inTurns, type FeedPage } from './feedState';
 
@@ -24,17 +24,7 @@ export async function fetchFeedPage(
     const videos = await fetchFriendsFeed(email, page, FRIENDS_PAGE_SIZE, signal);
     return { videos, more: videos.length >= FRIENDS_PAGE_SIZE };
   }
-  const query = new URLSearchParams({ currentEmail: email, page: String(page), limit: String(DISCOVER_PAGE_SIZE) });
-  const data = await api.get<unknown>(`/api/users/with-videos?${query}`, { signal });
-  const members = Array.isArray(data) ? data : [];
-  const lists = members.map((raw: unknown) => {
-    const m = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-    const owner = {
-      email: typeof m.email === 'string' ? m.email : undefined,
-      pseudo: typeof m.pseudo === 'string' ? m.pseudo : undefined,
-      profile_picture: typeof m.profile_picture === 'string' ? m.profile_picture : null,
-    };
-    return normalizeVideos(m.videos, owner);
-  });
+  const members = await fetchSuggestions(email, signal, { page, limit: DISCOVER_PAGE_SIZE });
+  const lists = members.map((m) => m.videos);
   return { videos: inTurns(lists), more: members.length >= DISCOVER_PAGE_SIZE };
 }

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { WalletCoins } from '../views';
+
+/** Answers of the coin routes (`/api/coins/*`, the administrators' ledger audit and reconciliation). */
+
+/** A member's coins and their received gifts not yet claimed (the product entities, "Balance"). */
+export const Wallet = WalletCoins.extend({ gifts_unclaimed: z.number() });
+export type Wallet = z.infer<typeof Wallet>;
+
+/** GET /api/coins/balance/:email: does the server accept "add coins" (ALLOW_FREE_COINS)? */
+export const WalletAnswer = Wallet.extend({ add_coins_enabled: z.boolean() });
+export type WalletAnswer = z.infer<typeof WalletAnswer>;
+
+/** A line of a member's history, GET /api/coins/transactions/:email (the product entities, "Coin transaction"). */
+export const CoinTransaction = z.object({
+  id: z.number(),
+  type: z.string(),
+  /** signed: + coins in, − coins out */
+  amount: z.number(),
+  created_at: z.string(),
+  /** which of the member's accounts moved: balance, or gifts (received, not yet claimed) */
+  account: z.enum(['balance', 'gifts']),
+  gift_id: z.number().nullable(),
+  /** what the member may spend right after this movement (balance + earnings, as `coins_balance`) */
+  coins_balance_after: z.number(),
+  /** received gifts not yet claimed right after it (as `gifts_unclaimed`) */
+  gifts_unclaimed_after: z.number(),
+  /** the other member of a gift, by pseudo (never an email) */
+  counterpart_pseudo: z.string().nullable(),
+});
+export type CoinTransaction = z.infer<typeof CoinTransaction>;
+
+/** A received gift as coins, GET /api/coins/received/:email (the product entities, "Received coin gift"). */
+export const CoinGift = z.object({
+  sender_email: z.string(),
+  sender_pseudo: z.string(),
+  gift_value: z.number(),
+  /** coins credited (the gift's value less the platform's fee) */
+  amount: z.number(),
+  name: z.string(),
+  emoji: z.string(),
+  created_at: z.string(),
+});
+export type CoinGift = z.infer<typeof CoinGift>;
+
+/** A pack of the shop, GET /api/coins/packs (the product entities, "Coin pack"). */
+export const CoinPack = z.object({
+  id: z.number(),
+  name: z.string(),
+  coins_amount: z.number(),
+  /** euros, shown with 2 decimals */
+  price_euros: z.number(),
+});
+export type CoinPack = z.infer<typeof CoinPack>;
+
+/**
+ * What a coin or gift command answers: always the message and the coins after it; the others by
+ * command (`gifts_unclaimed` after a claim or conversion, `transferred` after a conversion, `id`
+ * of the transaction after a gift send).
+ */
+export const CoinCommandAnswer = WalletCoins.extend({
+  message: z.string(),
+  gifts_unclaimed: z.number().optional(),
+  transferred: z.number().optional(),
+  id: z.number().optional(),
+});
+export type CoinCommandAnswer = z.infer<typeof CoinCommandAnswer>;
+
+/** A line of GET /api/coins/admin/transactions: coins bought, added or withdrawn (newest first). */
+export const AdminCoinTransaction = z.object({
+  id: z.number(),
+  user_email: z.string(),
+  /** signed: + coins in, − coins out */
+  amount: z.number(),
+  /** the payment provider for a purchase ('sandbox'), else the movement's type */
+  method: z.string(),
+  created_at: z.string(),
+  type: z.string(),
+});
+export type AdminCoinTransaction = z.infer<typeof AdminCoinTransaction>;
+
+/** One posting that touched a member's account, with the account's balance after it. */
+export const LedgerAuditEntry = z.object({
+  event_id: z.string(),
+  position: z.string(),
+  at: z.string(),
+  event_type: z.string(),
+  type: z.string(),
+  tx_id: z.number(),
+  actor: z.string().nullable(),
+  correlation_id: z.string(),
+  causation_id: z.string().nullable(),
+  debit: z.string(),
+  credit: z.string(),
+  amount: z.number(),
+  /** the member's account this line is about */
+  account: z.string(),
+  /** its change: + credited, − debited */
+  delta: z.number(),
+  /** running balance of `account` after this posting */
+  balance_after: z.number(),
+});
+export type LedgerAuditEntry = z.infer<typeof LedgerAuditEntry>;
+
+/** A member's ledger as the read models hold it, up to `as_of` (ISO) when given. */
+export const LedgerAudit = Wallet.extend({
+  as_of: z.string().nullable(),
+  /** by account name (`user:<id>:balance`…) */
+  balances: z.record(z.number()),
+  /** the balances each event stated are the running ones */
+  consistent: z.boolean(),
+  /** oldest first */
+  entries: z.array(LedgerAuditEntry),
+});
+export type LedgerAudit = z.infer<typeof LedgerAudit>;
+
+/** GET /api/admin/ledger/:email?asOf= */
+export const LedgerAuditAnswer = LedgerAudit.extend({
+  user: z.object({ id: z.string(), email: z.string(), pseudo: z.string() }),
+});
+export type LedgerAuditAnswer = z.infer<typeof LedgerAuditAnswer>;
+
+/** An invariant that did not hold at a position of the log. */
+export const LedgerViolation = z.object({
+  position: z.string(),
+  event_id: z.string(),
+  type: z.string(),
+  stream_id: z.string(),
+  /** which invariant ('sum_not_zero', 'negative_account'…) */
+  rule: z.string(),
+  message: z.string(),
+});
+export type LedgerViolation = z.infer<typeof LedgerViolation>;
+
+/** GET /api/admin/ledger/reconcile: the whole log folded through the ledger's invariants. */
+export const LedgerReconciliation = z.object({
+  /** true when every invariant held at every position */
+  ok: z.boolean(),
+  /** events read from the log */
+  events: z.number(),
+  /** coin movements among them */
+  movements: z.number(),
+  last_position: z.string().nullable(),
+  /** accounts ever touched */
+  accounts: z.number(),
+  totals: z.object({
+    /** Σ of every account: always 0 when ok */
+    sum: z.number(),
+    external_payments: z.number(),
+    external_credits: z.number(),
+    external_withdrawals: z.number(),
+    platform_fees: z.number(),
+    transit_gifts: z.number(),
+    users_balance: z.number(),
+    users_earnings: z.number(),
+    users_gifts: z.number(),
+  }),
+  /** gifts sent and not yet credited to their receiver */
+  pending_gifts: z.object({ count: z.number(), coins: z.number() }),
+  first_violation: LedgerViolation.nullable(),
+  violations: z.number(),
+});
+export type LedgerReconciliation = z.infer<typeof LedgerReconciliation>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Answers of the session routes (`/api/auth/*`). */
+
+/** POST /api/auth/login: the member who just logged in. */
+export const SessionUser = z.object({
+  email: z.string(),
+  pseudo: z.string(),
+  profile_picture: z.string(),
+  /** 'admin' or 'member' */
+  role: z.string(),
+  is_admin: z.boolean(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+/** GET /api/auth/me: the session's member, and the address of the platform's administrator. */
+export const MeAnswer = SessionUser.extend({ bio: z.string(), admin_email: z.string() });
+export type MeAnswer = z.infer<typeof MeAnswer>;
+
+/** POST /api/auth/register → 201 */
+export const RegisteredAnswer = z.object({ message: z.string(), email: z.string(), pseudo: z.string() });
+export type RegisteredAnswer = z.infer<typeof RegisteredAnswer>;

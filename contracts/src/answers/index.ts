@@ -1,0 +1,6 @@
+export * from './coins';
+export * from './gifts';
+export * from './social';
+export * from './conversations';
+export * from './identity';
+export * from './admin';
