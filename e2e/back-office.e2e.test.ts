@@ -121,7 +121,10 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await expect.poll(() => page.locator('.admin-stat__value', { hasText: 'N/A' }).count()).toBeGreaterThan(1);
     expect(await page.locator('.form-error').count()).toBe(0);
     await page.unrouteAll();
-    expect(realErrors(errors)).toEqual([]);
+    // both failures are said in the console only (the product's error catalogue)
+    expect(
+      realErrors(errors, 'Chargement des signalements impossible', 'Statistiques (advanced) indisponibles'),
+    ).toEqual([]);
     await context.close();
   }, 90_000);
 
@@ -233,7 +236,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
 
     // the server fails (routed to a 500): no toast, no reload, nothing changed
     for (const close of await page.getByRole('button', { name: 'Fermer le message' }).all())
-      await close.click().catch(() => undefined);
+      await close.click({ timeout: 2_000 }).catch(() => undefined); // it may have gone by itself
     await page.locator('.toast').first().waitFor({ state: 'detached' });
     let loads = 0;
     page.on('request', (r) => {
@@ -459,8 +462,6 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await page.getByText(`Total : ${total} · Affichés : ${total}`).waitFor();
 
     // the server fails each write (routed to a 500)
-    for (const close of await page.getByRole('button', { name: 'Fermer le message' }).all())
-      await close.click().catch(() => undefined);
     await page.route('**/api/admin/gifts**', (route) =>
       route.request().method() === 'GET'
         ? route.continue()
@@ -528,7 +529,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       ['coins', '/api/admin/stats/coins', 'Statistiques coins', 'Impossible de charger les stats coins'],
     ];
     for (const [kind, api, title, failure] of pages) {
-      const matches = (url: string) => new URL(url).pathname === api;
+      const matches = (url: URL) => url.pathname === api;
       // held until "Chargement..." is seen, then answered by the server
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
