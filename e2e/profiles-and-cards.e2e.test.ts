@@ -14,7 +14,7 @@ import {
   type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
 
 const skip = browserSkipReason();
 const DESKTOP = { width: 1280, height: 800 };
@@ -379,6 +379,57 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await screenshot(phone.page, 'profile-mobile', { fullPage: false });
     await phone.context.close();
   }, 90_000);
+
+  it('the friends feed asks for its next page near the end of the first; when it cannot load it says so and retries; a visitor is told to log in', async () => {
+    const viewer = await registerAndLogin(server.url);
+    await follow(viewer, bob);
+    // bob has 11 videos: one more than a page of the friends feed
+    for (let i = 0; i < 10; i++) {
+      const form = new FormData();
+      form.append('title', `Souvenir n°${i + 1}`);
+      form.append('description', '');
+      form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'clip.mp4');
+      const uploaded = await bob.client.post('/api/videos/upload', form);
+      expect(uploaded.status, uploaded.text).toBe(201);
+    }
+    const { context, page, errors } = await loggedInPage(browser, server.url, viewer.member, DESKTOP);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/videos/friends-feed/')) asked.push(new URL(r.url()).searchParams.get('page') ?? '');
+    });
+    await page.goto(`${server.url}/feed`);
+    const active = page.locator('.feed-slide--active');
+    await active.waitFor();
+    expect(await active.getByRole('heading', { level: 2 }).textContent()).toBe('Souvenir n°10');
+    expect(asked).toEqual(['1']);
+    for (let i = 0; i < 8 && !asked.includes('2'); i++) {
+      const shown = await active.getByRole('heading', { level: 2 }).textContent();
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => active.getByRole('heading', { level: 2 }).textContent()).not.toBe(shown);
+    }
+    await expect.poll(() => asked).toContain('2');
+    expect(realErrors(errors)).toEqual([]);
+    await context.close();
+
+    // the friends feed fails (routed to a 500): said, and "Réessayer" asks again
+    const phone = await loggedInPage(browser, server.url, viewer.member, MOBILE);
+    await phone.page.route('**/api/videos/friends-feed/**', (route) =>
+      route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
+    );
+    await phone.page.goto(`${server.url}/feed`);
+    await phone.page.getByText('Impossible de charger le feed amis').waitFor();
+    await screenshot(phone.page, 'feed-failed-mobile', { fullPage: false });
+    await phone.page.unrouteAll();
+    await phone.page.getByRole('button', { name: 'Réessayer' }).click();
+    await phone.page.locator('.feed-slide--active').waitFor();
+    await phone.context.close();
+
+    const visitor = await browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
+    const { page: anonymous } = await newPage(visitor);
+    await anonymous.goto(`${server.url}/feed`);
+    await anonymous.getByText('Utilisateur non connecté', { exact: true }).waitFor();
+    await visitor.close();
+  }, 120_000);
 
   it('friends on a phone: who I follow, with their bio; unfollowing asks first; nobody followed is said so', async () => {
     const { context, page, errors } = await loggedInPage(browser, server.url, me.member, MOBILE);

@@ -145,6 +145,8 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
       ),
     );
 
+    // nothing of MediaPipe before the camera is asked for
+    expect(responses.filter((r) => r.url.includes('/mediapipe/'))).toEqual([]);
     await page.getByRole('button', { name: 'Activer caméra' }).click();
     await page.getByRole('button', { name: 'Démarrer' }).and(page.locator(':enabled')).waitFor({ timeout: 30_000 });
     expect(await enabledButtons(page)).toEqual(['Démarrer']);
@@ -225,20 +227,21 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     await preview.waitFor({ state: 'detached' });
     expect(await enabledButtons(page)).toEqual(['Activer caméra']);
     // the server keeps the recorded webm (an EBML header, more than 10 kB) with the recorder's description
-    let published: { description: string; file_path: string } | undefined;
+    let published: { description: string; file_path: string; processing: string; duration: number } | undefined;
     await expect
       .poll(
         async () => {
-          const videos = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Array<{
-            description: string;
-            file_path: string;
-          }>;
+          const videos = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Array<
+            NonNullable<typeof published>
+          >;
           published = videos.find((v) => v.description === 'Vidéo enregistrée avec EVO');
-          return published !== undefined;
+          return published?.processing;
         },
-        { timeout: 15_000 },
+        { timeout: 30_000 },
       )
-      .toBe(true);
+      .toBe('prête');
+    // more than the second waited for before the pause (the server measures the file)
+    expect(published!.duration).toBeGreaterThan(1);
     const file = Buffer.from(await (await fetch(`${server.url}${published!.file_path}`)).arrayBuffer());
     expect(file.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
     expect(file.length).toBeGreaterThan(10 * 1024);
