@@ -133,6 +133,47 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await context.close();
   }, 120_000);
 
+  it('after a lost connection, a card on screen asks for its counters again and follows them live', async () => {
+    const gabrielVideo = videos[gabriel.member.pseudo];
+    const viewer = await registerAndLogin(server.url);
+    const { context, page, errors } = await loggedInPage(browser, server.url, viewer.member, DESKTOP);
+    // Socket.IO's connect packets ('40'), over long-polling or the WebSocket, and the connections lost
+    let connects = 0;
+    let lost = 0;
+    const noteConnect = (payload: string) => {
+      for (const packet of payload.split('\x1e')) if (packet.startsWith('40')) connects += 1;
+    };
+    page.on('request', (r) => {
+      if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
+    });
+    page.on('requestfailed', (r) => {
+      if (r.url().includes('/socket.io/')) lost += 1;
+    });
+    page.on('websocket', (ws) => {
+      ws.on('framesent', (f) => {
+        if (typeof f.payload === 'string') noteConnect(f.payload);
+      });
+      ws.on('close', () => (lost += 1));
+    });
+    await page.goto(`${server.url}/user/${gabriel.member.pseudo}`);
+    const card = page.locator('.card-grid > li', { hasText: 'Premier essai' });
+    const likes = Number((await video(gabrielVideo)).likes_count);
+    await card.getByRole('button', { name: `J'aime (${likes})` }).waitFor();
+    await expect.poll(() => connects).toBe(1);
+    await page.waitForLoadState('networkidle');
+
+    await context.setOffline(true);
+    await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await context.setOffline(false);
+    await expect.poll(() => connects, { timeout: 30_000 }).toBe(2);
+    await page.waitForLoadState('networkidle');
+    // liked after the reconnection: only a card that joined its video's room again sees it
+    expect((await emma.client.post(`/api/videos/${gabrielVideo}/like`)).status).toBeLessThan(300);
+    await card.getByRole('button', { name: `J'aime (${likes + 1})` }).waitFor({ timeout: 15_000 });
+    expect(realErrors(errors).filter((e) => !/ERR_INTERNET_DISCONNECTED|WebSocket/.test(e))).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it("a card's menu: keyboard, Escape and a click outside close it; share, favourite and report reach the server", async () => {
     const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
