@@ -140,8 +140,13 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     // Socket.IO's connect packets ('40'), over long-polling or the WebSocket, and the connections lost
     let connects = 0;
     let lost = 0;
+    /** the rooms asked for ('video:watch'), by connection */
+    const watches: number[] = [];
     const noteConnect = (payload: string) => {
-      for (const packet of payload.split('\x1e')) if (packet.startsWith('40')) connects += 1;
+      for (const packet of payload.split('\x1e')) {
+        if (packet.startsWith('40')) connects += 1;
+        if (packet.startsWith('42["video:watch"')) watches[connects] = (watches[connects] ?? 0) + 1;
+      }
     };
     page.on('request', (r) => {
       if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
@@ -160,12 +165,15 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     const likes = Number((await video(gabrielVideo)).likes_count);
     await card.getByRole('button', { name: `J'aime (${likes})` }).waitFor();
     await expect.poll(() => connects).toBe(1);
+    await expect.poll(() => watches[1] ?? 0).toBeGreaterThan(0);
     await page.waitForLoadState('networkidle');
 
     await context.setOffline(true);
     await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
     await context.setOffline(false);
     await expect.poll(() => connects, { timeout: 30_000 }).toBe(2);
+    // the card asks for its room again on the new connection
+    await expect.poll(() => watches[2] ?? 0).toBeGreaterThan(0);
     await page.waitForLoadState('networkidle');
     // liked after the reconnection: only a card that joined its video's room again sees it
     expect((await emma.client.post(`/api/videos/${gabrielVideo}/like`)).status).toBeLessThan(300);
@@ -227,7 +235,20 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
 
   it('no suggestion left, or none loadable, is said so', async () => {
     const lonely = await registerAndLogin(server.url);
-    for (const other of [me, bob, emma, gabriel]) await follow(lonely, other);
+    // every member with a video is followed (the suggestions left: none)
+    const suggested = async () =>
+      (await lonely.client.get(`/api/users/with-videos?currentEmail=${encodeURIComponent(lonely.member.email)}`))
+        .json as unknown as Array<{ pseudo: string }>;
+    for (const other of await suggested())
+      expect(
+        (
+          await lonely.client.post('/api/users/follows/follow', {
+            followerEmail: lonely.member.email,
+            followingPseudo: other.pseudo,
+          })
+        ).status,
+      ).toBe(200);
+    expect(await suggested()).toEqual([]);
     const { context, page } = await loggedInPage(browser, server.url, lonely.member, DESKTOP);
     await page.goto(`${server.url}/users-with-videos`);
     await page.getByText('Aucune suggestion disponible.').waitFor();
