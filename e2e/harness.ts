@@ -32,9 +32,11 @@ export interface LaunchOptions {
   fakeVideoCapture?: string;
   /** more Chromium switches, e.g. `--host-resolver-rules=MAP evo.test 127.0.0.1` */
   args?: string[];
+  /** no auto-accepted permission prompt: the page's camera request is refused, as when a person says no */
+  refuseCamera?: boolean;
 }
 
-/** Headless Debian Chromium with a fake camera and microphone that need no permission prompt. */
+/** Headless Debian Chromium with a fake camera and microphone that need no permission prompt (unless refused). */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -43,7 +45,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
       '--no-sandbox',
       '--disable-gpu',
       '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
+      ...(options.refuseCamera ? [] : ['--use-fake-ui-for-media-stream']),
       ...(options.fakeVideoCapture ? [`--use-file-for-fake-video-capture=${options.fakeVideoCapture}`] : []),
       '--disable-background-networking',
       '--disable-component-update',

@@ -39,15 +39,47 @@ export async function probeVideo(file: string): Promise<VideoProbe | undefined> 
   }
   const video = out.streams?.find((s) => s.codec_type === 'video');
   if (!video) return undefined;
-  const duration = Number(out.format?.duration ?? video.duration ?? NaN);
+  let duration = Number(out.format?.duration ?? video.duration ?? NaN);
+  // WebM from MediaRecorder (the in-app recorder) has no duration in its header: read where its
+  // last video packet ends instead
+  if (!(duration > 0)) duration = await lastPacketEnd(file);
   return {
-    // WebM from MediaRecorder often has no duration in its header
     durationSeconds: Number.isFinite(duration) ? Math.round(duration * 100) / 100 : 0,
     sizeBytes: Number(out.format?.size ?? 0),
     codec: video.codec_name ?? 'inconnu',
     width: video.width ?? 0,
     height: video.height ?? 0,
   };
+}
+
+/** Where the last video packet ends (its timestamp plus its duration), in seconds; NaN when unknown. */
+async function lastPacketEnd(file: string): Promise<number> {
+  try {
+    const { stdout } = await run(
+      ffprobePath,
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'packet=pts_time,duration_time',
+        '-of',
+        'csv=p=0',
+        file,
+      ],
+      { timeout: 60_000, maxBuffer: 10 * 1024 * 1024 },
+    );
+    let end = NaN;
+    for (const line of stdout.split('\n')) {
+      const [pts, length] = line.split(',').map(Number);
+      if (Number.isFinite(pts))
+        end = Math.max(Number.isFinite(end) ? end : 0, pts + (Number.isFinite(length) ? length : 0));
+    }
+    return end;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Write a JPEG poster from the first second of the video; false when ffmpeg cannot. */
