@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { ReportAnsweredAnswer } from '@evo/contracts';
+import type { MessageAnswer, ReportAnsweredAnswer } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { moderationQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -41,7 +41,7 @@ export function moderationRouter(deps: AppDeps): Router {
       const me = await actingMember(req, deps.events);
       const result = await reportVideo(deps.events, deps.ids, me.userId, id, reason, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
-      res.status(201).json({ message: MODERATION_ROUTE_MESSAGES.reported });
+      res.status(201).json({ message: MODERATION_ROUTE_MESSAGES.reported } satisfies MessageAnswer);
     }),
   );
 
