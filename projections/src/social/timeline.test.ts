@@ -215,6 +215,12 @@ async function expectFeedsEqual(read: ReadStore, members: number, limit: number)
 
 const memberCount = (events: readonly RecordedAppEvent[]) => events.filter((e) => e.type === 'UserRegistered').length;
 
+/** the dump with the timelines' guard field left out (see the redelivery property) */
+function withoutTimelineGuards(dump: Record<string, unknown[]>): Record<string, unknown[]> {
+  const strip = (docs: unknown[]) => docs.map((d) => ({ ...(d as Record<string, unknown>), _pos: undefined }));
+  return { ...dump, [TIMELINES]: strip(dump[TIMELINES] ?? []) };
+}
+
 describe('friends feed from the timeline read model', () => {
   it('answers exactly the query-time join, page by page, all along random histories (hubs crossing the threshold both ways)', async () => {
     const projectors = projectorsWith(SMALL_THRESHOLD);
@@ -254,7 +260,10 @@ describe('friends feed from the timeline read model', () => {
           await project(again, projectors, events.slice(cut % events.length));
           const expected = await dumpReadModels(once);
           expect(await dumpReadModels(twice)).toEqual(expected);
-          expect(await dumpReadModels(again)).toEqual(expected);
+          // A redelivered follow reads the followee's videos as they are now, not as they were: it
+          // may write a bucket that a later event (an unfollow) writes back. The content ends the
+          // same; only the guard, the position of the bucket's last write, may be later.
+          expect(withoutTimelineGuards(await dumpReadModels(again))).toEqual(withoutTimelineGuards(expected));
         },
       ),
       { numRuns: 40 },
