@@ -48,62 +48,61 @@ export const catalogueCommands = (repo: CatalogueRepository) => {
 };
 
 /**
- * Role changes of this process, one after the other: two administrators revoking themselves at
- * once cannot both see the other as the remaining administrator (across processes the
- * ADMIN_EMAIL administrator is granted again at every start anyway).
+ * Granting and revoking the administrator role. The changes made through one instance run one
+ * after the other: two administrators revoking themselves at once cannot both see the other as
+ * the remaining administrator (across processes the ADMIN_EMAIL administrator is granted again at
+ * every start anyway). The admin router builds one instance for the app it serves.
  */
-let roleChanges: Promise<unknown> = Promise.resolve();
-const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
-  const run = roleChanges.catch(() => undefined).then(fn);
-  roleChanges = run;
-  return run;
-};
+export function adminRoleCommands(events: EventStore) {
+  let roleChanges: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = roleChanges.catch(() => undefined).then(fn);
+    roleChanges = run;
+    return run;
+  };
 
-export const grantAdminRole = (events: EventStore, email: string, ctx: CommandContext) =>
-  serialized(async () => {
-    const user = await requireMemberBy(events, 'email', email);
-    return handleCommand(
-      events,
-      userStream(user.userId),
-      userDecider,
-      { type: 'GrantAdmin', userId: user.userId },
-      ctx,
-    );
-  });
+  const grant = (email: string, ctx: CommandContext) =>
+    serialized(async () => {
+      const user = await requireMemberBy(events, 'email', email);
+      return handleCommand(
+        events,
+        userStream(user.userId),
+        userDecider,
+        { type: 'GrantAdmin', userId: user.userId },
+        ctx,
+      );
+    });
 
-/**
- * Revoke a member's role. The platform keeps an administrator: revoking one's own role is refused
- * when no other administrator remains. The other administrators are looked for among those the
- * read model lists, each confirmed on their own stream (a stale read model can only make the
- * answer more careful: a not yet projected administrator is not counted).
- */
-export const revokeAdminRole = (
-  events: EventStore,
-  admins: AdminQueries,
-  requesterId: string,
-  email: string,
-  ctx: CommandContext,
-) =>
-  serialized(async () => {
-    const user = await requireMemberBy(events, 'email', email);
-    let otherAdmins = 0;
-    if (user.userId !== requesterId && (await isAdminByStream(events, requesterId))) otherAdmins = 1;
-    else {
-      for (const id of await admins.adminIds()) {
-        if (id !== user.userId && (await isAdminByStream(events, id))) {
-          otherAdmins = 1;
-          break;
+  /**
+   * Revoke a member's role. The platform keeps an administrator: revoking one's own role is
+   * refused when no other administrator remains. The other administrators are looked for among
+   * those the read model lists, each confirmed on their own stream (a stale read model can only
+   * make the answer more careful: a not yet projected administrator is not counted).
+   */
+  const revoke = (admins: AdminQueries, requesterId: string, email: string, ctx: CommandContext) =>
+    serialized(async () => {
+      const user = await requireMemberBy(events, 'email', email);
+      let otherAdmins = 0;
+      if (user.userId !== requesterId && (await isAdminByStream(events, requesterId))) otherAdmins = 1;
+      else {
+        for (const id of await admins.adminIds()) {
+          if (id !== user.userId && (await isAdminByStream(events, id))) {
+            otherAdmins = 1;
+            break;
+          }
         }
       }
-    }
-    return handleCommand(
-      events,
-      userStream(user.userId),
-      userDecider,
-      { type: 'RevokeAdmin', userId: user.userId, otherAdmins },
-      ctx,
-    );
-  });
+      return handleCommand(
+        events,
+        userStream(user.userId),
+        userDecider,
+        { type: 'RevokeAdmin', userId: user.userId, otherAdmins },
+        ctx,
+      );
+    });
+
+  return { grant, revoke };
+}
 
 export async function requestRebuild(
   events: EventStore,

@@ -8,7 +8,7 @@ import { currentUserId } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { requireAdmin } from './require-admin';
-import { grantAdminRole, revokeAdminRole } from './commands';
+import { adminRoleCommands } from './commands';
 import { ADMIN_ROUTE_MESSAGES as M, EmailBody, UsersQuery } from './schemas';
 import { bodyOf, parseInput } from '../http/request';
 
@@ -21,6 +21,7 @@ const userView = (s: UserState): AdminRightAnswer['user'] =>
 export function adminUsersRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const queries = adminQueries(deps.read);
+  const roles = adminRoleCommands(deps.events);
   const r = Router();
 
   /** ?q= (in emails and pseudos, any case), ?page= (from 1), ?limit= (20, at most 100) */
@@ -38,7 +39,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
     ...admin,
     route(async (req, res) => {
       const { email } = parseInput(EmailBody, bodyOf(req));
-      const result = await grantAdminRole(deps.events, email, contextOf(req));
+      const result = await roles.grant(email, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
       res.json({
         message: result.events.length > 0 ? M.granted(email) : M.alreadyAdmin(email),
@@ -52,7 +53,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
     ...admin,
     route(async (req, res) => {
       const { email } = parseInput(EmailBody, bodyOf(req));
-      const result = await revokeAdminRole(deps.events, queries, currentUserId(req), email, contextOf(req));
+      const result = await roles.revoke(queries, currentUserId(req), email, contextOf(req));
       await answerWrite(deps.sessions, req, res, result.position);
       res.json({ message: M.revoked(email), user: userView(result.state) } satisfies AdminRightAnswer);
     }),

@@ -1,6 +1,6 @@
 // npm run admin:grant -- <email>: give the administrator role to a member (an event).
 import { ConfigError, createEventStore, loadConfig, systemContext } from '@evo/infra';
-import { grantAdmin } from '../identity/commands';
+import { adminRoleCommands } from '../admin/commands';
 
 const email = process.argv[2];
 if (!email) {
@@ -11,7 +11,7 @@ try {
   const config = loadConfig();
   const events = createEventStore(config);
   try {
-    const r = await grantAdmin(events, email, { ...systemContext(), userId: 'cli:admin-grant' });
+    const r = await adminRoleCommands(events).grant(email, { ...systemContext(), userId: 'cli:admin-grant' });
     console.log(
       r.events.length > 0 ? `${email} est maintenant administrateur.` : `${email} était déjà administrateur.`,
     );

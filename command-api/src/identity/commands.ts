@@ -13,7 +13,7 @@ import {
 } from '@evo/domain';
 import type { EventStore, IdAllocator } from '@evo/infra';
 import { handleCommand, loadState, maxPosition, type CommandContext } from '@evo/infra';
-import { findMemberBy, requireMemberBy } from './members';
+import { findMemberBy } from './members';
 
 export interface NewVideo {
   title: string;
@@ -144,11 +144,6 @@ export async function registerUser(
 
 export async function recordLogin(events: EventStore, userId: string, ctx: CommandContext) {
   return handleCommand(events, userStream(userId), userDecider, { type: 'RecordLogin', userId }, ctx);
-}
-
-export async function grantAdmin(events: EventStore, email: string, ctx: CommandContext) {
-  const user = await requireMemberBy(events, 'email', email);
-  return handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
 }
 
 /**
