@@ -46,6 +46,7 @@ function boundaries() {
     group: ['@evo/*', '!@evo/contracts'],
     message: "L'application web ne dépend du serveur que par @evo/contracts.",
   };
+  const coinsKnowNoGifts = { group: ['../gifts/*'], message: 'Les coins ne dépendent pas des cadeaux.' };
   const notFromDomain = {
     group: [
       '@evo/infra',
@@ -86,5 +87,7 @@ function boundaries() {
       rules: rule({ regex: '^(?!\\.{1,2}/|zod$)', message: 'Le contrat ne dépend que de zod.' }),
     },
     { files: ['web/src/**'], rules: rule(deep, outside, serverOnly) },
+    // gifts are paid with coins: the gifts slice uses the wallet, never the other way round
+    { files: ['web/src/coins/**'], rules: rule(deep, outside, serverOnly, coinsKnowNoGifts) },
   ];
 }

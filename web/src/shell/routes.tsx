@@ -79,7 +79,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/send-message/:pseudo', Screen: SendMessageScreen },
 
   // Coins and gifts (web/src/coins, web/src/gifts; /vault/shop adds SPEC the product business constants's static pack list under the shop)
-  { path: '/coffre', Screen: lazy(() => import('../coins/VaultScreen')) },
+  { path: '/coffre', Screen: lazy(() => import('../gifts/VaultScreen')) },
   { path: '/coins/balance', Screen: lazy(() => import('../coins/BalanceScreen')) },
   { path: '/coins/transactions', Screen: lazy(() => import('../coins/TransactionsScreen')) },
   { path: '/coins/conversion', Screen: placeholder('conversion') },

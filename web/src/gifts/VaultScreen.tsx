@@ -1,17 +1,17 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { GiftCatalogue } from '../gifts/GiftCatalogue';
-import { ReceivedGiftsTable } from '../gifts/ReceivedGiftsTable';
+import { GiftCatalogue } from './GiftCatalogue';
+import { ReceivedGiftsTable } from './ReceivedGiftsTable';
 import { useCurrentUser } from '../identity/sessionContext';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
-import { AddCoinsForm } from './AddCoinsForm';
-import { BalanceCard } from './BalanceCard';
-import { LoginNeeded } from './LoginNeeded';
-import { PackShop } from './PackShop';
-import { TransactionList } from './TransactionList';
-import { useWallet } from './useWallet';
-import './coins.css';
-import '../gifts/gifts.css';
+import { AddCoinsForm } from '../coins/AddCoinsForm';
+import { BalanceCard } from '../coins/BalanceCard';
+import { LoginNeeded } from '../coins/LoginNeeded';
+import { PackShop } from '../coins/PackShop';
+import { TransactionList } from '../coins/TransactionList';
+import { useWallet } from '../coins/useWallet';
+import '../coins/coins.css';
+import './gifts.css';
 import { CartIcon, CashOutIcon, GiftBoxIcon, ReceiptIcon } from '../shell/ui/icons';
 
 const TITLE = 'Mon coffre';
@@ -24,7 +24,11 @@ const TILES = [
   { to: '/coins/transactions', Icon: ReceiptIcon, title: 'Transactions', text: 'Tout votre historique' },
 ] as const;
 
-/** /coffre: the hub's four tiles, then the combined vault (the product screens, the product validation rules "Vault page"). */
+/**
+ * /coffre: the hub's four tiles, then the combined vault (the product screens, the product
+ * validation rules "Vault page"). It lives with the gifts because it shows both slices: the gifts
+ * use the coins' wallet, the coins know nothing of gifts.
+ */
 export default function VaultScreen() {
   const { user } = useCurrentUser();
   return (
