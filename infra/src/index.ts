@@ -8,3 +8,4 @@ export * from './sessions/index';
 export * from './factory';
 export * from './commands/index';
 export * from './services';
+export * from './health';

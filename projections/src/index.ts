@@ -20,6 +20,5 @@ export * from './gifts/queries';
 export * from './moderation/index';
 export * from './stats/index';
 export * from './admin/index';
-export * from './health';
 export * from './runtime/projection-service';
 export * from './runtime/snapshots';

@@ -9,10 +9,10 @@ import {
   createReadStore,
   loadConfig,
   pushChannelKey,
+  startHealthServer,
 } from '@evo/infra';
 import { allProjectors } from './registry';
 import { ProjectionRunner } from './runtime/runner';
-import { startHealthServer } from './health';
 
 const log = childLogger('projections');
 try {

@@ -10,8 +10,8 @@ import {
   createEventStore,
   createJobQueue,
   loadConfig,
+  startHealthServer,
 } from '@evo/infra';
-import { startHealthServer } from '@evo/projections';
 import { WalletRepository } from '@evo/commands';
 import { jobHandlers } from './handlers';
 import { GiftCreditProcess } from './ledger/gift-credits';
