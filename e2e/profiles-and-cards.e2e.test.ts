@@ -442,6 +442,46 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await phone.context.close();
   }, 90_000);
 
+  it('a profile shows its videos a page at a time: "Voir plus de vidéos" asks the server for the next one', async () => {
+    // emma gets two more videos; the profile's pages are narrowed to 2 so that three make two pages
+    for (const title of ['Traboules de la Croix-Rousse', 'Marché de la Croix-Rousse']) {
+      const form = new FormData();
+      form.append('title', title);
+      form.append('video', new Blob([await demoVideo()], { type: 'video/mp4' }), 'x.mp4');
+      expect((await emma.client.post('/api/videos/upload', form)).status).toBe(201);
+    }
+    for (const viewport of [DESKTOP, MOBILE]) {
+      const { context, page, errors } = await loggedInPage(browser, server.url, me.member, viewport);
+      const asked: string[] = [];
+      await page.route('**/api/users/profile/**', async (route) => {
+        const url = new URL(route.request().url());
+        url.searchParams.set('limit', '2');
+        asked.push(url.search);
+        await route.continue({ url: url.toString() });
+      });
+      await page.goto(`${server.url}/user/${emma.member.pseudo}`);
+      const cards = page.locator('.profile__videos .card-grid > li');
+      const more = page.getByRole('button', { name: 'Voir plus de vidéos' });
+      await more.waitFor();
+      expect(await cards.count()).toBe(2);
+      await expect.poll(() => cards.first().textContent()).toContain('Marché de la Croix-Rousse');
+      await more.scrollIntoViewIfNeeded();
+      await screenshot(page, `profile-more-${viewport.width}`, { fullPage: false });
+      // the button is above the bottom bar, and nothing scrolls sideways
+      const box = (await more.boundingBox())!;
+      const bar = await page.locator('.bottombar').boundingBox();
+      if (bar) expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await more.click();
+      await expect.poll(() => cards.count()).toBe(3);
+      await expect.poll(() => cards.last().textContent()).toContain('Lumières de Fourvière');
+      expect(await more.count()).toBe(0);
+      expect(asked).toEqual(['?limit=2', '?page=2&limit=2']);
+      expect(realErrors(errors)).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
+
   it('the friends feed asks for its next page near the end of the first; when it cannot load it says so and retries; a visitor is told to log in', async () => {
     const viewer = await registerAndLogin(server.url);
     await follow(viewer, bob);

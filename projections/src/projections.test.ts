@@ -281,6 +281,15 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
     expect(profile?.videos.map((v) => v.title)).toEqual(['Vidéo 2.2', 'Vidéo 2.0']);
     const own = await q.profile('membre2', userIds[2]);
     expect(own?.videos.map((v) => v.title)).toEqual(['Vidéo 2.2', 'Vidéo 2.1', 'Vidéo 2.0']);
+    expect(own?.next_page).toBeNull();
+    // one page at a time, newest first: the pages together are the whole list, the last says so
+    const pages = [1, 2, 3].map((page) => q.profile('membre2', userIds[2], { page, limit: 1 }));
+    const answered = await Promise.all(pages);
+    expect(answered.map((p) => p?.videos.map((v) => v.title))).toEqual([['Vidéo 2.2'], ['Vidéo 2.1'], ['Vidéo 2.0']]);
+    expect(answered.map((p) => p?.next_page)).toEqual([2, 3, null]);
+    expect((await q.profile('membre2', userIds[2], { page: 2, limit: 2 }))?.videos.map((v) => v.title)).toEqual([
+      'Vidéo 2.0',
+    ]);
     expect(own?.videos[0]).toMatchObject({
       user_email: 'membre2@test.fr',
       user_pseudo: 'Membre2',

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import type { MeAnswer, PublicUser, RegisteredAnswer, SessionUser } from '@evo/contracts';
+import type { MeAnswer, ProfileAnswer, PublicUser, RegisteredAnswer, SessionUser } from '@evo/contracts';
 import { z } from 'zod';
 import { LoginBody, MESSAGES, RegisterBody, normalize } from '@evo/domain';
-import { identityQueries } from '@evo/projections';
+import { PROFILE_PAGE, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
@@ -17,6 +17,7 @@ import { findMemberBy } from './members';
 import { sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
+import { pageQuery } from '../http/page-query';
 
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
@@ -28,6 +29,9 @@ export const AUTH_ROUTE_MESSAGES = {
 const PseudoParam = z.object({
   pseudo: z.string().trim().min(1, AUTH_ROUTE_MESSAGES.userNotFound).max(100, AUTH_ROUTE_MESSAGES.userNotFound),
 });
+
+/** ?page= and ?limit= of a profile's videos (bounded like the other paged lists: each page costs the ones before) */
+const ProfilePageQuery = pageQuery({ ...PROFILE_PAGE, maxPage: 200 });
 
 export function identityRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs } = deps;
@@ -176,10 +180,15 @@ export function identityRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { pseudo } = parseInput(PseudoParam, req.params);
+      const { page, limit } = parseInput(ProfilePageQuery, req.query);
       const viewer = await queries.userById(currentUserId(req));
-      const profile = await queries.profile(pseudo, currentUserId(req), { viewerIsAdmin: viewer?.is_admin === true });
+      const profile = await queries.profile(pseudo, currentUserId(req), {
+        viewerIsAdmin: viewer?.is_admin === true,
+        page,
+        limit,
+      });
       if (!profile) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
-      res.json(profile);
+      res.json(profile satisfies ProfileAnswer);
     }),
   );
 

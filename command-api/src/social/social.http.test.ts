@@ -338,6 +338,25 @@ describe('suggestions', () => {
     expect((big.json as unknown as unknown[]).length).toBeLessThanOrEqual(50);
     expect((await new Client(server.url).get('/api/users/with-videos')).status).toBe(401);
   });
+
+  it('gives a profile one page of videos at a time, and refuses bad pages', async () => {
+    const a = await member();
+    await upload(a, 'deuxième');
+    await upload(a, 'troisième');
+    const page = (q: string) => a.client.get(`/api/users/profile/${a.member.pseudo}${q}`);
+    const first = await page('?limit=2');
+    expect((first.json.videos as Array<{ title: string }>).map((v) => v.title)).toEqual(['troisième', 'deuxième']);
+    expect(first.json.next_page).toBe(2);
+    const second = await page('?limit=2&page=2');
+    expect((second.json.videos as unknown[]).length).toBe(1);
+    expect(second.json.next_page).toBeNull();
+    expect((await page('')).json.next_page).toBeNull();
+    for (const q of ['?page=0', '?page=abc', '?limit=-1', '?page=201']) {
+      const r = await page(q);
+      expect(r.status, q).toBe(400);
+      expect(r.json.error).toBe(M.badPage);
+    }
+  });
 });
 
 describe('videos', () => {

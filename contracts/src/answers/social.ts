@@ -49,8 +49,12 @@ export type VideoCard = z.infer<typeof VideoCard>;
 export const ViewerVideo = VideoCard.extend({ liked_by_me: z.boolean(), favorited_by_me: z.boolean() });
 export type ViewerVideo = z.infer<typeof ViewerVideo>;
 
-/** GET /api/users/profile/:pseudo */
-export const ProfileAnswer = z.object({ user: PublicUser, videos: z.array(VideoCard) });
+/** GET /api/users/profile/:pseudo?page=&limit=: one page of videos, newest first; `next_page` null on the last. */
+export const ProfileAnswer = z.object({
+  user: PublicUser,
+  videos: z.array(VideoCard),
+  next_page: z.number().nullable(),
+});
 export type ProfileAnswer = z.infer<typeof ProfileAnswer>;
 
 /** GET /api/users/stats/:email */

@@ -27,6 +27,9 @@ export function publicVideo(v: VideoDoc): VideoCard {
   return rest as StoredVideoCard;
 }
 
+/** Videos per profile page (`?limit=` up to `maxLimit`). */
+export const PROFILE_PAGE = { defaultLimit: 24, maxLimit: 60 } as const;
+
 export function identityQueries(read: ReadStore) {
   const users = read.collection<UserDoc>(USERS);
   const videos = read.collection<VideoDoc>(VIDEOS);
@@ -35,36 +38,43 @@ export function identityQueries(read: ReadStore) {
     userByEmail: (email: string) => users.findOne({ email_lc: normalize(email) }),
     userByPseudo: (pseudo: string) => users.findOne({ pseudo_lc: normalize(pseudo) }),
     /**
-     * A member's public videos. Their owner also sees the rejected ones (with the reason) and,
-     * like administrators, the ones hidden by moderation, with the sanction message
-     * (`moderation_message`, null when none was sent).
+     * A member's public videos, newest first, one page at a time (`next_page`: null on the last).
+     * Their owner also sees the rejected ones (with the reason) and, like administrators, the ones
+     * hidden by moderation, with the sanction message (`moderation_message`, null when none was
+     * sent). A page reads its videos in the index's order, so a creator with thousands of videos
+     * costs what one with a page of them does.
      */
     async profile(
       pseudo: string,
       viewerId?: string,
-      options: { viewerIsAdmin?: boolean } = {},
+      options: { viewerIsAdmin?: boolean; page?: number; limit?: number } = {},
     ): Promise<ProfileAnswer | null> {
       const user = await users.findOne({ pseudo_lc: normalize(pseudo) });
       if (!user) return null;
       const own = viewerId === user._id;
       const withHidden = own || options.viewerIsAdmin === true;
+      const page = options.page ?? 1;
+      const limit = options.limit ?? PROFILE_PAGE.defaultLimit;
       const list = await videos.find(
         {
           user_id: user._id,
           status: withHidden ? { $in: [VISIBILITY_PUBLIC, VISIBILITY_HIDDEN] } : VISIBILITY_PUBLIC,
           ...(own ? {} : { processing: { $ne: PROCESSING.rejected } }),
         },
-        { sort: { created_at: -1, id: -1 } },
+        // one more than the page: tells whether another follows
+        { sort: { created_at: -1, _id: -1 }, skip: (page - 1) * limit, limit: limit + 1 },
       );
-      const hidden = list.filter((v) => v.status === VISIBILITY_HIDDEN).map((v) => v.id);
+      const shown = list.slice(0, limit);
+      const hidden = shown.filter((v) => v.status === VISIBILITY_HIDDEN).map((v) => v.id);
       const sanctions = await latestSanctions(read, hidden);
       return {
         user: toPublicUser(user),
-        videos: list.map((v) =>
+        videos: shown.map((v) =>
           v.status === VISIBILITY_HIDDEN
             ? { ...publicVideo(v), moderation_message: sanctions.get(v.id) ?? null }
             : publicVideo(v),
         ),
+        next_page: list.length > limit ? page + 1 : null,
       };
     },
   };

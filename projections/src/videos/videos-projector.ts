@@ -81,8 +81,9 @@ export const videosProjector: Projector = {
     [VIDEOS]: [
       { key: { user_id: 1, created_at: -1 } },
       { key: { status: 1, created_at: -1 } },
-      // profile and friends feed: one member's (or each followed member's) visible videos, newest first
-      { key: { user_id: 1, status: 1, created_at: -1 } },
+      // profile and friends feed: one member's (or each followed member's) visible videos, newest
+      // first; _id last so that a profile page is read in its order (ties included)
+      { key: { user_id: 1, status: 1, created_at: -1, _id: -1 } },
       // serving a file: which video it belongs to (and so who may download it)
       { key: { file_path: 1 } },
       { key: { poster: 1 } },

@@ -6,7 +6,7 @@ import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
-import { fetchIsFollowing, fetchProfile, fetchStats, followUser } from './api';
+import { fetchIsFollowing, fetchProfile, fetchStats, followUser, type Profile } from './api';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
 import { useLoad } from '../api/useLoad';
 import './social.css';
@@ -16,6 +16,40 @@ const LOAD_FAILED = 'Profil introuvable ou erreur serveur';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const NO_VIDEOS = 'Aucune vidéo pour le moment';
 const MY_VIDEOS = 'Mes vidéos';
+const MORE_VIDEOS = 'Voir plus de vidéos';
+
+type ProfileVideo = Profile['videos'][number];
+
+/** The pages after the first, asked for one at a time; forgotten when the first page is loaded again. */
+interface MorePages {
+  first: Profile | undefined;
+  videos: ProfileVideo[];
+  next: number | null;
+  loading: boolean;
+}
+
+function useMorePages(pseudo: string, first: Profile | undefined) {
+  const [state, setState] = useState<MorePages>({ first: undefined, videos: [], next: null, loading: false });
+  const current: MorePages =
+    state.first === first ? state : { first, videos: [], next: first?.next_page ?? null, loading: false };
+  const loadMore = async () => {
+    if (!first || current.next === null || current.loading) return;
+    setState({ ...current, loading: true });
+    try {
+      const page = await fetchProfile(pseudo, undefined, current.next);
+      setState((s) =>
+        s.first !== first ? s : { first, videos: [...s.videos, ...page.videos], next: page.next_page, loading: false },
+      );
+    } catch (err) {
+      console.warn('Chargement des vidéos suivantes impossible', err);
+      setState((s) => (s.first !== first ? s : { ...s, loading: false }));
+    }
+  };
+  // an upload between two pages shifts them: a video is shown once
+  const seen = new Set<number>();
+  const videos = [...(first?.videos ?? []), ...current.videos].filter((v) => !seen.has(v.id) && seen.add(v.id));
+  return { videos, hasMore: current.next !== null, loading: current.loading, loadMore };
+}
 
 /** Logs a failure (the product error catalogue: console only) and shows the server's own French message if it sent one. */
 function useConsoleError(label: string, error: unknown) {
@@ -40,6 +74,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   const isOther = Boolean(myEmail) && pseudo !== (user?.pseudo ?? '').trim();
 
   const profile = useLoad(pseudo ? `profile:${pseudo}` : null, (signal) => fetchProfile(pseudo, signal));
+  const pages = useMorePages(pseudo, profile.data);
   const email = profile.data?.user.email || null;
   // the counters (not who follows whom) are public to members
   const stats = useLoad(email ? `stats:${email}` : null, (signal) => fetchStats(email ?? '', signal));
@@ -110,7 +145,8 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
     );
   }
 
-  const { user: viewed, videos } = profile.data;
+  const { user: viewed } = profile.data;
+  const { videos } = pages;
   const isFollowing = following.data === true || justFollowed;
   const counter = (value: number | undefined) => (value === undefined ? '–' : formatCount(value));
 
@@ -185,6 +221,17 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
                 </li>
               ))}
             </ul>
+            {pages.hasMore ? (
+              <button
+                type="button"
+                className="btn btn--secondary profile__more"
+                disabled={pages.loading}
+                aria-busy={pages.loading}
+                onClick={() => void pages.loadMore()}
+              >
+                {pages.loading ? 'Chargement...' : MORE_VIDEOS}
+              </button>
+            ) : null}
           </>
         )}
       </section>

@@ -47,9 +47,10 @@ export async function fetchSuggestions(
   return decode(z.array(SuggestedUser), await api.get(`/api/users/with-videos?${query}`, { signal }));
 }
 
-/** GET /api/users/profile/:pseudo → {user, videos}. */
-export async function fetchProfile(pseudo: string, signal?: AbortSignal): Promise<Profile> {
-  return decode(ProfileAnswer, await api.get(`/api/users/profile/${enc(pseudo)}`, { signal }));
+/** GET /api/users/profile/:pseudo?page= → {user, videos, next_page}: one page of videos, newest first. */
+export async function fetchProfile(pseudo: string, signal?: AbortSignal, page = 1): Promise<Profile> {
+  const query = page > 1 ? `?page=${page}` : '';
+  return decode(ProfileAnswer, await api.get(`/api/users/profile/${enc(pseudo)}${query}`, { signal }));
 }
 
 /** GET /api/users/stats/:email → {following, followers, total_likes}. */
