@@ -323,3 +323,59 @@ describe('MemoryReadStore transactions', () => {
     await expect(kept?.collection('a').insertOne({ _id: 2 })).rejects.toThrow('Transaction already finished');
   });
 });
+describe('MemoryReadStore bulk loads', () => {
+  it('builds the indexes created meanwhile once it ends, or when a query first needs one', async () => {
+    const store = new MemoryReadStore();
+    await store.bulkLoad(async () => {
+      const posts = store.collection('posts');
+      const authors = store.collection('authors');
+      await posts.createIndex({ key: { user_id: 1 } });
+      await authors.createIndex({ key: { name: 1 }, unique: true });
+      for (let i = 0; i < 100; i++) await posts.insertOne(post(i));
+      await authors.insertOne({ _id: 'a', name: 'Ada' });
+      // reads by _id leave them alone; the first other query on posts builds posts' indexes
+      expect(await posts.findOne({ _id: 'p3' })).toMatchObject({ user_id: 'u3' });
+      expect(store.explain('posts', { user_id: 'u7' })).toMatchObject({ plan: 'IXSCAN', nReturned: 1 });
+      await posts.insertOne(post(100));
+      expect(store.explain('posts', { user_id: 'u100' })).toMatchObject({ plan: 'IXSCAN', nReturned: 1 });
+      expect(store.indexNames('authors')).toEqual(['name_1']);
+    });
+    expect(store.explain('authors', { name: 'Ada' })).toMatchObject({ plan: 'IXSCAN', nReturned: 1 });
+    await expect(store.collection('authors').insertOne({ _id: 'b', name: 'Ada' })).rejects.toThrow(DuplicateKeyError);
+  });
+
+  it('reports a unique violation among the documents loaded when it builds the index', async () => {
+    const store = new MemoryReadStore();
+    await expect(
+      store.bulkLoad(async () => {
+        await store.collection('authors').createIndex({ key: { name: 1 }, unique: true });
+        await store.collection('authors').insertOne({ _id: 'a', name: 'Ada' });
+        await store.collection('authors').insertOne({ _id: 'b', name: 'Ada' });
+      }),
+    ).rejects.toThrow(DuplicateKeyError);
+  });
+
+  it('writes transactions in place and undoes a failed one', async () => {
+    const store = new MemoryReadStore();
+    await store.bulkLoad(async () => {
+      await store.withTransaction(async (tx) => {
+        await tx.collection('c').insertOne({ _id: 1, n: 1 });
+        await tx.collection('c').insertOne({ _id: 2, n: 2 });
+      });
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.collection('c').updateOne({ _id: 1 }, { $inc: { n: 10 } });
+          await tx.collection('c').deleteOne({ _id: 2 });
+          await tx.collection('c').insertOne({ _id: 3, n: 3 });
+          await tx.collection('d').insertOne({ _id: 1 });
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+    });
+    expect(await store.collection('c').find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 1, n: 1 },
+      { _id: 2, n: 2 },
+    ]);
+    expect(await store.listCollections()).toEqual(['c']);
+  });
+});

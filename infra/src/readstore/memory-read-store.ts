@@ -136,7 +136,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** Strict structural equality (key order included), used to tell whether an update changed a document. */
-function deepEqual(a: unknown, b: unknown): boolean {
+export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -152,7 +152,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return kx.every((key, i) => key === ky[i] && deepEqual(x[key], y[key]));
 }
 
-function cloneValue<V>(value: V): V {
+export function cloneValue<V>(value: V): V {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => cloneValue(item)) as V;
   if (isPlainObject(value)) {
@@ -176,7 +176,7 @@ function cloneValue<V>(value: V): V {
 }
 
 /** Map key of an _id: numbers and strings never collide, 0 and -0 are the same id. */
-function idKeyOf(id: unknown): string {
+export function idKeyOf(id: unknown): string {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${id === 0 ? 0 : id}`;
   return `o${JSON.stringify(id)}`;
@@ -263,6 +263,11 @@ export function buildUpsertFromFilter(filter: Filter): PlainObject {
 
 /** MongoDB stores _id first; keeps new documents shaped like the server's. */
 function withIdFirst(doc: PlainObject, id: unknown): Doc {
+  for (const first in doc) {
+    // already so (a replacement or an update of a stored document): no copy
+    if (first === '_id' && doc._id === id) return doc as Doc;
+    break;
+  }
   const { _id: _ignored, ...rest } = doc;
   return { _id: id as Doc['_id'], ...rest };
 }
@@ -518,6 +523,18 @@ class MemIndex {
     );
   }
 
+  /** Does the document already have exactly these entries? */
+  holds(idKey: string, prepared: { entries: IndexEntry[] }): boolean {
+    const held = this.byDoc.get(idKey);
+    if (!held || held.entries.length !== prepared.entries.length) return false;
+    for (let i = 0; i < held.entries.length; i++) {
+      const a = held.entries[i].keys;
+      const b = prepared.entries[i].keys;
+      for (let j = 0; j < a.length; j++) if (!Object.is(a[j], b[j]) && !deepEqual(a[j], b[j])) return false;
+    }
+    return true;
+  }
+
   add(idKey: string, prepared: { entries: IndexEntry[]; multikey: boolean }): void {
     for (const entry of prepared.entries) this.list.insert(entry);
     this.byDoc.set(idKey, prepared);
@@ -540,9 +557,25 @@ class MemIndex {
     for (const [idKey, doc] of docs) {
       const p = this.entriesFor(doc, idKey);
       prepared.set(idKey, p);
-      all.push(...p.entries);
+      for (const entry of p.entries) all.push(entry);
     }
-    all.sort((a, b) => this.compareEntries(a, b));
+    if (this.fields.length === 1) {
+      // one key field (most indexes): its common case, two strings, compared inline
+      const dir = this.dirs[0];
+      all.sort((a, b) => {
+        const x = a.keys[0];
+        const y = b.keys[0];
+        if (typeof x === 'string' && typeof y === 'string') {
+          if (x !== y) return x < y ? -dir : dir;
+        } else {
+          const c = compareValues(x, y);
+          if (c !== 0) return c * dir;
+        }
+        return compareValues(a.id, b.id);
+      });
+    } else {
+      all.sort((a, b) => this.compareEntries(a, b));
+    }
     if (this.unique) {
       for (let i = 1; i < all.length; i++) {
         if (all[i].idKey !== all[i - 1].idKey && this.compareKeys(all[i].keys, all[i - 1].keys) === 0) {
@@ -721,6 +754,8 @@ interface Counters {
 class CollectionState {
   readonly docs = new Map<string, Doc>();
   readonly indexes = new Map<string, MemIndex>();
+  /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
+  readonly deferred = new Map<string, IndexSpec>();
 
   constructor(
     readonly name: string,
@@ -804,6 +839,7 @@ class CollectionState {
     const constraints = constraintsOf(filter);
     const idPoints = constraints.get('_id')?.points;
     if (idPoints) return { kind: 'id', ids: idPoints };
+    if (this.deferred.size > 0) this.buildDeferred();
     let best: Plan = { kind: 'scan' };
     for (const index of this.indexes.values()) {
       const candidate = planIndex(index, constraints, sort);
@@ -827,30 +863,42 @@ class CollectionState {
    */
   applyBatch(changes: readonly Change[]): Change[] {
     const indexes = [...this.indexes.values()];
-    const prepared = changes.map((change) => ({
-      change,
-      prev: this.docs.get(change.key),
-      entries: change.next ? indexes.map((index) => index.entriesFor(change.next as Doc, change.key)) : undefined,
-      removed: [] as Array<{ entries: IndexEntry[]; multikey: boolean } | undefined>,
-    }));
+    const prepared = changes.map((change) => {
+      const prev = this.docs.get(change.key);
+      const entries = change.next
+        ? indexes.map((index) => index.entriesFor(change.next as Doc, change.key))
+        : undefined;
+      return {
+        change,
+        prev,
+        entries,
+        // an index whose key fields the change leaves as they were keeps the document's entries
+        kept: indexes.map(
+          (index, i) => prev !== undefined && entries !== undefined && index.holds(change.key, entries[i]),
+        ),
+        removed: [] as Array<{ entries: IndexEntry[]; multikey: boolean } | undefined>,
+      };
+    });
     for (const p of prepared) {
-      if (p.prev) p.removed = indexes.map((index) => index.remove(p.change.key));
+      if (p.prev) p.removed = indexes.map((index, i) => (p.kept[i] ? undefined : index.remove(p.change.key)));
     }
-    const added: string[] = [];
+    const added: Array<{ key: string; kept: boolean[] }> = [];
     try {
       for (const p of prepared) {
         if (!p.entries) continue;
         indexes.forEach((index, i) => {
-          if (!index.unique) return;
+          if (!index.unique || p.kept[i]) return;
           for (const entry of p.entries?.[i].entries ?? []) {
             if (index.holdersOf(entry, p.change.key).length > 0) throw index.duplicateError(entry);
           }
         });
-        indexes.forEach((index, i) => index.add(p.change.key, (p.entries ?? [])[i]));
-        added.push(p.change.key);
+        indexes.forEach((index, i) => {
+          if (!p.kept[i]) index.add(p.change.key, (p.entries ?? [])[i]);
+        });
+        added.push({ key: p.change.key, kept: p.kept });
       }
     } catch (err) {
-      for (const key of added) for (const index of indexes) index.remove(key);
+      for (const { key, kept } of added) indexes.forEach((index, i) => kept[i] || index.remove(key));
       for (const p of prepared) {
         p.removed.forEach((held, i) => {
           if (held) indexes[i].add(p.change.key, held);
@@ -867,27 +915,47 @@ class CollectionState {
     return inverse.reverse();
   }
 
-  /** Returns whether an index was added (false: the same index exists). */
-  createIndex(spec: IndexSpec): boolean {
+  /**
+   * Returns whether an index was added (false: the same index exists). `defer`: only recorded, built
+   * later by buildDeferred (a bulk load: one sort at the end instead of one insertion per write).
+   */
+  createIndex(spec: IndexSpec, defer = false): boolean {
     const index = new MemIndex(spec, this.name);
     if (Object.keys(spec.key).length === 1 && spec.key._id === 1) return false; // the built-in _id index
-    const sameName = this.indexes.get(index.name);
+    const deferred = this.deferred.get(index.name);
+    const sameName = this.indexes.get(index.name) ?? (deferred && new MemIndex(deferred, this.name));
     if (sameName) {
       if (sameName.sameAs(spec)) return false;
       throw new Error(`An existing index has the same name as the requested index: ${index.name}`);
     }
-    for (const existing of this.indexes.values()) {
-      if (deepEqual(existing.spec.key, spec.key)) {
-        throw new Error(`Index already exists with a different name or options: ${existing.name}`);
+    const existing = [...this.indexes.values(), ...[...this.deferred.values()].map((d) => new MemIndex(d, this.name))];
+    for (const other of existing) {
+      if (deepEqual(other.spec.key, spec.key)) {
+        throw new Error(`Index already exists with a different name or options: ${other.name}`);
       }
+    }
+    if (defer) {
+      this.deferred.set(index.name, { ...spec, name: index.name });
+      return true;
     }
     index.build(this.docs);
     this.indexes.set(index.name, index);
     return true;
   }
 
+  /** Builds the deferred indexes over the documents as they are now (fails on a unique violation). */
+  buildDeferred(): void {
+    for (const [name, spec] of this.deferred) {
+      const index = new MemIndex(spec, this.name);
+      index.build(this.docs);
+      this.indexes.set(name, index);
+      this.deferred.delete(name);
+    }
+  }
+
   dropIndex(name: string): void {
     this.indexes.delete(name);
+    this.deferred.delete(name);
   }
 }
 
@@ -898,6 +966,8 @@ class CollectionState {
 interface CollectionView {
   select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult;
   get(idKey: string): Doc | undefined;
+  /** get() counted as a read by _id (the counters of an IDHACK plan) */
+  lookup(idKey: string): Doc | undefined;
   /** insert (`replacing` false: the _id must be free) or replace; DuplicateKeyError on conflicts */
   put(doc: Doc, replacing: boolean): void;
   remove(idKey: string): void;
@@ -910,6 +980,8 @@ interface CollectionView {
 class StoreCore {
   readonly states = new Map<string, CollectionState>();
   readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
+  /** inside bulkLoad: new indexes are deferred */
+  deferIndexes = false;
 
   state(name: string): CollectionState {
     let state = this.states.get(name);
@@ -950,7 +1022,8 @@ class StoreCore {
         const inverse = state.applyBatch(changes);
         undo.push(() => state.applyBatch(inverse));
         for (const spec of overlay.pendingIndexes) {
-          if (state.createIndex(spec)) undo.push(() => state.dropIndex(spec.name ?? defaultIndexName(spec.key)));
+          if (state.createIndex(spec, this.deferIndexes))
+            undo.push(() => state.dropIndex(spec.name ?? defaultIndexName(spec.key)));
         }
       }
     } catch (err) {
@@ -962,8 +1035,8 @@ class StoreCore {
 
 class BaseView implements CollectionView {
   constructor(
-    private readonly core: StoreCore,
-    private readonly name: string,
+    protected readonly core: StoreCore,
+    protected readonly name: string,
   ) {}
 
   select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult {
@@ -975,6 +1048,13 @@ class BaseView implements CollectionView {
 
   get(idKey: string): Doc | undefined {
     return this.core.states.get(this.name)?.docs.get(idKey);
+  }
+
+  lookup(idKey: string): Doc | undefined {
+    const doc = this.get(idKey);
+    this.core.counters.keysExamined += 1;
+    if (doc) this.core.counters.docsExamined += 1;
+    return doc;
   }
 
   put(doc: Doc, replacing: boolean): void {
@@ -993,7 +1073,7 @@ class BaseView implements CollectionView {
   }
 
   createIndex(spec: IndexSpec): void {
-    this.core.state(this.name).createIndex(spec);
+    this.core.state(this.name).createIndex(spec, this.core.deferIndexes);
   }
 
   drop(): void {
@@ -1001,6 +1081,62 @@ class BaseView implements CollectionView {
   }
 
   noteRead(): void {}
+}
+
+/**
+ * A transaction during a bulk load (see MemoryReadStore.bulkLoad): writes go straight to the
+ * committed data, each one remembering what it replaced, and are undone if the transaction fails.
+ * No overlay: nobody reads a store while it is being loaded, so nobody can see the middle of it.
+ */
+class UndoView extends BaseView {
+  constructor(
+    core: StoreCore,
+    name: string,
+    private readonly undo: Array<() => void>,
+  ) {
+    super(core, name);
+  }
+
+  private remember(idKey: string): void {
+    const state = this.core.states.get(this.name);
+    const existed = state !== undefined;
+    const prev = state?.docs.get(idKey);
+    this.undo.push(() => {
+      const now = this.core.states.get(this.name);
+      if (!now) return;
+      now.applyBatch([{ key: idKey, next: prev }]);
+      if (!existed && now.docs.size === 0) this.core.states.delete(this.name);
+    });
+  }
+
+  override put(doc: Doc, replacing: boolean): void {
+    this.remember(idKeyOf(doc._id));
+    try {
+      super.put(doc, replacing);
+    } catch (err) {
+      this.undo.pop();
+      throw err;
+    }
+  }
+
+  override remove(idKey: string): void {
+    this.remember(idKey);
+    super.remove(idKey);
+  }
+
+  override createIndex(spec: IndexSpec): void {
+    const state = this.core.state(this.name);
+    if (state.createIndex(spec, this.core.deferIndexes))
+      this.undo.push(() => state.dropIndex(spec.name ?? defaultIndexName(spec.key)));
+  }
+
+  override drop(): void {
+    const old = this.core.states.get(this.name);
+    super.drop();
+    this.undo.push(() => {
+      if (old) this.core.states.set(this.name, old);
+    });
+  }
 }
 
 /**
@@ -1119,6 +1255,13 @@ class TxView implements CollectionView {
     return base?.docs.get(idKey);
   }
 
+  lookup(idKey: string): Doc | undefined {
+    const doc = this.get(idKey);
+    this.core.counters.keysExamined += 1;
+    if (doc) this.core.counters.docsExamined += 1;
+    return doc;
+  }
+
   put(doc: Doc, replacing: boolean): void {
     const key = idKeyOf(doc._id);
     if (!replacing && this.get(key)) {
@@ -1208,6 +1351,14 @@ class TxView implements CollectionView {
 // the port
 // ---------------------------------------------------------------------------------------------
 
+/** `{ _id: <string or number> }` and nothing else: a lookup, no planning */
+function isIdPoint(filter: Filter): filter is { _id: string | number } {
+  const id = filter._id;
+  return (
+    (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) && Object.keys(filter).length === 1
+  );
+}
+
 function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
   const skip = options.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
@@ -1233,6 +1384,17 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    if (isIdPoint(filter) && !options.skip && !options.sort) {
+      // the commonest read, one document by _id: no planning
+      const doc = this.view.lookup(idKeyOf(filter._id));
+      const project =
+        options.projection && Object.keys(options.projection).length > 0
+          ? compileProjection(options.projection)
+          : undefined;
+      if (!doc) return null;
+      this.view.noteRead([doc]);
+      return (project ? project(doc, cloneValue) : cloneValue(doc)) as T;
+    }
     const [doc] = await this.find(filter, { ...options, limit: 1 });
     return doc ?? null;
   }
@@ -1244,6 +1406,15 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     if (!options.projection || Object.keys(options.projection).length === 0) return docs.map(cloneValue) as T[];
     const project = compileProjection(options.projection);
     return docs.map((doc) => project(doc, cloneValue)) as T[];
+  }
+
+  /** The documents a write applies to (stored objects); `{ _id: value }` is looked up without planning. */
+  private targets(filter: Filter, one: boolean): Doc[] {
+    if (isIdPoint(filter)) {
+      const doc = this.view.lookup(idKeyOf(filter._id));
+      return doc ? [doc] : [];
+    }
+    return this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
@@ -1270,7 +1441,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 
   private update(filter: Filter, update: Update, upsert: boolean, one: boolean): UpdateResult {
     checkUpdate(update);
-    const targets = this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
+    const targets = this.targets(filter, one);
     if (targets.length === 0) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
       const created = applyUpdate(buildUpsertFromFilter(filter), update, true) as PlainObject;
@@ -1292,9 +1463,10 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     return this.replace(filter, replacement, options.upsert === true);
   }
 
-  private replace(filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
+  /** `counted` false (bulkWrite, which answers no counts): an unchanged document is written again, not compared */
+  private replace(filter: Filter, replacement: Doc, upsert: boolean, counted = true): UpdateResult {
     checkReplacement(replacement);
-    const [target] = this.view.select(filter, undefined, 1).docs;
+    const [target] = this.targets(filter, true);
     const copy = cloneValue(replacement) as PlainObject;
     if (!target) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
@@ -1310,7 +1482,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
       throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
     }
     const next = withIdFirst(copy, target._id);
-    if (deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
+    if (counted && deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
     this.view.put(next, true);
     return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
   }
@@ -1324,7 +1496,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private delete(filter: Filter, one: boolean): { deletedCount: number } {
-    const targets = this.view.select(filter, undefined, one ? 1 : undefined).docs.slice(0, one ? 1 : undefined);
+    const targets = this.targets(filter, one);
     for (const doc of targets) this.view.remove(idKeyOf(doc._id));
     return { deletedCount: targets.length };
   }
@@ -1340,7 +1512,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
       else if ('deleteOne' in op) this.delete(op.deleteOne.filter, true);
       else if ('deleteMany' in op) this.delete(op.deleteMany.filter, false);
       else if ('replaceOne' in op)
-        this.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true);
+        this.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true, false);
       else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
     }
   }
@@ -1380,6 +1552,19 @@ export class MemoryReadStore implements ReadStore {
   }
 
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    if (this.core.deferIndexes) {
+      // bulk load: in place, undone on failure (see UndoView)
+      const undo: Array<() => void> = [];
+      const tx = new BulkTxStore(this.core, undo);
+      try {
+        return await fn(tx);
+      } catch (err) {
+        for (const step of undo.reverse()) step();
+        throw err;
+      } finally {
+        tx.finished = true;
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       const tx = new TxState(this.core.counters);
       let result: R;
@@ -1401,6 +1586,23 @@ export class MemoryReadStore implements ReadStore {
     this.core.states.clear();
   }
 
+  /**
+   * Indexes created while `fn` runs are built once, when it ends (one sort each), or when a query
+   * that is not by _id first reads their collection, instead of taking every write one by one
+   * meanwhile; transactions write in place (undone if they fail) instead of through an overlay.
+   * For a store nobody reads yet (a rebuild): see ReadStore.bulkLoad.
+   */
+  async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
+    if (this.core.deferIndexes) return fn();
+    this.core.deferIndexes = true;
+    try {
+      return await fn();
+    } finally {
+      this.core.deferIndexes = false;
+      for (const state of this.core.states.values()) state.buildDeferred();
+    }
+  }
+
   /** Nothing to release; the data stays readable. */
   async close(): Promise<void> {}
 
@@ -1416,7 +1618,8 @@ export class MemoryReadStore implements ReadStore {
 
   /** Names of a collection's indexes (the built-in _id index is not listed). */
   indexNames(collection: string): string[] {
-    return [...(this.core.states.get(collection)?.indexes.keys() ?? [])];
+    const state = this.core.states.get(collection);
+    return state ? [...state.indexes.keys(), ...state.deferred.keys()] : [];
   }
 
   /**
@@ -1432,7 +1635,10 @@ export class MemoryReadStore implements ReadStore {
     for (const [name, state] of this.core.states) {
       collections.push({
         name,
-        indexes: [...state.indexes.values()].map((index) => ({ ...index.spec, name: index.name })),
+        indexes: [
+          ...[...state.indexes.values()].map((index) => ({ ...index.spec, name: index.name })),
+          ...state.deferred.values(),
+        ],
         docs: [...state.docs.values()],
       });
     }
@@ -1457,6 +1663,37 @@ export class MemoryReadStore implements ReadStore {
 /** What a MemoryReadStore holds: see MemoryReadStore.captureImage. */
 export interface MemoryStoreImage {
   collections: Array<{ name: string; indexes: IndexSpec[]; docs: Doc[] }>;
+}
+
+/** The store handed to a transaction's function during a bulk load: writes in place, undone if it fails. */
+class BulkTxStore implements ReadStore {
+  readonly supportsTransactions = true;
+  finished = false;
+
+  constructor(
+    private readonly core: StoreCore,
+    private readonly undo: Array<() => void>,
+  ) {}
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    if (this.finished)
+      throw new Error('Transaction already finished: use the store passed to withTransaction only inside it');
+    return new MemoryCollection<T>(name, new UndoView(this.core, name, this.undo));
+  }
+
+  async listCollections(): Promise<string[]> {
+    return [...this.core.states.keys()].sort();
+  }
+
+  async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    return fn(this);
+  }
+
+  async dropAll(): Promise<void> {
+    for (const name of [...this.core.states.keys()]) new UndoView(this.core, name, this.undo).drop();
+  }
+
+  async close(): Promise<void> {}
 }
 
 /** The store handed to a transaction's function: reads see its own writes, nothing is shared until commit. */

@@ -107,6 +107,13 @@ export interface ReadStore {
    *   equalities, so two concurrent ones collide on `_id` instead of inserting twice).
    */
   withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R>;
+  /**
+   * Optional, for filling a store nobody reads yet (a rebuild from empty): indexes created while
+   * `fn` runs may be built once at its end, or when a query first needs them, instead of write by
+   * write (a unique violation then shows at that point), and a transaction's writes may be seen
+   * before it ends (a failed one is still undone). Stores without it run `fn` as it is.
+   */
+  bulkLoad?<R>(fn: () => Promise<R>): Promise<R>;
   /** drop every collection */
   dropAll(): Promise<void>;
   close(): Promise<void>;

@@ -48,7 +48,9 @@ export const commentsProjector: Projector = {
   async project(event, store, ctx) {
     if (event.type !== 'CommentPosted') return;
     const d = event.data;
-    const author = await store.collection<UserDoc>(USERS).findOne({ _id: d.authorId });
+    const author = await store
+      .collection<UserDoc>(USERS)
+      .findOne({ _id: d.authorId }, { projection: { email: 1, pseudo: 1, profile_picture: 1 } });
     const doc = {
       id: d.commentId,
       video_id: d.videoId,

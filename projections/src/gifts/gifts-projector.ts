@@ -96,7 +96,9 @@ export const giftsProjector: Projector = {
         return;
       case 'GiftReceived': {
         const d = event.data;
-        const sender = await store.collection<UserDoc>(USERS).findOne({ _id: d.senderId });
+        const sender = await store
+          .collection<UserDoc>(USERS)
+          .findOne({ _id: d.senderId }, { projection: { email: 1, pseudo: 1 } });
         const doc: ReceivedGiftDoc = {
           _id: d.giftId,
           id: d.giftId,

@@ -44,6 +44,9 @@ export interface ConversationDoc extends Doc {
   hidden_pos: string;
 }
 
+/** what a message shows of each party */
+const PARTY_FIELDS = { email: 1, pseudo: 1, profile_picture: 1 } as const;
+
 export function toMessageView(m: MessageView): MessageView {
   return {
     id: m.id,
@@ -105,8 +108,8 @@ export const messagesProjector: Projector = {
     const d = event.data;
     const users = store.collection<UserDoc>(USERS);
     const [sender, receiver] = await Promise.all([
-      users.findOne({ _id: d.senderId }),
-      users.findOne({ _id: d.receiverId }),
+      users.findOne({ _id: d.senderId }, { projection: PARTY_FIELDS }),
+      users.findOne({ _id: d.receiverId }, { projection: PARTY_FIELDS }),
     ]);
     const message: MessageView = {
       id: d.messageId,

@@ -162,7 +162,9 @@ export const notificationsProjector: Projector = {
       // one notification per member per event (its id is the event's position)
       if (seen.has(spec.recipientId)) continue;
       seen.add(spec.recipientId);
-      const sender = spec.senderId ? await users.findOne({ _id: spec.senderId }) : null;
+      const sender = spec.senderId
+        ? await users.findOne({ _id: spec.senderId }, { projection: { email: 1, pseudo: 1 } })
+        : null;
       const docId = notificationDocId(spec.recipientId, id);
       const doc: NotificationDoc = {
         _id: docId,

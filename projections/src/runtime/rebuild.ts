@@ -28,7 +28,6 @@ export async function rebuildReadModels(options: {
   const last = await events.lastPosition();
   await read.dropAll();
   const runner = new ProjectionRunner({ events, read, projectors, batchSize: options.batchSize ?? 1000 });
-  await runner.ensureIndexes();
   const started = performance.now();
   const report = (done: number) => {
     const seconds = (performance.now() - started) / 1000;
@@ -38,7 +37,12 @@ export async function rebuildReadModels(options: {
     const etaSeconds = fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0;
     options.onProgress?.({ done, rate, etaSeconds, fraction });
   };
-  const done = await runner.catchUp(report);
+  // from empty: the indexes are built once the log is in (or when a projector's query needs one)
+  const load = async () => {
+    await runner.ensureIndexes();
+    return runner.catchUp(report);
+  };
+  const done = read.bulkLoad ? await read.bulkLoad(load) : await load();
   report(done);
   return { events: done, seconds: (performance.now() - started) / 1000, position: runner.currentPosition };
 }

@@ -1,5 +1,5 @@
 import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import type { EventStore, PushBus, ReadStore, SubscriptionHandle } from '@evo/infra';
+import { WriteBehindStore, type EventStore, type PushBus, type ReadStore, type SubscriptionHandle } from '@evo/infra';
 import type { Projector, ProjectionContext } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
 
@@ -65,9 +65,18 @@ export class ProjectionRunner implements ProjectionProgress {
 
   /** Catch up with the log, then keep following it. Resolves once caught up. */
   async start(onBatch?: (done: number) => void): Promise<void> {
-    await this.ensureIndexes();
     this.position = await readCheckpoint(this.options.read);
-    await this.catchUp(onBatch);
+    const read = this.options.read;
+    if (this.position === undefined && read.bulkLoad) {
+      // from empty: the indexes are built once the log is in (or when a projector's query needs one)
+      await read.bulkLoad(async () => {
+        await this.ensureIndexes();
+        await this.catchUp(onBatch);
+      });
+    } else {
+      await this.ensureIndexes();
+      await this.catchUp(onBatch);
+    }
     this.caughtUp = true;
     this.notify();
     this.subscription = this.options.events.subscribeToAll((e) => this.applyLive(e), {
@@ -139,11 +148,14 @@ export class ProjectionRunner implements ProjectionProgress {
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits
       pushes = [];
+      // the batch's documents are read once and each changed one written once, at the end
+      const work = new WriteBehindStore(tx);
       for (const event of batch) {
         for (const projector of this.options.projectors) {
-          await projector.project(event as RecordedAppEvent, tx, ctx);
+          await projector.project(event as RecordedAppEvent, work, ctx);
         }
       }
+      await work.flush();
       await writeCheckpoint(tx, last);
     });
     this.position = last;

@@ -78,7 +78,7 @@ export const followsProjector: Projector = {
       { guard: FOLLOWS_USER_GUARD },
     );
     if (follow && counted) {
-      const follower = await users.findOne({ _id: followerId });
+      const follower = await users.findOne({ _id: followerId }, { projection: { pseudo: 1 } });
       ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });
     }
   },

@@ -132,7 +132,10 @@ export const videosProjector: Projector = {
         const d = event.data;
         // UserRegistered precedes any video of its user in the log, so the owner is already projected
         const users = store.collection<UserDoc>(USERS);
-        const owner = await users.findOne({ _id: d.ownerId });
+        const owner = await users.findOne(
+          { _id: d.ownerId },
+          { projection: { email: 1, pseudo: 1, profile_picture: 1 } },
+        );
         await applyOnce(
           videos,
           d.videoId,

@@ -1,0 +1,111 @@
+/**
+ * Rebuild benchmark (not a test): a full rebuild of every read model from an empty MemoryReadStore
+ * (what `npm run replay` and the embedded server do), over a realistic log written through the
+ * deciders (scripts/restart-history.ts: registrations, uploads, logins, follows, likes, comments,
+ * messages, gifts), next to the raw `readAll` of the same log in the same run.
+ *
+ *   npx tsx scripts/bench-rebuild.ts [--events=1000000] [--runs=2] [--batch=N] [--generate-only]
+ *
+ * The log is generated once and cached in .cache/bench-rebuild/ (gitignored); bench-restart's
+ * cached log of the same size is the same history and is used when it is there.
+ */
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
+import { allProjectors, rebuildReadModels } from '@evo/projections';
+import { HistoryWriter } from './restart-history';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = path.join(ROOT, '.cache', 'bench-rebuild');
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const EVENTS = Number(arg('events') ?? process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
+const RUNS = Number(arg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
+/** events per read-store transaction (rebuildReadModels' default when absent) */
+const BATCH = arg('batch') === undefined ? undefined : Number(arg('batch'));
+const GOAL = 100_000;
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The cached log of EVENTS events (generated through the deciders on first use). */
+async function ensureLog(): Promise<string> {
+  const shared = path.join(ROOT, '.cache', 'bench-restart', `log-${EVENTS}.sqlite`);
+  if (existsSync(shared)) return shared;
+  const file = path.join(CACHE, `log-${EVENTS}.sqlite`);
+  if (existsSync(file)) return file;
+  mkdirSync(CACHE, { recursive: true });
+  const work = path.join(CACHE, 'writing.sqlite');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
+  const events = new SqliteEventStore(work, { maxGroupSize: 4000 });
+  const writer = new HistoryWriter(events);
+  const started = performance.now();
+  await writer.writeUntil(EVENTS, (n) => process.stdout.write(`\r  génération du journal : ${n} événements`));
+  await events.close(); // checkpoints the WAL into the file
+  renameSync(work, file);
+  for (const suffix of ['-wal', '-shm']) rmSync(work + suffix, { force: true });
+  const s = (performance.now() - started) / 1000;
+  process.stdout.write(`\r  journal de ${fmt(writer.written)} événements écrit en ${s.toFixed(0)} s\n`);
+  return file;
+}
+
+/** readAll of the whole log, every event decoded, nothing else. */
+async function rawReadAll(events: SqliteEventStore): Promise<{ count: number; rate: number }> {
+  let count = 0;
+  const started = performance.now();
+  for await (const batch of events.readAll(undefined, 1000)) count += batch.length;
+  return { count, rate: count / ((performance.now() - started) / 1000) };
+}
+
+async function main() {
+  console.log(
+    `Reconstruction des modèles de lecture (${os.cpus().length} cœurs, charge ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}, Node ${process.version}) — machine partagée : des ordres de grandeur.`,
+  );
+  const log = await ensureLog();
+  if (process.argv.includes('--generate-only')) return;
+  // a copy: opening the store may write (WAL files, schema check), the cache stays as it was
+  const tmp = path.join(ROOT, '.bench-tmp', 'rebuild');
+  mkdirSync(tmp, { recursive: true });
+  const file = path.join(tmp, 'events.sqlite');
+  copyFileSync(log, file);
+  const events = new SqliteEventStore(file);
+  try {
+    const rows: string[][] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const raw = await rawReadAll(events);
+      const read = new MemoryReadStore();
+      globalThis.gc?.();
+      // end to end: from the call to read models ready to query (indexes built)
+      const started = performance.now();
+      const cpuBefore = process.cpuUsage();
+      const result = await rebuildReadModels({ events, read, projectors: allProjectors, batchSize: BATCH });
+      const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      // CPU seconds of this process: what other load on a shared machine hardly changes
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      const rate = result.events / seconds;
+      if (result.events !== raw.count) throw new Error(`rebuild read ${result.events} events, readAll ${raw.count}`);
+      let documents = 0;
+      for (const name of await read.listCollections()) documents += await read.collection(name).countDocuments();
+      const heap = process.memoryUsage().heapUsed;
+      rows.push([
+        `rebuild, ${allProjectors.length} projectors, run ${run}/${RUNS}`,
+        `${fmt(rate)} events/s (${fmt(result.events)} in ${seconds.toFixed(1)} s; ${fmt(result.events / cpuSeconds)} per CPU second; ${fmt(documents)} documents, heap ${Math.round(heap / 1024 / 1024)} MB)`,
+        `raw readAll ${fmt(raw.rate)} events/s`,
+        `≥ ${fmt(GOAL)} events/s: ${rate >= GOAL ? 'met' : 'NOT met'}`,
+      ]);
+      console.log(rows.at(-1)!.join(' | '));
+    }
+    console.log('\n| figure | measured | same log, same run | goal (issue 14) |');
+    console.log('| --- | --- | --- | --- |');
+    for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  } finally {
+    await events.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
