@@ -28,7 +28,9 @@ function inIds(filter: Filter): Array<Doc['_id']> | undefined {
   const ops = Object.keys(id);
   const list = (id as { $in?: unknown }).$in;
   if (ops.length !== 1 || !Array.isArray(list)) return undefined;
-  return list.every((v) => typeof v === 'string' || typeof v === 'number') ? (list as Array<Doc['_id']>) : undefined;
+  return list.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+    ? (list as Array<Doc['_id']>)
+    : undefined;
 }
 
 const onlyId = (filter: Filter) => Object.keys(filter).length === 1;
@@ -47,7 +49,7 @@ const isScalar = (v: unknown): v is string | number | boolean =>
 /**
  * The filters projectors write with (`applyOnce`'s guard: equalities, `$or`, `$exists`, ranges on
  * top-level fields holding scalars), decided without compiling anything; undefined for anything
- * else (arrays, null, dotted paths, other operators): then the memory store's matcher decides.
+ * else (arrays, null, dotted paths, other operators): then the query language's matcher decides.
  */
 function quickMatch(doc: Doc, filter: Filter): boolean | undefined {
   for (const key in filter) {
@@ -113,10 +115,11 @@ const withIdFirst = (id: Doc['_id'], doc: Doc): Doc => {
 /**
  * A unit of work over another store (a projection batch's transaction): the documents read or
  * written by _id are kept here, reads and writes of them are answered from here with MongoDB's
- * semantics (the memory store's matcher and updater), and each changed document is written once,
- * by `flush()`, however many times the batch changed it. Anything else (queries on other fields,
- * counts, multi-document writes) first flushes the collection it reads or writes, then goes to the
- * inner store, so it sees every earlier write.
+ * semantics (the query language's matcher and updater, as MemoryReadStore answers them), and each
+ * changed document is written once, by `flush()`, however many times the batch changed it.
+ * Unsorted queries on other fields merge the documents changed here with the inner store's answer;
+ * anything else (sorted queries, counts, multi-document writes) first flushes the collection it
+ * reads or writes, then goes to the inner store, so it sees every earlier write.
  *
  * Meant for one writer at a time on the inner store's documents (the projection runner inside its
  * transaction): a document is read once, so a concurrent change to it would be overwritten at flush.
