@@ -912,7 +912,6 @@ const updateArb: fc.Arbitrary<Update> = fc.oneof(
   fc.record({ $addToSet: fc.record({ tags: tagArb }) }),
   fc.record({ $pull: fc.record({ tags: tagArb }) }),
   fc.record({ $set: fc.record({ t: fc.constant(null) }) }),
-  fc.record({ $set: fc.record({ r: fc.constant(null) }) }),
 );
 
 type Op =
