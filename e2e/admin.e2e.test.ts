@@ -2,8 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { Client, registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { adminClient, firstVideoId, realErrors, type Member } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
@@ -14,15 +15,14 @@ const statDetail = (page: Page, label: string) => statCard(page, label).locator(
 /** French number formatting puts a narrow no-break space between thousands */
 const spaces = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
 const visible = (page: Page, text: string) => () => page.getByText(text).first().isVisible();
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 describe.skipIf(!!skip)('back-office screens against the real server', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
-  let author: { client: Client; member: Registration };
-  let reporter: { client: Client; member: Registration };
+  let author: Member;
+  let reporter: Member;
   let videoId: number;
   /** the administrator's API client: what the server answers, to compare with the screens */
   let admin: Client;
@@ -31,13 +31,9 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     server = await startE2eServer();
     browser = await launchBrowser();
     [author, reporter] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
-    const profile = await reporter.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    videoId = await firstVideoId(reporter.client, author.member.pseudo);
     expect((await reporter.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    admin = await adminClient(server.url);
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'fr-FR' });
     ({ page, errors } = await newPage(ctx));
     await page.goto(`${server.url}/login`);

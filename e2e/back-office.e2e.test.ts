@@ -8,38 +8,30 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SANCTION_MESSAGES } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import {
-  Client,
-  PNG_1PX,
-  registerAndLogin,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import { Client, PNG_1PX, registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+import {
+  ADMIN,
+  DESKTOP,
+  adminClient,
+  MOBILE,
+  firstVideoId,
+  realErrors,
+  sidewaysOverflow,
+  toast,
+  type Member,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
 const ADMIN_ONLY = 'Accès réservé aux administrateurs.';
-/**
- * the browser reports answered 4xx/5xx as console errors, and the back-office logs a failed load to
- * the console (nothing else is shown for some): those are expected where a test provokes them
- */
-const realErrors = (errors: string[], ...expected: string[]) =>
-  errors.filter((e) => !e.includes('Failed to load resource') && !expected.some((x) => e.includes(x)));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
+// the back-office logs a failed load to the console (nothing else is shown for some): tests that
+// provoke one name it to realErrors
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const stat = (page: Page, label: string) =>
   page
     .locator('.admin-stat', { has: page.getByText(label, { exact: true }) })
     .locator('.admin-stat__value')
     .textContent();
-
-type Member = { client: Client; member: Registration };
 interface Report {
   id: number;
   video_id: number;
@@ -76,14 +68,12 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     }
     return members;
   }
-  const videoOf = async (m: Member) =>
-    ((await m.client.get(`/api/users/profile/${m.member.pseudo}`)).json.videos as Array<{ id: number }>)[0].id;
+  const videoOf = (m: Member) => firstVideoId(m.client, m.member.pseudo);
 
   beforeAll(async () => {
     server = await startE2eServer();
     browser = await launchBrowser();
-    admin = new Client(server.url);
-    expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
+    admin = await adminClient(server.url);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -616,12 +606,12 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect((await other.client.get('/api/admin/stats')).status).toBe(403);
     expect(await rows.first().locator('.role-badge').textContent()).toBe('Membre');
 
-    await page.getByLabel('Rechercher un membre').fill(DEMO_ADMIN_EMAIL);
-    await expect.poll(() => rows.first().locator('th').textContent()).toContain(DEMO_ADMIN_EMAIL);
+    await page.getByLabel('Rechercher un membre').fill(ADMIN.email);
+    await expect.poll(() => rows.first().locator('th').textContent()).toContain(ADMIN.email);
     expect(await rows.count()).toBe(1);
     const self = await rows.first().locator('th').textContent();
-    const adminPseudo = self!.slice(1, self!.indexOf(DEMO_ADMIN_EMAIL));
-    const me = `@${adminPseudo} (${DEMO_ADMIN_EMAIL})`;
+    const adminPseudo = self!.slice(1, self!.indexOf(ADMIN.email));
+    const me = `@${adminPseudo} (${ADMIN.email})`;
     await page.getByRole('button', { name: `Retirer les droits d'administrateur à ${me}` }).click();
     await dialog.getByRole('button', { name: 'Retirer les droits' }).click();
     await toast(page, 'Impossible de retirer le dernier administrateur.').waitFor();

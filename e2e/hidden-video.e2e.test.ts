@@ -1,17 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+import { ADMIN, DESKTOP, MOBILE, SIZES, adminClient, firstVideoId, realErrors } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
 const HIDDEN = 'Vidéo masquée par la modération';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 /** issue 12 item 5: a video hidden by moderation, as its author, an administrator and others see it */
 describe.skipIf(!!skip)('a video hidden by moderation', () => {
@@ -28,13 +23,9 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
     const o = await registerAndLogin(server.url);
     author = a.member;
     other = o.member;
-    const profile = await o.client.get(`/api/users/profile/${author.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    videoId = await firstVideoId(o.client, author.pseudo);
     expect((await o.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
-    const admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    const admin = await adminClient(server.url);
     const reports = (await admin.get('/api/admin/reports')).json as unknown as Array<{ id: number; video_id: number }>;
     const report = reports.find((r) => r.video_id === videoId)!;
     expect(
@@ -47,16 +38,8 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
     await server?.stop();
   });
 
-  async function loggedIn(email: string, password: string, size: { width: number; height: number }) {
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
-    const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Mot de passe').fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page, errors };
-  }
+  const loggedIn = (who: { email: string; password: string }, size: { width: number; height: number }) =>
+    loggedInPage(browser, server.url, who, size);
 
   async function noSidewaysScroll(page: Page) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -73,7 +56,7 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
 
   for (const size of SIZES) {
     it(`its author sees it on the video page and on their profile, with the status and the moderation message (${size.name})`, async () => {
-      const { context, page, errors } = await loggedIn(author.email, author.password, size);
+      const { context, page, errors } = await loggedIn(author, size.viewport);
       // from the notification's "Voir la vidéo"
       await page.goto(`${server.url}/notifications`);
       await page.getByRole('link', { name: 'Voir la vidéo' }).first().click();
@@ -98,7 +81,7 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
   }
 
   it('an administrator sees it with its status and the message', async () => {
-    const { context, page } = await loggedIn(DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, SIZES[0]);
+    const { context, page } = await loggedIn(ADMIN, DESKTOP);
     await page.goto(`${server.url}/video/${videoId}`);
     await expect.poll(() => page.getByRole('note').getByText(HIDDEN).isVisible()).toBe(true);
     expect(await page.getByText(`Message de la modération : ${SANCTION}`).isVisible()).toBe(true);
@@ -106,7 +89,7 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
   }, 60_000);
 
   it('any other member is told it is unavailable, and does not find it on the profile', async () => {
-    const { context, page } = await loggedIn(other.email, other.password, SIZES[1]);
+    const { context, page } = await loggedIn(other, MOBILE);
     await page.goto(`${server.url}/video/${videoId}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Vidéo indisponible' }).isVisible()).toBe(true);
     expect(await page.getByText(SANCTION).count()).toBe(0);

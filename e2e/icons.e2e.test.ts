@@ -7,23 +7,11 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, screenshot, startE2eServer, loggedInPage } from './harness';
+import { ADMIN, SIZES, type Member } from './helpers';
 
 const skip = browserSkipReason();
-
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'mobile', viewport: { width: 390, height: 844 } },
-] as const;
-
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
 
 /**
  * Every text of the page drawn with an emoji, outside the gift catalogue's own emoji: each as
@@ -53,8 +41,8 @@ async function svgCount(page: Page, selector: string): Promise<number> {
 describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font', () => {
   let server: TestServer;
   let browser: Browser;
-  let member: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
+  let member: Member;
+  let fan: Member;
 
   beforeAll(async () => {
     server = await startE2eServer();

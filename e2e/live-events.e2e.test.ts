@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type Client, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, startE2eServer } from './harness';
+import { ADMIN, adminClient, firstVideoId, type Member } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -15,20 +15,16 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
   let server: TestServer;
   let browser: Browser;
   let admin: Client;
-  let author: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
+  let author: Member;
+  let fan: Member;
   let videoId: number;
 
   beforeAll(async () => {
     server = await startE2eServer();
     browser = await launchBrowser();
     [author, fan] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
-    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    videoId = await firstVideoId(fan.client, author.member.pseudo);
+    admin = await adminClient(server.url);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -41,7 +37,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
   const settled = (page: Page) => page.waitForLoadState('networkidle');
 
   it("'report:new': an administrator's report list shows a new report at once", async () => {
-    const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
+    const { context, page } = await loggedIn(ADMIN);
     await page.goto(`${server.url}/admin/reports`);
     await settled(page);
     const reason = `Motif en direct ${Date.now()}`;

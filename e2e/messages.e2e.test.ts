@@ -5,26 +5,14 @@
  * 1280x800 and 390x844.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import type { Browser } from 'playwright-core';
+import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, follow, realErrors, sidewaysOverflow, type Member } from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
 const INAPPROPRIATE = 'Ce message contient un mot inapproprié. Veuillez reformuler.';
 const MUST_FOLLOW = 'Vous devez suivre cet utilisateur pour lui envoyer un MP.';
-/** the browser reports answered 4xx/5xx as console errors: those are expected in these journeys */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-type Member = { client: Client; member: Registration };
 
 describe.skipIf(!!skip)('private messages against the real server', () => {
   let server: TestServer;
@@ -34,15 +22,6 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
   let carol: Member;
   let emma: Member;
 
-  const follow = async (from: Member, to: Member) =>
-    expect(
-      (
-        await from.client.post('/api/users/follows/follow', {
-          followerEmail: from.member.email,
-          followingPseudo: to.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
   const send = async (from: Member, to: Member, content: string) => {
     const r = await from.client.post('/api/messages', {
       senderEmail: from.member.email,

@@ -7,22 +7,13 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
+import { ADMIN, SIZES, firstVideoId, realErrors } from './helpers';
 
 const skip = browserSkipReason();
 
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'mobile', viewport: { width: 390, height: 844 } },
-] as const;
 type Size = (typeof SIZES)[number];
-
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
-
-/** the browser reports answered 4xx as console errors: those are not script errors */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 /**
  * Where `locator` is not usable: outside the viewport (cut off), or covered at its centre by
@@ -69,8 +60,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     const registered = await registerAndLogin(server.url);
     member = registered.member;
     await registerAndLogin(server.url);
-    const profile = await registered.client.get(`/api/users/profile/${member.pseudo}`);
-    ownVideoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    ownVideoId = await firstVideoId(registered.client, member.pseudo);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

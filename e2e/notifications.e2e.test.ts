@@ -5,20 +5,12 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, firstVideoId, follow, realErrors, watchSocketIo, type Member } from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
-type Member = { client: Client; member: Registration };
 interface Notification {
   id: number;
   type: string;
@@ -59,17 +51,9 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
       registerAndLogin(server.url),
       registerAndLogin(server.url),
     ]);
-    videoId = ((await me.client.get(`/api/users/profile/${me.member.pseudo}`)).json.videos as Array<{ id: number }>)[0]
-      .id;
+    videoId = await firstVideoId(me.client, me.member.pseudo);
     // bob follows me and writes to me; carol likes and comments my video
-    expect(
-      (
-        await bob.client.post('/api/users/follows/follow', {
-          followerEmail: bob.member.email,
-          followingPseudo: me.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
+    await follow(bob, me);
     const sent = await bob.client.post('/api/messages', {
       senderEmail: bob.member.email,
       receiverEmail: me.member.email,
@@ -159,21 +143,8 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
     // Socket.IO's connect packets ('40' + auth), over HTTP long-polling or the WebSocket, and losses
     const connects: string[] = [];
-    let lost = 0;
-    const noteConnect = (payload: string) => {
+    const socket = watchSocketIo(page, (payload) => {
       for (const packet of payload.split('\x1e')) if (packet.startsWith('40')) connects.push(packet.slice(2));
-    };
-    page.on('request', (r) => {
-      if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
-    });
-    page.on('requestfailed', (r) => {
-      if (r.url().includes('/socket.io/')) lost += 1;
-    });
-    page.on('websocket', (ws) => {
-      ws.on('framesent', (f) => {
-        if (typeof f.payload === 'string') noteConnect(f.payload);
-      });
-      ws.on('close', () => (lost += 1));
     });
     await page.goto(`${server.url}/`);
     await expect.poll(() => connects.length).toBe(1);
@@ -190,7 +161,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
 
     // the connection drops; something happens meanwhile; it comes back
     await context.setOffline(true);
-    await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(0);
     await comment(carol, 'Pendant ton absence');
     await context.setOffline(false);
     await expect.poll(() => connects.length, { timeout: 30_000 }).toBe(2);

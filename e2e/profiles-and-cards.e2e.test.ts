@@ -5,26 +5,23 @@
  * refusals and failures a member can meet (a failing request is routed to a failure, one at a time).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import {
-  Client,
-  demoVideo,
-  registerAndLogin,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import type { Browser } from 'playwright-core';
+import { Client, demoVideo, registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+import {
+  DESKTOP,
+  MOBILE,
+  adminClient,
+  firstVideoId,
+  follow,
+  realErrors,
+  sidewaysOverflow,
+  toast,
+  watchSocketIo,
+  type Member,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
-
-type Member = { client: Client; member: Registration };
 
 describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends against the real server', () => {
   let server: TestServer;
@@ -37,15 +34,6 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   let gabriel: Member;
   const videos: Record<string, number> = {};
 
-  const follow = async (from: Member, to: Member) =>
-    expect(
-      (
-        await from.client.post('/api/users/follows/follow', {
-          followerEmail: from.member.email,
-          followingPseudo: to.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
   const video = async (id: number) => (await me.client.get(`/api/videos/${id}`)).json as Record<string, unknown>;
   const isFollowing = async (a: Member, b: Member) =>
     (await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json.isFollowing;
@@ -61,17 +49,12 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
       registerAndLogin(server.url, { video_title: 'Premier essai' }),
     ]);
     for (const m of [me, bob, carol, emma, gabriel])
-      videos[m.member.pseudo] = (
-        (await m.client.get(`/api/users/profile/${m.member.pseudo}`)).json.videos as Array<{ id: number }>
-      )[0].id;
+      videos[m.member.pseudo] = await firstVideoId(m.client, m.member.pseudo);
     // carol has no video left
     expect((await carol.client.delete(`/api/videos/${videos[carol.member.pseudo]}`)).status).toBe(200);
     await follow(me, bob);
     await follow(me, carol);
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    admin = await adminClient(server.url);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -139,26 +122,13 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     const { context, page, errors } = await loggedInPage(browser, server.url, viewer.member, DESKTOP);
     // Socket.IO's connect packets ('40'), over long-polling or the WebSocket, and the connections lost
     let connects = 0;
-    let lost = 0;
     /** the rooms asked for ('video:watch'), by connection */
     const watches: number[] = [];
-    const noteConnect = (payload: string) => {
+    const socket = watchSocketIo(page, (payload) => {
       for (const packet of payload.split('\x1e')) {
         if (packet.startsWith('40')) connects += 1;
         if (packet.startsWith('42["video:watch"')) watches[connects] = (watches[connects] ?? 0) + 1;
       }
-    };
-    page.on('request', (r) => {
-      if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
-    });
-    page.on('requestfailed', (r) => {
-      if (r.url().includes('/socket.io/')) lost += 1;
-    });
-    page.on('websocket', (ws) => {
-      ws.on('framesent', (f) => {
-        if (typeof f.payload === 'string') noteConnect(f.payload);
-      });
-      ws.on('close', () => (lost += 1));
     });
     await page.goto(`${server.url}/user/${gabriel.member.pseudo}`);
     const card = page.locator('.card-grid > li', { hasText: 'Premier essai' });
@@ -169,7 +139,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await page.waitForLoadState('networkidle');
 
     await context.setOffline(true);
-    await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(0);
     await context.setOffline(false);
     await expect.poll(() => connects, { timeout: 30_000 }).toBe(2);
     // the card asks for its room again on the new connection
@@ -239,15 +209,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     const suggested = async () =>
       (await lonely.client.get(`/api/users/with-videos?currentEmail=${encodeURIComponent(lonely.member.email)}`))
         .json as unknown as Array<{ pseudo: string }>;
-    for (const other of await suggested())
-      expect(
-        (
-          await lonely.client.post('/api/users/follows/follow', {
-            followerEmail: lonely.member.email,
-            followingPseudo: other.pseudo,
-          })
-        ).status,
-      ).toBe(200);
+    for (const other of await suggested()) await follow(lonely, other);
     expect(await suggested()).toEqual([]);
     const { context, page } = await loggedInPage(browser, server.url, lonely.member, DESKTOP);
     await page.goto(`${server.url}/users-with-videos`);

@@ -2,10 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, sidewaysOverflow } from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
 const BUTTONS = ['Activer caméra', 'Démarrer', 'Pause', 'Reprendre', 'Arrêter', 'Supprimer', 'Recommencer', 'Publier'];
 
 /** The recorder's buttons a person can press now, in the page's order. */
@@ -44,8 +43,6 @@ const tracks = (page: Page) =>
       stream.getTracks().map((track) => `${track.kind}:${track.readyState}`),
     ),
   );
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe.skipIf(!!skip)('recorder against the real server', () => {
   let server: TestServer;

@@ -3,32 +3,27 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import {
   ASSETS,
   Client,
   PNG_1PX,
   newMember,
   registerAndLogin,
-  type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
+import { ADMIN, DESKTOP, MOBILE, SIZES, adminClient, firstVideoId, follow, type Member } from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 const FOLLOW_BACK = "S'abonner en retour";
 
 /** issue 12 item 10: the smaller problems a new member meets */
 describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys', () => {
   let server: TestServer;
   let browser: Browser;
-  let author: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
-  let friend: { client: Client; member: Registration };
+  let author: Member;
+  let fan: Member;
+  let friend: Member;
   let videoId: number;
   let admin: Client;
 
@@ -40,26 +35,16 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
       registerAndLogin(server.url),
       registerAndLogin(server.url),
     ]);
-    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    videoId = await firstVideoId(fan.client, author.member.pseudo);
+    admin = await adminClient(server.url);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
   });
 
-  const loggedIn = (m: { email: string; password: string }, size: { width: number; height: number } = SIZES[0]) =>
+  const loggedIn = (m: { email: string; password: string }, size: { width: number; height: number } = DESKTOP) =>
     loggedInPage(browser, server.url, m, size);
-
-  const follow = async (a: { client: Client; member: Registration }, b: Registration) =>
-    expect(
-      (await a.client.post('/api/users/follows/follow', { followerEmail: a.member.email, followingPseudo: b.pseudo }))
-        .status,
-    ).toBe(200);
 
   it("'S'abonner en retour' is offered only for someone not followed yet, and no more once clicked", async () => {
     // the author already follows their friend, then the friend follows them back: nothing to offer
@@ -87,7 +72,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
   }, 90_000);
 
   it('reporting offers reasons (optional), and the administrators read the one chosen', async () => {
-    const { context, page } = await loggedIn(fan.member, SIZES[1]);
+    const { context, page } = await loggedIn(fan.member, MOBILE);
     await page.goto(`${server.url}/video/${videoId}`);
     await page.getByRole('button', { name: 'Signaler' }).click();
     const dialog = page.getByRole('dialog');
@@ -106,7 +91,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
 
   for (const size of SIZES) {
     it(`the single video page shows its comment thread (${size.name})`, async () => {
-      const { context, page } = await loggedIn(friend.member, size);
+      const { context, page } = await loggedIn(friend.member, size.viewport);
       await page.goto(`${server.url}/video/${videoId}`);
       const box = page.getByLabel('Votre commentaire');
       await box.waitFor();
@@ -134,7 +119,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     const picture = path.join(dir, 'photo.png');
     await writeFile(picture, PNG_1PX);
     const m = newMember();
-    const context = await browser.newContext({ viewport: SIZES[1], locale: 'fr-FR' });
+    const context = await browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
     const { page } = await newPage(context);
     await page.goto(`${server.url}/register`);
     await page.getByLabel('Email').fill(m.email);
@@ -161,7 +146,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
 
   for (const size of SIZES) {
     it(`an administrator lands on /admin after login, with a light bottom bar (${size.name})`, async () => {
-      const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD }, size);
+      const { context, page } = await loggedIn(ADMIN, size.viewport);
       await page.waitForURL((u) => u.pathname === '/admin');
       const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
       await bar.waitFor();
@@ -207,7 +192,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
       await expect.poll(() => page.title(), { message: route }).toMatch(/^.+ · EVO$/);
     }
     await context.close();
-    const visitor = await browser.newContext({ viewport: SIZES[0] });
+    const visitor = await browser.newContext({ viewport: DESKTOP });
     const { page: login } = await newPage(visitor);
     await login.goto(`${server.url}/login`);
     await expect.poll(() => login.title()).toBe('Connexion · EVO');

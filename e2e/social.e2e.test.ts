@@ -2,16 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { login, realErrors } from './helpers';
 
 const skip = browserSkipReason();
-
-async function login(page: Page, base: string, m: Registration) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL(`**/user/${m.pseudo}`);
-}
 
 const badge = (page: Page) =>
   page
@@ -20,9 +13,6 @@ const badge = (page: Page) =>
     .catch(() => null);
 const counter = (page: Page, label: string) =>
   page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
-/** the browser reports answered 4xx as console errors: those are expected in these journeys */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-
 describe.skipIf(!!skip)('social journeys with two members in two browsers', () => {
   let server: TestServer;
   let browser: Browser;

@@ -3,18 +3,14 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, SIZES, type Member } from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 /** the screenshots of this change, looked at by people */
 const SHOTS = process.env.FEED_SHOTS_DIR;
 const realErrors = (errors: string[]) =>
   errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('net::ERR_ABORTED'));
 
-type Member = { client: Client; member: Registration };
 /** waits of the browser checks (scrolls, plays, server counts): generous, the machine may be loaded */
 const POLL = { timeout: 10_000 };
 
@@ -219,7 +215,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const me = await viewer();
       const [charlie, bravo] = [videoOf(2), videoOf(1)];
       const before = { charlie: await views(me.client, charlie), bravo: await views(me.client, bravo) };
-      const { context, page, errors } = await loggedIn(me.member, size);
+      const { context, page, errors } = await loggedIn(me.member, size.viewport);
       await page.goto(`${server.url}/feed`);
       await active(page).waitFor();
       const first = await activeId(page);
@@ -232,7 +228,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
           .getAttribute('href'),
       ).toBe(`/user/${friends[2].member.pseudo}`);
       await expectPlaying(page, first, true);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
       await noSidewaysScroll(page);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
       // the view of this display reached the server
@@ -270,7 +266,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expectPlaying(page, second, false);
       await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);
       await settled(page);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
       await expect.poll(() => views(me.client, second), { timeout: 10_000 }).toBe(before.bravo + 1);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
       await shot(page, `feed-next-${size.name}`);
@@ -328,7 +324,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await settled(page);
       await expectPlaying(page, third);
       await expect.poll(async () => (await media(page, second))?.paused, POLL).toBe(true);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
 
       // nothing moved by itself on the way (the Cumulative Layout Shift stays at 0)
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
@@ -339,7 +335,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
     it(`like, comments in a sheet, gift picker and share from the side of the video (${size.name})`, async () => {
       const me = await viewer();
-      const { context, page, errors } = await loggedIn(me.member, size);
+      const { context, page, errors } = await loggedIn(me.member, size.viewport);
       await page.goto(`${server.url}/feed`);
       await active(page).waitFor();
       const id = await activeId(page);
@@ -408,7 +404,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
   it('keyboard: the feed takes the focus with a visible ring; after the friends come other members, then an end', async () => {
     const me = await viewer();
-    const { context, page } = await loggedIn(me.member, SIZES[0]);
+    const { context, page } = await loggedIn(me.member, DESKTOP);
     await page.goto(`${server.url}/feed`);
     await active(page).waitFor();
     const scroller = page.getByRole('feed', { name: 'Vidéos' });
@@ -458,7 +454,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
   it("a member who follows nobody still gets other members' videos; 'Aucun contenu' when there is none at all", async () => {
     const me = await viewer(false);
-    const { context, page } = await loggedIn(me.member, SIZES[1]);
+    const { context, page } = await loggedIn(me.member, MOBILE);
     await page.goto(`${server.url}/feed`);
     await active(page).waitFor();
     expect(await active(page).getByText('Suggestion', { exact: true }).isVisible()).toBe(true);

@@ -2,12 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, SIZES, firstVideoId } from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 
 /** issue 12 item 4: a visitor's shared link survives the login, and forms ask to log in first */
 describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () => {
@@ -22,8 +19,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
     browser = await launchBrowser();
     const author = await registerAndLogin(server.url);
     member = (await registerAndLogin(server.url)).member;
-    const profile = await author.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    videoId = await firstVideoId(author.client, author.member.pseudo);
     authorPseudo = author.member.pseudo;
   }, 180_000);
   afterAll(async () => {
@@ -31,7 +27,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
     await server?.stop();
   });
 
-  async function visitor(size: { width: number; height: number } = SIZES[0]) {
+  async function visitor(size: { width: number; height: number } = DESKTOP) {
     const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
     return { context, ...(await newPage(context)) };
   }
@@ -50,7 +46,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
 
   for (const size of SIZES) {
     it(`a shared video link opened by a visitor comes back to the video after login (${size.name})`, async () => {
-      const { context, page } = await visitor(size);
+      const { context, page } = await visitor(size.viewport);
       await page.goto(`${server.url}/video/${videoId}`);
       await page.waitForURL((u) => u.pathname === '/login');
       expect(new URL(page.url()).searchParams.get('retour')).toBe(`/video/${videoId}`);
@@ -83,7 +79,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
 
   for (const path of ['/create', '/upload/video']) {
     it(`${path} asks a visitor to log in before showing the form, then shows it`, async () => {
-      const { context, page } = await visitor(SIZES[1]);
+      const { context, page } = await visitor(MOBILE);
       await page.goto(`${server.url}${path}`);
       await page.waitForURL((u) => u.pathname === '/login');
       expect(new URL(page.url()).searchParams.get('retour')).toBe(path);

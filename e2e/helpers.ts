@@ -1,0 +1,86 @@
+/**
+ * What the browser journeys share beyond starting things (harness.ts): the two screen sizes, the
+ * demo administrator, members as registerAndLogin returns them, and the small checks and API steps
+ * several journeys make the same way.
+ */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { Client, type Registration } from '@evo/command-api/testing/test-server';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+/** the demo administrator the server seeds */
+export const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
+
+/** a member as registerAndLogin returns them: their logged-in API client and what they registered with */
+export type Member = { client: Client; member: Registration };
+
+/**
+ * The console errors a journey does not expect: the browser reports answered 4xx/5xx as console
+ * errors ("Failed to load resource"), and a test may name more that it provokes itself.
+ */
+export const realErrors = (errors: string[], ...expected: string[]) =>
+  errors.filter((e) => !e.includes('Failed to load resource') && !expected.some((x) => e.includes(x)));
+
+/** No sideways scroll: how much wider the document is than the viewport (0 when it fits). */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** the first toast showing `text` */
+export const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
+
+/** An API client logged in as the demo administrator. */
+export async function adminClient(baseUrl: string): Promise<Client> {
+  const admin = new Client(baseUrl);
+  expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
+  return admin;
+}
+
+/** `from` follows `to` (a member, or anyone by their pseudo) through the API. */
+export async function follow(from: Member, to: Member | { pseudo: string }): Promise<void> {
+  const followingPseudo = 'member' in to ? to.member.pseudo : to.pseudo;
+  const r = await from.client.post('/api/users/follows/follow', { followerEmail: from.member.email, followingPseudo });
+  expect(r.status).toBe(200);
+}
+
+/** The id of the first video on `pseudo`'s profile, as `client` reads it. */
+export async function firstVideoId(client: Client, pseudo: string): Promise<number> {
+  return ((await client.get(`/api/users/profile/${pseudo}`)).json.videos as Array<{ id: number }>)[0].id;
+}
+
+/**
+ * Watches a page's Socket.IO traffic, over HTTP long-polling or the WebSocket: each payload the page
+ * sends goes to `onSent`, and `lost` counts the connections that failed or closed.
+ */
+export function watchSocketIo(page: Page, onSent: (payload: string) => void): { lost: number } {
+  const socket = { lost: 0 };
+  page.on('request', (r) => {
+    if (r.url().includes('/socket.io/') && r.method() === 'POST') onSent(r.postData() ?? '');
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('/socket.io/')) socket.lost += 1;
+  });
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      if (typeof f.payload === 'string') onSent(f.payload);
+    });
+    ws.on('close', () => (socket.lost += 1));
+  });
+  return socket;
+}
+
+/** The two screen sizes every journey is checked at. */
+export const SIZES = [
+  { name: 'desktop', viewport: DESKTOP },
+  { name: 'mobile', viewport: MOBILE },
+] as const;
+
+/** Logs `m` in through the login page, which then lands on their profile. */
+export async function login(page: Page, base: string, m: Registration): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(m.email);
+  await page.getByLabel('Mot de passe').fill(m.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL(`**/user/${m.pseudo}`);
+}
