@@ -1,12 +1,14 @@
 /**
- * What the browser journeys share beyond starting things (harness.ts): the two screen sizes, the
- * demo administrator, members as registerAndLogin returns them, and the small checks and API steps
- * several journeys make the same way.
+ * What the browser journeys share on top of harness.ts: a server and a browser per describe block,
+ * the two screen sizes, the demo administrator, members as registerAndLogin returns them, and the
+ * small checks and API steps several journeys make the same way. Vitest-only (harness.ts also
+ * serves scripts, so the hooks live here).
  */
-import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, type Registration } from '@evo/command-api/testing/test-server';
+import { Client, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
@@ -83,4 +85,22 @@ export async function login(page: Page, base: string, m: Registration): Promise<
   await page.getByLabel('Mot de passe').fill(m.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await page.waitForURL(`**/user/${m.pseudo}`);
+}
+
+/**
+ * The real server and a headless browser for the describe block it is called in: both started before
+ * the block's own beforeAll runs (hooks run in the order they are declared), both stopped after its
+ * tests. Read `live.server` and `live.browser` from the tests and hooks, once started.
+ */
+export function serverAndBrowser(launch: LaunchOptions = {}): { server: TestServer; browser: Browser } {
+  const live = {} as { server: TestServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startE2eServer();
+    live.browser = await launchBrowser(launch);
+  }, 180_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+  });
+  return live;
 }

@@ -3,11 +3,20 @@
  * notifications, new ones pushed live while the page is open (made by other members through the
  * API), reads from another device, the catch-up after a lost connection, and the phone layout.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
-import { DESKTOP, MOBILE, firstVideoId, follow, realErrors, watchSocketIo, type Member } from './helpers';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAndLogin } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage, screenshot } from './harness';
+import {
+  DESKTOP,
+  MOBILE,
+  firstVideoId,
+  follow,
+  realErrors,
+  watchSocketIo,
+  type Member,
+  serverAndBrowser,
+} from './helpers';
 
 const skip = browserSkipReason();
 
@@ -21,8 +30,7 @@ interface Notification {
 }
 
 describe.skipIf(!!skip)('notifications against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let me: Member;
   let bob: Member;
   let carol: Member;
@@ -44,12 +52,10 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     ).toBe(201);
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
     [me, bob, carol] = await Promise.all([
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
+      registerAndLogin(live.server.url),
+      registerAndLogin(live.server.url),
+      registerAndLogin(live.server.url),
     ]);
     videoId = await firstVideoId(me.client, me.member.pseudo);
     // bob follows me and writes to me; carol likes and comments my video
@@ -63,15 +69,11 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     expect((await carol.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
     await comment(carol, 'Trop bien !');
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('the badge counts the unread ones; the dropdown links videos, removes, shows new ones live and reads from elsewhere; Escape gives the focus back', async () => {
     await expect.poll(() => unread(me), { timeout: 15_000 }).toBe(4);
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/`);
     const bell = page.getByRole('button', { name: 'Notifications', exact: true });
     await expect.poll(() => badge(page).textContent()).toBe('4');
     await bell.click();
@@ -140,13 +142,13 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
   }, 120_000);
 
   it('after a lost connection, the bell catches up with what happened meanwhile, from the last position it saw', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     // Socket.IO's connect packets ('40' + auth), over HTTP long-polling or the WebSocket, and losses
     const connects: string[] = [];
     const socket = watchSocketIo(page, (payload) => {
       for (const packet of payload.split('\x1e')) if (packet.startsWith('40')) connects.push(packet.slice(2));
     });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     await expect.poll(() => connects.length).toBe(1);
     await page.waitForLoadState('networkidle');
     await comment(carol, 'Premier pendant que je regarde');
@@ -175,9 +177,9 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
   }, 120_000);
 
   it('on a phone, the dropdown fits the screen; a member without notifications is told so', async () => {
-    const nobody = await registerAndLogin(server.url);
-    const { context, page } = await loggedInPage(browser, server.url, nobody.member, MOBILE);
-    await page.goto(`${server.url}/`);
+    const nobody = await registerAndLogin(live.server.url);
+    const { context, page } = await loggedInPage(live.browser, live.server.url, nobody.member, MOBILE);
+    await page.goto(`${live.server.url}/`);
     await page.getByRole('button', { name: 'Notifications', exact: true }).click();
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.getByText('Aucune notification').waitFor();

@@ -1,8 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
-import { login, realErrors } from './helpers';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { login, realErrors, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -14,8 +14,7 @@ const badge = (page: Page) =>
 const counter = (page: Page, label: string) =>
   page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
 describe.skipIf(!!skip)('social journeys with two members in two browsers', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let a: Registration;
   let b: Registration;
   let pa: Page;
@@ -23,33 +22,29 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   let errors: string[][] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [a, b] = (await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)])).map((r) => r.member);
-    const ca = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const cb = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    [a, b] = (await Promise.all([registerAndLogin(live.server.url), registerAndLogin(live.server.url)])).map(
+      (r) => r.member,
+    );
+    const ca = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const cb = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const na = await newPage(ca);
     const nb = await newPage(cb);
     pa = na.page;
     pb = nb.page;
-    await login(pa, server.url, a);
-    await login(pb, server.url, b);
+    await login(pa, live.server.url, a);
+    await login(pb, live.server.url, b);
     errors = [na.errors, nb.errors];
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('A cannot message B before following; A follows B from the suggestions and B’s bell updates live', async () => {
-    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
     const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
     await box.waitFor();
     expect(await box.isDisabled()).toBe(true);
 
-    await pb.goto(`${server.url}/`);
+    await pb.goto(`${live.server.url}/`);
     expect(await badge(pb)).toBeNull();
-    await pa.goto(`${server.url}/users-with-videos`);
+    await pa.goto(`${live.server.url}/users-with-videos`);
     await pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).click();
     await expect.poll(() => pa.getByText(`✅ Tu suis maintenant ${b.pseudo}`).isVisible()).toBe(true);
     await expect.poll(() => pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).count()).toBe(0);
@@ -58,7 +53,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('A comments B’s video, B replies: one level only', async () => {
-    await pa.goto(`${server.url}/user/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${b.pseudo}`);
     await pa
       .getByRole('button', { name: /^Commentaires/ })
       .first()
@@ -67,7 +62,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('2');
 
-    await pb.goto(`${server.url}/user/${b.pseudo}`);
+    await pb.goto(`${live.server.url}/user/${b.pseudo}`);
     await pb
       .getByRole('button', { name: /^Commentaires/ })
       .first()
@@ -95,9 +90,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('B likes A’s video and A’s Goûts grows', async () => {
-    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${a.pseudo}`);
     await expect.poll(() => counter(pa, 'Goûts')).toBe('0');
-    await pb.goto(`${server.url}/user/${a.pseudo}`);
+    await pb.goto(`${live.server.url}/user/${a.pseudo}`);
     await pb
       .getByRole('button', { name: /^J'aime \(0\)/ })
       .first()
@@ -108,9 +103,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('an insult is refused with the exact text; a normal message arrives live in B’s open conversation', async () => {
-    await pb.goto(`${server.url}/messages/${a.pseudo}`);
+    await pb.goto(`${live.server.url}/messages/${a.pseudo}`);
     await pb.getByLabel(`Votre réponse à @${a.pseudo}`).waitFor();
-    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
     const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
     await expect.poll(() => box.isEnabled()).toBe(true);
     await box.fill('Espèce de connard');
@@ -126,7 +121,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('A deletes their own video after the confirmation', async () => {
-    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${a.pseudo}`);
     const cards = pa.locator('.video-card');
     await expect.poll(() => cards.count()).toBe(1);
     await pa.getByRole('button', { name: "Plus d'actions sur la vidéo" }).first().click();
