@@ -5,7 +5,7 @@ import os from 'node:os';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot } from './harness';
-import { serverAndBrowser } from './helpers';
+import { serverAndBrowser, slowUplink } from './helpers';
 
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
@@ -167,24 +167,12 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     await expect.poll(() => page.getByText('Choisis une vidéo.').isVisible()).toBe(true);
     await page.getByLabel('Fichier vidéo').setInputFiles(files.video);
     // a slow uplink, so that the progress bar is seen moving
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 16 * 1024,
-    });
+    const fullSpeed = await slowUplink(context, page, 16 * 1024);
     await page.getByRole('button', { name: 'Publier', exact: true }).click();
     const bar = page.getByRole('progressbar');
     await expect.poll(() => bar.isVisible(), { interval: 50 }).toBe(true);
     await screenshot(page, 'e2e-upload-progress');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await fullSpeed();
     await expect.poll(() => page.getByText('Vidéo envoyée avec succès !').isVisible(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'e2e-upload-done');
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);

@@ -5,7 +5,7 @@
  * serves scripts, so the hooks live here).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { Client, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
@@ -103,4 +103,31 @@ export function serverAndBrowser(launch: LaunchOptions = {}): { server: TestServ
     await live.server?.stop();
   });
   return live;
+}
+
+/**
+ * A slow uplink for `page` (Chrome DevTools network emulation), so that an upload's progress is
+ * seen moving; the function it returns gives the page its full speed back.
+ */
+export async function slowUplink(
+  context: BrowserContext,
+  page: Page,
+  bytesPerSecond: number,
+): Promise<() => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return async () => {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  };
 }

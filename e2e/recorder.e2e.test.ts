@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Client, registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot } from './harness';
-import { DESKTOP, MOBILE, sidewaysOverflow, serverAndBrowser } from './helpers';
+import { DESKTOP, MOBILE, sidewaysOverflow, serverAndBrowser, slowUplink } from './helpers';
 
 const skip = browserSkipReason();
 const BUTTONS = ['Activer caméra', 'Démarrer', 'Pause', 'Reprendre', 'Arrêter', 'Supprimer', 'Recommencer', 'Publier'];
@@ -194,23 +194,11 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     ).toBe(true);
 
     // a slow uplink, so that the progress bar is seen
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 32 * 1024,
-    });
+    const fullSpeed = await slowUplink(context, page, 32 * 1024);
     await page.getByRole('button', { name: 'Publier' }).click();
     await page.getByRole('progressbar', { name: 'Envoi de la vidéo' }).waitFor();
     await screenshot(page, 'recorder-publishing', { fullPage: false });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await fullSpeed();
     await page.getByText('Vidéo publiée !').waitFor({ timeout: 60_000 });
     await preview.waitFor({ state: 'detached' });
     expect(await enabledButtons(page)).toEqual(['Activer caméra']);
