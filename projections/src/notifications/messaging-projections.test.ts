@@ -8,8 +8,6 @@ import {
   conversationStream,
   notificationsDecider,
   notificationsStream,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
   type NotificationCommand,
@@ -31,6 +29,7 @@ import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { writeScriptedHistory } from '../testing/scripted-history';
+import { registerMember, uploadVideo } from '../testing/member-commands';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
 import { commentsQueries, threadComments } from '../comments/queries';
@@ -63,41 +62,16 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(
+      await registerMember(
         events,
-        userStream(userId),
-        userDecider,
-        {
-          type: 'RegisterUser',
-          userId,
-          email: `${pseudo}@test.fr`,
-          pseudo,
-          passwordHash: 'h',
-          bio: '',
-          profilePicture: `${pseudo}.png`,
-        },
+        { userId, email: `${pseudo}@test.fr`, pseudo, bio: '', profilePicture: `${pseudo}.png` },
         ctx(userId),
       );
       return userId;
     },
     async upload(ownerId: string) {
       const videoId = await ids.next('video', ctx(ownerId));
-      await handleCommand(
-        events,
-        videoStream(videoId),
-        videoDecider,
-        {
-          type: 'UploadVideo',
-          videoId,
-          ownerId,
-          title: 'Clip',
-          description: '',
-          filePath: `/uploads/videos/${videoId}.mp4`,
-          mimeType: 'video/mp4',
-          sizeBytes: 1,
-        },
-        ctx(ownerId),
-      );
+      await uploadVideo(events, { videoId, ownerId, title: 'Clip' }, ctx(ownerId));
       return videoId;
     },
     async follow(a: string, b: string) {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   REPORT_SEQUENCE,
-  decideView,
   favoritesDecider,
   favoritesStream,
   followDecider,
@@ -11,11 +10,8 @@ import {
   likeStream,
   reportClaimDecider,
   reportClaimStream,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
-  viewsStream,
   type RecordedAppEvent,
 } from '@evo/domain';
 import {
@@ -23,8 +19,6 @@ import {
   MemoryReadStore,
   SqliteEventStore,
   handleCommand,
-  loadState,
-  toNewEvents,
   type CommandContext,
   type EventStore,
 } from '@evo/infra';
@@ -39,6 +33,7 @@ import { LIKES, type LikeDoc } from './video-counters-projector';
 import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
+import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 
 const open: SqliteEventStore[] = [];
 afterEach(async () => {
@@ -57,46 +52,21 @@ function world() {
   const events = new SqliteEventStore(':memory:');
   open.push(events);
   const ids = new IdBlocks(events);
-  const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
+  const video = (videoId: number) => videoState(events, videoId);
   return {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(
+      await registerMember(
         events,
-        userStream(userId),
-        userDecider,
-        {
-          type: 'RegisterUser',
-          userId,
-          email: `${pseudo}@test.fr`,
-          pseudo,
-          passwordHash: 'h',
-          bio: `Bio de ${pseudo}`,
-          profilePicture: `${pseudo}.png`,
-        },
+        { userId, email: `${pseudo}@test.fr`, pseudo, bio: `Bio de ${pseudo}`, profilePicture: `${pseudo}.png` },
         ctx(userId),
       );
       return userId;
     },
     async upload(ownerId: string, title: string) {
       const videoId = await ids.next('video', ctx(ownerId));
-      await handleCommand(
-        events,
-        videoStream(videoId),
-        videoDecider,
-        {
-          type: 'UploadVideo',
-          videoId,
-          ownerId,
-          title,
-          description: '',
-          filePath: `/uploads/videos/${videoId}.mp4`,
-          mimeType: 'video/mp4',
-          sizeBytes: 1,
-        },
-        ctx(ownerId),
-      );
+      await uploadVideo(events, { videoId, ownerId, title }, ctx(ownerId));
       return videoId;
     },
     reject: (videoId: number) =>
@@ -124,11 +94,7 @@ function world() {
         ctx(u),
       ),
     async view(u: string, videoId: number) {
-      await events.append(
-        viewsStream(videoId),
-        toNewEvents(decideView(await video(videoId), u), viewsStream(videoId), ctx(u)),
-        'any',
-      );
+      await viewVideo(events, videoId, u, ctx(u));
     },
     favorite: async (u: string, videoId: number) =>
       handleCommand(
