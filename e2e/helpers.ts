@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { Client, type Member, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -15,8 +15,7 @@ export const MOBILE = { width: 390, height: 844 };
 /** the demo administrator the server seeds */
 export const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
 
-/** a member as registerAndLogin returns them: their logged-in API client and what they registered with */
-export type Member = { client: Client; member: Registration };
+export type { Member };
 
 /**
  * The console errors a journey does not expect: the browser reports answered 4xx/5xx as console

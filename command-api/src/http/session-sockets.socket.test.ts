@@ -11,7 +11,7 @@ import {
   RedisSessionStore,
   type SessionStore,
 } from '@evo/infra';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { SESSION_COOKIE, Sessions } from './session';
 import { createSocketServer } from './socket';
@@ -20,7 +20,6 @@ import { createSocketServer } from './socket';
  * Sockets follow their session (issue 11 items 1 and 2): logout, a new login and expiry close every
  * socket of the session, on every API process; another site's page cannot open one.
  */
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 const sockets: Socket[] = [];
 afterEach(() => {
   while (sockets.length) sockets.pop()!.disconnect();

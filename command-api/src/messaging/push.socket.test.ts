@@ -1,12 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import type { SyncPayload } from '../http/socket';
 import { slice } from './test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let alice: Member;
 let bob: Member;
 

@@ -140,3 +140,6 @@ export async function registerAndLogin(base: string, overrides: Partial<Registra
   if (l.status !== 200) throw new Error(`login failed: ${l.status} ${l.text}`);
   return { client: c, member: m };
 }
+
+/** A member as registerAndLogin returns them: their logged-in client and what they registered with. */
+export type Member = Awaited<ReturnType<typeof registerAndLogin>>;
