@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   StaleMessageIdError,
   commentDecider,
@@ -21,7 +21,6 @@ import {
   handleCommand,
   loadState,
   toNewEvents,
-  type CommandContext,
   type EventStore,
 } from '@evo/infra';
 import { FakeEsdbClient } from '@evo/infra/eventstore/testing/fake-esdb-client';
@@ -41,18 +40,11 @@ import {
 } from './notifications-projector';
 import { notificationsQueries } from './queries';
 import { messagingQueries } from '../messaging/queries';
+import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 
-const open: EventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<EventStore>();
 
-let clock = Date.UTC(2026, 5, 1, 8);
-const ctx = (userId?: string): CommandContext => ({
-  userId,
-  correlationId: randomUUID(),
-  now: new Date((clock += 60_000)),
-});
+const ctx = minuteApartContexts(Date.UTC(2026, 5, 1, 8));
 
 /** A tiny world written through the real deciders. Follows are appended as the social slice would. */
 function world(events: EventStore = new SqliteEventStore(':memory:')) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   REPORT_SEQUENCE,
   favoritesDecider,
@@ -14,14 +14,7 @@ import {
   videoStream,
   type RecordedAppEvent,
 } from '@evo/domain';
-import {
-  IdBlocks,
-  MemoryReadStore,
-  SqliteEventStore,
-  handleCommand,
-  type CommandContext,
-  type EventStore,
-} from '@evo/infra';
+import { IdBlocks, MemoryReadStore, SqliteEventStore, handleCommand, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { writeScriptedHistory } from '../testing/scripted-history';
@@ -34,18 +27,11 @@ import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 
-const open: SqliteEventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<SqliteEventStore>();
 
-let clock = Date.UTC(2026, 4, 1, 8);
-const ctx = (userId?: string): CommandContext => ({
-  userId,
-  correlationId: randomUUID(),
-  now: new Date((clock += 60_000)),
-});
+const ctx = minuteApartContexts(Date.UTC(2026, 4, 1, 8));
 
 /** A tiny world written through the real deciders: members, videos and social facts. */
 function world() {

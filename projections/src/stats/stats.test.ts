@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   COIN_PACKS,
   DEFAULT_GIFT_CATALOGUE,
@@ -29,11 +29,9 @@ import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
 import { statsQueries, STATS_KINDS } from './queries';
 import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach } from '../testing/test-lifecycle';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach();
 
 const at = (day: number, hour = 9, minute = 0) => new Date(Date.UTC(2026, 0, day, hour, minute));
 
