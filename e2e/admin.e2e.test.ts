@@ -2,9 +2,9 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { Client } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot } from './harness';
-import { adminClient, firstVideoId, realErrors, type Member, serverAndBrowser } from './helpers';
+import { adminClient, firstVideoId, realErrors, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
@@ -27,7 +27,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   let admin: Client;
 
   beforeAll(async () => {
-    [author, reporter] = await Promise.all([registerAndLogin(live.server.url), registerAndLogin(live.server.url)]);
+    [author, reporter] = await registerAtOnce(live.server.url, 2);
     videoId = await firstVideoId(reporter.client, author.member.pseudo);
     expect((await reporter.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
     admin = await adminClient(live.server.url);

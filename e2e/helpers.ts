@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, type Member, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import {
+  Client,
+  registerAndLogin,
+  type Member,
+  type Registration,
+  type TestServer,
+} from '@evo/command-api/testing/test-server';
 import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -30,6 +36,11 @@ export const sidewaysOverflow = (page: Page) =>
 
 /** the first toast showing `text` */
 export const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
+
+/** `count` members registered and logged in at the same time. */
+export function registerAtOnce(baseUrl: string, count: number): Promise<Member[]> {
+  return Promise.all(Array.from({ length: count }, () => registerAndLogin(baseUrl)));
+}
 
 /** An API client logged in as the demo administrator. */
 export async function adminClient(baseUrl: string): Promise<Client> {

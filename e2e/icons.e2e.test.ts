@@ -7,9 +7,8 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
-import { registerAndLogin } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, screenshot, loggedInPage } from './harness';
-import { ADMIN, SIZES, type Member, serverAndBrowser } from './helpers';
+import { ADMIN, SIZES, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -44,7 +43,7 @@ describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font
   let fan: Member;
 
   beforeAll(async () => {
-    [member, fan] = await Promise.all([registerAndLogin(live.server.url), registerAndLogin(live.server.url)]);
+    [member, fan] = await registerAtOnce(live.server.url, 2);
     // coins on both sides, a gift received (catalogue emoji) and one claimed: every coin screen has rows
     for (const m of [member, fan])
       expect((await m.client.post('/api/coins/add', { email: m.member.email, amount: 40 })).status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerAndLogin, type Client } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage } from './harness';
-import { ADMIN, adminClient, firstVideoId, type Member, serverAndBrowser } from './helpers';
+import { ADMIN, adminClient, firstVideoId, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -19,7 +19,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
   let videoId: number;
 
   beforeAll(async () => {
-    [author, fan] = await Promise.all([registerAndLogin(live.server.url), registerAndLogin(live.server.url)]);
+    [author, fan] = await registerAtOnce(live.server.url, 2);
     videoId = await firstVideoId(fan.client, author.member.pseudo);
     admin = await adminClient(live.server.url);
   }, 180_000);

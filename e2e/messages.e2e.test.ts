@@ -5,9 +5,17 @@
  * 1280x800 and 390x844.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { registerAndLogin } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage, screenshot } from './harness';
-import { DESKTOP, MOBILE, follow, realErrors, sidewaysOverflow, type Member, serverAndBrowser } from './helpers';
+import {
+  DESKTOP,
+  MOBILE,
+  follow,
+  realErrors,
+  sidewaysOverflow,
+  type Member,
+  serverAndBrowser,
+  registerAtOnce,
+} from './helpers';
 
 const skip = browserSkipReason();
 const INAPPROPRIATE = 'Ce message contient un mot inapproprié. Veuillez reformuler.';
@@ -36,12 +44,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     ).map((m) => m.content);
 
   beforeAll(async () => {
-    [me, bob, carol, emma] = await Promise.all([
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-    ]);
+    [me, bob, carol, emma] = await registerAtOnce(live.server.url, 4);
     // I follow bob and carol, not emma; all three follow me (so that they may write to me)
     for (const [a, b] of [
       [me, bob],

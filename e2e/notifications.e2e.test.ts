@@ -16,6 +16,7 @@ import {
   watchSocketIo,
   type Member,
   serverAndBrowser,
+  registerAtOnce,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -52,11 +53,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     ).toBe(201);
 
   beforeAll(async () => {
-    [me, bob, carol] = await Promise.all([
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-    ]);
+    [me, bob, carol] = await registerAtOnce(live.server.url, 3);
     videoId = await firstVideoId(me.client, me.member.pseudo);
     // bob follows me and writes to me; carol likes and comments my video
     await follow(bob, me);

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ASSETS, Client, PNG_1PX, newMember, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot, loggedInPage } from './harness';
 import {
   ADMIN,
@@ -14,6 +14,7 @@ import {
   follow,
   type Member,
   serverAndBrowser,
+  registerAtOnce,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -29,11 +30,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
   let admin: Client;
 
   beforeAll(async () => {
-    [author, fan, friend] = await Promise.all([
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-      registerAndLogin(live.server.url),
-    ]);
+    [author, fan, friend] = await registerAtOnce(live.server.url, 3);
     videoId = await firstVideoId(fan.client, author.member.pseudo);
     admin = await adminClient(live.server.url);
   }, 180_000);

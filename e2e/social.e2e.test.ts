@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
-import { registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import type { Registration } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot } from './harness';
-import { login, realErrors, serverAndBrowser } from './helpers';
+import { login, realErrors, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -22,9 +22,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   let errors: string[][] = [];
 
   beforeAll(async () => {
-    [a, b] = (await Promise.all([registerAndLogin(live.server.url), registerAndLogin(live.server.url)])).map(
-      (r) => r.member,
-    );
+    [a, b] = (await registerAtOnce(live.server.url, 2)).map((r) => r.member);
     const ca = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const cb = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const na = await newPage(ca);

@@ -4,10 +4,10 @@ import { DEFAULT_GIFT_CATALOGUE, GIFT_ADMIN_MESSAGES, LEDGER_MESSAGES } from '@e
 import {
   Client,
   demoVideo,
-  registerAndLogin,
   startTestServer,
   type TestServer,
   type Member,
+  registerMembers,
 } from '../testing/test-server';
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
 import { slice } from '../messaging/test-helpers';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
   admin = await loginAdmin(server);
-  [sender, receiver] = [await registerAndLogin(server.url), await registerAndLogin(server.url)];
+  [sender, receiver] = await registerMembers(server.url, 2);
 });
 afterAll(() => server.stop());
 

@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { MODERATION_MESSAGES, SANCTION_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
+import { Client, startTestServer, type TestServer, type Member, registerMembers } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { SOCIAL_ROUTE_MESSAGES } from '../social/http';
 import { collect, eventually, loginAdmin, online } from '../admin/test-helpers';
@@ -20,12 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
   admin = await loginAdmin(server);
-  [author, reporter, watcher, stranger] = [
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-  ];
+  [author, reporter, watcher, stranger] = await registerMembers(server.url, 4);
   const f = await watcher.client.post('/api/users/follows/follow', { followingPseudo: author.member.pseudo });
   expect(f.status).toBe(200);
 });

@@ -143,3 +143,10 @@ export async function registerAndLogin(base: string, overrides: Partial<Registra
 
 /** A member as registerAndLogin returns them: their logged-in client and what they registered with. */
 export type Member = Awaited<ReturnType<typeof registerAndLogin>>;
+
+/** `count` members registered and logged in one after the other, in that order. */
+export async function registerMembers(base: string, count: number): Promise<Member[]> {
+  const members: Member[] = [];
+  for (let i = 0; i < count; i++) members.push(await registerAndLogin(base));
+  return members;
+}
