@@ -1,9 +1,10 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { Client } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { adminClient, firstVideoId, realErrors, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
@@ -14,45 +15,33 @@ const statDetail = (page: Page, label: string) => statCard(page, label).locator(
 /** French number formatting puts a narrow no-break space between thousands */
 const spaces = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
 const visible = (page: Page, text: string) => () => page.getByText(text).first().isVisible();
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 describe.skipIf(!!skip)('back-office screens against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let page: Page;
   let errors: string[];
-  let author: { client: Client; member: Registration };
-  let reporter: { client: Client; member: Registration };
+  let author: Member;
+  let reporter: Member;
   let videoId: number;
   /** the administrator's API client: what the server answers, to compare with the screens */
   let admin: Client;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [author, reporter] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
-    const profile = await reporter.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    [author, reporter] = await registerAtOnce(live.server.url, 2);
+    videoId = await firstVideoId(reporter.client, author.member.pseudo);
     expect((await reporter.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'fr-FR' });
+    admin = await adminClient(live.server.url);
+    const ctx = await live.browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'fr-FR' });
     ({ page, errors } = await newPage(ctx));
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
     await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('moves a report to Traitée with a sanction; the author is notified; hiding the video removes it, making it public restores it', async () => {
-    await page.goto(`${server.url}/admin/reports`);
+    await page.goto(`${live.server.url}/admin/reports`);
     await page.getByRole('heading', { name: 'Signalements à traiter' }).waitFor();
     const card = page.locator('article', { hasText: author.member.video_title }).first();
     await expect.poll(() => card.locator('.status-badge').textContent()).toBe('En attente');
@@ -94,7 +83,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   }, 90_000);
 
   it('adds a gift to the catalogue (not in local mode), refusing an empty name', async () => {
-    await page.goto(`${server.url}/admin/gifts`);
+    await page.goto(`${live.server.url}/admin/gifts`);
     const local = page.getByLabel('Mode local (sans BDD)');
     await local.waitFor();
     expect(await local.isChecked()).toBe(true);
@@ -109,7 +98,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       .poll(
         async () =>
           (
-            (await new Client(server.url).get('/api/gifts/catalog')).json as unknown as Array<{
+            (await new Client(live.server.url).get('/api/gifts/catalog')).json as unknown as Array<{
               name: string;
               coin_cost: number;
             }>
@@ -123,7 +112,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   }, 60_000);
 
   it('shows the general statistics, and as they were at a past date', async () => {
-    await page.goto(`${server.url}/admin/stats/general`);
+    await page.goto(`${live.server.url}/admin/stats/general`);
     await expect.poll(() => stat(page, 'Utilisateurs')).toBe('3');
     expect(await stat(page, 'Vidéos')).toBe('2');
     await page.getByLabel('Données au').fill('2020-01-01T00:00');
@@ -165,7 +154,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       [author.member.email, 40, 'ajout', 'ajout'],
     ]);
 
-    await page.goto(`${server.url}/admin/transactions`);
+    await page.goto(`${live.server.url}/admin/transactions`);
     await page.getByRole('heading', { name: 'Transactions', exact: true }).waitFor();
     const rows = page.locator('.admin-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
@@ -241,7 +230,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       purchases: 1,
     });
 
-    await page.goto(`${server.url}/admin/stats/coins`);
+    await page.goto(`${live.server.url}/admin/stats/coins`);
     await page.getByRole('heading', { name: 'Statistiques coins' }).waitFor();
     await expect.poll(() => stat(page, 'Coins achetés')).toBe('110 coins');
     expect(await stat(page, 'Coins ajoutés sans paiement')).toBe('40 coins');
@@ -262,7 +251,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       top_video: { title: string; views: number };
     };
     expect(advanced).toMatchObject({ total_reports: 1, public_videos: 2, deleted_videos: 0, avg_videos_per_day: 2 });
-    await page.goto(`${server.url}/admin/stats/advanced`);
+    await page.goto(`${live.server.url}/admin/stats/advanced`);
     await page.getByRole('heading', { name: 'Statistiques avancées' }).waitFor();
     await expect.poll(() => stat(page, 'Meilleur créateur')).toBe(advanced.top_creator.user_email);
     expect([author.member.email, reporter.member.email]).toContain(advanced.top_creator.user_email);
@@ -275,13 +264,13 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     expect(await stat(page, 'Moyenne de vidéos par jour')).toBe('2');
     await screenshot(page, 'e2e-admin-stats-advanced');
 
-    await page.goto(`${server.url}/admin/stats/videos`);
+    await page.goto(`${live.server.url}/admin/stats/videos`);
     await expect.poll(() => stat(page, 'Vidéos au total')).toBe('2');
     expect(await stat(page, 'Vidéos rejetées')).toBe('0');
   }, 60_000);
 
   it('finds a member, gives and takes back the administrator right, as the server records it', async () => {
-    await page.goto(`${server.url}/admin/users`);
+    await page.goto(`${live.server.url}/admin/users`);
     await page.getByRole('heading', { name: 'Utilisateurs', exact: true }).waitFor();
     await expect.poll(visible(page, '3 membres')).toBe(true);
     const listed = (await admin.get('/api/admin/users')).json as unknown as { items: Array<{ email: string }> };
@@ -316,7 +305,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   }, 60_000);
 
   it("rebuilds the projections and shows the server's result; a server that cannot (409) says so in French", async () => {
-    await page.goto(`${server.url}/admin/tools`);
+    await page.goto(`${live.server.url}/admin/tools`);
     await page.getByRole('heading', { name: 'Outils' }).waitFor();
     expect((await admin.get('/api/admin/projections/rebuild')).json).toEqual({
       status: 'idle',
@@ -363,7 +352,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
         : route.continue(),
     );
     try {
-      await page.goto(`${server.url}/admin/tools`);
+      await page.goto(`${live.server.url}/admin/tools`);
       await expect.poll(visible(page, 'Reconstruction impossible depuis ce serveur.')).toBe(true);
       expect(await page.getByText(MODERATION_MESSAGES.rebuildNotHere).isVisible()).toBe(true);
       expect(await page.getByRole('button', { name: 'Reconstruire les projections' }).isDisabled()).toBe(true);
@@ -395,7 +384,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       'Visibilité modifiée',
       'Signalement mis à jour',
     ]);
-    await page.goto(`${server.url}/admin/audit`);
+    await page.goto(`${live.server.url}/admin/audit`);
     await page.getByRole('heading', { name: "Journal d'audit" }).waitFor();
     const rows = page.locator('.admin-table tbody tr');
     await expect.poll(() => rows.count()).toBe(logged.total);

@@ -5,41 +5,34 @@
  * audit log, the tools, and a name on every control. A failing server is a single request routed to
  * a failure; everything else is the real API.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
 import { SANCTION_MESSAGES } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { Client, PNG_1PX, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage, newPage, screenshot } from './harness';
 import {
-  Client,
-  PNG_1PX,
-  registerAndLogin,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+  ADMIN,
+  DESKTOP,
+  adminClient,
+  MOBILE,
+  firstVideoId,
+  realErrors,
+  sidewaysOverflow,
+  toast,
+  type Member,
+  serverAndBrowser,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
 const ADMIN_ONLY = 'Accès réservé aux administrateurs.';
-/**
- * the browser reports answered 4xx/5xx as console errors, and the back-office logs a failed load to
- * the console (nothing else is shown for some): those are expected where a test provokes them
- */
-const realErrors = (errors: string[], ...expected: string[]) =>
-  errors.filter((e) => !e.includes('Failed to load resource') && !expected.some((x) => e.includes(x)));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
+// the back-office logs a failed load to the console (nothing else is shown for some): tests that
+// provoke one name it to realErrors
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const stat = (page: Page, label: string) =>
   page
     .locator('.admin-stat', { has: page.getByText(label, { exact: true }) })
     .locator('.admin-stat__value')
     .textContent();
-
-type Member = { client: Client; member: Registration };
 interface Report {
   id: number;
   video_id: number;
@@ -55,49 +48,40 @@ interface Gift {
 }
 
 describe.skipIf(!!skip)('back-office screens against the real server, continued', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let admin: Client;
 
   const reports = async () => (await admin.get('/api/admin/reports')).json as unknown as Report[];
-  const catalogue = async () => (await new Client(server.url).get('/api/gifts/catalog')).json as unknown as Gift[];
-  const asAdmin = (viewport = DESKTOP) => loggedInPage(browser, server.url, ADMIN, viewport);
+  const catalogue = async () => (await new Client(live.server.url).get('/api/gifts/catalog')).json as unknown as Gift[];
+  const asAdmin = (viewport = DESKTOP) => loggedInPage(live.browser, live.server.url, ADMIN, viewport);
 
   let members: { author: Member; reporter: Member; other: Member } | undefined;
   /** the members, created after the fresh-server checks */
   async function people() {
     if (!members) {
       const [author, reporter, other] = await Promise.all([
-        registerAndLogin(server.url, { video_title: 'Descente du col du Galibier' }),
-        registerAndLogin(server.url),
-        registerAndLogin(server.url),
+        registerAndLogin(live.server.url, { video_title: 'Descente du col du Galibier' }),
+        registerAndLogin(live.server.url),
+        registerAndLogin(live.server.url),
       ]);
       members = { author, reporter, other };
     }
     return members;
   }
-  const videoOf = async (m: Member) =>
-    ((await m.client.get(`/api/users/profile/${m.member.pseudo}`)).json.videos as Array<{ id: number }>)[0].id;
+  const videoOf = (m: Member) => firstVideoId(m.client, m.member.pseudo);
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    admin = new Client(server.url);
-    expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
+    admin = await adminClient(live.server.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('a fresh server: no report, no transaction, N/A for the advanced figures; failed loads show nothing made up', async () => {
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin/reports`);
+    await page.goto(`${live.server.url}/admin/reports`);
     await page.getByText("Aucun signalement pour l'instant", { exact: true }).waitFor();
     await screenshot(page, 'back-office-reports-empty', { fullPage: false });
-    await page.goto(`${server.url}/admin/transactions`);
+    await page.goto(`${live.server.url}/admin/transactions`);
     await page.getByText('Aucune transaction trouvée.', { exact: true }).waitFor();
-    await page.goto(`${server.url}/admin/stats/advanced`);
+    await page.goto(`${live.server.url}/admin/stats/advanced`);
     await heading(page, 'Statistiques avancées').waitFor();
     await expect.poll(() => stat(page, 'Meilleur créateur')).toBe('N/A');
     expect(await stat(page, 'Vidéo la plus vue')).toBe('N/A');
@@ -107,7 +91,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
     );
     const failed = page.waitForResponse((r) => r.url().endsWith('/api/admin/reports'));
-    await page.goto(`${server.url}/admin/reports`);
+    await page.goto(`${live.server.url}/admin/reports`);
     await heading(page, 'Signalements à traiter').waitFor();
     await failed;
     await page.waitForLoadState('networkidle');
@@ -117,7 +101,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await page.route('**/api/admin/stats/advanced**', (route) =>
       route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
     );
-    await page.goto(`${server.url}/admin/stats/advanced`);
+    await page.goto(`${live.server.url}/admin/stats/advanced`);
     await expect.poll(() => page.locator('.admin-stat__value', { hasText: 'N/A' }).count()).toBeGreaterThan(1);
     expect(await page.locator('.form-error').count()).toBe(0);
     await page.unrouteAll();
@@ -130,13 +114,13 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
 
   it('a member, and a visitor, are told the back-office is for administrators, and no admin call is made', async () => {
     const { other } = await people();
-    const { context, page } = await loggedInPage(browser, server.url, other.member, DESKTOP);
+    const { context, page } = await loggedInPage(live.browser, live.server.url, other.member, DESKTOP);
     const adminCalls: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/api/admin/')) adminCalls.push(r.url());
     });
     for (const path of ['/admin', '/admin/reports', '/admin/gifts', '/admin/stats/coins']) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${live.server.url}${path}`);
       await page.getByText(ADMIN_ONLY, { exact: true }).waitFor();
     }
     await page.waitForLoadState('networkidle');
@@ -144,9 +128,9 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await screenshot(page, 'back-office-denied-member', { fullPage: false });
     await context.close();
 
-    const visitor = await browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
+    const visitor = await live.browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
     const { page: anonymous } = await newPage(visitor);
-    await anonymous.goto(`${server.url}/admin/users`);
+    await anonymous.goto(`${live.server.url}/admin/users`);
     await anonymous.getByText(ADMIN_ONLY, { exact: true }).waitFor();
     await anonymous.getByRole('link', { name: 'Se connecter' }).first().waitFor();
     await visitor.close();
@@ -154,7 +138,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
 
   it('the dashboard: its seven sections, the figures the server counts; without them when they cannot load; on a phone', async () => {
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${live.server.url}/admin`);
     await heading(page, 'Administration').waitFor();
     const nav = page.getByRole('navigation', { name: "Rubriques de l'administration" });
     expect(await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
@@ -175,7 +159,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
     );
     const failed = phone.page.waitForResponse((r) => r.url().endsWith('/api/admin/stats'));
-    await phone.page.goto(`${server.url}/admin`);
+    await phone.page.goto(`${live.server.url}/admin`);
     await phone.page.getByRole('link', { name: /Signalements/ }).waitFor();
     await failed;
     await phone.page.waitForLoadState('networkidle');
@@ -201,7 +185,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     ).toBe(200);
 
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin/reports`);
+    await page.goto(`${live.server.url}/admin/reports`);
     const card = (videoTitle: string) => page.locator('.reports > li', { hasText: videoTitle });
     const authorCard = card('Descente du col du Galibier');
     const otherCard = card(other.member.video_title);
@@ -272,7 +256,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await context.close();
 
     const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${server.url}/admin/reports`);
+    await phone.page.goto(`${live.server.url}/admin/reports`);
     await phone.page.locator('.reports > li').first().waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await screenshot(phone.page, 'back-office-reports-mobile', { fullPage: false });
@@ -286,7 +270,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       200,
     );
     const { context, page, errors } = await asAdmin(MOBILE);
-    await page.goto(`${server.url}/admin/transactions`);
+    await page.goto(`${live.server.url}/admin/transactions`);
     await page.locator('.admin-table tbody tr').first().waitFor();
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     const scroller = page.getByRole('region', { name: 'Transactions de coins' });
@@ -305,7 +289,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await page.getByRole('button', { name: 'Revenir à maintenant' }).click();
     await expect.poll(() => rows.count()).toBe(2);
 
-    await page.goto(`${server.url}/admin/transactions/${encodeURIComponent('inconnu@example.com')}`);
+    await page.goto(`${live.server.url}/admin/transactions/${encodeURIComponent('inconnu@example.com')}`);
     await page.getByText("Impossible de charger l'audit des coins de ce membre.").waitFor();
     await page.getByText('Utilisateur introuvable.').waitFor();
     expect(realErrors(errors, "Chargement de l'audit des coins impossible")).toEqual([]);
@@ -318,7 +302,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     page.on('request', (r) => {
       if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/admin/gifts')) writes.push(r.url());
     });
-    await page.goto(`${server.url}/admin/gifts`);
+    await page.goto(`${live.server.url}/admin/gifts`);
     await heading(page, 'Gestion des cadeaux').waitFor();
     const mode = page.getByLabel('Mode local (sans BDD)');
     expect(await mode.isChecked()).toBe(true);
@@ -418,7 +402,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
 
   it('the gift catalogue through the API: an uploaded image, edit and delete reach the server; failures are said and keep the form; a failed load can be retried', async () => {
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin/gifts`);
+    await page.goto(`${live.server.url}/admin/gifts`);
     const mode = page.getByLabel('Mode local (sans BDD)');
     await mode.uncheck();
     const cards = page.locator('.gift-grid > li .gift-card');
@@ -436,7 +420,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await toast(page, 'Image envoyée.').waitFor();
     const imageUrl = await addForm.getByLabel('Image (URL ou chemin)').inputValue();
     expect(imageUrl).toMatch(/^\/uploads\/gifts\/.+\.png$/);
-    expect((await fetch(`${server.url}${imageUrl}`)).status).toBe(200);
+    expect((await fetch(`${live.server.url}${imageUrl}`)).status).toBe(200);
     await addForm.getByRole('button', { name: 'Ajouter', exact: true }).click();
     await toast(page, 'Cadeau « Diamant » ajouté.').waitFor();
     await expect
@@ -490,7 +474,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await phone.page.route('**/api/admin/gifts', (route) =>
       route.fulfill({ status: 503, json: { error: 'Service indisponible.' } }),
     );
-    await phone.page.goto(`${server.url}/admin/gifts`);
+    await phone.page.goto(`${live.server.url}/admin/gifts`);
     await phone.page.getByLabel('Mode local (sans BDD)').uncheck();
     await phone.page.locator('.gift-grid').getByText('Erreur: Service indisponible.', { exact: true }).waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
@@ -504,7 +488,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
 
   it('statistics: the hub, each page while loading and when it cannot load, the date kept in the address', async () => {
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin/stats`);
+    await page.goto(`${live.server.url}/admin/stats`);
     await heading(page, 'Statistiques').waitFor();
     expect(
       await page
@@ -537,7 +521,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
         await held;
         await route.continue();
       });
-      await page.goto(`${server.url}/admin/stats/${kind}`);
+      await page.goto(`${live.server.url}/admin/stats/${kind}`);
       await heading(page, title).waitFor();
       await page.getByText('Chargement...', { exact: true }).waitFor();
       release();
@@ -551,7 +535,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       expect(await page.locator('.admin-stat').count()).toBe(0);
       await page.unrouteAll();
     }
-    await page.goto(`${server.url}/admin/stats/general`);
+    await page.goto(`${live.server.url}/admin/stats/general`);
     await page.locator('.admin-stat').first().waitFor();
     expect(await page.locator('.admin-stat dt').allTextContents()).toEqual([
       'Utilisateurs',
@@ -579,7 +563,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await context.close();
 
     const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${server.url}/admin/stats/coins`);
+    await phone.page.goto(`${live.server.url}/admin/stats/coins`);
     await phone.page.locator('.admin-stat').first().waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await phone.context.close();
@@ -589,11 +573,11 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     // 21 more members than the first page holds
     const total = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     for (let made = total; made <= 20; made += 4)
-      await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(server.url)));
+      await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(live.server.url)));
     const count = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     expect(count).toBeGreaterThan(20);
     const { context, page, errors } = await asAdmin();
-    await page.goto(`${server.url}/admin/users`);
+    await page.goto(`${live.server.url}/admin/users`);
     const rows = page.locator('.admin-table tbody tr');
     await expect.poll(() => rows.count()).toBe(20);
     await page.getByText(`${count} membres`).waitFor();
@@ -616,12 +600,12 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect((await other.client.get('/api/admin/stats')).status).toBe(403);
     expect(await rows.first().locator('.role-badge').textContent()).toBe('Membre');
 
-    await page.getByLabel('Rechercher un membre').fill(DEMO_ADMIN_EMAIL);
-    await expect.poll(() => rows.first().locator('th').textContent()).toContain(DEMO_ADMIN_EMAIL);
+    await page.getByLabel('Rechercher un membre').fill(ADMIN.email);
+    await expect.poll(() => rows.first().locator('th').textContent()).toContain(ADMIN.email);
     expect(await rows.count()).toBe(1);
     const self = await rows.first().locator('th').textContent();
-    const adminPseudo = self!.slice(1, self!.indexOf(DEMO_ADMIN_EMAIL));
-    const me = `@${adminPseudo} (${DEMO_ADMIN_EMAIL})`;
+    const adminPseudo = self!.slice(1, self!.indexOf(ADMIN.email));
+    const me = `@${adminPseudo} (${ADMIN.email})`;
     await page.getByRole('button', { name: `Retirer les droits d'administrateur à ${me}` }).click();
     await dialog.getByRole('button', { name: 'Retirer les droits' }).click();
     await toast(page, 'Impossible de retirer le dernier administrateur.').waitFor();
@@ -630,7 +614,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await context.close();
 
     const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${server.url}/admin/users`);
+    await phone.page.goto(`${live.server.url}/admin/users`);
     await phone.page.locator('.admin-table tbody tr').first().waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await phone.context.close();
@@ -648,7 +632,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/admin/audit') asked.push(new URL(r.url()).search);
     });
-    await page.goto(`${server.url}/admin/audit`);
+    await page.goto(`${live.server.url}/admin/audit`);
     const rows = page.locator('.admin-table tbody tr');
     await expect.poll(() => rows.count()).toBe(25);
     expect(await page.locator('.admin-table thead th').allTextContents()).toEqual([
@@ -665,7 +649,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await context.close();
 
     const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${server.url}/admin/audit`);
+    await phone.page.goto(`${live.server.url}/admin/audit`);
     await phone.page.locator('.admin-table tbody tr').first().waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await phone.context.close();
@@ -677,7 +661,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/admin/projections/rebuild')) posts.push(r.url());
     });
-    await page.goto(`${server.url}/admin/tools`);
+    await page.goto(`${live.server.url}/admin/tools`);
     await heading(page, 'Outils').waitFor();
     await page.getByRole('button', { name: 'Vider le cache' }).click();
     await toast(page, 'Fonction non encore active').waitFor();
@@ -699,7 +683,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await context.close();
 
     const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${server.url}/admin/tools`);
+    await phone.page.goto(`${live.server.url}/admin/tools`);
     await phone.page.getByRole('button', { name: 'Reconstruire les projections' }).waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await screenshot(phone.page, 'back-office-tools-mobile', { fullPage: false });
@@ -716,7 +700,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
       '/admin/tools',
       '/admin/stats/general',
     ]) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${live.server.url}${path}`);
       await page.locator('h1').waitFor();
       await page.waitForLoadState('networkidle');
       const unnamed = await page.evaluate(() =>

@@ -9,8 +9,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot as fullPageShot, startE2eServer } from './harness';
+import { login, realErrors } from './helpers';
 
 const MOBILE = { width: 375, height: 812 };
 const DESKTOP = { width: 1100, height: 900 };
@@ -42,17 +43,6 @@ const balanceText = async (page: Page) =>
   ((await page.getByTestId('coins-balance').first().textContent()) ?? '').replace(/\s+/g, ' ');
 const unusedText = async (page: Page) =>
   ((await page.getByTestId('gifts-unclaimed').first().textContent()) ?? '').replace(/\s+/g, ' ');
-
-async function login(page: Page, base: string, m: Registration): Promise<void> {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL(`**/user/${m.pseudo}`);
-}
-
-/** Console errors other than the browser's own "Failed to load resource" for answered 4xx (expected here). */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 async function main() {
   let server: TestServer | undefined;

@@ -1,12 +1,11 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import path from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { Browser } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
-import type { TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { serverAndBrowser, slowUplink } from './helpers';
 
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
@@ -65,27 +64,20 @@ const ROUTES = [
 ];
 
 describe.skipIf(!!skip)('web shell in a real browser', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let files: { picture: string; video: string };
   const member = newMember({ bio: 'Je suis une membre de test' });
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-e2e-files-'));
     files = { picture: path.join(dir, 'photo.png'), video: path.join(ASSETS, 'demo/demo-3.mp4') };
     await writeFile(files.picture, PNG_1PX);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('registers with picture and video, logs in, and shows the member bars', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${live.server.url}/register`);
     const submit = page.getByRole('button', { name: 'Créer mon compte' });
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Pseudo').fill(member.pseudo);
@@ -110,7 +102,7 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     const stored = await page.evaluate(() => localStorage.getItem('currentUser'));
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ email: member.email, pseudo: member.pseudo });
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     const top = page.getByRole('banner');
     for (const name of ['Amis', 'Pour toi', 'Mon profil', 'Messages', 'Coffre']) {
       expect(await top.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
@@ -141,14 +133,14 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
   }, 90_000);
 
   it('shows the Admin link to the administrator only, on a light bar under /admin', async () => {
-    const context = await browser.newContext();
+    const context = await live.browser.newContext();
     const { page } = await newPage(context);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
     await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     const admin = page.getByRole('banner').getByRole('link', { name: 'Admin' });
     await expect.poll(() => admin.isVisible()).toBe(true);
     expect(await page.locator('.topbar--dark').count()).toBe(1);
@@ -160,39 +152,27 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
   }, 60_000);
 
   it('uploads a video with a progress bar; it appears on the profile', async () => {
-    const context = await browser.newContext();
+    const context = await live.browser.newContext();
     const { page, errors } = await newPage(context);
-    const c = new Client(server.url);
+    const c = new Client(live.server.url);
     await c.post('/api/auth/login', { email: member.email, password: member.password });
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Mot de passe').fill(member.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`**/user/${member.pseudo}`);
-    await page.goto(`${server.url}/upload/video`);
+    await page.goto(`${live.server.url}/upload/video`);
     await page.getByLabel('Titre').fill('Vidéo importée');
     await page.getByRole('button', { name: 'Publier', exact: true }).click();
     await expect.poll(() => page.getByText('Choisis une vidéo.').isVisible()).toBe(true);
     await page.getByLabel('Fichier vidéo').setInputFiles(files.video);
     // a slow uplink, so that the progress bar is seen moving
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 16 * 1024,
-    });
+    const fullSpeed = await slowUplink(context, page, 16 * 1024);
     await page.getByRole('button', { name: 'Publier', exact: true }).click();
     const bar = page.getByRole('progressbar');
     await expect.poll(() => bar.isVisible(), { interval: 50 }).toBe(true);
     await screenshot(page, 'e2e-upload-progress');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await fullSpeed();
     await expect.poll(() => page.getByText('Vidéo envoyée avec succès !').isVisible(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'e2e-upload-done');
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);
@@ -202,16 +182,16 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
   }, 60_000);
 
   it('answers every route of the table without a console error, and a French 404 elsewhere', async () => {
-    const context = await browser.newContext();
+    const context = await live.browser.newContext();
     const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Mot de passe').fill(member.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`**/user/${member.pseudo}`);
     const visit = async (route: string) => {
       const url = route.replace('{pseudo}', member.pseudo);
-      const res = await page.goto(server.url + url);
+      const res = await page.goto(live.server.url + url);
       expect(res?.status(), url).toBe(200);
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('heading').first().isVisible(), `${url} shows a heading`).toBe(true);
@@ -227,25 +207,31 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
     for (const route of ROUTES.filter((r) => r.startsWith('/admin'))) await visit(route);
     // an unknown path is answered 404 (the browser logs that status), with the French page
-    const unknown = await page.goto(`${server.url}/nimporte/quoi`);
+    const unknown = await page.goto(`${live.server.url}/nimporte/quoi`);
     expect(unknown?.status()).toBe(404);
     await expect.poll(() => page.getByText('Page introuvable').isVisible()).toBe(true);
     await screenshot(page, 'e2e-404');
     // camera denial on /test is only logged (console.warn), never an error
-    expect(errors.filter((e) => !e.startsWith(`${server.url}/nimporte/quoi: Failed to load resource`))).toEqual([]);
+    expect(errors.filter((e) => !e.startsWith(`${live.server.url}/nimporte/quoi: Failed to load resource`))).toEqual(
+      [],
+    );
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
     await context.close();
   }, 180_000);
 
   it('is usable at 375x812 with the bottom bar', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    const context = await live.browser.newContext({
+      viewport: { width: 375, height: 812 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const { page } = await newPage(context);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Mot de passe').fill(member.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`**/user/${member.pseudo}`);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
     const box = await bar.boundingBox();
     expect(box).not.toBeNull();

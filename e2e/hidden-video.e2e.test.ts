@@ -1,40 +1,28 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage, screenshot } from './harness';
+import { ADMIN, DESKTOP, MOBILE, SIZES, adminClient, firstVideoId, realErrors, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
 const HIDDEN = 'Vidéo masquée par la modération';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 /** issue 12 item 5: a video hidden by moderation, as its author, an administrator and others see it */
 describe.skipIf(!!skip)('a video hidden by moderation', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let author: Registration;
   let other: Registration;
   let videoId: number;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    const a = await registerAndLogin(server.url);
-    const o = await registerAndLogin(server.url);
+    const a = await registerAndLogin(live.server.url);
+    const o = await registerAndLogin(live.server.url);
     author = a.member;
     other = o.member;
-    const profile = await o.client.get(`/api/users/profile/${author.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    videoId = await firstVideoId(o.client, author.pseudo);
     expect((await o.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
-    const admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    const admin = await adminClient(live.server.url);
     const reports = (await admin.get('/api/admin/reports')).json as unknown as Array<{ id: number; video_id: number }>;
     const report = reports.find((r) => r.video_id === videoId)!;
     expect(
@@ -42,21 +30,9 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
     ).toBe(200);
     expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' })).status).toBe(200);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  async function loggedIn(email: string, password: string, size: { width: number; height: number }) {
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
-    const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Mot de passe').fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
-    return { context, page, errors };
-  }
+  const loggedIn = (who: { email: string; password: string }, size: { width: number; height: number }) =>
+    loggedInPage(live.browser, live.server.url, who, size);
 
   async function noSidewaysScroll(page: Page) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -73,9 +49,9 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
 
   for (const size of SIZES) {
     it(`its author sees it on the video page and on their profile, with the status and the moderation message (${size.name})`, async () => {
-      const { context, page, errors } = await loggedIn(author.email, author.password, size);
+      const { context, page, errors } = await loggedIn(author, size.viewport);
       // from the notification's "Voir la vidéo"
-      await page.goto(`${server.url}/notifications`);
+      await page.goto(`${live.server.url}/notifications`);
       await page.getByRole('link', { name: 'Voir la vidéo' }).first().click();
       await page.waitForURL((u) => u.pathname === `/video/${videoId}`);
       const notice = page.getByRole('note');
@@ -86,7 +62,7 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
       await notBehindTheBottomBar(page, notice);
       await screenshot(page, `e2e-hidden-video-author-page-${size.name}`, { fullPage: false });
 
-      await page.goto(`${server.url}/user/${author.pseudo}`);
+      await page.goto(`${live.server.url}/user/${author.pseudo}`);
       const card = page.locator('.video-card', { hasText: author.video_title });
       await expect.poll(() => card.getByText(HIDDEN).first().isVisible()).toBe(true);
       expect(await card.getByText(`Message de la modération : ${SANCTION}`).isVisible()).toBe(true);
@@ -98,19 +74,19 @@ describe.skipIf(!!skip)('a video hidden by moderation', () => {
   }
 
   it('an administrator sees it with its status and the message', async () => {
-    const { context, page } = await loggedIn(DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, SIZES[0]);
-    await page.goto(`${server.url}/video/${videoId}`);
+    const { context, page } = await loggedIn(ADMIN, DESKTOP);
+    await page.goto(`${live.server.url}/video/${videoId}`);
     await expect.poll(() => page.getByRole('note').getByText(HIDDEN).isVisible()).toBe(true);
     expect(await page.getByText(`Message de la modération : ${SANCTION}`).isVisible()).toBe(true);
     await context.close();
   }, 60_000);
 
   it('any other member is told it is unavailable, and does not find it on the profile', async () => {
-    const { context, page } = await loggedIn(other.email, other.password, SIZES[1]);
-    await page.goto(`${server.url}/video/${videoId}`);
+    const { context, page } = await loggedIn(other, MOBILE);
+    await page.goto(`${live.server.url}/video/${videoId}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Vidéo indisponible' }).isVisible()).toBe(true);
     expect(await page.getByText(SANCTION).count()).toBe(0);
-    await page.goto(`${server.url}/user/${author.pseudo}`);
+    await page.goto(`${live.server.url}/user/${author.pseudo}`);
     await expect.poll(() => page.getByText('Aucune vidéo pour le moment').isVisible()).toBe(true);
     expect(await page.getByText(HIDDEN).count()).toBe(0);
     await screenshot(page, 'e2e-hidden-video-other-profile-mobile');

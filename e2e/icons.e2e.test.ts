@@ -5,25 +5,12 @@
  * emoji of the gift catalogue (`.catalogue-emoji`), emoji typed by members, and the French
  * messages the product specification quotes with their emoji. Screenshots go to artifacts/screens/icons-*.png.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, screenshot, startE2eServer, loggedInPage } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, screenshot, loggedInPage } from './harness';
+import { ADMIN, SIZES, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
-
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'mobile', viewport: { width: 390, height: 844 } },
-] as const;
-
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
 
 /**
  * Every text of the page drawn with an emoji, outside the gift catalogue's own emoji: each as
@@ -51,15 +38,12 @@ async function svgCount(page: Page, selector: string): Promise<number> {
 }
 
 describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let member: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
+  const live = serverAndBrowser();
+  let member: Member;
+  let fan: Member;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [member, fan] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
+    [member, fan] = await registerAtOnce(live.server.url, 2);
     // coins on both sides, a gift received (catalogue emoji) and one claimed: every coin screen has rows
     for (const m of [member, fan])
       expect((await m.client.post('/api/coins/add', { email: m.member.email, amount: 40 })).status).toBe(200);
@@ -79,17 +63,13 @@ describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font
     for (let i = 0; i < 100 && (await unclaimed()) !== 11; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await unclaimed()).toBe(11);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   const loggedIn = (who: { email: string; password: string }, size: (typeof SIZES)[number]) =>
-    loggedInPage(browser, server.url, who, size.viewport);
+    loggedInPage(live.browser, live.server.url, who, size.viewport);
 
   /** opens `path`, waits for `ready`, and answers the emoji texts found there */
   async function visit(page: Page, path: string, ready: () => Promise<unknown>) {
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${live.server.url}${path}`);
     await ready();
     await page.waitForLoadState('networkidle');
     return emojiTexts(page);
@@ -152,7 +132,7 @@ describe.skipIf(!!skip)('interface icons are drawn, not taken from an emoji font
 
   it('a rebuild of the projections reports its result with a drawn icon', async () => {
     const { context, page } = await loggedIn(ADMIN, SIZES[0]);
-    await page.goto(`${server.url}/admin/tools`);
+    await page.goto(`${live.server.url}/admin/tools`);
     await page.getByRole('button', { name: 'Reconstruire les projections' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Reconstruire' }).click();
     const result = page.locator('.rebuild-result--ok');

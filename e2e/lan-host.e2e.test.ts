@@ -1,8 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, it, expect } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import type { TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, startE2eServer } from './harness';
+import { browserSkipReason, newPage } from './harness';
+import { serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
@@ -13,21 +12,11 @@ if (skip) console.warn(skip);
  * upgrade-insecure-requests the page asked for its assets over https:// and stayed blank.
  */
 describe.skipIf(!!skip)('the web app under a LAN host name over plain HTTP', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser({ args: ['--host-resolver-rules=MAP evo.test 127.0.0.1'] });
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser({ args: ['--host-resolver-rules=MAP evo.test 127.0.0.1'] });
 
   it('renders the login page and logs in, every request over plain HTTP', async () => {
-    const base = `http://evo.test:${server.port}`;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const base = `http://evo.test:${live.server.port}`;
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await newPage(context);
     const https: string[] = [];
     page.on('request', (r) => {

@@ -1,8 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, startE2eServer } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAndLogin, type Client } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage } from './harness';
+import { ADMIN, adminClient, firstVideoId, type Member, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -12,37 +12,26 @@ const skip = browserSkipReason();
  * waits for the page to show it without a reload.
  */
 describe.skipIf(!!skip)('pushed events change open pages without a reload', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let admin: Client;
-  let author: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
+  let author: Member;
+  let fan: Member;
   let videoId: number;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [author, fan] = await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)]);
-    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    [author, fan] = await registerAtOnce(live.server.url, 2);
+    videoId = await firstVideoId(fan.client, author.member.pseudo);
+    admin = await adminClient(live.server.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  const loggedIn = (m: { email: string; password: string }) => loggedInPage(browser, server.url, m);
+  const loggedIn = (m: { email: string; password: string }) => loggedInPage(live.browser, live.server.url, m);
 
   /** the socket is connected once the app has its catch-up ('sync') */
   const settled = (page: Page) => page.waitForLoadState('networkidle');
 
   it("'report:new': an administrator's report list shows a new report at once", async () => {
-    const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
-    await page.goto(`${server.url}/admin/reports`);
+    const { context, page } = await loggedIn(ADMIN);
+    await page.goto(`${live.server.url}/admin/reports`);
     await settled(page);
     const reason = `Motif en direct ${Date.now()}`;
     expect(await page.getByText(reason).count()).toBe(0);
@@ -53,7 +42,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
 
   it("'catalogue:changed': a member's open gift catalogue shows a gift an administrator adds", async () => {
     const { context, page } = await loggedIn(fan.member);
-    await page.goto(`${server.url}/catalogue?receiver=${encodeURIComponent(author.member.pseudo)}`);
+    await page.goto(`${live.server.url}/catalogue?receiver=${encodeURIComponent(author.member.pseudo)}`);
     await page.locator('.gift-tile__name').first().waitFor();
     await settled(page);
     const name = `Comète ${Date.now() % 100000}`;
@@ -65,7 +54,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
 
   it("'follow:new': a member's own profile counts a new follower at once", async () => {
     const { context, page } = await loggedIn(author.member);
-    await page.goto(`${server.url}/user/${author.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${author.member.pseudo}`);
     const followers = page.locator('dt', { hasText: 'Abonnés' }).locator('xpath=following-sibling::dd[1]');
     await followers.waitFor();
     await settled(page);
@@ -80,7 +69,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
   }, 90_000);
 
   it("'session:changed': a member made administrator sees the Admin link without logging in again", async () => {
-    const member = await registerAndLogin(server.url);
+    const member = await registerAndLogin(live.server.url);
     const { context, page } = await loggedIn(member.member);
     await settled(page);
     const adminLink = page.getByRole('link', { name: 'Admin', exact: true });

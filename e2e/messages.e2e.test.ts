@@ -4,45 +4,30 @@
  * by the other members through the API), the conversation page and the "Message privé" page, at
  * 1280x800 and 390x844.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { browserSkipReason, loggedInPage, screenshot } from './harness';
 import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+  DESKTOP,
+  MOBILE,
+  follow,
+  realErrors,
+  sidewaysOverflow,
+  type Member,
+  serverAndBrowser,
+  registerAtOnce,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
 const INAPPROPRIATE = 'Ce message contient un mot inapproprié. Veuillez reformuler.';
 const MUST_FOLLOW = 'Vous devez suivre cet utilisateur pour lui envoyer un MP.';
-/** the browser reports answered 4xx/5xx as console errors: those are expected in these journeys */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-type Member = { client: Client; member: Registration };
 
 describe.skipIf(!!skip)('private messages against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let me: Member;
   let bob: Member;
   let carol: Member;
   let emma: Member;
 
-  const follow = async (from: Member, to: Member) =>
-    expect(
-      (
-        await from.client.post('/api/users/follows/follow', {
-          followerEmail: from.member.email,
-          followingPseudo: to.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
   const send = async (from: Member, to: Member, content: string) => {
     const r = await from.client.post('/api/messages', {
       senderEmail: from.member.email,
@@ -59,14 +44,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     ).map((m) => m.content);
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [me, bob, carol, emma] = await Promise.all([
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-    ]);
+    [me, bob, carol, emma] = await registerAtOnce(live.server.url, 4);
     // I follow bob and carol, not emma; all three follow me (so that they may write to me)
     for (const [a, b] of [
       [me, bob],
@@ -83,19 +61,15 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await send(carol, me, 'Tu as testé ma tarte tatin ?');
     await send(emma, me, 'Merci pour le like sur mes photos !');
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('the inbox groups by member, newest first; a reply with an emoji of a chosen skin tone is sent, a blank one is not, an insult is refused', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     const posts: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && /\/api\/messages\/?$/.test(new URL(r.url()).pathname))
         posts.push(String((r.postDataJSON() as { content: string }).content));
     });
-    await page.goto(`${server.url}/messages`);
+    await page.goto(`${live.server.url}/messages`);
     await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
     const pseudos = page.locator('.inbox__pseudo');
     await expect
@@ -167,8 +141,8 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
   }, 120_000);
 
   it('messages and deletions arrive live in the inbox; deleting a conversation asks first; an unfollowed member cannot be answered', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/messages?avec=${bob.member.pseudo}`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/messages?avec=${bob.member.pseudo}`);
     const thread = page.getByRole('log', { name: `Messages avec @${bob.member.pseudo}` });
     await thread.getByText('Prends de quoi réparer').waitFor();
     await page.waitForLoadState('networkidle');
@@ -205,8 +179,8 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
 
   it('on a phone: the list, then the thread with a back button; the conversation page shows only its own live messages', async () => {
     await send(carol, me, 'Et la recette du clafoutis ?');
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, MOBILE);
-    await page.goto(`${server.url}/messages`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, MOBILE);
+    await page.goto(`${live.server.url}/messages`);
     await page.locator('.inbox__item', { hasText: `@${carol.member.pseudo}` }).waitFor();
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'messages-inbox-mobile', { fullPage: false });
@@ -225,7 +199,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
 
     // the conversation page (emptied for me by the deletion above): only this conversation's pushes;
     // bubbles at most 70 % of the thread's width
-    await page.goto(`${server.url}/messages/${bob.member.pseudo}`);
+    await page.goto(`${live.server.url}/messages/${bob.member.pseudo}`);
     const thread = page.getByRole('log', { name: `Messages avec @${bob.member.pseudo}` });
     const box = page.getByRole('textbox', { name: `Votre réponse à @${bob.member.pseudo}` });
     await expect.poll(() => box.isEnabled()).toBe(true);
@@ -249,22 +223,22 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await screenshot(page, 'messages-conversation-mobile', { fullPage: false });
 
     // /conversation/:pseudo opens it too; unknown ones say so
-    await page.goto(`${server.url}/conversation/${carol.member.pseudo}`);
+    await page.goto(`${live.server.url}/conversation/${carol.member.pseudo}`);
     await page
       .getByRole('log', { name: `Messages avec @${carol.member.pseudo}` })
       .getByText('Message pour une autre conversation')
       .waitFor();
-    await page.goto(`${server.url}/conversation/12345`);
+    await page.goto(`${live.server.url}/conversation/12345`);
     await page.getByText('Conversation introuvable.').waitFor();
-    await page.goto(`${server.url}/messages/personne-${Date.now()}`);
+    await page.goto(`${live.server.url}/messages/personne-${Date.now()}`);
     await page.getByText('Utilisateur introuvable ou incomplet.').waitFor();
     expect(realErrors(errors)).toEqual([]);
     await context.close();
   }, 120_000);
 
   it('"Message privé": the member\'s card, an empty message and an insult refused, then sent; unknown or unreachable members', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/send-message/${bob.member.pseudo}`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/send-message/${bob.member.pseudo}`);
     await page.getByRole('heading', { level: 1, name: 'Message privé' }).waitFor();
     await page.getByText(bob.member.bio).first().waitFor();
     expect(
@@ -285,18 +259,18 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await page.waitForURL((u) => u.pathname === '/messages');
     expect(await conversation(bob, me)).toContain('Bravo pour la descente du Galibier !');
 
-    await page.goto(`${server.url}/send-message/personne-${Date.now()}`);
+    await page.goto(`${live.server.url}/send-message/personne-${Date.now()}`);
     await page.getByText('Utilisateur introuvable ou incomplet.').waitFor();
     // the look-up of the member fails (network): said in French
     await page.route('**/api/users/by-pseudo/**', (route) => route.abort('failed'));
-    await page.goto(`${server.url}/send-message/${bob.member.pseudo}`);
+    await page.goto(`${live.server.url}/send-message/${bob.member.pseudo}`);
     await page.getByText("Impossible de récupérer l'utilisateur.").waitFor();
     await page.unrouteAll();
     // the inbox cannot load: said in French, with a way to try again
     await page.route('**/api/messages/received/**', (route) =>
       route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
     );
-    await page.goto(`${server.url}/messages`);
+    await page.goto(`${live.server.url}/messages`);
     await page.getByText('Erreur chargement messages').waitFor();
     await page.unrouteAll();
     await page.getByRole('button', { name: 'Réessayer' }).click();
@@ -305,8 +279,8 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await context.close();
 
     // on a phone, the picker fits
-    const phone = await loggedInPage(browser, server.url, me.member, MOBILE);
-    await phone.page.goto(`${server.url}/send-message/${carol.member.pseudo}`);
+    const phone = await loggedInPage(live.browser, live.server.url, me.member, MOBILE);
+    await phone.page.goto(`${live.server.url}/send-message/${carol.member.pseudo}`);
     await phone.page.getByText(carol.member.bio).first().waitFor();
     await phone.page.getByRole('button', { name: 'Insérer un émoji' }).click();
     const picker = phone.page.getByRole('group', { name: 'Choisir un émoji' });

@@ -5,24 +5,15 @@
  * importing; the home page shows videos under the carousel and does not open on the Live
  * placeholder. Screenshots go to artifacts/screens/nav-*.png.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot, loggedInPage } from './harness';
+import { ADMIN, SIZES, firstVideoId, realErrors, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
 
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'mobile', viewport: { width: 390, height: 844 } },
-] as const;
 type Size = (typeof SIZES)[number];
-
-const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
-
-/** the browser reports answered 4xx as console errors: those are not script errors */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
 /**
  * Where `locator` is not usable: outside the viewport (cut off), or covered at its centre by
@@ -57,28 +48,20 @@ async function noSidewaysScroll(page: Page) {
 }
 
 describe.skipIf(!!skip)('one navigation at every size, and a way to create from anywhere', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let member: Registration;
   let ownVideoId: number;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
     // two members, each with the video of their registration
-    const registered = await registerAndLogin(server.url);
+    const registered = await registerAndLogin(live.server.url);
     member = registered.member;
-    await registerAndLogin(server.url);
-    const profile = await registered.client.get(`/api/users/profile/${member.pseudo}`);
-    ownVideoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    await registerAndLogin(live.server.url);
+    ownVideoId = await firstVideoId(registered.client, member.pseudo);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   const loggedIn = (who: { email: string; password: string }, size: Size) =>
-    loggedInPage(browser, server.url, who, size.viewport);
+    loggedInPage(live.browser, live.server.url, who, size.viewport);
 
   const mobile = (size: Size) => size.viewport.width < 820;
 
@@ -95,7 +78,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
   for (const size of SIZES) {
     it(`every destination is in view and clickable, with little chrome and no sideways scroll (${size.name})`, async () => {
       const { context, page, errors } = await loggedIn(ADMIN, size);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${live.server.url}/`);
       await page.getByRole('heading', { level: 1, name: /Bienvenue/ }).waitFor();
       await noSidewaysScroll(page);
 
@@ -134,7 +117,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
       }
 
       // the bottom bar's own destinations, the add button, the bell
-      await page.goto(`${server.url}/`);
+      await page.goto(`${live.server.url}/`);
       const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
       for (const name of ['Accueil', 'Ami(e)s', 'Messages', 'Profil'])
         expect(await unusable(bar.getByRole('link', { name, exact: true })), name).toEqual([]);
@@ -159,9 +142,9 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     }, 90_000);
 
     it(`the visitor's header keeps its two buttons on one line (${size.name})`, async () => {
-      const context = await browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
+      const context = await live.browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
       const { page } = await newPage(context);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${live.server.url}/`);
       const header = page.getByRole('banner');
       const signIn = header.getByRole('link', { name: 'Se connecter' });
       const register = header.getByRole('link', { name: 'Créer un compte' });
@@ -183,7 +166,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
 
   it('the mobile menu closes on Escape (focus back on its button) and on a tap outside', async () => {
     const { context, page } = await loggedIn(member, SIZES[1]);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     const toggle = page.getByRole('banner').getByRole('button', { name: 'Menu' });
     const nav = page.getByRole('navigation', { name: 'Navigation principale' });
     await toggle.click();
@@ -217,7 +200,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
   for (const size of SIZES) {
     it(`the add button offers filming or importing, each leads there (${size.name})`, async () => {
       const { context, page, errors } = await loggedIn(member, size);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${live.server.url}/`);
       const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
       const add = bar.getByRole('button', { name: 'Ajouter une vidéo' });
       const film = bar.getByRole('link', { name: /Filmer une vidéo/ });
@@ -258,7 +241,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
 
     it(`the home page shows videos under the carousel, whose first slide is not the Live placeholder (${size.name})`, async () => {
       const { context, page, errors } = await loggedIn(member, size);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${live.server.url}/`);
       const carousel = page.getByRole('region', { name: 'À la une' });
       const firstSlide = carousel.locator('.carousel__slide:not([hidden]) a');
       expect(await firstSlide.getAttribute('href')).toBe('/create');
@@ -288,9 +271,9 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
   }
 
   it('a visitor is asked to log in to see the videos of the home page', async () => {
-    const context = await browser.newContext({ viewport: SIZES[1].viewport, locale: 'fr-FR' });
+    const context = await live.browser.newContext({ viewport: SIZES[1].viewport, locale: 'fr-FR' });
     const { page } = await newPage(context);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     const section = page.getByRole('region', { name: 'Vidéos à découvrir' });
     await section.getByText('Connectez-vous pour voir les vidéos').waitFor();
     expect(await section.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
@@ -299,7 +282,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
   for (const size of SIZES) {
     it(`on the video page: the comment placeholder fits, "Supprimer" stays in the side bar, a toast leaves the top bar free (${size.name})`, async () => {
       const { context, page, errors } = await loggedIn(member, size);
-      await page.goto(`${server.url}/video/${ownVideoId}`);
+      await page.goto(`${live.server.url}/video/${ownVideoId}`);
       const box = page.getByLabel('Votre commentaire');
       await box.waitFor();
 

@@ -3,22 +3,24 @@
  * notifications, new ones pushed live while the page is open (made by other members through the
  * API), reads from another device, the catch-up after a lost connection, and the phone layout.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAndLogin } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage, screenshot } from './harness';
 import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, screenshot, startE2eServer } from './harness';
+  DESKTOP,
+  MOBILE,
+  firstVideoId,
+  follow,
+  realErrors,
+  watchSocketIo,
+  type Member,
+  serverAndBrowser,
+  registerAtOnce,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 
-type Member = { client: Client; member: Registration };
 interface Notification {
   id: number;
   type: string;
@@ -29,8 +31,7 @@ interface Notification {
 }
 
 describe.skipIf(!!skip)('notifications against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let me: Member;
   let bob: Member;
   let carol: Member;
@@ -52,24 +53,10 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     ).toBe(201);
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [me, bob, carol] = await Promise.all([
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-    ]);
-    videoId = ((await me.client.get(`/api/users/profile/${me.member.pseudo}`)).json.videos as Array<{ id: number }>)[0]
-      .id;
+    [me, bob, carol] = await registerAtOnce(live.server.url, 3);
+    videoId = await firstVideoId(me.client, me.member.pseudo);
     // bob follows me and writes to me; carol likes and comments my video
-    expect(
-      (
-        await bob.client.post('/api/users/follows/follow', {
-          followerEmail: bob.member.email,
-          followingPseudo: me.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
+    await follow(bob, me);
     const sent = await bob.client.post('/api/messages', {
       senderEmail: bob.member.email,
       receiverEmail: me.member.email,
@@ -79,15 +66,11 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     expect((await carol.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
     await comment(carol, 'Trop bien !');
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('the badge counts the unread ones; the dropdown links videos, removes, shows new ones live and reads from elsewhere; Escape gives the focus back', async () => {
     await expect.poll(() => unread(me), { timeout: 15_000 }).toBe(4);
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/`);
     const bell = page.getByRole('button', { name: 'Notifications', exact: true });
     await expect.poll(() => badge(page).textContent()).toBe('4');
     await bell.click();
@@ -156,26 +139,13 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
   }, 120_000);
 
   it('after a lost connection, the bell catches up with what happened meanwhile, from the last position it saw', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     // Socket.IO's connect packets ('40' + auth), over HTTP long-polling or the WebSocket, and losses
     const connects: string[] = [];
-    let lost = 0;
-    const noteConnect = (payload: string) => {
+    const socket = watchSocketIo(page, (payload) => {
       for (const packet of payload.split('\x1e')) if (packet.startsWith('40')) connects.push(packet.slice(2));
-    };
-    page.on('request', (r) => {
-      if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
     });
-    page.on('requestfailed', (r) => {
-      if (r.url().includes('/socket.io/')) lost += 1;
-    });
-    page.on('websocket', (ws) => {
-      ws.on('framesent', (f) => {
-        if (typeof f.payload === 'string') noteConnect(f.payload);
-      });
-      ws.on('close', () => (lost += 1));
-    });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     await expect.poll(() => connects.length).toBe(1);
     await page.waitForLoadState('networkidle');
     await comment(carol, 'Premier pendant que je regarde');
@@ -190,7 +160,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
 
     // the connection drops; something happens meanwhile; it comes back
     await context.setOffline(true);
-    await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(0);
     await comment(carol, 'Pendant ton absence');
     await context.setOffline(false);
     await expect.poll(() => connects.length, { timeout: 30_000 }).toBe(2);
@@ -204,9 +174,9 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
   }, 120_000);
 
   it('on a phone, the dropdown fits the screen; a member without notifications is told so', async () => {
-    const nobody = await registerAndLogin(server.url);
-    const { context, page } = await loggedInPage(browser, server.url, nobody.member, MOBILE);
-    await page.goto(`${server.url}/`);
+    const nobody = await registerAndLogin(live.server.url);
+    const { context, page } = await loggedInPage(live.browser, live.server.url, nobody.member, MOBILE);
+    await page.goto(`${live.server.url}/`);
     await page.getByRole('button', { name: 'Notifications', exact: true }).click();
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.getByText('Aucune notification').waitFor();

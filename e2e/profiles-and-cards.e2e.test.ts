@@ -4,31 +4,27 @@
  * card's menu by keyboard, comments on a card, following, deleting one's own video, and the
  * refusals and failures a member can meet (a failing request is routed to a failure, one at a time).
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, loggedInPage, newPage, screenshot } from './harness';
 import {
-  Client,
-  demoVideo,
-  registerAndLogin,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+  DESKTOP,
+  MOBILE,
+  adminClient,
+  firstVideoId,
+  follow,
+  realErrors,
+  sidewaysOverflow,
+  toast,
+  watchSocketIo,
+  type Member,
+  serverAndBrowser,
+} from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
-
-type Member = { client: Client; member: Registration };
 
 describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let admin: Client;
   let me: Member;
   let bob: Member;
@@ -37,52 +33,32 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   let gabriel: Member;
   const videos: Record<string, number> = {};
 
-  const follow = async (from: Member, to: Member) =>
-    expect(
-      (
-        await from.client.post('/api/users/follows/follow', {
-          followerEmail: from.member.email,
-          followingPseudo: to.member.pseudo,
-        })
-      ).status,
-    ).toBe(200);
   const video = async (id: number) => (await me.client.get(`/api/videos/${id}`)).json as Record<string, unknown>;
   const isFollowing = async (a: Member, b: Member) =>
     (await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json.isFollowing;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
     [me, bob, carol, emma, gabriel] = await Promise.all([
-      registerAndLogin(server.url, { bio: 'Danseuse le week-end.' }),
-      registerAndLogin(server.url, { video_title: 'Descente du col du Galibier' }),
-      registerAndLogin(server.url, { bio: 'Recettes express en 30 secondes.' }),
-      registerAndLogin(server.url, { video_title: 'Lumières de Fourvière' }),
-      registerAndLogin(server.url, { video_title: 'Premier essai' }),
+      registerAndLogin(live.server.url, { bio: 'Danseuse le week-end.' }),
+      registerAndLogin(live.server.url, { video_title: 'Descente du col du Galibier' }),
+      registerAndLogin(live.server.url, { bio: 'Recettes express en 30 secondes.' }),
+      registerAndLogin(live.server.url, { video_title: 'Lumières de Fourvière' }),
+      registerAndLogin(live.server.url, { video_title: 'Premier essai' }),
     ]);
     for (const m of [me, bob, carol, emma, gabriel])
-      videos[m.member.pseudo] = (
-        (await m.client.get(`/api/users/profile/${m.member.pseudo}`)).json.videos as Array<{ id: number }>
-      )[0].id;
+      videos[m.member.pseudo] = await firstVideoId(m.client, m.member.pseudo);
     // carol has no video left
     expect((await carol.client.delete(`/api/videos/${videos[carol.member.pseudo]}`)).status).toBe(200);
     await follow(me, bob);
     await follow(me, carol);
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    admin = await adminClient(live.server.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('suggestions: one card per member not followed, a view each, live counters, like, a failed follow keeps the card', async () => {
     const emmaVideo = videos[emma.member.pseudo];
     const viewsBefore = Number((await video(emmaVideo)).views_count);
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/users-with-videos`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/users-with-videos`);
     await page.getByRole('heading', { level: 1, name: 'Suggestions pour toi' }).waitFor();
     const cards = page.locator('.card-grid > li');
     await expect.poll(() => cards.count()).toBe(2);
@@ -135,32 +111,19 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
 
   it('after a lost connection, a card on screen asks for its counters again and follows them live', async () => {
     const gabrielVideo = videos[gabriel.member.pseudo];
-    const viewer = await registerAndLogin(server.url);
-    const { context, page, errors } = await loggedInPage(browser, server.url, viewer.member, DESKTOP);
+    const viewer = await registerAndLogin(live.server.url);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, viewer.member, DESKTOP);
     // Socket.IO's connect packets ('40'), over long-polling or the WebSocket, and the connections lost
     let connects = 0;
-    let lost = 0;
     /** the rooms asked for ('video:watch'), by connection */
     const watches: number[] = [];
-    const noteConnect = (payload: string) => {
+    const socket = watchSocketIo(page, (payload) => {
       for (const packet of payload.split('\x1e')) {
         if (packet.startsWith('40')) connects += 1;
         if (packet.startsWith('42["video:watch"')) watches[connects] = (watches[connects] ?? 0) + 1;
       }
-    };
-    page.on('request', (r) => {
-      if (r.url().includes('/socket.io/') && r.method() === 'POST') noteConnect(r.postData() ?? '');
     });
-    page.on('requestfailed', (r) => {
-      if (r.url().includes('/socket.io/')) lost += 1;
-    });
-    page.on('websocket', (ws) => {
-      ws.on('framesent', (f) => {
-        if (typeof f.payload === 'string') noteConnect(f.payload);
-      });
-      ws.on('close', () => (lost += 1));
-    });
-    await page.goto(`${server.url}/user/${gabriel.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${gabriel.member.pseudo}`);
     const card = page.locator('.card-grid > li', { hasText: 'Premier essai' });
     const likes = Number((await video(gabrielVideo)).likes_count);
     await card.getByRole('button', { name: `J'aime (${likes})` }).waitFor();
@@ -169,7 +132,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await page.waitForLoadState('networkidle');
 
     await context.setOffline(true);
-    await expect.poll(() => lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(0);
     await context.setOffline(false);
     await expect.poll(() => connects, { timeout: 30_000 }).toBe(2);
     // the card asks for its room again on the new connection
@@ -183,10 +146,10 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   }, 90_000);
 
   it("a card's menu: keyboard, Escape and a click outside close it; share, favourite and report reach the server", async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const emmaVideo = videos[emma.member.pseudo];
-    await page.goto(`${server.url}/users-with-videos`);
+    await page.goto(`${live.server.url}/users-with-videos`);
     const card = page.locator('.card-grid > li', { hasText: `@${emma.member.pseudo}` });
     const menuButton = card.getByRole('button', { name: "Plus d'actions sur la vidéo" });
     await menuButton.focus();
@@ -211,7 +174,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await menuButton.click();
     await page.getByRole('menuitem', { name: 'Partager' }).click();
     await toast(page, 'Lien copié !').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/video/${emmaVideo}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${live.server.url}/video/${emmaVideo}`);
     await menuButton.click();
     await page.getByRole('menuitem', { name: 'Favori' }).click();
     await toast(page, 'Ajouté aux favoris').waitFor();
@@ -234,23 +197,15 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   }, 90_000);
 
   it('no suggestion left, or none loadable, is said so', async () => {
-    const lonely = await registerAndLogin(server.url);
+    const lonely = await registerAndLogin(live.server.url);
     // every member with a video is followed (the suggestions left: none)
     const suggested = async () =>
       (await lonely.client.get(`/api/users/with-videos?currentEmail=${encodeURIComponent(lonely.member.email)}`))
         .json as unknown as Array<{ pseudo: string }>;
-    for (const other of await suggested())
-      expect(
-        (
-          await lonely.client.post('/api/users/follows/follow', {
-            followerEmail: lonely.member.email,
-            followingPseudo: other.pseudo,
-          })
-        ).status,
-      ).toBe(200);
+    for (const other of await suggested()) await follow(lonely, other);
     expect(await suggested()).toEqual([]);
-    const { context, page } = await loggedInPage(browser, server.url, lonely.member, DESKTOP);
-    await page.goto(`${server.url}/users-with-videos`);
+    const { context, page } = await loggedInPage(live.browser, live.server.url, lonely.member, DESKTOP);
+    await page.goto(`${live.server.url}/users-with-videos`);
     await page.getByText('Aucune suggestion disponible.').waitFor();
     await page.route('**/api/users/with-videos**', (route) => route.fulfill({ status: 500, json: { error: 'Panne' } }));
     await page.reload();
@@ -269,13 +224,13 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
         })
       ).status,
     ).toBe(201);
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     const posted: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith(`/api/videos/${bobVideo}/comment`))
         posted.push(String((r.postDataJSON() as { content: string }).content));
     });
-    await page.goto(`${server.url}/user/${bob.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${bob.member.pseudo}`);
     const card = page.locator('.card-grid > li', { hasText: 'Descente du col du Galibier' });
     const toggle = card.getByRole('button', { name: /^Commentaires/ });
     await toggle.click();
@@ -327,10 +282,10 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   }, 90_000);
 
   it('the video page: author, actions without Supprimer for others, Retour; my own video is deleted after a confirmation; an unknown one is unavailable', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const bobVideo = videos[bob.member.pseudo];
-    await page.goto(`${server.url}/user/${bob.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${bob.member.pseudo}`);
     await page.getByRole('link', { name: /^Ouvrir la vidéo : Descente du col du Galibier/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Descente du col du Galibier' }).waitFor();
     await page.getByText('Posté par').waitFor();
@@ -349,7 +304,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
       .toBe('Ajouté aux favoris');
     await bar.getByRole('button', { name: 'Partager' }).click();
     await toast(page, 'Lien copié !').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/video/${bobVideo}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${live.server.url}/video/${bobVideo}`);
     await page.getByRole('button', { name: 'Retour' }).click();
     await page.waitForURL((u) => u.pathname === `/user/${bob.member.pseudo}`);
 
@@ -361,7 +316,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     const uploaded = await me.client.post('/api/videos/upload', form);
     expect(uploaded.status, uploaded.text).toBe(201);
     const mine = Number((uploaded.json.video as { id: number }).id);
-    await page.goto(`${server.url}/video/${mine}`);
+    await page.goto(`${live.server.url}/video/${mine}`);
     await page.getByRole('heading', { level: 1, name: 'À effacer' }).waitFor();
     await page.getByRole('group', { name: 'Actions sur la vidéo' }).getByRole('button', { name: 'Supprimer' }).click();
     await page.getByRole('dialog').getByText('Supprimer cette vidéo ?').waitFor();
@@ -371,15 +326,15 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await page.waitForURL((u) => u.pathname === `/user/${me.member.pseudo}`);
     expect((await bob.client.get(`/api/videos/${mine}`)).status).toBe(404);
 
-    await page.goto(`${server.url}/video/987654`);
+    await page.goto(`${live.server.url}/video/987654`);
     await page.getByRole('heading', { level: 1, name: 'Vidéo indisponible' }).waitFor();
     expect(realErrors(errors)).toEqual([]);
     await context.close();
   }, 90_000);
 
   it('profiles: mine with its counters and no follow button; another with its links, a follow that waits for the server then shows Abonné; empty and unknown ones', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, DESKTOP);
-    await page.goto(`${server.url}/user/${me.member.pseudo}`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, DESKTOP);
+    await page.goto(`${live.server.url}/user/${me.member.pseudo}`);
     await page.getByRole('heading', { level: 1, name: `@${me.member.pseudo}` }).waitFor();
     await page.getByRole('heading', { name: 'Mes vidéos' }).waitFor();
     await page.getByText('Danseuse le week-end.').waitFor();
@@ -388,11 +343,11 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await expect.poll(() => counter('Suivis')).toBe('2');
     expect(await page.getByRole('button', { name: '+ Suivre' }).count()).toBe(0);
     expect(Math.round((await page.locator('.profile__card .avatar').boundingBox())!.width)).toBe(150);
-    await page.goto(`${server.url}/profile`);
+    await page.goto(`${live.server.url}/profile`);
     await page.getByRole('heading', { level: 1, name: `@${me.member.pseudo}` }).waitFor();
 
     // gabriel, whom I do not follow
-    await page.goto(`${server.url}/user/${gabriel.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${gabriel.member.pseudo}`);
     await page.getByRole('heading', { level: 1, name: `@${gabriel.member.pseudo}` }).waitFor();
     await page.getByRole('heading', { name: `Vidéos de @${gabriel.member.pseudo}` }).waitFor();
     expect(await page.getByRole('link', { name: 'Message privé' }).getAttribute('href')).toBe(
@@ -425,17 +380,17 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await page.unrouteAll();
 
     // carol: followed, without videos
-    await page.goto(`${server.url}/user/${carol.member.pseudo}`);
+    await page.goto(`${live.server.url}/user/${carol.member.pseudo}`);
     await page.getByText('Aucune vidéo pour le moment').waitFor();
     await page.getByRole('button', { name: 'Abonné' }).waitFor();
     // nobody
-    await page.goto(`${server.url}/user/personne${Date.now()}`);
+    await page.goto(`${live.server.url}/user/personne${Date.now()}`);
     await page.getByRole('alert').getByText('Profil introuvable ou erreur serveur').waitFor();
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const phone = await loggedInPage(browser, server.url, me.member, MOBILE);
-    await phone.page.goto(`${server.url}/user/${bob.member.pseudo}`);
+    const phone = await loggedInPage(live.browser, live.server.url, me.member, MOBILE);
+    await phone.page.goto(`${live.server.url}/user/${bob.member.pseudo}`);
     await phone.page.locator('.card-grid > li').first().waitFor();
     expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
     await screenshot(phone.page, 'profile-mobile', { fullPage: false });
@@ -451,7 +406,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
       expect((await emma.client.post('/api/videos/upload', form)).status).toBe(201);
     }
     for (const viewport of [DESKTOP, MOBILE]) {
-      const { context, page, errors } = await loggedInPage(browser, server.url, me.member, viewport);
+      const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, viewport);
       const asked: string[] = [];
       await page.route('**/api/users/profile/**', async (route) => {
         const url = new URL(route.request().url());
@@ -459,7 +414,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
         asked.push(url.search);
         await route.continue({ url: url.toString() });
       });
-      await page.goto(`${server.url}/user/${emma.member.pseudo}`);
+      await page.goto(`${live.server.url}/user/${emma.member.pseudo}`);
       const cards = page.locator('.profile__videos .card-grid > li');
       const more = page.getByRole('button', { name: 'Voir plus de vidéos' });
       await more.waitFor();
@@ -483,7 +438,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
   }, 120_000);
 
   it('the friends feed asks for its next page near the end of the first; when it cannot load it says so and retries; a visitor is told to log in', async () => {
-    const viewer = await registerAndLogin(server.url);
+    const viewer = await registerAndLogin(live.server.url);
     await follow(viewer, bob);
     // bob has 11 videos: one more than a page of the friends feed
     for (let i = 0; i < 10; i++) {
@@ -494,12 +449,12 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
       const uploaded = await bob.client.post('/api/videos/upload', form);
       expect(uploaded.status, uploaded.text).toBe(201);
     }
-    const { context, page, errors } = await loggedInPage(browser, server.url, viewer.member, DESKTOP);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, viewer.member, DESKTOP);
     const asked: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/videos/friends-feed/')) asked.push(new URL(r.url()).searchParams.get('page') ?? '');
     });
-    await page.goto(`${server.url}/feed`);
+    await page.goto(`${live.server.url}/feed`);
     const active = page.locator('.feed-slide--active');
     await active.waitFor();
     expect(await active.getByRole('heading', { level: 2 }).textContent()).toBe('Souvenir n°10');
@@ -514,11 +469,11 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await context.close();
 
     // the friends feed fails (routed to a 500): said, and "Réessayer" asks again
-    const phone = await loggedInPage(browser, server.url, viewer.member, MOBILE);
+    const phone = await loggedInPage(live.browser, live.server.url, viewer.member, MOBILE);
     await phone.page.route('**/api/videos/friends-feed/**', (route) =>
       route.fulfill({ status: 500, json: { error: 'Erreur serveur.' } }),
     );
-    await phone.page.goto(`${server.url}/feed`);
+    await phone.page.goto(`${live.server.url}/feed`);
     await phone.page.getByText('Impossible de charger le feed amis').waitFor();
     await screenshot(phone.page, 'feed-failed-mobile', { fullPage: false });
     await phone.page.unrouteAll();
@@ -526,16 +481,16 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await phone.page.locator('.feed-slide--active').waitFor();
     await phone.context.close();
 
-    const visitor = await browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
+    const visitor = await live.browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
     const { page: anonymous } = await newPage(visitor);
-    await anonymous.goto(`${server.url}/feed`);
+    await anonymous.goto(`${live.server.url}/feed`);
     await anonymous.getByText('Utilisateur non connecté', { exact: true }).waitFor();
     await visitor.close();
   }, 120_000);
 
   it('friends on a phone: who I follow, with their bio; unfollowing asks first; nobody followed is said so', async () => {
-    const { context, page, errors } = await loggedInPage(browser, server.url, me.member, MOBILE);
-    await page.goto(`${server.url}/friends`);
+    const { context, page, errors } = await loggedInPage(live.browser, live.server.url, me.member, MOBILE);
+    await page.goto(`${live.server.url}/friends`);
     await page.getByRole('heading', { level: 1, name: 'Mes amis' }).waitFor();
     const rows = page.locator('.friend');
     const following = Number((await me.client.get(`/api/users/stats/${me.member.email}`)).json.following);
@@ -560,9 +515,9 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const nobody = await registerAndLogin(server.url);
-    const other = await loggedInPage(browser, server.url, nobody.member, MOBILE);
-    await other.page.goto(`${server.url}/friends-list`);
+    const nobody = await registerAndLogin(live.server.url);
+    const other = await loggedInPage(live.browser, live.server.url, nobody.member, MOBILE);
+    await other.page.goto(`${live.server.url}/friends-list`);
     await other.page.getByText('Vous ne suivez encore personne').waitFor();
     await other.context.close();
   }, 90_000);

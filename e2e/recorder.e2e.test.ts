@@ -1,11 +1,10 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot, startE2eServer } from './harness';
+import { describe, it, expect } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { Client, registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot } from './harness';
+import { DESKTOP, MOBILE, sidewaysOverflow, serverAndBrowser, slowUplink } from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
 const BUTTONS = ['Activer caméra', 'Démarrer', 'Pause', 'Reprendre', 'Arrêter', 'Supprimer', 'Recommencer', 'Publier'];
 
 /** The recorder's buttons a person can press now, in the page's order. */
@@ -44,40 +43,29 @@ const tracks = (page: Page) =>
       stream.getTracks().map((track) => `${track.kind}:${track.readyState}`),
     ),
   );
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe.skipIf(!!skip)('recorder against the real server', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser();
 
   it('records about 2 s with a filter, previews, publishes: the video is on the profile', async () => {
-    const { member } = await registerAndLogin(server.url);
-    const context = await browser.newContext();
+    const { member } = await registerAndLogin(live.server.url);
+    const context = await live.browser.newContext();
     const { page, errors } = await newPage(context);
     const mediapipe: Array<{ url: string; status: number }> = [];
     page.on('response', (r) => {
       if (r.url().includes('/mediapipe/')) mediapipe.push({ url: r.url(), status: r.status() });
     });
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Mot de passe').fill(member.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL(`**/user/${member.pseudo}`);
     // nothing of MediaPipe before /create
-    await page.goto(`${server.url}/`);
+    await page.goto(`${live.server.url}/`);
     await page.waitForLoadState('networkidle');
     expect(mediapipe).toEqual([]);
 
-    await page.goto(`${server.url}/create`);
+    await page.goto(`${live.server.url}/create`);
     await page.getByRole('button', { name: 'Activer caméra' }).click();
     await page.getByRole('button', { name: 'Démarrer' }).and(page.locator(':enabled')).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Pirate' }).click();
@@ -85,7 +73,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     await page.getByText('Aucun visage détecté.').waitFor({ timeout: 60_000 });
     expect(mediapipe.length).toBeGreaterThan(0);
     for (const r of mediapipe) {
-      expect(new URL(r.url).origin).toBe(new URL(server.url).origin);
+      expect(new URL(r.url).origin).toBe(new URL(live.server.url).origin);
       expect(r.status).toBe(200);
     }
     await page.getByRole('button', { name: 'Démarrer' }).click();
@@ -98,9 +86,9 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     await page.getByText('Vidéo publiée !').waitFor({ timeout: 30_000 });
     await screenshot(page, 'e2e-create-published');
 
-    const c = new Client(server.url);
+    const c = new Client(live.server.url);
     await c.post('/api/auth/login', { email: member.email, password: member.password });
-    await server.deps.jobs.drain(30_000);
+    await live.server.deps.jobs.drain(30_000);
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);
     const published = (profile.json.videos as Array<Record<string, unknown>>).find((v) => v.title === 'Vidéo EVO');
     expect(published).toBeDefined();
@@ -112,8 +100,8 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
   let member: Registration;
   let client: Client;
   const loggedIn = async (viewport = DESKTOP) => {
-    if (!member) ({ member, client } = await registerAndLogin(server.url));
-    const opened = await loggedInPage(browser, server.url, member, viewport);
+    if (!member) ({ member, client } = await registerAndLogin(live.server.url));
+    const opened = await loggedInPage(live.browser, live.server.url, member, viewport);
     await keepStreams(opened.context);
     return opened;
   };
@@ -122,7 +110,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     const { context, page, errors } = await loggedIn();
     const responses: Array<{ url: string; status: number }> = [];
     page.on('response', (r) => responses.push({ url: r.url(), status: r.status() }));
-    await page.goto(`${server.url}/create`);
+    await page.goto(`${live.server.url}/create`);
     await page.getByRole('heading', { level: 1, name: 'Créer une Vidéo' }).waitFor();
     expect(await page.title()).toBe('Créer une Vidéo · EVO');
     await expect.poll(() => enabledButtons(page)).toEqual(['Activer caméra']);
@@ -206,23 +194,11 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     ).toBe(true);
 
     // a slow uplink, so that the progress bar is seen
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 32 * 1024,
-    });
+    const fullSpeed = await slowUplink(context, page, 32 * 1024);
     await page.getByRole('button', { name: 'Publier' }).click();
     await page.getByRole('progressbar', { name: 'Envoi de la vidéo' }).waitFor();
     await screenshot(page, 'recorder-publishing', { fullPage: false });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await fullSpeed();
     await page.getByText('Vidéo publiée !').waitFor({ timeout: 60_000 });
     await preview.waitFor({ state: 'detached' });
     expect(await enabledButtons(page)).toEqual(['Activer caméra']);
@@ -242,11 +218,11 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
       .toBe('prête');
     // more than the second waited for before the pause (the server measures the file)
     expect(published!.duration).toBeGreaterThan(1);
-    const file = Buffer.from(await (await fetch(`${server.url}${published!.file_path}`)).arrayBuffer());
+    const file = Buffer.from(await (await fetch(`${live.server.url}${published!.file_path}`)).arrayBuffer());
     expect(file.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
     expect(file.length).toBeGreaterThan(10 * 1024);
     // every file came from this server, none is missing
-    const origin = new URL(server.url).origin;
+    const origin = new URL(live.server.url).origin;
     expect(
       responses.filter(
         (r) => !r.url.startsWith('data:') && !r.url.startsWith('blob:') && new URL(r.url).origin !== origin,
@@ -263,7 +239,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/videos/upload')) uploads += 1;
     });
-    await page.goto(`${server.url}/create`);
+    await page.goto(`${live.server.url}/create`);
     await page.getByRole('heading', { level: 1, name: 'Créer une Vidéo' }).waitFor();
     let focused = '';
     for (let i = 0; i < 40 && focused !== 'Activer caméra'; i += 1) {
@@ -305,15 +281,15 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
 
   it('the camera test page shows a mirrored picture without sound and lets the camera go when left; the test video plays', async () => {
     const { context, page, errors } = await loggedIn();
-    await page.goto(`${server.url}/test`);
+    await page.goto(`${live.server.url}/test`);
     await page.getByRole('heading', { level: 1, name: 'Test caméra' }).waitFor();
-    const live = page.locator('video.camera-test__video');
+    const camera = page.locator('video.camera-test__video');
     await page.locator('video[data-status="live"]').waitFor();
     await page.waitForFunction(
       () => (document.querySelector('video.camera-test__video') as HTMLVideoElement).videoWidth > 0,
     );
     expect(
-      await live.evaluate((video: HTMLVideoElement) => ({
+      await camera.evaluate((video: HTMLVideoElement) => ({
         transform: getComputedStyle(video).transform,
         audio: (video.srcObject as MediaStream).getAudioTracks().length,
         width: video.videoWidth,
@@ -324,7 +300,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     await expect.poll(async () => (await tracks(page)).every((t) => t.endsWith(':ended'))).toBe(true);
     expect((await tracks(page)).length).toBeGreaterThan(0);
 
-    await page.goto(`${server.url}/test-video`);
+    await page.goto(`${live.server.url}/test-video`);
     await page.getByRole('heading', { level: 1, name: 'Vidéo de test' }).waitFor();
     const player = page.locator('video.test-video__player');
     expect(await player.getAttribute('src')).toBe('/samples/evo-sample.mp4');
@@ -349,20 +325,20 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
   }, 90_000);
 
   it('a refused camera: "Accès caméra refusé" on /create, only a console warning on /test', async () => {
-    if (!member) ({ member, client } = await registerAndLogin(server.url));
+    if (!member) ({ member, client } = await registerAndLogin(live.server.url));
     const refusing = await launchBrowser({ refuseCamera: true });
     try {
-      const { context, page } = await loggedInPage(refusing, server.url, member, DESKTOP);
+      const { context, page } = await loggedInPage(refusing, live.server.url, member, DESKTOP);
       const warnings: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'warning') warnings.push(m.text());
       });
-      await page.goto(`${server.url}/create`);
+      await page.goto(`${live.server.url}/create`);
       await page.getByRole('button', { name: 'Activer caméra' }).click();
       await page.getByRole('alert').getByText('Accès caméra refusé', { exact: true }).waitFor();
       expect(await enabledButtons(page)).toEqual(['Activer caméra']);
       await screenshot(page, 'recorder-camera-refused', { fullPage: false });
-      await page.goto(`${server.url}/test`);
+      await page.goto(`${live.server.url}/test`);
       await page.getByRole('heading', { level: 1, name: 'Test caméra' }).waitFor();
       await page.locator('video[data-status="unavailable"]').waitFor();
       await expect.poll(() => warnings.some((w) => w.includes('Test caméra'))).toBe(true);

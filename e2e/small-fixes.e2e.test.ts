@@ -1,65 +1,42 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot, loggedInPage } from './harness';
 import {
-  ASSETS,
-  Client,
-  PNG_1PX,
-  newMember,
-  registerAndLogin,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, loggedInPage } from './harness';
+  ADMIN,
+  DESKTOP,
+  MOBILE,
+  SIZES,
+  adminClient,
+  firstVideoId,
+  follow,
+  type Member,
+  serverAndBrowser,
+  registerAtOnce,
+} from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 const FOLLOW_BACK = "S'abonner en retour";
 
 /** issue 12 item 10: the smaller problems a new member meets */
 describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let author: { client: Client; member: Registration };
-  let fan: { client: Client; member: Registration };
-  let friend: { client: Client; member: Registration };
+  const live = serverAndBrowser();
+  let author: Member;
+  let fan: Member;
+  let friend: Member;
   let videoId: number;
   let admin: Client;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [author, fan, friend] = await Promise.all([
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-      registerAndLogin(server.url),
-    ]);
-    const profile = await fan.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
-    admin = new Client(server.url);
-    expect(
-      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
-    ).toBe(200);
+    [author, fan, friend] = await registerAtOnce(live.server.url, 3);
+    videoId = await firstVideoId(fan.client, author.member.pseudo);
+    admin = await adminClient(live.server.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  const loggedIn = (m: { email: string; password: string }, size: { width: number; height: number } = SIZES[0]) =>
-    loggedInPage(browser, server.url, m, size);
-
-  const follow = async (a: { client: Client; member: Registration }, b: Registration) =>
-    expect(
-      (await a.client.post('/api/users/follows/follow', { followerEmail: a.member.email, followingPseudo: b.pseudo }))
-        .status,
-    ).toBe(200);
+  const loggedIn = (m: { email: string; password: string }, size: { width: number; height: number } = DESKTOP) =>
+    loggedInPage(live.browser, live.server.url, m, size);
 
   it("'S'abonner en retour' is offered only for someone not followed yet, and no more once clicked", async () => {
     // the author already follows their friend, then the friend follows them back: nothing to offer
@@ -68,7 +45,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     // the fan follows the author, who does not follow the fan yet
     await follow(fan, author.member);
     const { context, page } = await loggedIn(author.member);
-    await page.goto(`${server.url}/notifications`);
+    await page.goto(`${live.server.url}/notifications`);
     const item = (pseudo: string) => page.locator('.notif', { hasText: pseudo });
     await expect.poll(() => item(fan.member.pseudo).getByRole('button', { name: FOLLOW_BACK }).isVisible()).toBe(true);
     expect(await item(friend.member.pseudo).getByRole('button', { name: FOLLOW_BACK }).count()).toBe(0);
@@ -87,8 +64,8 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
   }, 90_000);
 
   it('reporting offers reasons (optional), and the administrators read the one chosen', async () => {
-    const { context, page } = await loggedIn(fan.member, SIZES[1]);
-    await page.goto(`${server.url}/video/${videoId}`);
+    const { context, page } = await loggedIn(fan.member, MOBILE);
+    await page.goto(`${live.server.url}/video/${videoId}`);
     await page.getByRole('button', { name: 'Signaler' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Pourquoi signalez-vous cette vidéo ? (facultatif)').waitFor();
@@ -106,8 +83,8 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
 
   for (const size of SIZES) {
     it(`the single video page shows its comment thread (${size.name})`, async () => {
-      const { context, page } = await loggedIn(friend.member, size);
-      await page.goto(`${server.url}/video/${videoId}`);
+      const { context, page } = await loggedIn(friend.member, size.viewport);
+      await page.goto(`${live.server.url}/video/${videoId}`);
       const box = page.getByLabel('Votre commentaire');
       await box.waitFor();
       await box.fill(`Bravo (${size.name})`);
@@ -134,9 +111,9 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     const picture = path.join(dir, 'photo.png');
     await writeFile(picture, PNG_1PX);
     const m = newMember();
-    const context = await browser.newContext({ viewport: SIZES[1], locale: 'fr-FR' });
+    const context = await live.browser.newContext({ viewport: MOBILE, locale: 'fr-FR' });
     const { page } = await newPage(context);
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${live.server.url}/register`);
     await page.getByLabel('Email').fill(m.email);
     await page.getByLabel('Pseudo').fill(m.pseudo);
     await page.getByLabel('Mot de passe', { exact: true }).fill(m.password);
@@ -161,7 +138,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
 
   for (const size of SIZES) {
     it(`an administrator lands on /admin after login, with a light bottom bar (${size.name})`, async () => {
-      const { context, page } = await loggedIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD }, size);
+      const { context, page } = await loggedIn(ADMIN, size.viewport);
       await page.waitForURL((u) => u.pathname === '/admin');
       const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
       await bar.waitFor();
@@ -178,7 +155,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
   }
 
   it('an unknown path answers HTTP 404 with the French page; known screens answer 200', async () => {
-    const unknown = await fetch(`${server.url}/nimporte-quoi`);
+    const unknown = await fetch(`${live.server.url}/nimporte-quoi`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/text\/html/);
     for (const known of [
@@ -189,11 +166,11 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
       '/admin/stats/general',
       '/login',
     ])
-      expect((await fetch(`${server.url}${known}`)).status, known).toBe(200);
-    expect((await fetch(`${server.url}/video/12/autre`)).status).toBe(404);
-    expect((await fetch(`${server.url}/api/nimporte-quoi`)).status).toBe(404);
+      expect((await fetch(`${live.server.url}${known}`)).status, known).toBe(200);
+    expect((await fetch(`${live.server.url}/video/12/autre`)).status).toBe(404);
+    expect((await fetch(`${live.server.url}/api/nimporte-quoi`)).status).toBe(404);
     const { context, page } = await loggedIn(author.member);
-    const res = await page.goto(`${server.url}/nimporte-quoi`);
+    const res = await page.goto(`${live.server.url}/nimporte-quoi`);
     expect(res?.status()).toBe(404);
     await expect.poll(() => page.getByRole('heading', { name: 'Page introuvable' }).isVisible()).toBe(true);
     await context.close();
@@ -202,19 +179,19 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
   it('every page title reads "<page> · EVO", and the keyboard goes from the logo to the menu before the bell', async () => {
     const { context, page } = await loggedIn(author.member);
     for (const route of ['/', '/feed', `/user/${author.member.pseudo}`, '/messages', '/nimporte-quoi']) {
-      await page.goto(`${server.url}${route}`);
+      await page.goto(`${live.server.url}${route}`);
       await page.waitForLoadState('networkidle');
       await expect.poll(() => page.title(), { message: route }).toMatch(/^.+ · EVO$/);
     }
     await context.close();
-    const visitor = await browser.newContext({ viewport: SIZES[0] });
+    const visitor = await live.browser.newContext({ viewport: DESKTOP });
     const { page: login } = await newPage(visitor);
-    await login.goto(`${server.url}/login`);
+    await login.goto(`${live.server.url}/login`);
     await expect.poll(() => login.title()).toBe('Connexion · EVO');
     await visitor.close();
 
     const { context: c2, page: home } = await loggedIn(author.member);
-    await home.goto(`${server.url}/`);
+    await home.goto(`${live.server.url}/`);
     await home.getByRole('link', { name: 'EVO' }).first().focus();
     await home.keyboard.press('Tab');
     expect(await home.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Amis');

@@ -1,17 +1,10 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { login, realErrors, serverAndBrowser, registerAtOnce } from './helpers';
 
 const skip = browserSkipReason();
-
-async function login(page: Page, base: string, m: Registration) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL(`**/user/${m.pseudo}`);
-}
 
 const badge = (page: Page) =>
   page
@@ -20,12 +13,8 @@ const badge = (page: Page) =>
     .catch(() => null);
 const counter = (page: Page, label: string) =>
   page.locator('.profile__counters div', { hasText: label }).locator('dd').textContent();
-/** the browser reports answered 4xx as console errors: those are expected in these journeys */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-
 describe.skipIf(!!skip)('social journeys with two members in two browsers', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let a: Registration;
   let b: Registration;
   let pa: Page;
@@ -33,33 +22,27 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   let errors: string[][] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    [a, b] = (await Promise.all([registerAndLogin(server.url), registerAndLogin(server.url)])).map((r) => r.member);
-    const ca = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const cb = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    [a, b] = (await registerAtOnce(live.server.url, 2)).map((r) => r.member);
+    const ca = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const cb = await live.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const na = await newPage(ca);
     const nb = await newPage(cb);
     pa = na.page;
     pb = nb.page;
-    await login(pa, server.url, a);
-    await login(pb, server.url, b);
+    await login(pa, live.server.url, a);
+    await login(pb, live.server.url, b);
     errors = [na.errors, nb.errors];
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('A cannot message B before following; A follows B from the suggestions and B’s bell updates live', async () => {
-    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
     const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
     await box.waitFor();
     expect(await box.isDisabled()).toBe(true);
 
-    await pb.goto(`${server.url}/`);
+    await pb.goto(`${live.server.url}/`);
     expect(await badge(pb)).toBeNull();
-    await pa.goto(`${server.url}/users-with-videos`);
+    await pa.goto(`${live.server.url}/users-with-videos`);
     await pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).click();
     await expect.poll(() => pa.getByText(`✅ Tu suis maintenant ${b.pseudo}`).isVisible()).toBe(true);
     await expect.poll(() => pa.getByRole('button', { name: `Suivre @${b.pseudo}` }).count()).toBe(0);
@@ -68,7 +51,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('A comments B’s video, B replies: one level only', async () => {
-    await pa.goto(`${server.url}/user/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${b.pseudo}`);
     await pa
       .getByRole('button', { name: /^Commentaires/ })
       .first()
@@ -77,7 +60,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('2');
 
-    await pb.goto(`${server.url}/user/${b.pseudo}`);
+    await pb.goto(`${live.server.url}/user/${b.pseudo}`);
     await pb
       .getByRole('button', { name: /^Commentaires/ })
       .first()
@@ -105,9 +88,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('B likes A’s video and A’s Goûts grows', async () => {
-    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${a.pseudo}`);
     await expect.poll(() => counter(pa, 'Goûts')).toBe('0');
-    await pb.goto(`${server.url}/user/${a.pseudo}`);
+    await pb.goto(`${live.server.url}/user/${a.pseudo}`);
     await pb
       .getByRole('button', { name: /^J'aime \(0\)/ })
       .first()
@@ -118,9 +101,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('an insult is refused with the exact text; a normal message arrives live in B’s open conversation', async () => {
-    await pb.goto(`${server.url}/messages/${a.pseudo}`);
+    await pb.goto(`${live.server.url}/messages/${a.pseudo}`);
     await pb.getByLabel(`Votre réponse à @${a.pseudo}`).waitFor();
-    await pa.goto(`${server.url}/send-message/${b.pseudo}`);
+    await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
     const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
     await expect.poll(() => box.isEnabled()).toBe(true);
     await box.fill('Espèce de connard');
@@ -136,7 +119,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
   }, 60_000);
 
   it('A deletes their own video after the confirmation', async () => {
-    await pa.goto(`${server.url}/user/${a.pseudo}`);
+    await pa.goto(`${live.server.url}/user/${a.pseudo}`);
     const cards = pa.locator('.video-card');
     await expect.poll(() => cards.count()).toBe(1);
     await pa.getByRole('button', { name: "Plus d'actions sur la vidéo" }).first().click();

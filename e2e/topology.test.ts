@@ -22,7 +22,7 @@ import {
 import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { Client, demoVideo, registerAndLogin } from '@evo/command-api/testing/test-server';
+import { Client, demoVideo, registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
 import { uploadVideo } from '@evo/command-api';
 import {
   ROOT,
@@ -48,8 +48,6 @@ if (skipReason) console.warn(`[skip] distributed topology: ${skipReason}`);
 
 const browserSkip = browserSkipReason();
 if (!skipReason && browserSkip) console.warn(`[skip] the topology's back-office screen: ${browserSkip}`);
-
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 
 /** `url` naming the database `name` (the rest of the URL, options included, kept) */
 function withDatabase(url: string, name: string): string {

@@ -6,31 +6,11 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  registerAndLogin,
-  type Client,
-  type Registration,
-  type TestServer,
-} from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { SIZES, login, realErrors, sidewaysOverflow, type Member } from './helpers';
 
 const skip = browserSkipReason();
-
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'mobile', viewport: { width: 390, height: 844 } },
-] as const;
-
-/** the browser reports answered 4xx as console errors: those are expected in these journeys */
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
-
-async function login(page: Page, base: string, m: Registration) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL(`**/user/${m.pseudo}`);
-}
 
 interface Obstruction {
   inViewport: boolean;
@@ -67,15 +47,11 @@ async function obstruction(page: Page, selector: string): Promise<Obstruction> {
   });
 }
 
-/** No sideways scroll: the document is no wider than the viewport. */
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
 describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 390x844)', () => {
   let server: TestServer;
   let browser: Browser;
-  let a: { client: Client; member: Registration };
-  let b: { client: Client; member: Registration };
+  let a: Member;
+  let b: Member;
   const contexts: BrowserContext[] = [];
   const errors: string[][] = [];
 
@@ -96,7 +72,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    const errs = errors.flatMap(realErrors);
+    const errs = errors.flatMap((e) => realErrors(e));
     expect(errs, `console errors:\n${errs.join('\n')}`).toEqual([]);
   });
 

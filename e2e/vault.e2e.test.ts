@@ -1,22 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
+import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { DESKTOP, MOBILE, login, realErrors } from './helpers';
 
 const skip = browserSkipReason();
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-const realErrors = (errors: string[]) => errors.filter((e) => !e.includes('Failed to load resource'));
 const textOf = async (page: Page, testId: string) =>
   ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
-
-async function login(page: Page, base: string, m: Registration): Promise<void> {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL(`**/user/${m.pseudo}`);
-}
 
 /**
  * The vault shows how much of the balance is withdrawable (only coins earned from received gifts),

@@ -1,20 +1,16 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { Client, registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import type { Locator, Page } from 'playwright-core';
+import { Client, registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { DESKTOP, MOBILE, SIZES, type Member, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 /** the screenshots of this change, looked at by people */
 const SHOTS = process.env.FEED_SHOTS_DIR;
 const realErrors = (errors: string[]) =>
   errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('net::ERR_ABORTED'));
 
-type Member = { client: Client; member: Registration };
 /** waits of the browser checks (scrolls, plays, server counts): generous, the machine may be loaded */
 const POLL = { timeout: 10_000 };
 
@@ -27,8 +23,7 @@ interface Box {
 
 /** issue 12 "Beyond: a feed people expect": "Pour toi" (/feed) as a vertical, full-height feed */
 describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let friends: Member[];
   let stranger: Member;
   /** the friends' videos, in their order */
@@ -36,27 +31,21 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
   const videoOf = (friend: number) => friendVideos[friend];
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
     // each registration publishes one video (the demo clip); three friends, then someone nobody follows
     friends = [];
     for (const name of ['Alpha', 'Bravo', 'Charlie'])
-      friends.push(await registerAndLogin(server.url, { video_title: `Vidéo de ${name}` }));
-    stranger = await registerAndLogin(server.url, { video_title: "Vidéo d'un inconnu" });
+      friends.push(await registerAndLogin(live.server.url, { video_title: `Vidéo de ${name}` }));
+    stranger = await registerAndLogin(live.server.url, { video_title: "Vidéo d'un inconnu" });
     friendVideos = [];
     for (const f of friends) {
       const profile = await stranger.client.get(`/api/users/profile/${f.member.pseudo}`);
       friendVideos.push((profile.json.videos as Array<{ id: number }>)[0].id);
     }
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   /** a new member who follows the three friends and has coins for a gift */
   async function viewer(follow = true): Promise<Member> {
-    const v = await registerAndLogin(server.url, { video_title: 'Ma vidéo' });
+    const v = await registerAndLogin(live.server.url, { video_title: 'Ma vidéo' });
     if (follow)
       for (const f of friends)
         expect(
@@ -73,7 +62,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
   async function loggedIn(m: Registration, size: { width: number; height: number }) {
     // a phone has a touch screen (swipes)
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR', hasTouch: size.width < 600 });
+    const context = await live.browser.newContext({ viewport: size, locale: 'fr-FR', hasTouch: size.width < 600 });
     // layout shifts not caused by the member, summed per page (the Cumulative Layout Shift)
     await context.addInitScript(() => {
       const w = window as unknown as { __shift: number };
@@ -83,9 +72,9 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
           if (!entry.hadRecentInput) w.__shift += entry.value;
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: live.server.url });
     const { page, errors } = await newPage(context);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${live.server.url}/login`);
     await page.getByLabel('Email').fill(m.email);
     await page.getByLabel('Mot de passe').fill(m.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
@@ -219,8 +208,8 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const me = await viewer();
       const [charlie, bravo] = [videoOf(2), videoOf(1)];
       const before = { charlie: await views(me.client, charlie), bravo: await views(me.client, bravo) };
-      const { context, page, errors } = await loggedIn(me.member, size);
-      await page.goto(`${server.url}/feed`);
+      const { context, page, errors } = await loggedIn(me.member, size.viewport);
+      await page.goto(`${live.server.url}/feed`);
       await active(page).waitFor();
       const first = await activeId(page);
       expect(first).toBe(charlie);
@@ -232,7 +221,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
           .getAttribute('href'),
       ).toBe(`/user/${friends[2].member.pseudo}`);
       await expectPlaying(page, first, true);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
       await noSidewaysScroll(page);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
       // the view of this display reached the server
@@ -270,7 +259,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expectPlaying(page, second, false);
       await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);
       await settled(page);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
       await expect.poll(() => views(me.client, second), { timeout: 10_000 }).toBe(before.bravo + 1);
       expect(await loadedVideos(page)).toBeLessThanOrEqual(2);
       await shot(page, `feed-next-${size.name}`);
@@ -328,7 +317,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await settled(page);
       await expectPlaying(page, third);
       await expect.poll(async () => (await media(page, second))?.paused, POLL).toBe(true);
-      await fillsBetweenTheBars(page, size);
+      await fillsBetweenTheBars(page, size.viewport);
 
       // nothing moved by itself on the way (the Cumulative Layout Shift stays at 0)
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
@@ -339,8 +328,8 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
     it(`like, comments in a sheet, gift picker and share from the side of the video (${size.name})`, async () => {
       const me = await viewer();
-      const { context, page, errors } = await loggedIn(me.member, size);
-      await page.goto(`${server.url}/feed`);
+      const { context, page, errors } = await loggedIn(me.member, size.viewport);
+      await page.goto(`${live.server.url}/feed`);
       await active(page).waitFor();
       const id = await activeId(page);
       const rail = active(page).getByRole('group', { name: 'Actions sur la vidéo' });
@@ -398,7 +387,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       // share copies the link of the video page
       await rail.getByRole('button', { name: 'Partager' }).click();
       await page.getByText('Lien copié !').first().waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/video/${id}`);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${live.server.url}/video/${id}`);
 
       await noSidewaysScroll(page);
       expect(realErrors(errors)).toEqual([]);
@@ -408,8 +397,8 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
   it('keyboard: the feed takes the focus with a visible ring; after the friends come other members, then an end', async () => {
     const me = await viewer();
-    const { context, page } = await loggedIn(me.member, SIZES[0]);
-    await page.goto(`${server.url}/feed`);
+    const { context, page } = await loggedIn(me.member, DESKTOP);
+    await page.goto(`${live.server.url}/feed`);
     await active(page).waitFor();
     const scroller = page.getByRole('feed', { name: 'Vidéos' });
     // from the skip link to the feed, by keyboard
@@ -458,8 +447,8 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
 
   it("a member who follows nobody still gets other members' videos; 'Aucun contenu' when there is none at all", async () => {
     const me = await viewer(false);
-    const { context, page } = await loggedIn(me.member, SIZES[1]);
-    await page.goto(`${server.url}/feed`);
+    const { context, page } = await loggedIn(me.member, MOBILE);
+    await page.goto(`${live.server.url}/feed`);
     await active(page).waitFor();
     expect(await active(page).getByText('Suggestion', { exact: true }).isVisible()).toBe(true);
     await expectPlaying(page, await activeId(page), true);

@@ -1,38 +1,27 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { registerAndLogin, type Registration, type TestServer } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
+import { browserSkipReason, newPage, screenshot } from './harness';
+import { DESKTOP, MOBILE, SIZES, firstVideoId, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
 
 /** issue 12 item 4: a visitor's shared link survives the login, and forms ask to log in first */
 describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const live = serverAndBrowser();
   let member: Registration;
   let videoId: number;
   let authorPseudo: string;
 
   beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-    const author = await registerAndLogin(server.url);
-    member = (await registerAndLogin(server.url)).member;
-    const profile = await author.client.get(`/api/users/profile/${author.member.pseudo}`);
-    videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+    const author = await registerAndLogin(live.server.url);
+    member = (await registerAndLogin(live.server.url)).member;
+    videoId = await firstVideoId(author.client, author.member.pseudo);
     authorPseudo = author.member.pseudo;
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  async function visitor(size: { width: number; height: number } = SIZES[0]) {
-    const context = await browser.newContext({ viewport: size, locale: 'fr-FR' });
+  async function visitor(size: { width: number; height: number } = DESKTOP) {
+    const context = await live.browser.newContext({ viewport: size, locale: 'fr-FR' });
     return { context, ...(await newPage(context)) };
   }
 
@@ -50,8 +39,8 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
 
   for (const size of SIZES) {
     it(`a shared video link opened by a visitor comes back to the video after login (${size.name})`, async () => {
-      const { context, page } = await visitor(size);
-      await page.goto(`${server.url}/video/${videoId}`);
+      const { context, page } = await visitor(size.viewport);
+      await page.goto(`${live.server.url}/video/${videoId}`);
       await page.waitForURL((u) => u.pathname === '/login');
       expect(new URL(page.url()).searchParams.get('retour')).toBe(`/video/${videoId}`);
       await page.getByLabel('Email').waitFor();
@@ -67,7 +56,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
 
   it('a shared profile link comes back to the profile, also through the registration page', async () => {
     const { context, page } = await visitor();
-    await page.goto(`${server.url}/user/${authorPseudo}`);
+    await page.goto(`${live.server.url}/user/${authorPseudo}`);
     await page.waitForURL((u) => u.pathname === '/login');
     // the detour by "Créer un compte" and back keeps where the visitor was going
     await page.getByRole('link', { name: 'Créer un compte' }).last().click();
@@ -83,8 +72,8 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
 
   for (const path of ['/create', '/upload/video']) {
     it(`${path} asks a visitor to log in before showing the form, then shows it`, async () => {
-      const { context, page } = await visitor(SIZES[1]);
-      await page.goto(`${server.url}${path}`);
+      const { context, page } = await visitor(MOBILE);
+      await page.goto(`${live.server.url}${path}`);
       await page.waitForURL((u) => u.pathname === '/login');
       expect(new URL(page.url()).searchParams.get('retour')).toBe(path);
       await logIn(page);
@@ -107,11 +96,11 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
       const { context, page } = await visitor();
       const requests: string[] = [];
       page.on('request', (r) => requests.push(r.url()));
-      await page.goto(`${server.url}/login?retour=${encodeURIComponent(retour)}`);
+      await page.goto(`${live.server.url}/login?retour=${encodeURIComponent(retour)}`);
       await logIn(page);
       await page.waitForURL((u) => u.pathname === `/user/${member.pseudo}`);
-      expect(new URL(page.url()).origin).toBe(new URL(server.url).origin);
-      expect(requests.filter((u) => new URL(u).origin !== new URL(server.url).origin)).toEqual([]);
+      expect(new URL(page.url()).origin).toBe(new URL(live.server.url).origin);
+      expect(requests.filter((u) => new URL(u).origin !== new URL(live.server.url).origin)).toEqual([]);
       await context.close();
     }, 60_000);
   }

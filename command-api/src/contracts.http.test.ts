@@ -51,6 +51,7 @@ import {
   registrationForm,
   startTestServer,
   type TestServer,
+  type Member,
 } from './testing/test-server';
 
 /**
@@ -61,7 +62,6 @@ import {
 
 let server: TestServer;
 let admin: Client;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let a: Member;
 let b: Member;
 let c: Member;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, afterAll, afterEach, beforeAll } from 'vitest';
+import { describe, it, expect, afterAll, beforeAll } from 'vitest';
 import type { RecordedAppEvent, RecordedEvent } from '@evo/domain';
 import { MemoryReadStore, MongoReadStore, SqliteEventStore, type EventStore, type ReadStore } from '@evo/infra';
 import { mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
@@ -20,11 +20,9 @@ import { notificationsQueries } from './notifications/queries';
 import { socialQueries } from './social/queries';
 import { statsQueries } from './stats/queries';
 import { withMongoTransactionAborts } from './testing/strict-transactions';
+import { closedAfterEach } from './testing/test-lifecycle';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach();
 const newStore = () => {
   const s = new SqliteEventStore(':memory:');
   open.push(s);

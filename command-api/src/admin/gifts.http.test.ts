@@ -1,7 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { DEFAULT_GIFT_CATALOGUE, GIFT_ADMIN_MESSAGES, LEDGER_MESSAGES } from '@evo/domain';
-import { Client, demoVideo, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import {
+  Client,
+  demoVideo,
+  startTestServer,
+  type TestServer,
+  type Member,
+  registerMembers,
+} from '../testing/test-server';
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
 import { slice } from '../messaging/test-helpers';
 import { collect, eventually, imageForm, loginAdmin, online } from './test-helpers';
@@ -9,7 +16,6 @@ import { collect, eventually, imageForm, loginAdmin, online } from './test-helpe
 let server: TestServer;
 let t: ReturnType<typeof slice>;
 let admin: Client;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let sender: Member;
 let receiver: Member;
 
@@ -17,7 +23,7 @@ beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
   admin = await loginAdmin(server);
-  [sender, receiver] = [await registerAndLogin(server.url), await registerAndLogin(server.url)];
+  [sender, receiver] = await registerMembers(server.url, 2);
 });
 afterAll(() => server.stop());
 

@@ -4,14 +4,13 @@ import { MODERATION_MESSAGES } from '@evo/domain';
 import { MemoryReadStore } from '@evo/infra';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { collect, eventually, loginAdmin, online } from './test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
 let admin: Client;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let members: Member[];
 
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { decideView, userDecider, userStream, videoDecider, videoStream, viewsStream } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, handleCommand, loadState, toNewEvents, type CommandContext } from '@evo/infra';
+import { userDecider, userStream, videoDecider, videoStream } from '@evo/domain';
+import { DEMO_ADMIN_EMAIL, handleCommand, type CommandContext } from '@evo/infra';
+import { registerMember, uploadVideo, viewVideo } from '@evo/projections/testing/member-commands';
 import { Client, startTestServer, type TestServer } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { loginAdmin } from './test-helpers';
@@ -28,49 +29,22 @@ async function writeHistory() {
   const register = async (n: number, at: Date) => {
     const userId = randomUUID();
     ids.push(userId);
-    await handleCommand(
+    await registerMember(
       events,
-      userStream(userId),
-      userDecider,
-      {
-        type: 'RegisterUser',
-        userId,
-        email: `stats${n}@test.fr`,
-        pseudo: `stats${n}`,
-        passwordHash: 'h',
-        bio: 'b',
-        profilePicture: 'default.png',
-      },
+      { userId, email: `stats${n}@test.fr`, pseudo: `stats${n}`, bio: 'b', profilePicture: 'default.png' },
       c(userId, at),
     );
     return userId;
   };
   const upload = (ownerId: string, videoId: number, at: Date) =>
-    handleCommand(
+    uploadVideo(
       events,
-      videoStream(videoId),
-      videoDecider,
-      {
-        type: 'UploadVideo',
-        videoId,
-        ownerId,
-        title: `Stats ${videoId}`,
-        description: '',
-        filePath: '/uploads/videos/x.mp4',
-        mimeType: 'video/mp4',
-        sizeBytes: 1,
-      },
+      { videoId, ownerId, title: `Stats ${videoId}`, filePath: '/uploads/videos/x.mp4' },
       c(ownerId, at),
     );
   const m1 = await register(1, daysAgo(40, -5));
   await upload(m1, 9001, daysAgo(40));
-  const v = (await loadState(events, videoStream(9001), videoDecider)).state;
-  for (let i = 0; i < 4; i++)
-    await events.append(
-      viewsStream(9001),
-      toNewEvents(decideView(v, m1), viewsStream(9001), c(m1, daysAgo(39))),
-      'any',
-    );
+  for (let i = 0; i < 4; i++) await viewVideo(events, 9001, m1, c(m1, daysAgo(39)));
   await handleCommand(events, userStream(m1), userDecider, { type: 'RecordLogin', userId: m1 }, c(m1, daysAgo(35)));
   const m2 = await register(2, daysAgo(10));
   await upload(m2, 9002, daysAgo(10, 5));

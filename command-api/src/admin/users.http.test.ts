@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import type { Socket } from 'socket.io-client';
 import { collect, eventually, loginAdmin, online } from './test-helpers';
@@ -10,7 +10,6 @@ import { collect, eventually, loginAdmin, online } from './test-helpers';
 let server: TestServer;
 let t: ReturnType<typeof slice>;
 let admin: Client;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let alice: Member;
 let bob: Member;
 

@@ -1,11 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { COMMENT_MESSAGES } from '@evo/domain';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let owner: Member;
 let fan: Member;
 let videoId: number;

@@ -11,7 +11,14 @@ import {
   RedisSessionStore,
   type SessionStore,
 } from '@evo/infra';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import {
+  Client,
+  registerAndLogin,
+  startTestServer,
+  type TestServer,
+  type Member,
+  registerMembers,
+} from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { SESSION_COOKIE, Sessions } from './session';
 import { createSocketServer } from './socket';
@@ -20,7 +27,6 @@ import { createSocketServer } from './socket';
  * Sockets follow their session (issue 11 items 1 and 2): logout, a new login and expiry close every
  * socket of the session, on every API process; another site's page cannot open one.
  */
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 const sockets: Socket[] = [];
 afterEach(() => {
   while (sockets.length) sockets.pop()!.disconnect();
@@ -66,7 +72,7 @@ describe('sockets of a session, on the product', () => {
   beforeAll(async () => {
     server = await startTestServer();
     t = slice(server);
-    [owner, fan] = [await registerAndLogin(server.url), await registerAndLogin(server.url)];
+    [owner, fan] = await registerMembers(server.url, 2);
     videoId = await t.firstVideoId(owner.client, owner.member.pseudo);
   });
   afterAll(() => server.stop());

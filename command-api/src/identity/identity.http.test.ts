@@ -13,6 +13,7 @@ import {
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
 import { AUTH_ROUTE_MESSAGES } from './routes';
 import { CSRF_MESSAGE } from '../http/csrf';
+import { expectRefusedBy } from '../testing/refusals';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 
 let server: TestServer;
@@ -21,25 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-// background video processing appends too: let it finish before comparing positions
-const lastPosition = async () => {
-  await server.deps.jobs.drain(30_000);
-  return server.deps.events.lastPosition();
-};
-
 /** The request must be refused with this status and French message, and append nothing. */
-async function expectRefused(
+const expectRefused = (
   send: () => Promise<{ status: number; json: { error?: string } }>,
   status: number,
   error?: string,
-) {
-  const before = await lastPosition();
-  const r = await send();
-  expect(r.status).toBe(status);
-  expect(typeof r.json?.error).toBe('string');
-  if (error) expect(r.json.error).toBe(error);
-  expect(await lastPosition()).toBe(before);
-}
+) => expectRefusedBy(server, send, status, error);
 
 describe('POST /api/auth/register', () => {
   it('creates the member and their first video', async () => {

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { ensureGiftCatalogue } from '@evo/commands';
+import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
 import { LedgerCommands } from './commands';
 import type { PaymentProvider, PaymentRequest } from './payment-provider';
 
-const open: SqliteEventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<SqliteEventStore>();
 const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({
   userId,
   correlationId: randomUUID(),

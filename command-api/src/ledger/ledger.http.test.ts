@@ -5,11 +5,10 @@ import { COIN_PACKS, LEDGER_MESSAGES, MESSAGES, type RecordedEvent } from '@evo/
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { GiftCreditProcess } from '@evo/workers';
 import { reconcileLedger } from '@evo/workers';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { AUTH_MESSAGES } from '../http/session';
 
 let server: TestServer;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let admin: Client;
 
 beforeAll(async () => {

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationStream } from '@evo/domain';
 import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
+import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
 import { setFollowing } from '../social/commands';
 import { sendMessage } from './commands';
 
-const open: SqliteEventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<SqliteEventStore>();
 const ctx = (userId?: string): CommandContext => ({ userId, correlationId: randomUUID(), now: new Date() });
 
 describe('sendMessage with message ids by blocks', () => {

@@ -1,11 +1,17 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { MESSAGING_MESSAGES } from '@evo/domain';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import {
+  Client,
+  registerAndLogin,
+  startTestServer,
+  type TestServer,
+  type Member,
+  registerMembers,
+} from '../testing/test-server';
 import { slice } from './test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let alice: Member;
 let bob: Member;
 let carol: Member;
@@ -13,11 +19,7 @@ let carol: Member;
 beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
-  [alice, bob, carol] = [
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-  ];
+  [alice, bob, carol] = await registerMembers(server.url, 3);
   await t.follow(alice.member.email, bob.member.email);
   await t.follow(bob.member.email, alice.member.email);
 });

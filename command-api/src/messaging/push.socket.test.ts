@@ -1,19 +1,18 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { startTestServer, type TestServer, type Member, registerMembers } from '../testing/test-server';
 import type { SyncPayload } from '../http/socket';
 import { slice } from './test-helpers';
 
 let server: TestServer;
 let t: ReturnType<typeof slice>;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let alice: Member;
 let bob: Member;
 
 beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
-  [alice, bob] = [await registerAndLogin(server.url), await registerAndLogin(server.url)];
+  [alice, bob] = await registerMembers(server.url, 2);
   await t.follow(alice.member.email, bob.member.email);
 });
 afterAll(() => server.stop());

@@ -4,16 +4,13 @@ import { followDecider, followingStream, likeStream, videoDecider, videoStream }
 import { handleCommand, toNewEvents, type CommandContext } from '@evo/infra';
 import { identityQueries } from '@evo/projections';
 import type { TestServer, Client } from '../testing/test-server';
+import { expectRefusedBy, settledLastPosition } from '../testing/refusals';
 
 /** Test helpers of the comments, notifications and messaging slices. */
 export function slice(server: TestServer) {
-  const { events, read, jobs } = server.deps;
+  const { events, read } = server.deps;
   const ctx = (userId?: string): CommandContext => ({ userId, correlationId: randomUUID(), now: new Date() });
-  const lastPosition = async () => {
-    // background video processing appends too: let it finish before comparing positions
-    await jobs.drain(30_000);
-    return events.lastPosition();
-  };
+  const lastPosition = () => settledLastPosition(server);
   const userId = async (email: string) => {
     const u = await identityQueries(read).userByEmail(email);
     if (!u) throw new Error(`no member ${email}`);
@@ -28,18 +25,11 @@ export function slice(server: TestServer) {
       if (last !== undefined) expect(await server.runner!.waitFor(last, 5000)).toBe(true);
     },
     /** The request must be refused with this status and French message, and append nothing. */
-    async expectRefused(
+    expectRefused: (
       send: () => Promise<{ status: number; json: { error?: string } }>,
       status: number,
       error?: string,
-    ) {
-      const before = await lastPosition();
-      const r = await send();
-      expect(r.status).toBe(status);
-      expect(typeof r.json?.error).toBe('string');
-      if (error) expect(r.json.error).toBe(error);
-      expect(await lastPosition()).toBe(before);
-    },
+    ) => expectRefusedBy(server, send, status, error),
     /** a follows b, through the social slice's decider */
     async follow(a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') {
       const [followerId, followeeId] = [await userId(a), await userId(b)];

@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { MODERATION_MESSAGES, SANCTION_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { Client, startTestServer, type TestServer, type Member, registerMembers } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 import { SOCIAL_ROUTE_MESSAGES } from '../social/http';
 import { collect, eventually, loginAdmin, online } from '../admin/test-helpers';
@@ -11,7 +11,6 @@ import { collect, eventually, loginAdmin, online } from '../admin/test-helpers';
 let server: TestServer;
 let t: ReturnType<typeof slice>;
 let admin: Client;
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 let author: Member;
 let reporter: Member;
 let watcher: Member;
@@ -21,12 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   t = slice(server);
   admin = await loginAdmin(server);
-  [author, reporter, watcher, stranger] = [
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-  ];
+  [author, reporter, watcher, stranger] = await registerMembers(server.url, 4);
   const f = await watcher.client.post('/api/users/follows/follow', { followingPseudo: author.member.pseudo });
   expect(f.status).toBe(200);
 });

@@ -2,8 +2,16 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { REPORTS, type ReportDoc } from '@evo/projections';
 import { DEFAULT_REPORT_REASON, REPORT_MESSAGES, SOCIAL_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
-import { Client, demoVideo, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import {
+  Client,
+  demoVideo,
+  registerAndLogin,
+  startTestServer,
+  type TestServer,
+  type Member,
+} from '../testing/test-server';
 import { SOCIAL_ROUTE_MESSAGES as M } from './http';
+import { expectRefusedBy, settledLastPosition } from '../testing/refusals';
 
 let server: TestServer;
 let admin: Client;
@@ -15,23 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-// background video processing appends too: let it finish before comparing positions
-const lastPosition = async () => {
-  await server.deps.jobs.drain(30_000);
-  return server.deps.events.lastPosition();
-};
+const lastPosition = () => settledLastPosition(server);
 
 type Answer = { status: number; json: Record<string, unknown> & { error?: string } };
 
 /** The request must be refused with this status and French message, and append nothing. */
-async function expectRefused(send: () => Promise<Answer>, status: number, error?: string) {
-  const before = await lastPosition();
-  const r = await send();
-  expect(r.status).toBe(status);
-  expect(typeof r.json?.error).toBe('string');
-  if (error) expect(r.json.error).toBe(error);
-  expect(await lastPosition()).toBe(before);
-}
+const expectRefused = (send: () => Promise<Answer>, status: number, error?: string) =>
+  expectRefusedBy(server, send, status, error);
 
 /** The request succeeds and appends nothing (idempotent repeats). */
 async function expectNoChange(send: () => Promise<Answer>, status = 200) {
@@ -42,7 +40,6 @@ async function expectNoChange(send: () => Promise<Answer>, status = 200) {
   return r;
 }
 
-type Member = Awaited<ReturnType<typeof registerAndLogin>>;
 const member = () => registerAndLogin(server.url);
 const firstVideoId = async (m: Member) => {
   const p = await m.client.get(`/api/users/profile/${m.member.pseudo}`);

@@ -140,3 +140,13 @@ export async function registerAndLogin(base: string, overrides: Partial<Registra
   if (l.status !== 200) throw new Error(`login failed: ${l.status} ${l.text}`);
   return { client: c, member: m };
 }
+
+/** A member as registerAndLogin returns them: their logged-in client and what they registered with. */
+export type Member = Awaited<ReturnType<typeof registerAndLogin>>;
+
+/** `count` members registered and logged in one after the other, in that order. */
+export async function registerMembers(base: string, count: number): Promise<Member[]> {
+  const members: Member[] = [];
+  for (let i = 0; i < count; i++) members.push(await registerAndLogin(base));
+  return members;
+}

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANCTION_MESSAGES } from '@evo/domain';
 import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
@@ -9,11 +9,9 @@ import { moderationQueries } from '../moderation/queries';
 import { statsQueries } from '../stats/queries';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
 import { adminQueries } from './queries';
+import { closedAfterEach } from '../testing/test-lifecycle';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach();
 
 async function built(members = 6) {
   const events = new SqliteEventStore(':memory:');

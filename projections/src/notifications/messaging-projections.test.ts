@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   StaleMessageIdError,
   commentDecider,
@@ -8,8 +8,6 @@ import {
   conversationStream,
   notificationsDecider,
   notificationsStream,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
   type NotificationCommand,
@@ -23,7 +21,6 @@ import {
   handleCommand,
   loadState,
   toNewEvents,
-  type CommandContext,
   type EventStore,
 } from '@evo/infra';
 import { FakeEsdbClient } from '@evo/infra/eventstore/testing/fake-esdb-client';
@@ -31,6 +28,7 @@ import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { writeScriptedHistory } from '../testing/scripted-history';
+import { registerMember, uploadVideo } from '../testing/member-commands';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
 import { commentsQueries, threadComments } from '../comments/queries';
@@ -42,18 +40,11 @@ import {
 } from './notifications-projector';
 import { notificationsQueries } from './queries';
 import { messagingQueries } from '../messaging/queries';
+import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 
-const open: EventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<EventStore>();
 
-let clock = Date.UTC(2026, 5, 1, 8);
-const ctx = (userId?: string): CommandContext => ({
-  userId,
-  correlationId: randomUUID(),
-  now: new Date((clock += 60_000)),
-});
+const ctx = minuteApartContexts(Date.UTC(2026, 5, 1, 8));
 
 /** A tiny world written through the real deciders. Follows are appended as the social slice would. */
 function world(events: EventStore = new SqliteEventStore(':memory:')) {
@@ -63,41 +54,16 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(
+      await registerMember(
         events,
-        userStream(userId),
-        userDecider,
-        {
-          type: 'RegisterUser',
-          userId,
-          email: `${pseudo}@test.fr`,
-          pseudo,
-          passwordHash: 'h',
-          bio: '',
-          profilePicture: `${pseudo}.png`,
-        },
+        { userId, email: `${pseudo}@test.fr`, pseudo, bio: '', profilePicture: `${pseudo}.png` },
         ctx(userId),
       );
       return userId;
     },
     async upload(ownerId: string) {
       const videoId = await ids.next('video', ctx(ownerId));
-      await handleCommand(
-        events,
-        videoStream(videoId),
-        videoDecider,
-        {
-          type: 'UploadVideo',
-          videoId,
-          ownerId,
-          title: 'Clip',
-          description: '',
-          filePath: `/uploads/videos/${videoId}.mp4`,
-          mimeType: 'video/mp4',
-          sizeBytes: 1,
-        },
-        ctx(ownerId),
-      );
+      await uploadVideo(events, { videoId, ownerId, title: 'Clip' }, ctx(ownerId));
       return videoId;
     },
     async follow(a: string, b: string) {

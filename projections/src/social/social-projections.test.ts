@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   REPORT_SEQUENCE,
-  decideView,
   favoritesDecider,
   favoritesStream,
   followDecider,
@@ -11,23 +10,11 @@ import {
   likeStream,
   reportClaimDecider,
   reportClaimStream,
-  userDecider,
-  userStream,
   videoDecider,
   videoStream,
-  viewsStream,
   type RecordedAppEvent,
 } from '@evo/domain';
-import {
-  IdBlocks,
-  MemoryReadStore,
-  SqliteEventStore,
-  handleCommand,
-  loadState,
-  toNewEvents,
-  type CommandContext,
-  type EventStore,
-} from '@evo/infra';
+import { IdBlocks, MemoryReadStore, SqliteEventStore, handleCommand, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { writeScriptedHistory } from '../testing/scripted-history';
@@ -39,64 +26,33 @@ import { LIKES, type LikeDoc } from './video-counters-projector';
 import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
+import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 
-const open: SqliteEventStore[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach<SqliteEventStore>();
 
-let clock = Date.UTC(2026, 4, 1, 8);
-const ctx = (userId?: string): CommandContext => ({
-  userId,
-  correlationId: randomUUID(),
-  now: new Date((clock += 60_000)),
-});
+const ctx = minuteApartContexts(Date.UTC(2026, 4, 1, 8));
 
 /** A tiny world written through the real deciders: members, videos and social facts. */
 function world() {
   const events = new SqliteEventStore(':memory:');
   open.push(events);
   const ids = new IdBlocks(events);
-  const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
+  const video = (videoId: number) => videoState(events, videoId);
   return {
     events,
     async member(pseudo: string) {
       const userId = randomUUID();
-      await handleCommand(
+      await registerMember(
         events,
-        userStream(userId),
-        userDecider,
-        {
-          type: 'RegisterUser',
-          userId,
-          email: `${pseudo}@test.fr`,
-          pseudo,
-          passwordHash: 'h',
-          bio: `Bio de ${pseudo}`,
-          profilePicture: `${pseudo}.png`,
-        },
+        { userId, email: `${pseudo}@test.fr`, pseudo, bio: `Bio de ${pseudo}`, profilePicture: `${pseudo}.png` },
         ctx(userId),
       );
       return userId;
     },
     async upload(ownerId: string, title: string) {
       const videoId = await ids.next('video', ctx(ownerId));
-      await handleCommand(
-        events,
-        videoStream(videoId),
-        videoDecider,
-        {
-          type: 'UploadVideo',
-          videoId,
-          ownerId,
-          title,
-          description: '',
-          filePath: `/uploads/videos/${videoId}.mp4`,
-          mimeType: 'video/mp4',
-          sizeBytes: 1,
-        },
-        ctx(ownerId),
-      );
+      await uploadVideo(events, { videoId, ownerId, title }, ctx(ownerId));
       return videoId;
     },
     reject: (videoId: number) =>
@@ -124,11 +80,7 @@ function world() {
         ctx(u),
       ),
     async view(u: string, videoId: number) {
-      await events.append(
-        viewsStream(videoId),
-        toNewEvents(decideView(await video(videoId), u), viewsStream(videoId), ctx(u)),
-        'any',
-      );
+      await viewVideo(events, videoId, u, ctx(u));
     },
     favorite: async (u: string, videoId: number) =>
       handleCommand(

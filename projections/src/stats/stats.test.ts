@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   COIN_PACKS,
   DEFAULT_GIFT_CATALOGUE,
@@ -9,7 +9,6 @@ import {
   commentsStream,
   conversationDecider,
   conversationStream,
-  decideView,
   followDecider,
   followingStream,
   reportClaimDecider,
@@ -18,31 +17,21 @@ import {
   userStream,
   videoDecider,
   videoStream,
-  viewsStream,
   walletDecider,
   walletStream,
   type GiftSent,
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import {
-  MemoryReadStore,
-  SqliteEventStore,
-  handleCommand,
-  loadState,
-  toNewEvents,
-  type CommandContext,
-  type EventStore,
-} from '@evo/infra';
+import { MemoryReadStore, SqliteEventStore, handleCommand, type CommandContext, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
 import { statsQueries, STATS_KINDS } from './queries';
+import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach } from '../testing/test-lifecycle';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
+const open = closedAfterEach();
 
 const at = (day: number, hour = 9, minute = 0) => new Date(Date.UTC(2026, 0, day, hour, minute));
 
@@ -57,19 +46,9 @@ async function writeKnownHistory(events: EventStore) {
   const register = async (name: string, when: Date) => {
     const userId = randomUUID();
     ids[name] = userId;
-    await handleCommand(
+    await registerMember(
       events,
-      userStream(userId),
-      userDecider,
-      {
-        type: 'RegisterUser',
-        userId,
-        email: `${name}@test.fr`,
-        pseudo: name,
-        passwordHash: 'h',
-        bio: 'b',
-        profilePicture: 'p.png',
-      },
+      { userId, email: `${name}@test.fr`, pseudo: name, bio: 'b', profilePicture: 'p.png' },
       c(userId, when),
     );
   };
@@ -82,31 +61,10 @@ async function writeKnownHistory(events: EventStore) {
       c(ids[name], when),
     );
   const upload = (name: string, videoId: number, when: Date) =>
-    handleCommand(
-      events,
-      videoStream(videoId),
-      videoDecider,
-      {
-        type: 'UploadVideo',
-        videoId,
-        ownerId: ids[name],
-        title: `Vidéo ${videoId}`,
-        description: '',
-        filePath: `/uploads/videos/${videoId}.mp4`,
-        mimeType: 'video/mp4',
-        sizeBytes: 1,
-      },
-      c(ids[name], when),
-    );
-  const video = async (videoId: number) => (await loadState(events, videoStream(videoId), videoDecider)).state;
+    uploadVideo(events, { videoId, ownerId: ids[name], title: `Vidéo ${videoId}` }, c(ids[name], when));
+  const video = (videoId: number) => videoState(events, videoId);
   const view = async (name: string, videoId: number, times: number, when: Date) => {
-    for (let i = 0; i < times; i++) {
-      await events.append(
-        viewsStream(videoId),
-        toNewEvents(decideView(await video(videoId), ids[name]), viewsStream(videoId), c(ids[name], when)),
-        'any',
-      );
-    }
+    for (let i = 0; i < times; i++) await viewVideo(events, videoId, ids[name], c(ids[name], when));
   };
   const visibility = (videoId: number, v: VideoVisibility, when: Date) =>
     handleCommand(

@@ -29,6 +29,7 @@ import {
 } from '@evo/infra';
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
 import { writeAdminHistory } from './admin-history';
+import { registerMember } from './member-commands';
 
 const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandContext => ({
   userId,
@@ -68,16 +69,12 @@ export async function writeScriptedHistory(
         ctx(userId, at),
       );
     }
-    await handleCommand(
+    await registerMember(
       events,
-      userStream(userId),
-      userDecider,
       {
-        type: 'RegisterUser',
         userId,
         email: `${prefix}${i}@test.fr`,
         pseudo: `${prefix[0].toUpperCase()}${prefix.slice(1)}${i}`,
-        passwordHash: 'h',
         bio: `Bio ${i} é`,
         profilePicture: 'default.png',
       },

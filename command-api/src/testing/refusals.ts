@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import type { TestServer } from './test-server';
+
+/** The event store's last position, once background video processing (which appends too) is done. */
+export async function settledLastPosition(server: TestServer) {
+  await server.deps.jobs.drain(30_000);
+  return server.deps.events.lastPosition();
+}
+
+/** The request must be refused with this status and French message, and append nothing. */
+export async function expectRefusedBy(
+  server: TestServer,
+  send: () => Promise<{ status: number; json: { error?: string } }>,
+  status: number,
+  error?: string,
+) {
+  const before = await settledLastPosition(server);
+  const r = await send();
+  expect(r.status).toBe(status);
+  expect(typeof r.json?.error).toBe('string');
+  if (error) expect(r.json.error).toBe(error);
+  expect(await settledLastPosition(server)).toBe(before);
+}

@@ -1,0 +1,143 @@
+/**
+ * What the browser journeys share on top of harness.ts: a server and a browser per describe block,
+ * the two screen sizes, the demo administrator, members as registerAndLogin returns them, and the
+ * small checks and API steps several journeys make the same way. Vitest-only (harness.ts also
+ * serves scripts, so the hooks live here).
+ */
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import {
+  Client,
+  registerAndLogin,
+  type Member,
+  type Registration,
+  type TestServer,
+} from '@evo/command-api/testing/test-server';
+import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+/** the demo administrator the server seeds */
+export const ADMIN = { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD };
+
+export type { Member };
+
+/**
+ * The console errors a journey does not expect: the browser reports answered 4xx/5xx as console
+ * errors ("Failed to load resource"), and a test may name more that it provokes itself.
+ */
+export const realErrors = (errors: string[], ...expected: string[]) =>
+  errors.filter((e) => !e.includes('Failed to load resource') && !expected.some((x) => e.includes(x)));
+
+/** No sideways scroll: how much wider the document is than the viewport (0 when it fits). */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** the first toast showing `text` */
+export const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();
+
+/** `count` members registered and logged in at the same time. */
+export function registerAtOnce(baseUrl: string, count: number): Promise<Member[]> {
+  return Promise.all(Array.from({ length: count }, () => registerAndLogin(baseUrl)));
+}
+
+/** An API client logged in as the demo administrator. */
+export async function adminClient(baseUrl: string): Promise<Client> {
+  const admin = new Client(baseUrl);
+  expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
+  return admin;
+}
+
+/** `from` follows `to` (a member, or anyone by their pseudo) through the API. */
+export async function follow(from: Member, to: Member | { pseudo: string }): Promise<void> {
+  const followingPseudo = 'member' in to ? to.member.pseudo : to.pseudo;
+  const r = await from.client.post('/api/users/follows/follow', { followerEmail: from.member.email, followingPseudo });
+  expect(r.status).toBe(200);
+}
+
+/** The id of the first video on `pseudo`'s profile, as `client` reads it. */
+export async function firstVideoId(client: Client, pseudo: string): Promise<number> {
+  return ((await client.get(`/api/users/profile/${pseudo}`)).json.videos as Array<{ id: number }>)[0].id;
+}
+
+/**
+ * Watches a page's Socket.IO traffic, over HTTP long-polling or the WebSocket: each payload the page
+ * sends goes to `onSent`, and `lost` counts the connections that failed or closed.
+ */
+export function watchSocketIo(page: Page, onSent: (payload: string) => void): { lost: number } {
+  const socket = { lost: 0 };
+  page.on('request', (r) => {
+    if (r.url().includes('/socket.io/') && r.method() === 'POST') onSent(r.postData() ?? '');
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('/socket.io/')) socket.lost += 1;
+  });
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      if (typeof f.payload === 'string') onSent(f.payload);
+    });
+    ws.on('close', () => (socket.lost += 1));
+  });
+  return socket;
+}
+
+/** The two screen sizes every journey is checked at. */
+export const SIZES = [
+  { name: 'desktop', viewport: DESKTOP },
+  { name: 'mobile', viewport: MOBILE },
+] as const;
+
+/** Logs `m` in through the login page, which then lands on their profile. */
+export async function login(page: Page, base: string, m: Registration): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(m.email);
+  await page.getByLabel('Mot de passe').fill(m.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL(`**/user/${m.pseudo}`);
+}
+
+/**
+ * The real server and a headless browser for the describe block it is called in: both started before
+ * the block's own beforeAll runs (hooks run in the order they are declared), both stopped after its
+ * tests. Read `live.server` and `live.browser` from the tests and hooks, once started.
+ */
+export function serverAndBrowser(launch: LaunchOptions = {}): { server: TestServer; browser: Browser } {
+  const live = {} as { server: TestServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startE2eServer();
+    live.browser = await launchBrowser(launch);
+  }, 180_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+  });
+  return live;
+}
+
+/**
+ * A slow uplink for `page` (Chrome DevTools network emulation), so that an upload's progress is
+ * seen moving; the function it returns gives the page its full speed back.
+ */
+export async function slowUplink(
+  context: BrowserContext,
+  page: Page,
+  bytesPerSecond: number,
+): Promise<() => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return async () => {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  };
+}

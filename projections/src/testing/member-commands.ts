@@ -1,0 +1,70 @@
+import {
+  decideView,
+  userDecider,
+  userStream,
+  videoDecider,
+  videoStream,
+  viewsStream,
+  type VideoState,
+} from '@evo/domain';
+import { handleCommand, loadState, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+
+/**
+ * The member and video facts test histories write through the real deciders and command loop. The
+ * commands keep the fields in the deciders' order, since the events carry them as they come.
+ */
+
+/** A member registered with the password hash 'h'. */
+export function registerMember(
+  events: EventStore,
+  member: { userId: string; email: string; pseudo: string; bio: string; profilePicture: string },
+  context: CommandContext,
+) {
+  const { userId, email, pseudo, bio, profilePicture } = member;
+  return handleCommand(
+    events,
+    userStream(userId),
+    userDecider,
+    { type: 'RegisterUser', userId, email, pseudo, passwordHash: 'h', bio, profilePicture },
+    context,
+  );
+}
+
+/** An uploaded MP4 of one byte with no description, at /uploads/videos/<id>.mp4 unless `filePath` says otherwise. */
+export function uploadVideo(
+  events: EventStore,
+  video: { videoId: number; ownerId: string; title: string; filePath?: string },
+  context: CommandContext,
+) {
+  const { videoId, ownerId, title, filePath = `/uploads/videos/${videoId}.mp4` } = video;
+  return handleCommand(
+    events,
+    videoStream(videoId),
+    videoDecider,
+    {
+      type: 'UploadVideo',
+      videoId,
+      ownerId,
+      title,
+      description: '',
+      filePath,
+      mimeType: 'video/mp4',
+      sizeBytes: 1,
+    },
+    context,
+  );
+}
+
+/** The video's current state, as a command handler loads it. */
+export async function videoState(events: EventStore, videoId: number): Promise<VideoState> {
+  return (await loadState(events, videoStream(videoId), videoDecider)).state;
+}
+
+/** One view of the video by `userId`, appended as the views slice does (no expected version). */
+export async function viewVideo(events: EventStore, videoId: number, userId: string, context: CommandContext) {
+  await events.append(
+    viewsStream(videoId),
+    toNewEvents(decideView(await videoState(events, videoId), userId), viewsStream(videoId), context),
+    'any',
+  );
+}

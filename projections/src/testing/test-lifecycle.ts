@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach } from 'vitest';
+import type { CommandContext } from '@evo/infra';
+
+/**
+ * A list to push what a test opens (event stores, read stores) onto: after each test, all of it is
+ * closed, the last opened first.
+ */
+export function closedAfterEach<T extends { close(): Promise<void> }>(): T[] {
+  const open: T[] = [];
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+  return open;
+}
+
+/** Command contexts one minute apart from `start` (epoch ms), in the order they are asked for. */
+export function minuteApartContexts(start: number): (userId?: string) => CommandContext {
+  let clock = start;
+  return (userId?: string) => ({ userId, correlationId: randomUUID(), now: new Date((clock += 60_000)) });
+}
