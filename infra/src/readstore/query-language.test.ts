@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { Query, update as mingoUpdate } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { MemoryReadStore } from './memory-read-store';
+import { WriteBehindStore } from './write-behind';
 import { UnsupportedQueryError } from './port';
-import { applyUpdate, checkFilter, compileFilter, compileProjection } from './query-language';
+import { applyUpdate, checkFilter, checkUpdate, compileFilter, compileProjection } from './query-language';
 
 /*
  * Differential tests: over random documents, the memory store's evaluation of the port's language
@@ -216,10 +217,7 @@ describe('updates of the language', () => {
       { $set: { a: 1 }, $inc: { a: 1 } },
       {},
     ];
-    for (const u of refused)
-      expect(() => applyUpdate({ _id: 1 }, u as never, false, compare, clone), JSON.stringify(u)).toThrow(
-        UnsupportedQueryError,
-      );
+    for (const u of refused) expect(() => checkUpdate(u as never), JSON.stringify(u)).toThrow(UnsupportedQueryError);
   });
 });
 
@@ -268,5 +266,12 @@ describe('both adapters refuse the same', () => {
     await expect(c.find({}, { sort: { 'a.0': 1 } })).rejects.toThrow(UnsupportedQueryError);
     await expect(c.find({}, { projection: { a: 1, b: 0 } })).rejects.toThrow(UnsupportedQueryError);
     expect(await c.find({})).toEqual([{ _id: 1, a: [1] }]);
+  });
+
+  it('a projection batch (WriteBehindStore) refuses the same, even when nothing matches', async () => {
+    const store = new MemoryReadStore();
+    const batch = new WriteBehindStore(store).collection('c');
+    await expect(batch.updateOne({ _id: 2 }, { $push: { a: 2 } })).rejects.toThrow(UnsupportedQueryError);
+    await expect(batch.updateOne({ _id: 2, 'a.0': 1 }, { $set: { a: 2 } })).rejects.toThrow(UnsupportedQueryError);
   });
 });

@@ -195,14 +195,18 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
   }
 }
 
-/** A matcher for a filter of the language (checked first). */
+/** A matcher for a filter of the language (checked first, once: the $or clauses are inside it). */
 export function compileFilter(filter: Filter): Matcher {
   checkFilter(filter);
+  return compileChecked(filter);
+}
+
+function compileChecked(filter: Filter): Matcher {
   const tests: Matcher[] = [];
   for (const key of Object.keys(filter)) {
     const value = filter[key];
     if (key === '$or') {
-      const clauses = (value as Filter[]).map(compileFilter);
+      const clauses = (value as Filter[]).map(compileChecked);
       tests.push((doc) => clauses.some((m) => m(doc)));
     } else if (value === null || isScalar(value)) {
       tests.push((doc) => equals(doc[key], value));
@@ -239,7 +243,8 @@ export class UpdateError extends Error {
 /**
  * Applies an update of the language to a copy of `doc` (values copied with `clone`). On insert
  * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
- * changes (MongoDB's error otherwise).
+ * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
+ * updateMany applies one update to many documents).
  */
 export function applyUpdate(
   doc: PlainObject,
@@ -248,7 +253,6 @@ export function applyUpdate(
   compare: (a: unknown, b: unknown) => number,
   clone: <V>(v: V) => V,
 ): PlainObject {
-  checkUpdate(update);
   const next: PlainObject = { ...doc };
   for (const [op, fields] of Object.entries(update)) {
     if (op === '$setOnInsert' && !isInsert) continue;

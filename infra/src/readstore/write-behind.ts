@@ -12,7 +12,14 @@ import {
   type UpdateResult,
 } from './port';
 import { applyUpdate, buildUpsertFromFilter, cloneValue, deepEqual, idKeyOf } from './memory-read-store';
-import { checkFilter, checkProjection, checkReplacement, compileFilter, compileProjection } from './query-language';
+import {
+  checkFilter,
+  checkProjection,
+  checkReplacement,
+  checkUpdate,
+  compileFilter,
+  compileProjection,
+} from './query-language';
 
 /** A document as this unit of work sees it: null when it does not exist. */
 interface Entry {
@@ -297,6 +304,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    checkUpdate(update);
     const id = pointId(filter);
     if (id === undefined) {
       await this.flush();
