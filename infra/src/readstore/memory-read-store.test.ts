@@ -179,6 +179,37 @@ describe('MemoryReadStore index structure under a large random workload', () => 
   });
 });
 
+describe('MemoryReadStore ids', () => {
+  it('keeps apart ids that only differ by type, even strings shaped like its internal keys', async () => {
+    const store = new MemoryReadStore();
+    const coll = store.collection('ids');
+    const ids: Array<string | number> = [1, '1', 0, '0', '\u0000s1', '\u0000n1', '\u0000', ''];
+    for (const [i, _id] of ids.entries()) await coll.insertOne({ _id, i });
+    expect(await coll.countDocuments()).toBe(ids.length);
+    for (const [i, _id] of ids.entries()) expect((await coll.findOne({ _id }))?.i).toBe(i);
+    expect((await coll.find({ _id: { $in: ids } })).map((d) => d.i).sort()).toEqual(ids.map((_, i) => i));
+    // -0 is the id 0, as on MongoDB
+    expect((await coll.findOne({ _id: -0 }))?.i).toBe(2);
+    await expect(coll.insertOne({ _id: -0 })).rejects.toBeInstanceOf(DuplicateKeyError);
+  });
+
+  it('an index follows a document through updates that keep or change its keys', async () => {
+    const store = new MemoryReadStore();
+    const coll = store.collection('moves');
+    await coll.createIndex({ key: { owner: 1, at: -1 } });
+    await coll.insertOne({ _id: 'a', owner: 'x', at: 1, n: 0 });
+    await coll.insertOne({ _id: 'b', owner: 'x', at: 2, n: 0 });
+    await coll.updateOne({ _id: 'a' }, { $inc: { n: 1 } }); // keys kept
+    await coll.updateOne({ _id: 'b' }, { $set: { owner: 'y' } }); // keys changed
+    await coll.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
+    expect(await coll.find({ owner: 'x' }, { sort: { at: -1 } })).toEqual([{ _id: 'a', owner: 'x', at: 1, n: 2 }]);
+    expect(store.explain('moves', { owner: 'y' }).plan).toBe('IXSCAN');
+    expect(await coll.find({ owner: 'y' })).toEqual([{ _id: 'b', owner: 'y', at: 2, n: 0 }]);
+    await coll.deleteOne({ _id: 'a' });
+    expect(await coll.find({ owner: 'x' })).toEqual([]);
+  });
+});
+
 describe('MemoryReadStore transactions', () => {
   it('retries fn when another writer changed a document it wrote, so no update is lost', async () => {
     const store = new MemoryReadStore();

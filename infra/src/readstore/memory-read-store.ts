@@ -175,11 +175,16 @@ export function cloneValue<V>(value: V): V {
   return structuredClone(value);
 }
 
-/** Map key of an _id: numbers and strings never collide, 0 and -0 are the same id. */
-export function idKeyOf(id: unknown): string {
-  if (typeof id === 'string') return `s${id}`;
-  if (typeof id === 'number') return `n${id === 0 ? 0 : id}`;
-  return `o${JSON.stringify(id)}`;
+/**
+ * Map key of an _id: the id itself for numbers (0 and -0 the same) and strings (no copy of every
+ * id as a key), a marked string for anything else. A Map never confuses 1 and '1'; ids starting
+ * with NUL are marked too, so no string id meets an object id's key.
+ */
+export type IdKey = string | number;
+export function idKeyOf(id: unknown): IdKey {
+  if (typeof id === 'string') return id.charCodeAt(0) === 0 ? `\u0000s${id}` : id;
+  if (typeof id === 'number') return id === 0 ? 0 : id;
+  return `\u0000o${JSON.stringify(id)}`;
 }
 
 function newId(): string {
@@ -339,6 +344,14 @@ class SortedList<E> {
     if (chunk.length > 2 * CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(CHUNK));
   }
 
+  /** Puts `next` where the element equal to `e` is (they must compare equal). */
+  replace(e: E, next: E): boolean {
+    const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
+    if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
+    this.chunks[c][i] = next;
+    return true;
+  }
+
   remove(e: E): boolean {
     const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
     if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
@@ -381,11 +394,22 @@ class SortedList<E> {
 // indexes
 // ---------------------------------------------------------------------------------------------
 
-interface IndexEntry {
-  readonly keys: readonly unknown[];
-  readonly id: unknown;
-  readonly idKey: string;
+/**
+ * One entry of an index for a document whose key fields hold an array: one per distinct element
+ * (a multikey index). Every other document is its own entry: the index holds the stored object and
+ * reads its key fields when it compares (stored documents never change in place), which costs one
+ * reference per document and index.
+ */
+class MultiEntry {
+  constructor(
+    readonly keys: readonly unknown[],
+    readonly id: unknown,
+  ) {}
 }
+
+type IndexEntry = Doc | MultiEntry;
+
+const entryId = (entry: IndexEntry): unknown => (entry instanceof MultiEntry ? entry.id : entry._id);
 
 interface Bound {
   value: unknown;
@@ -421,12 +445,11 @@ function describeKey(fields: readonly string[], keys: readonly unknown[]): strin
 class MemIndex {
   readonly name: string;
   readonly fields: readonly string[];
-  /** no dotted field: a document without arrays there has exactly one entry */
-  private readonly topLevel: boolean;
+  /** fields Object.prototype does not have: read without an own-property check */
+  private readonly plain: readonly boolean[];
   readonly dirs: ReadonlyArray<1 | -1>;
   readonly unique: boolean;
   private readonly list: SortedList<IndexEntry>;
-  private readonly byDoc = new Map<string, { entries: IndexEntry[]; multikey: boolean }>();
   private multikeyDocs = 0;
 
   constructor(
@@ -441,7 +464,7 @@ class MemIndex {
     }
     this.name = spec.name ?? defaultIndexName(spec.key);
     this.fields = entries.map(([field]) => field);
-    this.topLevel = this.fields.every((field) => !field.includes('.'));
+    this.plain = this.fields.map((field) => !(field in Object.prototype));
     this.dirs = entries.map(([, dir]) => dir);
     this.unique = spec.unique === true;
     this.list = new SortedList((a, b) => this.compareEntries(a, b));
@@ -460,9 +483,27 @@ class MemIndex {
     return deepEqual(this.spec.key, spec.key) && this.unique === (spec.unique === true);
   }
 
-  private compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  /** the document's value of key field i as stored (undefined when missing) */
+  private raw(doc: Doc, i: number): unknown {
+    const field = this.fields[i];
+    if (this.plain[i]) return doc[field];
+    return Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
+  }
+
+  /** key i of an entry (a missing field is null) */
+  keyOf(entry: IndexEntry, i: number): unknown {
+    if (entry instanceof MultiEntry) return entry.keys[i];
+    const value = this.raw(entry, i);
+    return value === undefined ? null : value;
+  }
+
+  private keysOf(entry: IndexEntry): unknown[] {
+    return this.fields.map((_, i) => this.keyOf(entry, i));
+  }
+
+  private compareKeys(a: IndexEntry, b: IndexEntry): number {
     for (let i = 0; i < this.fields.length; i++) {
-      const c = compareValues(a[i], b[i]);
+      const c = compareValues(this.keyOf(a, i), this.keyOf(b, i));
       if (c !== 0) return c * this.dirs[i];
     }
     return 0;
@@ -470,25 +511,17 @@ class MemIndex {
 
   /** Index order: the key fields in their directions, then _id ascending (so entries are unique). */
   private compareEntries(a: IndexEntry, b: IndexEntry): number {
-    return this.compareKeys(a.keys, b.keys) || compareValues(a.id, b.id);
+    return this.compareKeys(a, b) || compareValues(entryId(a), entryId(b));
   }
 
-  /** The entries a document gets; throws like MongoDB when two indexed fields are arrays. */
-  entriesFor(doc: Doc, idKey: string): { entries: IndexEntry[]; multikey: boolean } {
-    // the common case, every key field top-level and no array among them: one entry, built directly
-    if (this.topLevel) {
-      const keys: unknown[] = [];
-      for (const field of this.fields) {
-        const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
-        if (Array.isArray(value)) return this.entriesByPath(doc, idKey);
-        keys.push(value === undefined ? null : value);
-      }
-      return { entries: [{ keys, id: doc._id, idKey }], multikey: false };
-    }
-    return this.entriesByPath(doc, idKey);
+  private hasArray(doc: Doc): boolean {
+    for (let i = 0; i < this.fields.length; i++) if (Array.isArray(this.raw(doc, i))) return true;
+    return false;
   }
 
-  private entriesByPath(doc: Doc, idKey: string): { entries: IndexEntry[]; multikey: boolean } {
+  /** The entries a document gets (itself, unless a key field holds an array); throws like MongoDB when two indexed fields are arrays. */
+  entriesOf(doc: Doc): IndexEntry[] {
+    if (!this.hasArray(doc)) return [doc];
     const perField: unknown[][] = [];
     const arrayFields: string[] = [];
     for (const field of this.fields) {
@@ -505,101 +538,120 @@ class MemIndex {
     }
     let combos: unknown[][] = [[]];
     for (const values of perField) combos = combos.flatMap((prefix) => values.map((v) => [...prefix, v]));
-    return { entries: combos.map((keys) => ({ keys, id: doc._id, idKey })), multikey: arrayFields.length > 0 };
+    return combos.map((keys) => new MultiEntry(keys, doc._id));
   }
 
   /** Ids (other than `selfKey`) holding the same key as `entry`. */
-  holdersOf(entry: IndexEntry, selfKey: string): string[] {
-    const holders: string[] = [];
-    const start = this.list.lowerBound((x) => this.compareKeys(x.keys, entry.keys) >= 0);
-    const end = this.list.lowerBound((x) => this.compareKeys(x.keys, entry.keys) > 0);
-    for (const x of this.list.range(start, end, false)) if (x.idKey !== selfKey) holders.push(x.idKey);
+  holdersOf(entry: IndexEntry, selfKey: IdKey): IdKey[] {
+    const holders: IdKey[] = [];
+    const start = this.list.lowerBound((x) => this.compareKeys(x, entry) >= 0);
+    const end = this.list.lowerBound((x) => this.compareKeys(x, entry) > 0);
+    for (const x of this.list.range(start, end, false)) {
+      const key = idKeyOf(entryId(x));
+      if (key !== selfKey) holders.push(key);
+    }
     return holders;
   }
 
   duplicateError(entry: IndexEntry): DuplicateKeyError {
     return new DuplicateKeyError(
-      `E11000 duplicate key error collection: ${this.collection} index: ${this.name} dup key: ${describeKey(this.fields, entry.keys)}`,
+      `E11000 duplicate key error collection: ${this.collection} index: ${this.name} dup key: ${describeKey(this.fields, this.keysOf(entry))}`,
     );
   }
 
-  /** Does the document already have exactly these entries? */
-  holds(idKey: string, prepared: { entries: IndexEntry[] }): boolean {
-    const held = this.byDoc.get(idKey);
-    if (!held || held.entries.length !== prepared.entries.length) return false;
-    for (let i = 0; i < held.entries.length; i++) {
-      const a = held.entries[i].keys;
-      const b = prepared.entries[i].keys;
-      for (let j = 0; j < a.length; j++) if (!Object.is(a[j], b[j]) && !deepEqual(a[j], b[j])) return false;
+  /** Do the two versions of a document give this index the same entries? */
+  sameKeys(prev: Doc, next: Doc): boolean {
+    if (!this.hasArray(prev) && !this.hasArray(next)) {
+      for (let i = 0; i < this.fields.length; i++) {
+        const a = this.keyOf(prev, i);
+        const b = this.keyOf(next, i);
+        if (!Object.is(a, b) && !deepEqual(a, b)) return false;
+      }
+      return true;
+    }
+    const held = this.entriesOf(prev);
+    const wanted = this.entriesOf(next);
+    if (held.length !== wanted.length) return false;
+    for (let e = 0; e < held.length; e++) {
+      for (let i = 0; i < this.fields.length; i++) {
+        const a = this.keyOf(held[e], i);
+        const b = this.keyOf(wanted[e], i);
+        if (!Object.is(a, b) && !deepEqual(a, b)) return false;
+      }
     }
     return true;
   }
 
-  add(idKey: string, prepared: { entries: IndexEntry[]; multikey: boolean }): void {
-    for (const entry of prepared.entries) this.list.insert(entry);
-    this.byDoc.set(idKey, prepared);
-    if (prepared.multikey) this.multikeyDocs += 1;
+  /** Indexes a document (`entries`: its entriesOf, when already computed). */
+  add(doc: Doc, entries: IndexEntry[] = this.entriesOf(doc)): void {
+    for (const entry of entries) this.list.insert(entry);
+    if (entries.length !== 1 || entries[0] !== doc) this.multikeyDocs += 1;
   }
 
-  remove(idKey: string): { entries: IndexEntry[]; multikey: boolean } | undefined {
-    const held = this.byDoc.get(idKey);
-    if (!held) return undefined;
-    for (const entry of held.entries) this.list.remove(entry);
-    this.byDoc.delete(idKey);
-    if (held.multikey) this.multikeyDocs -= 1;
-    return held;
+  /** Takes out the entries of `doc`, the version of a document this index holds. */
+  remove(doc: Doc): void {
+    const entries = this.entriesOf(doc);
+    for (const entry of entries) this.list.remove(entry);
+    if (entries.length !== 1 || entries[0] !== doc) this.multikeyDocs -= 1;
+  }
+
+  /**
+   * `next` replaces `prev`, with the same keys (sameKeys): the entry becomes the new object, so
+   * that the index never keeps an old version alive.
+   */
+  swap(prev: Doc, next: Doc): void {
+    if (!this.hasArray(prev)) this.list.replace(prev, next);
   }
 
   /** Builds the index over existing documents in one sort; fails on a unique violation. */
-  build(docs: Map<string, Doc>): void {
-    const all: IndexEntry[] = [];
-    const prepared = new Map<string, { entries: IndexEntry[]; multikey: boolean }>();
-    for (const [idKey, doc] of docs) {
-      const p = this.entriesFor(doc, idKey);
-      prepared.set(idKey, p);
-      for (const entry of p.entries) all.push(entry);
+  build(docs: Map<IdKey, Doc>): void {
+    // each entry's keys read once (the sort compares them many times)
+    const decorated: Array<{ keys: unknown[]; id: unknown; entry: IndexEntry }> = [];
+    let multikeyDocs = 0;
+    for (const doc of docs.values()) {
+      const entries = this.entriesOf(doc);
+      if (entries.length !== 1 || entries[0] !== doc) multikeyDocs += 1;
+      for (const entry of entries) decorated.push({ keys: this.keysOf(entry), id: entryId(entry), entry });
     }
-    if (this.fields.length === 1) {
-      // one key field (most indexes): its common case, two strings, compared inline
-      const dir = this.dirs[0];
-      all.sort((a, b) => {
-        const x = a.keys[0];
-        const y = b.keys[0];
+    const n = this.fields.length;
+    const dirs = this.dirs;
+    decorated.sort((a, b) => {
+      for (let i = 0; i < n; i++) {
+        const x = a.keys[i];
+        const y = b.keys[i];
+        // the common case, two strings, compared inline
         if (typeof x === 'string' && typeof y === 'string') {
-          if (x !== y) return x < y ? -dir : dir;
+          if (x !== y) return x < y ? -dirs[i] : dirs[i];
         } else {
           const c = compareValues(x, y);
-          if (c !== 0) return c * dir;
+          if (c !== 0) return c * dirs[i];
         }
-        return compareValues(a.id, b.id);
-      });
-    } else {
-      all.sort((a, b) => this.compareEntries(a, b));
-    }
+      }
+      return compareValues(a.id, b.id);
+    });
     if (this.unique) {
-      for (let i = 1; i < all.length; i++) {
-        if (all[i].idKey !== all[i - 1].idKey && this.compareKeys(all[i].keys, all[i - 1].keys) === 0) {
-          throw this.duplicateError(all[i]);
+      for (let i = 1; i < decorated.length; i++) {
+        const a = decorated[i - 1];
+        const b = decorated[i];
+        if (idKeyOf(a.id) !== idKeyOf(b.id) && this.compareKeys(a.entry, b.entry) === 0) {
+          throw this.duplicateError(b.entry);
         }
       }
     }
-    this.list.load(all);
-    for (const [idKey, p] of prepared) {
-      this.byDoc.set(idKey, p);
-      if (p.multikey) this.multikeyDocs += 1;
-    }
+    this.list.load(decorated.map((d) => d.entry));
+    this.multikeyDocs = multikeyDocs;
   }
 
   /** -1 before the region, 0 inside, 1 after, in index order (monotone over the list). */
   private regionPosition(entry: IndexEntry, region: ScanRegion): -1 | 0 | 1 {
     const p = region.prefix.length;
     for (let i = 0; i < p; i++) {
-      const c = compareValues(entry.keys[i], region.prefix[i]) * this.dirs[i];
+      const c = compareValues(this.keyOf(entry, i), region.prefix[i]) * this.dirs[i];
       if (c !== 0) return c < 0 ? -1 : 1;
     }
     const range = region.range;
     if (!range) return 0;
-    const key = entry.keys[p];
+    const key = this.keyOf(entry, p);
     const rank = typeRank(key);
     let side: -1 | 0 | 1 = 0;
     if (rank !== range.rank) {
@@ -742,7 +794,7 @@ interface SelectResult {
 // ---------------------------------------------------------------------------------------------
 
 interface Change {
-  key: string;
+  key: IdKey;
   next: Doc | undefined;
 }
 
@@ -752,7 +804,7 @@ interface Counters {
 }
 
 class CollectionState {
-  readonly docs = new Map<string, Doc>();
+  readonly docs = new Map<IdKey, Doc>();
   readonly indexes = new Map<string, MemIndex>();
   /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
   readonly deferred = new Map<string, IndexSpec>();
@@ -771,7 +823,7 @@ class CollectionState {
     filter: Filter,
     sort: Sort | undefined,
     needed: number | undefined,
-    exclude?: (idKey: string) => boolean,
+    exclude?: (idKey: IdKey) => boolean,
   ): SelectResult {
     const matches = compileFilter(filter);
     const sortSpec = sort ? sortEntries(sort) : [];
@@ -782,7 +834,7 @@ class CollectionState {
 
     if (plan.kind === 'id') {
       explain.plan = 'IDHACK';
-      const seen = new Set<string>();
+      const seen = new Set<IdKey>();
       for (const id of plan.ids) {
         const key = idKeyOf(id);
         if (seen.has(key) || exclude?.(key)) continue;
@@ -798,16 +850,17 @@ class CollectionState {
       explain.indexName = plan.index.name;
       inOrder = plan.sorted;
       const stopAt = inOrder ? needed : undefined;
-      const seen = plan.index.multikey || plan.regions.length > 1 ? new Set<string>() : undefined;
+      const seen = plan.index.multikey || plan.regions.length > 1 ? new Set<IdKey>() : undefined;
       scan: for (const region of plan.regions) {
         for (const entry of plan.index.scan(region, plan.reverse)) {
           explain.keysExamined += 1;
+          const key = idKeyOf(entryId(entry));
           if (seen) {
-            if (seen.has(entry.idKey)) continue;
-            seen.add(entry.idKey);
+            if (seen.has(key)) continue;
+            seen.add(key);
           }
-          if (exclude?.(entry.idKey)) continue;
-          const doc = this.docs.get(entry.idKey);
+          if (exclude?.(key)) continue;
+          const doc = this.docs.get(key);
           if (!doc) continue;
           explain.docsExamined += 1;
           if (matches(doc)) {
@@ -865,52 +918,50 @@ class CollectionState {
     const indexes = [...this.indexes.values()];
     const prepared = changes.map((change) => {
       const prev = this.docs.get(change.key);
-      const entries = change.next
-        ? indexes.map((index) => index.entriesFor(change.next as Doc, change.key))
-        : undefined;
+      const next = change.next;
+      // computed first: a document two indexed arrays would make unindexable is refused before any change
+      const entries = next ? indexes.map((index) => index.entriesOf(next)) : undefined;
       return {
         change,
         prev,
         entries,
         // an index whose key fields the change leaves as they were keeps the document's entries
-        kept: indexes.map(
-          (index, i) => prev !== undefined && entries !== undefined && index.holds(change.key, entries[i]),
-        ),
-        removed: [] as Array<{ entries: IndexEntry[]; multikey: boolean } | undefined>,
+        kept: indexes.map((index) => prev !== undefined && next !== undefined && index.sameKeys(prev, next)),
       };
     });
     for (const p of prepared) {
-      if (p.prev) p.removed = indexes.map((index, i) => (p.kept[i] ? undefined : index.remove(p.change.key)));
+      if (p.prev) indexes.forEach((index, i) => p.kept[i] || index.remove(p.prev as Doc));
     }
-    const added: Array<{ key: string; kept: boolean[] }> = [];
+    const added: typeof prepared = [];
     try {
       for (const p of prepared) {
         if (!p.entries) continue;
         indexes.forEach((index, i) => {
           if (!index.unique || p.kept[i]) return;
-          for (const entry of p.entries?.[i].entries ?? []) {
+          for (const entry of p.entries?.[i] ?? []) {
             if (index.holdersOf(entry, p.change.key).length > 0) throw index.duplicateError(entry);
           }
         });
         indexes.forEach((index, i) => {
-          if (!p.kept[i]) index.add(p.change.key, (p.entries ?? [])[i]);
+          if (!p.kept[i]) index.add(p.change.next as Doc, (p.entries ?? [])[i]);
         });
-        added.push({ key: p.change.key, kept: p.kept });
+        added.push(p);
       }
     } catch (err) {
-      for (const { key, kept } of added) indexes.forEach((index, i) => kept[i] || index.remove(key));
+      for (const p of added) indexes.forEach((index, i) => p.kept[i] || index.remove(p.change.next as Doc));
       for (const p of prepared) {
-        p.removed.forEach((held, i) => {
-          if (held) indexes[i].add(p.change.key, held);
-        });
+        if (p.prev) indexes.forEach((index, i) => p.kept[i] || index.add(p.prev as Doc));
       }
       throw err;
     }
     const inverse: Change[] = [];
     for (const p of prepared) {
       inverse.push({ key: p.change.key, next: p.prev });
-      if (p.change.next) this.docs.set(p.change.key, p.change.next);
-      else this.docs.delete(p.change.key);
+      if (p.change.next) {
+        // the kept entries now point at the new version
+        if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.change.next as Doc));
+        this.docs.set(p.change.key, p.change.next);
+      } else this.docs.delete(p.change.key);
     }
     return inverse.reverse();
   }
@@ -965,12 +1016,12 @@ class CollectionState {
 
 interface CollectionView {
   select(filter: Filter, sort: Sort | undefined, needed: number | undefined): SelectResult;
-  get(idKey: string): Doc | undefined;
+  get(idKey: IdKey): Doc | undefined;
   /** get() counted as a read by _id (the counters of an IDHACK plan) */
-  lookup(idKey: string): Doc | undefined;
+  lookup(idKey: IdKey): Doc | undefined;
   /** insert (`replacing` false: the _id must be free) or replace; DuplicateKeyError on conflicts */
   put(doc: Doc, replacing: boolean): void;
-  remove(idKey: string): void;
+  remove(idKey: IdKey): void;
   createIndex(spec: IndexSpec): void;
   drop(): void;
   /** documents a find handed out: a transaction remembers the versions it read */
@@ -1046,11 +1097,11 @@ class BaseView implements CollectionView {
     return { docs: [], explain: { plan: 'COLLSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 } };
   }
 
-  get(idKey: string): Doc | undefined {
+  get(idKey: IdKey): Doc | undefined {
     return this.core.states.get(this.name)?.docs.get(idKey);
   }
 
-  lookup(idKey: string): Doc | undefined {
+  lookup(idKey: IdKey): Doc | undefined {
     const doc = this.get(idKey);
     this.core.counters.keysExamined += 1;
     if (doc) this.core.counters.docsExamined += 1;
@@ -1068,7 +1119,7 @@ class BaseView implements CollectionView {
     state.applyBatch([{ key, next: doc }]);
   }
 
-  remove(idKey: string): void {
+  remove(idKey: IdKey): void {
     this.core.states.get(this.name)?.applyBatch([{ key: idKey, next: undefined }]);
   }
 
@@ -1097,7 +1148,7 @@ class UndoView extends BaseView {
     super(core, name);
   }
 
-  private remember(idKey: string): void {
+  private remember(idKey: IdKey): void {
     const state = this.core.states.get(this.name);
     const existed = state !== undefined;
     const prev = state?.docs.get(idKey);
@@ -1119,7 +1170,7 @@ class UndoView extends BaseView {
     }
   }
 
-  override remove(idKey: string): void {
+  override remove(idKey: IdKey): void {
     this.remember(idKey);
     super.remove(idKey);
   }
@@ -1151,7 +1202,7 @@ interface Overlay {
   created: boolean;
   view: CollectionState;
   /** every key the transaction wrote (absent from `view` when deleted) -> committed version it replaces */
-  readonly writes: Map<string, Doc | undefined>;
+  readonly writes: Map<IdKey, Doc | undefined>;
   /** indexes created inside the transaction, built on commit */
   readonly pendingIndexes: IndexSpec[];
 }
@@ -1215,7 +1266,7 @@ class TxView implements CollectionView {
   }
 
   /** keys whose committed version this transaction does not see */
-  private hides(overlay: Overlay, key: string): boolean {
+  private hides(overlay: Overlay, key: IdKey): boolean {
     return overlay.writes.has(key) || overlay.view.docs.has(key);
   }
 
@@ -1248,14 +1299,14 @@ class TxView implements CollectionView {
     return { docs, explain };
   }
 
-  get(idKey: string): Doc | undefined {
+  get(idKey: IdKey): Doc | undefined {
     const base = this.base();
     const overlay = this.tx.overlays.get(this.name);
     if (overlay && this.hides(overlay, idKey)) return overlay.view.docs.get(idKey);
     return base?.docs.get(idKey);
   }
 
-  lookup(idKey: string): Doc | undefined {
+  lookup(idKey: IdKey): Doc | undefined {
     const doc = this.get(idKey);
     this.core.counters.keysExamined += 1;
     if (doc) this.core.counters.docsExamined += 1;
@@ -1278,8 +1329,7 @@ class TxView implements CollectionView {
         : overlay.pendingIndexes.some((s) => s.unique && (s.name ?? defaultIndexName(s.key)) === mirror.name);
       // (parallel arrays are refused below, when the overlay indexes the document)
       if (!unique) continue;
-      const { entries } = mirror.entriesFor(doc, key);
-      for (const entry of entries) {
+      for (const entry of mirror.entriesOf(doc)) {
         const clash =
           mirror.holdersOf(entry, key).length > 0 ||
           (committed?.holdersOf(entry, key).some((holder) => !this.hides(overlay, holder)) ?? false);
@@ -1289,7 +1339,7 @@ class TxView implements CollectionView {
     this.record(overlay, key, doc);
   }
 
-  private record(overlay: Overlay, key: string, doc: Doc | undefined): void {
+  private record(overlay: Overlay, key: IdKey, doc: Doc | undefined): void {
     if (!overlay.writes.has(key)) {
       // the version the transaction read, if it did, else the committed one now
       overlay.writes.set(key, overlay.view.docs.has(key) ? overlay.view.docs.get(key) : this.base()?.docs.get(key));
@@ -1298,7 +1348,7 @@ class TxView implements CollectionView {
     overlay.created = true;
   }
 
-  remove(idKey: string): void {
+  remove(idKey: IdKey): void {
     this.assertOpen();
     this.record(this.overlay(), idKey, undefined);
   }

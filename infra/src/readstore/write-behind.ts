@@ -11,7 +11,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
-import { applyUpdate, buildUpsertFromFilter, cloneValue, deepEqual, idKeyOf } from './memory-read-store';
+import { applyUpdate, buildUpsertFromFilter, cloneValue, deepEqual, idKeyOf, type IdKey } from './memory-read-store';
 import {
   checkFilter,
   checkProjection,
@@ -171,7 +171,7 @@ export class WriteBehindStore implements ReadStore {
 }
 
 class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<IdKey, Entry>();
   /** the entries changed since the last flush */
   private readonly dirty = new Set<Entry>();
 
@@ -250,7 +250,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
     const ids = point !== undefined ? [point] : inIds(filter);
     if (ids && !options.limit && WriteBehindCollection.servable(options)) {
       const out: T[] = [];
-      const seen = new Set<string>();
+      const seen = new Set<IdKey>();
       for (const id of ids) {
         const key = idKeyOf(id);
         if (seen.has(key)) continue;
