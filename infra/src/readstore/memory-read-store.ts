@@ -157,7 +157,8 @@ export function cloneValue<V>(value: V): V {
   if (Array.isArray(value)) return value.map((item: unknown) => cloneValue(item)) as V;
   if (isPlainObject(value)) {
     const out: PlainObject = {};
-    for (const key of Object.keys(value)) {
+    // for…in: no array of keys per copy (stored documents are plain objects, nothing inherited)
+    for (const key in value) {
       // a stored "__proto__" field must stay a field, not become the copy's prototype
       if (key === '__proto__') {
         Object.defineProperty(out, key, {
@@ -734,16 +735,21 @@ type Plan =
   | { kind: 'scan' };
 
 function planIndex(index: MemIndex, constraints: Map<string, FieldConstraint>, sort: Array<[string, 1 | -1]>): Plan {
-  let prefixes: unknown[][] = [[]];
+  // planned for every index on every query: nothing is allocated until the index is chosen
+  const { fields, dirs } = index;
   let p = 0;
-  for (; p < index.fields.length; p++) {
-    const points = constraints.get(index.fields[p])?.points;
-    if (!points || prefixes.length * Math.max(points.length, 1) > MAX_REGIONS) break;
-    prefixes = prefixes.flatMap((prefix) => points.map((point) => [...prefix, point]));
+  /** equality combinations of fields[0..p) (the cap counts an empty $in as one) */
+  let combos = 1;
+  let capped = 1;
+  for (; p < fields.length; p++) {
+    const points = constraints.get(fields[p])?.points;
+    if (!points || capped * Math.max(points.length, 1) > MAX_REGIONS) break;
+    capped *= Math.max(points.length, 1);
+    combos *= points.length;
   }
   let range: RangePred | undefined;
-  if (p < index.fields.length) {
-    const c = constraints.get(index.fields[p]);
+  if (p < fields.length) {
+    const c = constraints.get(fields[p]);
     if (c?.range) {
       // with several entries per document, "some element > a" and "some element < b" may hold for
       // different elements: only one bound is safe to seek on
@@ -751,26 +757,37 @@ function planIndex(index: MemIndex, constraints: Map<string, FieldConstraint>, s
     }
   }
 
-  // does index order give the requested sort? equality-fixed fields drop out of the sort first
+  // does index order give the requested sort? equality-fixed fields drop out of the sort first;
+  // the index's order after them is fields[p..], then _id ascending
   let sorted = sort.length === 0;
   let reverse = false;
-  if (!sorted && !index.multikey && prefixes.length <= 1) {
-    const fixed = new Set(index.fields.slice(0, p));
-    const wanted = sort.filter(([field]) => !fixed.has(field));
-    const keyOrder: Array<[string, 1 | -1]> = index.fields.map((f, i) => [f, index.dirs[i]]);
-    keyOrder.push(['_id', 1]);
-    const order = keyOrder.slice(p);
-    if (wanted.length === 0) {
-      sorted = true;
-    } else if (wanted.length <= order.length) {
-      const sign = wanted[0][1] * order[0][1];
-      sorted = wanted.every(([field, dir], j) => order[j][0] === field && dir * order[j][1] === sign);
-      reverse = sorted && sign === -1;
+  if (!sorted && !index.multikey && combos <= 1) {
+    sorted = true;
+    let next = p;
+    let sign = 0;
+    for (const [field, dir] of sort) {
+      const at = fields.indexOf(field);
+      if (at !== -1 && at < p) continue;
+      const orderField = next < fields.length ? fields[next] : next === fields.length ? '_id' : undefined;
+      const orderDir = next < fields.length ? dirs[next] : 1;
+      const s = dir * orderDir;
+      if (orderField !== field || (sign !== 0 && s !== sign)) {
+        sorted = false;
+        break;
+      }
+      sign = s;
+      next += 1;
     }
+    reverse = sorted && sign === -1;
   }
   const providesOrder = sorted && sort.length > 0;
   const score = p * 4 + (range ? 2 : 0) + (providesOrder ? 1 : 0);
   if (score === 0) return { kind: 'scan' };
+  let prefixes: unknown[][] = [[]];
+  for (let f = 0; f < p; f++) {
+    const points = constraints.get(fields[f])?.points ?? [];
+    prefixes = prefixes.flatMap((prefix) => points.map((point) => [...prefix, point]));
+  }
   const regions = prefixes.map((prefix) => ({ prefix, range }));
   return { kind: 'index', index, regions, reverse, sorted, score };
 }

@@ -316,7 +316,8 @@ export function compileProjection(projection: Projection): ProjectionFn {
     : (key: string) => (key === '_id' ? keepId : !fields.has(key));
   return (doc, clone) => {
     const out: PlainObject = {};
-    for (const key of Object.keys(doc)) if (doc[key] !== undefined && keeps(key)) out[key] = clone(doc[key]);
+    // for…in: no array of keys per document (stored documents are plain objects, nothing inherited)
+    for (const key in doc) if (doc[key] !== undefined && keeps(key)) out[key] = clone(doc[key]);
     return out;
   };
 }

@@ -31,8 +31,12 @@ const skipOf = (p: Page) => (p.page - 1) * p.limit;
 /** a counter of a read-model document (absent until its first change) */
 const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-/** Newest first; the index order breaks ties by _id. */
-const NEWEST = { created_at: -1, _id: 1 } as const;
+/**
+ * The order of a member's visible videos in the (user_id, status, created_at, _id) index: newest
+ * first, ties by the larger id. Reading in this order lets a query stop after `limit` documents;
+ * feeds break ties the other way (feedOrder), which newestVisibleVideos restores.
+ */
+const INDEX_NEWEST = { created_at: -1, _id: -1 } as const;
 
 /** A video card as answered (the product entities, "Video"): every public field of the document. */
 export const toVideoCard = (v: VideoDoc): VideoCard => publicVideo(v);
@@ -111,6 +115,34 @@ export function socialQueries(read: ReadStore) {
       at += b.ids.length;
     }
     return { entries, total };
+  }
+
+  /**
+   * The `limit` newest visible videos of `creatorId` (none older than `since`), in feed order
+   * (newest first, ties by the smaller id). They are read in index order, one more than asked,
+   * which stops whatever the creator's video count. That order breaks ties by the larger id: only
+   * when the extra video shares the date of the last one kept does a tie straddle the cut, and the
+   * videos of that date are read again so that the smaller ids are kept, as feedOrder wants.
+   */
+  async function newestVisibleVideos(
+    creatorId: string,
+    limit: number,
+    options: { since?: string; projection?: FindOptions['projection'] } = {},
+  ): Promise<VideoDoc[]> {
+    const { since, projection } = options;
+    const filter = { user_id: creatorId, ...VISIBLE_VIDEO };
+    const read = await videos.find(since === undefined ? filter : { ...filter, created_at: { $gte: since } }, {
+      sort: INDEX_NEWEST,
+      limit: limit + 1,
+      projection,
+    });
+    const byFeedOrder = (a: VideoDoc, b: VideoDoc) =>
+      feedOrder({ id: a._id, at: a.created_at }, { id: b._id, at: b.created_at });
+    if (read.length <= limit) return read.sort(byFeedOrder);
+    const last = read[limit - 1].created_at;
+    if (read[limit].created_at !== last) return read.slice(0, limit).sort(byFeedOrder);
+    const ties = await videos.find({ ...filter, created_at: last }, { projection });
+    return [...read.filter((v) => v.created_at > last), ...ties].sort(byFeedOrder).slice(0, limit);
   }
 
   /** flags of the viewer on these videos */
@@ -197,9 +229,7 @@ export function socialQueries(read: ReadStore) {
         if (docs.length < batch) break;
       }
       const found = kept.slice(skipOf(page), needed);
-      const lists = await Promise.all(
-        found.map((u) => videos.find({ user_id: u._id, ...VISIBLE_VIDEO }, { sort: NEWEST, limit: SUGGESTION_VIDEOS })),
-      );
+      const lists = await Promise.all(found.map((u) => newestVisibleVideos(u._id, SUGGESTION_VIDEOS)));
       // the viewer's flags (one lookup for the page): their videos are liked and favourited from the feed too
       const flags = await viewerFlags(
         userId,
@@ -244,14 +274,9 @@ export function socialQueries(read: ReadStore) {
       } else {
         const { entries, total } = await timelineEntries(userId, 0, needed);
         // older than the needed-th timeline entry, a hub's video cannot be on these pages
-        const since = total >= needed ? { created_at: { $gte: entries[entries.length - 1].at } } : {};
+        const since = total >= needed ? entries[entries.length - 1].at : undefined;
         const parts = await Promise.all(
-          followedHubs.map((h) =>
-            videos.find(
-              { user_id: h, ...VISIBLE_VIDEO, ...since },
-              { sort: NEWEST, limit: needed, projection: { _id: 1, created_at: 1 } },
-            ),
-          ),
+          followedHubs.map((h) => newestVisibleVideos(h, needed, { since, projection: { _id: 1, created_at: 1 } })),
         );
         const merged = new Map(entries.map((e) => [e.id, e]));
         for (const part of parts) for (const v of part) merged.set(v._id, { id: v._id, at: v.created_at });
