@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryReadStore } from './memory-read-store';
+import { MemoryReadStore, StringPool } from './memory-read-store';
 import { DuplicateKeyError, type BulkOp, type Doc, type Filter, type FindOptions, type ReadStore } from './port';
 import { readStoreContract } from './read-store.contract';
 
@@ -207,6 +207,30 @@ describe('MemoryReadStore ids', () => {
     expect(await coll.find({ owner: 'y' })).toEqual([{ _id: 'b', owner: 'y', at: 2, n: 0 }]);
     await coll.deleteOne({ _id: 'a' });
     expect(await coll.find({ owner: 'x' })).toEqual([]);
+  });
+});
+
+describe('StringPool', () => {
+  it('holds a bounded number of short strings and leaves documents equal', () => {
+    const pool = new StringPool(100, 8);
+    for (let i = 0; i < 10_000; i++) pool.intern(`s${i % 5_000}`);
+    expect(pool.held).toBeLessThanOrEqual(200);
+    pool.intern('much longer than eight');
+    const doc = { _id: 'a', who: 'x'.concat('y'), tags: ['t1', 't'.concat('1'), 3], long: 'z'.repeat(50), n: 1 };
+    const before = structuredClone(doc);
+    pool.internDoc(doc);
+    expect(doc).toEqual(before);
+  });
+
+  it('holds one copy of a repeated string', () => {
+    const pool = new StringPool(4);
+    pool.intern('member-1');
+    pool.intern('member-'.concat('1'));
+    expect(pool.held).toBe(1);
+    for (let i = 0; i < 3; i++) pool.intern(`once-${i}`);
+    expect(pool.held).toBe(4);
+    pool.intern('member-1');
+    expect(pool.held).toBe(4);
   });
 });
 

@@ -820,6 +820,65 @@ interface Counters {
   docsExamined: number;
 }
 
+/**
+ * One copy of each short string the stored documents repeat. Every event brings its own copies of
+ * member ids, emails, pseudos, statuses; a million follow edges would otherwise hold two million
+ * copies of ten thousand ids. Bounded: two generations of at most `size` strings each, so strings
+ * seen once (dates, positions) pass through without accumulating, and a string repeated within
+ * the last `size` to 2×`size` new strings is found again.
+ */
+export class StringPool {
+  private young = new Map<string, string>();
+  private old = new Map<string, string>();
+
+  constructor(
+    private readonly size = 65_536,
+    private readonly maxLength = 64,
+  ) {}
+
+  /** strings held now (at most twice the size) */
+  get held(): number {
+    return this.young.size + this.old.size;
+  }
+
+  intern(value: string): string {
+    if (value.length > this.maxLength) return value;
+    const known = this.young.get(value) ?? this.old.get(value);
+    if (known !== undefined) {
+      if (this.young.size < this.size) this.young.set(known, known);
+      return known;
+    }
+    if (this.young.size >= this.size) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(value, value);
+    return value;
+  }
+
+  /**
+   * Replaces the strings of a document the store owns (top-level values and the elements of
+   * top-level arrays) with their pooled copies: equal values, so nothing a reader sees changes.
+   */
+  internDoc(doc: Doc): void {
+    for (const key in doc) {
+      const value = doc[key];
+      if (typeof value === 'string') {
+        const pooled = this.intern(value);
+        if (pooled !== value) doc[key] = pooled;
+      } else if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (typeof item === 'string') {
+            const pooled = this.intern(item);
+            if (pooled !== item) value[i] = pooled;
+          }
+        }
+      }
+    }
+  }
+}
+
 class CollectionState {
   readonly docs = new Map<IdKey, Doc>();
   readonly indexes = new Map<string, MemIndex>();
@@ -829,6 +888,8 @@ class CollectionState {
   constructor(
     readonly name: string,
     private readonly counters: Counters,
+    /** the committed state's documents share their strings (a transaction's overlay does not bother) */
+    private readonly strings?: StringPool,
   ) {}
 
   /**
@@ -975,6 +1036,7 @@ class CollectionState {
     for (const p of prepared) {
       inverse.push({ key: p.change.key, next: p.prev });
       if (p.change.next) {
+        this.strings?.internDoc(p.change.next);
         // the kept entries now point at the new version
         if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.change.next as Doc));
         this.docs.set(p.change.key, p.change.next);
@@ -1048,13 +1110,14 @@ interface CollectionView {
 class StoreCore {
   readonly states = new Map<string, CollectionState>();
   readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
+  readonly strings = new StringPool();
   /** inside bulkLoad: new indexes are deferred */
   deferIndexes = false;
 
   state(name: string): CollectionState {
     let state = this.states.get(name);
     if (!state) {
-      state = new CollectionState(name, this.counters);
+      state = new CollectionState(name, this.counters, this.strings);
       this.states.set(name, state);
     }
     return state;
@@ -1721,7 +1784,10 @@ export class MemoryReadStore implements ReadStore {
     this.core.states.clear();
     for (const { name, indexes, docs } of image.collections) {
       const state = this.core.state(name);
-      for (const doc of docs) state.docs.set(idKeyOf(doc._id), doc);
+      for (const doc of docs) {
+        this.core.strings.internDoc(doc);
+        state.docs.set(idKeyOf(doc._id), doc);
+      }
       for (const spec of indexes) state.createIndex(spec);
     }
   }
