@@ -855,27 +855,92 @@ export class StringPool {
     this.young.set(value, value);
     return value;
   }
+}
 
-  /**
-   * Replaces the strings of a document the store owns (top-level values and the elements of
-   * top-level arrays) with their pooled copies: equal values, so nothing a reader sees changes.
-   */
-  internDoc(doc: Doc): void {
-    for (const key in doc) {
-      const value = doc[key];
-      if (typeof value === 'string') {
-        const pooled = this.intern(value);
-        if (pooled !== value) doc[key] = pooled;
-      } else if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const item: unknown = value[i];
-          if (typeof item === 'string') {
-            const pooled = this.intern(item);
-            if (pooled !== item) value[i] = pooled;
-          }
-        }
+type ShapeCopy = (doc: PlainObject, value: (v: unknown) => unknown) => Doc;
+
+const deepCopy = (v: unknown): unknown => (typeof v === 'object' && v !== null ? cloneValue(v) : v);
+
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  copy?: ShapeCopy;
+}
+
+/**
+ * The form documents are stored in. V8 turns an object built field by field (a copy, an update)
+ * into a slow hash-table object once it has more than about 16 fields: several times the memory
+ * and slower reads. A stored document is therefore copied once more by a function made for its
+ * field names (an object literal: V8 lays its fields out inline), one per distinct list of names,
+ * and its short strings are shared through the pool. Shallow: nested values are kept (the store
+ * owns them), their strings pooled in arrays.
+ */
+export class StoredShapes {
+  private readonly root: ShapeNode = { next: new Map() };
+  private made = 0;
+
+  constructor(
+    private readonly strings: StringPool,
+    /** distinct field-name lists given a copier; documents of other shapes are stored as they come */
+    private readonly maxShapes = 4096,
+    private readonly maxFields = 64,
+  ) {}
+
+  private readonly value = (v: unknown): unknown => {
+    if (typeof v === 'string') return this.strings.intern(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'string') v[i] = this.strings.intern(item);
       }
     }
+    return v;
+  };
+
+  /** The copier made for `doc`'s field names, if it has one or can get one. */
+  private copierFor(doc: Doc): ShapeCopy | undefined {
+    let node = this.root;
+    let fields = 0;
+    for (const key in doc) {
+      // "__proto__" in a literal would set the prototype, not a field
+      if (key === '__proto__' || ++fields > this.maxFields) return undefined;
+      let child = node.next.get(key);
+      if (!child) {
+        if (this.made >= this.maxShapes) return undefined;
+        child = { next: new Map() };
+        node.next.set(key, child);
+      }
+      node = child;
+    }
+    if (!node.copy) {
+      if (this.made >= this.maxShapes) return undefined;
+      const names = Object.keys(doc).map((key) => JSON.stringify(key));
+      // names are JSON string literals, so no field name can be anything but a name here
+      node.copy = new Function('d', 'v', `return {${names.map((n) => `${n}: v(d[${n}])`).join(', ')}};`) as ShapeCopy;
+      this.made += 1;
+    }
+    return node.copy;
+  }
+
+  /** The object to store for `doc` (equal to it). */
+  stored(doc: Doc): Doc {
+    const copy = this.copierFor(doc);
+    return copy ? copy(doc, this.value) : this.pooled(doc);
+  }
+
+  /** A deep copy of a stored document to hand out (laid out like the stored one). */
+  copy(doc: Doc): Doc {
+    const copy = this.copierFor(doc);
+    return copy ? copy(doc, deepCopy) : cloneValue(doc);
+  }
+
+  /** the document itself, its strings pooled */
+  private pooled(doc: Doc): Doc {
+    for (const key in doc) {
+      const value = doc[key];
+      const kept = this.value(value);
+      if (kept !== value) doc[key] = kept;
+    }
+    return doc;
   }
 }
 
@@ -888,8 +953,8 @@ class CollectionState {
   constructor(
     readonly name: string,
     private readonly counters: Counters,
-    /** the committed state's documents share their strings (a transaction's overlay does not bother) */
-    private readonly strings?: StringPool,
+    /** how the committed state stores documents (a transaction's overlay keeps them as given) */
+    private readonly shapes?: StoredShapes,
   ) {}
 
   /**
@@ -996,12 +1061,14 @@ class CollectionState {
     const indexes = [...this.indexes.values()];
     const prepared = changes.map((change) => {
       const prev = this.docs.get(change.key);
-      const next = change.next;
+      // the object stored (and indexed) is the store's own compact copy
+      const next = change.next && this.shapes ? this.shapes.stored(change.next) : change.next;
       // computed first: a document two indexed arrays would make unindexable is refused before any change
       const entries = next ? indexes.map((index) => index.entriesOf(next)) : undefined;
       return {
         change,
         prev,
+        next,
         entries,
         // an index whose key fields the change leaves as they were keeps the document's entries
         kept: indexes.map((index) => prev !== undefined && next !== undefined && index.sameKeys(prev, next)),
@@ -1013,7 +1080,7 @@ class CollectionState {
     const added: typeof prepared = [];
     try {
       for (const p of prepared) {
-        if (!p.entries) continue;
+        if (!p.entries || !p.next) continue;
         indexes.forEach((index, i) => {
           if (!index.unique || p.kept[i]) return;
           for (const entry of p.entries?.[i] ?? []) {
@@ -1021,12 +1088,12 @@ class CollectionState {
           }
         });
         indexes.forEach((index, i) => {
-          if (!p.kept[i]) index.add(p.change.next as Doc, (p.entries ?? [])[i]);
+          if (!p.kept[i]) index.add(p.next as Doc, (p.entries ?? [])[i]);
         });
         added.push(p);
       }
     } catch (err) {
-      for (const p of added) indexes.forEach((index, i) => p.kept[i] || index.remove(p.change.next as Doc));
+      for (const p of added) indexes.forEach((index, i) => p.kept[i] || index.remove(p.next as Doc));
       for (const p of prepared) {
         if (p.prev) indexes.forEach((index, i) => p.kept[i] || index.add(p.prev as Doc));
       }
@@ -1035,11 +1102,10 @@ class CollectionState {
     const inverse: Change[] = [];
     for (const p of prepared) {
       inverse.push({ key: p.change.key, next: p.prev });
-      if (p.change.next) {
-        this.strings?.internDoc(p.change.next);
+      if (p.next) {
         // the kept entries now point at the new version
-        if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.change.next as Doc));
-        this.docs.set(p.change.key, p.change.next);
+        if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.next as Doc));
+        this.docs.set(p.change.key, p.next);
       } else this.docs.delete(p.change.key);
     }
     return inverse.reverse();
@@ -1110,14 +1176,14 @@ interface CollectionView {
 class StoreCore {
   readonly states = new Map<string, CollectionState>();
   readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
-  readonly strings = new StringPool();
+  readonly shapes = new StoredShapes(new StringPool());
   /** inside bulkLoad: new indexes are deferred */
   deferIndexes = false;
 
   state(name: string): CollectionState {
     let state = this.states.get(name);
     if (!state) {
-      state = new CollectionState(name, this.counters, this.strings);
+      state = new CollectionState(name, this.counters, this.shapes);
       this.states.set(name, state);
     }
     return state;
@@ -1502,6 +1568,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   constructor(
     readonly name: string,
     private readonly view: CollectionView,
+    private readonly shapes: StoredShapes,
   ) {}
 
   /** runs the query and returns stored documents (not copies) plus how it ran */
@@ -1523,7 +1590,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
           : undefined;
       if (!doc) return null;
       this.view.noteRead([doc]);
-      return (project ? project(doc, cloneValue) : cloneValue(doc)) as T;
+      return (project ? project(doc, cloneValue) : this.shapes.copy(doc)) as T;
     }
     const [doc] = await this.find(filter, { ...options, limit: 1 });
     return doc ?? null;
@@ -1533,7 +1600,8 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     const { docs } = this.run(filter, options);
     this.view.noteRead(docs);
     // a projection copies only the fields it keeps
-    if (!options.projection || Object.keys(options.projection).length === 0) return docs.map(cloneValue) as T[];
+    if (!options.projection || Object.keys(options.projection).length === 0)
+      return docs.map((doc) => this.shapes.copy(doc)) as T[];
     const project = compileProjection(options.projection);
     return docs.map((doc) => project(doc, cloneValue)) as T[];
   }
@@ -1674,7 +1742,7 @@ export class MemoryReadStore implements ReadStore {
   private readonly core = new StoreCore();
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new MemoryCollection<T>(name, new BaseView(this.core, name));
+    return new MemoryCollection<T>(name, new BaseView(this.core, name), this.core.shapes);
   }
 
   async listCollections(): Promise<string[]> {
@@ -1738,7 +1806,8 @@ export class MemoryReadStore implements ReadStore {
 
   /** How a find would run (same code path as find): the plan and how many keys/documents it read. */
   explain(collection: string, filter: Filter, options: FindOptions = {}): QueryExplain {
-    return new MemoryCollection(collection, new BaseView(this.core, collection)).run(filter, options).explain;
+    return new MemoryCollection(collection, new BaseView(this.core, collection), this.core.shapes).run(filter, options)
+      .explain;
   }
 
   /** Index keys and documents read by every operation so far (finds, counts, updates, deletes). */
@@ -1784,10 +1853,7 @@ export class MemoryReadStore implements ReadStore {
     this.core.states.clear();
     for (const { name, indexes, docs } of image.collections) {
       const state = this.core.state(name);
-      for (const doc of docs) {
-        this.core.strings.internDoc(doc);
-        state.docs.set(idKeyOf(doc._id), doc);
-      }
+      for (const doc of docs) state.docs.set(idKeyOf(doc._id), this.core.shapes.stored(doc));
       for (const spec of indexes) state.createIndex(spec);
     }
   }
@@ -1811,7 +1877,7 @@ class BulkTxStore implements ReadStore {
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     if (this.finished)
       throw new Error('Transaction already finished: use the store passed to withTransaction only inside it');
-    return new MemoryCollection<T>(name, new UndoView(this.core, name, this.undo));
+    return new MemoryCollection<T>(name, new UndoView(this.core, name, this.undo), this.core.shapes);
   }
 
   async listCollections(): Promise<string[]> {
@@ -1839,7 +1905,7 @@ class MemoryTxStore implements ReadStore {
   ) {}
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new MemoryCollection<T>(name, new TxView(this.core, this.tx, name));
+    return new MemoryCollection<T>(name, new TxView(this.core, this.tx, name), this.core.shapes);
   }
 
   async listCollections(): Promise<string[]> {
