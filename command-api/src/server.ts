@@ -5,6 +5,7 @@ import {
   checkDistributedServices,
   childLogger,
   createEventStore,
+  FoldingEventStore,
   createJobQueue,
   createReadStore,
   createSessionStore,
@@ -136,6 +137,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         })
       : undefined;
   const read = projections?.read ?? createReadStore(config);
+  // the command side reads its streams through folds kept between commands
+  const commandEvents = new FoldingEventStore(events);
   // this process's numeric ids (videos, comments, messages, reports, coin transactions), by blocks:
   // one allocator for every command of the process, seeding included
   const ids = new IdBlocks(events, options.idBlocks);
@@ -145,14 +148,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
   await ensureAdmin(
-    events,
+    commandEvents,
     { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
     hashPassword,
     systemContext(),
   );
   await ensureGiftCatalogue(events, systemContext(), ledger.catalogue);
   if (role === 'embedded' && config.DEMO_DATA) {
-    const created = await seedDemoData(events, ids, uploads, hashPassword, () => systemContext());
+    const created = await seedDemoData(commandEvents, ids, uploads, hashPassword, () => systemContext());
     if (created > 0) log.info({ created }, 'demo members created');
   }
 
@@ -178,7 +181,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
       'read models ready',
     );
-    await jobs.process(jobHandlers({ events, uploadsRoot: uploads.root }), { concurrency: 1 });
+    await jobs.process(jobHandlers({ events: commandEvents, uploadsRoot: uploads.root }), { concurrency: 1 });
     // uploads acknowledged before a crash and never processed get their job again
     const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
     for (const v of pending)
@@ -199,7 +202,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const deps: AppDeps = {
     config,
-    events,
+    events: commandEvents,
     ids,
     ledger,
     read,

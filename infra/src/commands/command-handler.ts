@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eventSchemas, fold, type Decider, type DomainEvent, type LogPosition, type NewEvent } from '@evo/domain';
 import { WrongExpectedRevisionError, type EventStore } from '../eventstore/port';
+import { FoldingEventStore } from './folding-event-store';
 
 /** Who asks, and why: becomes every event's metadata. */
 export interface CommandContext {
@@ -57,6 +58,8 @@ export async function loadState<C, E extends DomainEvent, S>(
   streamId: string,
   decider: Decider<C, E, S>,
 ): Promise<{ state: S; revision: number }> {
+  // the command side's store keeps folds between commands (see FoldingEventStore)
+  if (store instanceof FoldingEventStore) return store.load(streamId, decider);
   const recorded = await store.readStream(streamId);
   return { state: fold(decider, recorded as unknown as E[]), revision: recorded.length - 1 };
 }

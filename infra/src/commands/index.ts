@@ -1,2 +1,3 @@
 export * from './command-handler';
 export * from './id-blocks';
+export * from './folding-event-store';
