@@ -44,6 +44,7 @@ export const toCommentView = (c: CommentDoc): CommentView => ({
 export const commentsProjector: Projector = {
   name: 'comments',
   collections: [COMMENTS],
+  eventTypes: ['CommentPosted'],
   indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }] },
   async project(event, store, ctx) {
     if (event.type !== 'CommentPosted') return;

@@ -1,4 +1,4 @@
-import type { RecordedAppEvent } from '@evo/domain';
+import type { AppEvent, RecordedAppEvent } from '@evo/domain';
 import type { IndexSpec, ReadStore } from '@evo/infra';
 import type { PushEventName, PushEvents } from '@evo/contracts';
 
@@ -25,6 +25,11 @@ export interface Projector {
    */
   version?: number;
   collections: readonly string[];
+  /**
+   * The event types `project` handles: the runner hands it these and no others (every projector
+   * no longer sees every event). projectors.test.ts checks that an undeclared type is never handled.
+   */
+  eventTypes: readonly AppEvent['type'][];
   indexes?: Readonly<Record<string, readonly IndexSpec[]>>;
   project(event: RecordedAppEvent, store: ReadStore, ctx: ProjectionContext): Promise<void>;
 }

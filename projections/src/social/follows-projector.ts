@@ -38,6 +38,7 @@ export const followEdgeId = (followerId: string, followeeId: string) => `${follo
 export const followsProjector: Projector = {
   name: 'follows',
   collections: [FOLLOWS, FOLLOWING],
+  eventTypes: ['UserFollowed', 'UserUnfollowed'],
   indexes: {
     [FOLLOWS]: [{ key: { follower_id: 1, created_at: -1 } }, { key: { followee_id: 1, created_at: -1 } }],
   },

@@ -38,6 +38,7 @@ async function pushCounters(store: ReadStore, ctx: ProjectionContext, videoId: n
 export const videoCountersProjector: Projector = {
   name: 'video-counters',
   collections: [LIKES],
+  eventTypes: ['VideoLiked', 'VideoUnliked', 'VideoViewed'],
   indexes: { [LIKES]: [{ key: { video_id: 1 } }, { key: { user_id: 1, created_at: -1 } }] },
   async project(event, store, ctx) {
     const videos = store.collection<VideoDoc>(VIDEOS);
