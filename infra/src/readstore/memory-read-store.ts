@@ -1564,12 +1564,45 @@ function checkFindOptions(options: FindOptions): { skip: number; limit: number |
   return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
 }
 
+/**
+ * For WriteBehindStore only (same package, not part of the port): a collection that can lend its
+ * stored documents and adopt the caller's, without a copy either way. Safe because neither side
+ * ever changes a document in place: the store stores a new object at each write (see
+ * captureImage), and the unit of work makes a new one at each update (applyUpdate copies).
+ */
+export const OWNED_DOCUMENTS: unique symbol = Symbol('owned documents');
+export interface OwnedDocuments {
+  /** the stored document itself (read like findOne({ _id }) reads it): never change it */
+  peek(id: Doc['_id']): Doc | null;
+  /**
+   * Store each document as it is (`null` deletes), in order, like replaceOne upserts and deleteOnes
+   * by _id: the caller hands them over, _id first, checked against the query language, and never
+   * changes them again.
+   */
+  adopt(writes: Iterable<{ id: Doc['_id']; doc: Doc | null }>): void;
+}
+
 class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   constructor(
     readonly name: string,
     private readonly view: CollectionView,
     private readonly shapes: StoredShapes,
   ) {}
+
+  readonly [OWNED_DOCUMENTS]: OwnedDocuments = {
+    peek: (id) => {
+      const doc = this.view.lookup(idKeyOf(id));
+      if (!doc) return null;
+      this.view.noteRead([doc]);
+      return doc;
+    },
+    adopt: (writes) => {
+      for (const { id, doc } of writes) {
+        if (doc) this.view.put(doc, true);
+        else this.view.remove(idKeyOf(id));
+      }
+    },
+  };
 
   /** runs the query and returns stored documents (not copies) plus how it ran */
   run(filter: Filter, options: FindOptions = {}): SelectResult {

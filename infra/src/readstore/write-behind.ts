@@ -11,7 +11,16 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
-import { applyUpdate, buildUpsertFromFilter, cloneValue, deepEqual, idKeyOf, type IdKey } from './memory-read-store';
+import {
+  applyUpdate,
+  buildUpsertFromFilter,
+  cloneValue,
+  deepEqual,
+  idKeyOf,
+  OWNED_DOCUMENTS,
+  type IdKey,
+  type OwnedDocuments,
+} from './memory-read-store';
 import {
   checkFilter,
   checkProjection,
@@ -174,18 +183,38 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
   private readonly entries = new Map<IdKey, Entry>();
   /** the entries changed since the last flush */
   private readonly dirty = new Set<Entry>();
+  /** a MemoryReadStore collection: its documents are borrowed and ours adopted, without copies */
+  private readonly owned: OwnedDocuments | undefined;
 
   constructor(
     readonly name: string,
     private readonly inner: ReadCollection<T>,
-  ) {}
+  ) {
+    this.owned = (inner as { [OWNED_DOCUMENTS]?: OwnedDocuments })[OWNED_DOCUMENTS];
+  }
 
-  private async load(id: Doc['_id']): Promise<Entry> {
+  /**
+   * The entry of `id`, at once when known or when the inner store lends its documents (no await,
+   * no copy); undefined when it must be read from the inner store (`fetch`). An entry's document
+   * is never changed in place (an update makes a new one) and never handed out (copies are).
+   */
+  private known(id: Doc['_id']): Entry | undefined {
+    const key = idKeyOf(id);
+    let entry = this.entries.get(key);
+    if (!entry && this.owned) {
+      entry = { id, doc: this.owned.peek(id), dirty: false };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private async fetch(id: Doc['_id']): Promise<Entry> {
+    const doc = await this.inner.findOne({ _id: id });
+    // another call may have loaded it meanwhile: the first one stays
     const key = idKeyOf(id);
     let entry = this.entries.get(key);
     if (!entry) {
-      // a copy of its own (stores hand out copies): changed in place below, never handed out
-      entry = { id, doc: await this.inner.findOne({ _id: id }), dirty: false };
+      entry = { id, doc, dirty: false };
       this.entries.set(key, entry);
     }
     return entry;
@@ -214,6 +243,14 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
 
   async flush(): Promise<void> {
     if (this.dirty.size === 0) return;
+    if (this.owned) {
+      // the documents were built here from checked updates: handed over as they are
+      const writes = [...this.dirty];
+      for (const entry of writes) entry.dirty = false;
+      this.dirty.clear();
+      this.owned.adopt(writes);
+      return;
+    }
     const ops: BulkOp[] = [];
     for (const entry of this.dirty) {
       entry.dirty = false;
@@ -236,7 +273,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     const id = pointId(filter);
     if (id !== undefined && WriteBehindCollection.servable(options)) {
-      const { doc } = await this.load(id);
+      const { doc } = this.known(id) ?? (await this.fetch(id));
       return doc && WriteBehindCollection.matches(doc, filter)
         ? (WriteBehindCollection.copy(doc, options.projection) as T)
         : null;
@@ -255,7 +292,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
         const key = idKeyOf(id);
         if (seen.has(key)) continue;
         seen.add(key);
-        const { doc } = await this.load(id);
+        const { doc } = this.known(id) ?? (await this.fetch(id));
         if (doc && (point === undefined || WriteBehindCollection.matches(doc, filter)))
           out.push(WriteBehindCollection.copy(doc, options.projection) as T);
       }
@@ -294,7 +331,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       await this.flush();
       return this.inner.insertOne(doc);
     }
-    const entry = await this.load(doc._id);
+    const entry = this.known(doc._id) ?? (await this.fetch(doc._id));
     if (entry.doc) {
       throw new DuplicateKeyError(
         `E11000 duplicate key error collection: ${this.name} index: _id_ dup key: { _id: ${JSON.stringify(doc._id)} }`,
@@ -312,7 +349,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     if (entry.doc && WriteBehindCollection.matches(entry.doc, filter)) {
       const next = applyUpdate(entry.doc, update, false);
       if (deepEqual(entry.doc, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
@@ -345,7 +382,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     const next = withIdFirst(id, cloneValue(replacement));
     if (entry.doc && WriteBehindCollection.matches(entry.doc, filter)) {
       if (deepEqual(entry.doc, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
@@ -366,7 +403,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     if (!entry.doc || !WriteBehindCollection.matches(entry.doc, filter)) return { deletedCount: 0 };
     this.set(entry, null);
     return { deletedCount: 1 };
