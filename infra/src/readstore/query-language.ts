@@ -94,17 +94,21 @@ export function checkFilter(filter: Filter): void {
 export function checkUpdate(update: Update): void {
   const ops = Object.keys(update);
   if (ops.length === 0) refuse('an empty update');
-  const seen = new Set<string>();
+  // a field under two operators: MongoDB refuses it as a conflict (one operator cannot repeat one)
+  const seen = ops.length > 1 ? new Set<string>() : undefined;
   for (const op of ops) {
     if (!UPDATE_OPERATORS.has(op)) refuse(`update operator ${op}`);
     const fields = update[op];
     if (!isPlainObject(fields)) refuse(`${op} of ${JSON.stringify(fields)}`);
-    for (const [field, operand] of Object.entries(fields)) {
+    for (const field of Object.keys(fields)) {
+      const operand = fields[field];
       checkField(field);
-      // the same field under two operators: MongoDB refuses it as a conflict
-      if (seen.has(field)) refuse(`field '${field}' under two operators`);
-      seen.add(field);
+      if (seen) {
+        if (seen.has(field)) refuse(`field '${field}' under two operators`);
+        seen.add(field);
+      }
       if (operand === undefined) refuse(`${op}: ${field} undefined`);
+      if (op === '$set' || op === '$setOnInsert') continue;
       const finite = typeof operand === 'number' && Number.isFinite(operand);
       if (op === '$inc' && !finite) refuse(`${op}: ${field} of ${JSON.stringify(operand)}`);
       // $min / $max keep the earliest / latest of ISO dates as well as the least / most of numbers
@@ -254,9 +258,11 @@ export function applyUpdate(
   clone: <V>(v: V) => V,
 ): PlainObject {
   const next: PlainObject = { ...doc };
-  for (const [op, fields] of Object.entries(update)) {
+  for (const op of Object.keys(update)) {
     if (op === '$setOnInsert' && !isInsert) continue;
-    for (const [field, operand] of Object.entries(fields as PlainObject)) {
+    const fields = update[op] as PlainObject;
+    for (const field of Object.keys(fields)) {
+      const operand = fields[field];
       const current = hasOwn(next, field) ? next[field] : undefined;
       if (field === '_id') {
         if (op !== '$set' && op !== '$setOnInsert') throw new UpdateError(`Cannot apply ${op} to _id`);
