@@ -129,6 +129,31 @@ const withIdFirst = (id: Doc['_id'], doc: Doc): Doc => {
 };
 
 /**
+ * The guarded writes of the projections (`applyOnce` and `replaceIfNewer` in
+ * projections/src/runtime/write-once.ts) in one step on a unit of work's collection: what their
+ * calls (a write guarded by `$or: [{ <guard>: { $exists: false } }, { <guard>: { $lt: key } }]`,
+ * then a read by _id and the guarded upsert when it matched nothing) do to the documents here,
+ * without building, checking and matching their filters at each write. The _id is a string or a
+ * finite number.
+ */
+export const GUARDED_WRITES: unique symbol = Symbol('guarded writes');
+export interface GuardedWrites {
+  /** `guardedUpdate` sets `guard` to `key`; true when applied (or upserted) */
+  applyOnce(id: string | number, guard: string, key: string, guardedUpdate: Update, upsert: boolean): Promise<boolean>;
+  /** the guard is `_pos`; true when written */
+  replaceIfNewer(doc: Doc & { _pos: string }): Promise<boolean>;
+}
+
+/** Does `doc` pass the guard filter of `key` (see GuardedWrites)? */
+function guardAllows(doc: Doc, guard: string, key: string): boolean {
+  if (!Object.prototype.hasOwnProperty.call(doc, guard)) return true;
+  const value = doc[guard];
+  if (typeof value === 'string') return value < key;
+  // not written by a guarded write: the query language decides
+  return compileFilter({ $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] })(doc);
+}
+
+/**
  * A unit of work over another store (a projection batch's transaction): the documents read or
  * written by _id are kept here, reads and writes of them are answered from here with MongoDB's
  * semantics (the query language's matcher and updater, as MemoryReadStore answers them), and each
@@ -179,7 +204,7 @@ export class WriteBehindStore implements ReadStore {
   }
 }
 
-class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
+class WriteBehindCollection<T extends Doc> implements ReadCollection<T>, GuardedWrites {
   private readonly entries = new Map<IdKey, Entry>();
   /** the entries changed since the last flush */
   private readonly dirty = new Set<Entry>();
@@ -218,6 +243,39 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  readonly [GUARDED_WRITES]: GuardedWrites = this;
+
+  async applyOnce(
+    id: string | number,
+    guard: string,
+    key: string,
+    guardedUpdate: Update,
+    upsert: boolean,
+  ): Promise<boolean> {
+    checkUpdate(guardedUpdate);
+    const entry = this.known(id) ?? (await this.fetch(id));
+    if (entry.doc) {
+      if (!guardAllows(entry.doc, guard, key)) return false;
+      const next = applyUpdate(entry.doc, guardedUpdate, false);
+      if (!deepEqual(entry.doc, next)) this.set(entry, next);
+      return true;
+    }
+    if (!upsert) return false;
+    // the upsert's document starts from the filter's equalities: the _id alone
+    const created = applyUpdate({ _id: id }, guardedUpdate, true);
+    this.set(entry, withIdFirst(created._id ?? id, created));
+    return true;
+  }
+
+  async replaceIfNewer(doc: Doc & { _pos: string }): Promise<boolean> {
+    checkReplacement(doc);
+    const entry = this.known(doc._id) ?? (await this.fetch(doc._id));
+    if (entry.doc && !guardAllows(entry.doc, '_pos', doc._pos)) return false;
+    const next = withIdFirst(doc._id, cloneValue(doc));
+    if (!entry.doc || !deepEqual(entry.doc, next)) this.set(entry, next);
+    return true;
   }
 
   private set(entry: Entry, doc: Doc | null): void {
