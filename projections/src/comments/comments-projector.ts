@@ -77,7 +77,7 @@ export const commentsProjector: Projector = {
       { $inc: { comments_count: 1 } },
       { guard: COMMENTS_VIDEO_GUARD },
     );
-    if (counted) {
+    if (counted && ctx.live) {
       const video = await store
         .collection<VideoDoc>(VIDEOS)
         .findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });

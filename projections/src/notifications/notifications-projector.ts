@@ -199,7 +199,7 @@ export const notificationsProjector: Projector = {
         { $set: { user_id: spec.recipientId }, $inc: { unread: 1 } },
         { upsert: true },
       );
-      if (created) {
+      if (created && ctx.live) {
         ctx.push(`user:${spec.recipientId}`, 'notification:new', {
           notification: toNotificationView(doc),
           unread: await unreadOf(store, spec.recipientId),

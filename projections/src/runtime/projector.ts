@@ -3,6 +3,11 @@ import type { IndexSpec, ReadStore } from '@evo/infra';
 import type { PushEventName, PushEvents } from '@evo/contracts';
 
 export interface ProjectionContext {
+  /**
+   * false while catching up with the log (a rebuild, a start): pushes are dropped then, so a
+   * projector skips the reads that only shape a push (never a write)
+   */
+  readonly live: boolean;
   /** queue a change message for Socket.IO clients; sent after the write is committed, only when live */
   push<E extends PushEventName>(room: string, event: E, payload: PushEvents[E]): void;
   /** queue: every client in room `members` joins or leaves `room` (same rules as push) */

@@ -46,7 +46,7 @@ async function handles(projector: Projector, type: string): Promise<boolean> {
     dropAll: () => touched('dropAll'),
     close: () => touched('close'),
   } as unknown as ReadStore;
-  const ctx: ProjectionContext = { push: () => touched('push'), rooms: () => touched('rooms') };
+  const ctx: ProjectionContext = { live: true, push: () => touched('push'), rooms: () => touched('rooms') };
   try {
     await projector.project(event, store, ctx);
     return false;
@@ -96,7 +96,7 @@ describe('event routing (Projector.eventTypes)', () => {
     for await (const batch of events.readAll(undefined, 100)) all.push(...batch);
     // unrouted: each event through all fifteen projectors
     const everyProjector = new MemoryReadStore();
-    const ctx: ProjectionContext = { push: () => undefined, rooms: () => undefined };
+    const ctx: ProjectionContext = { live: true, push: () => undefined, rooms: () => undefined };
     for (const e of all) for (const p of allProjectors) await p.project(e as RecordedAppEvent, everyProjector, ctx);
     // routed, and every call checked against the declarations
     const seen: string[] = [];

@@ -156,10 +156,13 @@ export class ProjectionRunner implements ProjectionProgress {
   private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
     if (batch.length === 0) return;
     let pushes: Push[] = [];
-    const ctx: ProjectionContext = {
-      push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
-      rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
-    };
+    const ctx: ProjectionContext = live
+      ? {
+          live,
+          push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
+          rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
+        }
+      : { live, push: () => undefined, rooms: () => undefined };
     const last = batch[batch.length - 1].position;
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits

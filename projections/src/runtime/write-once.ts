@@ -28,6 +28,28 @@ const isPointId = (id: unknown): id is string | number =>
   typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
 /**
+ * `update` that also sets `guard` to `key`: `{ ...update, $set: { ...update.$set, [guard]: key } }`,
+ * built field by field (the spreads with a computed key cost more than the write they guard).
+ */
+function withGuard(update: Update, guard: string, key: string): Update {
+  const out: Update = {};
+  let set: Record<string, unknown> | undefined;
+  for (const op of Object.keys(update)) {
+    if (op !== '$set') {
+      out[op] = update[op];
+      continue;
+    }
+    const fields = update.$set as Record<string, unknown> | undefined;
+    set = {};
+    if (fields) for (const field of Object.keys(fields)) set[field] = fields[field];
+    out.$set = set;
+  }
+  if (!set) out.$set = set = {};
+  set[guard] = key;
+  return out;
+}
+
+/**
  * Apply `update` to document `id` unless an event at this position (or later) was already
  * applied to it: the document remembers the last position in a guard field (fixed-width string
  * so it compares the same in MongoDB and in memory). Makes `$inc`/`$addToSet` safe under redelivery.
@@ -47,8 +69,7 @@ export async function applyOnce(
 ): Promise<boolean> {
   const key = positionKey(position);
   const guard = options.guard ? `_pos_${options.guard}` : '_pos';
-  const set = { ...((update.$set as Record<string, unknown> | undefined) ?? {}), [guard]: key };
-  const guardedUpdate = { ...update, $set: set };
+  const guardedUpdate = withGuard(update, guard, key);
   const oneStep = guardedWritesOf(coll);
   if (oneStep && isPointId(id)) return oneStep.applyOnce(id, guard, key, guardedUpdate, options.upsert === true);
   const guarded = { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] };

@@ -78,7 +78,7 @@ export const followsProjector: Projector = {
       { $inc: { followers_count: step } },
       { guard: FOLLOWS_USER_GUARD },
     );
-    if (follow && counted) {
+    if (follow && counted && ctx.live) {
       const follower = await users.findOne({ _id: followerId }, { projection: { pseudo: 1 } });
       ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });
     }

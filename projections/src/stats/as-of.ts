@@ -14,7 +14,7 @@ export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000
     for (const spec of specs) await store.collection(collection).createIndex(spec);
   }
   const limit = asOf.toISOString();
-  const ctx = { push: () => undefined, rooms: () => undefined };
+  const ctx = { live: false, push: () => undefined, rooms: () => undefined };
   const types = new Set<string>(statsProjector.eventTypes);
   for await (const batch of events.readAll(undefined, batchSize)) {
     const kept = batch.filter((e) => types.has(e.type) && e.metadata.at <= limit);
