@@ -363,6 +363,11 @@ class SortedList<E> {
     return true;
   }
 
+  /** Replaces every element by `fresh(element)`, which must sort at the same place. */
+  refresh(fresh: (e: E) => E): void {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
+  }
+
   /** Elements in [from, to), forwards or backwards. */
   *range(from: Pos, to: Pos, reverse: boolean): Generator<E> {
     const before = (x: Pos, y: Pos): boolean => x.c < y.c || (x.c === y.c && x.i < y.i);
@@ -602,6 +607,14 @@ class MemIndex {
    */
   swap(prev: Doc, next: Doc): void {
     if (!this.hasArray(prev)) this.list.replace(prev, next);
+  }
+
+  /**
+   * Entries are made the documents' current versions again after swaps were left out (see
+   * CollectionState.lazySwaps): each left-out swap kept an older version with the same keys.
+   */
+  refresh(docs: Map<IdKey, Doc>): void {
+    this.list.refresh((entry) => (entry instanceof MultiEntry ? entry : (docs.get(idKeyOf(entry._id)) ?? entry)));
   }
 
   /** Builds the index over existing documents in one sort; fails on a unique violation. */
@@ -949,6 +962,14 @@ class CollectionState {
   readonly indexes = new Map<string, MemIndex>();
   /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
   readonly deferred = new Map<string, IndexSpec>();
+  /**
+   * During a bulk load: a change that leaves an index's keys as they were does not put the new
+   * version into the index (a search per index and write); the index keeps an older version with
+   * the same keys, which orders and finds the document the same (queries read the document itself
+   * by _id), and `endBulk` puts the current versions back in one pass.
+   */
+  lazySwaps = false;
+  private swapsLeftOut = false;
 
   constructor(
     readonly name: string,
@@ -1104,7 +1125,8 @@ class CollectionState {
       inverse.push({ key: p.change.key, next: p.prev });
       if (p.next) {
         // the kept entries now point at the new version
-        if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.next as Doc));
+        if (p.prev && this.lazySwaps) this.swapsLeftOut ||= p.kept.some(Boolean);
+        else if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.next as Doc));
         this.docs.set(p.change.key, p.next);
       } else this.docs.delete(p.change.key);
     }
@@ -1139,6 +1161,14 @@ class CollectionState {
     return true;
   }
 
+  /** The end of a bulk load: indexes hold the current versions again, the deferred ones are built. */
+  endBulk(): void {
+    if (this.swapsLeftOut) for (const index of this.indexes.values()) index.refresh(this.docs);
+    this.swapsLeftOut = false;
+    this.lazySwaps = false;
+    this.buildDeferred();
+  }
+
   /** Builds the deferred indexes over the documents as they are now (fails on a unique violation). */
   buildDeferred(): void {
     for (const [name, spec] of this.deferred) {
@@ -1171,6 +1201,8 @@ interface CollectionView {
   drop(): void;
   /** documents a find handed out: a transaction remembers the versions it read */
   noteRead(docs: readonly Doc[]): void;
+  /** replaces (or deletes: undefined) documents by _id, the caller's objects stored as they are */
+  adopt(changes: readonly Change[]): void;
 }
 
 class StoreCore {
@@ -1184,6 +1216,7 @@ class StoreCore {
     let state = this.states.get(name);
     if (!state) {
       state = new CollectionState(name, this.counters, this.shapes);
+      state.lazySwaps = this.deferIndexes;
       this.states.set(name, state);
     }
     return state;
@@ -1278,6 +1311,13 @@ class BaseView implements CollectionView {
   }
 
   noteRead(): void {}
+
+  adopt(changes: readonly Change[]): void {
+    for (const { key, next } of changes) {
+      if (next) this.put(next, true);
+      else this.remove(key);
+    }
+  }
 }
 
 /**
@@ -1319,6 +1359,20 @@ class UndoView extends BaseView {
   override remove(idKey: IdKey): void {
     this.remember(idKey);
     super.remove(idKey);
+  }
+
+  /** one change of the collection for the whole lot, undone as one */
+  override adopt(changes: readonly Change[]): void {
+    const existed = this.core.states.get(this.name);
+    if (!existed && !changes.some((c) => c.next)) return;
+    const state = existed ?? this.core.state(this.name);
+    const inverse = state.applyBatch(changes);
+    this.undo.push(() => {
+      const now = this.core.states.get(this.name);
+      if (!now) return;
+      now.applyBatch(inverse);
+      if (!existed && now.docs.size === 0) this.core.states.delete(this.name);
+    });
   }
 
   override createIndex(spec: IndexSpec): void {
@@ -1504,6 +1558,13 @@ class TxView implements CollectionView {
    * what this transaction sees, and a later write to them conflicts if they changed meanwhile
    * (MongoDB: snapshot reads + WriteConflict).
    */
+  adopt(changes: readonly Change[]): void {
+    for (const { key, next } of changes) {
+      if (next) this.put(next, true);
+      else this.remove(key);
+    }
+  }
+
   noteRead(docs: readonly Doc[]): void {
     const base = this.base();
     if (!base || docs.length === 0) return;
@@ -1597,10 +1658,9 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
       return doc;
     },
     adopt: (writes) => {
-      for (const { id, doc } of writes) {
-        if (doc) this.view.put(doc, true);
-        else this.view.remove(idKeyOf(id));
-      }
+      const changes: Change[] = [];
+      for (const { id, doc } of writes) changes.push({ key: idKeyOf(id), next: doc ?? undefined });
+      this.view.adopt(changes);
     },
   };
 
@@ -1826,11 +1886,12 @@ export class MemoryReadStore implements ReadStore {
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     if (this.core.deferIndexes) return fn();
     this.core.deferIndexes = true;
+    for (const state of this.core.states.values()) state.lazySwaps = true;
     try {
       return await fn();
     } finally {
       this.core.deferIndexes = false;
-      for (const state of this.core.states.values()) state.buildDeferred();
+      for (const state of this.core.states.values()) state.endBulk();
     }
   }
 
