@@ -255,9 +255,9 @@ function sameId(a: unknown, b: unknown): boolean {
   return idKeyOf(a) === idKeyOf(b);
 }
 
-/** An update of the language applied to a copy of `doc` (on insert, $setOnInsert too). */
-export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean): Doc {
-  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue) as Doc;
+/** An update of the language applied to a copy of `doc`, or to `doc` itself when `inPlace` (on insert, $setOnInsert too). */
+export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean, inPlace = false): Doc {
+  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue, inPlace) as Doc;
 }
 
 /** The document an upsert starts from: the filter's equalities. */

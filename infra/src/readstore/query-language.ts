@@ -245,7 +245,8 @@ export class UpdateError extends Error {
 }
 
 /**
- * Applies an update of the language to a copy of `doc` (values copied with `clone`). On insert
+ * Applies an update of the language to a copy of `doc` (values copied with `clone`), or to `doc`
+ * itself when `inPlace` (the caller's own object; see updatesInPlaceSafely). On insert
  * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
  * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
  * updateMany applies one update to many documents).
@@ -256,8 +257,9 @@ export function applyUpdate(
   isInsert: boolean,
   compare: (a: unknown, b: unknown) => number,
   clone: <V>(v: V) => V,
+  inPlace = false,
 ): PlainObject {
-  const next: PlainObject = { ...doc };
+  const next: PlainObject = inPlace ? doc : { ...doc };
   for (const op of Object.keys(update)) {
     if (op === '$setOnInsert' && !isInsert) continue;
     const fields = update[op] as PlainObject;
@@ -302,6 +304,24 @@ export function applyUpdate(
     }
   }
   return next;
+}
+
+/**
+ * Can `update` be applied to `doc` in place without failing halfway? Only operators that never
+ * refuse a value ($set, $setOnInsert, $min, $max, and $inc of a number or a missing field) and no
+ * _id; the others ($addToSet, $pull) and _id go through a copy.
+ */
+export function updatesInPlaceSafely(doc: PlainObject, update: Update): boolean {
+  for (const op of Object.keys(update)) {
+    const fields = update[op] as PlainObject;
+    if (op === '$addToSet' || op === '$pull' || hasOwn(fields, '_id')) return false;
+    if (op !== '$inc') continue;
+    for (const field of Object.keys(fields)) {
+      const current = hasOwn(doc, field) ? doc[field] : undefined;
+      if (current !== undefined && typeof current !== 'number') return false;
+    }
+  }
+  return true;
 }
 
 export type ProjectionFn = (doc: PlainObject, clone: <V>(v: V) => V) => PlainObject;

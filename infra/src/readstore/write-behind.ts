@@ -28,12 +28,14 @@ import {
   checkUpdate,
   compileFilter,
   compileProjection,
+  updatesInPlaceSafely,
 } from './query-language';
 
 /** A document as this unit of work sees it: null when it does not exist. */
 interface Entry {
   id: Doc['_id'];
   doc: Doc | null;
+  /** changed since the last flush: `doc` is then a version made here, which nobody else holds */
   dirty: boolean;
 }
 
@@ -258,6 +260,13 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T>, Guarded
     const entry = this.known(id) ?? (await this.fetch(id));
     if (entry.doc) {
       if (!guardAllows(entry.doc, guard, key)) return false;
+      if (entry.dirty && updatesInPlaceSafely(entry.doc, guardedUpdate)) {
+        // a version made in this batch, held by nobody else until flush() hands it over (and
+        // clears `dirty`): changed in place instead of copied at each write (a counter of a
+        // popular document changes many times in a batch)
+        applyUpdate(entry.doc, guardedUpdate, false, true);
+        return true;
+      }
       const next = applyUpdate(entry.doc, guardedUpdate, false);
       if (!deepEqual(entry.doc, next)) this.set(entry, next);
       return true;

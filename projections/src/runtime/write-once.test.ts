@@ -61,10 +61,13 @@ describe('guarded writes in one step (a projection batch) and call by call (any 
         const direct = new MemoryReadStore();
         const batched = new MemoryReadStore();
         for (const store of [direct, batched]) for (const d of seed) await store.collection('docs').insertOne(d);
+        const dump = (s: ReadStore) => s.collection('docs').find({}, { sort: { _id: 1 } });
+        const before = await dump(batched);
         const unitOfWork = new WriteBehindStore(batched);
         for (const op of list) expect(await run(unitOfWork, op)).toEqual(await run(direct, op));
+        // nothing reaches the store before the flush (no stored document changed in place)
+        expect(await dump(batched)).toEqual(before);
         await unitOfWork.flush();
-        const dump = (s: ReadStore) => s.collection('docs').find({}, { sort: { _id: 1 } });
         expect(await dump(batched)).toEqual(await dump(direct));
         // key order too (MongoDB keeps it)
         expect(JSON.stringify(await dump(batched))).toBe(JSON.stringify(await dump(direct)));
