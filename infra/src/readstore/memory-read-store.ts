@@ -1628,8 +1628,9 @@ function checkFindOptions(options: FindOptions): { skip: number; limit: number |
 /**
  * For WriteBehindStore only (same package, not part of the port): a collection that can lend its
  * stored documents and adopt the caller's, without a copy either way. Safe because neither side
- * ever changes a document in place: the store stores a new object at each write (see
- * captureImage), and the unit of work makes a new one at each update (applyUpdate copies).
+ * changes the values of a document the other holds: the store stores a new object at each write
+ * (see captureImage; its string pool only swaps a string for an equal one), and the unit of work
+ * makes a new one at each update of a document it did not make in the same batch.
  */
 export const OWNED_DOCUMENTS: unique symbol = Symbol('owned documents');
 export interface OwnedDocuments {
