@@ -856,8 +856,11 @@ export class StringPool {
 
   intern(value: string): string {
     if (value.length > this.maxLength) return value;
-    const known = this.young.get(value) ?? this.old.get(value);
+    const young = this.young.get(value);
+    if (young !== undefined) return young;
+    const known = this.old.get(value);
     if (known !== undefined) {
+      // seen again: into the young generation, if there is room
       if (this.young.size < this.size) this.young.set(known, known);
       return known;
     }
