@@ -1082,6 +1082,17 @@ class CollectionState {
    * _id uniqueness is the caller's check (it knows whether it inserts or replaces).
    */
   applyBatch(changes: readonly Change[]): Change[] {
+    // no index (a bulk load defers them): nothing to prepare or undo but the documents
+    if (this.indexes.size === 0) {
+      const inverse: Change[] = [];
+      for (const { key, next } of changes) {
+        const prev = this.docs.get(key);
+        inverse.push({ key, next: prev });
+        if (next) this.docs.set(key, this.shapes ? this.shapes.stored(next) : next);
+        else this.docs.delete(key);
+      }
+      return inverse.reverse();
+    }
     const indexes = [...this.indexes.values()];
     const prepared = changes.map((change) => {
       const prev = this.docs.get(change.key);
