@@ -223,7 +223,8 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T>, Guarded
   /**
    * The entry of `id`, at once when known or when the inner store lends its documents (no await,
    * no copy); undefined when it must be read from the inner store (`fetch`). An entry's document
-   * is never changed in place (an update makes a new one) and never handed out (copies are).
+   * is changed in place only while dirty (a version made here, see applyOnce), and never handed
+   * out (copies are).
    */
   private known(id: Doc['_id']): Entry | undefined {
     const key = idKeyOf(id);

@@ -39,9 +39,10 @@ export function routesOf(projectors: readonly Projector[]): Map<string, Projecto
 }
 
 /**
- * Feeds the projectors from the whole log (each event to those that declare its type): catch-up in batches (one read-store transaction per
- * batch, checkpoint in the same transaction), then live from a subscription (one transaction per
- * event). Change messages are pushed only when live, after their write is committed.
+ * Feeds the projectors from the whole log, each event to those that declare its type: catch-up in
+ * batches (one read-store transaction per batch, checkpoint in the same transaction), then live
+ * from a subscription (one transaction per event). Change messages are pushed only when live,
+ * after their write is committed.
  */
 export class ProjectionRunner implements ProjectionProgress {
   private position: LogPosition | undefined;
