@@ -1641,19 +1641,20 @@ function checkFindOptions(options: FindOptions): { skip: number; limit: number |
 
 /**
  * For WriteBehindStore only (same package, not part of the port): a collection that can lend its
- * stored documents and adopt the caller's, without a copy either way. Safe because neither side
+ * stored documents and adopt the caller's, without a deep copy or the checks of a replaceOne (the
+ * store only lays each out in its stored shape, see StoredShapes). Safe because neither side
  * changes the values of a document the other holds: the store stores a new object at each write
- * (see captureImage; its string pool only swaps a string for an equal one), and the unit of work
- * makes a new one at each update of a document it did not make in the same batch.
+ * (see captureImage), and the unit of work makes a new one at each update of a document it did
+ * not make in the same batch.
  */
 export const OWNED_DOCUMENTS: unique symbol = Symbol('owned documents');
 export interface OwnedDocuments {
   /** the stored document itself (read like findOne({ _id }) reads it): never change it */
   peek(id: Doc['_id']): Doc | null;
   /**
-   * Store each document as it is (`null` deletes), in order, like replaceOne upserts and deleteOnes
-   * by _id: the caller hands them over, _id first, checked against the query language, and never
-   * changes them again.
+   * Store each document (`null` deletes), in order, like replaceOne upserts and deleteOnes by _id,
+   * without copying its values: the caller hands them over, _id first, checked against the query
+   * language, and never changes them again.
    */
   adopt(writes: Iterable<{ id: Doc['_id']; doc: Doc | null }>): void;
 }
