@@ -36,7 +36,7 @@ async function allEvents(events: EventStore): Promise<RecordedEvent[]> {
 }
 
 async function projectAll(list: RecordedEvent[], read: ReadStore, times: (e: RecordedEvent) => number) {
-  const ctx = { push: () => {}, rooms: () => {} };
+  const ctx = { live: true, push: () => {}, rooms: () => {} };
   for (const e of list) {
     for (let t = 0; t < times(e); t++) {
       for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, ctx);

@@ -36,4 +36,13 @@ export interface RecordedEvent<T extends string = string, D = unknown> extends N
 export const positionToString = (p: LogPosition): string => p.toString();
 export const positionFromString = (s: string): LogPosition => BigInt(s);
 /** Fixed-width decimal form that sorts like the number; used in read-model documents. */
-export const positionKey = (p: LogPosition): string => p.toString().padStart(40, '0');
+export const positionKey = (p: LogPosition): string => {
+  // the last one is remembered: a projection asks for the same event's key at each guarded write
+  if (p !== lastKeyed) {
+    lastKey = p.toString().padStart(40, '0');
+    lastKeyed = p;
+  }
+  return lastKey;
+};
+let lastKeyed: LogPosition | undefined;
+let lastKey = '';

@@ -3,4 +3,4 @@ export { MemoryReadStore, type MemoryStoreImage, type QueryExplain } from './mem
 export * from './memory-snapshot';
 export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';
 export * from './switchable-read-store';
-export { WriteBehindStore } from './write-behind';
+export { GUARDED_WRITES, WriteBehindStore, type GuardedWrites } from './write-behind';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReadStore, StoredShapes, StringPool } from './memory-read-store';
+import { WriteBehindStore } from './write-behind';
 import { DuplicateKeyError, type BulkOp, type Doc, type Filter, type FindOptions, type ReadStore } from './port';
 import { readStoreContract } from './read-store.contract';
 
@@ -459,5 +460,54 @@ describe('MemoryReadStore bulk loads', () => {
       { _id: 2, n: 2 },
     ]);
     expect(await store.listCollections()).toEqual(['c']);
+  });
+
+  it('answers from the current versions of documents changed after their index was built, and undoes a unit of work', async () => {
+    const store = new MemoryReadStore();
+    const byOwner = (s: ReadStore, owner: string) =>
+      s.collection('videos').find({ owner }, { sort: { _id: 1 }, projection: { _id: 1, likes: 1 } });
+    await store.bulkLoad(async () => {
+      await store.collection('videos').createIndex({ key: { owner: 1, at: -1 } });
+      // one batch of a rebuild: through a unit of work that hands its documents to the store
+      await store.withTransaction(async (tx) => {
+        const work = new WriteBehindStore(tx);
+        for (let i = 0; i < 6; i++)
+          await work.collection('videos').insertOne({ _id: i, owner: `u${i % 2}`, at: `t${i}`, likes: 0 });
+        await work.flush();
+      });
+      // the first query by owner builds the index; then documents change, keys kept or not
+      expect(await byOwner(store, 'u0')).toEqual([0, 2, 4].map((i) => ({ _id: i, likes: 0 })));
+      await store.withTransaction(async (tx) => {
+        const work = new WriteBehindStore(tx);
+        await work.collection('videos').updateOne({ _id: 2 }, { $inc: { likes: 5 } });
+        await work.collection('videos').updateOne({ _id: 4 }, { $set: { owner: 'u1' } });
+        await work.collection('videos').deleteOne({ _id: 0 });
+        await work.flush();
+      });
+      expect(await byOwner(store, 'u0')).toEqual([{ _id: 2, likes: 5 }]);
+      await expect(
+        store.withTransaction(async (tx) => {
+          const work = new WriteBehindStore(tx);
+          await work.collection('videos').updateOne({ _id: 2 }, { $inc: { likes: 1 } });
+          await work.collection('videos').updateOne({ _id: 1 }, { $set: { owner: 'u0' } });
+          await work.flush();
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await byOwner(store, 'u0')).toEqual([{ _id: 2, likes: 5 }]);
+      await store.collection('videos').updateOne({ _id: 2 }, { $inc: { likes: 1 } });
+    });
+    expect(await byOwner(store, 'u0')).toEqual([{ _id: 2, likes: 6 }]);
+    expect(await byOwner(store, 'u1')).toEqual([1, 3, 4, 5].map((i) => ({ _id: i, likes: 0 })));
+    expect(store.explain('videos', { owner: 'u1' }, { sort: { at: -1 } })).toMatchObject({
+      plan: 'IXSCAN',
+      nReturned: 4,
+    });
+    // after the load, every write keeps the index exact as before
+    await store.collection('videos').updateOne({ _id: 5 }, { $set: { owner: 'u0' } });
+    expect(await byOwner(store, 'u0')).toEqual([
+      { _id: 2, likes: 6 },
+      { _id: 5, likes: 0 },
+    ]);
   });
 });

@@ -255,9 +255,9 @@ function sameId(a: unknown, b: unknown): boolean {
   return idKeyOf(a) === idKeyOf(b);
 }
 
-/** An update of the language applied to a copy of `doc` (on insert, $setOnInsert too). */
-export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean): Doc {
-  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue) as Doc;
+/** An update of the language applied to a copy of `doc`, or to `doc` itself when `inPlace` (on insert, $setOnInsert too). */
+export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean, inPlace = false): Doc {
+  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue, inPlace) as Doc;
 }
 
 /** The document an upsert starts from: the filter's equalities. */
@@ -361,6 +361,11 @@ class SortedList<E> {
     this.count -= 1;
     if (chunk.length === 0) this.chunks.splice(c, 1);
     return true;
+  }
+
+  /** Replaces every element by `fresh(element)`, which must sort at the same place. */
+  refresh(fresh: (e: E) => E): void {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
   }
 
   /** Elements in [from, to), forwards or backwards. */
@@ -604,6 +609,14 @@ class MemIndex {
     if (!this.hasArray(prev)) this.list.replace(prev, next);
   }
 
+  /**
+   * Entries are made the documents' current versions again after swaps were left out (see
+   * CollectionState.lazySwaps): each left-out swap kept an older version with the same keys.
+   */
+  refresh(docs: Map<IdKey, Doc>): void {
+    this.list.refresh((entry) => (entry instanceof MultiEntry ? entry : (docs.get(idKeyOf(entry._id)) ?? entry)));
+  }
+
   /** Builds the index over existing documents in one sort; fails on a unique violation. */
   build(docs: Map<IdKey, Doc>): void {
     // each entry's keys read once (the sort compares them many times)
@@ -843,8 +856,11 @@ export class StringPool {
 
   intern(value: string): string {
     if (value.length > this.maxLength) return value;
-    const known = this.young.get(value) ?? this.old.get(value);
+    const young = this.young.get(value);
+    if (young !== undefined) return young;
+    const known = this.old.get(value);
     if (known !== undefined) {
+      // seen again: into the young generation, if there is room
       if (this.young.size < this.size) this.young.set(known, known);
       return known;
     }
@@ -949,6 +965,14 @@ class CollectionState {
   readonly indexes = new Map<string, MemIndex>();
   /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
   readonly deferred = new Map<string, IndexSpec>();
+  /**
+   * During a bulk load: a change that leaves an index's keys as they were does not put the new
+   * version into the index (a search per index and write); the index keeps an older version with
+   * the same keys, which orders and finds the document the same (queries read the document itself
+   * by _id), and `endBulk` puts the current versions back in one pass.
+   */
+  lazySwaps = false;
+  private swapsLeftOut = false;
 
   constructor(
     readonly name: string,
@@ -1058,6 +1082,17 @@ class CollectionState {
    * _id uniqueness is the caller's check (it knows whether it inserts or replaces).
    */
   applyBatch(changes: readonly Change[]): Change[] {
+    // no index (a bulk load defers them): nothing to prepare or undo but the documents
+    if (this.indexes.size === 0) {
+      const inverse: Change[] = [];
+      for (const { key, next } of changes) {
+        const prev = this.docs.get(key);
+        inverse.push({ key, next: prev });
+        if (next) this.docs.set(key, this.shapes ? this.shapes.stored(next) : next);
+        else this.docs.delete(key);
+      }
+      return inverse.reverse();
+    }
     const indexes = [...this.indexes.values()];
     const prepared = changes.map((change) => {
       const prev = this.docs.get(change.key);
@@ -1104,7 +1139,8 @@ class CollectionState {
       inverse.push({ key: p.change.key, next: p.prev });
       if (p.next) {
         // the kept entries now point at the new version
-        if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.next as Doc));
+        if (p.prev && this.lazySwaps) this.swapsLeftOut ||= p.kept.some(Boolean);
+        else if (p.prev) indexes.forEach((index, i) => p.kept[i] && index.swap(p.prev as Doc, p.next as Doc));
         this.docs.set(p.change.key, p.next);
       } else this.docs.delete(p.change.key);
     }
@@ -1139,6 +1175,14 @@ class CollectionState {
     return true;
   }
 
+  /** The end of a bulk load: indexes hold the current versions again, the deferred ones are built. */
+  endBulk(): void {
+    if (this.swapsLeftOut) for (const index of this.indexes.values()) index.refresh(this.docs);
+    this.swapsLeftOut = false;
+    this.lazySwaps = false;
+    this.buildDeferred();
+  }
+
   /** Builds the deferred indexes over the documents as they are now (fails on a unique violation). */
   buildDeferred(): void {
     for (const [name, spec] of this.deferred) {
@@ -1171,6 +1215,8 @@ interface CollectionView {
   drop(): void;
   /** documents a find handed out: a transaction remembers the versions it read */
   noteRead(docs: readonly Doc[]): void;
+  /** replaces (or deletes: undefined) documents by _id, the caller's objects stored as they are */
+  adopt(changes: readonly Change[]): void;
 }
 
 class StoreCore {
@@ -1184,6 +1230,7 @@ class StoreCore {
     let state = this.states.get(name);
     if (!state) {
       state = new CollectionState(name, this.counters, this.shapes);
+      state.lazySwaps = this.deferIndexes;
       this.states.set(name, state);
     }
     return state;
@@ -1278,6 +1325,13 @@ class BaseView implements CollectionView {
   }
 
   noteRead(): void {}
+
+  adopt(changes: readonly Change[]): void {
+    for (const { key, next } of changes) {
+      if (next) this.put(next, true);
+      else this.remove(key);
+    }
+  }
 }
 
 /**
@@ -1319,6 +1373,20 @@ class UndoView extends BaseView {
   override remove(idKey: IdKey): void {
     this.remember(idKey);
     super.remove(idKey);
+  }
+
+  /** one change of the collection for the whole lot, undone as one */
+  override adopt(changes: readonly Change[]): void {
+    const existed = this.core.states.get(this.name);
+    if (!existed && !changes.some((c) => c.next)) return;
+    const state = existed ?? this.core.state(this.name);
+    const inverse = state.applyBatch(changes);
+    this.undo.push(() => {
+      const now = this.core.states.get(this.name);
+      if (!now) return;
+      now.applyBatch(inverse);
+      if (!existed && now.docs.size === 0) this.core.states.delete(this.name);
+    });
   }
 
   override createIndex(spec: IndexSpec): void {
@@ -1504,6 +1572,13 @@ class TxView implements CollectionView {
    * what this transaction sees, and a later write to them conflicts if they changed meanwhile
    * (MongoDB: snapshot reads + WriteConflict).
    */
+  adopt(changes: readonly Change[]): void {
+    for (const { key, next } of changes) {
+      if (next) this.put(next, true);
+      else this.remove(key);
+    }
+  }
+
   noteRead(docs: readonly Doc[]): void {
     const base = this.base();
     if (!base || docs.length === 0) return;
@@ -1564,12 +1639,46 @@ function checkFindOptions(options: FindOptions): { skip: number; limit: number |
   return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
 }
 
+/**
+ * For WriteBehindStore only (same package, not part of the port): a collection that can lend its
+ * stored documents and adopt the caller's, without a deep copy or the checks of a replaceOne (the
+ * store only lays each out in its stored shape, see StoredShapes). Safe because neither side
+ * changes the values of a document the other holds: the store stores a new object at each write
+ * (see captureImage), and the unit of work makes a new one at each update of a document it did
+ * not make in the same batch.
+ */
+export const OWNED_DOCUMENTS: unique symbol = Symbol('owned documents');
+export interface OwnedDocuments {
+  /** the stored document itself (read like findOne({ _id }) reads it): never change it */
+  peek(id: Doc['_id']): Doc | null;
+  /**
+   * Store each document (`null` deletes), in order, like replaceOne upserts and deleteOnes by _id,
+   * without copying its values: the caller hands them over, _id first, checked against the query
+   * language, and never changes them again.
+   */
+  adopt(writes: Iterable<{ id: Doc['_id']; doc: Doc | null }>): void;
+}
+
 class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   constructor(
     readonly name: string,
     private readonly view: CollectionView,
     private readonly shapes: StoredShapes,
   ) {}
+
+  readonly [OWNED_DOCUMENTS]: OwnedDocuments = {
+    peek: (id) => {
+      const doc = this.view.lookup(idKeyOf(id));
+      if (!doc) return null;
+      this.view.noteRead([doc]);
+      return doc;
+    },
+    adopt: (writes) => {
+      const changes: Change[] = [];
+      for (const { id, doc } of writes) changes.push({ key: idKeyOf(id), next: doc ?? undefined });
+      this.view.adopt(changes);
+    },
+  };
 
   /** runs the query and returns stored documents (not copies) plus how it ran */
   run(filter: Filter, options: FindOptions = {}): SelectResult {
@@ -1793,11 +1902,12 @@ export class MemoryReadStore implements ReadStore {
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     if (this.core.deferIndexes) return fn();
     this.core.deferIndexes = true;
+    for (const state of this.core.states.values()) state.lazySwaps = true;
     try {
       return await fn();
     } finally {
       this.core.deferIndexes = false;
-      for (const state of this.core.states.values()) state.buildDeferred();
+      for (const state of this.core.states.values()) state.endBulk();
     }
   }
 

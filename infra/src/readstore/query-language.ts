@@ -94,17 +94,21 @@ export function checkFilter(filter: Filter): void {
 export function checkUpdate(update: Update): void {
   const ops = Object.keys(update);
   if (ops.length === 0) refuse('an empty update');
-  const seen = new Set<string>();
+  // a field under two operators: MongoDB refuses it as a conflict (one operator cannot repeat one)
+  const seen = ops.length > 1 ? new Set<string>() : undefined;
   for (const op of ops) {
     if (!UPDATE_OPERATORS.has(op)) refuse(`update operator ${op}`);
     const fields = update[op];
     if (!isPlainObject(fields)) refuse(`${op} of ${JSON.stringify(fields)}`);
-    for (const [field, operand] of Object.entries(fields)) {
+    for (const field of Object.keys(fields)) {
+      const operand = fields[field];
       checkField(field);
-      // the same field under two operators: MongoDB refuses it as a conflict
-      if (seen.has(field)) refuse(`field '${field}' under two operators`);
-      seen.add(field);
+      if (seen) {
+        if (seen.has(field)) refuse(`field '${field}' under two operators`);
+        seen.add(field);
+      }
       if (operand === undefined) refuse(`${op}: ${field} undefined`);
+      if (op === '$set' || op === '$setOnInsert') continue;
       const finite = typeof operand === 'number' && Number.isFinite(operand);
       if (op === '$inc' && !finite) refuse(`${op}: ${field} of ${JSON.stringify(operand)}`);
       // $min / $max keep the earliest / latest of ISO dates as well as the least / most of numbers
@@ -241,7 +245,8 @@ export class UpdateError extends Error {
 }
 
 /**
- * Applies an update of the language to a copy of `doc` (values copied with `clone`). On insert
+ * Applies an update of the language to a copy of `doc` (values copied with `clone`), or to `doc`
+ * itself when `inPlace` (the caller's own object; see updatesInPlaceSafely). On insert
  * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
  * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
  * updateMany applies one update to many documents).
@@ -252,11 +257,14 @@ export function applyUpdate(
   isInsert: boolean,
   compare: (a: unknown, b: unknown) => number,
   clone: <V>(v: V) => V,
+  inPlace = false,
 ): PlainObject {
-  const next: PlainObject = { ...doc };
-  for (const [op, fields] of Object.entries(update)) {
+  const next: PlainObject = inPlace ? doc : { ...doc };
+  for (const op of Object.keys(update)) {
     if (op === '$setOnInsert' && !isInsert) continue;
-    for (const [field, operand] of Object.entries(fields as PlainObject)) {
+    const fields = update[op] as PlainObject;
+    for (const field of Object.keys(fields)) {
+      const operand = fields[field];
       const current = hasOwn(next, field) ? next[field] : undefined;
       if (field === '_id') {
         if (op !== '$set' && op !== '$setOnInsert') throw new UpdateError(`Cannot apply ${op} to _id`);
@@ -296,6 +304,24 @@ export function applyUpdate(
     }
   }
   return next;
+}
+
+/**
+ * Can `update` be applied to `doc` in place without failing halfway? Only operators that never
+ * refuse a value ($set, $setOnInsert, $min, $max, and $inc of a number or a missing field) and no
+ * _id; the others ($addToSet, $pull) and _id go through a copy.
+ */
+export function updatesInPlaceSafely(doc: PlainObject, update: Update): boolean {
+  for (const op of Object.keys(update)) {
+    const fields = update[op] as PlainObject;
+    if (op === '$addToSet' || op === '$pull' || hasOwn(fields, '_id')) return false;
+    if (op !== '$inc') continue;
+    for (const field of Object.keys(fields)) {
+      const current = hasOwn(doc, field) ? doc[field] : undefined;
+      if (current !== undefined && typeof current !== 'number') return false;
+    }
+  }
+  return true;
 }
 
 export type ProjectionFn = (doc: PlainObject, clone: <V>(v: V) => V) => PlainObject;

@@ -11,7 +11,16 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from './port';
-import { applyUpdate, buildUpsertFromFilter, cloneValue, deepEqual, idKeyOf, type IdKey } from './memory-read-store';
+import {
+  applyUpdate,
+  buildUpsertFromFilter,
+  cloneValue,
+  deepEqual,
+  idKeyOf,
+  OWNED_DOCUMENTS,
+  type IdKey,
+  type OwnedDocuments,
+} from './memory-read-store';
 import {
   checkFilter,
   checkProjection,
@@ -19,12 +28,14 @@ import {
   checkUpdate,
   compileFilter,
   compileProjection,
+  updatesInPlaceSafely,
 } from './query-language';
 
 /** A document as this unit of work sees it: null when it does not exist. */
 interface Entry {
   id: Doc['_id'];
   doc: Doc | null;
+  /** changed since the last flush: `doc` is then a version made here, which nobody else holds */
   dirty: boolean;
 }
 
@@ -120,6 +131,31 @@ const withIdFirst = (id: Doc['_id'], doc: Doc): Doc => {
 };
 
 /**
+ * The guarded writes of the projections (`applyOnce` and `replaceIfNewer` in
+ * projections/src/runtime/write-once.ts) in one step on a unit of work's collection: what their
+ * calls (a write guarded by `$or: [{ <guard>: { $exists: false } }, { <guard>: { $lt: key } }]`,
+ * then a read by _id and the guarded upsert when it matched nothing) do to the documents here,
+ * without building, checking and matching their filters at each write. The _id is a string or a
+ * finite number.
+ */
+export const GUARDED_WRITES: unique symbol = Symbol('guarded writes');
+export interface GuardedWrites {
+  /** `guardedUpdate` sets `guard` to `key`; true when applied (or upserted) */
+  applyOnce(id: string | number, guard: string, key: string, guardedUpdate: Update, upsert: boolean): Promise<boolean>;
+  /** the guard is `_pos`; true when written */
+  replaceIfNewer(doc: Doc & { _pos: string }): Promise<boolean>;
+}
+
+/** Does `doc` pass the guard filter of `key` (see GuardedWrites)? */
+function guardAllows(doc: Doc, guard: string, key: string): boolean {
+  if (!Object.prototype.hasOwnProperty.call(doc, guard)) return true;
+  const value = doc[guard];
+  if (typeof value === 'string') return value < key;
+  // not written by a guarded write: the query language decides
+  return compileFilter({ $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] })(doc);
+}
+
+/**
  * A unit of work over another store (a projection batch's transaction): the documents read or
  * written by _id are kept here, reads and writes of them are answered from here with MongoDB's
  * semantics (the query language's matcher and updater, as MemoryReadStore answers them), and each
@@ -170,25 +206,86 @@ export class WriteBehindStore implements ReadStore {
   }
 }
 
-class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
+class WriteBehindCollection<T extends Doc> implements ReadCollection<T>, GuardedWrites {
   private readonly entries = new Map<IdKey, Entry>();
   /** the entries changed since the last flush */
   private readonly dirty = new Set<Entry>();
+  /** a MemoryReadStore collection: its documents are borrowed and ours adopted, without copies */
+  private readonly owned: OwnedDocuments | undefined;
 
   constructor(
     readonly name: string,
     private readonly inner: ReadCollection<T>,
-  ) {}
+  ) {
+    this.owned = (inner as { [OWNED_DOCUMENTS]?: OwnedDocuments })[OWNED_DOCUMENTS];
+  }
 
-  private async load(id: Doc['_id']): Promise<Entry> {
+  /**
+   * The entry of `id`, at once when known or when the inner store lends its documents (no await,
+   * no copy); undefined when it must be read from the inner store (`fetch`). An entry's document
+   * is changed in place only while dirty (a version made here, see applyOnce), and never handed
+   * out (copies are).
+   */
+  private known(id: Doc['_id']): Entry | undefined {
     const key = idKeyOf(id);
     let entry = this.entries.get(key);
-    if (!entry) {
-      // a copy of its own (stores hand out copies): changed in place below, never handed out
-      entry = { id, doc: await this.inner.findOne({ _id: id }), dirty: false };
+    if (!entry && this.owned) {
+      entry = { id, doc: this.owned.peek(id), dirty: false };
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  private async fetch(id: Doc['_id']): Promise<Entry> {
+    const doc = await this.inner.findOne({ _id: id });
+    // another call may have loaded it meanwhile: the first one stays
+    const key = idKeyOf(id);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { id, doc, dirty: false };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  readonly [GUARDED_WRITES]: GuardedWrites = this;
+
+  async applyOnce(
+    id: string | number,
+    guard: string,
+    key: string,
+    guardedUpdate: Update,
+    upsert: boolean,
+  ): Promise<boolean> {
+    checkUpdate(guardedUpdate);
+    const entry = this.known(id) ?? (await this.fetch(id));
+    if (entry.doc) {
+      if (!guardAllows(entry.doc, guard, key)) return false;
+      if (entry.dirty && updatesInPlaceSafely(entry.doc, guardedUpdate)) {
+        // a version made in this batch, held by nobody else until flush() hands it over (and
+        // clears `dirty`): changed in place instead of copied at each write (a counter of a
+        // popular document changes many times in a batch)
+        applyUpdate(entry.doc, guardedUpdate, false, true);
+        return true;
+      }
+      const next = applyUpdate(entry.doc, guardedUpdate, false);
+      if (!deepEqual(entry.doc, next)) this.set(entry, next);
+      return true;
+    }
+    if (!upsert) return false;
+    // the upsert's document starts from the filter's equalities: the _id alone
+    const created = applyUpdate({ _id: id }, guardedUpdate, true);
+    this.set(entry, withIdFirst(created._id ?? id, created));
+    return true;
+  }
+
+  async replaceIfNewer(doc: Doc & { _pos: string }): Promise<boolean> {
+    checkReplacement(doc);
+    const entry = this.known(doc._id) ?? (await this.fetch(doc._id));
+    if (entry.doc && !guardAllows(entry.doc, '_pos', doc._pos)) return false;
+    const next = withIdFirst(doc._id, cloneValue(doc));
+    if (!entry.doc || !deepEqual(entry.doc, next)) this.set(entry, next);
+    return true;
   }
 
   private set(entry: Entry, doc: Doc | null): void {
@@ -214,6 +311,14 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
 
   async flush(): Promise<void> {
     if (this.dirty.size === 0) return;
+    if (this.owned) {
+      // the documents were built here from checked updates: handed over as they are
+      const writes = [...this.dirty];
+      for (const entry of writes) entry.dirty = false;
+      this.dirty.clear();
+      this.owned.adopt(writes);
+      return;
+    }
     const ops: BulkOp[] = [];
     for (const entry of this.dirty) {
       entry.dirty = false;
@@ -236,7 +341,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     const id = pointId(filter);
     if (id !== undefined && WriteBehindCollection.servable(options)) {
-      const { doc } = await this.load(id);
+      const { doc } = this.known(id) ?? (await this.fetch(id));
       return doc && WriteBehindCollection.matches(doc, filter)
         ? (WriteBehindCollection.copy(doc, options.projection) as T)
         : null;
@@ -255,7 +360,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
         const key = idKeyOf(id);
         if (seen.has(key)) continue;
         seen.add(key);
-        const { doc } = await this.load(id);
+        const { doc } = this.known(id) ?? (await this.fetch(id));
         if (doc && (point === undefined || WriteBehindCollection.matches(doc, filter)))
           out.push(WriteBehindCollection.copy(doc, options.projection) as T);
       }
@@ -294,7 +399,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       await this.flush();
       return this.inner.insertOne(doc);
     }
-    const entry = await this.load(doc._id);
+    const entry = this.known(doc._id) ?? (await this.fetch(doc._id));
     if (entry.doc) {
       throw new DuplicateKeyError(
         `E11000 duplicate key error collection: ${this.name} index: _id_ dup key: { _id: ${JSON.stringify(doc._id)} }`,
@@ -312,7 +417,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     if (entry.doc && WriteBehindCollection.matches(entry.doc, filter)) {
       const next = applyUpdate(entry.doc, update, false);
       if (deepEqual(entry.doc, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
@@ -345,7 +450,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     const next = withIdFirst(id, cloneValue(replacement));
     if (entry.doc && WriteBehindCollection.matches(entry.doc, filter)) {
       if (deepEqual(entry.doc, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
@@ -366,7 +471,7 @@ class WriteBehindCollection<T extends Doc> implements ReadCollection<T> {
       this.forget();
       return r;
     }
-    const entry = await this.load(id);
+    const entry = this.known(id) ?? (await this.fetch(id));
     if (!entry.doc || !WriteBehindCollection.matches(entry.doc, filter)) return { deletedCount: 0 };
     this.set(entry, null);
     return { deletedCount: 1 };

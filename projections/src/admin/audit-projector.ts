@@ -85,6 +85,17 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
 export const auditProjector: Projector = {
   name: 'admin-audit',
   collections: [ADMIN_AUDIT],
+  eventTypes: [
+    'ReportStatusChanged',
+    'VideoVisibilityChanged',
+    'VideoDeleted',
+    'GiftAdded',
+    'GiftUpdated',
+    'GiftRemoved',
+    'AdminRoleGranted',
+    'AdminRoleRevoked',
+    'ProjectionsRebuildRequested',
+  ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },
   async project(event, store) {
     const adminId = event.metadata.userId;

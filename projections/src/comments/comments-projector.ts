@@ -44,6 +44,7 @@ export const toCommentView = (c: CommentDoc): CommentView => ({
 export const commentsProjector: Projector = {
   name: 'comments',
   collections: [COMMENTS],
+  eventTypes: ['CommentPosted'],
   indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }] },
   async project(event, store, ctx) {
     if (event.type !== 'CommentPosted') return;
@@ -76,7 +77,7 @@ export const commentsProjector: Projector = {
       { $inc: { comments_count: 1 } },
       { guard: COMMENTS_VIDEO_GUARD },
     );
-    if (counted) {
+    if (counted && ctx.live) {
       const video = await store
         .collection<VideoDoc>(VIDEOS)
         .findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });

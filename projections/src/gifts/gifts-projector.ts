@@ -65,6 +65,7 @@ export const receivedGiftRow = (g: ReceivedGiftDoc): ReceivedGiftView => ({
 export const giftsProjector: Projector = {
   name: 'gifts',
   collections: [GIFT_CATALOG, GIFTS_RECEIVED],
+  eventTypes: ['GiftAdded', 'GiftUpdated', 'GiftRemoved', 'GiftReceived', 'GiftClaimed', 'GiftsConverted'],
   indexes: {
     [GIFTS_RECEIVED]: [{ key: { receiver_id: 1, pos_key: -1 } }],
   },

@@ -28,6 +28,7 @@ export interface UserDoc extends Doc {
 export const usersProjector: Projector = {
   name: 'users',
   collections: [USERS],
+  eventTypes: ['UserRegistered', 'UserLoggedIn', 'AdminRoleGranted', 'AdminRoleRevoked'],
   indexes: {
     [USERS]: [
       { key: { email_lc: 1 }, unique: true },

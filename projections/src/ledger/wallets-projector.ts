@@ -1,4 +1,12 @@
-import { TRANSACTION_TYPES, isWalletEvent, positionKey, type Posting, type WalletEvent } from '@evo/domain';
+import {
+  TRANSACTION_TYPES,
+  WALLET_EVENT_TYPES,
+  isWalletEvent,
+  positionKey,
+  type Posting,
+  type WalletEvent,
+  type WalletEventType,
+} from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { insertOnce, replaceIfNewer } from '../runtime/write-once';
@@ -125,6 +133,7 @@ export const walletCoins = (after: { balance: number; earnings?: number }) => ({
 export const walletsProjector: Projector = {
   name: 'wallets',
   collections: [COIN_WALLETS, COIN_MOVEMENTS],
+  eventTypes: [...(WALLET_EVENT_TYPES as ReadonlySet<WalletEventType>)],
   indexes: {
     [COIN_MOVEMENTS]: [{ key: { user_id: 1, pos_key: -1 } }, { key: { external: 1, pos_key: -1 } }],
   },

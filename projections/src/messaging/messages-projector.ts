@@ -69,6 +69,7 @@ export function toMessageView(m: MessageView): MessageView {
 export const messagesProjector: Projector = {
   name: 'messages',
   collections: [MAILBOXES, CONVERSATIONS],
+  eventTypes: ['MessageSent', 'ConversationDeleted'],
   indexes: {
     [MAILBOXES]: [
       { key: { owner_id: 1, hidden: 1, id: 1 } },

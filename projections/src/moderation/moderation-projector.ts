@@ -15,6 +15,7 @@ export const MODERATION_GUARD = 'moderation';
 export const moderationProjector: Projector = {
   name: 'moderation',
   collections: [],
+  eventTypes: ['ReportStatusChanged'],
   async project(event, store, ctx) {
     if (event.type !== 'ReportStatusChanged') return;
     const d = event.data;

@@ -35,6 +35,7 @@ export interface ReportDoc extends Doc {
 export const reportsProjector: Projector = {
   name: 'reports',
   collections: [REPORTS],
+  eventTypes: ['VideoReported'],
   indexes: {
     [REPORTS]: [{ key: { created_at: -1 } }, { key: { status: 1, created_at: -1 } }, { key: { video_id: 1 } }],
   },

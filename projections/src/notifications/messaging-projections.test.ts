@@ -130,6 +130,7 @@ async function project(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: Record<string, unknown> }> = [];
   const pctx = {
+    live: true,
     push: (room: string, event: string, payload: unknown) =>
       pushes.push({ room, event, payload: payload as Record<string, unknown> }),
     rooms: () => {},

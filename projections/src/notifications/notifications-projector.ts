@@ -1,4 +1,5 @@
 import {
+  NOTIFICATION_RULES,
   NOTIFICATION_TEXTS,
   notificationIdFrom,
   notificationIdOf,
@@ -84,6 +85,13 @@ async function unreadOf(store: ReadStore, userId: string): Promise<number> {
 export const notificationsProjector: Projector = {
   name: 'notifications',
   collections: [NOTIFICATIONS, NOTIFICATION_COUNTERS],
+  eventTypes: [
+    // the facts that notify (the domain's rules) and the members' reads and deletions
+    ...(Object.keys(NOTIFICATION_RULES) as Array<keyof typeof NOTIFICATION_RULES>),
+    'NotificationRead',
+    'NotificationDeleted',
+    'AllNotificationsRead',
+  ],
   indexes: {
     [NOTIFICATIONS]: [
       { key: { user_id: 1, deleted: 1, cause_pos: -1 } },
@@ -191,7 +199,7 @@ export const notificationsProjector: Projector = {
         { $set: { user_id: spec.recipientId }, $inc: { unread: 1 } },
         { upsert: true },
       );
-      if (created) {
+      if (created && ctx.live) {
         ctx.push(`user:${spec.recipientId}`, 'notification:new', {
           notification: toNotificationView(doc),
           unread: await unreadOf(store, spec.recipientId),

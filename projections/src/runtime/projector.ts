@@ -1,8 +1,13 @@
-import type { RecordedAppEvent } from '@evo/domain';
+import type { AppEvent, RecordedAppEvent } from '@evo/domain';
 import type { IndexSpec, ReadStore } from '@evo/infra';
 import type { PushEventName, PushEvents } from '@evo/contracts';
 
 export interface ProjectionContext {
+  /**
+   * false while catching up with the log (a rebuild, a start): pushes are dropped then, so a
+   * projector skips the reads that only shape a push (never a write)
+   */
+  readonly live: boolean;
   /** queue a change message for Socket.IO clients; sent after the write is committed, only when live */
   push<E extends PushEventName>(room: string, event: E, payload: PushEvents[E]): void;
   /** queue: every client in room `members` joins or leaves `room` (same rules as push) */
@@ -25,6 +30,11 @@ export interface Projector {
    */
   version?: number;
   collections: readonly string[];
+  /**
+   * The event types `project` handles: the runner hands it these and no others (every projector
+   * no longer sees every event). projectors.test.ts checks that an undeclared type is never handled.
+   */
+  eventTypes: readonly AppEvent['type'][];
   indexes?: Readonly<Record<string, readonly IndexSpec[]>>;
   project(event: RecordedAppEvent, store: ReadStore, ctx: ProjectionContext): Promise<void>;
 }

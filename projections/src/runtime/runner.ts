@@ -25,10 +25,24 @@ type Push =
   | { kind: 'emit'; room: string; event: string; payload: unknown }
   | { kind: 'join' | 'leave'; members: string; room: string };
 
+/** Which projectors see an event of each type: those that declare it (Projector.eventTypes). */
+export function routesOf(projectors: readonly Projector[]): Map<string, Projector[]> {
+  const routes = new Map<string, Projector[]>();
+  for (const projector of projectors) {
+    for (const type of new Set(projector.eventTypes)) {
+      const list = routes.get(type);
+      if (list) list.push(projector);
+      else routes.set(type, [projector]);
+    }
+  }
+  return routes;
+}
+
 /**
- * Feeds every projector from the whole log: catch-up in batches (one read-store transaction per
- * batch, checkpoint in the same transaction), then live from a subscription (one transaction per
- * event). Change messages are pushed only when live, after their write is committed.
+ * Feeds the projectors from the whole log, each event to those that declare its type: catch-up in
+ * batches (one read-store transaction per batch, checkpoint in the same transaction), then live
+ * from a subscription (one transaction per event). Change messages are pushed only when live,
+ * after their write is committed.
  */
 export class ProjectionRunner implements ProjectionProgress {
   private position: LogPosition | undefined;
@@ -40,10 +54,13 @@ export class ProjectionRunner implements ProjectionProgress {
   private pending: RecordedEvent[] = [];
   private flushing: Promise<void> | undefined;
   private stopping = false;
+  /** event type -> the projectors that declare it, in the projectors' order */
+  private readonly routes: ReadonlyMap<string, readonly Projector[]>;
 
   constructor(private readonly options: RunnerOptions) {
     this.options = { ...options };
     this.batchSize = options.batchSize ?? 500;
+    this.routes = routesOf(options.projectors);
   }
 
   get currentPosition(): LogPosition | undefined {
@@ -140,10 +157,13 @@ export class ProjectionRunner implements ProjectionProgress {
   private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
     if (batch.length === 0) return;
     let pushes: Push[] = [];
-    const ctx: ProjectionContext = {
-      push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
-      rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
-    };
+    const ctx: ProjectionContext = live
+      ? {
+          live,
+          push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
+          rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
+        }
+      : { live, push: () => undefined, rooms: () => undefined };
     const last = batch[batch.length - 1].position;
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits
@@ -151,9 +171,9 @@ export class ProjectionRunner implements ProjectionProgress {
       // the batch's documents are read once and each changed one written once, at the end
       const work = new WriteBehindStore(tx);
       for (const event of batch) {
-        for (const projector of this.options.projectors) {
-          await projector.project(event as RecordedAppEvent, work, ctx);
-        }
+        const projectors = this.routes.get(event.type);
+        if (!projectors) continue;
+        for (const projector of projectors) await projector.project(event as RecordedAppEvent, work, ctx);
       }
       await work.flush();
       await writeCheckpoint(tx, last);

@@ -1,5 +1,12 @@
 import { positionKey, type LogPosition } from '@evo/domain';
-import { DuplicateKeyError, type ReadCollection, type Doc, type Update } from '@evo/infra';
+import {
+  DuplicateKeyError,
+  GUARDED_WRITES,
+  type Doc,
+  type GuardedWrites,
+  type ReadCollection,
+  type Update,
+} from '@evo/infra';
 
 /*
  * The idempotent writes every projector uses, so that a redelivered event (a crash between a
@@ -10,6 +17,37 @@ import { DuplicateKeyError, type ReadCollection, type Doc, type Update } from '@
  * - deleteOnce: an edge removed unless a later event wrote it again.
  * None of them ever provokes a duplicate key (the ReadStore port's rule inside withTransaction).
  */
+
+/**
+ * A projection batch's unit of work (WriteBehindStore) does a guarded write in one step: the same
+ * documents as the calls below, without their filters (see GuardedWrites).
+ */
+const guardedWritesOf = (coll: object): GuardedWrites | undefined =>
+  (coll as { [GUARDED_WRITES]?: GuardedWrites })[GUARDED_WRITES];
+const isPointId = (id: unknown): id is string | number =>
+  typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+/**
+ * `update` that also sets `guard` to `key`: `{ ...update, $set: { ...update.$set, [guard]: key } }`,
+ * built field by field (the spreads with a computed key cost more than the write they guard).
+ */
+function withGuard(update: Update, guard: string, key: string): Update {
+  const out: Update = {};
+  let set: Record<string, unknown> | undefined;
+  for (const op of Object.keys(update)) {
+    if (op !== '$set') {
+      out[op] = update[op];
+      continue;
+    }
+    const fields = update.$set as Record<string, unknown> | undefined;
+    set = {};
+    if (fields) for (const field of Object.keys(fields)) set[field] = fields[field];
+    out.$set = set;
+  }
+  if (!set) out.$set = set = {};
+  set[guard] = key;
+  return out;
+}
 
 /**
  * Apply `update` to document `id` unless an event at this position (or later) was already
@@ -31,9 +69,10 @@ export async function applyOnce(
 ): Promise<boolean> {
   const key = positionKey(position);
   const guard = options.guard ? `_pos_${options.guard}` : '_pos';
-  const set = { ...((update.$set as Record<string, unknown> | undefined) ?? {}), [guard]: key };
+  const guardedUpdate = withGuard(update, guard, key);
+  const oneStep = guardedWritesOf(coll);
+  if (oneStep && isPointId(id)) return oneStep.applyOnce(id, guard, key, guardedUpdate, options.upsert === true);
   const guarded = { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] };
-  const guardedUpdate = { ...update, $set: set };
   const applied = await coll.updateOne(guarded, guardedUpdate);
   if (applied.matchedCount > 0) return true;
   // matched nothing: already applied, or (for an upsert) not there yet
@@ -71,6 +110,8 @@ export async function replaceIfNewer<T extends Doc>(
   coll: ReadCollection<T>,
   doc: T & { _pos: string },
 ): Promise<boolean> {
+  const oneStep = guardedWritesOf(coll);
+  if (oneStep && isPointId(doc._id)) return oneStep.replaceIfNewer(doc);
   const guarded = { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] };
   if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
   if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;

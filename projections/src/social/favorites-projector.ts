@@ -20,6 +20,7 @@ export const favoriteEdgeId = (userId: string, videoId: number) => `${userId}:${
 export const favoritesProjector: Projector = {
   name: 'favorites',
   collections: [FAVORITES],
+  eventTypes: ['VideoFavorited', 'VideoUnfavorited'],
   indexes: { [FAVORITES]: [{ key: { user_id: 1, created_at: -1 } }] },
   async project(event, store) {
     if (event.type !== 'VideoFavorited' && event.type !== 'VideoUnfavorited') return;

@@ -38,6 +38,7 @@ export const followEdgeId = (followerId: string, followeeId: string) => `${follo
 export const followsProjector: Projector = {
   name: 'follows',
   collections: [FOLLOWS, FOLLOWING],
+  eventTypes: ['UserFollowed', 'UserUnfollowed'],
   indexes: {
     [FOLLOWS]: [{ key: { follower_id: 1, created_at: -1 } }, { key: { followee_id: 1, created_at: -1 } }],
   },
@@ -77,7 +78,7 @@ export const followsProjector: Projector = {
       { $inc: { followers_count: step } },
       { guard: FOLLOWS_USER_GUARD },
     );
-    if (follow && counted) {
+    if (follow && counted && ctx.live) {
       const follower = await users.findOne({ _id: followerId }, { projection: { pseudo: 1 } });
       ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });
     }

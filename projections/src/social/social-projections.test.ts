@@ -123,6 +123,7 @@ async function projectWithPushes(events: EventStore, times = 1) {
   const read = new MemoryReadStore();
   const pushes: Array<{ room: string; event: string; payload: unknown }> = [];
   const ctx = {
+    live: true,
     push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }),
     rooms: () => {},
   };

@@ -181,6 +181,14 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
   return {
     name: 'timeline',
     collections: [TIMELINES, TIMELINE_HUBS],
+    eventTypes: [
+      'UserFollowed',
+      'UserUnfollowed',
+      'VideoUploaded',
+      'VideoRejected',
+      'VideoDeleted',
+      'VideoVisibilityChanged',
+    ],
     indexes: { [TIMELINES]: [{ key: { follower_id: 1, month: -1 } }] },
     async project(event, store) {
       switch (event.type) {

@@ -33,7 +33,7 @@ async function emptyStore(projectors: readonly Projector[]): Promise<MemoryReadS
   return read;
 }
 
-const ctx = { push: () => {}, rooms: () => {} };
+const ctx = { live: true, push: () => {}, rooms: () => {} };
 async function project(read: ReadStore, projectors: readonly Projector[], events: readonly RecordedAppEvent[]) {
   for (const e of events) for (const p of projectors) await p.project(e, read, ctx);
 }

@@ -21,6 +21,7 @@ export interface LikeDoc extends Doc {
 export const likeEdgeId = (videoId: number, userId: string) => `${videoId}:${userId}`;
 
 async function pushCounters(store: ReadStore, ctx: ProjectionContext, videoId: number, toOwner: boolean) {
+  if (!ctx.live) return;
   const v = await store
     .collection<VideoDoc>(VIDEOS)
     .findOne({ _id: videoId }, { projection: { user_id: 1, likes_count: 1, views_count: 1 } });
@@ -38,6 +39,7 @@ async function pushCounters(store: ReadStore, ctx: ProjectionContext, videoId: n
 export const videoCountersProjector: Projector = {
   name: 'video-counters',
   collections: [LIKES],
+  eventTypes: ['VideoLiked', 'VideoUnliked', 'VideoViewed'],
   indexes: { [LIKES]: [{ key: { video_id: 1 } }, { key: { user_id: 1, created_at: -1 } }] },
   async project(event, store, ctx) {
     const videos = store.collection<VideoDoc>(VIDEOS);

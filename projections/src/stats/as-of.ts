@@ -14,9 +14,10 @@ export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000
     for (const spec of specs) await store.collection(collection).createIndex(spec);
   }
   const limit = asOf.toISOString();
-  const ctx = { push: () => undefined, rooms: () => undefined };
+  const ctx = { live: false, push: () => undefined, rooms: () => undefined };
+  const types = new Set<string>(statsProjector.eventTypes);
   for await (const batch of events.readAll(undefined, batchSize)) {
-    const kept = batch.filter((e) => e.metadata.at <= limit);
+    const kept = batch.filter((e) => types.has(e.type) && e.metadata.at <= limit);
     if (kept.length === 0) continue;
     await store.withTransaction(async (tx) => {
       for (const e of kept) await statsProjector.project(e as RecordedAppEvent, tx, ctx);

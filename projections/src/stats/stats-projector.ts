@@ -1,4 +1,12 @@
-import { ACCOUNTS, isWalletEvent, netChanges, parseUserAccount, type LogPosition } from '@evo/domain';
+import {
+  ACCOUNTS,
+  WALLET_EVENT_TYPES,
+  isWalletEvent,
+  type WalletEventType,
+  netChanges,
+  parseUserAccount,
+  type LogPosition,
+} from '@evo/domain';
 import type { Doc, ReadStore, Update } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
@@ -146,6 +154,21 @@ async function moveVideo(
 export const statsProjector: Projector = {
   name: 'stats',
   collections: [STATS, STATS_MEMBERS, STATS_VIDEOS],
+  eventTypes: [
+    ...(WALLET_EVENT_TYPES as ReadonlySet<WalletEventType>),
+    'UserRegistered',
+    'UserLoggedIn',
+    'VideoUploaded',
+    'VideoRejected',
+    'VideoDeleted',
+    'VideoVisibilityChanged',
+    'VideoViewed',
+    'VideoReported',
+    'CommentPosted',
+    'MessageSent',
+    'GiftAdded',
+    'GiftRemoved',
+  ],
   indexes: {
     [STATS_MEMBERS]: [
       { key: { created_at: 1 } },

@@ -77,6 +77,7 @@ export async function videoVisibilityChanged(
 export const videosProjector: Projector = {
   name: 'videos',
   collections: [VIDEOS],
+  eventTypes: ['VideoUploaded', 'VideoProcessed', 'VideoRejected', 'VideoDeleted', 'VideoVisibilityChanged'],
   indexes: {
     [VIDEOS]: [
       { key: { user_id: 1, created_at: -1 } },
