@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   DuplicateKeyError,
   type BulkOp,
@@ -297,6 +299,11 @@ class SortedList<E> {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Every element in order, as a new array (the list's own chunks change in place on writes). */
+  toArray(): E[] {
+    return this.chunks.flat();
   }
 
   /** Replaces the contents with an already sorted array (index builds). */
@@ -641,6 +648,82 @@ class MemIndex {
     }
     this.list.load(decorated.map((d) => d.entry));
     this.multikeyDocs = multikeyDocs;
+  }
+
+  /**
+   * The documents in index order, for a snapshot (see loadOrder); undefined for a multikey index
+   * (its entries are not the documents: it is rebuilt by a sort when loaded).
+   */
+  captureOrder(): Doc[] | undefined {
+    return this.multikey ? undefined : (this.list.toArray() as Doc[]);
+  }
+
+  /**
+   * Fills the index from a saved order instead of sorting: `ordinals[i]` is the position in `docs`
+   * of the i-th entry. Every document must appear once. `sameCode`: the order was saved by this
+   * very code (indexOrderCode), which keeps every index sorted, so it is taken as is. Otherwise it
+   * is taken only if it is exactly this index's order over `docs`: none with an array in a key
+   * field (one entry per document), each entry strictly before the next by compareEntries, no two
+   * equal keys in a unique index; n - 1 comparisons where a build sorts (n log n). Answers false,
+   * leaving the index empty, when the order does not hold.
+   */
+  loadOrder(docs: readonly Doc[], ordinals: Uint32Array, sameCode: boolean): boolean {
+    if (sameCode) {
+      const n = docs.length;
+      if (ordinals.length !== n) return false;
+      const seen = new Uint8Array(n);
+      const entries = new Array<Doc>(n);
+      for (let i = 0; i < n; i++) {
+        const o = ordinals[i];
+        if (o >= n || seen[o] === 1) return false;
+        seen[o] = 1;
+        entries[i] = docs[o];
+      }
+      this.list.load(entries);
+      this.multikeyDocs = 0;
+      return true;
+    }
+    const n = docs.length;
+    if (ordinals.length !== n) return false;
+    const f = this.fields.length;
+    const dirs = this.dirs;
+    const seen = new Uint8Array(n);
+    const entries = new Array<Doc>(n);
+    // each document's keys read once, into two arrays used in turn (compareEntries, inlined)
+    let prev: unknown[] = new Array<unknown>(f);
+    let cur: unknown[] = new Array<unknown>(f);
+    for (let i = 0; i < n; i++) {
+      const o = ordinals[i];
+      if (o >= n || seen[o] === 1) return false;
+      seen[o] = 1;
+      const doc = docs[o];
+      for (let k = 0; k < f; k++) {
+        const value = this.raw(doc, k);
+        if (Array.isArray(value)) return false;
+        cur[k] = value === undefined ? null : value;
+      }
+      if (i > 0) {
+        let c = 0;
+        for (let k = 0; k < f && c === 0; k++) {
+          const x = prev[k];
+          const y = cur[k];
+          if (typeof x === 'string' && typeof y === 'string') c = x === y ? 0 : x < y ? -dirs[k] : dirs[k];
+          else c = compareValues(x, y) * dirs[k];
+        }
+        if (c === 0) {
+          if (this.unique) return false;
+          c = compareValues(entries[i - 1]._id, doc._id);
+        }
+        if (c >= 0) return false;
+      }
+      entries[i] = doc;
+      const swap = prev;
+      prev = cur;
+      cur = swap;
+    }
+    this.list.load(entries);
+    this.multikeyDocs = 0;
+    return true;
   }
 
   /** -1 before the region, 0 inside, 1 after, in index order (monotone over the list). */
@@ -1147,6 +1230,22 @@ class CollectionState {
       this.indexes.set(name, index);
       this.deferred.delete(name);
     }
+  }
+
+  /**
+   * loadImage: an index from its saved order (`docs` the documents in the order the ordinals refer
+   * to) when that order holds for this code, else built by one sort like createIndex.
+   */
+  restoreIndex(spec: IndexSpec, docs: readonly Doc[], ordinals: Uint32Array | undefined, sameCode: boolean): void {
+    const index = new MemIndex(spec, this.name);
+    if (
+      ordinals &&
+      this.docs.size === docs.length &&
+      !this.indexes.has(index.name) &&
+      index.loadOrder(docs, ordinals, sameCode)
+    )
+      this.indexes.set(index.name, index);
+    else this.createIndex(spec);
   }
 
   dropIndex(name: string): void {
@@ -1832,6 +1931,12 @@ export class MemoryReadStore implements ReadStore {
   captureImage(): MemoryStoreImage {
     const collections: MemoryStoreImage['collections'] = [];
     for (const [name, state] of this.core.states) {
+      const orders: IndexOrderImage[] = [];
+      for (const index of state.indexes.values()) {
+        // a copy of the index's entries: its chunks change in place on later writes
+        const entries = index.captureOrder();
+        if (entries) orders.push({ name: index.name, entries });
+      }
       collections.push({
         name,
         indexes: [
@@ -1839,29 +1944,72 @@ export class MemoryReadStore implements ReadStore {
           ...state.deferred.values(),
         ],
         docs: [...state.docs.values()],
+        orders,
       });
     }
-    return { collections };
+    return { collections, orderCode: indexOrderCode() };
   }
 
   /**
    * Replace the contents with an image (from captureImage, usually through a snapshot file). The
-   * documents are adopted as they are (the caller hands them over); indexes are built once, after
-   * the documents are in (a sort per index, not one insertion per document).
+   * documents are stored as any written document is (StoredShapes); an index whose saved order
+   * (`ordinals`) holds is filled from it, any other is built once, after the documents are in (a
+   * sort per index, not one insertion per document).
    */
   loadImage(image: MemoryStoreImage): void {
     this.core.states.clear();
-    for (const { name, indexes, docs } of image.collections) {
+    const sameCode = image.orderCode === indexOrderCode();
+    for (const { name, indexes, docs, orders } of image.collections) {
       const state = this.core.state(name);
-      for (const doc of docs) state.docs.set(idKeyOf(doc._id), this.core.shapes.stored(doc));
-      for (const spec of indexes) state.createIndex(spec);
+      // the stored form of each document (StoredShapes), in the image's order: the saved index
+      // orders are positions in it
+      const stored = docs.map((doc) => this.core.shapes.stored(doc));
+      for (const doc of stored) state.docs.set(idKeyOf(doc._id), doc);
+      for (const spec of indexes) {
+        const indexName = spec.name ?? defaultIndexName(spec.key);
+        state.restoreIndex(spec, stored, orders?.find((o) => o.name === indexName)?.ordinals, sameCode);
+      }
     }
   }
 }
 
+/**
+ * The order of one index that holds one entry per document (not multikey), so that loading an
+ * image fills it without sorting: as captured, the documents themselves in index order (the same
+ * objects as the image's `docs`); in a snapshot file, their positions in `docs`.
+ */
+export interface IndexOrderImage {
+  name: string;
+  entries?: readonly Doc[];
+  ordinals?: Uint32Array;
+}
+
 /** What a MemoryReadStore holds: see MemoryReadStore.captureImage. */
 export interface MemoryStoreImage {
-  collections: Array<{ name: string; indexes: IndexSpec[]; docs: Doc[] }>;
+  collections: Array<{ name: string; indexes: IndexSpec[]; docs: Doc[]; orders?: IndexOrderImage[] }>;
+  /** indexOrderCode() of the code that captured the orders */
+  orderCode?: string;
+}
+
+let orderCode: string | undefined;
+
+/**
+ * Identifies the code that orders indexes (this file: compareValues, MemIndex): a hash of its
+ * source text, so that a saved index order is taken without a check only by the same code. When the
+ * source cannot be read, a value of this process alone (orders from elsewhere are then checked).
+ */
+export function indexOrderCode(): string {
+  orderCode ??= (() => {
+    try {
+      return createHash('sha256')
+        .update(readFileSync(fileURLToPath(import.meta.url)))
+        .digest('hex')
+        .slice(0, 32);
+    } catch {
+      return `process-${randomBytes(8).toString('hex')}`;
+    }
+  })();
+  return orderCode;
 }
 
 /** The store handed to a transaction's function during a bulk load: writes in place, undone if it fails. */
