@@ -303,7 +303,10 @@ class SortedList<E> {
 
   /** Every element in order, as a new array (the list's own chunks change in place on writes). */
   toArray(): E[] {
-    return this.chunks.flat();
+    const out = new Array<E>(this.count);
+    let k = 0;
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) out[k++] = chunk[i];
+    return out;
   }
 
   /** Replaces the contents with an already sorted array (index builds). */
