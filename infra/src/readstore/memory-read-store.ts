@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
   DuplicateKeyError,
   type BulkOp,
@@ -2004,10 +2005,12 @@ let orderCode: string | undefined;
 export function indexOrderCode(): string {
   orderCode ??= (() => {
     try {
-      return createHash('sha256')
-        .update(readFileSync(fileURLToPath(import.meta.url)))
-        .digest('hex')
-        .slice(0, 32);
+      // this source file, found through the package (the same from the sources and from the server bundle)
+      const source = path.join(
+        path.dirname(createRequire(import.meta.url).resolve('@evo/infra')),
+        'readstore/memory-read-store.ts',
+      );
+      return createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 32);
     } catch {
       return `process-${randomBytes(8).toString('hex')}`;
     }
