@@ -43,11 +43,12 @@ export class GiftCreditProcess {
   private subscription: SubscriptionHandle | undefined;
   private stopped = false;
   private seen: LogPosition | undefined;
-  /** gifts sent and not received in the log up to `folded` (the event with id `foldedId`) */
+  /** gifts sent and not received in the log up to `folded` (a position and the id of its event) */
   private readonly transit = new Map<number, RecordedEvent>();
   private folded: { position: LogPosition; eventId: string } | undefined;
-  /** position of the checkpoint on disk; the one being written */
+  /** position of the checkpoint on disk */
   private checkpointAt: LogPosition | undefined;
+  /** the checkpoint write under way (one at a time) */
   private writing: Promise<void> | undefined;
   private readonly inFlight = new Map<string, { position: LogPosition; done: Promise<void> }>();
   private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
