@@ -89,7 +89,9 @@ export async function writeMemorySnapshot<M>(
   try {
     // only orders given as the image's own documents can be written as positions
     const ordersOf = (c: MemoryStoreImage['collections'][number]) =>
-      (c.orders ?? []).filter((o): o is { name: string; entries: readonly Doc[] } => o.entries !== undefined);
+      (c.orders ?? []).filter(
+        (o): o is { name: string; entries: ReadonlyArray<readonly Doc[]> } => o.entries !== undefined,
+      );
     const header: Header<M> = {
       meta,
       orderCode: image.orderCode,
@@ -119,20 +121,26 @@ export async function writeMemorySnapshot<M>(
         await turn();
       }
       for (const order of orders) {
-        const ordinals = new Uint32Array(order.entries.length);
-        for (let i = 0; i < ordinals.length; i += ORDINALS_PER_TURN) {
-          const t = performance.now();
-          const end = Math.min(ordinals.length, i + ORDINALS_PER_TURN);
-          for (let j = i; j < end; j++) {
-            const p = positions!.get(order.entries[j]);
-            if (p === undefined)
+        const ordinals = new Uint32Array(c.docs.length);
+        let j = 0;
+        let sinceTurn = 0;
+        let t = performance.now();
+        for (const chunk of order.entries) {
+          for (const entry of chunk) {
+            const p = positions!.get(entry);
+            if (p === undefined || j >= ordinals.length)
               throw new Error(`index ${order.name} of ${c.name}: an entry is not one of its documents`);
-            ordinals[j] = p;
+            ordinals[j++] = p;
           }
-          maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
-          await turn();
+          sinceTurn += chunk.length;
+          if (sinceTurn >= ORDINALS_PER_TURN) {
+            maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
+            await turn();
+            sinceTurn = 0;
+            t = performance.now();
+          }
         }
-        const t = performance.now();
+        if (j !== ordinals.length) throw new Error(`index ${order.name} of ${c.name}: not one entry per document`);
         const buf = frame(serialize(ordinals));
         hash.update(buf);
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
