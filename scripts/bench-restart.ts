@@ -9,9 +9,10 @@
  *   npx tsx scripts/bench-restart.ts [--sizes=100000,1000000,3000000] [--generate-only]
  *
  * The logs are written through the deciders (scripts/restart-history.ts) once and cached in
- * .cache/bench-restart/ (gitignored): later runs only copy them. The server runs with the flags of
- * `npm start` plus --max-old-space-size=8192 (the default heap limit is too small for the
- * read models of the largest log).
+ * .cache/bench-restart/ (gitignored): later runs only copy them. The server runs as `npm start`
+ * runs it (the server bundle that `prestart` builds, scripts/build-server.mjs: built once here, its
+ * build time printed apart) with its flags plus --max-old-space-size=8192 (the default heap limit
+ * is too small for the read models of the largest log).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@evo/infra';
 import { HistoryWriter } from './restart-history';
+import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'bench-restart');
@@ -107,13 +109,7 @@ async function startOnce(dataDir: string): Promise<Start> {
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--max-semi-space-size=64',
-      '--max-old-space-size=8192',
-      '--import',
-      'tsx',
-      path.join(ROOT, 'command-api/src/main.ts'),
-    ],
+    ['--max-semi-space-size=64', '--max-old-space-size=8192', '--enable-source-maps', SERVER_BUNDLE],
     {
       cwd: ROOT,
       env: {
@@ -222,6 +218,9 @@ async function main() {
   );
   await ensureLogs();
   if (process.argv.includes('--generate-only')) return;
+  const building = performance.now();
+  await buildServer();
+  console.log(`  bundle du serveur (prestart de npm start) construit en ${sec(performance.now() - building)}`);
   const rows: string[][] = [];
   const tmp = path.join(ROOT, '.bench-tmp');
   mkdirSync(tmp, { recursive: true });

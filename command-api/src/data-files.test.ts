@@ -123,6 +123,28 @@ describe('a corrupted events.sqlite', () => {
   }, 90_000);
 });
 
+describe('events.sqlite after a clean stop', () => {
+  it('is not read again at the next start, but an event edited in place since is still found', async () => {
+    const { dir, file } = await damagedCopy(async () => undefined);
+    const run = async () => {
+      const port = await freePort();
+      const product = spawnProduct({ DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'info' });
+      try {
+        await waitReady(`http://127.0.0.1:${port}`, product);
+      } finally {
+        await product.stop();
+      }
+      return product.output();
+    };
+    // the copy is another file: checked whole, then recorded at the stop
+    expect(await run()).toMatch(/"msg":"event log verified"/);
+    expect(await run()).toContain('unchanged since the last clean stop');
+    const position = positionOf('UserRegistered');
+    editEvent(file, position, 'data', JSON.stringify({ userId: 'x', email: 'pas-un-email' }));
+    expectOperatorMessage(await startOn(dir), file, `position ${position}`, 'schéma de UserRegistered');
+  }, 120_000);
+});
+
 describe('an empty events.sqlite', () => {
   it('is refused while uploads/ holds the files of an earlier installation', async () => {
     const { dir, file } = await damagedCopy(async (f) => {

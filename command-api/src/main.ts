@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   ConfigError,
   DataFileError,
@@ -12,7 +12,11 @@ import {
 import { startServer } from './server';
 
 const log = childLogger('main');
-const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+// found through the package, not this file's location: the same from the sources and from the server bundle
+const webDist = path.resolve(
+  path.dirname(createRequire(import.meta.url).resolve('@evo/command-api')),
+  '../../web/dist',
+);
 
 let config: Config;
 try {

@@ -1,5 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import {
   attachRedisAdapter,
   checkDistributedServices,
@@ -16,11 +18,15 @@ import {
   SqliteEventStore,
   sessionSecret,
   systemContext,
+  recordVerifiedLog,
+  sourceTreeFingerprint,
+  verifyBeforeClose,
   verifyEventLog,
   type Config,
+  type VerifiedLogRecord,
   type IdBlocksOptions,
 } from '@evo/infra';
-import { eventSchemas } from '@evo/domain';
+import { eventSchemas, type LogPosition } from '@evo/domain';
 import {
   allProjectors,
   ProjectionService,
@@ -79,23 +85,75 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+let schemasCode: string | undefined;
+
+/** Where the last clean stop records that the log passed the checks below, and by which code. */
+function verifiedLogRecord(config: Config): VerifiedLogRecord {
+  // the event schemas live in the domain package: any change to it means checking the whole log again
+  schemasCode ??= sourceTreeFingerprint(path.dirname(createRequire(import.meta.url).resolve('@evo/domain')));
+  return { file: path.join(config.DATA_DIR, 'events.verified'), code: schemasCode };
+}
+
 /**
  * Before anything reads the embedded log: every event readable and valid (a damaged file stops the
  * start with a message for the operator), and an empty log only on a fresh install: an empty log
  * beside the uploads of an earlier one means the log was lost, and starting would re-seed and
- * bury that history.
+ * bury that history. After a clean stop that left the file as it was, only the events since that
+ * stop are read (see verifyEventLog). Answers the position checked up to (for the stop).
  */
-async function checkEmbeddedLog(events: SqliteEventStore, config: Config, uploads: UploadStore): Promise<void> {
+async function checkEmbeddedLog(
+  events: SqliteEventStore,
+  config: Config,
+  uploads: UploadStore,
+): Promise<LogPosition | undefined> {
   const started = performance.now();
-  const count = await verifyEventLog(events, config.eventsFile, eventSchemas);
-  log.info({ events: count, ms: Math.round(performance.now() - started) }, 'event log verified');
-  if (count > 0) return;
+  const v = await verifyEventLog(events, config.eventsFile, eventSchemas, verifiedLogRecord(config));
+  log.info(
+    {
+      events: v.checked,
+      trustedUpTo: v.trustedUpTo?.toString(),
+      recordIgnored: v.recordIgnored,
+      ms: Math.round(performance.now() - started),
+    },
+    v.trustedUpTo === undefined
+      ? 'event log verified'
+      : 'event log verified (unchanged since the last clean stop up to trustedUpTo; the events after it checked)',
+  );
+  if (v.last !== undefined) return v.last;
   const stored = await uploads.storedFileCount();
-  if (stored === 0) return;
+  if (stored === 0) return undefined;
   throw new DataFileError(
     config.eventsFile,
     `Le journal d'événements est vide, alors que ${config.uploadsDir} contient ${stored} fichier(s) d'une installation précédente : démarrer créerait une nouvelle installation et l'historique de ces fichiers serait perdu.`,
     'Que faire : arrêtez EVO et restaurez events.sqlite depuis votre dernière sauvegarde. Pour repartir de zéro volontairement, déplacez aussi le dossier uploads (ou choisissez un autre DATA_DIR).',
+  );
+}
+
+/**
+ * Close the embedded log, first checking what this run appended (and the file's pages) so that
+ * the next start can skip it all: see verifyEventLog's record. A problem found is logged and no
+ * record is written: the next start checks the whole log and refuses it with the operator's message.
+ */
+async function closeEmbeddedLog(
+  events: SqliteEventStore,
+  config: Config,
+  verifiedUpTo: LogPosition | undefined,
+): Promise<void> {
+  const started = performance.now();
+  let verified: Awaited<ReturnType<typeof verifyBeforeClose>>;
+  try {
+    verified = await verifyBeforeClose(events, config.eventsFile, eventSchemas, verifiedUpTo);
+  } catch (err) {
+    log.error({ err }, "journal d'événements : vérification à l'arrêt en échec, le prochain démarrage vérifiera tout");
+  }
+  await events.close();
+  if (!verified) return;
+  await recordVerifiedLog(config.eventsFile, verifiedLogRecord(config), verified).catch((err: unknown) =>
+    log.warn({ err }, "journal d'événements : vérification non enregistrée, le prochain démarrage vérifiera tout"),
+  );
+  log.info(
+    { position: verified.position.toString(), ms: Math.round(performance.now() - started) },
+    "journal d'événements vérifié à l'arrêt",
   );
 }
 
@@ -111,9 +169,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
   await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
   const events = createEventStore(config);
+  let verifiedUpTo: LogPosition | undefined;
   if (events instanceof SqliteEventStore) {
     try {
-      await checkEmbeddedLog(events, config, uploads);
+      verifiedUpTo = await checkEmbeddedLog(events, config, uploads);
     } catch (e) {
       await events.close();
       throw e;
@@ -188,14 +247,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
 
-  // coin ledger: gifts sent are credited to their receiver (re-scans the log at start, then follows
-  // it). Work to do once per topology, not once per API replica: in the distributed stack the
-  // workers service runs it (workers/src/main.ts)
+  // coin ledger: gifts sent are credited to their receiver (scans the log at start, from its
+  // checkpoint beside the read models' snapshot when it has one, then follows it). Work to do once
+  // per topology, not once per API replica: in the distributed stack the workers service runs it
+  // (workers/src/main.ts)
   const giftCredits =
     role === 'embedded'
       ? new GiftCreditProcess(events, {
           wallets: ledger.wallets,
           onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+          checkpoint: config.READ_MODEL_SNAPSHOTS
+            ? { file: config.giftCreditsCheckpointFile, everyEvents: config.SNAPSHOT_EVERY_EVENTS }
+            : undefined,
         })
       : undefined;
   await giftCredits?.start();
@@ -231,7 +294,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await push.close();
       await sessions.close();
       await read.close();
-      await events.close();
+      if (events instanceof SqliteEventStore) await closeEmbeddedLog(events, config, verifiedUpTo);
+      else await events.close();
     })());
   const listening = listeningUrl(http);
   const everywhere = ['0.0.0.0', '::'].includes((http.address() as AddressInfo).address);

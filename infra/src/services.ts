@@ -1,6 +1,5 @@
 // What each service of the distributed stack needs, checked before it starts anything.
-import { MongoClient } from 'mongodb';
-import { Redis } from 'ioredis';
+import { ioredis, mongodb } from './distributed-clients';
 import { ConfigError, type Config } from './config/config';
 
 export type ServiceRole = 'api' | 'projections' | 'workers';
@@ -51,7 +50,7 @@ export function requireDistributedConfig(config: Config, role: ServiceRole): voi
 }
 
 export async function pingRedis(url: string, timeoutMs = 5000): Promise<void> {
-  const redis = new Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
@@ -70,7 +69,7 @@ export async function pingRedis(url: string, timeoutMs = 5000): Promise<void> {
 }
 
 export async function pingMongo(url: string, timeoutMs = 5000): Promise<void> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  const client = new (mongodb().MongoClient)(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
   try {
     await client.connect();
     await client.db().command({ ping: 1 });

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,24 @@ export const freePort = () =>
     });
   });
 
-/** The product as `npm start` runs it (command-api/src/main.ts), its output kept in `output`. */
+let bundle: string | undefined;
+
+/**
+ * The server bundle `npm start` runs (scripts/build-server.mjs), built from the sources once per
+ * test process into a file of its own (inside the repository, so that it finds node_modules).
+ */
+function serverBundle(): string {
+  if (bundle) return bundle;
+  const dir = path.join(ROOT, '.cache', 'server-test', String(process.pid));
+  const out = path.join(dir, 'main.mjs');
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), out], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the server bundle did not build (scripts/build-server.mjs)');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  bundle = out;
+  return bundle;
+}
+
+/** The product as `npm start` runs it (the bundle of command-api/src/main.ts), its output kept in `output`. */
 export interface ProductProcess {
   child: ChildProcess;
   /** stdout and stderr so far */
@@ -26,7 +44,7 @@ export interface ProductProcess {
 }
 
 export function spawnProduct(env: Record<string, string>): ProductProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'command-api/src/main.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBundle()], {
     cwd: ROOT,
     env: embeddedEnv({ DEMO_DATA: 'false', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

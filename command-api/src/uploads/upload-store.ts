@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, copyFile, access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { DEFAULT_PROFILE_PICTURE } from '@evo/domain';
@@ -16,7 +16,8 @@ export const UPLOAD_MESSAGES = {
   imageTooLarge: (mb: number) => `Image trop volumineuse (maximum ${mb} Mo).`,
 } as const;
 
-const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets');
+// found through the package, not this file's location: the same from the sources and from the server bundle
+const ASSETS = path.resolve(path.dirname(createRequire(import.meta.url).resolve('@evo/command-api')), '../assets');
 
 /**
  * Files under DATA_DIR/uploads, always with names we generate: videos/, profile_pics/, gifts/.

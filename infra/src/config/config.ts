@@ -104,6 +104,8 @@ export type Config = Omit<
   READ_MODEL_SNAPSHOTS: boolean;
   /** embedded: the snapshot of the memory read models (see SNAPSHOT_EVERY_EVENTS) */
   snapshotFile: string;
+  /** embedded: the gift credits' fold of the log (gifts in transit at a position), beside the snapshot */
+  giftCreditsCheckpointFile: string;
   /** true when nothing distributed is configured: one process, SQLite, memory read models */
   embedded: boolean;
   uploadsDir: string;
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     READ_MODEL_SNAPSHOTS: c.READ_MODEL_SNAPSHOTS === 'true',
     snapshotFile: path.join(dataDir, 'read-models.snapshot'),
+    giftCreditsCheckpointFile: path.join(dataDir, 'gift-credits.checkpoint'),
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),

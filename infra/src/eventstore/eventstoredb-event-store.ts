@@ -1,22 +1,14 @@
-import {
-  ANY,
-  BACKWARDS,
-  END,
+import type {
+  AllStreamRecordedEvent,
+  AllStreamSubscription,
+  AppendExpectedRevision,
+  EventData,
   EventStoreDBClient,
-  NO_STREAM,
-  START,
-  STREAM_EXISTS,
-  StreamNotFoundError,
-  WrongExpectedVersionError,
-  excludeSystemEvents,
-  type AllStreamRecordedEvent,
-  type AllStreamSubscription,
-  type AppendExpectedRevision,
-  type EventData,
-  type JSONType,
-  type Position,
-  type RecordedEvent as EsdbRecordedEvent,
+  JSONType,
+  Position,
+  RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
+import { esdbClient } from '../distributed-clients';
 import type { EventMetadata, LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
 import {
   IDEMPOTENCY_WINDOW,
@@ -82,11 +74,11 @@ export class MissingPositionError extends Error {
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   switch (expected) {
     case 'no_stream':
-      return NO_STREAM;
+      return esdbClient().NO_STREAM;
     case 'stream_exists':
-      return STREAM_EXISTS;
+      return esdbClient().STREAM_EXISTS;
     case 'any':
-      return ANY;
+      return esdbClient().ANY;
     default:
       if (!Number.isSafeInteger(expected) || expected < 0) {
         throw new RangeError(`Expected revision must be a non-negative integer, got ${expected}`);
@@ -164,7 +156,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** `client`: a connection string (esdb:// or esdb+discover://), or a client built elsewhere. */
   constructor(client: string | EsdbClient, options: EventStoreDbEventStoreOptions = {}) {
-    this.client = typeof client === 'string' ? EventStoreDBClient.connectionString(client) : client;
+    this.client = typeof client === 'string' ? esdbClient().EventStoreDBClient.connectionString(client) : client;
     this.retryInitialMs = options.retryInitialMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
     this.idempotencyWindow = options.idempotencyWindow ?? IDEMPOTENCY_WINDOW;
@@ -194,7 +186,7 @@ export class EventStoreDbEventStore implements EventStore {
     try {
       result = await this.client.appendToStream(streamId, data, { expectedRevision });
     } catch (err) {
-      if (err instanceof WrongExpectedVersionError) return this.afterConflict(streamId, expected, ids);
+      if (err instanceof esdbClient().WrongExpectedVersionError) return this.afterConflict(streamId, expected, ids);
       throw err;
     }
     // With throwOnAppendFailure=false in the connection string a conflict is an answer, not an error
@@ -230,8 +222,8 @@ export class EventStoreDbEventStore implements EventStore {
     const found = new Map<string, LogPosition>();
     let head = -1;
     const read = this.client.readStream(streamId, {
-      direction: BACKWARDS,
-      fromRevision: END,
+      direction: esdbClient().BACKWARDS,
+      fromRevision: esdbClient().END,
       maxCount: this.idempotencyWindow,
     });
     try {
@@ -246,7 +238,7 @@ export class EventStoreDbEventStore implements EventStore {
         }
       }
     } catch (err) {
-      if (err instanceof StreamNotFoundError) return { head: -1, found };
+      if (err instanceof esdbClient().StreamNotFoundError) return { head: -1, found };
       throw err;
     } finally {
       await read.cancel().catch(() => undefined);
@@ -281,7 +273,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (resolved.event) out.push(fromEsdb(resolved.event));
       }
     } catch (err) {
-      if (err instanceof StreamNotFoundError) return [];
+      if (err instanceof esdbClient().StreamNotFoundError) return [];
       throw err;
     }
     return out;
@@ -299,8 +291,8 @@ export class EventStoreDbEventStore implements EventStore {
     const target = await this.lastPosition();
     if (target === undefined || (from !== undefined && from >= target)) return;
     const sub = this.client.subscribeToAll({
-      fromPosition: from === undefined ? START : decodePosition(from),
-      filter: excludeSystemEvents(),
+      fromPosition: from === undefined ? esdbClient().START : decodePosition(from),
+      filter: esdbClient().excludeSystemEvents(),
     });
     // 'caughtUp' comes in stream order: what it follows is buffered, so ending the stream keeps it
     sub.on('caughtUp', () => void sub.unsubscribe().catch(() => undefined));
@@ -347,7 +339,7 @@ export class EventStoreDbEventStore implements EventStore {
    * (6.2.1 cannot filter a read on the server); without system projections they are few.
    */
   async lastPosition(): Promise<LogPosition | undefined> {
-    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END });
+    const read = this.client.readAll({ direction: esdbClient().BACKWARDS, fromPosition: esdbClient().END });
     try {
       for await (const resolved of read) {
         const raw = resolved.event;
@@ -461,8 +453,8 @@ class EsdbSubscription {
     if (this.reachedTarget()) this.caughtUp();
 
     const sub = this.client.subscribeToAll({
-      fromPosition: this.last === undefined ? START : decodePosition(this.last),
-      filter: excludeSystemEvents(),
+      fromPosition: this.last === undefined ? esdbClient().START : decodePosition(this.last),
+      filter: esdbClient().excludeSystemEvents(),
     });
     this.current = sub;
     let handling = false;

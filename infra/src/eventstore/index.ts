@@ -9,4 +9,12 @@ export {
   decodePosition as decodeEsdbPosition,
 } from './eventstoredb-event-store';
 export * from './data-file-error';
-export { verifyEventLog, eventProblem } from './verify-log';
+export {
+  verifyEventLog,
+  verifyBeforeClose,
+  recordVerifiedLog,
+  sourceTreeFingerprint,
+  eventProblem,
+  type LogVerification,
+  type VerifiedLogRecord,
+} from './verify-log';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobMap, JobType } from '@evo/domain';
-import { Queue, UnrecoverableError, Worker, type Job, type KeepJobs } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job, KeepJobs, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { bullmq, ioredis } from '../distributed-clients';
 import { childLogger } from '../logger';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -103,9 +104,9 @@ export class BullMqJobQueue implements JobQueue {
     this.drainPollMs = options.drainPollMs ?? 50;
     this.stalledAfterMs = positiveInteger('stalledAfterMs', options.stalledAfterMs ?? 30_000);
 
-    this.queueConnection = new Redis(this.redisUrl);
+    this.queueConnection = new (ioredis().Redis)(this.redisUrl);
     this.queueConnection.on('error', (err) => log.error({ err }, 'queue redis connection error'));
-    this.queue = new Queue<JobData, void, JobType>(this.queueName, {
+    this.queue = new (bullmq().Queue)<JobData, void, JobType>(this.queueName, {
       connection: this.queueConnection,
       prefix: this.prefix,
     });
@@ -135,9 +136,9 @@ export class BullMqJobQueue implements JobQueue {
     const concurrency = positiveInteger('concurrency', options.concurrency ?? 1);
 
     // a worker blocks on Redis; BullMQ requires its connection to retry forever instead of failing commands
-    this.workerConnection = new Redis(this.redisUrl, { maxRetriesPerRequest: null });
+    this.workerConnection = new (ioredis().Redis)(this.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => log.error({ err }, 'worker redis connection error'));
-    this.worker = new Worker<JobData, void, string>(this.queueName, (job) => this.handle(handlers, job), {
+    this.worker = new (bullmq().Worker)<JobData, void, string>(this.queueName, (job) => this.handle(handlers, job), {
       connection: this.workerConnection,
       prefix: this.prefix,
       concurrency,
@@ -204,7 +205,7 @@ export class BullMqJobQueue implements JobQueue {
   private async handle(handlers: JobHandlers, job: Job<JobData, void, string>): Promise<void> {
     const type = job.name;
     // retrying cannot make a missing handler appear, so the job fails at once
-    if (!Object.hasOwn(handlers, type)) throw new UnrecoverableError(`no handler for job type ${type}`);
+    if (!Object.hasOwn(handlers, type)) throw new (bullmq().UnrecoverableError)(`no handler for job type ${type}`);
     const jobId = fromBullJobId(job.id);
     // attemptsMade counts the tries that already failed
     const attempt = job.attemptsMade + 1;

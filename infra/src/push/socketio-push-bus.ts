@@ -1,6 +1,6 @@
-import { createAdapter } from '@socket.io/redis-adapter';
-import { Emitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
+import type { Emitter } from '@socket.io/redis-emitter';
+import type { Redis } from 'ioredis';
+import { ioredis, redisAdapter, redisEmitter } from '../distributed-clients';
 import type { Server } from 'socket.io';
 import { childLogger } from '../logger';
 import type { PushBus } from './port';
@@ -95,7 +95,7 @@ export async function attachRedisAdapter(
   redisUrl: string,
   options: RedisPushOptions = {},
 ): Promise<() => Promise<void>> {
-  const pubClient = new Redis(redisUrl);
+  const pubClient = new (ioredis().Redis)(redisUrl);
   const subClient = pubClient.duplicate();
   pubClient.on('error', (err) => log.error({ err }, 'socket.io adapter publisher connection error'));
   subClient.on('error', (err) => log.error({ err }, 'socket.io adapter subscriber connection error'));
@@ -107,7 +107,9 @@ export async function attachRedisAdapter(
     // be ready first: a subscription made while the subscriber's ready check is pending makes ioredis
     // send that check (INFO) in subscriber mode, which Redis refuses
     await Promise.all([pubClient.ping(), subClient.ping()]);
-    io.adapter(createAdapter(pubClient, subClient, options.key === undefined ? {} : { key: options.key }));
+    io.adapter(
+      redisAdapter().createAdapter(pubClient, subClient, options.key === undefined ? {} : { key: options.key }),
+    );
     // the adapter subscribes without waiting for the reply; Redis answers a connection's commands in
     // order, so once this PING is answered the subscriptions are in place
     await subClient.ping();
@@ -150,12 +152,12 @@ export class RedisEmitterPushBus implements PushBus {
       },
     };
     // the emitter takes an explicit `key: undefined` literally, hence no key at all when none is given
-    this.emitter = new Emitter(relay, options.key === undefined ? {} : { key: options.key });
+    this.emitter = new (redisEmitter().Emitter)(relay, options.key === undefined ? {} : { key: options.key });
   }
 
   /** A bus with a Redis connection of its own, closed by close(). */
   static connect(redisUrl: string, options: RedisPushOptions = {}): RedisEmitterPushBus {
-    const redis = new Redis(redisUrl);
+    const redis = new (ioredis().Redis)(redisUrl);
     redis.on('error', (err) => log.error({ err }, 'socket.io emitter connection error'));
     return new RedisEmitterPushBus(redis, { ...options, ownsClient: true });
   }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,6 +86,158 @@ describe('memory read-store snapshot file', () => {
     expect(users.find((d) => d._id === 'u1')).toMatchObject({ city: 'Paris', age: 21 });
     expect(users.some((d) => d._id === 'u2')).toBe(true);
     expect(image.collections.find((c) => c.name === 'numbers')!.docs).toHaveLength(1);
+  });
+
+  describe('index orders', () => {
+    /** Documents whose indexed fields mix types, missing fields, duplicates and arrays. */
+    async function indexedStore(): Promise<MemoryReadStore> {
+      const store = new MemoryReadStore();
+      const items = store.collection('items');
+      await items.createIndex({ key: { code: 1 }, unique: true });
+      await items.createIndex({ key: { group: 1, score: -1 }, name: 'group_score' });
+      await items.createIndex({ key: { when: -1 } });
+      await items.createIndex({ key: { tags: 1 } }); // multikey
+      for (let i = 0; i < 300; i++) {
+        await items.insertOne({
+          _id: i % 2 ? `i${i}` : i,
+          code: `c${(i * 7919) % 1000}`,
+          ...(i % 11 === 0 ? {} : { group: i % 5 === 0 ? null : i % 3 === 0 ? 7 : `g${i % 4}` }),
+          score: i % 13 === 0 ? `s${i}` : (i * 37) % 50,
+          when: new Date(Date.UTC(2026, 0, 1, 0, (i * 17) % 240)).toISOString(),
+          tags: i % 4 === 0 ? [] : [`t${i % 3}`, `t${i % 5}`],
+        });
+      }
+      // later writes move documents within the indexes
+      for (let i = 0; i < 300; i += 7)
+        await items.updateOne({ _id: i % 2 ? `i${i}` : i }, { $set: { score: (i * 3) % 60 } });
+      for (let i = 3; i < 300; i += 29) await items.deleteOne({ _id: i % 2 ? `i${i}` : i });
+      return store;
+    }
+
+    const queries: Array<[Record<string, unknown>, Record<string, 1 | -1>]> = [
+      [{}, { code: 1 }],
+      [{ code: { $gte: 'c5' } }, { code: -1 }],
+      [{ group: 'g1' }, { score: -1 }],
+      [{ group: { $in: [7, null] } }, { score: 1 }],
+      [{ when: { $lt: '2026-01-01T02:00' } }, { when: -1 }],
+      [{ tags: 't1' }, { _id: 1 }],
+    ];
+    const answers = async (store: MemoryReadStore) =>
+      Promise.all(queries.map(([filter, sort]) => store.collection('items').find(filter, { sort })));
+
+    /** Array.prototype.sort calls made while `fn` runs with arrays of more than `min` elements */
+    function bigSorts(fn: () => void, min = 100): number {
+      const sort = Array.prototype.sort;
+      let calls = 0;
+      const spy = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (this: unknown[], cmp) {
+        if (this.length > min) calls++;
+        return sort.call(this, cmp);
+      });
+      try {
+        fn();
+      } finally {
+        spy.mockRestore();
+      }
+      return calls;
+    }
+
+    it('are saved with the documents, and a load fills the indexes from them without sorting', async () => {
+      const file = await tempFile();
+      const store = await indexedStore();
+      await writeMemorySnapshot(file, store.captureImage(), {}, { chunkDocs: 16 });
+      const { image } = await readMemorySnapshot(file);
+      const orders = image.collections.find((c) => c.name === 'items')!.orders!;
+      // the multikey index has no saved order: it is sorted at load
+      expect(orders.map((o) => o.name).sort()).toEqual(['code_1', 'group_score', 'when_-1']);
+      const loaded = new MemoryReadStore();
+      expect(bigSorts(() => loaded.loadImage(image))).toBe(1);
+      expect(await answers(loaded)).toEqual(await answers(store));
+      for (const i of [0, 1, 2, 4]) {
+        const [filter, sort] = queries[i];
+        expect(loaded.explain('items', filter, { sort }).plan).toBe('IXSCAN');
+      }
+      // the loaded indexes take writes like built ones
+      await loaded.collection('items').insertOne({ _id: 'new', code: 'c0000', group: 'g1', score: 999 });
+      await loaded.collection('items').updateOne({ _id: 'i1' }, { $set: { group: 'g1', score: -5 } });
+      await store.collection('items').insertOne({ _id: 'new', code: 'c0000', group: 'g1', score: 999 });
+      await store.collection('items').updateOne({ _id: 'i1' }, { $set: { group: 'g1', score: -5 } });
+      expect(await answers(loaded)).toEqual(await answers(store));
+      await expect(loaded.collection('items').insertOne({ _id: 'dup', code: 'c0000' })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
+    });
+
+    it('an order saved by other code is checked, and sorted when it is not this index’s order', async () => {
+      const store = await indexedStore();
+      const file = await tempFile();
+      await writeMemorySnapshot(file, store.captureImage(), {}, { chunkDocs: 16 });
+      const expected = await answers(store);
+      /** loads the file with the group_score order changed; answers how many indexes were sorted */
+      const load = async (orderCode: string | undefined, change: (ordinals: Uint32Array) => Uint32Array) => {
+        const { image } = await readMemorySnapshot(file);
+        expect(image.orderCode).toBe(store.captureImage().orderCode);
+        image.orderCode = orderCode ?? image.orderCode;
+        const order = image.collections[0].orders!.find((o) => o.name === 'group_score')!;
+        order.ordinals = change(order.ordinals!);
+        const loaded = new MemoryReadStore();
+        const sorts = bigSorts(() => loaded.loadImage(image));
+        expect(await answers(loaded)).toEqual(expected);
+        return sorts;
+      };
+      const swapped = (o: Uint32Array) => {
+        const c = o.slice();
+        [c[10], c[11]] = [c[11], c[10]];
+        return c;
+      };
+      const doubled = (o: Uint32Array) => {
+        const c = o.slice();
+        c[5] = c[6];
+        return c;
+      };
+      const beyond = (o: Uint32Array) => {
+        const c = o.slice();
+        c[0] = o.length;
+        return c;
+      };
+      // other code: a sound order passes the check (only the multikey index is sorted)
+      expect(await load('other code', (o) => o)).toBe(1);
+      // other code: two entries swapped (what another comparison would give), reversed, a
+      // document twice, a position beyond the documents: that index is sorted too
+      for (const change of [swapped, (o: Uint32Array) => o.slice().reverse(), doubled, beyond])
+        expect(await load('other code', change)).toBe(2);
+      // the same code takes its order as is, but still every document exactly once
+      for (const change of [doubled, beyond]) expect(await load(undefined, change)).toBe(2);
+    });
+
+    it('the loaded documents share their strings through the pool once loadImage has returned', async () => {
+      const store = await indexedStore();
+      const file = await tempFile();
+      await writeMemorySnapshot(file, store.captureImage(), {}, { chunkDocs: 16 });
+      const { image } = await readMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadImage(image);
+      // not yet: the load does not wait for it, and the store already answers
+      expect(loaded.pooledStrings()).toBe(0);
+      expect(await answers(loaded)).toEqual(await answers(store));
+      await loaded.loadedStringsPooled();
+      expect(loaded.pooledStrings()).toBeGreaterThan(300);
+      expect(await answers(loaded)).toEqual(await answers(store));
+    });
+
+    it('a captured order keeps the instant it was captured while the store moves on', async () => {
+      const store = await indexedStore();
+      const image = store.captureImage();
+      const ids = () =>
+        image.collections[0]
+          .orders!.find((o) => o.name === 'code_1')!
+          .entries!.flat()
+          .map((d) => d._id);
+      const before = ids();
+      await store.collection('items').insertOne({ _id: 'late', code: 'c-late' });
+      await store.collection('items').deleteOne({ _id: 0 });
+      expect(ids()).toEqual(before);
+      expect(before).toHaveLength(300 - 11);
+    });
   });
 
   it('refuses a missing, torn or altered file', async () => {

@@ -3,15 +3,16 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Doc, IndexSpec } from './port';
-import type { MemoryStoreImage } from './memory-read-store';
+import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 
 /*
  * A MemoryReadStore image in one file:
  *
  *   "EVOSNAP1"                                   8 bytes
  *   frame*: u32 LE length, then that many bytes of v8.serialize output
- *     frame 0: the header { meta, collections: [{ name, indexes, count }] }
- *     then the documents, collection after collection, in chunks (arrays of documents)
+ *     frame 0: the header { meta, collections: [{ name, indexes, count, orders }] }
+ *     then, collection after collection, its documents in chunks (arrays of documents), then
+ *     one frame per name in `orders`: that index's order as a Uint32Array of document positions
  *   u32 LE 0xFFFFFFFF, then the SHA-256 of every byte before it   36 bytes
  *
  * v8.serialize keeps every value a document or the meta can hold as it was (bigint positions,
@@ -47,8 +48,41 @@ export interface SnapshotWriteStats {
 
 interface Header<M> {
   meta: M;
-  collections: Array<{ name: string; indexes: IndexSpec[]; count: number }>;
+  /** the image's orderCode: who saved the index orders */
+  orderCode?: string;
+  /** `orders`: the indexes whose order follows the documents (absent in files without any) */
+  collections: Array<{ name: string; indexes: IndexSpec[]; count: number; orders?: string[] }>;
 }
+
+/**
+ * Each document's position in its collection's documents, in 256 maps chosen by the document's
+ * _id: one Map of every document would hold the event loop while it grows (a Map rehashes all its
+ * entries at once when it doubles: about 100 ms past a million).
+ */
+class DocPositions {
+  private readonly shards = Array.from({ length: 256 }, () => new Map<Doc, number>());
+
+  private shard(doc: Doc): Map<Doc, number> {
+    const id = doc._id;
+    if (typeof id === 'number') return this.shards[id & 255];
+    if (typeof id !== 'string' || id.length === 0) return this.shards[0];
+    // a few characters of the id: ids share prefixes, so the last ones weigh most
+    const n = id.length;
+    const h = (n * 31 + id.charCodeAt(n - 1)) * 31 + id.charCodeAt(n >> 1) + id.charCodeAt(n - 2 < 0 ? 0 : n - 2) * 7;
+    return this.shards[h & 255];
+  }
+
+  set(doc: Doc, position: number): void {
+    this.shard(doc).set(doc, position);
+  }
+
+  get(doc: Doc): number | undefined {
+    return this.shard(doc).get(doc);
+  }
+}
+
+/** How many index entries are turned into positions between two turns of the event loop. */
+const ORDINALS_PER_TURN = 5_000;
 
 /**
  * Write `image` (and `meta`, any v8-serialisable value) to `file` atomically. Documents are
@@ -80,21 +114,65 @@ export async function writeMemorySnapshot<M>(
     return Buffer.concat([len, payload]);
   };
   try {
+    // only orders given as the image's own documents can be written as positions
+    const ordersOf = (c: MemoryStoreImage['collections'][number]) =>
+      (c.orders ?? []).filter(
+        (o): o is { name: string; entries: ReadonlyArray<readonly Doc[]> } => o.entries !== undefined,
+      );
     const header: Header<M> = {
       meta,
-      collections: image.collections.map((c) => ({ name: c.name, indexes: c.indexes, count: c.docs.length })),
+      orderCode: image.orderCode,
+      collections: image.collections.map((c) => ({
+        name: c.name,
+        indexes: c.indexes,
+        count: c.docs.length,
+        orders: ordersOf(c).map((o) => o.name),
+      })),
     };
     await write(Buffer.concat([MAGIC, frame(serialize(header))]));
+    const turn = () => new Promise((r) => setImmediate(r));
     for (const c of image.collections) {
+      const orders = ordersOf(c);
+      // each document's position, to write the index orders as positions
+      const positions = orders.length > 0 ? new DocPositions() : undefined;
       for (let i = 0; i < c.docs.length; i += chunkDocs) {
         const t = performance.now();
-        const buf = frame(serialize(c.docs.slice(i, i + chunkDocs)));
+        const docs = c.docs.slice(i, i + chunkDocs);
+        if (positions) for (let j = 0; j < docs.length; j++) positions.set(docs[j], i + j);
+        const buf = frame(serialize(docs));
         hash.update(buf);
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
         bytes += buf.length;
         await fh.write(buf);
         // fh.write already waits for the thread pool; this lets queued requests run too
-        await new Promise((r) => setImmediate(r));
+        await turn();
+      }
+      for (const order of orders) {
+        const ordinals = new Uint32Array(c.docs.length);
+        let j = 0;
+        let sinceTurn = 0;
+        let t = performance.now();
+        for (const chunk of order.entries) {
+          for (const entry of chunk) {
+            const p = positions!.get(entry);
+            if (p === undefined || j >= ordinals.length)
+              throw new Error(`index ${order.name} of ${c.name}: an entry is not one of its documents`);
+            ordinals[j++] = p;
+          }
+          sinceTurn += chunk.length;
+          if (sinceTurn >= ORDINALS_PER_TURN) {
+            maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
+            await turn();
+            sinceTurn = 0;
+            t = performance.now();
+          }
+        }
+        if (j !== ordinals.length) throw new Error(`index ${order.name} of ${c.name}: not one entry per document`);
+        const buf = frame(serialize(ordinals));
+        hash.update(buf);
+        maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
+        bytes += buf.length;
+        await fh.write(buf);
       }
     }
     const end = Buffer.allocUnsafe(4);
@@ -169,10 +247,17 @@ export async function readMemorySnapshot<M>(
       }
       if (docs.length !== c.count)
         throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
-      collections.push({ name: c.name, indexes: c.indexes, docs });
+      const orders: IndexOrderImage[] = [];
+      for (const name of c.orders ?? []) {
+        const ordinals = next();
+        if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
+          throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
+        orders.push({ name, ordinals });
+      }
+      collections.push({ name: c.name, indexes: c.indexes, docs, orders });
     }
     if (at !== body.length - 4) throw damaged('données en trop après la dernière collection');
-    return { meta: header.meta, image: { collections }, bytes: buf.length };
+    return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: buf.length };
   } catch (e) {
     if (e instanceof SnapshotFileError) throw e;
     throw damaged(`illisible (${(e as Error).message})`);

@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import {
-  MongoBulkWriteError,
+import type {
   MongoClient,
-  MongoServerError,
-  ObjectId,
-  type AnyBulkWriteOperation,
-  type ClientSession,
-  type Collection,
-  type Db,
-  type Filter as MongoFilter,
-  type MongoClientOptions,
-  type UpdateFilter,
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Db,
+  Filter as MongoFilter,
+  MongoClientOptions,
+  UpdateFilter,
 } from 'mongodb';
+import { mongodb } from '../distributed-clients';
 import { applyUpdate, buildUpsertFromFilter } from './memory-read-store';
 import {
   checkFilter,
@@ -97,11 +95,11 @@ const BACKEND_UNIQUE_VIOLATION =
 
 function isDuplicateKey(err: unknown): boolean {
   if (err instanceof DuplicateKeyError) return true;
-  if (err instanceof MongoBulkWriteError) {
+  if (err instanceof mongodb().MongoBulkWriteError) {
     const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
     return err.code === DUPLICATE_KEY || writeErrors.some((e) => e.code === DUPLICATE_KEY);
   }
-  if (!(err instanceof MongoServerError)) return false;
+  if (!(err instanceof mongodb().MongoServerError)) return false;
   return err.code === DUPLICATE_KEY || (err.code === 1 && BACKEND_UNIQUE_VIOLATION.test(err.message));
 }
 
@@ -119,7 +117,7 @@ async function mapErrors<R>(op: () => Promise<R>): Promise<R> {
 
 /** Ids are strings or numbers in this project: the server would otherwise invent an ObjectId. */
 function newId(): string {
-  return new ObjectId().toHexString();
+  return new (mongodb().ObjectId)().toHexString();
 }
 
 function isPlainObject(value: unknown): value is PlainObject {
@@ -587,7 +585,7 @@ async function dropCollection(coll: Collection<Doc>): Promise<void> {
     await coll.drop();
   } catch (err) {
     // servers before 7.0 report dropping a missing collection; the port treats it as done
-    if (!(err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND)) throw err;
+    if (!(err instanceof mongodb().MongoServerError && err.code === NAMESPACE_NOT_FOUND)) throw err;
   }
 }
 
@@ -618,7 +616,7 @@ export class MongoReadStore implements ReadStore {
   private lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(url: string, options: MongoReadStoreOptions = {}) {
-    this.client = new MongoClient(url, options.client);
+    this.client = new (mongodb().MongoClient)(url, options.client);
     this.db = this.client.db(options.dbName);
     this.ctx = {
       db: this.db,
@@ -688,7 +686,7 @@ export class MongoReadStore implements ReadStore {
       return true;
     } catch (err) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-      if (err instanceof MongoServerError && typeof err.code === 'number' && NO_TRANSACTIONS.has(err.code))
+      if (err instanceof mongodb().MongoServerError && typeof err.code === 'number' && NO_TRANSACTIONS.has(err.code))
         return false;
       throw err;
     } finally {
@@ -713,7 +711,7 @@ export class MongoReadStore implements ReadStore {
         .filter((index) => index.unique === true && index.name !== '_id_')
         .map((index) => Object.keys(index.key as PlainObject));
     } catch (err) {
-      if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return [];
+      if (err instanceof mongodb().MongoServerError && err.code === NAMESPACE_NOT_FOUND) return [];
       throw err;
     }
   }

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from '../distributed-clients';
 import { childLogger } from '../logger';
 import { ServiceUnavailableError } from '../services';
 import type { SessionData, SessionStore } from './port';
@@ -15,7 +16,7 @@ export class RedisSessionStore implements SessionStore {
   ) {
     // while Redis is away a command fails after a few reconnection attempts (about 0.3 s): the
     // request answers 503 rather than waiting; ioredis keeps reconnecting in the background
-    this.redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.redis = new (ioredis().Redis)(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
     this.redis.on('error', (err) => {
       const now = Date.now();
       if (now - this.lastErrorLog < 5000) return;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { positionFromString, type LogPosition } from '@evo/domain';
 import {
   MemoryReadStore,
@@ -39,7 +39,8 @@ export interface SnapshotPolicy {
   fingerprint?: string;
 }
 
-const projectionsSrc = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// found through the package, not this file's location: the same from the sources and from the server bundle
+const projectionsSrc = path.dirname(createRequire(import.meta.url).resolve('@evo/projections'));
 
 /** The product code of the projections package (tests, test helpers and CLIs left out), file by file. */
 function sourceFiles(dir: string): string[] {

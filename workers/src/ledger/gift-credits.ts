@@ -1,6 +1,7 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
 import { childLogger, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
 import { WalletRepository } from '@evo/commands';
+import { readTransitCheckpoint, writeTransitCheckpoint, type TransitCheckpoint } from './transit-checkpoint';
 
 const log = childLogger('gift-credits');
 
@@ -12,6 +13,12 @@ export interface GiftCreditOptions {
   /** first retry delay of a failed credit (ms), doubled up to 5 s */
   retryMs?: number;
   onError?: (err: unknown) => void;
+  /**
+   * embedded: keep the gifts in transit with their log position in this file (at stop, and once
+   * `everyEvents` events passed since the last one), so that a start scans the log from there
+   * instead of from the first event
+   */
+  checkpoint?: { file: string; everyEvents: number };
 }
 
 /** The id every process derives for a gift's credit: the same gift always gives the same event id. */
@@ -24,15 +31,25 @@ export const giftCreditKey = (giftId: number) => `gift-received-${giftId}`;
  * - Exactly once: the receiver's wallet decider answers nothing for a gift id it already has, and
  *   the credit's event id is derived from the gift id (`gift-received-<id>` as idempotency key), so
  *   two deliveries — a redelivery, a restart, two processes running this manager — store it once.
- * - Crash-safe without a checkpoint of its own: at start it re-scans the log (GiftSent minus
- *   GiftReceived = gifts still in transit), credits those, then follows the log live from where the
- *   scan ended. Its only state is the log itself.
+ * - Crash-safe: at start it scans the log (GiftSent minus GiftReceived = gifts still in transit),
+ *   credits those, then follows the log live from where the scan ended. Its state is a fold of the
+ *   log: with `checkpoint`, that fold (the gifts in transit at a position, and that position's event
+ *   id) is kept in a file, and a start folds only the events after it; a checkpoint beyond the end
+ *   of the log, of another log (not the same event at its position) or damaged is ignored with a
+ *   log line, and the whole log is scanned.
  * - Credits run concurrently (bounded); a failed one is retried with backoff until it succeeds.
  */
 export class GiftCreditProcess {
   private subscription: SubscriptionHandle | undefined;
   private stopped = false;
   private seen: LogPosition | undefined;
+  /** gifts sent and not received in the log up to `folded` (a position and the id of its event) */
+  private readonly transit = new Map<number, RecordedEvent>();
+  private folded: { position: LogPosition; eventId: string } | undefined;
+  /** position of the checkpoint on disk */
+  private checkpointAt: LogPosition | undefined;
+  /** the checkpoint write under way (one at a time) */
+  private writing: Promise<void> | undefined;
   private readonly inFlight = new Map<string, { position: LogPosition; done: Promise<void> }>();
   private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
   private readonly maxInFlight: number;
@@ -51,29 +68,96 @@ export class GiftCreditProcess {
     this.wallets = options.wallets ?? new WalletRepository(events);
   }
 
-  /** Re-scan the log, credit what is in transit, then follow the log. Resolves after the scan. */
+  /**
+   * Scan the log (from the checkpoint when there is a usable one), credit what is in transit, then
+   * follow the log. Resolves after the scan.
+   */
   async start(): Promise<void> {
-    const pending = new Map<number, RecordedEvent>();
-    let last: LogPosition | undefined;
-    for await (const batch of this.events.readAll(undefined, 2000)) {
-      for (const e of batch) {
-        if (e.type === 'GiftSent') pending.set((e.data as GiftSent['data']).giftId, e);
-        else if (e.type === 'GiftReceived') pending.delete((e.data as { giftId: number }).giftId);
-        last = e.position;
-      }
+    const from = await this.loadCheckpoint();
+    for await (const batch of this.events.readAll(from, 2000)) {
+      for (const e of batch) this.fold(e);
     }
+    const last = this.folded?.position;
     this.seen = last;
-    if (pending.size > 0) log.info({ gifts: pending.size }, 'crediting gifts left in transit');
-    for (const e of pending.values()) await this.enqueue(e);
+    if (this.transit.size > 0) log.info({ gifts: this.transit.size }, 'crediting gifts left in transit');
+    for (const e of [...this.transit.values()]) await this.enqueue(e);
     this.notify();
     this.subscription = this.events.subscribeToAll(
       async (e) => {
+        this.fold(e);
         if (e.type === 'GiftSent') await this.enqueue(e);
         this.seen = e.position;
         this.notify();
+        this.maybeCheckpoint();
       },
       { from: last, onError: this.options.onError },
     );
+  }
+
+  /** One more event of the log into the gifts in transit. */
+  private fold(e: RecordedEvent): void {
+    if (e.type === 'GiftSent') this.transit.set((e.data as GiftSent['data']).giftId, e);
+    else if (e.type === 'GiftReceived') this.transit.delete((e.data as { giftId: number }).giftId);
+    this.folded = { position: e.position, eventId: e.id };
+  }
+
+  /** The checkpoint's transit and position when it fits this log; undefined (scan from the first event) otherwise. */
+  private async loadCheckpoint(): Promise<LogPosition | undefined> {
+    const file = this.options.checkpoint?.file;
+    if (!file) return undefined;
+    let saved: TransitCheckpoint | undefined;
+    try {
+      saved = await readTransitCheckpoint(file);
+    } catch (err) {
+      log.warn(
+        { file, err },
+        `point de reprise des cadeaux en transit ignoré (${(err as Error).message}) : relecture du journal entier`,
+      );
+      return undefined;
+    }
+    if (!saved) return undefined;
+    const last = (await this.events.lastPosition()) ?? 0n;
+    const problem =
+      saved.position > last
+        ? `au-delà de la fin du journal (${last})`
+        : (await eventIdAt(this.events, saved.position)) !== saved.eventId
+          ? `l'événement ${saved.position} du journal n'est pas le sien`
+          : undefined;
+    if (problem) {
+      log.warn(
+        { file, position: saved.position.toString() },
+        `point de reprise des cadeaux en transit ignoré (${problem}) : relecture du journal entier`,
+      );
+      return undefined;
+    }
+    for (const e of saved.transit) this.transit.set((e.data as GiftSent['data']).giftId, e);
+    this.folded = { position: saved.position, eventId: saved.eventId };
+    this.checkpointAt = saved.position;
+    return saved.position;
+  }
+
+  private maybeCheckpoint(): void {
+    const every = this.options.checkpoint?.everyEvents ?? 0;
+    if (every <= 0 || this.writing || !this.folded) return;
+    // SQLite positions are contiguous: the difference counts the events folded since
+    if (this.folded.position - (this.checkpointAt ?? 0n) >= BigInt(every)) void this.checkpoint();
+  }
+
+  /** Write the fold as it is now (one write at a time; a failed one is logged, the next event retries). */
+  private checkpoint(): Promise<void> {
+    const file = this.options.checkpoint?.file;
+    if (!file || !this.folded || this.folded.position === this.checkpointAt) return this.writing ?? Promise.resolve();
+    if (this.writing) return this.writing.then(() => this.checkpoint());
+    const state: TransitCheckpoint = { ...this.folded, transit: [...this.transit.values()] };
+    this.writing = writeTransitCheckpoint(file, state)
+      .then(() => {
+        this.checkpointAt = state.position;
+      })
+      .catch((err) => log.error({ err, file }, 'point de reprise des cadeaux en transit non écrit'))
+      .finally(() => {
+        this.writing = undefined;
+      });
+    return this.writing;
   }
 
   async stop(): Promise<void> {
@@ -83,6 +167,8 @@ export class GiftCreditProcess {
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     for (const w of this.waiters) w.resolve(false);
     this.waiters = [];
+    // the fold as it stops: the next start scans from here
+    await this.checkpoint();
   }
 
   /** Credit one sent gift to its receiver (one attempt). Safe to call any number of times. */
@@ -155,4 +241,14 @@ export class GiftCreditProcess {
       }
     }
   }
+}
+
+/** The id of the event at `position` (SQLite positions are contiguous: it follows position - 1). */
+async function eventIdAt(events: EventStore, position: LogPosition): Promise<string | undefined> {
+  if (position < 1n) return undefined;
+  for await (const batch of events.readAll(position - 1n, 1)) {
+    const e = batch[0];
+    return e && e.position === position ? e.id : undefined;
+  }
+  return undefined;
 }
