@@ -960,8 +960,6 @@ export class StringPool {
 
 type ShapeCopy = (doc: PlainObject, value: (v: unknown) => unknown) => Doc;
 
-const keep = (v: unknown): unknown => v;
-
 const deepCopy = (v: unknown): unknown => (typeof v === 'object' && v !== null ? cloneValue(v) : v);
 
 interface ShapeNode {
@@ -1034,15 +1032,6 @@ export class StoredShapes {
   copy(doc: Doc): Doc {
     const copy = this.copierFor(doc);
     return copy ? copy(doc, deepCopy) : cloneValue(doc);
-  }
-
-  /**
-   * `stored` without pooling the strings (see pooled): what a snapshot load stores at once, its
-   * strings pooled afterwards (MemoryReadStore.loadedStringsPooled).
-   */
-  laidOut(doc: Doc): Doc {
-    const copy = this.copierFor(doc);
-    return copy ? copy(doc, keep) : doc;
   }
 
   /** the document itself, its strings pooled (equal strings: nothing a reader sees changes) */
@@ -2090,9 +2079,10 @@ export class MemoryReadStore implements ReadStore {
     const loaded: Doc[][] = [];
     for (const { name, indexes, docs, orders } of image.collections) {
       const state = this.core.state(name);
-      // the stored form of each document (StoredShapes), in the image's order: the saved index
-      // orders are positions in it
-      const stored = docs.map((doc) => this.core.shapes.laidOut(doc));
+      // in the image's order: the saved index orders are positions in it. v8.deserialize lays
+      // objects out as a literal would (fields inline, as StoredShapes stores them), so the loaded
+      // documents are stored as they are: a copy of each would double a load's memory for a moment
+      const stored = docs;
       for (const doc of stored) state.docs.set(idKeyOf(doc._id), doc);
       for (const spec of indexes) {
         const indexName = spec.name ?? defaultIndexName(spec.key);
