@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../files/atomic-file';
 import path from 'node:path';
 import type { ZodTypeAny } from 'zod';
 import type { LogPosition, RecordedEvent } from '@evo/domain';
@@ -180,18 +181,7 @@ export async function recordVerifiedLog(
     eventId: verified.eventId,
     ...identity(file),
   };
-  const tmp = `${record.file}.tmp-${process.pid}`;
-  const fh = await open(tmp, 'w');
-  try {
-    await fh.writeFile(JSON.stringify(content));
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, record.file);
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await writeFileAtomically(record.file, (fh) => fh.writeFile(JSON.stringify(content)));
 }
 
 /** SQLite's quick_check of the whole file; DataFileError on a finding. */

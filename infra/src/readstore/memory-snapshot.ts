@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
+import { writeFileAtomically } from '../files/atomic-file';
 import type { Doc, IndexSpec } from './port';
 import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 
@@ -99,21 +99,20 @@ export async function writeMemorySnapshot<M>(
   const chunkDocs = options.chunkDocs ?? 1000;
   const started = performance.now();
   let maxBlockMs = 0;
-  const tmp = `${file}.tmp-${process.pid}`;
   const hash = createHash('sha256');
-  const fh = await open(tmp, 'w');
   let bytes = 0;
-  const write = async (buf: Buffer) => {
+  /** counted in the size and the checksum (synchronous: part of the time the loop is held) */
+  const count = (buf: Buffer) => {
     hash.update(buf);
     bytes += buf.length;
-    await fh.write(buf);
+    return buf;
   };
   const frame = (payload: Buffer) => {
     const len = Buffer.allocUnsafe(4);
     len.writeUInt32LE(payload.length);
     return Buffer.concat([len, payload]);
   };
-  try {
+  await writeFileAtomically(file, async (fh) => {
     // only orders given as the image's own documents can be written as positions
     const ordersOf = (c: MemoryStoreImage['collections'][number]) =>
       (c.orders ?? []).filter(
@@ -129,7 +128,7 @@ export async function writeMemorySnapshot<M>(
         orders: ordersOf(c).map((o) => o.name),
       })),
     };
-    await write(Buffer.concat([MAGIC, frame(serialize(header))]));
+    await fh.write(count(Buffer.concat([MAGIC, frame(serialize(header))])));
     const turn = () => new Promise((r) => setImmediate(r));
     for (const c of image.collections) {
       const orders = ordersOf(c);
@@ -139,10 +138,8 @@ export async function writeMemorySnapshot<M>(
         const t = performance.now();
         const docs = c.docs.slice(i, i + chunkDocs);
         if (positions) for (let j = 0; j < docs.length; j++) positions.set(docs[j], i + j);
-        const buf = frame(serialize(docs));
-        hash.update(buf);
+        const buf = count(frame(serialize(docs)));
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
-        bytes += buf.length;
         await fh.write(buf);
         // fh.write already waits for the thread pool; this lets queued requests run too
         await turn();
@@ -168,41 +165,18 @@ export async function writeMemorySnapshot<M>(
           }
         }
         if (j !== ordinals.length) throw new Error(`index ${order.name} of ${c.name}: not one entry per document`);
-        const buf = frame(serialize(ordinals));
-        hash.update(buf);
+        const buf = count(frame(serialize(ordinals)));
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
-        bytes += buf.length;
         await fh.write(buf);
       }
     }
     const end = Buffer.allocUnsafe(4);
     end.writeUInt32LE(END);
-    hash.update(end);
+    count(end);
     await fh.write(Buffer.concat([end, hash.digest()]));
-    bytes += 4 + HASH_BYTES;
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, file);
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    throw e;
-  }
-  await syncDir(path.dirname(file));
+    bytes += HASH_BYTES;
+  });
   return { bytes, ms: performance.now() - started, maxBlockMs };
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const d = await open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  } catch {
-    // some file systems refuse to fsync a folder; the rename is still atomic there
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import type { LogPosition, RecordedEvent } from '@evo/domain';
+import { writeFileAtomically } from '@evo/infra';
 
 /** The gift-credit process's fold of the log: the gifts in transit after the event at `position`. */
 export interface TransitCheckpoint {
@@ -18,30 +18,15 @@ const HASH_BYTES = 32;
 
 /*
  * File: v8.serialize({ format, position, eventId, transit }) (keeps the bigint positions), then the
- * SHA-256 of those bytes. Written to a temporary file, fsynced, renamed over the target: a reader
- * sees the previous checkpoint or the new one.
+ * SHA-256 of those bytes, written atomically (writeFileAtomically): a reader sees the previous
+ * checkpoint or the new one.
  */
 
 export async function writeTransitCheckpoint(file: string, state: TransitCheckpoint): Promise<void> {
   const body = serialize({ format: FORMAT, ...state });
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fh = await open(tmp, 'w');
-  try {
+  await writeFileAtomically(file, async (fh) => {
     await fh.write(Buffer.concat([body, createHash('sha256').update(body).digest()]));
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, file);
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    throw e;
-  }
-  try {
-    const dir = await open(path.dirname(file), 'r');
-    await dir.sync().finally(() => dir.close());
-  } catch {
-    // some file systems refuse to fsync a folder; the rename is still atomic there
-  }
+  });
 }
 
 /** The checkpoint in `file`; undefined when there is none; throws (in French) when it is damaged. */
