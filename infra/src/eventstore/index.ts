@@ -18,3 +18,4 @@ export {
   type LogVerification,
   type VerifiedLogRecord,
 } from './verify-log';
+export { eventIdAt } from './event-id-at';

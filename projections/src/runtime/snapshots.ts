@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { positionFromString, type LogPosition } from '@evo/domain';
 import {
   MemoryReadStore,
+  eventIdAt,
   SnapshotFileError,
   readMemorySnapshot,
   writeMemorySnapshot,
@@ -87,16 +88,6 @@ export function projectorFingerprint(projectors: readonly Projector[]): string {
   }
   h.update(sourceHash);
   return h.digest('hex').slice(0, 32);
-}
-
-/** The id of the event at `position` (SQLite positions are contiguous: it follows position - 1). */
-async function eventIdAt(events: EventStore, position: LogPosition): Promise<string | undefined> {
-  if (position < 1n) return undefined;
-  for await (const batch of events.readAll(position - 1n, 1)) {
-    const e = batch[0];
-    return e && e.position === position ? e.id : undefined;
-  }
-  return undefined;
 }
 
 export type SnapshotLoad =

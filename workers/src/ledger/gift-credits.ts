@@ -1,5 +1,5 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
-import { childLogger, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
+import { childLogger, eventIdAt, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
 import { WalletRepository } from '@evo/commands';
 import { readTransitCheckpoint, writeTransitCheckpoint, type TransitCheckpoint } from './transit-checkpoint';
 
@@ -241,14 +241,4 @@ export class GiftCreditProcess {
       }
     }
   }
-}
-
-/** The id of the event at `position` (SQLite positions are contiguous: it follows position - 1). */
-async function eventIdAt(events: EventStore, position: LogPosition): Promise<string | undefined> {
-  if (position < 1n) return undefined;
-  for await (const batch of events.readAll(position - 1n, 1)) {
-    const e = batch[0];
-    return e && e.position === position ? e.id : undefined;
-  }
-  return undefined;
 }
