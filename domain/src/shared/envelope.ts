@@ -39,10 +39,16 @@ export const positionFromString = (s: string): LogPosition => BigInt(s);
 export const positionKey = (p: LogPosition): string => {
   // the last one is remembered: a projection asks for the same event's key at each guarded write
   if (p !== lastKeyed) {
-    lastKey = p.toString().padStart(40, '0');
+    lastKey = flat(p.toString().padStart(40, '0'));
     lastKeyed = p;
   }
   return lastKey;
 };
+/**
+ * The same characters in one flat string. padStart answers a rope (the zeros and the digits, kept
+ * apart and joined when read): about 200 bytes of heap where the flat string takes 56. Read models
+ * keep a key in every document, so a million documents held 140 MB more than their keys.
+ */
+const flat = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 let lastKeyed: LogPosition | undefined;
 let lastKey = '';
