@@ -10,13 +10,16 @@ export const FOLLOWING = 'following';
 /** guard of this projector's writes to `users` (followers_count, following_count) */
 export const FOLLOWS_USER_GUARD = 'follows';
 
-/** One follower → followee edge. */
+/**
+ * One follower → followee edge. Read by _id ("does X follow Y", the hubs a member follows) and by
+ * followee (the timelines' fan-out); no query orders edges, so they carry no date: at a million
+ * edges a date costs 50 MB of heap (the follow's date stays in its event).
+ */
 export interface FollowDoc extends Doc {
   /** `${follower_id}:${followee_id}` */
   _id: string;
   follower_id: string;
   followee_id: string;
-  created_at: string;
 }
 
 /** Whom one member follows, oldest follow first. */
@@ -29,7 +32,7 @@ export interface FollowingDoc extends Doc {
 export const followEdgeId = (followerId: string, followeeId: string) => `${followerId}:${followeeId}`;
 
 /**
- * The follow graph: `follows` edges ("whom does X follow", "who follows Y", both newest first),
+ * The follow graph: `follows` edges (one per follow, found by _id or by followee),
  * `following` lists (a member's followees in one document: reading 2,000 edges costs 2,000
  * documents, reading the list costs one) and the `followers_count` / `following_count` counters
  * of `users` documents.
@@ -40,7 +43,7 @@ export const followsProjector: Projector = {
   collections: [FOLLOWS, FOLLOWING],
   eventTypes: ['UserFollowed', 'UserUnfollowed'],
   indexes: {
-    [FOLLOWS]: [{ key: { follower_id: 1, created_at: -1 } }, { key: { followee_id: 1, created_at: -1 } }],
+    [FOLLOWS]: [{ key: { followee_id: 1 } }],
   },
   async project(event, store, ctx) {
     if (event.type !== 'UserFollowed' && event.type !== 'UserUnfollowed') return;
@@ -55,7 +58,7 @@ export const followsProjector: Projector = {
         follows,
         id,
         event.position,
-        { $set: { follower_id: followerId, followee_id: followeeId, created_at: event.metadata.at } },
+        { $set: { follower_id: followerId, followee_id: followeeId } },
         { upsert: true },
       );
       await applyOnce(following, followerId, event.position, { $addToSet: { ids: followeeId } }, { upsert: true });

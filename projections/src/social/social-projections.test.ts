@@ -150,9 +150,10 @@ describe('social projections', () => {
     for (const v of videos) expect(v.likes_count).toBe(likes.filter((l) => l.video_id === v.id).length);
     const lists = await read.collection<FollowingDoc>(FOLLOWING).find({});
     for (const l of lists) {
+      // in follow order: each edge's guard is the position of the follow that wrote it
       const edges = follows
         .filter((f) => f.follower_id === l._id)
-        .sort((a, b) => a.created_at.localeCompare(b.created_at));
+        .sort((a, b) => String(a._pos).localeCompare(String(b._pos)));
       expect(l.ids).toEqual(edges.map((f) => f.followee_id));
     }
     expect(lists.reduce((s, l) => s + l.ids.length, 0)).toBe(follows.length);
