@@ -23,6 +23,7 @@
  * the goals are for Node's default GC flags: run it also without --max-semi-space-size)
  */
 import { cpus, loadavg } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { normalize, positionKey } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
 import { MemoryReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
@@ -195,7 +196,6 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
           _pos: nextPos(),
           follower_id: userId(i),
           followee_id: userId(j),
-          created_at: iso(T0 + int(365 * 86_400_000)),
         });
       }
     }
@@ -288,6 +288,8 @@ interface Row {
   cpu99: number;
   avgDocs: number;
   avgResult: number;
+  /** median heap growth of a call that no GC interrupted, in KB: what the young generation must absorb */
+  allocKb: number;
 }
 
 const ONLY = process.env.BENCH_ONLY;
@@ -306,7 +308,18 @@ async function measure(
   run: (i: number, warmup: boolean) => Promise<number>,
 ): Promise<Row> {
   if (ONLY && !query.includes(ONLY))
-    return { query, calls: 0, p50: 0, p99: 0, max: 0, cpu50: 0, cpu99: 0, avgDocs: Number.NaN, avgResult: 0 };
+    return {
+      query,
+      calls: 0,
+      p50: 0,
+      p99: 0,
+      max: 0,
+      cpu50: 0,
+      cpu99: 0,
+      avgDocs: Number.NaN,
+      avgResult: 0,
+      allocKb: Number.NaN,
+    };
   const started = performance.now();
   // start each query from a collected heap (run with --expose-gc): no leftover of the fill or of the previous query
   (globalThis as { gc?: () => void }).gc?.();
@@ -315,16 +328,22 @@ async function measure(
   const cpu: number[] = [];
   let docs = 0;
   let results = 0;
+  const grown: number[] = [];
   for (let i = 0; i < calls; i++) {
     const before = examined?.() ?? 0;
+    const heapBefore = getHeapStatistics().used_heap_size;
     const c = process.cpuUsage();
     const t = performance.now();
     results += await run(i, false);
     times.push(performance.now() - t);
     const used = process.cpuUsage(c);
     cpu.push((used.user + used.system) / 1000);
+    const growth = getHeapStatistics().used_heap_size - heapBefore;
+    // a scavenge during the call shrinks the heap: that call tells nothing of its own allocations
+    if (growth > 0) grown.push(growth);
     docs += (examined?.() ?? 0) - before;
   }
+  grown.sort((a, b) => a - b);
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   process.stderr.write(`  ${query}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -340,6 +359,7 @@ async function measure(
     cpu99: cpuAt(0.99),
     avgDocs: examined ? docs / calls : Number.NaN,
     avgResult: results / calls,
+    allocKb: grown.length > 0 ? grown[grown.length >> 1] / 1024 : Number.NaN,
   };
 }
 
@@ -348,11 +368,11 @@ const num = (x: number, d = 2) => (Number.isNaN(x) ? '—' : x.toFixed(d)).padSt
 
 function printRows(rows: Row[], width: number) {
   console.log(
-    `${pad('query', width)}${'calls'.padStart(7)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}${'cpu p50'.padStart(9)}${'cpu p99'.padStart(9)}${'docs/call'.padStart(11)}${'rows'.padStart(7)}`,
+    `${pad('query', width)}${'calls'.padStart(7)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}${'cpu p50'.padStart(9)}${'cpu p99'.padStart(9)}${'docs/call'.padStart(11)}${'rows'.padStart(7)}${'KB/call'.padStart(9)}`,
   );
   for (const r of rows.filter((x) => x.calls > 0)) {
     console.log(
-      `${pad(r.query, width)}${String(r.calls).padStart(7)}${num(r.p50)}${num(r.p99)}${num(r.max)}${num(r.cpu50)}${num(r.cpu99)}${num(r.avgDocs, 0).padStart(11)}${num(r.avgResult, 1).trim().padStart(7)}`,
+      `${pad(r.query, width)}${String(r.calls).padStart(7)}${num(r.p50)}${num(r.p99)}${num(r.max)}${num(r.cpu50)}${num(r.cpu99)}${num(r.avgDocs, 0).padStart(11)}${num(r.avgResult, 1).trim().padStart(7)}${num(r.allocKb, 1)}`,
     );
   }
 }
@@ -485,6 +505,33 @@ async function largeInMemory() {
   goal('friends feed p99, page 5', p99Of(feed5), 3, 'ms', cpuOf(feed5));
   goal('profile of a top-1 % creator p99', p99Of(profile), 3, 'ms', cpuOf(profile));
   goal('heap for those read models', heapMb, 700, 'MB');
+  await heapByCollection(read);
+}
+
+/**
+ * What each collection holds of that heap: the heap freed by dropping it (documents, indexes and
+ * the strings only it kept), largest first. It empties the store: the last step of the section.
+ */
+async function heapByCollection(read: MemoryReadStore) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  const heap = () => {
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const freed: Array<[string, number, number]> = [];
+  for (const name of await read.listCollections()) {
+    const before = heap();
+    const docs = await read.collection(name).countDocuments();
+    await read.collection(name).drop();
+    freed.push([name, before - heap(), docs]);
+  }
+  freed.sort((a, b) => b[1] - a[1]);
+  console.log('\nheap by collection (freed when dropped): ');
+  for (const [name, bytes, docs] of freed)
+    console.log(
+      `  ${name.padEnd(20)}${`${(bytes / 1024 / 1024).toFixed(0)} MB`.padStart(9)}${`${docs} docs`.padStart(16)}${docs > 0 ? `${Math.round(bytes / docs)} B/doc`.padStart(14) : ''}`,
+    );
 }
 
 /**
