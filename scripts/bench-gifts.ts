@@ -31,6 +31,7 @@
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
+import { printGoal } from './lib/goals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -462,11 +463,39 @@ async function main() {
       r.scenario.startsWith(`gift sends, ${CLIENTS} wallets (read models in memory`),
     );
     const peerRows = results.filter((r) => PEERS.some((p) => p.label === r.scenario));
+    if (evoGifts) {
+      const share = evoGifts.rate / bareRate;
+      printGoal(
+        `gift sends/s, ${CLIENTS} clients, vs the bare route of the same run`,
+        `${evoGifts.rate.toFixed(0)}/s = ${(share * 100).toFixed(0)} % of ${bareRate.toFixed(0)}/s`,
+        '≥ 30 %',
+        share >= 0.3,
+      );
+      if (evoGifts.cpuPerRequestUs !== undefined && bareCpu !== undefined) {
+        const times = evoGifts.cpuPerRequestUs / bareCpu;
+        printGoal(
+          'server CPU per gift send vs per bare request',
+          `${evoGifts.cpuPerRequestUs.toFixed(0)} µs = ${times.toFixed(1)}× ${bareCpu.toFixed(0)} µs`,
+          '≤ 3×',
+          times <= 3,
+        );
+      }
+    }
+    for (const peer of peerRows)
+      printGoal(
+        peer.scenario,
+        `${peer.rate.toFixed(0)} gift sends/s, p99 ${peer.p99.toFixed(0)} ms`,
+        'reference',
+        undefined,
+      );
     if (evoGifts && peerRows.length > 0) {
       const fastest = peerRows.reduce((a, b) => (b.rate > a.rate ? b : a));
       const ratio = evoGifts.rate / fastest.rate;
-      console.log(
-        `EVO gift sends vs the faster peer (${fastest.scenario}): ${ratio.toFixed(1)}× (goal ≥ 4×: ${ratio >= 4 ? 'met' : 'not met'})`,
+      printGoal(
+        `EVO gift sends vs the faster peer (${fastest.scenario})`,
+        `${ratio.toFixed(1)}× (${evoGifts.rate.toFixed(0)}/s vs ${fastest.rate.toFixed(0)}/s)`,
+        '≥ 4×',
+        ratio >= 4,
       );
     }
     if (lags.length > 0)

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@evo/infra';
 import { HistoryWriter } from './restart-history';
+import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -257,6 +258,20 @@ async function main() {
       ]);
       console.log(rows.at(-2)!.join(' | '));
       console.log(rows.at(-1)!.join(' | '));
+      printGoal(
+        `embedded start, ${fmtCount(size)} events, no snapshot`,
+        `ready in ${sec(cold.ms)}, ${mb(cold.rssMb)} resident`,
+        'reference',
+        undefined,
+      );
+      printGoal(
+        `embedded restart, ${fmtCount(size)} events, with the snapshot of its clean stop`,
+        warm.snapshot
+          ? `ready in ${sec(warm.ms)}, ${mb(warm.rssMb)} resident; same HTTP answers: ${same === 'oui' ? 'yes' : 'NO'}`
+          : `snapshot not loaded (${warm.ignored ?? '?'})`,
+        '≤ 2 s (no event since the snapshot)',
+        warm.snapshot !== undefined && warm.ms <= 2000 && same === 'oui',
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

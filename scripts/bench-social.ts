@@ -15,15 +15,17 @@
  * reading the whole collection, seconds per call) on FerretDB; the pages both served must be equal.
  * Skipped with a printed reason where FerretDB cannot be had (no Go, off CI).
  *
- *   npm run bench -- social   (or: node --max-old-space-size=6144 --max-semi-space-size=64 --expose-gc --import tsx scripts/bench-social.ts)
- *   BENCH_DEFAULT_GC=1 npm run bench -- social   (Node's default young generation, as the goals ask)
- *   BENCH_FERRETDB=0 …   (the memory store only)
+ *   npm run bench -- social   (or: node --max-old-space-size=6144 --expose-gc --import tsx scripts/bench-social.ts)
+ *   BENCH_SEMI_SPACE=64 npm run bench -- social   (a larger young generation than Node's default)
+ *   BENCH_FERRETDB=0 …   (the memory store only); BENCH_ONLY=text: only the queries named so
+ *   BENCH_ALLOC_PROFILE=1 …   (the functions that allocate the most in each query)
  *
- * (the read models take over 2 GB of heap; --expose-gc lets each query start from a collected heap;
- * the goals are for Node's default GC flags: run it also without --max-semi-space-size)
+ * (--expose-gc lets each query start from a collected heap; the goals are for Node's default GC flags)
  */
 import { cpus, loadavg } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import { printGoal } from './lib/goals';
+import { Session } from 'node:inspector/promises';
 import { normalize, positionKey } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
 import { MemoryReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
@@ -293,6 +295,42 @@ interface Row {
 }
 
 const ONLY = process.env.BENCH_ONLY;
+/** BENCH_ALLOC_PROFILE=1: the functions that allocate the most during each measured query (V8's sampling heap profiler) */
+const ALLOC_PROFILE = process.env.BENCH_ALLOC_PROFILE === '1';
+
+async function startAllocationSampling(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return session;
+}
+
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+async function printTopAllocations(session: Session, query: string, calls: number) {
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } };
+  session.disconnect();
+  const bySite = new Map<string, number>();
+  const walk = (node: SamplingNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/src\/)/, '')}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const total = [...bySite.values()].reduce((a, b) => a + b, 0);
+  console.log(`  allocations of "${query}": ${(total / calls / 1024).toFixed(1)} KB/call sampled; the largest:`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`    ${(bytes / calls / 1024).toFixed(1).padStart(7)} KB/call  ${site}`);
+}
 
 interface MeasureOptions {
   calls: number;
@@ -324,6 +362,7 @@ async function measure(
   // start each query from a collected heap (run with --expose-gc): no leftover of the fill or of the previous query
   (globalThis as { gc?: () => void }).gc?.();
   for (let i = 0; i < warmup; i++) await run(i, true);
+  const profiling = ALLOC_PROFILE ? await startAllocationSampling() : undefined;
   const times: number[] = [];
   const cpu: number[] = [];
   let docs = 0;
@@ -344,6 +383,7 @@ async function measure(
     docs += (examined?.() ?? 0) - before;
   }
   grown.sort((a, b) => a - b);
+  if (profiling) await printTopAllocations(profiling, query, calls);
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   process.stderr.write(`  ${query}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -494,10 +534,10 @@ async function largeInMemory() {
   };
   const flags = process.execArgv.filter((a) => a.startsWith('--max-') || a === '--expose-gc').join(' ') || 'none';
   console.log(`\ngoals (issue 14), node flags: ${flags}; ${loadAverage()}`);
-  const goal = (label: string, value: number | undefined, limit: number, unit: string, more = '') =>
-    console.log(
-      `  ${label.padEnd(46)}${value === undefined ? '—'.padStart(10) : `${value.toFixed(unit === 'MB' ? 0 : 2)} ${unit}`.padStart(10)}   goal ≤ ${limit} ${unit}   ${value === undefined ? 'not measured' : value <= limit ? 'met' : 'NOT met'}${more}`,
-    );
+  const goal = (label: string, value: number | undefined, limit: number, unit: string, more = '') => {
+    if (value === undefined) return;
+    printGoal(label, `${value.toFixed(unit === 'MB' ? 0 : 2)} ${unit}${more}`, `≤ ${limit} ${unit}`, value <= limit);
+  };
   const feed1 = 'friends feed, page 1 (random';
   const feed5 = 'friends feed, page 5';
   const profile = 'profile (popular creator';
