@@ -310,7 +310,7 @@ async function startAllocationSampling(): Promise<Session> {
 }
 
 interface SamplingNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   selfSize: number;
   children: SamplingNode[];
 }
@@ -320,8 +320,8 @@ async function printTopAllocations(session: Session, query: string, calls: numbe
   session.disconnect();
   const bySite = new Map<string, number>();
   const walk = (node: SamplingNode) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/src\/)/, '')}:${lineNumber + 1}`;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/src\/)/, '')}:${lineNumber + 1}:${columnNumber + 1}`;
     bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
     for (const child of node.children) walk(child);
   };

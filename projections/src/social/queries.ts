@@ -1,5 +1,5 @@
 import { normalize } from '@evo/domain';
-import type { FriendEntry, SuggestedUser, UserStats, VideoCard, ViewerVideo } from '@evo/contracts';
+import type { FriendEntry, SuggestedUser, UserStats, ViewerVideo } from '@evo/contracts';
 import type { Doc, FindOptions, ReadCollection, ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { publicVideo } from '../identity/queries';
@@ -38,8 +38,9 @@ const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
  */
 const INDEX_NEWEST = { created_at: -1, _id: -1 } as const;
 
-/** A video card as answered (the product entities, "Video"): every public field of the document. */
-export const toVideoCard = (v: VideoDoc): VideoCard => publicVideo(v);
+/** A video card as answered (the product entities, "Video") with the viewer's flags. */
+const viewerVideo = (v: VideoDoc, liked: boolean, favorited: boolean): ViewerVideo =>
+  publicVideo(v, { liked_by_me: liked, favorited_by_me: favorited }) as ViewerVideo;
 
 /**
  * MongoDB-style `$in` lists are tested document by document against the whole list, so long
@@ -163,11 +164,7 @@ export function socialQueries(read: ReadStore) {
       viewerId,
       list.map((v) => v.id),
     );
-    return list.map((v) => ({
-      ...toVideoCard(v),
-      liked_by_me: flags.liked.has(v.id),
-      favorited_by_me: flags.favorited.has(v.id),
-    }));
+    return list.map((v) => viewerVideo(v, flags.liked.has(v.id), flags.favorited.has(v.id)));
   }
 
   return {
@@ -239,11 +236,7 @@ export function socialQueries(read: ReadStore) {
         email: u.email,
         pseudo: u.pseudo,
         profile_picture: u.profile_picture,
-        videos: lists[i].map((v) => ({
-          ...toVideoCard(v),
-          liked_by_me: flags.liked.has(v.id),
-          favorited_by_me: flags.favorited.has(v.id),
-        })),
+        videos: lists[i].map((v) => viewerVideo(v, flags.liked.has(v.id), flags.favorited.has(v.id))),
       }));
     },
 
