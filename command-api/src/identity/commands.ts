@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_PROFILE_PICTURE,
+  conflict,
   MESSAGES,
   reservationDecider,
   reservationStream,
@@ -146,6 +147,17 @@ export async function recordLogin(events: EventStore, userId: string, ctx: Comma
   return handleCommand(events, userStream(userId), userDecider, { type: 'RecordLogin', userId }, ctx);
 }
 
+/** The member of `email` once registered; throws the email's claim error if none appears within `timeoutMs`. */
+async function waitForMember(events: EventStore, email: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const user = await findMemberBy(events, 'email', email);
+    if (user) return user;
+    if (Date.now() > until) throw conflict(MESSAGES.emailTaken);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * The administrator of ADMIN_EMAIL exists and holds the role, whatever happened before:
  * safe to run at every start.
@@ -174,9 +186,13 @@ export async function ensureAdmin(
           ctx,
         );
       } catch (e) {
-        if ((e as Error).message !== MESSAGES.pseudoTaken || i > 20) throw e;
+        const message = (e as Error).message;
+        // another process (an API replica starting at the same time) is registering this administrator:
+        // its email claim is taken before its account exists, so wait for the account
+        if (message === MESSAGES.emailTaken) user = await waitForMember(events, admin.email, 10_000);
+        else if (message !== MESSAGES.pseudoTaken || i > 20) throw e;
       }
-      user = await findMemberBy(events, 'email', admin.email);
+      user ??= await findMemberBy(events, 'email', admin.email);
     }
   }
   await handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
