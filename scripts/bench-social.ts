@@ -26,6 +26,10 @@ import { cpus, loadavg } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { printGoal } from './lib/goals';
 import { Session } from 'node:inspector/promises';
+import { readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
 import { normalize, positionKey } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
 import { MemoryReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
@@ -309,6 +313,31 @@ async function startAllocationSampling(): Promise<Session> {
   return session;
 }
 
+/**
+ * The source line of a position in a module as tsx ran it: tsx transpiles each .ts file with
+ * esbuild into a few long lines, so the profiler's positions are mapped back through a source map
+ * of the same transform.
+ */
+const sourceMaps = new Map<string, SourceMap | undefined>();
+function sourceLineOf(url: string, line: number, column: number): string {
+  if (!url.startsWith('file://') || !url.endsWith('.ts')) return `${line + 1}:${column + 1}`;
+  if (!sourceMaps.has(url)) {
+    const file = fileURLToPath(url);
+    const { map } = transformSync(readFileSync(file, 'utf8'), {
+      loader: 'ts',
+      format: 'esm',
+      sourcemap: 'external',
+      sourcefile: file,
+      minifyWhitespace: true,
+      keepNames: true,
+      target: `node${process.versions.node}`,
+    });
+    sourceMaps.set(url, new SourceMap(JSON.parse(map)));
+  }
+  const entry = sourceMaps.get(url)?.findEntry(line, column);
+  return entry && 'originalLine' in entry ? String(entry.originalLine + 1) : `${line + 1}:${column + 1}`;
+}
+
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   selfSize: number;
@@ -321,7 +350,8 @@ async function printTopAllocations(session: Session, query: string, calls: numbe
   const bySite = new Map<string, number>();
   const walk = (node: SamplingNode) => {
     const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/src\/)/, '')}:${lineNumber + 1}:${columnNumber + 1}`;
+    const line = sourceLineOf(url, lineNumber, columnNumber);
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(?=[^/]+\/src\/)/, '')}:${line}`;
     bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
     for (const child of node.children) walk(child);
   };

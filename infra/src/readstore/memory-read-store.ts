@@ -832,7 +832,27 @@ type Plan =
   | { kind: 'index'; index: MemIndex; regions: ScanRegion[]; reverse: boolean; sorted: boolean; score: number }
   | { kind: 'scan' };
 
-function planIndex(index: MemIndex, constraints: Map<string, FieldConstraint>, sort: Array<[string, 1 | -1]>): Plan {
+/** An index planned for a query: its regions are made only for the index chosen (regionsOf). */
+type IndexCandidate =
+  | {
+      kind: 'index';
+      index: MemIndex;
+      /** fields[0..p) are fixed by equalities */
+      p: number;
+      range: RangePred | undefined;
+      /** how many regions the equalities expand to */
+      combos: number;
+      reverse: boolean;
+      sorted: boolean;
+      score: number;
+    }
+  | { kind: 'scan' };
+
+function planIndex(
+  index: MemIndex,
+  constraints: Map<string, FieldConstraint>,
+  sort: Array<[string, 1 | -1]>,
+): IndexCandidate {
   // planned for every index on every query: nothing is allocated until the index is chosen
   const { fields, dirs } = index;
   let p = 0;
@@ -881,13 +901,21 @@ function planIndex(index: MemIndex, constraints: Map<string, FieldConstraint>, s
   const providesOrder = sorted && sort.length > 0;
   const score = p * 4 + (range ? 2 : 0) + (providesOrder ? 1 : 0);
   if (score === 0) return { kind: 'scan' };
+  return { kind: 'index', index, p, range, combos, reverse, sorted, score };
+}
+
+/** The chosen index's scan regions: one per combination of the equalities' values. */
+function regionsOf(
+  candidate: Extract<IndexCandidate, { kind: 'index' }>,
+  constraints: Map<string, FieldConstraint>,
+): ScanRegion[] {
+  const { index, p, range } = candidate;
   let prefixes: unknown[][] = [[]];
   for (let f = 0; f < p; f++) {
-    const points = constraints.get(fields[f])?.points ?? [];
+    const points = constraints.get(index.fields[f])?.points ?? [];
     prefixes = prefixes.flatMap((prefix) => points.map((point) => [...prefix, point]));
   }
-  const regions = prefixes.map((prefix) => ({ prefix, range }));
-  return { kind: 'index', index, regions, reverse, sorted, score };
+  return prefixes.map((prefix) => ({ prefix, range }));
 }
 
 export interface QueryExplain {
@@ -1086,11 +1114,10 @@ class CollectionState {
 
     if (plan.kind === 'id') {
       explain.plan = 'IDHACK';
-      const seen = new Set<IdKey>();
+      // the ids are distinct (constraintOf dedupes them; distinct values have distinct keys)
       for (const id of plan.ids) {
         const key = idKeyOf(id);
-        if (seen.has(key) || exclude?.(key)) continue;
-        seen.add(key);
+        if (exclude?.(key)) continue;
         explain.keysExamined += 1;
         const doc = this.docs.get(key);
         if (!doc) continue;
@@ -1145,19 +1172,21 @@ class CollectionState {
     const idPoints = constraints.get('_id')?.points;
     if (idPoints) return { kind: 'id', ids: idPoints };
     if (this.deferred.size > 0) this.buildDeferred();
-    let best: Plan = { kind: 'scan' };
+    let best: IndexCandidate = { kind: 'scan' };
     for (const index of this.indexes.values()) {
       const candidate = planIndex(index, constraints, sort);
       if (candidate.kind !== 'index') continue;
       if (
         best.kind !== 'index' ||
         candidate.score > best.score ||
-        (candidate.score === best.score && candidate.regions.length < best.regions.length)
+        (candidate.score === best.score && candidate.combos < best.combos)
       ) {
         best = candidate;
       }
     }
-    return best;
+    if (best.kind !== 'index') return best;
+    const { index, reverse, sorted, score } = best;
+    return { kind: 'index', index, regions: regionsOf(best, constraints), reverse, sorted, score };
   }
 
   /**

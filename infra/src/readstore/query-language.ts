@@ -172,8 +172,10 @@ function rangeHolds(op: RangeOp, a: number | string, b: number | string): boolea
 
 /** Only values of the bound's type compare (MongoDB's type brackets); an array through any element. */
 function inRange(op: RangeOp, value: unknown, bound: number | string): boolean {
-  const one = (v: unknown) => typeof v === typeof bound && rangeHolds(op, v as number | string, bound);
-  return Array.isArray(value) ? value.some(one) : one(value);
+  // loops, not value.some(v => …): no closure per document tested
+  if (!Array.isArray(value)) return typeof value === typeof bound && rangeHolds(op, value as number | string, bound);
+  for (const v of value) if (typeof v === typeof bound && rangeHolds(op, v as number | string, bound)) return true;
+  return false;
 }
 
 function conditionMatcher(field: string, op: string, operand: unknown): Matcher {
@@ -182,7 +184,16 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
       return (doc) => !equals(doc[field], operand as Scalar | null);
     case '$in': {
       const list = operand as Array<Scalar | null>;
-      return (doc) => list.some((v) => equals(doc[field], v));
+      if (list.includes(null)) return (doc) => list.some((v) => equals(doc[field], v));
+      // scalars only (finite numbers: Set's SameValueZero is ===): one look-up per value instead
+      // of a pass over the list, and no closure per document
+      const members = new Set(list);
+      return (doc) => {
+        const v = doc[field];
+        if (!Array.isArray(v)) return members.has(v as Scalar);
+        for (const item of v) if (members.has(item as Scalar)) return true;
+        return false;
+      };
     }
     case '$exists':
       return (doc) => (doc[field] !== undefined) === operand;
@@ -211,7 +222,10 @@ function compileChecked(filter: Filter): Matcher {
     const value = filter[key];
     if (key === '$or') {
       const clauses = (value as Filter[]).map(compileChecked);
-      tests.push((doc) => clauses.some((m) => m(doc)));
+      tests.push((doc) => {
+        for (const clause of clauses) if (clause(doc)) return true;
+        return false;
+      });
     } else if (value === null || isScalar(value)) {
       tests.push((doc) => equals(doc[key], value));
     } else {
@@ -220,7 +234,11 @@ function compileChecked(filter: Filter): Matcher {
   }
   if (tests.length === 0) return () => true;
   if (tests.length === 1) return tests[0];
-  return (doc) => tests.every((t) => t(doc));
+  // a loop, not tests.every(t => t(doc)): that would make a closure per document tested
+  return (doc) => {
+    for (const test of tests) if (!test(doc)) return false;
+    return true;
+  };
 }
 
 /** The fields an upsert seeds its new document with: the filter's equalities (MongoDB's rule). */

@@ -271,9 +271,14 @@ export function socialQueries(read: ReadStore) {
         const parts = await Promise.all(
           followedHubs.map((h) => newestVisibleVideos(h, needed, { since, projection: { _id: 1, created_at: 1 } })),
         );
-        const merged = new Map(entries.map((e) => [e.id, e]));
-        for (const part of parts) for (const v of part) merged.set(v._id, { id: v._id, at: v.created_at });
-        pageEntries = [...merged.values()].sort(feedOrder).slice(skip, needed);
+        const merged = entries;
+        for (const part of parts) for (const v of part) merged.push({ id: v._id, at: v.created_at });
+        merged.sort(feedOrder);
+        // a video twice (a hub's video still in a timeline) would sit next to itself: kept once
+        pageEntries = [];
+        for (let i = 0; i < merged.length && pageEntries.length < needed; i++)
+          if (i === 0 || merged[i].id !== merged[i - 1].id) pageEntries.push(merged[i]);
+        pageEntries = pageEntries.slice(skip);
       }
       const list = (
         await findByIds(
