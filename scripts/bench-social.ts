@@ -358,7 +358,7 @@ async function printTopAllocations(session: Session, query: string, calls: numbe
   walk(profile.head);
   const total = [...bySite.values()].reduce((a, b) => a + b, 0);
   console.log(`  allocations of "${query}": ${(total / calls / 1024).toFixed(1)} KB/call sampled; the largest:`);
-  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 30))
     console.log(`    ${(bytes / calls / 1024).toFixed(1).padStart(7)} KB/call  ${site}`);
 }
 

@@ -21,6 +21,7 @@ import {
   checkReplacement,
   checkSort,
   checkUpdate,
+  checkFilter,
   compileFilter as compileLanguageFilter,
   compileProjection,
   equalityFields,
@@ -219,10 +220,13 @@ function sortKeyOf(doc: Doc, path: string, dir: 1 | -1): unknown {
 }
 
 function sortEntries(sort: Sort): Array<[string, 1 | -1]> {
-  return Object.entries(sort).map(([field, dir]) => {
+  const out: Array<[string, 1 | -1]> = [];
+  for (const field in sort) {
+    const dir = sort[field];
     if (dir !== 1 && dir !== -1) throw new Error(`Invalid sort direction for '${field}': ${String(dir)}`);
-    return [field, dir];
-  });
+    out.push([field, dir]);
+  }
+  return out;
 }
 
 /** Stable sort: equal keys keep the order they came in (natural or index order). */
@@ -252,7 +256,21 @@ function isOperatorObject(value: unknown): value is PlainObject {
 
 type Matcher = (doc: Doc) => boolean;
 
-const compileFilter = (filter: Filter): Matcher => compileLanguageFilter(filter) as Matcher;
+const compileFilter = (filter: Filter, checked = false): Matcher => compileLanguageFilter(filter, checked) as Matcher;
+
+/**
+ * A filter of `_id` alone, equal to a value or `$in` a list: the documents an `_id` plan finds
+ * are exactly its matches, so they need no test (reads by ids are the commonest queries).
+ */
+const matchesAll: Matcher = () => true;
+function onlyIds(filter: Filter): boolean {
+  let keys = 0;
+  for (const key in filter) if (++keys > 1 || key !== '_id') return false;
+  const value = filter._id;
+  if (!isOperatorObject(value)) return true;
+  for (const op in value) if (op !== '$in') return false;
+  return true;
+}
 
 function sameId(a: unknown, b: unknown): boolean {
   return idKeyOf(a) === idKeyOf(b);
@@ -814,8 +832,9 @@ function constraintOf(value: unknown): FieldConstraint | undefined {
 
 /** Per-field constraints every matching document satisfies (its top-level fields). */
 function constraintsOf(filter: Filter, out = new Map<string, FieldConstraint>()): Map<string, FieldConstraint> {
-  for (const [key, value] of Object.entries(filter)) {
+  for (const key in filter) {
     if (key.startsWith('$')) continue;
+    const value = filter[key];
     const c = constraintOf(value);
     if (!c) continue;
     const known = out.get(key);
@@ -1105,9 +1124,10 @@ class CollectionState {
     needed: number | undefined,
     exclude?: (idKey: IdKey) => boolean,
   ): SelectResult {
-    const matches = compileFilter(filter);
+    checkFilter(filter);
     const sortSpec = sort ? sortEntries(sort) : [];
     const plan = this.plan(filter, sortSpec);
+    const matches = plan.kind === 'id' && onlyIds(filter) ? matchesAll : compileFilter(filter, true);
     const out: Doc[] = [];
     const explain: QueryExplain = { plan: 'COLLSCAN', keysExamined: 0, docsExamined: 0, nReturned: 0 };
     let inOrder = false;

@@ -210,9 +210,12 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
   }
 }
 
-/** A matcher for a filter of the language (checked first, once: the $or clauses are inside it). */
-export function compileFilter(filter: Filter): Matcher {
-  checkFilter(filter);
+/**
+ * A matcher for a filter of the language (checked first, once: the $or clauses are inside it;
+ * `checked`: the caller has run checkFilter on it already).
+ */
+export function compileFilter(filter: Filter, checked = false): Matcher {
+  if (!checked) checkFilter(filter);
   return compileChecked(filter);
 }
 

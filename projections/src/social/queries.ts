@@ -196,7 +196,16 @@ export function socialQueries(read: ReadStore) {
     async friends(userId: string): Promise<FriendEntry[]> {
       const ids = await followingIds(userId);
       if (ids.length === 0) return [];
-      return (await findByIds(users, ids)).map((u) => ({
+      const fields = {
+        pseudo: 1,
+        email: 1,
+        bio: 1,
+        profile_picture: 1,
+        followers_count: 1,
+        videos_count: 1,
+        total_likes: 1,
+      } as const;
+      return (await findByIds(users, ids, { projection: fields })).map((u) => ({
         pseudo: u.pseudo,
         email: u.email,
         bio: u.bio,
@@ -213,16 +222,28 @@ export function socialQueries(read: ReadStore) {
      * each with their newest visible videos.
      */
     async suggestions(userId: string, page: Page): Promise<SuggestedUser[]> {
-      const excluded = new Set([userId, ...(await followingIds(userId))]);
       const needed = skipOf(page) + page.limit;
       const batch = Math.max(20, needed * 2);
-      const kept: UserDoc[] = [];
+      const kept: Pick<UserDoc, '_id' | 'email' | 'pseudo' | 'profile_picture'>[] = [];
       for (let skip = 0; kept.length < needed; skip += batch) {
         const docs = await users.find(
           { videos_count: { $gt: 0 } },
-          { sort: { created_at: -1, _id: 1 }, skip, limit: batch },
+          {
+            sort: { created_at: -1, _id: 1 },
+            skip,
+            limit: batch,
+            projection: { email: 1, pseudo: 1, profile_picture: 1 },
+          },
         );
-        for (const u of docs) if (!excluded.has(u._id)) kept.push(u);
+        // whom of these the member follows: their follow edges by _id, not the member's whole
+        // following list (its size would set the cost of every page)
+        const edges = await findByIds(
+          follows,
+          docs.map((u) => followEdgeId(userId, u._id)),
+          { projection: { followee_id: 1 } },
+        );
+        const followed = new Set(edges.map((f) => f.followee_id));
+        for (const u of docs) if (u._id !== userId && !followed.has(u._id)) kept.push(u);
         if (docs.length < batch) break;
       }
       const found = kept.slice(skipOf(page), needed);
