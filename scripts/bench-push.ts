@@ -10,7 +10,8 @@
  * no file) and logged in by opening a session in the server's session store, as a login does
  * (1,000 HTTP logins from one address would hit the login rate limit). Comments go through the
  * real HTTP API. The clients run in the same process as the server, so the figures include the
- * clients' own work on the shared event loop.
+ * clients' own work on the shared event loop. Then the same 50 concurrent senders, sockets and
+ * client send 1-coin gifts instead: issue 14's goal line compares the comments' rate with theirs.
  */
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
@@ -19,6 +20,7 @@ import { systemContext } from '@evo/infra';
 import { startTestServer, type TestServer } from '@evo/command-api/testing/test-server';
 import { registerUser } from '@evo/command-api';
 import { hashPassword } from '@evo/command-api';
+import { printGoal } from './lib/goals';
 
 const MEMBERS = Number(process.argv[2] ?? 1000);
 const COMMENTS = Number(process.argv[3] ?? 600);
@@ -26,6 +28,7 @@ const GOAL_P99_MS = 50;
 
 interface Member {
   userId: string;
+  email: string;
   videoId: number;
   cookie: string;
   socket?: Socket;
@@ -82,7 +85,12 @@ async function createMembers(server: TestServer): Promise<Member[]> {
       },
       systemContext(),
     );
-    members[i] = { userId: r.userId, videoId: r.videoId!, cookie: await openSession(server, r.userId) };
+    members[i] = {
+      userId: r.userId,
+      email: `${pseudo}@bench.fr`,
+      videoId: r.videoId!,
+      cookie: await openSession(server, r.userId),
+    };
   });
   return members;
 }
@@ -99,7 +107,8 @@ function online(server: TestServer, m: Member): Promise<void> {
   });
   m.socket = socket;
   socket.on('notification:new', (p: NotificationPush) => {
-    if (p.notification.video_id !== m.videoId) misrouted++;
+    // a comment's notification goes to the owner of the video commented on (a gift's names no video)
+    if (p.notification.type === 'comment' && p.notification.video_id !== m.videoId) misrouted++;
   });
   return new Promise((resolve, reject) => {
     socket.once('sync', () => resolve());
@@ -168,6 +177,34 @@ async function commentOnce(server: TestServer, author: Member, owner: Member, n:
   return { lag: pushedAt - sample.answered, total: pushedAt - sample.sent, http: sample.http };
 }
 
+/** POST `body` as `member` (a JSON answer expected with `status`). */
+async function post(server: TestServer, member: Member, url: string, body: unknown, status: number) {
+  const res = await fetch(`${server.url}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: member.cookie },
+    body: JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  if (res.status !== status) throw new Error(`${url} answered ${res.status}`);
+}
+
+/**
+ * The same load as the comments' (the same senders and receivers, the same client and sockets),
+ * as gift sends: a 1-coin gift from `author` to `owner`, timed until its HTTP answer.
+ */
+async function giftOnce(server: TestServer, author: Member, owner: Member): Promise<Sample> {
+  const sent = performance.now();
+  await post(
+    server,
+    author,
+    '/api/gifts/send',
+    { sender_email: author.email, receiver_email: owner.email, gift_id: 1 },
+    200,
+  );
+  const http = performance.now() - sent;
+  return { lag: Number.NaN, total: http, http };
+}
+
 function pick(members: Member[], i: number): [Member, Member] {
   const author = members[(i * 7919) % members.length];
   let owner = members[(i * 104_729 + 1) % members.length];
@@ -182,12 +219,17 @@ async function run(
   count: number,
   concurrency: number,
   offset: number,
+  command: 'comment' | 'gift' = 'comment',
 ) {
   const samples: Sample[] = [];
   const started = performance.now();
   await pool([...Array(count).keys()], concurrency, async (i) => {
     const [author, owner] = pick(members, offset + i);
-    samples.push(await commentOnce(server, author, owner, offset + i));
+    samples.push(
+      command === 'comment'
+        ? await commentOnce(server, author, owner, offset + i)
+        : await giftOnce(server, author, owner),
+    );
   });
   const seconds = (performance.now() - started) / 1000;
   const row = (values: number[]) => {
@@ -228,6 +270,13 @@ async function main() {
       await run(server, members, '10 concurrent', Math.round(COMMENTS / 2), 10, COMMENTS),
       await run(server, members, '50 concurrent', COMMENTS, 50, 3 * COMMENTS),
     ];
+    // the same 50 concurrent senders, sockets and client, sending gifts (each sender got coins first)
+    for (let i = 0; i < members.length; i += 50)
+      await Promise.all(
+        members.slice(i, i + 50).map((m) => post(server, m, '/api/coins/add', { email: m.email, amount: 1000 }, 200)),
+      );
+    await run(server, members, 'warm-up', 50, 1, 2_000_000, 'gift');
+    const gifts = await run(server, members, 'gift sends, 50', COMMENTS, 50, 3 * COMMENTS, 'gift');
 
     console.log('');
     console.log(
@@ -244,6 +293,16 @@ async function main() {
         `| ${r.label.padEnd(14)} | ${String(r.count).padStart(8)} | ${r.rate.toFixed(0).padStart(10)} | ${fmt(r.lag.p50)} | ${fmt(r.lag.p99)} | ${fmt(r.lag.max)} | ${fmt(r.total.p50).padStart(14)} | ${fmt(r.total.p99).padStart(14)} | ${fmt(r.http.p50).padStart(8)} | ${fmt(r.http.p99).padStart(8)} |`,
       );
     }
+    console.log(
+      `| ${gifts.label.padEnd(14)} | ${String(gifts.count).padStart(8)} | ${gifts.rate.toFixed(0).padStart(10)} |       — |       — |       — |              — |              — | ${fmt(gifts.http.p50).padStart(8)} | ${fmt(gifts.http.p99).padStart(8)} |`,
+    );
+    const comments50 = results[2];
+    printGoal(
+      `comments/s, 50 concurrent clients (${MEMBERS} sockets connected)`,
+      `${comments50.rate.toFixed(0)}/s, HTTP p99 ${comments50.http.p99.toFixed(0)} ms (gift sends, same clients: ${gifts.rate.toFixed(0)}/s, HTTP p99 ${gifts.http.p99.toFixed(0)} ms)`,
+      `≥ the gift sends' rate of the same run`,
+      comments50.rate >= gifts.rate,
+    );
     const worst = Math.max(...results.map((r) => r.lag.p99));
     const ok = worst <= GOAL_P99_MS && misrouted === 0;
     console.log(`\nnotifications pushed to a socket other than the video owner's: ${misrouted}`);
