@@ -1951,9 +1951,6 @@ const MAX_TX_ATTEMPTS = 10;
 export class MemoryReadStore implements ReadStore {
   readonly supportsTransactions = true;
   private readonly core = new StoreCore();
-  /** loadImage calls so far, and the pooling of the last one's strings (loadedStringsPooled) */
-  private loads = 0;
-  private pooling: Promise<void> = Promise.resolve();
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     return new MemoryCollection<T>(name, new BaseView(this.core, name), this.core.shapes);
@@ -2068,62 +2065,21 @@ export class MemoryReadStore implements ReadStore {
 
   /**
    * Replace the contents with an image (from captureImage, usually through a snapshot file). The
-   * documents are stored as any written document is (StoredShapes); an index whose saved order
-   * (`ordinals`) holds is filled from it, any other is built once, after the documents are in (a
-   * sort per index, not one insertion per document). Their strings are pooled after the load
-   * (loadedStringsPooled).
+   * documents are stored as they come: a snapshot file makes them as StoredShapes stores written
+   * ones (object literals, their short strings shared: see snapshot-chunk.ts). An index whose
+   * saved order (`ordinals`) holds is filled from it, any other is built once, after the
+   * documents are in (a sort per index, not one insertion per document).
    */
   loadImage(image: MemoryStoreImage): void {
     this.core.states.clear();
     const sameCode = image.orderCode === indexOrderCode();
-    const loaded: Doc[][] = [];
     for (const { name, indexes, docs, orders } of image.collections) {
       const state = this.core.state(name);
-      // in the image's order: the saved index orders are positions in it. v8.deserialize lays
-      // objects out as a literal would (fields inline, as StoredShapes stores them), so the loaded
-      // documents are stored as they are: a copy of each would double a load's memory for a moment
-      const stored = docs;
-      for (const doc of stored) state.docs.set(idKeyOf(doc._id), doc);
+      // in the image's order: the saved index orders are positions in it
+      for (const doc of docs) state.docs.set(idKeyOf(doc._id), doc);
       for (const spec of indexes) {
         const indexName = spec.name ?? defaultIndexName(spec.key);
-        state.restoreIndex(spec, stored, orders?.find((o) => o.name === indexName)?.ordinals, sameCode);
-      }
-      loaded.push(stored);
-    }
-    this.pooling = this.poolStrings(loaded);
-  }
-
-  /**
-   * Resolves once the documents of the last loadImage share their short strings through the pool,
-   * as written documents do. Pooling replaces strings by equal ones in the stored objects (nothing
-   * a reader or a write-conflict check sees changes) and only saves memory, but it is most of a
-   * load's work (about 0.5 s per 100k events of log): so it runs after the load, 2,000 documents
-   * per turn of the event loop, while the store already answers.
-   */
-  loadedStringsPooled(): Promise<void> {
-    return this.pooling;
-  }
-
-  /** Strings the pool holds (tests). */
-  pooledStrings(): number {
-    return this.core.strings.held;
-  }
-
-  private async poolStrings(collections: Doc[][]): Promise<void> {
-    const load = ++this.loads;
-    // after the load has returned: the start goes on meanwhile
-    await new Promise((r) => setImmediate(r));
-    if (load !== this.loads) return;
-    let sinceTurn = 0;
-    for (const docs of collections) {
-      for (const doc of docs) {
-        this.core.shapes.pooled(doc);
-        if (++sinceTurn === 2000) {
-          sinceTurn = 0;
-          await new Promise((r) => setImmediate(r));
-          // another image replaced these documents meanwhile
-          if (load !== this.loads) return;
-        }
+        state.restoreIndex(spec, docs, orders?.find((o) => o.name === indexName)?.ordinals, sameCode);
       }
     }
   }

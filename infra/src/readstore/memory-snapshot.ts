@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomically } from '../files/atomic-file';
 import type { Doc, IndexSpec } from './port';
+import { ChunkDecoder, StringNumbers, encodeChunk, type DocChunk } from './snapshot-chunk';
 import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 
 /*
@@ -22,7 +23,9 @@ import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
  * fsynced): a reader sees the previous snapshot or the new one, never a part of one.
  */
 
-const MAGIC = Buffer.from('EVOSNAP1');
+const MAGIC = Buffer.from('EVOSNAP2');
+/** the format before the documents were stored as columns (snapshot-chunk.ts): not read any more */
+const OLDER_MAGIC = Buffer.from('EVOSNAP1');
 const END = 0xffffffff;
 const HASH_BYTES = 32;
 
@@ -30,7 +33,7 @@ const HASH_BYTES = 32;
 export class SnapshotFileError extends Error {
   constructor(
     readonly file: string,
-    readonly reason: 'missing' | 'damaged',
+    readonly reason: 'missing' | 'damaged' | 'other-format',
     detail: string,
   ) {
     super(`${file}: ${detail}`);
@@ -130,6 +133,7 @@ export async function writeMemorySnapshot<M>(
     };
     await fh.write(count(Buffer.concat([MAGIC, frame(serialize(header))])));
     const turn = () => new Promise((r) => setImmediate(r));
+    const strings = new StringNumbers();
     for (const c of image.collections) {
       const orders = ordersOf(c);
       // each document's position, to write the index orders as positions
@@ -138,7 +142,7 @@ export async function writeMemorySnapshot<M>(
         const t = performance.now();
         const docs = c.docs.slice(i, i + chunkDocs);
         if (positions) for (let j = 0; j < docs.length; j++) positions.set(docs[j], i + j);
-        const buf = count(frame(serialize(docs)));
+        const buf = count(frame(serialize(encodeChunk(docs, strings))));
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
         await fh.write(buf);
         // fh.write already waits for the thread pool; this lets queued requests run too
@@ -180,8 +184,11 @@ export async function writeMemorySnapshot<M>(
 }
 
 /**
- * Read a snapshot written by writeMemorySnapshot: checksum first, then the header and the
- * documents. Throws SnapshotFileError (missing or damaged) instead of answering part of a file.
+ * Read a snapshot written by writeMemorySnapshot. Each frame goes into the checksum just before it
+ * is decoded (one pass over the bytes instead of two), and the checksum is compared before the
+ * image is answered: nothing of a torn, truncated or altered file reaches a store. Throws
+ * SnapshotFileError (missing, damaged, or written in an older format) instead of answering part
+ * of a file.
  */
 export async function readMemorySnapshot<M>(
   file: string,
@@ -195,32 +202,33 @@ export async function readMemorySnapshot<M>(
     throw e;
   }
   const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
+  if (buf.length >= MAGIC.length && buf.subarray(0, MAGIC.length).equals(OLDER_MAGIC))
+    throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
   if (buf.length < MAGIC.length + 4 + 4 + HASH_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC))
     throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
   const body = buf.subarray(0, buf.length - HASH_BYTES);
   if (body.readUInt32LE(body.length - 4) !== END) throw damaged('fichier tronqué (fin absente)');
-  const expected = buf.subarray(buf.length - HASH_BYTES);
-  if (!createHash('sha256').update(body).digest().equals(expected)) throw damaged('somme de contrôle fausse');
+  const hash = createHash('sha256').update(body.subarray(0, MAGIC.length));
   let at = MAGIC.length;
   const next = (): unknown => {
     if (at + 4 > body.length - 4) throw damaged('trame manquante');
     const len = body.readUInt32LE(at);
     if (at + 4 + len > body.length - 4) throw damaged('trame tronquée');
-    const value: unknown = deserialize(body.subarray(at + 4, at + 4 + len));
+    const framed = body.subarray(at, at + 4 + len);
+    hash.update(framed);
     at += 4 + len;
-    return value;
+    return deserialize(framed.subarray(4));
   };
   try {
     const header = next() as Header<M>;
+    const decoder = new ChunkDecoder();
     const collections: MemoryStoreImage['collections'] = [];
     for (const c of header.collections) {
-      const docs: Doc[] = [];
-      while (docs.length < c.count) {
-        const chunk = next() as Doc[];
-        for (const d of chunk) docs.push(d);
-      }
-      if (docs.length !== c.count)
-        throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
+      if (!Number.isInteger(c.count) || c.count < 0 || c.count > body.length)
+        throw damaged(`collection ${c.name} : nombre de documents illisible`);
+      const docs = new Array<Doc>(c.count);
+      let decoded = 0;
+      while (decoded < c.count) decoded = decoder.decode(next() as DocChunk, docs, decoded);
       const orders: IndexOrderImage[] = [];
       for (const name of c.orders ?? []) {
         const ordinals = next();
@@ -231,6 +239,13 @@ export async function readMemorySnapshot<M>(
       collections.push({ name: c.name, indexes: c.indexes, docs, orders });
     }
     if (at !== body.length - 4) throw damaged('données en trop après la dernière collection');
+    if (
+      !hash
+        .update(body.subarray(at))
+        .digest()
+        .equals(buf.subarray(buf.length - HASH_BYTES))
+    )
+      throw damaged('somme de contrôle fausse');
     return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: buf.length };
   } catch (e) {
     if (e instanceof SnapshotFileError) throw e;
