@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomically } from '../files/atomic-file';
 import type { Doc, IndexSpec } from './port';
-import { ChunkDecoder, StringNumbers, encodeChunk, type DocChunk } from './snapshot-chunk';
+import { ChunkDecoder, ChunkEncoder, type DocChunk } from './snapshot-chunk';
 import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 
 /*
@@ -133,7 +133,7 @@ export async function writeMemorySnapshot<M>(
     };
     await fh.write(count(Buffer.concat([MAGIC, frame(serialize(header))])));
     const turn = () => new Promise((r) => setImmediate(r));
-    const strings = new StringNumbers();
+    const encoder = new ChunkEncoder();
     for (const c of image.collections) {
       const orders = ordersOf(c);
       // each document's position, to write the index orders as positions
@@ -142,7 +142,7 @@ export async function writeMemorySnapshot<M>(
         const t = performance.now();
         const docs = c.docs.slice(i, i + chunkDocs);
         if (positions) for (let j = 0; j < docs.length; j++) positions.set(docs[j], i + j);
-        const buf = count(frame(serialize(encodeChunk(docs, strings))));
+        const buf = count(frame(serialize(encoder.encode(docs))));
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
         await fh.write(buf);
         // fh.write already waits for the thread pool; this lets queued requests run too
@@ -224,11 +224,10 @@ export async function readMemorySnapshot<M>(
     const decoder = new ChunkDecoder();
     const collections: MemoryStoreImage['collections'] = [];
     for (const c of header.collections) {
-      if (!Number.isInteger(c.count) || c.count < 0 || c.count > body.length)
-        throw damaged(`collection ${c.name} : nombre de documents illisible`);
-      const docs = new Array<Doc>(c.count);
-      let decoded = 0;
-      while (decoded < c.count) decoded = decoder.decode(next() as DocChunk, docs, decoded);
+      const docs: Doc[] = [];
+      while (docs.length < c.count) decoder.decode(next() as DocChunk, docs);
+      if (docs.length !== c.count)
+        throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
       const orders: IndexOrderImage[] = [];
       for (const name of c.orders ?? []) {
         const ordinals = next();

@@ -111,9 +111,15 @@ export class StringNumbers {
     return id;
   }
 
-  private add(value: string): number {
+  /** a number for `value` without looking for it among the recent strings */
+  add(value: string): number {
     this.fresh.push(value);
     return this.count++;
+  }
+
+  /** strings numbered so far */
+  get numbered(): number {
+    return this.count;
   }
 
   /** the strings numbered since the last call, in number order */
@@ -124,60 +130,135 @@ export class StringNumbers {
   }
 }
 
+type Columns = (rows: readonly Doc[]) => unknown[][];
+
 /**
- * The chunk image of `docs` (any documents: values are taken as they are, nothing is copied);
- * `numbers`: the file's string numbers, shared by its chunks in the order they are written.
+ * A string column whose values were nearly all new (fewer than one in UNIQUE_RATIO found again:
+ * ids, positions, dates) skips the search among recent strings for its next SKIP_CHUNKS chunks;
+ * that search was most of a snapshot's writing time and finds nothing there.
  */
-export function encodeChunk(docs: readonly Doc[], numbers: StringNumbers): DocChunk {
-  const stringId = (s: string) => numbers.of(s);
-  const shapeIds = new Map<string, number>();
-  const groups: Array<{ keys: string[] | null; rows: Doc[] }> = [];
-  const shapeOf = new Uint16Array(docs.length);
-  for (let d = 0; d < docs.length; d++) {
-    const doc = docs[d];
-    let keys: string[] | null = Object.keys(doc);
-    // "__proto__" in a literal would set the prototype, not a field
-    if (keys.length > MAX_FIELDS || keys.includes('__proto__')) keys = null;
-    const signature = keys === null ? '' : `\u0001${keys.join('\u0000')}`;
-    let id = shapeIds.get(signature);
-    if (id === undefined) {
-      id = groups.length;
-      shapeIds.set(signature, id);
-      groups.push({ keys, rows: [] });
-    }
-    groups[id].rows.push(doc);
-    shapeOf[d] = id;
+const UNIQUE_RATIO = 16;
+const SKIP_CHUNKS = 15;
+
+/**
+ * Turns documents into chunk images, chunk after chunk of one file: the file's string numbers,
+ * and a function per field list that reads each field of each document into its column (fields
+ * read by name in generated code, not by a variable key).
+ */
+export class ChunkEncoder {
+  readonly numbers: StringNumbers;
+  private readonly columnReaders = new Map<string, { read: Columns; skips: Uint8Array }>();
+
+  constructor(numbers = new StringNumbers()) {
+    this.numbers = numbers;
   }
-  if (groups.length > 0xffff) throw new Error('trop de formes de documents dans un morceau');
-  const shapes = groups.map(({ keys, rows }): ChunkShape => {
-    if (keys === null) return { keys: null, kinds: '', columns: [rows] };
-    let kinds = '';
-    const columns = keys.map((key) => {
-      const values = rows.map((row) => row[key]);
-      const kind = kindOf(values);
-      kinds += kind;
-      switch (kind) {
-        case 's':
-        case 'S':
-          return Uint32Array.from(values, (v) => (v === null ? NULL_STRING : stringId(v as string)));
-        case 'i':
-          return Int32Array.from(values as number[]);
-        case 'f':
-          return Float64Array.from(values as number[]);
-        case 'b':
-          return Uint8Array.from(values, (v) => (v ? 1 : 0));
-        default:
-          return values;
+
+  private columnsOf(keys: string[]): { read: Columns; skips: Uint8Array } {
+    const signature = keys.join('\u0000');
+    let reader = this.columnReaders.get(signature);
+    if (!reader) {
+      const names = keys.map((key) => JSON.stringify(key));
+      const read = new Function(
+        'rows',
+        `const n = rows.length; ${names.map((_, k) => `const c${k} = new Array(n);`).join(' ')}
+        for (let r = 0; r < n; r++) { const d = rows[r]; ${names.map((name, k) => `c${k}[r] = d[${name}];`).join(' ')} }
+        return [${names.map((_, k) => `c${k}`).join(', ')}];`,
+      ) as Columns;
+      // chunks left before a unique-looking string column searches recent strings again
+      reader = { read, skips: new Uint8Array(keys.length) };
+      this.columnReaders.set(signature, reader);
+    }
+    return reader;
+  }
+
+  /** The chunk image of `docs` (any documents: values are taken as they are, nothing is copied). */
+  encode(docs: readonly Doc[]): DocChunk {
+    const groups: Array<{ keys: string[] | null; rows: Doc[] }> = [];
+    const shapeOf = new Uint16Array(docs.length);
+    let last = -1;
+    for (let d = 0; d < docs.length; d++) {
+      const doc = docs[d];
+      // most documents of a chunk have the fields of the one before
+      let id = last >= 0 && hasKeys(doc, groups[last].keys) ? last : groups.findIndex((g) => hasKeys(doc, g.keys));
+      if (id < 0) {
+        let keys: string[] | null = Object.keys(doc);
+        // "__proto__" in a literal would set the prototype, not a field
+        if (keys.length > MAX_FIELDS || keys.includes('__proto__')) keys = null;
+        id = keys === null ? groups.findIndex((g) => g.keys === null) : -1;
+        if (id < 0) {
+          id = groups.length;
+          groups.push({ keys, rows: [] });
+        }
       }
+      groups[id].rows.push(doc);
+      shapeOf[d] = id;
+      last = id;
+    }
+    if (groups.length > 0xffff) throw new Error('trop de formes de documents dans un morceau');
+    const shapes = groups.map(({ keys, rows }): ChunkShape => {
+      if (keys === null) return { keys: null, kinds: '', columns: [rows] };
+      let kinds = '';
+      const { read, skips } = this.columnsOf(keys);
+      const columns = read(rows).map((values, k) => {
+        const kind = kindOf(values);
+        kinds += kind;
+        if (kind !== 's' && kind !== 'S') return this.column(kind, values);
+        const before = this.numbers.numbered;
+        const column = this.strings(values, skips[k] > 0);
+        if (skips[k] > 0) skips[k]--;
+        else if ((this.numbers.numbered - before) * UNIQUE_RATIO > values.length * (UNIQUE_RATIO - 1))
+          skips[k] = SKIP_CHUNKS;
+        return column;
+      });
+      return { keys, kinds, columns };
     });
-    return { keys, kinds, columns };
-  });
-  const chunk: DocChunk = { n: docs.length, strings: numbers.take(), shapes };
-  if (shapes.length > 1) chunk.shapeOf = shapes.length <= 0xff ? Uint8Array.from(shapeOf) : shapeOf;
-  return chunk;
+    const chunk: DocChunk = { n: docs.length, strings: this.numbers.take(), shapes };
+    if (shapes.length > 1) chunk.shapeOf = shapes.length <= 0xff ? Uint8Array.from(shapeOf) : shapeOf;
+    return chunk;
+  }
+
+  /** a string column (nulls allowed); `unique`: its strings are numbered without a search */
+  private strings(values: unknown[], unique: boolean): Uint32Array {
+    const n = values.length;
+    const column = new Uint32Array(n);
+    const numbers = this.numbers;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      column[i] = v === null ? NULL_STRING : unique ? numbers.add(v as string) : numbers.of(v as string);
+    }
+    return column;
+  }
+
+  private column(kind: string, values: unknown[]): unknown {
+    const n = values.length;
+    switch (kind) {
+      case 'i':
+        return new Int32Array(values as number[]);
+      case 'f':
+        return new Float64Array(values as number[]);
+      case 'b': {
+        const column = new Uint8Array(n);
+        for (let i = 0; i < n; i++) column[i] = values[i] ? 1 : 0;
+        return column;
+      }
+      default:
+        return values;
+    }
+  }
 }
 
+/** Are `keys` the document's own fields, in order (a plain object: for-in lists its own fields)? */
+function hasKeys(doc: Doc, keys: string[] | null): boolean {
+  if (keys === null) return false;
+  let i = 0;
+  for (const key in doc) if (key !== keys[i++]) return false;
+  return i === keys.length;
+}
+
+/** makes the document of one row of a shape's columns */
 type MakeDoc = (strings: readonly string[], columns: readonly unknown[], row: number) => Doc;
+/** appends the documents of the first `rows` rows of a shape's columns (a chunk of one shape) */
+type FillDocs = (strings: readonly string[], columns: readonly unknown[], rows: number, out: Doc[]) => void;
 
 const ARRAY_OF_KIND: Record<string, abstract new (...args: never[]) => { length: number }> = {
   s: Uint32Array,
@@ -194,18 +275,24 @@ const ARRAY_OF_KIND: Record<string, abstract new (...args: never[]) => { length:
  * name can be anything but a name in the generated source.
  */
 export class ChunkDecoder {
-  private readonly makers = new Map<string, MakeDoc>();
+  private readonly makers = new Map<string, { make: MakeDoc; fill: FillDocs }>();
   /** every string of the chunks decoded so far, by number */
   private readonly strings: string[] = [];
 
-  private makerFor(shape: ChunkShape): MakeDoc {
-    if (shape.keys === null) return (_s, columns, row) => (columns[0] as Doc[])[row];
+  private makersFor(shape: ChunkShape): { make: MakeDoc; fill: FillDocs } {
+    if (shape.keys === null)
+      return {
+        make: (_s, columns, row) => (columns[0] as Doc[])[row],
+        fill: (_s, columns, rows, out) => {
+          for (let r = 0; r < rows; r++) out.push((columns[0] as Doc[])[r]);
+        },
+      };
     const signature = `${shape.kinds}\u0001${shape.keys.join('\u0000')}`;
-    let make = this.makers.get(signature);
-    if (!make) {
+    let makers = this.makers.get(signature);
+    if (!makers) {
       const fields = shape.keys.map((key, k) => {
         const name = JSON.stringify(key);
-        const at = `c[${k}][r]`;
+        const at = `c${k}[r]`;
         switch (shape.kinds[k]) {
           case 's':
             return `${name}: s[${at}]`;
@@ -217,28 +304,31 @@ export class ChunkDecoder {
             return `${name}: ${at}`;
         }
       });
-      make = new Function('s', 'c', 'r', `let x; return {${fields.join(', ')}};`) as MakeDoc;
-      this.makers.set(signature, make);
+      const literal = `{${fields.join(', ')}}`;
+      const columns = `const ${shape.keys.map((_, k) => `c${k} = c[${k}]`).join(', ')}; let x;`;
+      makers = {
+        make: new Function('s', 'c', 'r', `${columns} return ${literal};`) as MakeDoc,
+        // the loop in the generated code too: the columns in locals, no call per document
+        fill: new Function(
+          's',
+          'c',
+          'n',
+          'out',
+          `${columns} for (let r = 0; r < n; r++) out.push(${literal});`,
+        ) as FillDocs,
+      };
+      this.makers.set(signature, makers);
     }
-    return make;
+    return makers;
   }
 
   /**
-   * Checks that `chunk` is a chunk image and puts its documents into `out` from `at` on (`out`
-   * made to its final length beforehand: no growing); answers where the next chunk's go. Throws
-   * on any inconsistency. Chunks are decoded in the order they were encoded (the string numbers
-   * run on).
+   * Checks that `chunk` is a chunk image and appends its documents to `out`; throws on any
+   * inconsistency. Chunks are decoded in the order they were encoded (the string numbers run on).
    */
-  decode(chunk: DocChunk, out: Doc[], at: number): number {
+  decode(chunk: DocChunk, out: Doc[]): void {
     const { n, shapes, shapeOf } = chunk;
-    if (
-      !Number.isInteger(n) ||
-      n < 0 ||
-      at + n > out.length ||
-      !Array.isArray(chunk.strings) ||
-      !Array.isArray(shapes) ||
-      shapes.length === 0
-    )
+    if (!Number.isInteger(n) || n < 0 || !Array.isArray(chunk.strings) || !Array.isArray(shapes) || shapes.length === 0)
       throw new Error('morceau de documents mal formé');
     const strings = this.strings;
     for (const s of chunk.strings) {
@@ -273,20 +363,17 @@ export class ChunkDecoder {
         if ((kind === 's' || kind === 'S') && !stringsWithin(column as Uint32Array, strings.length, kind === 'S'))
           throw new Error('morceau de documents : chaîne inconnue');
       });
-      return this.makerFor(shape);
+      return this.makersFor(shape);
     });
     if (shapes.length === 1) {
-      const make = makers[0];
-      const columns = shapes[0].columns;
-      for (let r = 0; r < n; r++) out[at + r] = make(strings, columns, r);
-      return at + n;
+      makers[0].fill(strings, shapes[0].columns, n, out);
+      return;
     }
     rows.fill(0);
     for (let i = 0; i < n; i++) {
       const s = shapeOf![i];
-      out[at + i] = makers[s](strings, shapes[s].columns, rows[s]++);
+      out.push(makers[s].make(strings, shapes[s].columns, rows[s]++));
     }
-    return at + n;
   }
 }
 
