@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomically } from '../files/atomic-file';
 import type { Doc, IndexSpec } from './port';
@@ -183,71 +184,145 @@ export async function writeMemorySnapshot<M>(
   return { bytes, ms: performance.now() - started, maxBlockMs };
 }
 
+/** How much of the file is read at a time (the next piece is read while the last one is decoded). */
+const PIECE_BYTES = 16 << 20;
+
 /**
- * Read a snapshot written by writeMemorySnapshot. Each frame goes into the checksum just before it
- * is decoded (one pass over the bytes instead of two), and the checksum is compared before the
- * image is answered: nothing of a torn, truncated or altered file reaches a store. Throws
+ * The SHA-256 of the first `end` bytes of `shared`, computed on a worker thread as the bytes
+ * arrive (`upTo`), while the reading thread decodes them: the other core hashes. The bytes hashed
+ * are the very bytes decoded (shared memory, never written once read).
+ */
+const HASH_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const hash = require('node:crypto').createHash('sha256');
+const bytes = new Uint8Array(workerData.shared);
+let done = 0;
+parentPort.on('message', (upTo) => {
+  hash.update(bytes.subarray(done, upTo));
+  done = upTo;
+  if (done === workerData.end) {
+    parentPort.postMessage(hash.digest());
+    parentPort.close();
+  }
+});
+`;
+
+class BackgroundHash {
+  private readonly worker: Worker;
+  readonly digest: Promise<Buffer>;
+
+  constructor(shared: SharedArrayBuffer, end: number) {
+    this.worker = new Worker(HASH_WORKER, { eval: true, workerData: { shared, end } });
+    this.digest = new Promise<Buffer>((resolve, reject) => {
+      this.worker.once('message', (digest: Uint8Array) => resolve(Buffer.from(digest)));
+      this.worker.once('error', reject);
+      this.worker.once('exit', () => reject(new Error('le calcul de la somme de contrôle s’est arrêté')));
+    });
+    // read below, or dropped with the worker when the file turns out damaged first
+    this.digest.catch(() => undefined);
+  }
+
+  upTo(bytes: number): void {
+    this.worker.postMessage(bytes);
+  }
+
+  stop(): void {
+    void this.worker.terminate();
+  }
+}
+
+/**
+ * Read a snapshot written by writeMemorySnapshot. The file is read in pieces into shared memory;
+ * a worker thread computes the checksum of each piece while this thread decodes its frames
+ * (reading, hashing and decoding overlap), and the checksum is compared before the image is
+ * answered: nothing of a torn, truncated or altered file reaches a store. Throws
  * SnapshotFileError (missing, damaged, or written in an older format) instead of answering part
  * of a file.
  */
 export async function readMemorySnapshot<M>(
   file: string,
 ): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
-  let buf: Buffer;
+  let fh: FileHandle;
   try {
-    buf = await readFile(file);
+    fh = await open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
       throw new SnapshotFileError(file, 'missing', 'aucun instantané');
     throw e;
   }
   const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
-  if (buf.length >= MAGIC.length && buf.subarray(0, MAGIC.length).equals(OLDER_MAGIC))
-    throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
-  if (buf.length < MAGIC.length + 4 + 4 + HASH_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC))
-    throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
-  const body = buf.subarray(0, buf.length - HASH_BYTES);
-  if (body.readUInt32LE(body.length - 4) !== END) throw damaged('fichier tronqué (fin absente)');
-  const hash = createHash('sha256').update(body.subarray(0, MAGIC.length));
-  let at = MAGIC.length;
-  const next = (): unknown => {
-    if (at + 4 > body.length - 4) throw damaged('trame manquante');
-    const len = body.readUInt32LE(at);
-    if (at + 4 + len > body.length - 4) throw damaged('trame tronquée');
-    const framed = body.subarray(at, at + 4 + len);
-    hash.update(framed);
-    at += 4 + len;
-    return deserialize(framed.subarray(4));
-  };
+  let hash: BackgroundHash | undefined;
+  let reading: Promise<void> | undefined;
   try {
-    const header = next() as Header<M>;
-    const decoder = new ChunkDecoder();
-    const collections: MemoryStoreImage['collections'] = [];
-    for (const c of header.collections) {
-      const docs: Doc[] = [];
-      while (docs.length < c.count) decoder.decode(next() as DocChunk, docs);
-      if (docs.length !== c.count)
-        throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
-      const orders: IndexOrderImage[] = [];
-      for (const name of c.orders ?? []) {
-        const ordinals = next();
-        if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
-          throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
-        orders.push({ name, ordinals });
+    const size = (await fh.stat()).size;
+    if (size < MAGIC.length + 4 + 4 + HASH_BYTES) throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
+    const shared = new SharedArrayBuffer(size);
+    const buf = Buffer.from(shared);
+    /** the checksum covers everything before it; frames end before the end mark */
+    const hashed = size - HASH_BYTES;
+    const framesEnd = hashed - 4;
+    let read = 0;
+    const readPiece = async () => {
+      const { bytesRead } = await fh.read(buf, read, Math.min(PIECE_BYTES, size - read), read);
+      if (bytesRead === 0) throw damaged('fichier tronqué pendant la lecture');
+      read += bytesRead;
+      hash?.upTo(Math.min(read, hashed));
+    };
+    /** waits until the first `end` bytes are read, and starts reading the next piece */
+    const need = async (end: number) => {
+      while (read < end) {
+        reading ??= readPiece().finally(() => (reading = undefined));
+        await reading;
       }
-      collections.push({ name: c.name, indexes: c.indexes, docs, orders });
+      if (read < size) reading ??= readPiece().finally(() => (reading = undefined));
+    };
+    await need(MAGIC.length);
+    if (buf.subarray(0, MAGIC.length).equals(OLDER_MAGIC))
+      throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
+    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
+    hash = new BackgroundHash(shared, hashed);
+    hash.upTo(Math.min(read, hashed));
+    let at = MAGIC.length;
+    const next = async (): Promise<unknown> => {
+      await need(at + 4);
+      if (at + 4 > framesEnd) throw damaged('trame manquante');
+      const len = buf.readUInt32LE(at);
+      if (at + 4 + len > framesEnd) throw damaged('trame tronquée');
+      await need(at + 4 + len);
+      const payload = buf.subarray(at + 4, at + 4 + len);
+      at += 4 + len;
+      return deserialize(payload);
+    };
+    try {
+      const header = (await next()) as Header<M>;
+      const decoder = new ChunkDecoder();
+      const collections: MemoryStoreImage['collections'] = [];
+      for (const c of header.collections) {
+        const docs: Doc[] = [];
+        while (docs.length < c.count) decoder.decode((await next()) as DocChunk, docs);
+        if (docs.length !== c.count)
+          throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
+        const orders: IndexOrderImage[] = [];
+        for (const name of c.orders ?? []) {
+          const ordinals = await next();
+          if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
+            throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
+          orders.push({ name, ordinals });
+        }
+        collections.push({ name: c.name, indexes: c.indexes, docs, orders });
+      }
+      if (at !== framesEnd) throw damaged('données en trop après la dernière collection');
+      await need(size);
+      if (buf.readUInt32LE(framesEnd) !== END) throw damaged('fichier tronqué (fin absente)');
+      if (!(await hash.digest).equals(buf.subarray(hashed))) throw damaged('somme de contrôle fausse');
+      return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: size };
+    } catch (e) {
+      if (e instanceof SnapshotFileError) throw e;
+      throw damaged(`illisible (${(e as Error).message})`);
     }
-    if (at !== body.length - 4) throw damaged('données en trop après la dernière collection');
-    if (
-      !hash
-        .update(body.subarray(at))
-        .digest()
-        .equals(buf.subarray(buf.length - HASH_BYTES))
-    )
-      throw damaged('somme de contrôle fausse');
-    return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: buf.length };
-  } catch (e) {
-    if (e instanceof SnapshotFileError) throw e;
-    throw damaged(`illisible (${(e as Error).message})`);
+  } finally {
+    hash?.stop();
+    await reading?.catch(() => undefined);
+    await fh.close();
   }
 }
