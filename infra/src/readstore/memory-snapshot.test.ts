@@ -61,6 +61,12 @@ describe('memory read-store snapshot file', () => {
     const loaded = new MemoryReadStore();
     loaded.loadImage(image);
     expect(await dump(loaded)).toEqual(await dump(store));
+    // read in pieces smaller than a frame (a big file's pieces end in the middle of frames)
+    for (const pieceBytes of [1, 7, 100]) {
+      const inPieces = new MemoryReadStore();
+      inPieces.loadImage((await readMemorySnapshot(file, { pieceBytes })).image);
+      expect(await dump(inPieces)).toEqual(await dump(store));
+    }
     const u7 = await loaded.collection('users').findOne({ _id: 'u7' });
     expect((u7?.nested as { big: bigint }).big).toBe(2n ** 64n + 7n);
     expect(Object.is((u7?.nested as { zero: number }).zero, -0)).toBe(true);
@@ -234,9 +240,11 @@ describe('memory read-store snapshot file', () => {
 
     const damaged = async (bytes: Buffer) => {
       await writeFile(file, bytes);
-      const err = await readMemorySnapshot(file).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(SnapshotFileError);
-      expect(err).toMatchObject({ reason: 'damaged' });
+      for (const pieceBytes of [undefined, 13]) {
+        const err = await readMemorySnapshot(file, { pieceBytes }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(SnapshotFileError);
+        expect(err).toMatchObject({ reason: 'damaged' });
+      }
     };
     for (const at of [0, 12, Math.floor(sound.length / 2), sound.length - 40, sound.length - 1]) {
       const flipped = Buffer.from(sound);

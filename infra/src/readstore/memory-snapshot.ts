@@ -241,7 +241,9 @@ class BackgroundHash {
  */
 export async function readMemorySnapshot<M>(
   file: string,
+  options: { pieceBytes?: number } = {},
 ): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
+  const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');
@@ -263,7 +265,7 @@ export async function readMemorySnapshot<M>(
     const framesEnd = hashed - 4;
     let read = 0;
     const readPiece = async () => {
-      const { bytesRead } = await fh.read(buf, read, Math.min(PIECE_BYTES, size - read), read);
+      const { bytesRead } = await fh.read(buf, read, Math.min(pieceBytes, size - read), read);
       if (bytesRead === 0) throw damaged('fichier tronqué pendant la lecture');
       read += bytesRead;
       hash?.upTo(Math.min(read, hashed));
