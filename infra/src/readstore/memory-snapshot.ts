@@ -10,18 +10,19 @@ import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 /*
  * A MemoryReadStore image in one file:
  *
- *   "EVOSNAP1"                                   8 bytes
+ *   "EVOSNAP2"                                   8 bytes
  *   frame*: u32 LE length, then that many bytes of v8.serialize output
- *     frame 0: the header { meta, collections: [{ name, indexes, count, orders }] }
- *     then, collection after collection, its documents in chunks (arrays of documents), then
- *     one frame per name in `orders`: that index's order as a Uint32Array of document positions
+ *     frame 0: the header { meta, orderCode, collections: [{ name, indexes, count, orders }] }
+ *     then, collection after collection, its documents in chunks (snapshot-chunk.ts: columns
+ *     and a string table shared by the file), then one frame per name in `orders`: that
+ *     index's order as a Uint32Array of document positions
  *   u32 LE 0xFFFFFFFF, then the SHA-256 of every byte before it   36 bytes
  *
- * v8.serialize keeps every value a document or the meta can hold as it was (bigint positions,
- * Dates, undefined, -0), and its output is cheap to produce and to read back. The checksum covers
- * the whole file: a torn, truncated or altered file is refused before anything is decoded.
- * Written to a temporary file beside the target, fsynced, then renamed over it (and the folder
- * fsynced): a reader sees the previous snapshot or the new one, never a part of one.
+ * The chunks keep every value a document can hold as it was (bigint, Dates, undefined, -0, NaN),
+ * the meta is v8.serialize's (its position a bigint). The checksum covers the whole file and is
+ * compared before a read answers anything: a torn, truncated or altered file never reaches a
+ * store. Written to a temporary file beside the target, fsynced, then renamed over it (and the
+ * folder fsynced): a reader sees the previous snapshot or the new one, never a part of one.
  */
 
 const MAGIC = Buffer.from('EVOSNAP2');
@@ -30,7 +31,7 @@ const OLDER_MAGIC = Buffer.from('EVOSNAP1');
 const END = 0xffffffff;
 const HASH_BYTES = 32;
 
-/** Why a snapshot file cannot be used (missing, damaged, not a snapshot). */
+/** Why a snapshot file cannot be used (missing, damaged or not a snapshot, an older format). */
 export class SnapshotFileError extends Error {
   constructor(
     readonly file: string,
@@ -46,7 +47,7 @@ export interface SnapshotWriteStats {
   bytes: number;
   /** wall time from the first byte serialised to the rename */
   ms: number;
-  /** the longest the event loop was held in one go (one chunk serialised and hashed) */
+  /** the longest the event loop was held in one go (one chunk encoded, serialised and hashed) */
   maxBlockMs: number;
 }
 
@@ -188,42 +189,41 @@ export async function writeMemorySnapshot<M>(
 const PIECE_BYTES = 16 << 20;
 
 /**
- * The SHA-256 of the first `end` bytes of `shared`, computed on a worker thread as the bytes
- * arrive (`upTo`), while the reading thread decodes them: the other core hashes. The bytes hashed
- * are the very bytes decoded (shared memory, never written once read).
+ * The SHA-256 of the pieces it is given, in order, computed on a worker thread while the reading
+ * thread decodes them: the other core hashes. The pieces are shared memory, never written once
+ * read, so the bytes hashed are the very bytes decoded.
  */
 const HASH_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const hash = require('node:crypto').createHash('sha256');
-const bytes = new Uint8Array(workerData.shared);
-let done = 0;
-parentPort.on('message', (upTo) => {
-  hash.update(bytes.subarray(done, upTo));
-  done = upTo;
-  if (done === workerData.end) {
-    parentPort.postMessage(hash.digest());
-    parentPort.close();
-  }
+parentPort.on('message', (piece) => {
+  if (piece !== null) return void hash.update(new Uint8Array(piece.shared, 0, piece.length));
+  parentPort.postMessage(hash.digest());
+  parentPort.close();
 });
 `;
 
 class BackgroundHash {
-  private readonly worker: Worker;
-  readonly digest: Promise<Buffer>;
+  private readonly worker = new Worker(HASH_WORKER, { eval: true });
+  readonly digest = new Promise<Buffer>((resolve, reject) => {
+    this.worker.once('message', (digest: Uint8Array) => resolve(Buffer.from(digest)));
+    this.worker.once('error', reject);
+    this.worker.once('exit', () => reject(new Error('le calcul de la somme de contrôle s’est arrêté')));
+  });
 
-  constructor(shared: SharedArrayBuffer, end: number) {
-    this.worker = new Worker(HASH_WORKER, { eval: true, workerData: { shared, end } });
-    this.digest = new Promise<Buffer>((resolve, reject) => {
-      this.worker.once('message', (digest: Uint8Array) => resolve(Buffer.from(digest)));
-      this.worker.once('error', reject);
-      this.worker.once('exit', () => reject(new Error('le calcul de la somme de contrôle s’est arrêté')));
-    });
-    // read below, or dropped with the worker when the file turns out damaged first
+  constructor() {
+    // read at the end, or dropped with the worker when the file turns out damaged first
     this.digest.catch(() => undefined);
   }
 
-  upTo(bytes: number): void {
-    this.worker.postMessage(bytes);
+  /** the first `length` bytes of `shared` come next */
+  add(shared: SharedArrayBuffer, length: number): void {
+    if (length > 0) this.worker.postMessage({ shared, length });
+  }
+
+  /** every byte was given: the digest follows */
+  end(): void {
+    this.worker.postMessage(null);
   }
 
   stop(): void {
@@ -232,18 +232,82 @@ class BackgroundHash {
 }
 
 /**
- * Read a snapshot written by writeMemorySnapshot. The file is read in pieces into shared memory;
- * a worker thread computes the checksum of each piece while this thread decodes its frames
- * (reading, hashing and decoding overlap), and the checksum is compared before the image is
- * answered: nothing of a torn, truncated or altered file reaches a store. Throws
- * SnapshotFileError (missing, damaged, or written in an older format) instead of answering part
- * of a file.
+ * A file read piece after piece, each piece in its own shared memory: the pieces decoded are let
+ * go (`release`), so a load never holds the whole file at once, and the hash worker reads the
+ * same memory.
+ */
+class FilePieces {
+  private readonly pieces: Array<{ start: number; buf: Buffer }> = [];
+  /** bytes read so far */
+  read = 0;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly fh: FileHandle,
+    readonly size: number,
+    private readonly pieceBytes: number,
+    private readonly onPiece: (shared: SharedArrayBuffer, start: number) => void,
+    private readonly truncated: () => Error,
+  ) {}
+
+  private async readPiece(): Promise<void> {
+    const start = this.read;
+    const length = Math.min(this.pieceBytes, this.size - start);
+    const shared = new SharedArrayBuffer(length);
+    const buf = Buffer.from(shared);
+    for (let got = 0; got < length;) {
+      const { bytesRead } = await this.fh.read(buf, got, length - got, start + got);
+      if (bytesRead === 0) throw this.truncated();
+      got += bytesRead;
+    }
+    this.pieces.push({ start, buf });
+    this.read = start + length;
+    this.onPiece(shared, start);
+  }
+
+  private readNext(): Promise<void> {
+    this.reading ??= this.readPiece().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** waits until the first `end` bytes are read, and starts reading the next piece */
+  async need(end: number): Promise<void> {
+    while (this.read < end) await this.readNext();
+    if (this.read < this.size) void this.readNext().catch(() => undefined);
+  }
+
+  /** bytes [start, end), all read: a view of one piece, or a copy of the parts of several */
+  bytes(start: number, end: number): Buffer {
+    const parts: Buffer[] = [];
+    for (const { start: at, buf } of this.pieces) {
+      if (at + buf.length <= start || at >= end) continue;
+      parts.push(buf.subarray(Math.max(start - at, 0), Math.min(end - at, buf.length)));
+    }
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+
+  /** the pieces wholly before `offset` are not needed any more */
+  release(offset: number): void {
+    while (this.pieces.length > 0 && this.pieces[0].start + this.pieces[0].buf.length <= offset) this.pieces.shift();
+  }
+
+  /** waits for a read in progress (before the file is closed) */
+  async settle(): Promise<void> {
+    await this.reading?.catch(() => undefined);
+  }
+}
+
+/**
+ * Read a snapshot written by writeMemorySnapshot. The file is read in pieces (the next one while
+ * the last one is decoded); a worker thread computes the checksum of each piece while this
+ * thread decodes its frames, and the checksum is compared before the image is answered: nothing
+ * of a torn, truncated or altered file reaches a store. Throws SnapshotFileError (missing,
+ * damaged, or written in an older format) instead of answering part of a file.
  */
 export async function readMemorySnapshot<M>(
   file: string,
   options: { pieceBytes?: number } = {},
 ): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
-  const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');
@@ -254,45 +318,36 @@ export async function readMemorySnapshot<M>(
   }
   const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
   let hash: BackgroundHash | undefined;
-  let reading: Promise<void> | undefined;
+  let pieces: FilePieces | undefined;
   try {
     const size = (await fh.stat()).size;
     if (size < MAGIC.length + 4 + 4 + HASH_BYTES) throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
-    const shared = new SharedArrayBuffer(size);
-    const buf = Buffer.from(shared);
     /** the checksum covers everything before it; frames end before the end mark */
     const hashed = size - HASH_BYTES;
     const framesEnd = hashed - 4;
-    let read = 0;
-    const readPiece = async () => {
-      const { bytesRead } = await fh.read(buf, read, Math.min(pieceBytes, size - read), read);
-      if (bytesRead === 0) throw damaged('fichier tronqué pendant la lecture');
-      read += bytesRead;
-      hash?.upTo(Math.min(read, hashed));
-    };
-    /** waits until the first `end` bytes are read, and starts reading the next piece */
-    const need = async (end: number) => {
-      while (read < end) {
-        reading ??= readPiece().finally(() => (reading = undefined));
-        await reading;
-      }
-      if (read < size) reading ??= readPiece().finally(() => (reading = undefined));
-    };
-    await need(MAGIC.length);
-    if (buf.subarray(0, MAGIC.length).equals(OLDER_MAGIC))
+    const sums = (hash = new BackgroundHash());
+    const input = (pieces = new FilePieces(
+      fh,
+      size,
+      options.pieceBytes ?? PIECE_BYTES,
+      (shared, start) => sums.add(shared, Math.min(shared.byteLength, hashed - start)),
+      () => damaged('fichier tronqué pendant la lecture'),
+    ));
+    await input.need(MAGIC.length);
+    const magic = input.bytes(0, MAGIC.length);
+    if (magic.equals(OLDER_MAGIC))
       throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
-    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
-    hash = new BackgroundHash(shared, hashed);
-    hash.upTo(Math.min(read, hashed));
+    if (!magic.equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
     let at = MAGIC.length;
     const next = async (): Promise<unknown> => {
-      await need(at + 4);
+      await input.need(at + 4);
       if (at + 4 > framesEnd) throw damaged('trame manquante');
-      const len = buf.readUInt32LE(at);
+      const len = input.bytes(at, at + 4).readUInt32LE(0);
       if (at + 4 + len > framesEnd) throw damaged('trame tronquée');
-      await need(at + 4 + len);
-      const payload = buf.subarray(at + 4, at + 4 + len);
+      await input.need(at + 4 + len);
+      const payload = input.bytes(at + 4, at + 4 + len);
       at += 4 + len;
+      input.release(at);
       return deserialize(payload);
     };
     try {
@@ -309,22 +364,24 @@ export async function readMemorySnapshot<M>(
           const ordinals = await next();
           if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
             throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
-          orders.push({ name, ordinals });
+          // a copy: a view would keep its piece of the file in memory as long as the image
+          orders.push({ name, ordinals: new Uint32Array(ordinals) });
         }
         collections.push({ name: c.name, indexes: c.indexes, docs, orders });
       }
       if (at !== framesEnd) throw damaged('données en trop après la dernière collection');
-      await need(size);
-      if (buf.readUInt32LE(framesEnd) !== END) throw damaged('fichier tronqué (fin absente)');
-      if (!(await hash.digest).equals(buf.subarray(hashed))) throw damaged('somme de contrôle fausse');
+      await input.need(size);
+      if (input.bytes(framesEnd, hashed).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
+      sums.end();
+      if (!(await sums.digest).equals(input.bytes(hashed, size))) throw damaged('somme de contrôle fausse');
       return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: size };
     } catch (e) {
       if (e instanceof SnapshotFileError) throw e;
       throw damaged(`illisible (${(e as Error).message})`);
     }
   } finally {
+    await pieces?.settle();
     hash?.stop();
-    await reading?.catch(() => undefined);
     await fh.close();
   }
 }
