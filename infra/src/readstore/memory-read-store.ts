@@ -295,6 +295,11 @@ const CHUNK = 256;
 class SortedList<E> {
   private chunks: E[][] = [];
   private count = 0;
+  /**
+   * Chunks handed out by the last copyChunks and not changed since: copied before their first
+   * change (copy on write), so that the copy keeps the instant it was taken.
+   */
+  private shared: Set<E[]> | undefined;
 
   constructor(private readonly cmp: (a: E, b: E) => number) {}
 
@@ -302,14 +307,28 @@ class SortedList<E> {
     return this.count;
   }
 
-  /** Every element in order, as copies of the chunks (the list's own change in place on writes). */
+  /**
+   * Every element in order, in chunks that stay as they are while the list moves on. Costs one
+   * pointer per chunk (a capture holds the event loop): the chunks themselves are copied only when
+   * the list next changes one of them.
+   */
   copyChunks(): E[][] {
-    // slice copies a chunk in one block: the cheapest copy, for a capture that holds the event loop
-    return this.chunks.map((chunk) => chunk.slice());
+    this.shared = new Set(this.chunks);
+    return this.chunks.slice();
+  }
+
+  /** chunk c, made the list's own before it changes in place */
+  private own(c: number): E[] {
+    const chunk = this.chunks[c];
+    if (!this.shared?.delete(chunk)) return chunk;
+    const copy = chunk.slice();
+    this.chunks[c] = copy;
+    return copy;
   }
 
   /** Replaces the contents with an already sorted array (index builds). */
   load(sorted: E[]): void {
+    this.shared = undefined;
     this.chunks = [];
     for (let i = 0; i < sorted.length; i += CHUNK) this.chunks.push(sorted.slice(i, i + CHUNK));
     this.count = sorted.length;
@@ -348,7 +367,7 @@ class SortedList<E> {
       c = this.chunks.length - 1;
       i = this.chunks[c].length;
     }
-    const chunk = this.chunks[c];
+    const chunk = this.own(c);
     chunk.splice(i, 0, e);
     this.count += 1;
     if (chunk.length > 2 * CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(CHUNK));
@@ -358,14 +377,14 @@ class SortedList<E> {
   replace(e: E, next: E): boolean {
     const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
     if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
-    this.chunks[c][i] = next;
+    this.own(c)[i] = next;
     return true;
   }
 
   remove(e: E): boolean {
     const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
     if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
-    const chunk = this.chunks[c];
+    const chunk = this.own(c);
     chunk.splice(i, 1);
     this.count -= 1;
     if (chunk.length === 0) this.chunks.splice(c, 1);
@@ -374,7 +393,10 @@ class SortedList<E> {
 
   /** Replaces every element by `fresh(element)`, which must sort at the same place. */
   refresh(fresh: (e: E) => E): void {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
+    for (let c = 0; c < this.chunks.length; c++) {
+      const chunk = this.own(c);
+      for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
+    }
   }
 
   /** Elements in [from, to), forwards or backwards. */

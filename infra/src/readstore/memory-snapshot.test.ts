@@ -224,10 +224,20 @@ describe('memory read-store snapshot file', () => {
           .entries!.flat()
           .map((d) => d._id);
       const before = ids();
-      await store.collection('items').insertOne({ _id: 'late', code: 'c-late' });
-      await store.collection('items').deleteOne({ _id: 0 });
+      const entries = () => image.collections[0].orders!.map((o) => o.entries!.flat());
+      const entriesBefore = entries().map((list) => [...list]);
+      const items = store.collection('items');
+      await items.insertOne({ _id: 'late', code: 'c-late' });
+      await items.deleteOne({ _id: 0 });
+      // the same keys (the index entry becomes the new version in place), then other keys
+      await items.updateOne({ _id: 'i1' }, { $set: { tags: ['t9'] } });
+      await items.updateOne({ _id: 2 }, { $set: { code: 'c-moved', group: 'g9', score: 1 } });
+      // a bulk load puts the current versions back into every index in one pass
+      await store.bulkLoad(() => items.updateOne({ _id: 4 }, { $set: { tags: ['t8'] } }).then(() => undefined));
       expect(ids()).toEqual(before);
       expect(before).toHaveLength(300 - 11);
+      expect(entries()).toEqual(entriesBefore);
+      entries().forEach((list, i) => list.forEach((doc, j) => expect(doc).toBe(entriesBefore[i][j])));
     });
   });
 
