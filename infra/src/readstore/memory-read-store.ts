@@ -313,6 +313,11 @@ const CHUNK = 256;
 class SortedList<E> {
   private chunks: E[][] = [];
   private count = 0;
+  /**
+   * Chunks handed out by the last copyChunks and not changed since: copied before their first
+   * change (copy on write), so that the copy keeps the instant it was taken.
+   */
+  private shared: Set<E[]> | undefined;
 
   constructor(private readonly cmp: (a: E, b: E) => number) {}
 
@@ -320,14 +325,28 @@ class SortedList<E> {
     return this.count;
   }
 
-  /** Every element in order, as copies of the chunks (the list's own change in place on writes). */
+  /**
+   * Every element in order, in chunks that stay as they are while the list moves on. Costs one
+   * pointer per chunk (a capture holds the event loop): the chunks themselves are copied only when
+   * the list next changes one of them.
+   */
   copyChunks(): E[][] {
-    // slice copies a chunk in one block: the cheapest copy, for a capture that holds the event loop
-    return this.chunks.map((chunk) => chunk.slice());
+    this.shared = new Set(this.chunks);
+    return this.chunks.slice();
+  }
+
+  /** chunk c, made the list's own before it changes in place */
+  private own(c: number): E[] {
+    const chunk = this.chunks[c];
+    if (!this.shared?.delete(chunk)) return chunk;
+    const copy = chunk.slice();
+    this.chunks[c] = copy;
+    return copy;
   }
 
   /** Replaces the contents with an already sorted array (index builds). */
   load(sorted: E[]): void {
+    this.shared = undefined;
     this.chunks = [];
     for (let i = 0; i < sorted.length; i += CHUNK) this.chunks.push(sorted.slice(i, i + CHUNK));
     this.count = sorted.length;
@@ -366,7 +385,7 @@ class SortedList<E> {
       c = this.chunks.length - 1;
       i = this.chunks[c].length;
     }
-    const chunk = this.chunks[c];
+    const chunk = this.own(c);
     chunk.splice(i, 0, e);
     this.count += 1;
     if (chunk.length > 2 * CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(CHUNK));
@@ -376,14 +395,14 @@ class SortedList<E> {
   replace(e: E, next: E): boolean {
     const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
     if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
-    this.chunks[c][i] = next;
+    this.own(c)[i] = next;
     return true;
   }
 
   remove(e: E): boolean {
     const { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
     if (c === this.chunks.length || this.cmp(this.chunks[c][i], e) !== 0) return false;
-    const chunk = this.chunks[c];
+    const chunk = this.own(c);
     chunk.splice(i, 1);
     this.count -= 1;
     if (chunk.length === 0) this.chunks.splice(c, 1);
@@ -392,7 +411,10 @@ class SortedList<E> {
 
   /** Replaces every element by `fresh(element)`, which must sort at the same place. */
   refresh(fresh: (e: E) => E): void {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
+    for (let c = 0; c < this.chunks.length; c++) {
+      const chunk = this.own(c);
+      for (let i = 0; i < chunk.length; i++) chunk[i] = fresh(chunk[i]);
+    }
   }
 
   /** Elements in [from, to), forwards or backwards. */
@@ -2000,9 +2022,6 @@ const MAX_TX_ATTEMPTS = 10;
 export class MemoryReadStore implements ReadStore {
   readonly supportsTransactions = true;
   private readonly core = new StoreCore();
-  /** loadImage calls so far, and the pooling of the last one's strings (loadedStringsPooled) */
-  private loads = 0;
-  private pooling: Promise<void> = Promise.resolve();
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     return new MemoryCollection<T>(name, new BaseView(this.core, name), this.core.shapes);
@@ -2117,62 +2136,21 @@ export class MemoryReadStore implements ReadStore {
 
   /**
    * Replace the contents with an image (from captureImage, usually through a snapshot file). The
-   * documents are stored as any written document is (StoredShapes); an index whose saved order
-   * (`ordinals`) holds is filled from it, any other is built once, after the documents are in (a
-   * sort per index, not one insertion per document). Their strings are pooled after the load
-   * (loadedStringsPooled).
+   * documents are stored as they come: a snapshot file makes them as StoredShapes stores written
+   * ones (object literals, their short strings shared: see snapshot-chunk.ts). An index whose
+   * saved order (`ordinals`) holds is filled from it, any other is built once, after the
+   * documents are in (a sort per index, not one insertion per document).
    */
   loadImage(image: MemoryStoreImage): void {
     this.core.states.clear();
     const sameCode = image.orderCode === indexOrderCode();
-    const loaded: Doc[][] = [];
     for (const { name, indexes, docs, orders } of image.collections) {
       const state = this.core.state(name);
-      // in the image's order: the saved index orders are positions in it. v8.deserialize lays
-      // objects out as a literal would (fields inline, as StoredShapes stores them), so the loaded
-      // documents are stored as they are: a copy of each would double a load's memory for a moment
-      const stored = docs;
-      for (const doc of stored) state.docs.set(idKeyOf(doc._id), doc);
+      // in the image's order: the saved index orders are positions in it
+      for (const doc of docs) state.docs.set(idKeyOf(doc._id), doc);
       for (const spec of indexes) {
         const indexName = spec.name ?? defaultIndexName(spec.key);
-        state.restoreIndex(spec, stored, orders?.find((o) => o.name === indexName)?.ordinals, sameCode);
-      }
-      loaded.push(stored);
-    }
-    this.pooling = this.poolStrings(loaded);
-  }
-
-  /**
-   * Resolves once the documents of the last loadImage share their short strings through the pool,
-   * as written documents do. Pooling replaces strings by equal ones in the stored objects (nothing
-   * a reader or a write-conflict check sees changes) and only saves memory, but it is most of a
-   * load's work (about 0.5 s per 100k events of log): so it runs after the load, 2,000 documents
-   * per turn of the event loop, while the store already answers.
-   */
-  loadedStringsPooled(): Promise<void> {
-    return this.pooling;
-  }
-
-  /** Strings the pool holds (tests). */
-  pooledStrings(): number {
-    return this.core.strings.held;
-  }
-
-  private async poolStrings(collections: Doc[][]): Promise<void> {
-    const load = ++this.loads;
-    // after the load has returned: the start goes on meanwhile
-    await new Promise((r) => setImmediate(r));
-    if (load !== this.loads) return;
-    let sinceTurn = 0;
-    for (const docs of collections) {
-      for (const doc of docs) {
-        this.core.shapes.pooled(doc);
-        if (++sinceTurn === 2000) {
-          sinceTurn = 0;
-          await new Promise((r) => setImmediate(r));
-          // another image replaced these documents meanwhile
-          if (load !== this.loads) return;
-        }
+        state.restoreIndex(spec, docs, orders?.find((o) => o.name === indexName)?.ordinals, sameCode);
       }
     }
   }

@@ -1,36 +1,41 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomically } from '../files/atomic-file';
 import type { Doc, IndexSpec } from './port';
+import { ChunkDecoder, ChunkEncoder, type DocChunk } from './snapshot-chunk';
 import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 
 /*
  * A MemoryReadStore image in one file:
  *
- *   "EVOSNAP1"                                   8 bytes
+ *   "EVOSNAP2"                                   8 bytes
  *   frame*: u32 LE length, then that many bytes of v8.serialize output
- *     frame 0: the header { meta, collections: [{ name, indexes, count, orders }] }
- *     then, collection after collection, its documents in chunks (arrays of documents), then
- *     one frame per name in `orders`: that index's order as a Uint32Array of document positions
+ *     frame 0: the header { meta, orderCode, collections: [{ name, indexes, count, orders }] }
+ *     then, collection after collection, its documents in chunks (snapshot-chunk.ts: columns
+ *     and a string table shared by the file), then one frame per name in `orders`: that
+ *     index's order as a Uint32Array of document positions
  *   u32 LE 0xFFFFFFFF, then the SHA-256 of every byte before it   36 bytes
  *
- * v8.serialize keeps every value a document or the meta can hold as it was (bigint positions,
- * Dates, undefined, -0), and its output is cheap to produce and to read back. The checksum covers
- * the whole file: a torn, truncated or altered file is refused before anything is decoded.
- * Written to a temporary file beside the target, fsynced, then renamed over it (and the folder
- * fsynced): a reader sees the previous snapshot or the new one, never a part of one.
+ * The chunks keep every value a document can hold as it was (bigint, Dates, undefined, -0, NaN),
+ * the meta is v8.serialize's (its position a bigint). The checksum covers the whole file and is
+ * compared before a read answers anything: a torn, truncated or altered file never reaches a
+ * store. Written to a temporary file beside the target, fsynced, then renamed over it (and the
+ * folder fsynced): a reader sees the previous snapshot or the new one, never a part of one.
  */
 
-const MAGIC = Buffer.from('EVOSNAP1');
+const MAGIC = Buffer.from('EVOSNAP2');
+/** the format before the documents were stored as columns (snapshot-chunk.ts): not read any more */
+const OLDER_MAGIC = Buffer.from('EVOSNAP1');
 const END = 0xffffffff;
 const HASH_BYTES = 32;
 
-/** Why a snapshot file cannot be used (missing, damaged, not a snapshot). */
+/** Why a snapshot file cannot be used (missing, damaged or not a snapshot, an older format). */
 export class SnapshotFileError extends Error {
   constructor(
     readonly file: string,
-    readonly reason: 'missing' | 'damaged',
+    readonly reason: 'missing' | 'damaged' | 'other-format',
     detail: string,
   ) {
     super(`${file}: ${detail}`);
@@ -42,7 +47,7 @@ export interface SnapshotWriteStats {
   bytes: number;
   /** wall time from the first byte serialised to the rename */
   ms: number;
-  /** the longest the event loop was held in one go (one chunk serialised and hashed) */
+  /** the longest the event loop was held in one go (one chunk encoded, serialised and hashed) */
   maxBlockMs: number;
 }
 
@@ -130,6 +135,7 @@ export async function writeMemorySnapshot<M>(
     };
     await fh.write(count(Buffer.concat([MAGIC, frame(serialize(header))])));
     const turn = () => new Promise((r) => setImmediate(r));
+    const encoder = new ChunkEncoder();
     for (const c of image.collections) {
       const orders = ordersOf(c);
       // each document's position, to write the index orders as positions
@@ -138,7 +144,7 @@ export async function writeMemorySnapshot<M>(
         const t = performance.now();
         const docs = c.docs.slice(i, i + chunkDocs);
         if (positions) for (let j = 0; j < docs.length; j++) positions.set(docs[j], i + j);
-        const buf = count(frame(serialize(docs)));
+        const buf = count(frame(serialize(encoder.encode(docs))));
         maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
         await fh.write(buf);
         // fh.write already waits for the thread pool; this lets queued requests run too
@@ -179,61 +185,203 @@ export async function writeMemorySnapshot<M>(
   return { bytes, ms: performance.now() - started, maxBlockMs };
 }
 
+/** How much of the file is read at a time (the next piece is read while the last one is decoded). */
+const PIECE_BYTES = 16 << 20;
+
 /**
- * Read a snapshot written by writeMemorySnapshot: checksum first, then the header and the
- * documents. Throws SnapshotFileError (missing or damaged) instead of answering part of a file.
+ * The SHA-256 of the pieces it is given, in order, computed on a worker thread while the reading
+ * thread decodes them: the other core hashes. The pieces are shared memory, never written once
+ * read, so the bytes hashed are the very bytes decoded.
+ */
+const HASH_WORKER = `
+const { parentPort } = require('node:worker_threads');
+const hash = require('node:crypto').createHash('sha256');
+parentPort.on('message', (piece) => {
+  if (piece !== null) return void hash.update(new Uint8Array(piece.shared, 0, piece.length));
+  parentPort.postMessage(hash.digest());
+  parentPort.close();
+});
+`;
+
+class BackgroundHash {
+  private readonly worker = new Worker(HASH_WORKER, { eval: true });
+  readonly digest = new Promise<Buffer>((resolve, reject) => {
+    this.worker.once('message', (digest: Uint8Array) => resolve(Buffer.from(digest)));
+    this.worker.once('error', reject);
+    this.worker.once('exit', () => reject(new Error('le calcul de la somme de contrôle s’est arrêté')));
+  });
+
+  constructor() {
+    // read at the end, or dropped with the worker when the file turns out damaged first
+    this.digest.catch(() => undefined);
+  }
+
+  /** the first `length` bytes of `shared` come next */
+  add(shared: SharedArrayBuffer, length: number): void {
+    if (length > 0) this.worker.postMessage({ shared, length });
+  }
+
+  /** every byte was given: the digest follows */
+  end(): void {
+    this.worker.postMessage(null);
+  }
+
+  stop(): void {
+    void this.worker.terminate();
+  }
+}
+
+/**
+ * A file read piece after piece, each piece in its own shared memory: the pieces decoded are let
+ * go (`release`), so a load never holds the whole file at once, and the hash worker reads the
+ * same memory.
+ */
+class FilePieces {
+  private readonly pieces: Array<{ start: number; buf: Buffer }> = [];
+  /** bytes read so far */
+  read = 0;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly fh: FileHandle,
+    readonly size: number,
+    private readonly pieceBytes: number,
+    private readonly onPiece: (shared: SharedArrayBuffer, start: number) => void,
+    private readonly truncated: () => Error,
+  ) {}
+
+  private async readPiece(): Promise<void> {
+    const start = this.read;
+    const length = Math.min(this.pieceBytes, this.size - start);
+    const shared = new SharedArrayBuffer(length);
+    const buf = Buffer.from(shared);
+    for (let got = 0; got < length;) {
+      const { bytesRead } = await this.fh.read(buf, got, length - got, start + got);
+      if (bytesRead === 0) throw this.truncated();
+      got += bytesRead;
+    }
+    this.pieces.push({ start, buf });
+    this.read = start + length;
+    this.onPiece(shared, start);
+  }
+
+  private readNext(): Promise<void> {
+    this.reading ??= this.readPiece().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** waits until the first `end` bytes are read, and starts reading the next piece */
+  async need(end: number): Promise<void> {
+    while (this.read < end) await this.readNext();
+    if (this.read < this.size) void this.readNext().catch(() => undefined);
+  }
+
+  /** bytes [start, end), all read: a view of one piece, or a copy of the parts of several */
+  bytes(start: number, end: number): Buffer {
+    const parts: Buffer[] = [];
+    for (const { start: at, buf } of this.pieces) {
+      if (at + buf.length <= start || at >= end) continue;
+      parts.push(buf.subarray(Math.max(start - at, 0), Math.min(end - at, buf.length)));
+    }
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+
+  /** the pieces wholly before `offset` are not needed any more */
+  release(offset: number): void {
+    while (this.pieces.length > 0 && this.pieces[0].start + this.pieces[0].buf.length <= offset) this.pieces.shift();
+  }
+
+  /** waits for a read in progress (before the file is closed) */
+  async settle(): Promise<void> {
+    await this.reading?.catch(() => undefined);
+  }
+}
+
+/**
+ * Read a snapshot written by writeMemorySnapshot. The file is read in pieces (the next one while
+ * the last one is decoded); a worker thread computes the checksum of each piece while this
+ * thread decodes its frames, and the checksum is compared before the image is answered: nothing
+ * of a torn, truncated or altered file reaches a store. Throws SnapshotFileError (missing,
+ * damaged, or written in an older format) instead of answering part of a file.
  */
 export async function readMemorySnapshot<M>(
   file: string,
+  options: { pieceBytes?: number } = {},
 ): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
-  let buf: Buffer;
+  let fh: FileHandle;
   try {
-    buf = await readFile(file);
+    fh = await open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
       throw new SnapshotFileError(file, 'missing', 'aucun instantané');
     throw e;
   }
   const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
-  if (buf.length < MAGIC.length + 4 + 4 + HASH_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC))
-    throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
-  const body = buf.subarray(0, buf.length - HASH_BYTES);
-  if (body.readUInt32LE(body.length - 4) !== END) throw damaged('fichier tronqué (fin absente)');
-  const expected = buf.subarray(buf.length - HASH_BYTES);
-  if (!createHash('sha256').update(body).digest().equals(expected)) throw damaged('somme de contrôle fausse');
-  let at = MAGIC.length;
-  const next = (): unknown => {
-    if (at + 4 > body.length - 4) throw damaged('trame manquante');
-    const len = body.readUInt32LE(at);
-    if (at + 4 + len > body.length - 4) throw damaged('trame tronquée');
-    const value: unknown = deserialize(body.subarray(at + 4, at + 4 + len));
-    at += 4 + len;
-    return value;
-  };
+  let hash: BackgroundHash | undefined;
+  let pieces: FilePieces | undefined;
   try {
-    const header = next() as Header<M>;
-    const collections: MemoryStoreImage['collections'] = [];
-    for (const c of header.collections) {
-      const docs: Doc[] = [];
-      while (docs.length < c.count) {
-        const chunk = next() as Doc[];
-        for (const d of chunk) docs.push(d);
+    const size = (await fh.stat()).size;
+    if (size < MAGIC.length + 4 + 4 + HASH_BYTES) throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
+    /** the checksum covers everything before it; frames end before the end mark */
+    const hashed = size - HASH_BYTES;
+    const framesEnd = hashed - 4;
+    const sums = (hash = new BackgroundHash());
+    const input = (pieces = new FilePieces(
+      fh,
+      size,
+      options.pieceBytes ?? PIECE_BYTES,
+      (shared, start) => sums.add(shared, Math.min(shared.byteLength, hashed - start)),
+      () => damaged('fichier tronqué pendant la lecture'),
+    ));
+    await input.need(MAGIC.length);
+    const magic = input.bytes(0, MAGIC.length);
+    if (magic.equals(OLDER_MAGIC))
+      throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
+    if (!magic.equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
+    let at = MAGIC.length;
+    const next = async (): Promise<unknown> => {
+      await input.need(at + 4);
+      if (at + 4 > framesEnd) throw damaged('trame manquante');
+      const len = input.bytes(at, at + 4).readUInt32LE(0);
+      if (at + 4 + len > framesEnd) throw damaged('trame tronquée');
+      await input.need(at + 4 + len);
+      const payload = input.bytes(at + 4, at + 4 + len);
+      at += 4 + len;
+      input.release(at);
+      return deserialize(payload);
+    };
+    try {
+      const header = (await next()) as Header<M>;
+      const decoder = new ChunkDecoder();
+      const collections: MemoryStoreImage['collections'] = [];
+      for (const c of header.collections) {
+        const docs: Doc[] = [];
+        while (docs.length < c.count) decoder.decode((await next()) as DocChunk, docs);
+        if (docs.length !== c.count)
+          throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
+        const orders: IndexOrderImage[] = [];
+        for (const name of c.orders ?? []) {
+          const ordinals = await next();
+          if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
+            throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
+          // a copy: a view would keep its piece of the file in memory as long as the image
+          orders.push({ name, ordinals: new Uint32Array(ordinals) });
+        }
+        collections.push({ name: c.name, indexes: c.indexes, docs, orders });
       }
-      if (docs.length !== c.count)
-        throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
-      const orders: IndexOrderImage[] = [];
-      for (const name of c.orders ?? []) {
-        const ordinals = next();
-        if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
-          throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
-        orders.push({ name, ordinals });
-      }
-      collections.push({ name: c.name, indexes: c.indexes, docs, orders });
+      if (at !== framesEnd) throw damaged('données en trop après la dernière collection');
+      await input.need(size);
+      if (input.bytes(framesEnd, hashed).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
+      sums.end();
+      if (!(await sums.digest).equals(input.bytes(hashed, size))) throw damaged('somme de contrôle fausse');
+      return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: size };
+    } catch (e) {
+      if (e instanceof SnapshotFileError) throw e;
+      throw damaged(`illisible (${(e as Error).message})`);
     }
-    if (at !== body.length - 4) throw damaged('données en trop après la dernière collection');
-    return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: buf.length };
-  } catch (e) {
-    if (e instanceof SnapshotFileError) throw e;
-    throw damaged(`illisible (${(e as Error).message})`);
+  } finally {
+    await pieces?.settle();
+    hash?.stop();
+    await fh.close();
   }
 }

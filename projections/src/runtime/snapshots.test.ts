@@ -183,6 +183,14 @@ describe('read-model snapshots (embedded restarts)', () => {
       await expectRebuilt(events, file, 'other-version', 'une-autre-version');
     });
 
+    it('written in an older format (the documents not yet stored as columns)', async () => {
+      const { file, events } = await setUp();
+      const bytes = await readFile(file);
+      bytes.write('EVOSNAP1', 0, 'latin1');
+      await writeFile(file, bytes);
+      await expectRebuilt(events, file, 'other-version');
+    });
+
     it('torn: cut short', async () => {
       const { file, events } = await setUp();
       const size = (await stat(file)).size;

@@ -16,7 +16,7 @@ import type { Projector } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID } from './checkpoint';
 
 /** Bumped when the snapshot's layout or meaning changes (not for projector changes: see the fingerprint). */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 export interface SnapshotMeta {
   format: number;
@@ -111,7 +111,8 @@ export async function loadSnapshot(
   try {
     read = await readMemorySnapshot<SnapshotMeta>(file);
   } catch (e) {
-    if (e instanceof SnapshotFileError) return { loaded: false, reason: e.reason, detail: e.message };
+    if (e instanceof SnapshotFileError)
+      return { loaded: false, reason: e.reason === 'other-format' ? 'other-version' : e.reason, detail: e.message };
     return { loaded: false, reason: 'damaged', detail: (e as Error).message };
   }
   const { meta, image } = read;
