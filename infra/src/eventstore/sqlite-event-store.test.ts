@@ -298,6 +298,31 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
+  it("gives every subscription its own appends from memory and another writer's from the file, in log order", async () => {
+    const file = tempFile();
+    const store = make(file, { pollIntervalMs: 20 });
+    const other = make(file);
+    const seen: RecordedEvent[][] = [[], []];
+    const handles = seen.map((list) => store.subscribeToAll(async (e) => void list.push(e)));
+    try {
+      for (let i = 0; i < 30; i++) {
+        const writer = i % 4 === 3 ? other : store;
+        const events = i % 5 === 0 ? [newEvent('N', { i, n: 0 }), newEvent('N', { i, n: 1 })] : [newEvent('N', { i })];
+        await writer.append(`s${i % 3}`, events, 'any');
+      }
+      const all = await collectAll(store, undefined, 1000);
+      await waitFor(() => seen.every((list) => list.length === all.length), 3000);
+      await sleep(60);
+      // what the file holds, field by field, to each subscription, once
+      for (const list of seen) expect(list).toEqual(all);
+      // the events this store wrote are decoded once for all its subscriptions
+      const own = all.findIndex((e) => e.streamId === 's0');
+      expect(seen[0][own]).toBe(seen[1][own]);
+    } finally {
+      for (const h of handles) await h.stop();
+    }
+  });
+
   it('keeps everything when the file is reopened', async () => {
     const file = tempFile();
     const first = new SqliteEventStore(file);

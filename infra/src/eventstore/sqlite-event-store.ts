@@ -39,11 +39,25 @@ export interface CommitStats {
   syncs: number;
 }
 
+/** An event this store wrote, kept for its subscriptions (decoded once, by the first that reads it). */
+interface RecentEvent {
+  position: number;
+  streamId: string;
+  revision: number;
+  row: SerializedEvent;
+  event?: RecordedEvent;
+}
+
 /** Appends committed to the write-ahead log and waiting for the fsync that makes them durable. */
 interface Unsynced {
   settle: Array<() => void>;
   fail: Array<(err: unknown) => void>;
+  /** the events they wrote, in log order */
+  written: RecentEvent[];
 }
+
+/** events this store wrote that its subscriptions are given without reading them back */
+const RECENT_EVENTS = 4096;
 
 /** An append serialized at call time and waiting in the group-commit queue. */
 interface PendingAppend {
@@ -170,7 +184,14 @@ export class SqliteEventStore implements EventStore {
   private walFd: number | undefined;
   private readonly syncFile: NonNullable<SqliteEventStoreOptions['syncFile']>;
   /** committed by the transactions since the last fsync started, waiting for the next one */
-  private unsynced: Unsynced = { settle: [], fail: [] };
+  private unsynced: Unsynced = { settle: [], fail: [], written: [] };
+  /** the events written by the transaction under way */
+  private groupWritten: RecentEvent[] = [];
+  /**
+   * the durable events this store wrote lately, in log order (with gaps where other processes
+   * wrote): a subscription reads them from here, decoded once for all, instead of from the file
+   */
+  private recent: RecentEvent[] = [];
   /** the fsync under way, if any */
   private syncing: Promise<void> | undefined;
   /** appends were queued during the fsync under way: commit them when it is done */
@@ -336,6 +357,7 @@ export class SqliteEventStore implements EventStore {
   private writeGroup(batch: PendingAppend[]): void {
     let outcomes: Outcome[];
     this.firstOfGroup = undefined;
+    this.groupWritten = [];
     try {
       outcomes = this.groupTx.immediate(batch);
     } catch (err) {
@@ -344,6 +366,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.stats.transactions++;
     this.firstPending ??= this.firstOfGroup;
+    for (const w of this.groupWritten) this.unsynced.written.push(w);
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i];
       if (o.ok) {
@@ -373,13 +396,14 @@ export class SqliteEventStore implements EventStore {
   private syncLog(): void {
     if (this.syncing) return;
     const group = this.unsynced;
-    this.unsynced = { settle: [], fail: [] };
+    this.unsynced = { settle: [], fail: [], written: [] };
     this.firstSyncing = this.firstPending;
     this.firstPending = undefined;
     this.syncing = this.fsyncWal()
       .then(
         () => {
           this.stats.syncs++;
+          this.remember(group.written);
           for (const settle of group.settle) settle();
         },
         // whether the log keeps these appends is unknown: their callers may retry, an append is
@@ -398,6 +422,43 @@ export class SqliteEventStore implements EventStore {
         }
         if (this.unsynced.settle.length > 0) this.syncLog();
       });
+  }
+
+  /** Keeps durable events this store wrote for its subscriptions (the latest RECENT_EVENTS). */
+  private remember(written: RecentEvent[]): void {
+    for (const w of written) this.recent.push(w);
+    if (this.recent.length > 2 * RECENT_EVENTS) this.recent = this.recent.slice(-RECENT_EVENTS);
+  }
+
+  /**
+   * The events right after `after` when they are among the recent ones (at most `limit`, as far as
+   * their positions follow each other: at a gap another process wrote, and the file is read).
+   */
+  private recentAfter(after: number, limit: number): RecordedEvent[] | undefined {
+    const recent = this.recent;
+    let lo = 0;
+    let hi = recent.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (recent[mid].position <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === recent.length || recent[lo].position !== after + 1) return undefined;
+    const out: RecordedEvent[] = [];
+    for (let i = lo; i < recent.length && out.length < limit && recent[i].position === after + 1 + out.length; i++) {
+      const r = recent[i];
+      r.event ??= {
+        id: r.row.id,
+        type: r.row.type,
+        data: JSON.parse(r.row.data) as unknown,
+        metadata: JSON.parse(r.row.metadata) as RecordedEvent['metadata'],
+        streamId: r.streamId,
+        revision: r.revision,
+        position: BigInt(r.position),
+      };
+      out.push(r.event);
+    }
+    return out;
   }
 
   /** One fsync of the write-ahead log file (opened at the first; its folder fsynced then, for its entry). */
@@ -441,13 +502,17 @@ export class SqliteEventStore implements EventStore {
 
     let revision = head;
     let position = 0;
+    const written: RecentEvent[] = [];
     for (const row of p.rows) {
       revision++;
       position = Number(
         this.insertStmt.run(p.streamId, revision, row.id, row.type, row.data, row.metadata).lastInsertRowid,
       );
-      this.firstOfGroup ??= position;
+      written.push({ position, streamId: p.streamId, revision, row });
     }
+    // all inserted (a failure above throws, and the append's savepoint takes its rows back)
+    this.firstOfGroup ??= written[0].position;
+    for (const w of written) this.groupWritten.push(w);
     return { nextRevision: revision, position: BigInt(position) };
   }
 
@@ -469,10 +534,16 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  /** Synchronous read used by subscriptions: at most `limit` durable events strictly after `after`. */
+  /**
+   * Synchronous read used by subscriptions: at most `limit` durable events strictly after `after`.
+   * The events this store wrote lately come from memory, and every subscription is given the same
+   * objects: handlers must not change the events they get.
+   */
   private readBatch(after: number, limit: number): RecordedEvent[] {
     this.assertOpen();
-    return this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent);
+    return (
+      this.recentAfter(after, limit) ?? this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent)
+    );
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): SubscriptionHandle {
