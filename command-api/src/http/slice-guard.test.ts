@@ -36,7 +36,14 @@ describe('sliceGuard', () => {
       app.use('/api', api);
       return { app, seen };
     };
-    const paths = ['/api/gifts/7', '/api/GIFTS/8?x=/videos/1', '/api/coins/9', '/api/videos/1/', '/api/other', '/api/gifts'];
+    const paths = [
+      '/api/gifts/7',
+      '/api/GIFTS/8?x=/videos/1',
+      '/api/coins/9',
+      '/api/videos/1/',
+      '/api/other',
+      '/api/gifts',
+    ];
     const plain = build(false);
     const guarded = build(true);
     const servers = [plain.app.listen(0, '127.0.0.1'), guarded.app.listen(0, '127.0.0.1')];

@@ -28,7 +28,8 @@ function isPlainJson(value: unknown, path: object[]): boolean {
       if (Array.isArray(value)) {
         for (const item of value) if (!isPlainJson(item, path)) return false;
       } else {
-        for (const key of Object.keys(value)) if (!isPlainJson((value as Record<string, unknown>)[key], path)) return false;
+        for (const key of Object.keys(value))
+          if (!isPlainJson((value as Record<string, unknown>)[key], path)) return false;
       }
       path.pop();
       return true;
