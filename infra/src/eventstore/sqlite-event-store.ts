@@ -57,7 +57,7 @@ interface Unsynced {
 }
 
 /** events this store wrote that its subscriptions are given without reading them back */
-const RECENT_EVENTS = 4096;
+const RECENT_EVENTS = 1024;
 
 /** An append serialized at call time and waiting in the group-commit queue. */
 interface PendingAppend {
