@@ -150,11 +150,13 @@ function checkExpected(expected: ExpectedRevision): void {
  * in libuv's thread pool before it answers the group's appends: what `synchronous = FULL` did at
  * each commit, without holding the event loop for the disk. One fsync in flight at a time: the
  * appends made meanwhile wait, and are committed together, in one transaction, once it is done
- * (they would wait for the next fsync anyway), then fsynced by the next one. Subscriptions deliver an event only once it
- * is durable, so that nothing built on the log (read models, pushes, gift credits) shows an event a
- * power cut could still take back. Reads of streams (`readStream`, `readAll`) see every committed
- * event: a command that decides on one appends after it in the same log, so its own answer, once
- * durable, makes the earlier event durable too.
+ * (they would wait for the next fsync anyway), then fsynced by the next one.
+ *
+ * Subscriptions deliver an event only once it is durable, so that nothing built on the log (read
+ * models, pushes, gift credits) shows an event a power cut could still take back; the events this
+ * store wrote lately are given to them from memory, decoded once for all. Reads of streams
+ * (`readStream`, `readAll`) see every committed event: a command that decides on one appends after
+ * it in the same log, so its own answer, once durable, makes the earlier event durable too.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
