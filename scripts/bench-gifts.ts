@@ -1,7 +1,7 @@
 /**
  * Gift-send benchmark (not a test): gift sends per second over HTTP with 32 concurrent clients on
- * the embedded default (the real entry point `command-api/src/main.ts` in a child process, SQLite in a
- * temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
+ * the embedded default (the real entry point `command-api/src/main.ts`, bundled and run as `npm
+ * start` runs it, in a child process, SQLite in a temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
  * run, in a child process of its own, with the same client. p50/p99 latencies, and the CPU time the
  * serving process spent per request (from /proc: a cost that other load on the machine hardly
  * changes, unlike the rates); a table at the end.
@@ -28,10 +28,12 @@
  * invariants held).
  *
  * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
- * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_ROLE=api runs it without its
+ * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_TSX=1 runs it from the sources
+ * through tsx (as before this benchmark ran the bundle); BENCH_EVO_ROLE=api runs it without its
  * in-process projections (commands + gift credits only), to see the read side's share.
  */
 import { printGoal } from './lib/goals';
+import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -54,15 +56,27 @@ const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?
 
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * The EVO server as `npm start` runs it: the bundle `prestart` builds (scripts/build-server.mjs,
+ * built once per run), with its Node flags (a larger young generation: fewer scavenges of the
+ * many short-lived objects a request makes; source maps). BENCH_EVO_TSX=1 runs the sources through
+ * tsx instead, as this benchmark did before (tsx adds a `__name` call at each creation of a named
+ * closure), for comparisons with older commits.
+ */
+const EVO_FROM_SOURCES = process.env.BENCH_EVO_TSX === '1';
+const EVO_ENTRY = 'command-api/src/main.ts';
+
 function spawnChild(args: string[], env: Record<string, string>) {
   let out = '';
-  // the EVO server runs with the flags `npm start` gives it (a larger young generation: fewer
-  // scavenges of the many short-lived objects a request makes); BENCH_NODE_ARGS (e.g. --cpu-prof) to it only
-  const extra =
-    args[0] === 'command-api/src/main.ts'
-      ? ['--max-semi-space-size=64', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)]
-      : [];
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', ...args], {
+  const evo = args[0] === EVO_ENTRY;
+  // BENCH_NODE_ARGS (e.g. --cpu-prof) go to the EVO server only
+  const benchArgs = evo ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const nodeArgs = !evo
+    ? ['--import', 'tsx', ...args]
+    : EVO_FROM_SOURCES
+      ? ['--max-semi-space-size=64', ...benchArgs, '--import', 'tsx', ...args]
+      : ['--max-semi-space-size=64', '--enable-source-maps', ...benchArgs, SERVER_BUNDLE, ...args.slice(1)];
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,7 +169,7 @@ async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
   const port = await freePort();
   // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
   const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
-  const evo = spawnChild(['command-api/src/main.ts', ...role], {
+  const evo = spawnChild([EVO_ENTRY, ...role], {
     // the embedded default unless `env` says otherwise, whatever the caller's environment holds
     EVENTSTORE_URL: '',
     MONGO_URL: '',
@@ -265,6 +279,7 @@ async function main() {
   const reports: Array<{ label: string; report: Record<string, unknown> }> = [];
   const skipped: string[] = [];
   try {
+    if (!EVO_FROM_SOURCES) await buildServer();
     const barePort = await freePort();
     const evo = await startEvo({});
     evos.push(evo);

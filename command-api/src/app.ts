@@ -8,6 +8,7 @@ import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
 import { awaitOwnWrites } from './http/read-your-writes';
+import { sliceGuard } from './http/slice-guard';
 import { identityRouter } from './identity/routes';
 import { videosRouter } from './videos/routes';
 import { socialRouter } from './social/routes';
@@ -89,16 +90,20 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(awaitOwnWrites(deps.progress));
   // every /api/admin/* call, known or not: 401 without a session, 403 for members
   api.use('/admin', ...requireAdmin(deps));
-  api.use(identityRouter(deps));
-  api.use(videosRouter(deps));
-  api.use(socialRouter(deps));
-  api.use(moderationRouter(deps));
-  api.use(commentsRouter(deps));
-  api.use(notificationsRouter(deps));
-  api.use(messagingRouter(deps));
-  api.use(ledgerRouter(deps));
-  api.use(giftsRouter(deps));
-  api.use(adminRouter(deps));
+  // each slice entered only by the paths its routes start with (see sliceGuard)
+  for (const slice of [
+    identityRouter,
+    videosRouter,
+    socialRouter,
+    moderationRouter,
+    commentsRouter,
+    notificationsRouter,
+    messagingRouter,
+    ledgerRouter,
+    giftsRouter,
+    adminRouter,
+  ])
+    api.use(sliceGuard(slice(deps)));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));
   app.use('/api', api);
   // the product specification also shows /gifts/send and /gifts/balance/:email without /api

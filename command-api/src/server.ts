@@ -229,7 +229,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const closeRedisAdapter = config.REDIS_URL
     ? await attachRedisAdapter(io, config.REDIS_URL, { key: pushChannelKey(config) })
     : undefined;
-  const push = new SocketIoPushBus(io);
+  // without the Redis adapter this server's rooms are all there is: pushes to empty ones are dropped
+  const push = new SocketIoPushBus(io, { onlyThisServer: !closeRedisAdapter });
 
   const runner = projections;
   if (projections) {

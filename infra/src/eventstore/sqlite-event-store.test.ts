@@ -57,7 +57,7 @@ describe('SqliteEventStore specifics', () => {
     expect((await collectAll(store, undefined, 10)).map((e) => e.position)).toEqual([1n, 2n]);
   });
 
-  it('uses WAL with synchronous=FULL', async () => {
+  it('uses WAL, its commits synced by the store itself (synchronous=NORMAL)', async () => {
     const file = tempFile();
     make(file);
     const Database = (await import('better-sqlite3')).default;
@@ -70,7 +70,95 @@ describe('SqliteEventStore specifics', () => {
     // synchronous is per connection: read the adapter's own setting
     const store = make(file);
     const db = (store as unknown as { db: import('better-sqlite3').Database }).db;
-    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+  });
+
+  /** a store whose fsyncs of the log wait until the test lets them finish */
+  const heldSyncs = (file = tempFile()) => {
+    const held: Array<{ fd: number; finish: (err?: NodeJS.ErrnoException) => void }> = [];
+    const store = make(file, {
+      pollIntervalMs: 20,
+      syncFile: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) =>
+        held.push({ fd, finish: (err) => done(err ?? null) }),
+    });
+    return { store, held };
+  };
+
+  it('answers an append only once the write-ahead log holding it is fsynced', async () => {
+    const file = tempFile();
+    const { store, held } = heldSyncs(file);
+    let answered = false;
+    const first = store.append('a', [newEvent()], 'no_stream').then((r) => ((answered = true), r));
+    await waitFor(() => held.length === 1, 1000);
+    await sleep(30);
+    expect(answered).toBe(false);
+    // the fsync is of the log file itself
+    const { fstatSync, statSync } = await import('node:fs');
+    expect(fstatSync(held[0].fd).ino).toBe(statSync(`${file}-wal`).ino);
+    held[0].finish();
+    expect(await first).toMatchObject({ nextRevision: 0, position: 1n });
+    expect(store.commitStats().syncs).toBe(1);
+  });
+
+  it('commits the appends made during an fsync together once it is done, and fsyncs them with the next', async () => {
+    const { store, held } = heldSyncs();
+    const first = store.append('a', [newEvent()], 'no_stream');
+    await waitFor(() => held.length === 1, 1000);
+    // appends over several turns of the event loop while the first fsync is under way
+    const later: Promise<AppendResult>[] = [];
+    for (let i = 0; i < 3; i++) {
+      later.push(store.append(`b${i}`, [newEvent()], 'no_stream'));
+      await sleep(5);
+    }
+    expect(store.commitStats().transactions).toBe(1);
+    expect(await store.readStream('b0')).toEqual([]);
+    held[0].finish();
+    await first;
+    await waitFor(() => held.length === 2, 1000);
+    expect(store.commitStats().transactions).toBe(2);
+    held[1].finish();
+    expect((await Promise.all(later)).map((r) => r.position)).toEqual([2n, 3n, 4n]);
+    expect(store.commitStats()).toMatchObject({ transactions: 2, appends: 4, syncs: 2 });
+  });
+
+  it('delivers to subscriptions only what is durable, in log order', async () => {
+    const { store, held } = heldSyncs();
+    const seen: bigint[] = [];
+    const handle = store.subscribeToAll(async (e) => void seen.push(e.position));
+    try {
+      const a = store.append('a', [newEvent(), newEvent()], 'no_stream');
+      await waitFor(() => held.length === 1, 1000);
+      await sleep(60); // polls have come and gone
+      expect(seen).toEqual([]);
+      expect(await store.readStream('a')).toHaveLength(2);
+      const b = store.append('b', [newEvent()], 'no_stream');
+      held[0].finish();
+      await a;
+      await waitFor(() => seen.length === 2, 1000);
+      await sleep(60);
+      expect(seen).toEqual([1n, 2n]);
+      await waitFor(() => held.length === 2, 1000);
+      held[1].finish();
+      await b;
+      await waitFor(() => seen.length === 3, 1000);
+      expect(seen).toEqual([1n, 2n, 3n]);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it('fails the appends of a failed fsync, and goes on with the next', async () => {
+    const { store, held } = heldSyncs();
+    const event = newEvent();
+    const lost = store.append('a', [event], 'no_stream');
+    await waitFor(() => held.length === 1, 1000);
+    held[0].finish(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    await expect(lost).rejects.toThrow(/EIO/);
+    // committed to the log, not known durable: the caller's retry is answered from it (idempotent by event id)
+    const retry = store.append('a', [event], 'no_stream');
+    await waitFor(() => held.length === 2, 1000);
+    held[1].finish();
+    expect(await retry).toEqual({ nextRevision: 0, position: 1n });
   });
 
   it('groups appends of the same tick into one transaction; a failing one does not fail its neighbours', async () => {
@@ -207,6 +295,31 @@ describe('SqliteEventStore specifics', () => {
       expect((await reader.append('a', [newEvent()], 0)).nextRevision).toBe(1);
     } finally {
       await handle.stop();
+    }
+  });
+
+  it("gives every subscription its own appends from memory and another writer's from the file, in log order", async () => {
+    const file = tempFile();
+    const store = make(file, { pollIntervalMs: 20 });
+    const other = make(file);
+    const seen: RecordedEvent[][] = [[], []];
+    const handles = seen.map((list) => store.subscribeToAll(async (e) => void list.push(e)));
+    try {
+      for (let i = 0; i < 30; i++) {
+        const writer = i % 4 === 3 ? other : store;
+        const events = i % 5 === 0 ? [newEvent('N', { i, n: 0 }), newEvent('N', { i, n: 1 })] : [newEvent('N', { i })];
+        await writer.append(`s${i % 3}`, events, 'any');
+      }
+      const all = await collectAll(store, undefined, 1000);
+      await waitFor(() => seen.every((list) => list.length === all.length), 3000);
+      await sleep(60);
+      // what the file holds, field by field, to each subscription, once
+      for (const list of seen) expect(list).toEqual(all);
+      // the events this store wrote are decoded once for all its subscriptions
+      const own = all.findIndex((e) => e.streamId === 's0');
+      expect(seen[0][own]).toBe(seen[1][own]);
+    } finally {
+      for (const h of handles) await h.stop();
     }
   });
 

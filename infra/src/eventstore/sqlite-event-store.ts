@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
+import path from 'node:path';
 import type { LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
 import {
   WrongExpectedRevisionError,
@@ -21,6 +23,11 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** most appends grouped into one transaction; default 512 */
   maxGroupSize?: number;
+  /**
+   * how the write-ahead log file is flushed to the disk before appends are acknowledged: node's
+   * `fs.fsync` (libuv's thread pool) unless a test gives its own
+   */
+  syncFile?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
 }
 
 /** Counters of the group commit, for tests and benchmarks. */
@@ -28,7 +35,29 @@ export interface CommitStats {
   transactions: number;
   appends: number;
   events: number;
+  /** fsyncs of the write-ahead log (one may cover several transactions) */
+  syncs: number;
 }
+
+/** An event this store wrote, kept for its subscriptions (decoded once, by the first that reads it). */
+interface RecentEvent {
+  position: number;
+  streamId: string;
+  revision: number;
+  row: SerializedEvent;
+  event?: RecordedEvent;
+}
+
+/** Appends committed to the write-ahead log and waiting for the fsync that makes them durable. */
+interface Unsynced {
+  settle: Array<() => void>;
+  fail: Array<(err: unknown) => void>;
+  /** the events they wrote, in log order */
+  written: RecentEvent[];
+}
+
+/** events this store wrote that its subscriptions are given without reading them back */
+const RECENT_EVENTS = 1024;
 
 /** An append serialized at call time and waiting in the group-commit queue. */
 interface PendingAppend {
@@ -91,6 +120,19 @@ const DAMAGE_CODES = new Set([
 ]);
 export const isSqliteDamage = (e: unknown): boolean => DAMAGE_CODES.has(String((e as { code?: unknown })?.code));
 
+/** Makes a folder's entries durable (a file created in it); a file system that refuses is left as it is. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // some file systems refuse to fsync a folder
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function checkExpected(expected: ExpectedRevision): void {
   if (typeof expected === 'number' && (!Number.isSafeInteger(expected) || expected < 0)) {
     throw new RangeError(`Expected revision must be a non-negative integer, got ${expected}`);
@@ -98,11 +140,23 @@ function checkExpected(expected: ExpectedRevision): void {
 }
 
 /**
- * EventStore on one SQLite file (WAL, synchronous=FULL so that an acknowledged append survives a
- * crash of the process or of the machine).
+ * EventStore on one SQLite file, in WAL mode. An acknowledged append survives a crash of the
+ * process or of the machine: it is answered only once the write-ahead log holding it is fsynced.
  *
  * Appends are queued and written by a group commit: everything queued before the next turn of the
- * event loop goes into one transaction (one fsync), each append checked on its own.
+ * event loop goes into one transaction, each append checked on its own. The transaction is
+ * committed to the write-ahead log on the event loop without an fsync (`synchronous = NORMAL`,
+ * under which SQLite still syncs around its checkpoints), and the store fsyncs the log file itself
+ * in libuv's thread pool before it answers the group's appends: what `synchronous = FULL` did at
+ * each commit, without holding the event loop for the disk. One fsync in flight at a time: the
+ * appends made meanwhile wait, and are committed together, in one transaction, once it is done
+ * (they would wait for the next fsync anyway), then fsynced by the next one.
+ *
+ * Subscriptions deliver an event only once it is durable, so that nothing built on the log (read
+ * models, pushes, gift credits) shows an event a power cut could still take back; the events this
+ * store wrote lately are given to them from memory, decoded once for all. Reads of streams
+ * (`readStream`, `readAll`) see every committed event: a command that decides on one appends after
+ * it in the same log, so its own answer, once durable, makes the earlier event durable too.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -116,6 +170,7 @@ export class SqliteEventStore implements EventStore {
   private readonly insertStmt: Database.Statement<[string, number, string, string, string, string]>;
   private readonly readStreamStmt: Database.Statement<[string, number], EventRow>;
   private readonly readAllStmt: Database.Statement<[number, number], EventRow>;
+  private readonly readDurableStmt: Database.Statement<[number, number, number], EventRow>;
   private readonly lastPositionStmt: Database.Statement<[], number | null>;
   private readonly groupTx: Database.Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendManyTx: (p: PendingAppend) => AppendResult;
@@ -124,9 +179,36 @@ export class SqliteEventStore implements EventStore {
   private flushScheduled = false;
   private closed = false;
   private readonly subscriptions = new Set<LiveSubscription>();
-  private readonly stats: CommitStats = { transactions: 0, appends: 0, events: 0 };
+  private readonly stats: CommitStats = { transactions: 0, appends: 0, events: 0, syncs: 0 };
+
+  /** the write-ahead log's path (undefined for an in-memory database: nothing to make durable) */
+  private readonly walPath: string | undefined;
+  private walFd: number | undefined;
+  private readonly syncFile: NonNullable<SqliteEventStoreOptions['syncFile']>;
+  /** committed by the transactions since the last fsync started, waiting for the next one */
+  private unsynced: Unsynced = { settle: [], fail: [], written: [] };
+  /** the events written by the transaction under way */
+  private groupWritten: RecentEvent[] = [];
+  /**
+   * the durable events this store wrote lately, in log order (with gaps where other processes
+   * wrote): a subscription reads them from here, decoded once for all, instead of from the file
+   */
+  private recent: RecentEvent[] = [];
+  /** the fsync under way, if any */
+  private syncing: Promise<void> | undefined;
+  /** appends were queued during the fsync under way: commit them when it is done */
+  private flushAfterSync = false;
+  /** the first position written by the transaction under way */
+  private firstOfGroup: number | undefined;
+  /** the first position committed since the last fsync started (undefined: none) */
+  private firstPending: number | undefined;
+  /** the first position the fsync under way makes durable (undefined: none) */
+  private firstSyncing: number | undefined;
 
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
+    const inMemory = filePath === '' || filePath === ':memory:' || filePath.startsWith('file::memory:');
+    this.walPath = inMemory ? undefined : `${path.resolve(filePath)}-wal`;
+    this.syncFile = options.syncFile ?? fsync;
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.retryInitialMs = options.retryInitialMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
@@ -167,6 +249,11 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${SELECT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
       )
       .raw();
+    this.readDurableStmt = this.db
+      .prepare<[number, number, number], EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events WHERE position > ? AND position < ? ORDER BY position LIMIT ?`,
+      )
+      .raw();
     this.lastPositionStmt = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
 
     // Nested better-sqlite3 transactions are savepoints: a multi-event append that fails half-way
@@ -189,11 +276,12 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /** WAL, full sync, and the one table (created on a new file). */
+  /** WAL, and the one table (created on a new file). */
   private createSchema(): void {
     this.db.pragma('journal_mode = WAL');
-    // NORMAL would only sync at checkpoints: a power loss could drop acknowledged appends.
-    this.db.pragma('synchronous = FULL');
+    // NORMAL syncs only around checkpoints: the store fsyncs the log itself after each group
+    // commit, off the event loop, before acknowledging (see the class comment)
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY,
@@ -254,35 +342,143 @@ export class SqliteEventStore implements EventStore {
 
   private readonly flush = (): void => {
     this.flushScheduled = false;
+    // while the log is being fsynced, appends wait and are committed together once it is done:
+    // they would wait for the next fsync anyway, and one larger transaction writes fewer pages
+    if (this.syncing) this.flushAfterSync = true;
+    else this.writeQueued();
+  };
+
+  private writeQueued(): void {
     while (this.queue.length > 0) {
       const batch = this.queue.length <= this.maxGroupSize ? this.queue : this.queue.slice(0, this.maxGroupSize);
       this.queue = batch === this.queue ? [] : this.queue.slice(this.maxGroupSize);
       this.writeGroup(batch);
     }
-  };
+  }
 
   private writeGroup(batch: PendingAppend[]): void {
     let outcomes: Outcome[];
+    this.firstOfGroup = undefined;
+    this.groupWritten = [];
     try {
       outcomes = this.groupTx.immediate(batch);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
     }
-    let written = false;
     this.stats.transactions++;
+    this.firstPending ??= this.firstOfGroup;
+    for (const w of this.groupWritten) this.unsynced.written.push(w);
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i];
       if (o.ok) {
         this.stats.appends++;
         this.stats.events += batch[i].rows.length;
-        written = true;
-        batch[i].resolve(o.value);
+        // answered once durable, idempotent answers too (their events may be in a group not yet synced)
+        const { resolve, reject } = batch[i];
+        const value = o.value;
+        this.unsynced.settle.push(() => resolve(value));
+        this.unsynced.fail.push(reject);
       } else {
         batch[i].reject(o.error);
       }
     }
-    if (written) for (const s of this.subscriptions) s.wake();
+    if (this.unsynced.settle.length > 0) this.syncLog();
+  }
+
+  /** The first position committed and not yet durable: subscriptions deliver only what is before it. */
+  private firstNotDurable(): number {
+    return this.firstSyncing ?? this.firstPending ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Fsyncs the write-ahead log for everything committed, then answers those appends; while one
+   * fsync is under way, the transactions committed meanwhile wait for the next.
+   */
+  private syncLog(): void {
+    if (this.syncing) return;
+    const group = this.unsynced;
+    this.unsynced = { settle: [], fail: [], written: [] };
+    this.firstSyncing = this.firstPending;
+    this.firstPending = undefined;
+    this.syncing = this.fsyncWal()
+      .then(
+        () => {
+          this.stats.syncs++;
+          this.remember(group.written);
+          for (const settle of group.settle) settle();
+        },
+        // whether the log keeps these appends is unknown: their callers may retry, an append is
+        // idempotent by event id
+        (err: unknown) => {
+          for (const fail of group.fail) fail(err);
+        },
+      )
+      .finally(() => {
+        this.syncing = undefined;
+        this.firstSyncing = undefined;
+        for (const s of this.subscriptions) s.wake();
+        if (this.flushAfterSync) {
+          this.flushAfterSync = false;
+          this.writeQueued();
+        }
+        if (this.unsynced.settle.length > 0) this.syncLog();
+      });
+  }
+
+  /** Keeps durable events this store wrote for its subscriptions (the latest RECENT_EVENTS). */
+  private remember(written: RecentEvent[]): void {
+    for (const w of written) this.recent.push(w);
+    if (this.recent.length > 2 * RECENT_EVENTS) this.recent = this.recent.slice(-RECENT_EVENTS);
+  }
+
+  /**
+   * The events right after `after` when they are among the recent ones (at most `limit`, as far as
+   * their positions follow each other: at a gap another process wrote, and the file is read).
+   */
+  private recentAfter(after: number, limit: number): RecordedEvent[] | undefined {
+    const recent = this.recent;
+    let lo = 0;
+    let hi = recent.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (recent[mid].position <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === recent.length || recent[lo].position !== after + 1) return undefined;
+    const out: RecordedEvent[] = [];
+    for (let i = lo; i < recent.length && out.length < limit && recent[i].position === after + 1 + out.length; i++) {
+      const r = recent[i];
+      r.event ??= {
+        id: r.row.id,
+        type: r.row.type,
+        data: JSON.parse(r.row.data) as unknown,
+        metadata: JSON.parse(r.row.metadata) as RecordedEvent['metadata'],
+        streamId: r.streamId,
+        revision: r.revision,
+        position: BigInt(r.position),
+      };
+      out.push(r.event);
+    }
+    return out;
+  }
+
+  /** One fsync of the write-ahead log file (opened at the first; its folder fsynced then, for its entry). */
+  private fsyncWal(): Promise<void> {
+    if (this.walPath === undefined) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      try {
+        if (this.walFd === undefined) {
+          const fd = openSync(this.walPath!, 'r');
+          syncFolder(path.dirname(this.walPath!));
+          this.walFd = fd;
+        }
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      this.syncFile(this.walFd, (err) => (err ? reject(err) : resolve()));
+    });
   }
 
   /** Runs inside the group transaction; throws before writing anything when a check fails. */
@@ -308,12 +504,17 @@ export class SqliteEventStore implements EventStore {
 
     let revision = head;
     let position = 0;
+    const written: RecentEvent[] = [];
     for (const row of p.rows) {
       revision++;
       position = Number(
         this.insertStmt.run(p.streamId, revision, row.id, row.type, row.data, row.metadata).lastInsertRowid,
       );
+      written.push({ position, streamId: p.streamId, revision, row });
     }
+    // all inserted (a failure above throws, and the append's savepoint takes its rows back)
+    this.firstOfGroup ??= written[0].position;
+    for (const w of written) this.groupWritten.push(w);
     return { nextRevision: revision, position: BigInt(position) };
   }
 
@@ -335,10 +536,16 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  /** Synchronous read used by subscriptions: at most `limit` events strictly after `after`. */
+  /**
+   * Synchronous read used by subscriptions: at most `limit` durable events strictly after `after`.
+   * The events this store wrote lately come from memory, and every subscription is given the same
+   * objects: handlers must not change the events they get.
+   */
   private readBatch(after: number, limit: number): RecordedEvent[] {
     this.assertOpen();
-    return this.readAllStmt.all(after, limit).map(rowToEvent);
+    return (
+      this.recentAfter(after, limit) ?? this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent)
+    );
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): SubscriptionHandle {
@@ -369,9 +576,11 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     // Write what is queued before refusing new work, so no accepted append is left hanging.
-    this.flush();
+    this.writeQueued();
     this.closed = true;
+    while (this.syncing) await this.syncing;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.walFd !== undefined) closeSync(this.walFd);
     this.db.close();
   }
 
@@ -411,7 +620,7 @@ class LiveSubscription {
     this.loop = this.run().finally(this.onDone);
   }
 
-  /** Called after a local commit so live delivery does not wait for the next poll. */
+  /** Called once local appends are durable, so live delivery does not wait for the next poll. */
   wake(): void {
     this.dirty = true;
     this.wakeWaiter?.();

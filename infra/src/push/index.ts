@@ -5,4 +5,5 @@ export {
   attachRedisAdapter,
   assertPlainJson,
   type RedisPushOptions,
+  type SocketIoPushOptions,
 } from './socketio-push-bus';

@@ -6,7 +6,7 @@ import { io as connect } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { pushBusContract, type ClientSocket, type PushBusFixture } from './push-bus.contract';
 import type { PushBus } from './port';
-import { attachRedisAdapter, RedisEmitterPushBus, SocketIoPushBus } from './socketio-push-bus';
+import { assertPlainJson, attachRedisAdapter, RedisEmitterPushBus, SocketIoPushBus } from './socketio-push-bus';
 
 const redisUrl = process.env.REDIS_URL;
 /** unique per run, so parallel runs on one Redis never hear each other */
@@ -81,6 +81,11 @@ pushBusContract('SocketIoPushBus (one process)', async () => {
   return fixture(new SocketIoPushBus(server.io), server, [server]);
 });
 
+pushBusContract('SocketIoPushBus (one process, rooms without a socket skipped)', async () => {
+  const server = await startServer();
+  return fixture(new SocketIoPushBus(server.io, { onlyThisServer: true }), server, [server]);
+});
+
 if (!redisUrl) {
   console.warn('socketio-push-bus.test.ts: REDIS_URL is not set, the Redis adapter and emitter tests are skipped');
   describe.skip('PushBus through Redis (needs REDIS_URL)', () => {
@@ -137,3 +142,17 @@ if (!redisUrl) {
     });
   });
 }
+
+describe('assertPlainJson', () => {
+  it('accepts plain JSON, an object met twice included, and names the first value that is not', () => {
+    const shared = { coins: 3 };
+    expect(() => assertPlainJson({ a: shared, b: [shared, 'x', 1, true, null], c: { d: [] } })).not.toThrow();
+    expect(() => assertPlainJson({ ok: 1, list: [{ deep: { position: 5n } }] })).toThrow(
+      /payload\.list\[0\]\.deep\.position is a bigint/,
+    );
+    const cycle: Record<string, unknown> = { n: 1 };
+    cycle.self = { back: cycle };
+    expect(() => assertPlainJson(cycle)).toThrow(/payload\.self\.back is circular/);
+    expect(() => assertPlainJson([Symbol('s')])).toThrow(/payload\[0\] is a symbol/);
+  });
+});

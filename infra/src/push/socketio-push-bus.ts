@@ -14,8 +14,35 @@ import type { PushBus } from './port';
 
 const log = childLogger('push');
 
+/** Whether `value` is plain JSON; the check of every publish, so it builds nothing on its way. */
+function isPlainJson(value: unknown, path: object[]): boolean {
+  switch (typeof value) {
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+      return false;
+    case 'object': {
+      if (value === null) return true;
+      if (path.includes(value)) return false;
+      path.push(value);
+      if (Array.isArray(value)) {
+        for (const item of value) if (!isPlainJson(item, path)) return false;
+      } else {
+        for (const key of Object.keys(value))
+          if (!isPlainJson((value as Record<string, unknown>)[key], path)) return false;
+      }
+      path.pop();
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
 /** Throws a TypeError naming the first value that is not plain JSON (bigint, function, symbol, cycle). */
 export function assertPlainJson(value: unknown): void {
+  if (isPlainJson(value, [])) return;
+  // not plain JSON: walk it again, naming the paths, to say where
   const inPath = new Set<object>();
   const visit = (current: unknown, path: string): void => {
     switch (typeof current) {
@@ -40,15 +67,28 @@ export function assertPlainJson(value: unknown): void {
   visit(value, 'payload');
 }
 
+export interface SocketIoPushOptions {
+  /**
+   * true when `io` shares no rooms with other servers (no Redis adapter: the embedded process): a
+   * room with no socket here then has no member anywhere, and a message to it is dropped before
+   * it is encoded (a gift's receiver, a video's author are often offline)
+   */
+  onlyThisServer?: boolean;
+}
+
 /**
  * Publishes through a Socket.IO server of this process. With attachRedisAdapter on that server the
  * message also reaches the clients of every other API server sharing the Redis.
  */
 export class SocketIoPushBus implements PushBus {
-  constructor(private readonly io: Server) {}
+  constructor(
+    private readonly io: Server,
+    private readonly options: SocketIoPushOptions = {},
+  ) {}
 
   async publish(room: string, event: string, payload: unknown): Promise<void> {
     assertPlainJson(payload);
+    if (this.options.onlyThisServer && !this.io.sockets.adapter.rooms.has(room)) return;
     this.io.to(room).emit(event, payload);
   }
 

@@ -1639,17 +1639,25 @@ class TxView implements CollectionView {
     return this.tx.overlays.get(this.name)?.dropped ? undefined : this.core.states.get(this.name);
   }
 
-  /** The overlay, its view indexed like the committed collection (indexes may appear meanwhile). */
+  /**
+   * The overlay, its view indexed like the committed collection (indexes may appear meanwhile).
+   * Only the unique indexes are kept up to date at each write (put() checks them); the others are
+   * for queries inside the transaction and are built by the first one that plans (most
+   * transactions, a projection batch's, write and read by _id only).
+   */
   private overlay(): Overlay {
     const overlay = this.tx.overlay(this.name);
     const base = this.base();
-    const wanted = [...(base ? [...base.indexes.values()].map((index) => index.spec) : []), ...overlay.pendingIndexes];
-    for (const spec of wanted) {
-      const name = spec.name ?? defaultIndexName(spec.key);
-      // lookups only: uniqueness is checked against committed and own documents together in put()
-      if (!overlay.view.indexes.has(name)) overlay.view.createIndex({ key: spec.key, name });
-    }
+    if (base) for (const index of base.indexes.values()) this.mirror(overlay, index.name, index.spec);
+    for (const spec of overlay.pendingIndexes) this.mirror(overlay, spec.name ?? defaultIndexName(spec.key), spec);
     return overlay;
+  }
+
+  private mirror(overlay: Overlay, name: string, spec: IndexSpec): void {
+    const view = overlay.view;
+    if (view.indexes.has(name) || view.deferred.has(name)) return;
+    // lookups only: uniqueness is checked against committed and own documents together in put()
+    view.createIndex({ key: spec.key, name }, !spec.unique);
   }
 
   /** keys whose committed version this transaction does not see */

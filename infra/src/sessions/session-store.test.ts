@@ -79,6 +79,40 @@ describe('SqliteSessionStore', () => {
     await second.close();
   });
 
+  it('writes the changes of one turn in their order, in memory as in its file', async () => {
+    const file = path.join(dir, 'order.sqlite');
+    const store = new SqliteSessionStore(file);
+    await store.set('gone', { userId: 'u8', createdAt: 8 }, 60);
+    // made in one turn: one group, applied in this order
+    const writes = [
+      store.set('gone', { userId: 'u8', createdAt: 8, lastPosition: '3' }, 60),
+      store.destroy('gone'),
+      store.set('back', { userId: 'u9', createdAt: 9 }, 60),
+      store.set('back', { userId: 'u9', createdAt: 9, lastPosition: '12' }, 60),
+    ];
+    expect(await store.get('gone')).toBeUndefined();
+    expect(await store.get('back')).toEqual({ userId: 'u9', createdAt: 9, lastPosition: '12' });
+    await Promise.all(writes);
+    await store.close();
+    const reopened = new SqliteSessionStore(file);
+    expect(await reopened.get('gone')).toBeUndefined();
+    expect(await reopened.get('back')).toEqual({ userId: 'u9', createdAt: 9, lastPosition: '12' });
+    await reopened.close();
+  });
+
+  it('refuses a write once closed, and writes what was queued before', async () => {
+    const file = path.join(dir, 'closed.sqlite');
+    const store = new SqliteSessionStore(file);
+    const queued = store.set('queued', { userId: 'u10', createdAt: 10 }, 60);
+    await store.close();
+    await expect(queued).resolves.toBeUndefined();
+    await expect(store.set('late', { userId: 'u11', createdAt: 11 }, 60)).rejects.toThrow(/closed/);
+    const reopened = new SqliteSessionStore(file);
+    expect(await reopened.get('queued')).toEqual({ userId: 'u10', createdAt: 10 });
+    expect(await reopened.get('late')).toBeUndefined();
+    await reopened.close();
+  });
+
   it('stores no session id in its file', async () => {
     const file = path.join(dir, 'hashed.sqlite');
     const store = new SqliteSessionStore(file);

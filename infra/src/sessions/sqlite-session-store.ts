@@ -4,13 +4,35 @@ import type { SessionData, SessionStore } from './port';
 
 /** Expired rows are removed at most this often, on a write. */
 const SWEEP_EVERY_MS = 10 * 60_000;
-/** session ids whose row key is kept in memory */
-const KEY_CACHE_SIZE = 10_000;
+/** sessions (and row keys) kept in memory, the least recently used forgotten first */
+const CACHE_SIZE = 10_000;
+
+interface Cached {
+  /** the row key: a SHA-256 of the session id */
+  key: string;
+  /** the session as stored, undefined when the store has no live row for it */
+  data?: SessionData;
+  expiresAt: number;
+}
+
+/** A write waiting for the next group: `data` undefined deletes the row. */
+interface PendingWrite {
+  key: string;
+  data?: string;
+  expiresAt: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * Sessions of the embedded single process in a SQLite file of its DATA_DIR (`sessions.sqlite`),
  * so a restart logs nobody out. Rows are keyed by a SHA-256 of the session id: a copy of the file
  * gives no cookie. A session expires `ttlSeconds` after its last write, as in Redis.
+ *
+ * The file has one writer, this store (the distributed stack keeps its sessions in Redis), so what
+ * it read or wrote lately is answered from memory: a request's session costs no query. Writes
+ * (every command notes its position for read-your-writes) are grouped: those made within one turn
+ * of the event loop go into one transaction, and each resolves once that transaction is committed.
  */
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
@@ -20,12 +42,11 @@ export class SqliteSessionStore implements SessionStore {
     destroy: Database.Statement<[string]>;
     sweep: Database.Statement<[number]>;
   };
+  private readonly writeGroup: Database.Transaction<(writes: PendingWrite[]) => void>;
   private lastSweep = 0;
-  /**
-   * the row keys of the session ids seen lately (a SHA-256 per request was 1 % of a gift send's
-   * CPU): bounded, the oldest forgotten first; a pure function of the id, so never stale
-   */
-  private readonly keys = new Map<string, string>();
+  /** session id → its row key and row, most recently used last */
+  private readonly recent = new Map<string, Cached>();
+  private pending: PendingWrite[] = [];
 
   constructor(
     readonly filePath: string,
@@ -47,43 +68,88 @@ export class SqliteSessionStore implements SessionStore {
       destroy: this.db.prepare('DELETE FROM sessions WHERE key = ?'),
       sweep: this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
     };
+    this.writeGroup = this.db.transaction((writes: PendingWrite[]) => {
+      for (const w of writes) {
+        if (w.data === undefined) this.statements.destroy.run(w.key);
+        else this.statements.set.run(w.key, w.data, w.expiresAt);
+      }
+    });
   }
 
-  private key(id: string) {
-    let key = this.keys.get(id);
-    if (key === undefined) {
-      key = createHash('sha256').update(id).digest('base64url');
-      if (this.keys.size >= KEY_CACHE_SIZE) this.keys.delete(this.keys.keys().next().value!);
-      this.keys.set(id, key);
+  /** The cached entry of a session id (created with its row key when absent), now the most recent. */
+  private entry(id: string): Cached {
+    let entry = this.recent.get(id);
+    if (entry) {
+      this.recent.delete(id);
+    } else {
+      entry = { key: createHash('sha256').update(id).digest('base64url'), expiresAt: 0 };
+      if (this.recent.size >= CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
     }
-    return key;
+    this.recent.set(id, entry);
+    return entry;
   }
 
   async get(id: string): Promise<SessionData | undefined> {
-    const key = this.key(id);
-    const row = this.statements.get.get(key) as { data: string; expires_at: number } | undefined;
-    if (!row) return undefined;
-    if (row.expires_at <= this.now()) {
-      this.statements.destroy.run(key);
+    const known = this.recent.get(id);
+    const entry = this.entry(id);
+    if (!known) {
+      // not seen lately: the row as the file has it
+      const row = this.statements.get.get(entry.key) as { data: string; expires_at: number } | undefined;
+      if (row) {
+        entry.data = JSON.parse(row.data) as SessionData;
+        entry.expiresAt = row.expires_at;
+      }
+    }
+    if (!entry.data) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.write(entry, undefined).catch(() => undefined);
       return undefined;
     }
-    return JSON.parse(row.data) as SessionData;
+    return { ...entry.data };
   }
 
-  async set(id: string, data: SessionData, ttlSeconds: number): Promise<void> {
-    const now = this.now();
-    this.statements.set.run(this.key(id), JSON.stringify(data), now + ttlSeconds * 1000);
-    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
-      this.lastSweep = now;
-      this.statements.sweep.run(now);
+  set(id: string, data: SessionData, ttlSeconds: number): Promise<void> {
+    return this.write(this.entry(id), { ...data }, this.now() + ttlSeconds * 1000);
+  }
+
+  destroy(id: string): Promise<void> {
+    return this.write(this.entry(id), undefined);
+  }
+
+  /** Changes the cached entry at once and queues its row's write (undefined: delete) for the next group. */
+  private write(entry: Cached, data: SessionData | undefined, expiresAt = 0): Promise<void> {
+    entry.data = data;
+    entry.expiresAt = expiresAt;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ key: entry.key, data: data && JSON.stringify(data), expiresAt, resolve, reject });
+      if (this.pending.length === 1) setImmediate(this.flush);
+    });
+  }
+
+  /** Writes every queued change in one transaction, in the order they were made. */
+  private readonly flush = (): void => {
+    const writes = this.pending;
+    if (writes.length === 0) return;
+    this.pending = [];
+    try {
+      if (!this.db.open) throw new Error('SqliteSessionStore is closed');
+      this.writeGroup.immediate(writes);
+      const now = this.now();
+      if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+        this.lastSweep = now;
+        this.statements.sweep.run(now);
+      }
+    } catch (err) {
+      // what the file does not hold is not remembered either: the next reads ask the file
+      this.recent.clear();
+      for (const w of writes) w.reject(err);
+      return;
     }
-  }
-
-  async destroy(id: string): Promise<void> {
-    this.statements.destroy.run(this.key(id));
-  }
+    for (const w of writes) w.resolve();
+  };
 
   async close(): Promise<void> {
+    this.flush();
     if (this.db.open) this.db.close();
   }
 }
