@@ -94,6 +94,9 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     await screenshot(page, 'e2e-register-filled');
     await submit.click();
     await page.waitForURL('**/login', { timeout: 30_000 });
+    // the router changes the address before it renders the login form (a transition):
+    // under load the registration form can still be on screen for a moment
+    await page.getByRole('button', { name: 'Se connecter' }).waitFor();
 
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Mot de passe').fill(member.password);
