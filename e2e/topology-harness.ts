@@ -14,7 +14,7 @@ export type ServiceKind = 'api' | 'projections' | 'workers';
 
 /** The same `node --import tsx …` commands as the package.json scripts (tsx's CLI would put a second process between). */
 const ENTRY: Record<ServiceKind, string[]> = {
-  api: ['--max-semi-space-size=64', '--import', 'tsx', 'command-api/src/main.ts', '--role=api'],
+  api: ['--import', 'tsx', 'command-api/src/main.ts', '--role=api'],
   projections: ['--import', 'tsx', 'projections/src/main.ts'],
   workers: ['--import', 'tsx', 'workers/src/main.ts'],
 };

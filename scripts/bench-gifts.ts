@@ -58,8 +58,8 @@ const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?
 
 /**
  * The EVO server as `npm start` runs it: the bundle `prestart` builds (scripts/build-server.mjs,
- * built once per run), with its Node flags (a larger young generation: fewer scavenges of the
- * many short-lived objects a request makes; source maps). BENCH_EVO_TSX=1 runs the sources through
+ * built once per run), with its Node flags (source maps; Node's default young generation:
+ * BENCH_NODE_ARGS=--max-semi-space-size=64 measures a larger one). BENCH_EVO_TSX=1 runs the sources through
  * tsx instead, as this benchmark did before (tsx adds a `__name` call at each creation of a named
  * closure), for comparisons with older commits.
  */
@@ -74,8 +74,8 @@ function spawnChild(args: string[], env: Record<string, string>) {
   const nodeArgs = !evo
     ? ['--import', 'tsx', ...args]
     : EVO_FROM_SOURCES
-      ? ['--max-semi-space-size=64', ...benchArgs, '--import', 'tsx', ...args]
-      : ['--max-semi-space-size=64', '--enable-source-maps', ...benchArgs, SERVER_BUNDLE, ...args.slice(1)];
+      ? [...benchArgs, '--import', 'tsx', ...args]
+      : ['--enable-source-maps', ...benchArgs, SERVER_BUNDLE, ...args.slice(1)];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -110,7 +110,7 @@ async function startOnce(dataDir: string): Promise<Start> {
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', '--max-old-space-size=8192', '--enable-source-maps', SERVER_BUNDLE],
+    ['--max-old-space-size=8192', '--enable-source-maps', SERVER_BUNDLE],
     {
       cwd: ROOT,
       env: {

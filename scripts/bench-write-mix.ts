@@ -94,7 +94,7 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
     REGISTER_LIMIT_PER_HOUR: '100000',
   };
   // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to the EVO processes only
-  const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
   const evo =
     idBlockSize === undefined
