@@ -35,9 +35,10 @@ export function NotificationMenu() {
 
   useEffect(() => setOpen(false), [pathname]);
 
-  // Fetch the list's code once the page is shown, so that the first opening is instant.
+  // Fetch the list's code once the page is shown, so that the first opening is instant. A fetch
+  // that fails (offline at that moment) is no error: opening the list imports it again.
   useEffect(() => {
-    const timer = window.setTimeout(() => void loadList(), 1500);
+    const timer = window.setTimeout(() => void loadList().catch(() => undefined), 1500);
     return () => window.clearTimeout(timer);
   }, []);
 
