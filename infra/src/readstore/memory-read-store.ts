@@ -26,6 +26,7 @@ import {
   compileProjection,
   equalityFields,
 } from './query-language';
+import type { ScratchStore } from './scratch-store';
 
 /*
  * In-memory ReadStore: the port's query language (query-language.ts) with MongoDB's answers.
@@ -112,7 +113,7 @@ function compareObjects(a: PlainObject, b: PlainObject): number {
  * missing are equal). Strings compare by UTF-16 code units, like mingo's query operators, so that
  * index ranges agree with the filter.
  */
-function compareValues(a: unknown, b: unknown): number {
+export function compareValues(a: unknown, b: unknown): number {
   // the common cases first (index keys are mostly strings and numbers)
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
@@ -192,7 +193,7 @@ export function idKeyOf(id: unknown): IdKey {
   return `\u0000o${JSON.stringify(id)}`;
 }
 
-function newId(): string {
+export function newId(): string {
   return randomBytes(12).toString('hex');
 }
 
@@ -230,7 +231,7 @@ function sortEntries(sort: Sort): Array<[string, 1 | -1]> {
 }
 
 /** Stable sort: equal keys keep the order they came in (natural or index order). */
-function sortDocs(docs: Doc[], sort: Sort): Doc[] {
+export function sortDocs(docs: Doc[], sort: Sort): Doc[] {
   const spec = sortEntries(sort);
   if (spec.length === 0) return docs;
   const keyed = docs.map((doc) => ({ doc, keys: spec.map(([field, dir]) => sortKeyOf(doc, field, dir)) }));
@@ -289,7 +290,7 @@ export function buildUpsertFromFilter(filter: Filter): PlainObject {
 }
 
 /** MongoDB stores _id first; keeps new documents shaped like the server's. */
-function withIdFirst(doc: PlainObject, id: unknown): Doc {
+export function withIdFirst(doc: PlainObject, id: unknown): Doc {
   for (const first in doc) {
     // already so (a replacement or an update of a stored document): no copy
     if (first === '_id' && doc._id === id) return doc as Doc;
@@ -1115,7 +1116,8 @@ export class StoredShapes {
 }
 
 class CollectionState {
-  readonly docs = new Map<IdKey, Doc>();
+  /** replaced only while the collection is empty and unindexed (MemoryReadStore.fillFromScratch) */
+  docs = new Map<IdKey, Doc>();
   readonly indexes = new Map<string, MemIndex>();
   /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
   readonly deferred = new Map<string, IndexSpec>();
@@ -1394,8 +1396,9 @@ interface CollectionView {
 class StoreCore {
   readonly states = new Map<string, CollectionState>();
   readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
-  readonly strings = new StringPool();
-  readonly shapes = new StoredShapes(this.strings);
+  /** replaced only while the store is empty (MemoryReadStore.fillFromScratch) */
+  strings = new StringPool();
+  shapes = new StoredShapes(this.strings);
   /** inside bulkLoad: new indexes are deferred */
   deferIndexes = false;
 
@@ -1811,7 +1814,7 @@ function isIdPoint(filter: Filter): filter is { _id: string | number } {
   );
 }
 
-function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
+export function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
   const skip = options.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
   const raw = options.limit ?? 0;
@@ -2089,6 +2092,32 @@ export class MemoryReadStore implements ReadStore {
     } finally {
       this.core.deferIndexes = false;
       for (const state of this.core.states.values()) state.endBulk();
+    }
+  }
+
+  /**
+   * See ReadStore.fillFromScratch: each document is stored in its stored shape (StoredShapes, one
+   * copy), then each index the scratch store recorded is built by one sort over the documents.
+   */
+  fillFromScratch(scratch: ScratchStore): void {
+    if (this.core.states.size > 0) throw new Error('fillFromScratch: the store is not empty');
+    const contents = scratch.takeContents();
+    // its documents share its strings and are laid out by its copiers: both go on from here
+    this.core.strings = scratch.strings;
+    this.core.shapes = scratch.shapes;
+    try {
+      for (const { name, docs, grown, indexes } of contents) {
+        const state = this.core.state(name);
+        for (const key of grown) {
+          const doc = docs.get(key);
+          if (doc) docs.set(key, this.core.shapes.stored(doc));
+        }
+        state.docs = docs;
+        for (const spec of indexes) state.createIndex(spec);
+      }
+    } catch (err) {
+      this.core.states.clear();
+      throw err;
     }
   }
 
