@@ -73,7 +73,7 @@ export class ScratchStore implements ReadStore {
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     let c = this.collections.get(name);
     if (!c) {
-      c = new ScratchCollection(name, this.shapes);
+      c = new ScratchCollection(name, this.shapes, this.strings);
       this.collections.set(name, c);
     }
     return c as unknown as ReadCollection<T>;
@@ -155,6 +155,25 @@ const duplicateId = (name: string, id: unknown) =>
     `E11000 duplicate key error collection: ${name} index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
   );
 
+/**
+ * Whether the strings of a field are worth pooling: after the first POOL_WINDOW values of a field,
+ * each next POOL_WINDOW tell how often a value was new to the pool; a field whose values are new
+ * more than half the time (ids made of a position, positions, dates) is no longer pooled: a
+ * look-up that finds nothing costs more than one that finds, fills the pool with strings seen once,
+ * and saves no memory.
+ */
+const POOL_WINDOW = 2000;
+const POOL_MAX_NEW = 0.5;
+
+interface FieldPooling {
+  /** values and new values in the current window */
+  tries: number;
+  misses: number;
+  pooled: boolean;
+  /** past the first window */
+  warm: boolean;
+}
+
 /** Ids of the documents holding each value of one field (an array field: each of its elements). */
 type FieldMap = Map<unknown, Set<IdKey>>;
 
@@ -167,14 +186,19 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
   /** field -> its FieldMap, made by the first query that can use it */
   private readonly fieldMaps = new Map<string, FieldMap>();
 
+  /** per field: are its strings pooled (see POOL_WINDOW) */
+  private readonly pooling = new Map<string, FieldPooling>();
+
   constructor(
     readonly name: string,
     private readonly shapes: StoredShapes,
+    private readonly strings: StringPool,
   ) {}
 
   readonly [GUARDED_WRITES]: GuardedWrites = this;
 
   clear(): void {
+    this.pooling.clear();
     this.docs = new Map();
     this.grown = new Set();
     this.indexes.length = 0;
@@ -252,17 +276,46 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
   // writes: every change of `docs` goes through these
   // -------------------------------------------------------------------------------------------
 
+  /** The strings of `doc` (laid out here: its own) shared through the pool, field by field (see POOL_WINDOW). */
+  private pool(doc: Doc): Doc {
+    const strings = this.strings;
+    for (const field in doc) {
+      const value = doc[field];
+      const isArray = Array.isArray(value);
+      if (typeof value !== 'string' && !isArray) continue;
+      let p = this.pooling.get(field);
+      if (!p) this.pooling.set(field, (p = { tries: 0, misses: 0, pooled: true, warm: false }));
+      if (!p.pooled) continue;
+      const before = strings.misses;
+      if (isArray) {
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (typeof item === 'string') value[i] = strings.intern(item);
+        }
+      } else doc[field] = strings.intern(value as string);
+      p.tries += 1;
+      if (strings.misses !== before) p.misses += 1;
+      if (p.tries < POOL_WINDOW) continue;
+      // the first window warms the pool up; each later one decides
+      if (p.warm && p.misses > POOL_MAX_NEW * POOL_WINDOW) p.pooled = false;
+      p.warm = true;
+      p.tries = 0;
+      p.misses = 0;
+    }
+    return doc;
+  }
+
   /** `doc` is the store's (a copy, or made here): laid out in its stored form */
   private insertDoc(key: IdKey, doc: Doc): void {
     this.exists = true;
-    const stored = this.shapes.stored(doc);
+    const stored = this.pool(this.shapes.laidOut(doc));
     this.docs.set(key, stored);
     if (this.fieldMaps.size > 0) this.indexDoc(key, stored);
   }
 
   private replaceDoc(key: IdKey, prev: Doc, next: Doc): void {
     if (this.fieldMaps.size > 0) this.unindexDoc(key, prev);
-    const stored = this.shapes.stored(next);
+    const stored = this.pool(this.shapes.laidOut(next));
     this.docs.set(key, stored);
     this.grown.delete(key);
     if (this.fieldMaps.size > 0) this.indexDoc(key, stored);
