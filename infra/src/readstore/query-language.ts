@@ -74,7 +74,8 @@ function checkCondition(field: string, op: string, operand: unknown): void {
 
 export function checkFilter(filter: Filter): void {
   if (!isPlainObject(filter)) refuse('a filter that is not an object');
-  for (const key of Object.keys(filter)) {
+  // for…in throughout: checked at every query, so no arrays of keys
+  for (const key in filter) {
     const value = filter[key];
     if (key === '$or') {
       if (!Array.isArray(value) || value.length === 0) refuse('$or without clauses');
@@ -83,11 +84,14 @@ export function checkFilter(filter: Filter): void {
     }
     checkField(key);
     if (value === null || isScalar(value)) continue;
-    if (!isPlainObject(value) || Object.keys(value).length === 0) refuse(`${key}: ${JSON.stringify(value)}`);
-    for (const op of Object.keys(value)) {
+    if (!isPlainObject(value)) refuse(`${key}: ${JSON.stringify(value)}`);
+    let ops = 0;
+    for (const op in value) {
+      ops++;
       if (!FILTER_OPERATORS.has(op)) refuse(`${key}: operator ${op}`);
       checkCondition(key, op, value[op]);
     }
+    if (ops === 0) refuse(`${key}: ${JSON.stringify(value)}`);
   }
 }
 
@@ -129,7 +133,8 @@ export function checkReplacement(replacement: PlainObject): void {
 export function checkProjection(projection: Projection | undefined): void {
   if (!projection) return;
   let include: boolean | undefined;
-  for (const [field, v] of Object.entries(projection)) {
+  for (const field in projection) {
+    const v = projection[field];
     checkField(field);
     if (v !== 0 && v !== 1) refuse(`projection ${field}: ${String(v)}`);
     if (field === '_id') continue;
@@ -137,6 +142,30 @@ export function checkProjection(projection: Projection | undefined): void {
     include = v === 1;
   }
   if (include === false && projection._id === 1) refuse('a projection that both includes and excludes');
+}
+
+/**
+ * A copy of `doc` through a projection (checked already), like compileProjection(projection)(doc,
+ * clone) without compiling: for a projection used once.
+ */
+export function projectOnce(doc: PlainObject, projection: Projection, clone: <V>(v: V) => V): PlainObject {
+  let include: boolean | undefined;
+  for (const field in projection) {
+    if (field === '_id') continue;
+    include = projection[field] === 1;
+    break;
+  }
+  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
+  if (include === undefined) include = projection._id === 1;
+  const keepId = projection._id !== 0;
+  const out: PlainObject = {};
+  for (const key in doc) {
+    const value = doc[key];
+    if (value === undefined) continue;
+    const keep = key === '_id' ? keepId : hasOwn(projection, key) === include;
+    if (keep) out[key] = clone(value);
+  }
+  return out;
 }
 
 export function checkSort(sort: Sort | undefined): void {
