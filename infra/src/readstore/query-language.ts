@@ -278,7 +278,8 @@ function compileChecked(filter: Filter): Matcher {
 /** The fields an upsert seeds its new document with: the filter's equalities (MongoDB's rule). */
 export function equalityFields(filter: Filter): Array<[string, Scalar | null]> {
   const out: Array<[string, Scalar | null]> = [];
-  for (const [key, value] of Object.entries(filter)) {
+  for (const key in filter) {
+    const value = filter[key];
     if (key === '$or') {
       const clauses = value as Filter[];
       if (clauses.length === 1) out.push(...equalityFields(clauses[0]));
