@@ -333,7 +333,8 @@ export function updateInPlace(
   isInsert: boolean,
   compare: (a: unknown, b: unknown) => number,
   clone: <V>(v: V) => V,
-  equal: (a: unknown, b: unknown) => boolean,
+  /** without: nothing compared, UPDATE_CHANGED always */
+  equal?: (a: unknown, b: unknown) => boolean,
 ): number {
   return updateFields(doc, update, isInsert, compare, clone, equal);
 }

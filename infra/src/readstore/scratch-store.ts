@@ -145,10 +145,13 @@ function idsOf(filter: Filter): unknown[] | undefined {
   return sorted.filter((v, i) => i === 0 || compareValues(v, sorted[i - 1]) !== 0);
 }
 
-/** what a read hands out: a copy, through the projection (checked) when there is one */
-function copyOf(doc: Doc, projection: FindOptions['projection']): Doc {
+/**
+ * What a read hands out: a copy, through the projection (checked) when there is one, else laid out
+ * like the stored document (StoredShapes.copy: the generated copier, not a copy field by field).
+ */
+function copyOf(doc: Doc, projection: FindOptions['projection'], shapes: StoredShapes): Doc {
   if (projection) for (const _ in projection) return projectOnce(doc, projection, cloneValue) as Doc;
-  return cloneValue(doc);
+  return shapes.copy(doc);
 }
 
 const duplicateId = (name: string, id: unknown) =>
@@ -328,12 +331,15 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
     this.grown.delete(key);
   }
 
-  /** `update` (checked) applied to the stored `doc`; answers whether it changed */
-  private updateDoc(key: IdKey, doc: Doc, update: Update): boolean {
+  /**
+   * `update` (checked) applied to the stored `doc`; answers whether it changed (always true
+   * without `counted`: the caller has no use for it, and in place nothing is compared then).
+   */
+  private updateDoc(key: IdKey, doc: Doc, update: Update, counted = true): boolean {
     if (updatesInPlaceSafely(doc, update)) {
       const touched = this.unindexFor(key, doc, update);
       try {
-        const done = updateInPlace(doc, update, false, compareValues, cloneValue, deepEqual);
+        const done = updateInPlace(doc, update, false, compareValues, cloneValue, counted ? deepEqual : undefined);
         if (done & UPDATE_ADDED) this.grown.add(key);
         return done !== 0;
       } finally {
@@ -424,7 +430,7 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
     if (id !== undefined && !options.skip && !options.sort) {
       checkProjection(options.projection);
       const doc = this.docs.get(idKeyOf(id));
-      return doc ? (copyOf(doc, options.projection) as T) : null;
+      return doc ? (copyOf(doc, options.projection, this.shapes) as T) : null;
     }
     const [doc] = await this.find(filter, { ...options, limit: 1 });
     return doc ?? null;
@@ -437,7 +443,7 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
     let docs = this.select(filter, false);
     if (options.sort) docs = sortDocs(docs, options.sort);
     if (skip > 0 || limit !== undefined) docs = docs.slice(skip, limit === undefined ? undefined : skip + limit);
-    return docs.map((doc) => copyOf(doc, options.projection) as T);
+    return docs.map((doc) => copyOf(doc, options.projection, this.shapes) as T);
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
@@ -581,7 +587,7 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
     const doc = this.docs.get(idKey);
     if (doc) {
       if (!guardAllows(doc, guard, key)) return false;
-      this.updateDoc(idKey, doc, guardedUpdate);
+      this.updateDoc(idKey, doc, guardedUpdate, false);
       return true;
     }
     if (!upsert) return false;
