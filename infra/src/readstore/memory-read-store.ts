@@ -561,6 +561,8 @@ function sortByRank(order: Uint32Array, { ranks, count }: Ranked, dir: 1 | -1): 
  */
 class IndexBuildCache {
   docs: Doc[] | undefined;
+  /** the documents' _ids, in the same order */
+  ids: unknown[] | undefined;
   readonly columns = new Map<string, unknown[]>();
   readonly ranks = new Map<string, Ranked | null>();
 }
@@ -819,6 +821,8 @@ class MemIndex {
     // the rest of the key, then _id, within each group of equal ranked fields
     const p = ranked.length;
     const dirs = this.dirs;
+    cache.ids ??= docs.map((doc) => doc._id);
+    const ids = cache.ids;
     const compareRest = (a: number, b: number): number => {
       for (let k = p; k < f; k++) {
         const x = columns[k][a];
@@ -830,15 +834,21 @@ class MemIndex {
           if (c !== 0) return c * dirs[k];
         }
       }
-      return compareValues(docs[a]._id, docs[b]._id);
-    };
-    const samePrefix = (a: number, b: number) => {
-      for (let k = 0; k < p; k++) if (ranked[k].ranks[a] !== ranked[k].ranks[b]) return false;
-      return true;
+      const x = ids[a];
+      const y = ids[b];
+      // distinct: never equal
+      if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : 1;
+      return compareValues(x, y);
     };
     for (let start = 0; start < n;) {
       let end = start + 1;
-      while (end < n && samePrefix(order[start], order[end])) end++;
+      const first = order[start];
+      for (; end < n; end++) {
+        const at = order[end];
+        let same = true;
+        for (let k = 0; k < p && same; k++) same = ranked[k].ranks[first] === ranked[k].ranks[at];
+        if (!same) break;
+      }
       if (end - start > 1) {
         const group = Array.from(order.subarray(start, end)).sort(compareRest);
         order.set(group, start);
