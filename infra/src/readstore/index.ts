@@ -4,3 +4,4 @@ export * from './memory-snapshot';
 export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';
 export * from './switchable-read-store';
 export { GUARDED_WRITES, WriteBehindStore, type GuardedWrites } from './write-behind';
+export { ScratchStore } from './scratch-store';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryReadStore, StoredShapes, StringPool } from './memory-read-store';
@@ -508,6 +509,60 @@ describe('MemoryReadStore bulk loads', () => {
     expect(await byOwner(store, 'u0')).toEqual([
       { _id: 2, likes: 6 },
       { _id: 5, likes: 0 },
+    ]);
+  });
+});
+
+describe('MemoryReadStore index builds over existing documents', () => {
+  const value = fc.oneof(
+    fc.constantFrom('a', 'b', 'B', 'ab', ''),
+    fc.integer({ min: -2, max: 2 }),
+    // many distinct values: compared within groups instead of ranked
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.constantFrom(0.5, -0, null, true, false),
+    fc.constant(undefined),
+    fc.record({ k: fc.constantFrom(1, 2) }),
+  );
+  const docs = fc.uniqueArray(
+    fc.record({ _id: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom('x', 'y', 'z')), a: value, b: value }),
+    { selector: (d) => d._id, maxLength: 300 },
+  );
+  const spec = fc.constantFrom<Record<string, 1 | -1>>({ a: 1 }, { a: -1 }, { a: 1, b: -1 }, { b: -1, a: 1 });
+
+  /** the ids of a collection's documents in the order of its one index */
+  const orderOf = (store: MemoryReadStore) =>
+    store
+      .captureImage()
+      .collections[0].orders![0].entries!.flat()
+      .map((d) => d._id);
+
+  it('put the documents in the order inserting them one by one gives (any key values, either direction)', async () => {
+    await fc.assert(
+      fc.asyncProperty(docs, spec, async (list, key) => {
+        const built = new MemoryReadStore();
+        const inserted = new MemoryReadStore();
+        await inserted.collection('c').createIndex({ key });
+        for (const d of list) {
+          const doc = Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined)) as Doc;
+          await built.collection('c').insertOne(doc);
+          await inserted.collection('c').insertOne(doc);
+        }
+        await built.collection('c').createIndex({ key });
+        if (list.length > 0) expect(orderOf(built)).toEqual(orderOf(inserted));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuse duplicates of a unique index, and build it when there are none', async () => {
+    const store = new MemoryReadStore();
+    const c = store.collection('c');
+    for (let i = 0; i < 500; i++) await c.insertOne({ _id: i, group: `g${i % 5}`, n: i % 100 });
+    await expect(c.createIndex({ key: { group: 1, n: 1 }, unique: true })).rejects.toThrow('duplicate key');
+    await c.createIndex({ key: { n: -1, group: 1, _id: 1 }, unique: true });
+    expect(store.explain('c', { n: 3 }).plan).toBe('IXSCAN');
+    expect((await c.find({ n: { $gte: 98 } }, { sort: { n: -1, group: 1 } })).map((d) => d._id)).toEqual([
+      99, 199, 299, 399, 499, 98, 198, 298, 398, 498,
     ]);
   });
 });

@@ -26,6 +26,7 @@ import {
   compileProjection,
   equalityFields,
 } from './query-language';
+import type { ScratchStore } from './scratch-store';
 
 /*
  * In-memory ReadStore: the port's query language (query-language.ts) with MongoDB's answers.
@@ -112,7 +113,7 @@ function compareObjects(a: PlainObject, b: PlainObject): number {
  * missing are equal). Strings compare by UTF-16 code units, like mingo's query operators, so that
  * index ranges agree with the filter.
  */
-function compareValues(a: unknown, b: unknown): number {
+export function compareValues(a: unknown, b: unknown): number {
   // the common cases first (index keys are mostly strings and numbers)
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
@@ -192,7 +193,7 @@ export function idKeyOf(id: unknown): IdKey {
   return `\u0000o${JSON.stringify(id)}`;
 }
 
-function newId(): string {
+export function newId(): string {
   return randomBytes(12).toString('hex');
 }
 
@@ -230,7 +231,7 @@ function sortEntries(sort: Sort): Array<[string, 1 | -1]> {
 }
 
 /** Stable sort: equal keys keep the order they came in (natural or index order). */
-function sortDocs(docs: Doc[], sort: Sort): Doc[] {
+export function sortDocs(docs: Doc[], sort: Sort): Doc[] {
   const spec = sortEntries(sort);
   if (spec.length === 0) return docs;
   const keyed = docs.map((doc) => ({ doc, keys: spec.map(([field, dir]) => sortKeyOf(doc, field, dir)) }));
@@ -289,7 +290,7 @@ export function buildUpsertFromFilter(filter: Filter): PlainObject {
 }
 
 /** MongoDB stores _id first; keeps new documents shaped like the server's. */
-function withIdFirst(doc: PlainObject, id: unknown): Doc {
+export function withIdFirst(doc: PlainObject, id: unknown): Doc {
   for (const first in doc) {
     // already so (a replacement or an update of a stored document): no copy
     if (first === '_id' && doc._id === id) return doc as Doc;
@@ -497,6 +498,75 @@ function describeKey(fields: readonly string[], keys: readonly unknown[]): strin
   return `{ ${shown.join(', ')} }`;
 }
 
+/** Each value's place among the distinct values of a key field, in index order (see MemIndex.buildByRank). */
+interface Ranked {
+  ranks: Uint32Array;
+  /** distinct values (by compareValues) */
+  count: number;
+}
+
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * `values` ranked (equal values by compareValues share a rank, ranks in compareValues' order), or
+ * undefined when they hold more than `most` distinct values: a field of nearly unique values
+ * (positions, dates) is cheaper to compare within the groups the fields before it make.
+ */
+function rankValues(values: readonly unknown[], most: number): Ranked | undefined {
+  const places = new Map<unknown, number>();
+  for (const v of values) {
+    places.set(v, 0);
+    if (places.size > most) return undefined;
+  }
+  const distinct = [...places.keys()];
+  let strings = true;
+  let numbers = true;
+  for (const v of distinct) {
+    if (typeof v !== 'string') strings = false;
+    if (typeof v !== 'number' || Number.isNaN(v)) numbers = false;
+  }
+  // the Map already made equal strings and numbers one key; others may be equal and distinct keys (objects)
+  const generic = !strings && !numbers;
+  if (strings) (distinct as string[]).sort(compareStrings);
+  else if (numbers) (distinct as number[]).sort((a, b) => a - b);
+  else distinct.sort(compareValues);
+  let rank = -1;
+  for (let i = 0; i < distinct.length; i++) {
+    if (!generic || i === 0 || compareValues(distinct[i - 1], distinct[i]) !== 0) rank++;
+    places.set(distinct[i], rank);
+  }
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) ranks[i] = places.get(values[i])!;
+  return { ranks, count: rank + 1 };
+}
+
+/** `order` (positions) stably sorted by their ranks, descending when `dir` is -1: a counting sort. */
+function sortByRank(order: Uint32Array, { ranks, count }: Ranked, dir: 1 | -1): Uint32Array {
+  const starts = new Uint32Array(count + 1);
+  const n = order.length;
+  for (let i = 0; i < n; i++) starts[(dir === 1 ? ranks[i] : count - 1 - ranks[i]) + 1]++;
+  for (let r = 1; r <= count; r++) starts[r] += starts[r - 1];
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = order[i];
+    out[starts[dir === 1 ? ranks[at] : count - 1 - ranks[at]]++] = at;
+  }
+  return out;
+}
+
+/**
+ * What the indexes of one collection built together share (MemoryReadStore.fillFromScratch): the
+ * documents in one order, and per key field its values in that order and their ranks (null: too
+ * many distinct values to rank). Valid while the documents do not change.
+ */
+class IndexBuildCache {
+  docs: Doc[] | undefined;
+  /** the documents' _ids, in the same order */
+  ids: unknown[] | undefined;
+  readonly columns = new Map<string, unknown[]>();
+  readonly ranks = new Map<string, Ranked | null>();
+}
+
 class MemIndex {
   readonly name: string;
   readonly fields: readonly string[];
@@ -667,7 +737,8 @@ class MemIndex {
   }
 
   /** Builds the index over existing documents in one sort; fails on a unique violation. */
-  build(docs: Map<IdKey, Doc>): void {
+  build(docs: Map<IdKey, Doc>, cache: IndexBuildCache = new IndexBuildCache()): void {
+    if (this.buildByRank(docs, cache)) return;
     // each entry's keys read once (the sort compares them many times)
     const decorated: Array<{ keys: unknown[]; id: unknown; entry: IndexEntry }> = [];
     let multikeyDocs = 0;
@@ -703,6 +774,97 @@ class MemIndex {
     }
     this.list.load(decorated.map((d) => d.entry));
     this.multikeyDocs = multikeyDocs;
+  }
+
+  /**
+   * build() when no document holds an array in a key field (one entry per document, the common
+   * case). The leading key fields with few distinct values (a member id, a flag) are ranked once
+   * (a sort of their distinct values, shared by the collection's indexes) and the documents put in
+   * their order by counting sorts, last of them first (each stable); then each group they leave
+   * (a member's notifications) is sorted by the remaining fields and _id, by comparisons. False,
+   * and nothing done, when a key field holds an array.
+   */
+  private buildByRank(map: Map<IdKey, Doc>, cache: IndexBuildCache): boolean {
+    if (!cache.docs) {
+      const all = new Array<Doc>(map.size);
+      let i = 0;
+      for (const doc of map.values()) all[i++] = doc;
+      cache.docs = all;
+    }
+    const docs = cache.docs;
+    const n = docs.length;
+    for (let i = 0; i < n; i++) if (this.hasArray(docs[i])) return false;
+    const f = this.fields.length;
+    const columns = this.fields.map((field, k) => {
+      let column = cache.columns.get(field);
+      if (!column) {
+        column = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) column[i] = this.keyOf(docs[i], k);
+        cache.columns.set(field, column);
+      }
+      return column;
+    });
+    // the ranked prefix: fields of at most n / 8 distinct values, from the first
+    const ranked: Ranked[] = [];
+    for (let k = 0; k < f; k++) {
+      let r = cache.ranks.get(this.fields[k]);
+      if (r === undefined) {
+        r = rankValues(columns[k], Math.max(16, n >>> 3)) ?? null;
+        cache.ranks.set(this.fields[k], r);
+      }
+      if (!r) break;
+      ranked.push(r);
+    }
+    let order: Uint32Array = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    for (let k = ranked.length - 1; k >= 0; k--) order = sortByRank(order, ranked[k], this.dirs[k]);
+    // the rest of the key, then _id, within each group of equal ranked fields
+    const p = ranked.length;
+    const dirs = this.dirs;
+    cache.ids ??= docs.map((doc) => doc._id);
+    const ids = cache.ids;
+    const compareRest = (a: number, b: number): number => {
+      for (let k = p; k < f; k++) {
+        const x = columns[k][a];
+        const y = columns[k][b];
+        if (typeof x === 'string' && typeof y === 'string') {
+          if (x !== y) return x < y ? -dirs[k] : dirs[k];
+        } else {
+          const c = compareValues(x, y);
+          if (c !== 0) return c * dirs[k];
+        }
+      }
+      const x = ids[a];
+      const y = ids[b];
+      // distinct: never equal
+      if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : 1;
+      return compareValues(x, y);
+    };
+    for (let start = 0; start < n;) {
+      let end = start + 1;
+      const first = order[start];
+      for (; end < n; end++) {
+        const at = order[end];
+        let same = true;
+        for (let k = 0; k < p && same; k++) same = ranked[k].ranks[first] === ranked[k].ranks[at];
+        if (!same) break;
+      }
+      if (end - start > 1) {
+        const group = Array.from(order.subarray(start, end)).sort(compareRest);
+        order.set(group, start);
+      }
+      start = end;
+    }
+    const entries = new Array<Doc>(n);
+    for (let i = 0; i < n; i++) entries[i] = docs[order[i]];
+    if (this.unique) {
+      for (let i = 1; i < n; i++) {
+        if (this.compareKeys(entries[i - 1], entries[i]) === 0) throw this.duplicateError(entries[i]);
+      }
+    }
+    this.list.load(entries);
+    this.multikeyDocs = 0;
+    return true;
   }
 
   /**
@@ -985,6 +1147,8 @@ interface Change {
 interface Counters {
   keysExamined: number;
   docsExamined: number;
+  /** indexes built over existing documents (by sorting them, not from a saved order) */
+  indexesBuilt: number;
 }
 
 /**
@@ -997,6 +1161,8 @@ interface Counters {
 export class StringPool {
   private young = new Map<string, string>();
   private old = new Map<string, string>();
+  /** strings interned that were not held (a caller can tell which of its values repeat) */
+  misses = 0;
 
   constructor(
     private readonly size = 65_536,
@@ -1018,6 +1184,7 @@ export class StringPool {
       if (this.young.size < this.size) this.young.set(known, known);
       return known;
     }
+    this.misses += 1;
     if (this.young.size >= this.size) {
       this.old = this.young;
       this.young = new Map();
@@ -1028,6 +1195,8 @@ export class StringPool {
 }
 
 type ShapeCopy = (doc: PlainObject, value: (v: unknown) => unknown) => Doc;
+
+const keepValue = (v: unknown): unknown => v;
 
 const deepCopy = (v: unknown): unknown => (typeof v === 'object' && v !== null ? cloneValue(v) : v);
 
@@ -1097,6 +1266,12 @@ export class StoredShapes {
     return copy ? copy(doc, this.value) : this.pooled(doc);
   }
 
+  /** `doc` laid out like `stored` lays it out, its values as they are (the caller pools what it wants). */
+  laidOut(doc: Doc): Doc {
+    const copy = this.copierFor(doc);
+    return copy ? copy(doc, keepValue) : doc;
+  }
+
   /** A deep copy of a stored document to hand out (laid out like the stored one). */
   copy(doc: Doc): Doc {
     const copy = this.copierFor(doc);
@@ -1115,7 +1290,8 @@ export class StoredShapes {
 }
 
 class CollectionState {
-  readonly docs = new Map<IdKey, Doc>();
+  /** replaced only while the collection is empty and unindexed (MemoryReadStore.fillFromScratch) */
+  docs = new Map<IdKey, Doc>();
   readonly indexes = new Map<string, MemIndex>();
   /** indexes created during a bulk load: built by the first query that is not by _id, or when the load ends */
   readonly deferred = new Map<string, IndexSpec>();
@@ -1307,7 +1483,7 @@ class CollectionState {
    * Returns whether an index was added (false: the same index exists). `defer`: only recorded, built
    * later by buildDeferred (a bulk load: one sort at the end instead of one insertion per write).
    */
-  createIndex(spec: IndexSpec, defer = false): boolean {
+  createIndex(spec: IndexSpec, defer = false, cache?: IndexBuildCache): boolean {
     const index = new MemIndex(spec, this.name);
     if (Object.keys(spec.key).length === 1 && spec.key._id === 1) return false; // the built-in _id index
     const deferred = this.deferred.get(index.name);
@@ -1326,7 +1502,8 @@ class CollectionState {
       this.deferred.set(index.name, { ...spec, name: index.name });
       return true;
     }
-    index.build(this.docs);
+    index.build(this.docs, cache);
+    this.counters.indexesBuilt += 1;
     this.indexes.set(index.name, index);
     return true;
   }
@@ -1341,9 +1518,11 @@ class CollectionState {
 
   /** Builds the deferred indexes over the documents as they are now (fails on a unique violation). */
   buildDeferred(): void {
+    const cache = new IndexBuildCache();
     for (const [name, spec] of this.deferred) {
       const index = new MemIndex(spec, this.name);
-      index.build(this.docs);
+      index.build(this.docs, cache);
+      this.counters.indexesBuilt += 1;
       this.indexes.set(name, index);
       this.deferred.delete(name);
     }
@@ -1393,9 +1572,10 @@ interface CollectionView {
 
 class StoreCore {
   readonly states = new Map<string, CollectionState>();
-  readonly counters: Counters = { keysExamined: 0, docsExamined: 0 };
-  readonly strings = new StringPool();
-  readonly shapes = new StoredShapes(this.strings);
+  readonly counters: Counters = { keysExamined: 0, docsExamined: 0, indexesBuilt: 0 };
+  /** replaced only while the store is empty (MemoryReadStore.fillFromScratch) */
+  strings = new StringPool();
+  shapes = new StoredShapes(this.strings);
   /** inside bulkLoad: new indexes are deferred */
   deferIndexes = false;
 
@@ -1811,7 +1991,7 @@ function isIdPoint(filter: Filter): filter is { _id: string | number } {
   );
 }
 
-function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
+export function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
   const skip = options.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
   const raw = options.limit ?? 0;
@@ -2089,6 +2269,33 @@ export class MemoryReadStore implements ReadStore {
     } finally {
       this.core.deferIndexes = false;
       for (const state of this.core.states.values()) state.endBulk();
+    }
+  }
+
+  /**
+   * See ReadStore.fillFromScratch: each document is stored in its stored shape (StoredShapes, one
+   * copy), then each index the scratch store recorded is built by one sort over the documents.
+   */
+  fillFromScratch(scratch: ScratchStore): void {
+    if (this.core.states.size > 0) throw new Error('fillFromScratch: the store is not empty');
+    const contents = scratch.takeContents();
+    // its documents share its strings and are laid out by its copiers: both go on from here
+    this.core.strings = scratch.strings;
+    this.core.shapes = scratch.shapes;
+    try {
+      for (const { name, docs, grown, indexes } of contents) {
+        const state = this.core.state(name);
+        for (const key of grown) {
+          const doc = docs.get(key);
+          if (doc) docs.set(key, this.core.shapes.stored(doc));
+        }
+        state.docs = docs;
+        const cache = new IndexBuildCache();
+        for (const spec of indexes) state.createIndex(spec, false, cache);
+      }
+    } catch (err) {
+      this.core.states.clear();
+      throw err;
     }
   }
 

@@ -16,6 +16,8 @@
  * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`.
  * - Sorts and index keys: top-level fields, 1 or -1.
  */
+import type { ScratchStore } from './scratch-store';
+
 export type Doc = { _id: string | number; [key: string]: unknown };
 export type Filter = Record<string, unknown>;
 export type Update = Record<string, unknown>;
@@ -114,6 +116,12 @@ export interface ReadStore {
    * before it ends (a failed one is still undone). Stores without it run `fn` as it is.
    */
   bulkLoad?<R>(fn: () => Promise<R>): Promise<R>;
+  /**
+   * Optional, for a store that holds nothing and that nobody reads yet (a rebuild from empty):
+   * take over everything a ScratchStore holds (its documents as they are, and its indexes, each
+   * built once over them; a unique violation shows here). The scratch store is left empty.
+   */
+  fillFromScratch?(scratch: ScratchStore): void;
   /** drop every collection */
   dropAll(): Promise<void>;
   close(): Promise<void>;

@@ -74,7 +74,8 @@ function checkCondition(field: string, op: string, operand: unknown): void {
 
 export function checkFilter(filter: Filter): void {
   if (!isPlainObject(filter)) refuse('a filter that is not an object');
-  for (const key of Object.keys(filter)) {
+  // for…in throughout: checked at every query, so no arrays of keys
+  for (const key in filter) {
     const value = filter[key];
     if (key === '$or') {
       if (!Array.isArray(value) || value.length === 0) refuse('$or without clauses');
@@ -83,24 +84,29 @@ export function checkFilter(filter: Filter): void {
     }
     checkField(key);
     if (value === null || isScalar(value)) continue;
-    if (!isPlainObject(value) || Object.keys(value).length === 0) refuse(`${key}: ${JSON.stringify(value)}`);
-    for (const op of Object.keys(value)) {
+    if (!isPlainObject(value)) refuse(`${key}: ${JSON.stringify(value)}`);
+    let ops = 0;
+    for (const op in value) {
+      ops++;
       if (!FILTER_OPERATORS.has(op)) refuse(`${key}: operator ${op}`);
       checkCondition(key, op, value[op]);
     }
+    if (ops === 0) refuse(`${key}: ${JSON.stringify(value)}`);
   }
 }
 
 export function checkUpdate(update: Update): void {
-  const ops = Object.keys(update);
-  if (ops.length === 0) refuse('an empty update');
+  // for…in throughout: checked at every write, so no arrays of keys
+  let ops = 0;
+  for (const op in update) if (hasOwn(update, op)) ops++;
+  if (ops === 0) refuse('an empty update');
   // a field under two operators: MongoDB refuses it as a conflict (one operator cannot repeat one)
-  const seen = ops.length > 1 ? new Set<string>() : undefined;
-  for (const op of ops) {
+  const seen = ops > 1 ? new Set<string>() : undefined;
+  for (const op in update) {
     if (!UPDATE_OPERATORS.has(op)) refuse(`update operator ${op}`);
     const fields = update[op];
     if (!isPlainObject(fields)) refuse(`${op} of ${JSON.stringify(fields)}`);
-    for (const field of Object.keys(fields)) {
+    for (const field in fields) {
       const operand = fields[field];
       checkField(field);
       if (seen) {
@@ -127,7 +133,8 @@ export function checkReplacement(replacement: PlainObject): void {
 export function checkProjection(projection: Projection | undefined): void {
   if (!projection) return;
   let include: boolean | undefined;
-  for (const [field, v] of Object.entries(projection)) {
+  for (const field in projection) {
+    const v = projection[field];
     checkField(field);
     if (v !== 0 && v !== 1) refuse(`projection ${field}: ${String(v)}`);
     if (field === '_id') continue;
@@ -135,6 +142,30 @@ export function checkProjection(projection: Projection | undefined): void {
     include = v === 1;
   }
   if (include === false && projection._id === 1) refuse('a projection that both includes and excludes');
+}
+
+/**
+ * A copy of `doc` through a projection (checked already), like compileProjection(projection)(doc,
+ * clone) without compiling: for a projection used once.
+ */
+export function projectOnce(doc: PlainObject, projection: Projection, clone: <V>(v: V) => V): PlainObject {
+  let include: boolean | undefined;
+  for (const field in projection) {
+    if (field === '_id') continue;
+    include = projection[field] === 1;
+    break;
+  }
+  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
+  if (include === undefined) include = projection._id === 1;
+  const keepId = projection._id !== 0;
+  const out: PlainObject = {};
+  for (const key in doc) {
+    const value = doc[key];
+    if (value === undefined) continue;
+    const keep = key === '_id' ? keepId : hasOwn(projection, key) === include;
+    if (keep) out[key] = clone(value);
+  }
+  return out;
 }
 
 export function checkSort(sort: Sort | undefined): void {
@@ -247,7 +278,8 @@ function compileChecked(filter: Filter): Matcher {
 /** The fields an upsert seeds its new document with: the filter's equalities (MongoDB's rule). */
 export function equalityFields(filter: Filter): Array<[string, Scalar | null]> {
   const out: Array<[string, Scalar | null]> = [];
-  for (const [key, value] of Object.entries(filter)) {
+  for (const key in filter) {
+    const value = filter[key];
     if (key === '$or') {
       const clauses = value as Filter[];
       if (clauses.length === 1) out.push(...equalityFields(clauses[0]));
@@ -281,50 +313,110 @@ export function applyUpdate(
   inPlace = false,
 ): PlainObject {
   const next: PlainObject = inPlace ? doc : { ...doc };
-  for (const op of Object.keys(update)) {
+  updateFields(next, update, isInsert, compare, clone);
+  return next;
+}
+
+/** What `updateInPlace` did: a field changed (UPDATE_CHANGED), a field was added (UPDATE_ADDED, with CHANGED). */
+export const UPDATE_CHANGED = 1;
+export const UPDATE_ADDED = 2;
+
+/**
+ * `applyUpdate` on `doc` itself, answering whether it changed (what comparing the versions before
+ * and after with a structural equality would answer: UPDATE_CHANGED) and whether a field was added
+ * (UPDATE_ADDED too), else 0. Only for an update `updatesInPlaceSafely` accepts for `doc`: one that
+ * cannot fail halfway.
+ */
+export function updateInPlace(
+  doc: PlainObject,
+  update: Update,
+  isInsert: boolean,
+  compare: (a: unknown, b: unknown) => number,
+  clone: <V>(v: V) => V,
+  /** without: nothing compared, UPDATE_CHANGED always */
+  equal?: (a: unknown, b: unknown) => boolean,
+): number {
+  return updateFields(doc, update, isInsert, compare, clone, equal);
+}
+
+/**
+ * The update applied to `next`, field by field (for…in: no arrays of keys, no closures per call);
+ * with `equal`, answers what changed (see updateInPlace; without, always UPDATE_CHANGED).
+ */
+function updateFields(
+  next: PlainObject,
+  update: Update,
+  isInsert: boolean,
+  compare: (a: unknown, b: unknown) => number,
+  clone: <V>(v: V) => V,
+  equal?: (a: unknown, b: unknown) => boolean,
+): number {
+  let changed = equal === undefined;
+  let added = false;
+  for (const op in update) {
     if (op === '$setOnInsert' && !isInsert) continue;
     const fields = update[op] as PlainObject;
-    for (const field of Object.keys(fields)) {
+    for (const field in fields) {
       const operand = fields[field];
-      const current = hasOwn(next, field) ? next[field] : undefined;
+      const present = hasOwn(next, field);
+      const current = present ? next[field] : undefined;
+      if (!present && op !== '$pull') added = true;
       if (field === '_id') {
         if (op !== '$set' && op !== '$setOnInsert') throw new UpdateError(`Cannot apply ${op} to _id`);
         if (current !== undefined && current !== operand)
           throw new UpdateError("Performing an update on the path '_id' would modify the immutable field '_id'");
+        if (!changed && !present) changed = true;
         next._id = operand;
         continue;
       }
       switch (op) {
         case '$set':
         case '$setOnInsert':
+          if (!changed && (!present || !equal!(current, operand))) changed = true;
           next[field] = clone(operand);
           break;
         case '$inc':
-          if (current === undefined) next[field] = 0 + (operand as number);
-          else if (typeof current === 'number') next[field] = current + (operand as number);
-          else throw new UpdateError(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
+          if (current === undefined) {
+            next[field] = 0 + (operand as number);
+            changed = true;
+          } else if (typeof current === 'number') {
+            const sum = current + (operand as number);
+            if (!changed && !equal!(current, sum)) changed = true;
+            next[field] = sum;
+          } else throw new UpdateError(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
           break;
         case '$min':
         case '$max': {
           const c = current === undefined ? 0 : compare(operand, current);
-          if (current === undefined || (op === '$min' ? c < 0 : c > 0)) next[field] = operand;
+          if (current === undefined || (op === '$min' ? c < 0 : c > 0)) {
+            if (!changed && (!present || !equal!(current, operand))) changed = true;
+            next[field] = operand;
+          }
           break;
         }
         case '$addToSet':
-          if (current === undefined) next[field] = [operand];
-          else if (!Array.isArray(current))
+          if (current === undefined) {
+            next[field] = [operand];
+            changed = true;
+          } else if (!Array.isArray(current))
             throw new UpdateError(`Cannot apply $addToSet to a non-array field '${field}'`);
-          else if (!current.includes(operand)) next[field] = [...current, operand];
+          else if (!current.includes(operand)) {
+            next[field] = [...current, operand];
+            changed = true;
+          }
           break;
         case '$pull':
           if (current === undefined) break;
           if (!Array.isArray(current)) throw new UpdateError(`Cannot apply $pull to a non-array value '${field}'`);
-          next[field] = current.filter((v) => v !== operand);
+          if (current.includes(operand)) {
+            next[field] = current.filter((v) => v !== operand);
+            changed = true;
+          }
           break;
       }
     }
   }
-  return next;
+  return changed ? (added ? UPDATE_CHANGED | UPDATE_ADDED : UPDATE_CHANGED) : 0;
 }
 
 /**
@@ -333,11 +425,11 @@ export function applyUpdate(
  * _id; the others ($addToSet, $pull) and _id go through a copy.
  */
 export function updatesInPlaceSafely(doc: PlainObject, update: Update): boolean {
-  for (const op of Object.keys(update)) {
+  for (const op in update) {
     const fields = update[op] as PlainObject;
     if (op === '$addToSet' || op === '$pull' || hasOwn(fields, '_id')) return false;
     if (op !== '$inc') continue;
-    for (const field of Object.keys(fields)) {
+    for (const field in fields) {
       const current = hasOwn(doc, field) ? doc[field] : undefined;
       if (current !== undefined && typeof current !== 'number') return false;
     }

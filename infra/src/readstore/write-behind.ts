@@ -69,7 +69,7 @@ const isScalar = (v: unknown): v is string | number | boolean =>
  * top-level fields holding scalars), decided without compiling anything; undefined for anything
  * else (arrays, null, dotted paths, other operators): then the query language's matcher decides.
  */
-function quickMatch(doc: Doc, filter: Filter): boolean | undefined {
+export function quickMatch(doc: Doc, filter: Filter): boolean | undefined {
   for (const key in filter) {
     const cond = filter[key];
     if (key === '$or') {
@@ -147,7 +147,7 @@ export interface GuardedWrites {
 }
 
 /** Does `doc` pass the guard filter of `key` (see GuardedWrites)? */
-function guardAllows(doc: Doc, guard: string, key: string): boolean {
+export function guardAllows(doc: Doc, guard: string, key: string): boolean {
   if (!Object.prototype.hasOwnProperty.call(doc, guard)) return true;
   const value = doc[guard];
   if (typeof value === 'string') return value < key;

@@ -174,8 +174,8 @@ export const notificationsProjector: Projector = {
         ? await users.findOne({ _id: spec.senderId }, { projection: { email: 1, pseudo: 1 } })
         : null;
       const docId = notificationDocId(spec.recipientId, id);
-      const doc: NotificationDoc = {
-        _id: docId,
+      // the document without its _id, as the update sets it (no copy of a whole document to drop it)
+      const fields = {
         id,
         cause_pos: causePos,
         user_id: spec.recipientId,
@@ -185,12 +185,11 @@ export const notificationsProjector: Projector = {
         sender_pseudo: sender?.pseudo ?? '',
         message: NOTIFICATION_TEXTS[spec.type](sender?.pseudo ?? '', spec.detail),
         video_id: spec.videoId,
-        seen: 0,
+        seen: 0 as const,
         deleted: false,
         created_at: event.metadata.at,
       };
-      const { _id, ...fields } = doc;
-      const created = await applyOnce(notifications, _id, event.position, { $set: fields }, { upsert: true });
+      const created = await applyOnce(notifications, docId, event.position, { $set: fields }, { upsert: true });
       // guarded on its own: after a crash between the two writes, the redelivery still counts it once
       await applyOnce(
         counters,
@@ -200,6 +199,7 @@ export const notificationsProjector: Projector = {
         { upsert: true },
       );
       if (created && ctx.live) {
+        const doc: NotificationDoc = { _id: docId, ...fields };
         ctx.push(`user:${spec.recipientId}`, 'notification:new', {
           notification: toNotificationView(doc),
           unread: await unreadOf(store, spec.recipientId),

@@ -240,10 +240,10 @@ export class ProjectionService implements ProjectionProgress {
     try {
       const last = (await this.options.events.lastPosition()) ?? 0n;
       let applied = 0;
-      await next.start((done) => {
+      await next.start((done, at) => {
         applied = done;
         const seconds = (performance.now() - started) / 1000;
-        const pos = next.currentPosition ?? 0n;
+        const pos = at ?? 0n;
         const fraction = last === 0n ? 1 : Math.min(1, Number((pos * 10_000n) / last) / 10_000);
         report({
           status: 'running',

@@ -29,20 +29,18 @@ export async function rebuildReadModels(options: {
   await read.dropAll();
   const runner = new ProjectionRunner({ events, read, projectors, batchSize: options.batchSize ?? 1000 });
   const started = performance.now();
-  const report = (done: number) => {
+  let position: LogPosition | undefined;
+  const report = (done: number, at: LogPosition | undefined) => {
+    position = at;
     const seconds = (performance.now() - started) / 1000;
-    const pos = runner.currentPosition ?? 0n;
+    const pos = at ?? 0n;
     const fraction = last === undefined || last === 0n ? 1 : Math.min(1, Number((pos * 10_000n) / last) / 10_000);
     const rate = seconds > 0 ? done / seconds : 0;
     const etaSeconds = fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0;
     options.onProgress?.({ done, rate, etaSeconds, fraction });
   };
-  // from empty: the indexes are built once the log is in (or when a projector's query needs one)
-  const load = async () => {
-    await runner.ensureIndexes();
-    return runner.catchUp(report);
-  };
-  const done = read.bulkLoad ? await read.bulkLoad(load) : await load();
-  report(done);
+  // from empty: see ProjectionRunner.load (a MemoryReadStore gets it all at the end, indexes built once)
+  const done = await runner.load(report);
+  report(done, runner.currentPosition ?? position);
   return { events: done, seconds: (performance.now() - started) / 1000, position: runner.currentPosition };
 }

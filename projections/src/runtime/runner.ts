@@ -1,5 +1,12 @@
 import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import { WriteBehindStore, type EventStore, type PushBus, type ReadStore, type SubscriptionHandle } from '@evo/infra';
+import {
+  ScratchStore,
+  WriteBehindStore,
+  type EventStore,
+  type PushBus,
+  type ReadStore,
+  type SubscriptionHandle,
+} from '@evo/infra';
 import type { Projector, ProjectionContext } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
 
@@ -20,6 +27,12 @@ export interface ProjectionProgress {
   /** have the read models caught up with the log as it was when they started? */
   isCaughtUp(): Promise<boolean>;
 }
+
+/** How far a catch-up or a load is: events applied, and the position of the last one. */
+export type BatchProgress = (done: number, position: LogPosition | undefined) => void;
+
+/** Not live: pushes are dropped (see ProjectionContext). */
+const CATCHING_UP: ProjectionContext = { live: false, push: () => undefined, rooms: () => undefined };
 
 type Push =
   | { kind: 'emit'; room: string; event: string; payload: unknown }
@@ -67,10 +80,10 @@ export class ProjectionRunner implements ProjectionProgress {
     return this.position;
   }
 
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(read: ReadStore = this.options.read): Promise<void> {
     for (const p of this.options.projectors) {
       for (const [collection, specs] of Object.entries(p.indexes ?? {})) {
-        for (const spec of specs) await this.options.read.collection(collection).createIndex(spec);
+        for (const spec of specs) await read.collection(collection).createIndex(spec);
       }
     }
   }
@@ -81,15 +94,10 @@ export class ProjectionRunner implements ProjectionProgress {
   }
 
   /** Catch up with the log, then keep following it. Resolves once caught up. */
-  async start(onBatch?: (done: number) => void): Promise<void> {
+  async start(onBatch?: BatchProgress): Promise<void> {
     this.position = await readCheckpoint(this.options.read);
-    const read = this.options.read;
-    if (this.position === undefined && read.bulkLoad) {
-      // from empty: the indexes are built once the log is in (or when a projector's query needs one)
-      await read.bulkLoad(async () => {
-        await this.ensureIndexes();
-        await this.catchUp(onBatch);
-      });
+    if (this.position === undefined) {
+      await this.load(onBatch);
     } else {
       await this.ensureIndexes();
       await this.catchUp(onBatch);
@@ -102,6 +110,47 @@ export class ProjectionRunner implements ProjectionProgress {
     });
   }
 
+  /**
+   * The whole log into read models that have no checkpoint: a rebuild (rebuild.ts) and a first
+   * start both come here. A store that holds nothing and can take over a ScratchStore
+   * (MemoryReadStore) gets every event folded into one first, without transactions, copies or
+   * index upkeep, then the lot at once (each index built once), checkpoint included: until then it
+   * stays empty, and the position stays where it was. Any other store gets the batches of
+   * `catchUp` (inside its bulkLoad when it has one: indexes built once the log is in, or when a
+   * projector's query needs one). Resolves with the number of events read.
+   */
+  async load(onBatch?: BatchProgress): Promise<number> {
+    const read = this.options.read;
+    const fill = read.fillFromScratch?.bind(read);
+    if (this.position !== undefined || !fill || (await read.listCollections()).length > 0) {
+      const loadInBatches = async () => {
+        await this.ensureIndexes();
+        return this.catchUp(onBatch);
+      };
+      return read.bulkLoad ? read.bulkLoad(loadInBatches) : loadInBatches();
+    }
+    const scratch = new ScratchStore();
+    await this.ensureIndexes(scratch);
+    let done = 0;
+    let last: LogPosition | undefined;
+    for await (const batch of this.options.events.readAll(undefined, this.batchSize)) {
+      for (const event of batch) {
+        const projectors = this.routes.get(event.type);
+        if (!projectors) continue;
+        for (const projector of projectors) await projector.project(event as RecordedAppEvent, scratch, CATCHING_UP);
+      }
+      if (batch.length === 0) continue;
+      last = batch[batch.length - 1].position;
+      done += batch.length;
+      onBatch?.(done, last);
+    }
+    if (last !== undefined) await writeCheckpoint(scratch, last);
+    fill(scratch);
+    this.position = last;
+    this.notify();
+    return done;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     await this.subscription?.stop();
@@ -112,12 +161,12 @@ export class ProjectionRunner implements ProjectionProgress {
   }
 
   /** Replay the log after the checkpoint into the read models, a batch per transaction. */
-  async catchUp(onBatch?: (done: number) => void): Promise<number> {
+  async catchUp(onBatch?: BatchProgress): Promise<number> {
     let done = 0;
     for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
       await this.applyBatch(batch, false);
       done += batch.length;
-      onBatch?.(done);
+      onBatch?.(done, this.position);
     }
     return done;
   }
@@ -163,7 +212,7 @@ export class ProjectionRunner implements ProjectionProgress {
           push: (room, event, payload) => pushes.push({ kind: 'emit', room, event, payload }),
           rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
         }
-      : { live, push: () => undefined, rooms: () => undefined };
+      : CATCHING_UP;
     const last = batch[batch.length - 1].position;
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits

@@ -34,19 +34,31 @@ const isPointId = (id: unknown): id is string | number =>
 function withGuard(update: Update, guard: string, key: string): Update {
   const out: Update = {};
   let set: Record<string, unknown> | undefined;
-  for (const op of Object.keys(update)) {
+  for (const op in update) {
     if (op !== '$set') {
       out[op] = update[op];
       continue;
     }
     const fields = update.$set as Record<string, unknown> | undefined;
     set = {};
-    if (fields) for (const field of Object.keys(fields)) set[field] = fields[field];
+    if (fields) for (const field in fields) set[field] = fields[field];
     out.$set = set;
   }
   if (!set) out.$set = set = {};
   set[guard] = key;
   return out;
+}
+
+/**
+ * The guard field of each guard name, made once: a name built at each write would be a new string
+ * to look up among the property names at each use.
+ */
+const guardFields = new Map<string, string>();
+function guardField(name: string | undefined): string {
+  if (!name) return '_pos';
+  let field = guardFields.get(name);
+  if (field === undefined) guardFields.set(name, (field = `_pos_${name}`));
+  return field;
 }
 
 /**
@@ -68,7 +80,7 @@ export async function applyOnce(
   options: { upsert?: boolean; guard?: string } = {},
 ): Promise<boolean> {
   const key = positionKey(position);
-  const guard = options.guard ? `_pos_${options.guard}` : '_pos';
+  const guard = guardField(options.guard);
   const guardedUpdate = withGuard(update, guard, key);
   const oneStep = guardedWritesOf(coll);
   if (oneStep && isPointId(id)) return oneStep.applyOnce(id, guard, key, guardedUpdate, options.upsert === true);
