@@ -25,6 +25,7 @@ import {
   compileFilter as compileLanguageFilter,
   compileProjection,
   equalityFields,
+  runBulkWrite,
 } from './query-language';
 import type { ScratchStore } from './scratch-store';
 
@@ -2170,19 +2171,12 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
-    // ordered: each op runs after the previous one; the first error ends the batch, earlier writes stay
-    for (const op of ops) {
-      if ('insertOne' in op) this.insert(op.insertOne.document);
-      else if ('updateOne' in op)
-        this.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, true);
-      else if ('updateMany' in op)
-        this.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, false);
-      else if ('deleteOne' in op) this.delete(op.deleteOne.filter, true);
-      else if ('deleteMany' in op) this.delete(op.deleteMany.filter, false);
-      else if ('replaceOne' in op)
-        this.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true, false);
-      else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
-    }
+    runBulkWrite(ops, {
+      insert: (d) => this.insert(d),
+      update: (f, u, upsert, one) => this.update(f, u, upsert, one),
+      delete: (f, one) => this.delete(f, one),
+      replace: (f, r, upsert) => this.replace(f, r, upsert, false),
+    });
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {

@@ -1,4 +1,12 @@
-import { UnsupportedQueryError, type Filter, type Projection, type Sort, type Update } from './port';
+import {
+  UnsupportedQueryError,
+  type BulkOp,
+  type Doc,
+  type Filter,
+  type Projection,
+  type Sort,
+  type Update,
+} from './port';
 
 /*
  * The ReadStore's query language: the part of MongoDB's that projectors and queries use, and no
@@ -313,7 +321,7 @@ export function applyUpdate(
   inPlace = false,
 ): PlainObject {
   const next: PlainObject = inPlace ? doc : { ...doc };
-  updateFields(next, update, isInsert, compare, clone);
+  updateInPlace(next, update, isInsert, compare, clone);
   return next;
 }
 
@@ -322,28 +330,14 @@ export const UPDATE_CHANGED = 1;
 export const UPDATE_ADDED = 2;
 
 /**
- * `applyUpdate` on `doc` itself, answering whether it changed (what comparing the versions before
- * and after with a structural equality would answer: UPDATE_CHANGED) and whether a field was added
- * (UPDATE_ADDED too), else 0. Only for an update `updatesInPlaceSafely` accepts for `doc`: one that
- * cannot fail halfway.
+ * The update applied to `next` itself, field by field (for…in: no arrays of keys, no closures per
+ * call). With `equal`, answers whether it changed (what comparing the versions before and after
+ * with a structural equality would answer: UPDATE_CHANGED) and whether a field was added
+ * (UPDATE_ADDED too), else 0; without, nothing is compared and the answer is UPDATE_CHANGED. On a
+ * stored document only for an update `updatesInPlaceSafely` accepts for it: one that cannot fail
+ * halfway.
  */
 export function updateInPlace(
-  doc: PlainObject,
-  update: Update,
-  isInsert: boolean,
-  compare: (a: unknown, b: unknown) => number,
-  clone: <V>(v: V) => V,
-  /** without: nothing compared, UPDATE_CHANGED always */
-  equal?: (a: unknown, b: unknown) => boolean,
-): number {
-  return updateFields(doc, update, isInsert, compare, clone, equal);
-}
-
-/**
- * The update applied to `next`, field by field (for…in: no arrays of keys, no closures per call);
- * with `equal`, answers what changed (see updateInPlace; without, always UPDATE_CHANGED).
- */
-function updateFields(
   next: PlainObject,
   update: Update,
   isInsert: boolean,
@@ -459,4 +453,27 @@ export function compileProjection(projection: Projection): ProjectionFn {
     for (const key in doc) if (doc[key] !== undefined && keeps(key)) out[key] = clone(doc[key]);
     return out;
   };
+}
+
+/** The writes of a collection that `bulkWrite` dispatches to (see runBulkWrite). */
+export interface BulkWriter {
+  insert(doc: Doc): void;
+  update(filter: Filter, update: Update, upsert: boolean, one: boolean): void;
+  delete(filter: Filter, one: boolean): void;
+  replace(filter: Filter, replacement: Doc, upsert: boolean): void;
+}
+
+/** `bulkWrite`'s operations, ordered: each runs after the previous one; the first error ends the batch, earlier writes stay. */
+export function runBulkWrite(ops: readonly BulkOp[], to: BulkWriter): void {
+  for (const op of ops) {
+    if ('insertOne' in op) to.insert(op.insertOne.document);
+    else if ('updateOne' in op) to.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, true);
+    else if ('updateMany' in op)
+      to.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, false);
+    else if ('deleteOne' in op) to.delete(op.deleteOne.filter, true);
+    else if ('deleteMany' in op) to.delete(op.deleteMany.filter, false);
+    else if ('replaceOne' in op)
+      to.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true);
+    else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
+  }
 }

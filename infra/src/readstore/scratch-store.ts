@@ -37,6 +37,7 @@ import {
   isPlainObject,
   projectOnce,
   UPDATE_ADDED,
+  runBulkWrite,
   updateInPlace,
   updatesInPlaceSafely,
   type Matcher,
@@ -545,19 +546,12 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
-    // ordered: the first error ends the batch, earlier writes stay
-    for (const op of ops) {
-      if ('insertOne' in op) this.insert(op.insertOne.document);
-      else if ('updateOne' in op)
-        this.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, true);
-      else if ('updateMany' in op)
-        this.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, false);
-      else if ('deleteOne' in op) this.delete(op.deleteOne.filter, true);
-      else if ('deleteMany' in op) this.delete(op.deleteMany.filter, false);
-      else if ('replaceOne' in op)
-        this.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true);
-      else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
-    }
+    runBulkWrite(ops, {
+      insert: (d) => this.insert(d),
+      update: (f, u, upsert, one) => this.update(f, u, upsert, one),
+      delete: (f, one) => this.delete(f, one),
+      replace: (f, r, upsert) => this.replace(f, r, upsert),
+    });
   }
 
   /** Recorded, built by the store that takes the documents over (which refuses a conflicting one then). */
