@@ -278,6 +278,25 @@ function sameId(a: unknown, b: unknown): boolean {
   return idKeyOf(a) === idKeyOf(b);
 }
 
+/**
+ * The _id of a document a replacement upserts with `filter`: the replacement's own, else the
+ * filter's equality on _id, else a new one; MongoDB's error when its own and the filter's differ.
+ */
+export function upsertedReplacementId(replacement: PlainObject, filter: Filter): unknown {
+  const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
+  if (replacement._id !== undefined && fromFilter !== undefined && !sameId(replacement._id, fromFilter)) {
+    throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
+  }
+  return replacement._id ?? fromFilter ?? newId();
+}
+
+/** MongoDB's error when a replacement names an _id other than its target's (an _id never changes). */
+export function checkReplacementKeepsId(replacement: PlainObject, targetId: unknown): void {
+  if (replacement._id !== undefined && !sameId(replacement._id, targetId)) {
+    throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+  }
+}
+
 /** An update of the language applied to a copy of `doc`, or to `doc` itself when `inPlace` (on insert, $setOnInsert too). */
 export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean, inPlace = false): Doc {
   return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue, inPlace) as Doc;
@@ -2139,17 +2158,10 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     const copy = cloneValue(replacement) as PlainObject;
     if (!target) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-      const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
-      const id = copy._id ?? fromFilter ?? newId();
-      if (copy._id !== undefined && fromFilter !== undefined && !sameId(copy._id, fromFilter)) {
-        throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
-      }
-      this.view.put(withIdFirst(copy, id), false);
+      this.view.put(withIdFirst(copy, upsertedReplacementId(copy, filter)), false);
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     }
-    if (copy._id !== undefined && !sameId(copy._id, target._id)) {
-      throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
-    }
+    checkReplacementKeepsId(copy, target._id);
     const next = withIdFirst(copy, target._id);
     if (counted && deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
     this.view.put(next, true);

@@ -15,6 +15,7 @@ import {
   applyUpdate,
   buildUpsertFromFilter,
   checkFindOptions,
+  checkReplacementKeepsId,
   cloneValue,
   compareValues,
   deepEqual,
@@ -23,6 +24,7 @@ import {
   sortDocs,
   StoredShapes,
   StringPool,
+  upsertedReplacementId,
   withIdFirst,
   type IdKey,
 } from './memory-read-store';
@@ -33,7 +35,6 @@ import {
   checkSort,
   checkUpdate,
   compileFilter,
-  equalityFields,
   isPlainObject,
   projectOnce,
   UPDATE_ADDED,
@@ -512,19 +513,13 @@ class ScratchCollection<T extends Doc> implements ReadCollection<T>, GuardedWrit
     const copy = cloneValue(replacement) as Record<string, unknown>;
     if (!target) {
       if (!upsert) return { ...NO_CHANGE };
-      const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
-      if (copy._id !== undefined && fromFilter !== undefined && idKeyOf(copy._id) !== idKeyOf(fromFilter)) {
-        throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
-      }
-      const doc = withIdFirst(copy, copy._id ?? fromFilter ?? newId());
+      const doc = withIdFirst(copy, upsertedReplacementId(copy, filter));
       const key = idKeyOf(doc._id);
       if (this.docs.has(key)) throw duplicateId(this.name, doc._id);
       this.insertDoc(key, doc);
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     }
-    if (copy._id !== undefined && idKeyOf(copy._id) !== idKeyOf(target._id)) {
-      throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
-    }
+    checkReplacementKeepsId(copy, target._id);
     const next = withIdFirst(copy, target._id);
     if (deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
     this.replaceDoc(idKeyOf(target._id), target, next);
