@@ -2395,27 +2395,30 @@ export interface MemoryStoreImage {
   orderCode?: string;
 }
 
-let orderCode: string | undefined;
-
 /**
  * Identifies the code that orders indexes (this file: compareValues, MemIndex): a hash of its
- * source text, so that a saved index order is taken without a check only by the same code. When the
- * source cannot be read, a value of this process alone (orders from elsewhere are then checked).
+ * source text, so that a saved index order is taken without a check only by the same code. Read
+ * when this module is evaluated, not when a snapshot is first written or read: a server started
+ * before this file was edited must not write its orders under the edited file's hash (the next
+ * start, built from the edited file, would take them unchecked). When the source cannot be read,
+ * a value of this process alone (orders from elsewhere are then checked).
  */
+const ORDER_CODE = (() => {
+  try {
+    // this source file, found through the package (the same from the sources and from the server bundle)
+    const source = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@evo/infra')),
+      'readstore/memory-read-store.ts',
+    );
+    return createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 32);
+  } catch {
+    return `process-${randomBytes(8).toString('hex')}`;
+  }
+})();
+
+/** ORDER_CODE: who saved a snapshot's index orders */
 export function indexOrderCode(): string {
-  orderCode ??= (() => {
-    try {
-      // this source file, found through the package (the same from the sources and from the server bundle)
-      const source = path.join(
-        path.dirname(createRequire(import.meta.url).resolve('@evo/infra')),
-        'readstore/memory-read-store.ts',
-      );
-      return createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 32);
-    } catch {
-      return `process-${randomBytes(8).toString('hex')}`;
-    }
-  })();
-  return orderCode;
+  return ORDER_CODE;
 }
 
 /** The store handed to a transaction's function during a bulk load: writes in place, undone if it fails. */
