@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryReadStore } from './memory-read-store';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { MemoryReadStore, indexOrderCode } from './memory-read-store';
 import { SnapshotFileError, readMemorySnapshot, writeMemorySnapshot } from './memory-snapshot';
 import { DuplicateKeyError } from './port';
 
@@ -163,6 +165,14 @@ describe('memory read-store snapshot file', () => {
       await expect(loaded.collection('items').insertOne({ _id: 'dup', code: 'c0000' })).rejects.toBeInstanceOf(
         DuplicateKeyError,
       );
+    });
+
+    it('names the code that saved the orders by the hash of memory-read-store.ts, taken when the module loaded', () => {
+      // not a value of this process alone (the fallback when the file cannot be found), which
+      // would make every saved order be checked again at each start
+      const source = readFileSync(path.join(import.meta.dirname, 'memory-read-store.ts'));
+      expect(indexOrderCode()).toBe(createHash('sha256').update(source).digest('hex').slice(0, 32));
+      expect(new MemoryReadStore().captureImage().orderCode).toBe(indexOrderCode());
     });
 
     it('an order saved by other code is checked, and sorted when it is not this index’s order', async () => {

@@ -400,6 +400,33 @@ export function readStoreContract(
         expect(await coll.countDocuments()).toBe(4);
       });
 
+      it("replaceOne never changes an _id; an upsert takes the replacement's, else the filter's, else a new one", async () => {
+        const coll = await people();
+        // a replacement naming another _id than its target's is refused, and nothing changes
+        await expect(coll.replaceOne({ _id: 2 }, { _id: 20, name: 'x' })).rejects.toThrow();
+        expect(await coll.findOne({ _id: 2 })).toMatchObject({ name: 'bob' });
+        expect(await coll.findOne({ _id: 20 })).toBeNull();
+        // the same _id, said again, is fine
+        await coll.replaceOne({ _id: 2 }, { _id: 2, name: 'robert' });
+        expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, name: 'robert' });
+        // an upsert whose replacement and filter name two different _ids is refused
+        await expect(coll.replaceOne({ _id: 'n' }, { _id: 'm', v: 1 }, { upsert: true })).rejects.toThrow();
+        expect(await coll.countDocuments()).toBe(4);
+        // the filter's _id when the replacement has none (the port's type asks for one; MongoDB does not)
+        expect(await coll.replaceOne({ _id: 'n' }, { v: 1 } as unknown as Doc, { upsert: true })).toEqual({
+          matchedCount: 0,
+          modifiedCount: 0,
+          upsertedCount: 1,
+        });
+        expect(await coll.findOne({ _id: 'n' })).toEqual({ _id: 'n', v: 1 });
+        // a new _id when neither names one (the filter's other fields are not copied into a replacement)
+        await coll.replaceOne({ name: 'zed' }, { v: 2 } as unknown as Doc, { upsert: true });
+        const made = await coll.find({ v: 2 });
+        expect(made).toHaveLength(1);
+        expect(made[0]._id).toBeDefined();
+        expect(made[0].name).toBeUndefined();
+      });
+
       it('deleteOne removes one match, deleteMany every match or everything', async () => {
         const coll = await people();
         expect(await coll.deleteOne({ tags: 'a' })).toEqual({ deletedCount: 1 });

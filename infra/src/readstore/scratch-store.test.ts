@@ -322,6 +322,16 @@ describe('ScratchStore', () => {
     await expect(c.find({ user: { $where: 1 } })).rejects.toThrow('outside');
   });
 
+  it('refuses a replacement that changes an _id, as MemoryReadStore does (the rules both share)', async () => {
+    const c = new ScratchStore().collection('c');
+    await c.insertOne({ _id: 1, v: 1 });
+    await expect(c.replaceOne({ _id: 1 }, { _id: 2, v: 2 })).rejects.toThrow('altered');
+    await expect(c.replaceOne({ _id: 'a' }, { _id: 'b', v: 3 }, { upsert: true })).rejects.toThrow('cannot be changed');
+    expect(await c.find({})).toEqual([{ _id: 1, v: 1 }]);
+    await c.replaceOne({ _id: 'a' }, { v: 4 } as unknown as Doc, { upsert: true });
+    expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', v: 4 });
+  });
+
   it('counts an update that leaves a document as it was as matched, not modified', async () => {
     const c = new ScratchStore().collection('c');
     await c.insertOne({ _id: 1, count: 2, top: 5, tags: ['a'], nested: { k: 1 } });
