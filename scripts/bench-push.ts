@@ -213,6 +213,9 @@ function pick(members: Member[], i: number): [Member, Member] {
   return [author, owner];
 }
 
+/** one measured round: its samples and its wall time, its asynchronous work included */
+type Round = { samples: Sample[]; seconds: number };
+
 /** `count` commands by `concurrency` senders at once; every sample and the wall time until their work was done */
 async function measure(
   server: TestServer,
@@ -221,7 +224,7 @@ async function measure(
   concurrency: number,
   offset: number,
   command: 'comment' | 'gift',
-): Promise<{ samples: Sample[]; seconds: number }> {
+): Promise<Round> {
   const samples: Sample[] = [];
   const started = performance.now();
   await pool([...Array(count).keys()], concurrency, async (i) => {
@@ -249,7 +252,7 @@ async function settled(server: TestServer) {
 }
 
 /** one row of the table from the rounds of one load (their samples together, the rate over their summed time) */
-function summarise(label: string, concurrency: number, rounds: Array<{ samples: Sample[]; seconds: number }>) {
+function summarise(label: string, concurrency: number, rounds: Round[]) {
   const samples = rounds.flatMap((r) => r.samples);
   const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
   const row = (values: number[]) => {
@@ -312,7 +315,7 @@ async function main() {
     // 50 concurrent: comments and gift sends by the same senders to the same receivers, over the
     // same sockets and client, in alternating rounds, so that neither profits from coming second
     // (a warmer JIT, a backlog of the other's projections left behind)
-    const rounds: Record<'comment' | 'gift', Array<{ samples: Sample[]; seconds: number }>> = { comment: [], gift: [] };
+    const rounds: Record<'comment' | 'gift', Round[]> = { comment: [], gift: [] };
     for (let round = 0; round < 2; round++)
       for (const command of ['comment', 'gift'] as const)
         rounds[command].push(await measure(server, members, COMMENTS, 50, (3 + round) * COMMENTS, command));
