@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { fetchIsFollowing } from '../social/api';
 import { userPath } from '../social/format';
-import { useLoad } from '../api/useLoad';
+import { awaitingFirstAnswer, useLoad } from '../api/useLoad';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
@@ -73,6 +73,8 @@ export function ConversationView({
   );
 
   const mustFollow = following.data === false;
+  // closed until the server says whether a reply is allowed (see SendMessageScreen)
+  const checkingFollow = awaitingFirstAnswer(following);
 
   const send = async (draft: string) => {
     const content = draft.trim();
@@ -160,7 +162,7 @@ export function ConversationView({
         placeholder="Écrire un message…"
         onSend={send}
         sending={sending}
-        disabled={mustFollow || !other.email}
+        disabled={mustFollow || checkingFollow || !other.email}
         disabledReason={
           mustFollow ? (
             <>

@@ -7,7 +7,7 @@ import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { fetchIsFollowing } from '../social/api';
 import { catalogueForPath, userPath } from '../social/format';
-import { useLoad } from '../api/useLoad';
+import { awaitingFirstAnswer, useLoad } from '../api/useLoad';
 import { GiftIcon } from '../videos/icons';
 import { sendMessage } from './api';
 import { Composer } from './Composer';
@@ -37,6 +37,9 @@ export default function SendMessageScreen() {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
   const mustFollow = following.data === false;
+  // closed until the server says whether the sender follows the recipient: better than a
+  // message typed, then refused
+  const checkingFollow = awaitingFirstAnswer(following);
 
   // the product validation rules, "Private message": checks in this order.
   const send = async (draft: string) => {
@@ -109,7 +112,7 @@ export default function SendMessageScreen() {
               rows={4}
               onSend={send}
               sending={sending}
-              disabled={mustFollow || !me}
+              disabled={mustFollow || checkingFollow || !me}
               disabledReason={
                 mustFollow ? (
                   <>
