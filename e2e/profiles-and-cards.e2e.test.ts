@@ -427,11 +427,15 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
       const bar = await page.locator('.bottombar').boundingBox();
       if (bar) expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      // what the click asks for, and nothing else; the first page may have been asked more than
+      // once before it (a CI run on a busy machine saw it twice), which is not what this checks
+      const beforeClick = asked.length;
+      expect(new Set(asked)).toEqual(new Set(['?limit=2']));
       await more.click();
       await expect.poll(() => cards.count()).toBe(3);
       await expect.poll(() => cards.last().textContent()).toContain('Lumières de Fourvière');
       expect(await more.count()).toBe(0);
-      expect(asked).toEqual(['?limit=2', '?page=2&limit=2']);
+      expect(asked.slice(beforeClick)).toEqual(['?page=2&limit=2']);
       expect(realErrors(errors)).toEqual([]);
       await context.close();
     }
