@@ -4,7 +4,10 @@
  * deciders (scripts/restart-history.ts: registrations, uploads, logins, follows, likes, comments,
  * messages, gifts), next to the raw `readAll` of the same log in the same run.
  *
- *   npx tsx scripts/bench-rebuild.ts [--events=1000000] [--runs=2] [--batch=N] [--generate-only]
+ *   npx tsx scripts/bench-rebuild.ts [--events=1000000] [--runs=2] [--batch=N] [--generate-only] [--per-projector]
+ *
+ * --per-projector (or BENCH_REBUILD_PER_PROJECTOR=1; not part of `npm run bench`): after the runs, one
+ * more rebuild with each projector's calls timed, and a table of where its time goes.
  *
  * The log is generated once and cached in .cache/bench-rebuild/ (gitignored); bench-restart's
  * cached log of the same size is the same history and is used when it is there.
@@ -14,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
-import { allProjectors, rebuildReadModels } from '@evo/projections';
+import { allProjectors, rebuildReadModels, type Projector } from '@evo/projections';
 import { HistoryWriter } from './restart-history';
 import { printGoal } from './lib/goals';
 
@@ -26,6 +29,7 @@ const RUNS = Number(arg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
 /** events per read-store transaction (rebuildReadModels' default when absent) */
 const BATCH = arg('batch') === undefined ? undefined : Number(arg('batch'));
 const GOAL = 100_000;
+const PER_PROJECTOR = process.argv.includes('--per-projector') || process.env.BENCH_REBUILD_PER_PROJECTOR === '1';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -56,6 +60,50 @@ async function rawReadAll(events: SqliteEventStore): Promise<{ count: number; ra
   const started = performance.now();
   for await (const batch of events.readAll(undefined, 1000)) count += batch.length;
   return { count, rate: count / ((performance.now() - started) / 1000) };
+}
+
+/**
+ * Where a rebuild's time goes: one more full rebuild, each projector's `project` timed around each
+ * call (the runner awaits one call at a time, and a ScratchStore answers at once, so a call's time
+ * is that projector's work on that event); the rest is reading the log, routing, the hand-over to
+ * the MemoryReadStore (its indexes built) and collections of garbage not paid during a call.
+ */
+async function perProjector(events: SqliteEventStore): Promise<void> {
+  const spent = new Map<string, { ms: number; events: number }>();
+  const timed: Projector[] = allProjectors.map((projector) => {
+    const mine = { ms: 0, events: 0 };
+    spent.set(projector.name, mine);
+    return {
+      ...projector,
+      project: async (event, store, ctx) => {
+        const started = performance.now();
+        await projector.project(event, store, ctx);
+        mine.ms += performance.now() - started;
+        mine.events++;
+      },
+    };
+  });
+  const read = new MemoryReadStore();
+  globalThis.gc?.();
+  const started = performance.now();
+  const result = await rebuildReadModels({ events, read, projectors: timed, batchSize: BATCH });
+  const total = performance.now() - started;
+  const rows = [...spent].sort((a, b) => b[1].ms - a[1].ms);
+  const inProjectors = rows.reduce((sum, [, r]) => sum + r.ms, 0);
+  console.log(
+    `\nWhere a rebuild's time goes (one more rebuild, ${fmt(result.events)} events in ${(total / 1000).toFixed(1)} s, each projector's calls timed):\n`,
+  );
+  console.log('| projector | events handled | time in its calls | share of the rebuild | µs per handled event |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const [name, r] of rows) {
+    const perEvent = r.events > 0 ? ((r.ms * 1000) / r.events).toFixed(1) : '—';
+    console.log(
+      `| ${name} | ${fmt(r.events)} | ${(r.ms / 1000).toFixed(1)} s | ${((100 * r.ms) / total).toFixed(0)} % | ${perEvent} |`,
+    );
+  }
+  console.log(
+    `| (the rest: reading the log, routing, indexes built at the hand-over, collections between calls) | | ${((total - inProjectors) / 1000).toFixed(1)} s | ${((100 * (total - inProjectors)) / total).toFixed(0)} % | |`,
+  );
 }
 
 async function main() {
@@ -109,6 +157,7 @@ async function main() {
     console.log('\n| figure | measured | same log, same run | goal (issue 14) |');
     console.log('| --- | --- | --- | --- |');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+    if (PER_PROJECTOR) await perProjector(events);
   } finally {
     await events.close();
     rmSync(tmp, { recursive: true, force: true });
