@@ -73,8 +73,3 @@ export function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) =>
     setData,
   };
 }
-
-/** True until the first answer (data or error) for the current key: e.g. keep a form closed until a permission is known. */
-export function awaitingFirstAnswer(loaded: Pick<Loaded<unknown>, 'loading' | 'data' | 'error'>): boolean {
-  return loaded.loading && loaded.data === undefined && loaded.error === undefined;
-}

@@ -1,9 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/http';
-import { fetchIsFollowing } from '../social/api';
 import { userPath } from '../social/format';
-import { awaitingFirstAnswer, useLoad } from '../api/useLoad';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
@@ -13,6 +11,7 @@ import { deleteConversation, sendMessage, type Message } from './api';
 import { Composer } from './Composer';
 import { MessageThread } from './MessageThread';
 import { useConversation } from './useConversation';
+import { useMessagePermission } from './useMessagePermission';
 import './messaging.css';
 
 export const LOAD_FAILED = 'Erreur chargement messages';
@@ -54,9 +53,7 @@ export function ConversationView({
   const toast = useToast();
   const confirm = useConfirm();
   const thread = useConversation(me, other.pseudo, other.email);
-  const following = useLoad(`can-message:${me}:${other.pseudo}`, (signal) =>
-    fetchIsFollowing(me, other.pseudo, signal),
-  );
+  const { mustFollow, checking: checkingFollow } = useMessagePermission(me, other.pseudo);
   const [sending, setSending] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [sendError, setSendError] = useState<{ detail?: string } | null>(null);
@@ -71,10 +68,6 @@ export function ConversationView({
     },
     [],
   );
-
-  const mustFollow = following.data === false;
-  // closed until the server says whether a reply is allowed (see SendMessageScreen)
-  const checkingFollow = awaitingFirstAnswer(following);
 
   const send = async (draft: string) => {
     const content = draft.trim();

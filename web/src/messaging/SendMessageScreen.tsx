@@ -5,13 +5,12 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
-import { fetchIsFollowing } from '../social/api';
 import { catalogueForPath, userPath } from '../social/format';
-import { awaitingFirstAnswer, useLoad } from '../api/useLoad';
 import { GiftIcon } from '../videos/icons';
 import { sendMessage } from './api';
 import { Composer } from './Composer';
 import { MUST_FOLLOW } from './ConversationView';
+import { useMessagePermission } from './useMessagePermission';
 import { useRecipient } from './useRecipient';
 import './messaging.css';
 
@@ -31,15 +30,9 @@ export default function SendMessageScreen() {
   const recipient = useRecipient(pseudo);
   const me = user?.email ?? null;
   const target = recipient.user;
-  const following = useLoad(me && target ? `can-message:${me}:${target.pseudo}` : null, (signal) =>
-    fetchIsFollowing(me ?? '', target?.pseudo ?? '', signal),
-  );
+  const { mustFollow, checking: checkingFollow } = useMessagePermission(me, target?.pseudo ?? null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
-  const mustFollow = following.data === false;
-  // closed until the server says whether the sender follows the recipient: better than a
-  // message typed, then refused
-  const checkingFollow = awaitingFirstAnswer(following);
 
   // the product validation rules, "Private message": checks in this order.
   const send = async (draft: string) => {
