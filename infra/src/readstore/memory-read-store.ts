@@ -27,6 +27,7 @@ import {
   equalityFields,
   runBulkWrite,
 } from './query-language';
+import type { EncodedImage } from './memory-snapshot';
 import type { ScratchStore } from './scratch-store';
 
 /*
@@ -1590,8 +1591,155 @@ interface CollectionView {
   adopt(changes: readonly Change[]): void;
 }
 
+/**
+ * The collections of an encoded snapshot that are not stored yet (MemoryReadStore.loadEncoded):
+ * decoded in the file's order, one chunk at a time, each collection stored once all its documents
+ * and indexes are in (never half of one).
+ */
+class PendingLoad {
+  /** the collections not stored yet (and not dropped since the load) */
+  readonly names: Set<string>;
+  private building: CollectionState | undefined;
+  private failure: unknown;
+
+  constructor(
+    private readonly image: EncodedImage,
+    private readonly makeState: (name: string) => CollectionState,
+    private readonly store: (state: CollectionState) => void,
+    private readonly sameCode: boolean,
+  ) {
+    this.names = new Set(image.collections.map((c) => c.name));
+  }
+
+  /** nothing left to make (a load that failed is never finished: what it did not make is not there) */
+  get finished(): boolean {
+    return this.failure === undefined && (this.names.size === 0 || this.image.done);
+  }
+
+  /** decodes one chunk of documents (a collection is stored when its last chunk is in) */
+  step(): void {
+    if (this.failure !== undefined) throw this.failure;
+    let part;
+    try {
+      part = this.image.next();
+    } catch (err) {
+      this.failure = err;
+      throw err;
+    }
+    if (!part) return;
+    const { name, indexes } = this.image.collections[part.collection];
+    const wanted = this.names.has(name);
+    const state = (this.building ??= this.makeState(name));
+    if (wanted) for (const doc of part.chunk) state.docs.set(idKeyOf(doc._id), doc);
+    if (!part.complete) return;
+    this.building = undefined;
+    if (!wanted) return;
+    const { docs, orders } = part.complete;
+    for (const spec of indexes) {
+      const indexName = spec.name ?? defaultIndexName(spec.key);
+      state.restoreIndex(spec, docs, orders.find((o) => o.name === indexName)?.ordinals, this.sameCode);
+    }
+    this.names.delete(name);
+    this.store(state);
+  }
+
+  /** decodes until `name` is stored */
+  await(name: string): void {
+    while (this.names.has(name) && (this.failure !== undefined || !this.image.done)) this.step();
+  }
+
+  /** the collection will have this index once stored (so creating it need not store it now) */
+  willHaveIndex(name: string, spec: IndexSpec): boolean {
+    if (!this.names.has(name)) return false;
+    if (Object.keys(spec.key).length === 1 && spec.key._id === 1) return true; // the built-in _id index
+    const wanted = new MemIndex(spec, name);
+    const saved = this.image.collections.find((c) => c.name === name)?.indexes ?? [];
+    return saved.some((s) => new MemIndex(s, name).name === wanted.name && wanted.sameAs(s));
+  }
+}
+
+/**
+ * The store's collections by name. After MemoryReadStore.loadEncoded, those of the snapshot that
+ * are not made yet are named here too and made on first use (decoding the file up to them):
+ * whoever asks for a collection gets all of it, as if it had been loaded at start.
+ */
+class CollectionStates {
+  private readonly stored = new Map<string, CollectionState>();
+  pending: PendingLoad | undefined;
+
+  load(pending: PendingLoad): void {
+    this.clear();
+    this.pending = pending;
+  }
+
+  /** stores a collection the pending load finished */
+  adopt(state: CollectionState): void {
+    this.stored.set(state.name, state);
+    if (this.pending?.finished) this.pending = undefined;
+  }
+
+  /** decodes one more chunk of the pending load; answers whether some is left */
+  step(): boolean {
+    const pending = this.pending;
+    if (pending === undefined) return false;
+    pending.step();
+    if (pending.finished && this.pending === pending) this.pending = undefined;
+    return this.pending !== undefined;
+  }
+
+  private settle(name: string): void {
+    const pending = this.pending!;
+    pending.await(name);
+    if (pending.finished && this.pending === pending) this.pending = undefined;
+  }
+
+  get(name: string): CollectionState | undefined {
+    if (this.pending !== undefined && this.pending.names.has(name)) this.settle(name);
+    return this.stored.get(name);
+  }
+
+  set(name: string, state: CollectionState): void {
+    this.pending?.names.delete(name);
+    this.stored.set(name, state);
+  }
+
+  delete(name: string): boolean {
+    const wasPending = this.pending?.names.delete(name) ?? false;
+    return this.stored.delete(name) || wasPending;
+  }
+
+  clear(): void {
+    this.pending = undefined;
+    this.stored.clear();
+  }
+
+  get size(): number {
+    return this.stored.size + (this.pending?.names.size ?? 0);
+  }
+
+  /** every name, made or not (a copy: making a collection while iterating is fine) */
+  keys(): IterableIterator<string> {
+    return (this.pending ? [...this.stored.keys(), ...this.pending.names] : [...this.stored.keys()]).values();
+  }
+
+  /** every collection, the pending ones made first */
+  values(): IterableIterator<CollectionState> {
+    this.makeAll();
+    return this.stored.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, CollectionState]> {
+    this.makeAll();
+    return this.stored.entries();
+  }
+
+  private makeAll(): void {
+    while (this.step());
+  }
+}
+
 class StoreCore {
-  readonly states = new Map<string, CollectionState>();
+  readonly states = new CollectionStates();
   readonly counters: Counters = { keysExamined: 0, docsExamined: 0, indexesBuilt: 0 };
   /** replaced only while the store is empty (MemoryReadStore.fillFromScratch) */
   strings = new StringPool();
@@ -1599,11 +1747,16 @@ class StoreCore {
   /** inside bulkLoad: new indexes are deferred */
   deferIndexes = false;
 
+  newState(name: string): CollectionState {
+    const state = new CollectionState(name, this.counters, this.shapes);
+    state.lazySwaps = this.deferIndexes;
+    return state;
+  }
+
   state(name: string): CollectionState {
     let state = this.states.get(name);
     if (!state) {
-      state = new CollectionState(name, this.counters, this.shapes);
-      state.lazySwaps = this.deferIndexes;
+      state = this.newState(name);
       this.states.set(name, state);
     }
     return state;
@@ -1690,6 +1843,8 @@ class BaseView implements CollectionView {
   }
 
   createIndex(spec: IndexSpec): void {
+    // a collection still encoded that will have it: not made for that (a start ensures every index)
+    if (this.core.states.pending?.willHaveIndex(this.name, spec)) return;
     this.core.state(this.name).createIndex(spec, this.core.deferIndexes);
   }
 
@@ -2317,6 +2472,50 @@ export class MemoryReadStore implements ReadStore {
   /** Index keys and documents read by every operation so far (finds, counts, updates, deletes). */
   counters(): Readonly<Counters> {
     return { ...this.core.counters };
+  }
+
+  /**
+   * Replace the contents with a snapshot opened but not decoded (openMemorySnapshot): every
+   * collection of it exists at once, each one made when first used (the file decoded up to it, in
+   * order: the smallest collections come first) or by finishLoading. A start thus answers before
+   * every document is made.
+   */
+  loadEncoded(image: EncodedImage): void {
+    const sameCode = image.orderCode === indexOrderCode();
+    const states = this.core.states;
+    states.load(
+      new PendingLoad(
+        image,
+        (name) => this.core.newState(name),
+        (state) => states.adopt(state),
+        sameCode,
+      ),
+    );
+  }
+
+  /** The collections loadEncoded left encoded that nobody used yet (not made). */
+  encodedCollections(): string[] {
+    return [...(this.core.states.pending?.names ?? [])];
+  }
+
+  /**
+   * Makes what loadEncoded left encoded, a slice of at most about `sliceMs` at a time with a turn of
+   * the event loop between slices (requests go on meanwhile; one that needs a collection not made
+   * yet makes it at once). Resolves when nothing is left, with how long that took and the longest
+   * slice (one collection's indexes are filled in one go).
+   */
+  async finishLoading(options: { sliceMs?: number } = {}): Promise<{ ms: number; maxBlockMs: number }> {
+    const sliceMs = options.sliceMs ?? 10;
+    const started = performance.now();
+    let maxBlockMs = 0;
+    for (let more = this.core.states.pending !== undefined; more;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const t = performance.now();
+      do more = this.core.states.step();
+      while (more && performance.now() - t < sliceMs);
+      maxBlockMs = Math.max(maxBlockMs, performance.now() - t);
+    }
+    return { ms: performance.now() - started, maxBlockMs };
   }
 
   /** Names of a collection's indexes (the built-in _id index is not listed). */

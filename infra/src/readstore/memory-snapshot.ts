@@ -13,9 +13,9 @@ import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
  *   "EVOSNAP2"                                   8 bytes
  *   frame*: u32 LE length, then that many bytes of v8.serialize output
  *     frame 0: the header { meta, orderCode, collections: [{ name, indexes, count, orders }] }
- *     then, collection after collection, its documents in chunks (snapshot-chunk.ts: columns
- *     and a string table shared by the file), then one frame per name in `orders`: that
- *     index's order as a Uint32Array of document positions
+ *     then, collection after collection (the smallest first), its documents in chunks
+ *     (snapshot-chunk.ts: columns and a string table shared by the file), then one frame per
+ *     name in `orders`: that index's order as a Uint32Array of document positions
  *   u32 LE 0xFFFFFFFF, then the SHA-256 of every byte before it   36 bytes
  *
  * The chunks keep every value a document can hold as it was (bigint, Dates, undefined, -0, NaN),
@@ -123,10 +123,13 @@ export async function writeMemorySnapshot<M>(
       (c.orders ?? []).filter(
         (o): o is { name: string; entries: ReadonlyArray<readonly Doc[]> } => o.entries !== undefined,
       );
+    // the smallest collections first: a store loading the file lazily (MemoryReadStore.loadEncoded)
+    // decodes in the file's order, so a query of a small collection never waits for a big one
+    const collections = [...image.collections].sort((a, b) => a.docs.length - b.docs.length);
     const header: Header<M> = {
       meta,
       orderCode: image.orderCode,
-      collections: image.collections.map((c) => ({
+      collections: collections.map((c) => ({
         name: c.name,
         indexes: c.indexes,
         count: c.docs.length,
@@ -136,7 +139,7 @@ export async function writeMemorySnapshot<M>(
     await fh.write(count(Buffer.concat([MAGIC, frame(serialize(header))])));
     const turn = () => new Promise((r) => setImmediate(r));
     const encoder = new ChunkEncoder();
-    for (const c of image.collections) {
+    for (const c of collections) {
       const orders = ordersOf(c);
       // each document's position, to write the index orders as positions
       const positions = orders.length > 0 ? new DocPositions() : undefined;
@@ -297,17 +300,122 @@ class FilePieces {
   }
 }
 
+/** One collection of an EncodedImage, as its header describes it. */
+export interface EncodedCollection {
+  name: string;
+  indexes: IndexSpec[];
+  count: number;
+}
+
+/** What EncodedImage.next decoded: one chunk's documents, and the whole collection when that was its last chunk. */
+export interface DecodedPart {
+  /** position of the collection in `EncodedImage.collections` */
+  collection: number;
+  /** this chunk's documents, in the collection's order (empty for a collection without documents) */
+  chunk: Doc[];
+  /** when the collection is complete: all its documents in order, and its saved index orders */
+  complete?: { docs: Doc[]; orders: IndexOrderImage[] };
+}
+
 /**
- * Read a snapshot written by writeMemorySnapshot. The file is read in pieces (the next one while
- * the last one is decoded); a worker thread computes the checksum of each piece while this
- * thread decodes its frames, and the checksum is compared before the image is answered: nothing
- * of a torn, truncated or altered file reaches a store. Throws SnapshotFileError (missing,
- * damaged, or written in an older format) instead of answering part of a file.
+ * A snapshot file read whole and checked (its checksum, and frames that end where the file says),
+ * its documents still encoded: `next` decodes them one chunk at a time, in the file's order (a
+ * chunk's strings may come from an earlier chunk, so the order is the only one). A store can thus
+ * answer before every document is made (MemoryReadStore.loadEncoded). The frames are dropped as
+ * they are decoded, so the file's memory goes as the documents come.
  */
-export async function readMemorySnapshot<M>(
+export class EncodedImage {
+  private readonly decoder = new ChunkDecoder();
+  private frame = 0;
+  private current = 0;
+  private docs: Doc[] = [];
+
+  constructor(
+    private readonly file: string,
+    readonly collections: readonly EncodedCollection[],
+    private readonly orderNames: ReadonlyArray<readonly string[]>,
+    private readonly frames: Array<Buffer | undefined>,
+    readonly orderCode: string | undefined,
+  ) {}
+
+  /** every document was decoded */
+  get done(): boolean {
+    return this.current >= this.collections.length;
+  }
+
+  private damaged(detail: string): SnapshotFileError {
+    return new SnapshotFileError(this.file, 'damaged', detail);
+  }
+
+  private nextFrame(): unknown {
+    const payload = this.frames[this.frame];
+    if (payload === undefined) throw this.damaged('trame manquante');
+    this.frames[this.frame++] = undefined;
+    return deserialize(payload);
+  }
+
+  /** decodes the next chunk of documents (undefined once everything is decoded) */
+  next(): DecodedPart | undefined {
+    if (this.done) return undefined;
+    const at = this.current;
+    const c = this.collections[at];
+    const before = this.docs.length;
+    try {
+      if (before < c.count) this.decoder.decode(this.nextFrame() as DocChunk, this.docs);
+      if (this.docs.length > c.count)
+        throw this.damaged(`collection ${c.name} : ${this.docs.length} documents au lieu de ${c.count}`);
+      const chunk = before === 0 && this.docs.length === c.count ? this.docs : this.docs.slice(before);
+      if (this.docs.length < c.count) {
+        if (chunk.length === 0) throw this.damaged(`collection ${c.name} : morceau vide`);
+        return { collection: at, chunk };
+      }
+      const orders: IndexOrderImage[] = [];
+      for (const name of this.orderNames[at]) {
+        const ordinals = this.nextFrame();
+        if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
+          throw this.damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
+        // a copy: a view would keep its piece of the file in memory as long as the index
+        orders.push({ name, ordinals: new Uint32Array(ordinals) });
+      }
+      const docs = this.docs;
+      this.docs = [];
+      this.current += 1;
+      if (this.done && this.frame !== this.frames.length)
+        throw this.damaged('données en trop après la dernière collection');
+      return { collection: at, chunk, complete: { docs, orders } };
+    } catch (e) {
+      // nothing more can be decoded after a failure
+      this.current = this.collections.length;
+      this.frames.length = 0;
+      if (e instanceof SnapshotFileError) throw e;
+      throw this.damaged(`illisible (${(e as Error).message})`);
+    }
+  }
+
+  /** decodes everything left: the image as captured */
+  decodeAll(): MemoryStoreImage {
+    const collections: MemoryStoreImage['collections'] = [];
+    for (let part = this.next(); part; part = this.next()) {
+      if (!part.complete) continue;
+      const { name, indexes } = this.collections[part.collection];
+      collections.push({ name, indexes, docs: part.complete.docs, orders: part.complete.orders });
+    }
+    return { collections, orderCode: this.orderCode };
+  }
+}
+
+/**
+ * Open a snapshot written by writeMemorySnapshot: the whole file is read and checked before this
+ * answers, its documents left encoded (see EncodedImage). The file is read in pieces (the next one
+ * while the frames of the last one are found); a worker thread computes the checksum of each piece
+ * meanwhile, and it is compared before anything is answered: nothing of a torn, truncated or altered
+ * file reaches a store. Throws SnapshotFileError (missing, damaged, or written in an older format)
+ * instead of answering part of a file.
+ */
+export async function openMemorySnapshot<M>(
   file: string,
   options: { pieceBytes?: number } = {},
-): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
+): Promise<{ meta: M; image: EncodedImage; bytes: number }> {
   let fh: FileHandle;
   try {
     fh = await open(file, 'r');
@@ -339,7 +447,8 @@ export async function readMemorySnapshot<M>(
       throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
     if (!magic.equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
     let at = MAGIC.length;
-    const next = async (): Promise<unknown> => {
+    /** the next frame's bytes (a view of its piece, or a copy when it spans two) */
+    const next = async (): Promise<Buffer> => {
       await input.need(at + 4);
       if (at + 4 > framesEnd) throw damaged('trame manquante');
       const len = input.bytes(at, at + 4).readUInt32LE(0);
@@ -347,41 +456,48 @@ export async function readMemorySnapshot<M>(
       await input.need(at + 4 + len);
       const payload = input.bytes(at + 4, at + 4 + len);
       at += 4 + len;
+      // the frames keep what they need of a piece
       input.release(at);
-      return deserialize(payload);
+      return payload;
     };
+    let header: Header<M>;
     try {
-      const header = (await next()) as Header<M>;
-      const decoder = new ChunkDecoder();
-      const collections: MemoryStoreImage['collections'] = [];
-      for (const c of header.collections) {
-        const docs: Doc[] = [];
-        while (docs.length < c.count) decoder.decode((await next()) as DocChunk, docs);
-        if (docs.length !== c.count)
-          throw damaged(`collection ${c.name} : ${docs.length} documents au lieu de ${c.count}`);
-        const orders: IndexOrderImage[] = [];
-        for (const name of c.orders ?? []) {
-          const ordinals = await next();
-          if (!(ordinals instanceof Uint32Array) || ordinals.length !== c.count)
-            throw damaged(`collection ${c.name} : ordre de l'index ${name} illisible`);
-          // a copy: a view would keep its piece of the file in memory as long as the image
-          orders.push({ name, ordinals: new Uint32Array(ordinals) });
-        }
-        collections.push({ name: c.name, indexes: c.indexes, docs, orders });
-      }
-      if (at !== framesEnd) throw damaged('données en trop après la dernière collection');
-      await input.need(size);
-      if (input.bytes(framesEnd, hashed).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
-      sums.end();
-      if (!(await sums.digest).equals(input.bytes(hashed, size))) throw damaged('somme de contrôle fausse');
-      return { meta: header.meta, image: { collections, orderCode: header.orderCode }, bytes: size };
+      header = deserialize(await next()) as Header<M>;
     } catch (e) {
       if (e instanceof SnapshotFileError) throw e;
       throw damaged(`illisible (${(e as Error).message})`);
     }
+    const frames: Buffer[] = [];
+    while (at < framesEnd) frames.push(await next());
+    await input.need(size);
+    if (input.bytes(framesEnd, hashed).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
+    sums.end();
+    if (!(await sums.digest).equals(input.bytes(hashed, size))) throw damaged('somme de contrôle fausse');
+    if (!Array.isArray(header?.collections)) throw damaged('en-tête illisible');
+    const image = new EncodedImage(
+      file,
+      header.collections.map(({ name, indexes, count }) => ({ name, indexes, count })),
+      header.collections.map((c) => c.orders ?? []),
+      frames,
+      header.orderCode,
+    );
+    return { meta: header.meta, image, bytes: size };
   } finally {
     await pieces?.settle();
     hash?.stop();
     await fh.close();
   }
+}
+
+/**
+ * Read a snapshot written by writeMemorySnapshot, every document decoded (openMemorySnapshot,
+ * then EncodedImage.decodeAll). Throws SnapshotFileError (missing, damaged, or written in an older
+ * format) instead of answering part of a file.
+ */
+export async function readMemorySnapshot<M>(
+  file: string,
+  options: { pieceBytes?: number } = {},
+): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
+  const { meta, image, bytes } = await openMemorySnapshot<M>(file, options);
+  return { meta, image: image.decodeAll(), bytes };
 }

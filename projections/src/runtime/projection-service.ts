@@ -61,6 +61,8 @@ export class ProjectionService implements ProjectionProgress {
   private snapshotTimer: NodeJS.Timeout | undefined;
   /** what start() did with the snapshot (tests and logs) */
   lastLoad: SnapshotLoad | undefined;
+  /** the snapshot's documents still being made in the background (MemoryReadStore.finishLoading) */
+  finishing: Promise<void> | undefined;
 
   constructor(private readonly options: ProjectionServiceOptions) {
     this.options = { ...options };
@@ -127,6 +129,15 @@ export class ProjectionService implements ProjectionProgress {
           ms: Math.round(result.ms),
         },
         'modèles de lecture chargés depuis l’instantané ; rattrapage du journal depuis son point de reprise',
+      );
+      // the documents are made as they are used; the rest beside the requests, a slice at a time
+      this.finishing = store.finishLoading().then(
+        ({ ms, maxBlockMs }) =>
+          log.info(
+            { ms: Math.round(ms), maxBlockMs: Math.round(maxBlockMs) },
+            'modèles de lecture de l’instantané tous en mémoire',
+          ),
+        (err) => log.error({ err, file: policy.file }, 'instantané illisible après sa vérification'),
       );
     } else if (result.reason === 'missing') {
       log.info({ file: policy.file }, 'aucun instantané des modèles de lecture : reconstruction depuis le journal');

@@ -7,7 +7,7 @@ import {
   MemoryReadStore,
   eventIdAt,
   SnapshotFileError,
-  readMemorySnapshot,
+  openMemorySnapshot,
   writeMemorySnapshot,
   type EventStore,
   type SnapshotWriteStats,
@@ -96,9 +96,11 @@ export type SnapshotLoad =
 
 /**
  * Load the snapshot at `file` into `store` (which must be empty) if it fits this code and this log:
- * sound checksum, same fingerprint, and its checkpoint's event is in the log (not beyond its end,
- * and the same event: a replaced log with as many events is told apart by the event's id).
- * Otherwise `store` is left empty and the answer says why.
+ * sound checksum, same fingerprint, its checkpoint's event in the log (not beyond its end, and the
+ * same event: a replaced log with as many events is told apart by the event's id) and the same
+ * checkpoint in its read models. The documents are left encoded (MemoryReadStore.loadEncoded): each
+ * collection is made when first used, the rest by `store.finishLoading()`. Otherwise `store` is
+ * left empty and the answer says why.
  */
 export async function loadSnapshot(
   file: string,
@@ -107,9 +109,9 @@ export async function loadSnapshot(
   fingerprint: string,
 ): Promise<SnapshotLoad> {
   const started = performance.now();
-  let read: Awaited<ReturnType<typeof readMemorySnapshot<SnapshotMeta>>>;
+  let read: Awaited<ReturnType<typeof openMemorySnapshot<SnapshotMeta>>>;
   try {
-    read = await readMemorySnapshot<SnapshotMeta>(file);
+    read = await openMemorySnapshot<SnapshotMeta>(file);
   } catch (e) {
     if (e instanceof SnapshotFileError)
       return { loaded: false, reason: e.reason === 'other-format' ? 'other-version' : e.reason, detail: e.message };
@@ -123,19 +125,8 @@ export async function loadSnapshot(
       detail: `instantané d'une autre version des projections (${String(meta?.fingerprint)} ≠ ${fingerprint})`,
     };
   }
-  const checkpoint = image.collections
-    .find((c) => c.name === CHECKPOINTS)
-    ?.docs.find((d) => d._id === CHECKPOINT_ID) as { position?: string } | undefined;
-  if (
-    typeof meta.position !== 'bigint' ||
-    checkpoint?.position === undefined ||
-    positionFromString(checkpoint.position) !== meta.position
-  ) {
-    return {
-      loaded: false,
-      reason: 'damaged',
-      detail: 'le point de reprise des modèles ne correspond pas à celui de l’instantané',
-    };
+  if (typeof meta.position !== 'bigint') {
+    return { loaded: false, reason: 'damaged', detail: 'l’instantané ne dit pas jusqu’où il va dans le journal' };
   }
   const last = (await events.lastPosition()) ?? 0n;
   if (meta.position > last) {
@@ -153,8 +144,24 @@ export async function loadSnapshot(
       detail: `l'événement ${meta.position} du journal n'est pas celui de l'instantané : le journal a été remplacé`,
     };
   }
-  store.loadImage(image);
-  const documents = image.collections.reduce((n, c) => n + c.docs.length, 0);
+  store.loadEncoded(image);
+  let checkpoint: { position?: string } | null;
+  try {
+    // the smallest collections come first in the file: this makes only a few of them
+    checkpoint = (await store.collection(CHECKPOINTS).findOne({ _id: CHECKPOINT_ID })) as { position?: string } | null;
+  } catch (e) {
+    await store.dropAll();
+    return { loaded: false, reason: 'damaged', detail: (e as Error).message };
+  }
+  if (checkpoint?.position === undefined || positionFromString(checkpoint.position) !== meta.position) {
+    await store.dropAll();
+    return {
+      loaded: false,
+      reason: 'damaged',
+      detail: 'le point de reprise des modèles ne correspond pas à celui de l’instantané',
+    };
+  }
+  const documents = image.collections.reduce((n, c) => n + c.count, 0);
   return { loaded: true, position: meta.position, documents, bytes: read.bytes, ms: performance.now() - started };
 }
 
