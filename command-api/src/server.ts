@@ -242,10 +242,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'read models ready',
     );
     await jobs.process(jobHandlers({ events: commandEvents, uploadsRoot: uploads.root }), { concurrency: 1 });
-    // uploads acknowledged before a crash and never processed get their job again
-    const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
-    for (const v of pending)
-      await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
   }
 
   // coin ledger: gifts sent are credited to their receiver (scans the log at start, from its
@@ -283,6 +279,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     http.listen(options.port ?? config.PORT, config.HOST, resolve);
   });
   const port = (http.address() as AddressInfo).port;
+  if (projections) {
+    // uploads acknowledged before a crash and never processed get their job again (after the
+    // listen: with a snapshot, this query makes the collections before the videos in the file)
+    const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
+    for (const v of pending)
+      await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+    // what a loaded snapshot left encoded is made now, beside the requests
+    void projections.finishLoading();
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>

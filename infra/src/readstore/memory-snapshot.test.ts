@@ -385,10 +385,45 @@ describe('memory read-store snapshot file', () => {
     await writeFile(file, sound);
     await truncate(file, 0);
     await expect(readMemorySnapshot(file)).rejects.toMatchObject({ reason: 'damaged' });
-    // the format before documents were stored as columns: told apart from a damaged file
-    const older = Buffer.from(sound);
-    older.write('EVOSNAP1', 0, 'latin1');
-    await writeFile(file, older);
-    await expect(readMemorySnapshot(file)).rejects.toMatchObject({ reason: 'other-format' });
+    // the formats before documents were stored as columns, and before the checksum was one of
+    // blocks: told apart from a damaged file
+    for (const magic of ['EVOSNAP1', 'EVOSNAP2']) {
+      const older = Buffer.from(sound);
+      older.write(magic, 0, 'latin1');
+      await writeFile(file, older);
+      await expect(readMemorySnapshot(file)).rejects.toMatchObject({ reason: 'other-format' });
+    }
+  });
+
+  it('checks a checksum of many blocks, hashed on two threads, whatever pieces the file is read in', async () => {
+    const file = await tempFile();
+    const store = await sampleStore();
+    await writeMemorySnapshot(file, store.captureImage(), { n: 1 }, { chunkDocs: 4, hashBlockBytes: 64 });
+    const sound = await readFile(file);
+    expect(sound.readUInt32LE(8)).toBe(64);
+    expect(sound.length).toBeGreaterThan(64 * 10);
+    // the checksum as the format says: a SHA-256 of the SHA-256 of each 64-byte block before it
+    const covered = sound.subarray(0, sound.length - 32);
+    const blocks: Buffer[] = [];
+    for (let at = 0; at < covered.length; at += 64)
+      blocks.push(
+        createHash('sha256')
+          .update(covered.subarray(at, at + 64))
+          .digest(),
+      );
+    expect(sound.subarray(sound.length - 32)).toEqual(createHash('sha256').update(Buffer.concat(blocks)).digest());
+    for (const pieceBytes of [undefined, 1, 7, 64, 100, 1000]) {
+      const loaded = new MemoryReadStore();
+      loaded.loadImage((await readMemorySnapshot(file, { pieceBytes })).image);
+      expect(await dump(loaded)).toEqual(await dump(store));
+    }
+    // one byte changed in any block, the block size itself included
+    for (const at of [8, 70, Math.floor(sound.length / 2), sound.length - 40]) {
+      const flipped = Buffer.from(sound);
+      flipped[at] ^= 0x01;
+      await writeFile(file, flipped);
+      for (const pieceBytes of [undefined, 7])
+        await expect(readMemorySnapshot(file, { pieceBytes })).rejects.toMatchObject({ reason: 'damaged' });
+    }
   });
 });

@@ -61,8 +61,7 @@ export class ProjectionService implements ProjectionProgress {
   private snapshotTimer: NodeJS.Timeout | undefined;
   /** what start() did with the snapshot (tests and logs) */
   lastLoad: SnapshotLoad | undefined;
-  /** the snapshot's documents still being made in the background (MemoryReadStore.finishLoading) */
-  finishing: Promise<void> | undefined;
+  private finishing: Promise<void> | undefined;
 
   constructor(private readonly options: ProjectionServiceOptions) {
     this.options = { ...options };
@@ -130,15 +129,6 @@ export class ProjectionService implements ProjectionProgress {
         },
         'modèles de lecture chargés depuis l’instantané ; rattrapage du journal depuis son point de reprise',
       );
-      // the documents are made as they are used; the rest beside the requests, a slice at a time
-      this.finishing = store.finishLoading().then(
-        ({ ms, maxBlockMs }) =>
-          log.info(
-            { ms: Math.round(ms), maxBlockMs: Math.round(maxBlockMs) },
-            'modèles de lecture de l’instantané tous en mémoire',
-          ),
-        (err) => log.error({ err, file: policy.file }, 'instantané illisible après sa vérification'),
-      );
     } else if (result.reason === 'missing') {
       log.info({ file: policy.file }, 'aucun instantané des modèles de lecture : reconstruction depuis le journal');
     } else {
@@ -148,6 +138,26 @@ export class ProjectionService implements ProjectionProgress {
         `instantané ignoré (${result.detail}) : reconstruction depuis le journal`,
       );
     }
+  }
+
+  /**
+   * Makes, beside the requests and a slice at a time, the documents of the loaded snapshot that
+   * nothing used yet (MemoryReadStore.finishLoading; until then each collection is made when first
+   * used). Called once the server listens, so that the rest of a start does not wait for it.
+   * Resolves when they are all made (at once when no snapshot was loaded).
+   */
+  finishLoading(): Promise<void> {
+    const store = this.read.current;
+    if (!(store instanceof MemoryReadStore) || store.encodedCollections().length === 0) return Promise.resolve();
+    this.finishing ??= store.finishLoading().then(
+      ({ ms, maxBlockMs }) =>
+        log.info(
+          { ms: Math.round(ms), maxBlockMs: Math.round(maxBlockMs) },
+          'modèles de lecture de l’instantané tous en mémoire',
+        ),
+      (err) => log.error({ err, file: this.options.snapshots?.file }, 'instantané illisible après sa vérification'),
+    );
+    return this.finishing;
   }
 
   private maybeSnapshot(): void {

@@ -90,7 +90,7 @@ describe('read-model snapshots (embedded restarts)', () => {
     expect(second.lastLoad).toMatchObject({ loaded: true, position: snapshotAt });
     expect(await readCheckpoint(second.read)).toBe(last);
     // what the catch-up and the reads below did not make, the background does
-    await second.finishing;
+    await second.finishLoading();
     expect((second.read.current as MemoryReadStore).encodedCollections()).toEqual([]);
     const served = await dumpReadModels(second.read);
     const full = await rebuiltStore(events);
