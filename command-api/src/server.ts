@@ -280,13 +280,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (http.address() as AddressInfo).port;
   if (projections) {
-    // uploads acknowledged before a crash and never processed get their job again (after the
-    // listen: with a snapshot, this query makes the collections before the videos in the file)
-    const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
-    for (const v of pending)
-      await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
     // what a loaded snapshot left encoded is made now, beside the requests
     void projections.finishLoading();
+    // uploads acknowledged before a crash and never processed get their job again (after the
+    // listen: with a snapshot, this query makes the collections before the videos in the file);
+    // the server serves by now, so a failure here is logged, not thrown
+    try {
+      const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
+      for (const v of pending)
+        await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+    } catch (err) {
+      log.error({ err }, 'vidéos en attente de traitement non relancées');
+    }
   }
 
   let closing: Promise<void> | undefined;

@@ -1616,16 +1616,23 @@ class PendingLoad {
     return this.failure === undefined && (this.names.size === 0 || this.image.done);
   }
 
-  /** decodes one chunk of documents (a collection is stored when its last chunk is in) */
+  /**
+   * Decodes one chunk of documents (a collection is stored when its last chunk is in). Any failure
+   * is for good: what was not stored is never answered as missing or empty, every later use of it
+   * fails the same way.
+   */
   step(): void {
     if (this.failure !== undefined) throw this.failure;
-    let part;
     try {
-      part = this.image.next();
+      this.decodeNext();
     } catch (err) {
       this.failure = err;
       throw err;
     }
+  }
+
+  private decodeNext(): void {
+    const part = this.image.next();
     if (!part) return;
     const { name, indexes } = this.image.collections[part.collection];
     const wanted = this.names.has(name);
@@ -2371,6 +2378,7 @@ const MAX_TX_ATTEMPTS = 10;
 export class MemoryReadStore implements ReadStore {
   readonly supportsTransactions = true;
   private readonly core = new StoreCore();
+  private closed = false;
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     return new MemoryCollection<T>(name, new BaseView(this.core, name), this.core.shapes);
@@ -2423,8 +2431,9 @@ export class MemoryReadStore implements ReadStore {
    */
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     if (this.core.deferIndexes) return fn();
+    const states = [...this.core.states.values()];
     this.core.deferIndexes = true;
-    for (const state of this.core.states.values()) state.lazySwaps = true;
+    for (const state of states) state.lazySwaps = true;
     try {
       return await fn();
     } finally {
@@ -2460,8 +2469,13 @@ export class MemoryReadStore implements ReadStore {
     }
   }
 
-  /** Nothing to release; the data stays readable. */
-  async close(): Promise<void> {}
+  /**
+   * Stops finishLoading (a store let go after a rebuild is not made in the background for nobody);
+   * nothing else to release: the data stays readable, a collection still encoded is made when used.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
 
   /** How a find would run (same code path as find): the plan and how many keys/documents it read. */
   explain(collection: string, filter: Filter, options: FindOptions = {}): QueryExplain {
@@ -2508,8 +2522,9 @@ export class MemoryReadStore implements ReadStore {
     const sliceMs = options.sliceMs ?? 10;
     const started = performance.now();
     let maxBlockMs = 0;
-    for (let more = this.core.states.pending !== undefined; more;) {
+    for (let more = this.core.states.pending !== undefined; more && !this.closed;) {
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed) break;
       const t = performance.now();
       do more = this.core.states.step();
       while (more && performance.now() - t < sliceMs);

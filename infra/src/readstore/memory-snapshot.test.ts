@@ -139,6 +139,11 @@ describe('memory read-store snapshot file', () => {
     it('writes, index creations and drops of a collection not made yet act on all of it', async () => {
       const store = await withBigCollection();
       const loaded = await opened(store);
+      // dropped before it was made: gone, and not made later either
+      expect(loaded.encodedCollections()).toContain('numbers');
+      await loaded.collection('numbers').drop();
+      expect(loaded.encodedCollections()).not.toContain('numbers');
+      expect(await loaded.listCollections()).not.toContain('numbers');
       // an index the snapshot has: nothing to make for it
       await loaded.collection('events').createIndex({ key: { at: -1 } });
       expect(loaded.encodedCollections()).toContain('events');
@@ -150,10 +155,9 @@ describe('memory read-store snapshot file', () => {
       await loaded.collection('events').updateOne({ _id: 'e5' }, { $set: { kind: 'changed' } });
       expect(await loaded.collection('events').countDocuments({})).toBe(300);
       expect(await loaded.collection('events').findOne({ _id: 'e5' })).toMatchObject({ kind: 'changed' });
-      await loaded.collection('numbers').drop();
-      expect(await loaded.listCollections()).not.toContain('numbers');
       await loaded.finishLoading();
       expect(await loaded.collection('numbers').countDocuments({})).toBe(0);
+      expect(await loaded.listCollections()).not.toContain('numbers');
       // dropping everything before anything was made leaves nothing behind
       const emptied = await opened(store);
       await emptied.dropAll();
@@ -165,7 +169,17 @@ describe('memory read-store snapshot file', () => {
     it('a transaction sees whole collections, made when it first reads them', async () => {
       const store = await withBigCollection();
       const loaded = await opened(store);
+      // a half-made store captured: whole
+      const half = await opened(store);
+      expect(await half.collection('numbers').countDocuments({})).toBe(1);
+      expect(half.encodedCollections().sort()).toEqual(['events', 'users']);
+      const captured = new MemoryReadStore();
+      captured.loadImage(half.captureImage());
+      expect(await dump(captured)).toEqual(await dump(store));
+      // a transaction that makes a collection as it goes: the small one first, the big one later
       await loaded.withTransaction(async (tx) => {
+        expect(await tx.collection('users').countDocuments({ city: 'Lyon' })).toBe(9);
+        expect(loaded.encodedCollections()).toEqual(['events']);
         const e = await tx.collection('events').findOne({ _id: 'e9' });
         await tx.collection('events').updateOne({ _id: 'e9' }, { $set: { at: (e?.at as number) + 1 } });
         await tx.collection('users').deleteOne({ _id: 'u0' });
@@ -174,6 +188,37 @@ describe('memory read-store snapshot file', () => {
       expect(await loaded.collection('events').findOne({ _id: 'e9' })).toMatchObject({ at: ((9 * 7919) % 1000) + 1 });
       const image = loaded.captureImage(); // makes anything left: a snapshot of a half-made store is whole
       expect(image.collections.map((c) => c.name).sort()).toEqual(['empty', 'events', 'numbers', 'users']);
+    });
+
+    it('a collection whose indexes cannot be rebuilt is refused at every use, never answered as missing', async () => {
+      // two documents with the same key under a unique index, and an order saved by other code:
+      // the index is built by a sort, which refuses them (as a store edited since would)
+      const file = await tempFile();
+      await writeMemorySnapshot(
+        file,
+        {
+          collections: [
+            { name: 'small', indexes: [], docs: [{ _id: 1 }] },
+            {
+              name: 'people',
+              indexes: [{ key: { email: 1 }, unique: true, name: 'email_1' }],
+              docs: [
+                { _id: 'a', email: 'x@test.fr' },
+                { _id: 'b', email: 'x@test.fr' },
+              ],
+            },
+          ],
+          orderCode: 'other code',
+        },
+        { n: 1 },
+      );
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded((await openMemorySnapshot(file)).image);
+      expect(await loaded.collection('small').countDocuments({})).toBe(1);
+      await expect(loaded.collection('people').countDocuments({})).rejects.toThrow();
+      await expect(loaded.collection('people').countDocuments({})).rejects.toThrow();
+      await expect(loaded.finishLoading()).rejects.toThrow();
+      expect(await loaded.listCollections()).toContain('people');
     });
 
     it('a file that passed its checksum but cannot be decoded is refused at every use, never answered in part', async () => {

@@ -40,6 +40,8 @@ const END = 0xffffffff;
 const HASH_BYTES = 32;
 /** the checksum's block size in the files this code writes */
 const HASH_BLOCK_BYTES = 16 << 20;
+/** the smallest block size a file may give (tests write small ones) */
+const MIN_HASH_BLOCK_BYTES = 64;
 /** the magic, then the block size */
 const PREAMBLE_BYTES = MAGIC.length + 4;
 
@@ -151,7 +153,7 @@ export async function writeMemorySnapshot<M>(
   options: { chunkDocs?: number; hashBlockBytes?: number } = {},
 ): Promise<SnapshotWriteStats> {
   const chunkDocs = options.chunkDocs ?? 1000;
-  const blockBytes = options.hashBlockBytes ?? HASH_BLOCK_BYTES;
+  const blockBytes = Math.max(options.hashBlockBytes ?? HASH_BLOCK_BYTES, MIN_HASH_BLOCK_BYTES);
   const started = performance.now();
   let maxBlockMs = 0;
   const hash = new BlockChecksum(blockBytes);
@@ -541,7 +543,7 @@ export async function openMemorySnapshot<M>(
     await input.need(PREAMBLE_BYTES);
     const blockBytes = input.bytes(MAGIC.length, PREAMBLE_BYTES).readUInt32LE(0);
     // a damaged size could ask for billions of blocks: a writer never makes more than a million
-    if (blockBytes === 0 || hashed / blockBytes > 1 << 20)
+    if (blockBytes < MIN_HASH_BLOCK_BYTES || hashed / blockBytes > 1 << 20)
       throw damaged('taille de bloc de la somme de contrôle invalide');
     const sums = (hash = new BackgroundHash(hashed, blockBytes));
     for (const [shared, start] of early.splice(0)) sums.add(shared, start, shared.byteLength);

@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises';
 import type { LogPosition } from '@evo/domain';
 import {
   MemoryReadStore,
@@ -89,7 +90,19 @@ export class ProjectionService implements ProjectionProgress {
   /** Load the snapshot if there is a usable one, catch up with the log from its checkpoint, follow the log. */
   async start(): Promise<void> {
     await this.loadSnapshot();
-    await this.live.start();
+    try {
+      await this.live.start();
+    } catch (err) {
+      if (!this.lastLoad?.loaded) throw err;
+      // a snapshot that passed its checks yet cannot be decoded (a writer's bug): from the log instead
+      await this.setSnapshotAside(err);
+      await this.live.stop().catch(() => undefined);
+      const store = this.options.makeStore();
+      this.read.switchTo(store);
+      this.live = this.runnerFor(store, this.options.push);
+      this.lastLoad = { loaded: false, reason: 'damaged', detail: (err as Error).message };
+      await this.live.start();
+    }
     const policy = this.options.snapshots;
     if (policy && (policy.everyEvents > 0 || policy.everyMinutes > 0)) {
       this.snapshotTimer = setInterval(() => this.maybeSnapshot(), 1000);
@@ -155,9 +168,29 @@ export class ProjectionService implements ProjectionProgress {
           { ms: Math.round(ms), maxBlockMs: Math.round(maxBlockMs) },
           'modèles de lecture de l’instantané tous en mémoire',
         ),
-      (err) => log.error({ err, file: this.options.snapshots?.file }, 'instantané illisible après sa vérification'),
+      // the store cannot answer what it did not make: the read models are rebuilt beside it
+      (err) =>
+        this.setSnapshotAside(err)
+          .then(() => this.rebuild())
+          .catch((e) => log.error({ err: e }, 'reconstruction des modèles de lecture impossible')),
     );
     return this.finishing;
+  }
+
+  /**
+   * The loaded snapshot could not be decoded after all: renamed aside (the next start does not load
+   * it again; kept for a look), and the next snapshot is written whatever the position.
+   */
+  private async setSnapshotAside(err: unknown): Promise<void> {
+    const file = this.options.snapshots?.file;
+    if (!file) return;
+    const aside = `${file}.illisible`;
+    await rename(file, aside).catch(() => undefined);
+    this.snapshotAt = undefined;
+    log.error(
+      { err, file, aside },
+      'instantané illisible après sa vérification : mis de côté, modèles de lecture reconstruits depuis le journal',
+    );
   }
 
   private maybeSnapshot(): void {
