@@ -114,12 +114,18 @@ describe('read-model snapshots (embedded restarts)', () => {
     await second.stop();
   });
 
-  it('a start answers before the documents are made; finishLoading makes the rest', async () => {
+  /** a log of four members' history and the snapshot its service wrote at its stop */
+  async function snapshottedHistory(): Promise<{ file: string; events: SqliteEventStore }> {
     const dir = await tempDir();
     const file = path.join(dir, 'read-models.snapshot');
     const events = logStore(dir);
     await writeScriptedHistory(events, 4, 'avant');
     await runAndStop(events, file);
+    return { file, events };
+  }
+
+  it('a start answers before the documents are made; finishLoading makes the rest', async () => {
+    const { file, events } = await snapshottedHistory();
     const s = service(events, { file });
     await s.start();
     expect(s.lastLoad).toMatchObject({ loaded: true });
@@ -143,11 +149,7 @@ describe('read-model snapshots (embedded restarts)', () => {
     }
 
     it('found at start, by the catch-up', async () => {
-      const dir = await tempDir();
-      const file = path.join(dir, 'read-models.snapshot');
-      const events = logStore(dir);
-      await writeScriptedHistory(events, 4, 'avant');
-      await runAndStop(events, file);
+      const { file, events } = await snapshottedHistory();
       await breakUsers(file);
       await writeScriptedHistory(events, 2, 'apres'); // new members: the catch-up writes to the users
       const s = service(events, { file });
@@ -165,11 +167,7 @@ describe('read-model snapshots (embedded restarts)', () => {
     });
 
     it('found in the background, after the start', async () => {
-      const dir = await tempDir();
-      const file = path.join(dir, 'read-models.snapshot');
-      const events = logStore(dir);
-      await writeScriptedHistory(events, 4, 'avant');
-      await runAndStop(events, file);
+      const { file, events } = await snapshottedHistory();
       await breakUsers(file);
       const s = service(events, { file });
       await s.start();
