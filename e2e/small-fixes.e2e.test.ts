@@ -96,11 +96,16 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
         0,
       );
       // the composer and its button are not under the fixed bottom bar once scrolled to
+      // (measured once the page has settled: the thread and the video may still be laying out)
       const send = page.getByRole('button', { name: 'Envoyer', exact: true });
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      const sendBox = await send.boundingBox();
-      const barBox = await page.locator('.bottombar').boundingBox();
-      expect(sendBox && barBox && sendBox.y + sendBox.height <= barBox.y).toBe(true);
+      await expect
+        .poll(async () => {
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          const sendBox = await send.boundingBox();
+          const barBox = await page.locator('.bottombar').boundingBox();
+          return sendBox !== null && barBox !== null && sendBox.y + sendBox.height <= barBox.y;
+        })
+        .toBe(true);
       await screenshot(page, `e2e-video-page-comments-${size.name}`, { fullPage: false });
       await context.close();
     }, 60_000);
