@@ -197,7 +197,10 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
       const res = await page.goto(live.server.url + url);
       expect(res?.status(), url).toBe(200);
       await page.waitForLoadState('networkidle');
-      expect(await page.getByRole('heading').first().isVisible(), `${url} shows a heading`).toBe(true);
+      // a screen may still be rendering its first answer when the network is idle
+      await expect
+        .poll(() => page.getByRole('heading').first().isVisible(), { message: `${url} shows a heading` })
+        .toBe(true);
       expect(await page.getByText('Page introuvable').count(), `${url} is a known route`).toBe(0);
     };
     for (const route of ROUTES.filter((r) => !r.startsWith('/admin'))) await visit(route);
