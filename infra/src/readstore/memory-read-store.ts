@@ -1682,7 +1682,6 @@ class CollectionStates {
   /** stores a collection the pending load finished */
   adopt(state: CollectionState): void {
     this.stored.set(state.name, state);
-    if (this.pending?.finished) this.pending = undefined;
   }
 
   /** decodes one more chunk of the pending load; answers whether some is left */
@@ -1690,18 +1689,21 @@ class CollectionStates {
     const pending = this.pending;
     if (pending === undefined) return false;
     pending.step();
-    if (pending.finished && this.pending === pending) this.pending = undefined;
+    this.forget(pending);
     return this.pending !== undefined;
   }
 
-  private settle(name: string): void {
-    const pending = this.pending!;
-    pending.await(name);
+  /** the pending load is let go once it has nothing left to make */
+  private forget(pending: PendingLoad): void {
     if (pending.finished && this.pending === pending) this.pending = undefined;
   }
 
   get(name: string): CollectionState | undefined {
-    if (this.pending !== undefined && this.pending.names.has(name)) this.settle(name);
+    const pending = this.pending;
+    if (pending !== undefined && pending.names.has(name)) {
+      pending.await(name);
+      this.forget(pending);
+    }
     return this.stored.get(name);
   }
 

@@ -98,7 +98,7 @@ export class ProjectionService implements ProjectionProgress {
       await this.setSnapshotAside(err);
       await this.live.stop().catch(() => undefined);
       const store = this.options.makeStore();
-      this.read.switchTo(store);
+      await this.read.switchTo(store).close();
       this.live = this.runnerFor(store, this.options.push);
       this.lastLoad = { loaded: false, reason: 'damaged', detail: (err as Error).message };
       await this.live.start();

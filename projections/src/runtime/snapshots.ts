@@ -13,7 +13,7 @@ import {
   type SnapshotWriteStats,
 } from '@evo/infra';
 import type { Projector } from './projector';
-import { CHECKPOINTS, CHECKPOINT_ID } from './checkpoint';
+import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint } from './checkpoint';
 
 /** Bumped when the snapshot's layout or meaning changes (not for projector changes: see the fingerprint). */
 export const SNAPSHOT_FORMAT = 2;
@@ -145,15 +145,15 @@ export async function loadSnapshot(
     };
   }
   store.loadEncoded(image);
-  let checkpoint: { position?: string } | null;
+  let checkpoint: LogPosition | undefined;
   try {
     // the smallest collections come first in the file: this makes only a few of them
-    checkpoint = (await store.collection(CHECKPOINTS).findOne({ _id: CHECKPOINT_ID })) as { position?: string } | null;
+    checkpoint = await readCheckpoint(store);
   } catch (e) {
     await store.dropAll();
     return { loaded: false, reason: 'damaged', detail: (e as Error).message };
   }
-  if (checkpoint?.position === undefined || positionFromString(checkpoint.position) !== meta.position) {
+  if (checkpoint !== meta.position) {
     await store.dropAll();
     return {
       loaded: false,
