@@ -1650,6 +1650,11 @@ class PendingLoad {
     this.store(state);
   }
 
+  /** lets go of the file (nothing more is made from it) */
+  close(): void {
+    this.image.close();
+  }
+
   /** decodes until `name` is stored */
   await(name: string): void {
     while (this.names.has(name) && (this.failure !== undefined || !this.image.done)) this.step();
@@ -1695,7 +1700,9 @@ class CollectionStates {
 
   /** the pending load is let go once it has nothing left to make */
   private forget(pending: PendingLoad): void {
-    if (pending.finished && this.pending === pending) this.pending = undefined;
+    if (!pending.finished || this.pending !== pending) return;
+    this.pending = undefined;
+    pending.close();
   }
 
   get(name: string): CollectionState | undefined {
@@ -1718,6 +1725,7 @@ class CollectionStates {
   }
 
   clear(): void {
+    this.pending?.close();
     this.pending = undefined;
     this.stored.clear();
   }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { MemoryReadStore, indexOrderCode } from './memory-read-store';
 import {
   EncodedImage,
+  FramesInMemory,
   SnapshotFileError,
   openMemorySnapshot,
   readMemorySnapshot,
@@ -69,11 +70,12 @@ describe('memory read-store snapshot file', () => {
     const loaded = new MemoryReadStore();
     loaded.loadImage(image);
     expect(await dump(loaded)).toEqual(await dump(store));
-    // read in pieces smaller than a frame (a big file's pieces end in the middle of frames)
-    for (const pieceBytes of [1, 7, 100]) {
-      const inPieces = new MemoryReadStore();
-      inPieces.loadImage((await readMemorySnapshot(file, { pieceBytes })).image);
-      expect(await dump(inPieces)).toEqual(await dump(store));
+    // checksum blocks smaller than a frame (a big file's blocks end in the middle of frames)
+    for (const hashBlockBytes of [64, 100, 1000]) {
+      await writeMemorySnapshot(file, store.captureImage(), {}, { chunkDocs: 4, hashBlockBytes });
+      const inBlocks = new MemoryReadStore();
+      inBlocks.loadImage((await readMemorySnapshot(file)).image);
+      expect(await dump(inBlocks)).toEqual(await dump(store));
     }
     const u7 = await loaded.collection('users').findOne({ _id: 'u7' });
     expect((u7?.nested as { big: bigint }).big).toBe(2n ** 64n + 7n);
@@ -230,7 +232,7 @@ describe('memory read-store snapshot file', () => {
           { name: 'b', indexes: [], count: 2 },
         ],
         [[], []],
-        [Buffer.from('not v8')],
+        new FramesInMemory([Buffer.from('not v8')]),
         undefined,
       );
       const loaded = new MemoryReadStore();
@@ -413,11 +415,9 @@ describe('memory read-store snapshot file', () => {
 
     const damaged = async (bytes: Buffer) => {
       await writeFile(file, bytes);
-      for (const pieceBytes of [undefined, 13]) {
-        const err = await readMemorySnapshot(file, { pieceBytes }).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(SnapshotFileError);
-        expect(err).toMatchObject({ reason: 'damaged' });
-      }
+      const err = await readMemorySnapshot(file).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SnapshotFileError);
+      expect(err).toMatchObject({ reason: 'damaged' });
     };
     for (const at of [0, 12, Math.floor(sound.length / 2), sound.length - 40, sound.length - 1]) {
       const flipped = Buffer.from(sound);
@@ -440,15 +440,20 @@ describe('memory read-store snapshot file', () => {
     }
   });
 
-  it('checks a checksum of many blocks, hashed on two threads, whatever pieces the file is read in', async () => {
+  it('checks a checksum per block, hashed on two threads, with a table of them at the end', async () => {
     const file = await tempFile();
     const store = await sampleStore();
     await writeMemorySnapshot(file, store.captureImage(), { n: 1 }, { chunkDocs: 4, hashBlockBytes: 64 });
     const sound = await readFile(file);
+    expect(sound.subarray(0, 8).toString('latin1')).toBe('EVOSNAP4');
     expect(sound.readUInt32LE(8)).toBe(64);
-    expect(sound.length).toBeGreaterThan(64 * 10);
-    // the checksum as the format says: a SHA-256 of the SHA-256 of each 64-byte block before it
-    const covered = sound.subarray(0, sound.length - 32);
+    // the tail as the format says: the SHA-256 of each 64-byte block before the table, their
+    // count, and the SHA-256 of the table
+    const count = sound.readUInt32LE(sound.length - 36);
+    expect(count).toBeGreaterThan(10);
+    const covered = sound.subarray(0, sound.length - 36 - 32 * count);
+    expect(Math.ceil(covered.length / 64)).toBe(count);
+    expect(covered.readUInt32LE(covered.length - 4)).toBe(0xffffffff);
     const blocks: Buffer[] = [];
     for (let at = 0; at < covered.length; at += 64)
       blocks.push(
@@ -456,19 +461,113 @@ describe('memory read-store snapshot file', () => {
           .update(covered.subarray(at, at + 64))
           .digest(),
       );
-    expect(sound.subarray(sound.length - 32)).toEqual(createHash('sha256').update(Buffer.concat(blocks)).digest());
-    for (const pieceBytes of [undefined, 1, 7, 64, 100, 1000]) {
-      const loaded = new MemoryReadStore();
-      loaded.loadImage((await readMemorySnapshot(file, { pieceBytes })).image);
-      expect(await dump(loaded)).toEqual(await dump(store));
-    }
-    // one byte changed in any block, the block size itself included
-    for (const at of [8, 70, Math.floor(sound.length / 2), sound.length - 40]) {
+    const table = Buffer.concat(blocks);
+    expect(sound.subarray(covered.length, covered.length + table.length)).toEqual(table);
+    expect(sound.subarray(sound.length - 32)).toEqual(createHash('sha256').update(table).digest());
+    const loaded = new MemoryReadStore();
+    loaded.loadImage((await readMemorySnapshot(file)).image);
+    expect(await dump(loaded)).toEqual(await dump(store));
+    // one byte changed in any block, the block size, the table and the tail included
+    for (const at of [
+      8,
+      70,
+      Math.floor(covered.length / 2),
+      covered.length - 2,
+      covered.length + 5,
+      sound.length - 40,
+      sound.length - 1,
+    ]) {
       const flipped = Buffer.from(sound);
       flipped[at] ^= 0x01;
       await writeFile(file, flipped);
-      for (const pieceBytes of [undefined, 7])
-        await expect(readMemorySnapshot(file, { pieceBytes })).rejects.toMatchObject({ reason: 'damaged' });
+      await expect(readMemorySnapshot(file)).rejects.toMatchObject({ reason: 'damaged' });
     }
+  });
+
+  describe('opened lazily: checked block by block, the rest in the background', () => {
+    /** a store whose last collection spans many blocks of the file */
+    async function written(hashBlockBytes = 256) {
+      const store = await sampleStore();
+      const events = store.collection('events');
+      await events.createIndex({ key: { at: -1 } });
+      for (let i = 0; i < 400; i++) await events.insertOne({ _id: `e${i}`, at: (i * 7919) % 1000, note: `n${i}` });
+      const file = await tempFile();
+      await writeMemorySnapshot(file, store.captureImage(), { n: 1 }, { chunkDocs: 10, hashBlockBytes });
+      return { store, file, sound: await readFile(file) };
+    }
+
+    it('answers as soon as the header is checked, and gives back the same store', async () => {
+      const { store, file } = await written();
+      const { image } = await openMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded(image);
+      // the small collections first, each checked before it is decoded
+      expect(await loaded.collection('numbers').countDocuments({})).toBe(1);
+      expect(loaded.encodedCollections().sort()).toEqual(['events', 'users']);
+      await image.checked;
+      await loaded.finishLoading();
+      expect(await dump(loaded)).toEqual(await dump(store));
+    });
+
+    it('a collection used before the background reached it is read and checked at once', async () => {
+      const { store, file } = await written(64);
+      const { image } = await openMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded(image);
+      // synchronously, in the same turn as the open: the background read nothing yet
+      expect(loaded.explain('events', {}, { sort: { at: -1 }, limit: 3 }).plan).toBe('IXSCAN');
+      expect(loaded.encodedCollections()).toEqual([]);
+      expect(await dump(loaded)).toEqual(await dump(store));
+      await image.checked;
+    });
+
+    it('a torn file is refused at the open; an altered block when something needs it, never decoded', async () => {
+      const { file, sound } = await written();
+      for (const cut of [sound.length - 1, sound.length - 37, Math.floor(sound.length / 2), 20]) {
+        await writeFile(file, sound.subarray(0, cut));
+        await expect(openMemorySnapshot(file)).rejects.toMatchObject({ reason: 'damaged' });
+      }
+      await writeFile(file, Buffer.concat([sound, Buffer.from([0])]));
+      await expect(openMemorySnapshot(file)).rejects.toMatchObject({ reason: 'damaged' });
+      // a byte of the biggest collection (written last) changed: the open and the small
+      // collections are fine, the altered one fails at every use, as does the whole check
+      const count = sound.readUInt32LE(sound.length - 36);
+      const covered = sound.length - 36 - 32 * count;
+      const flipped = Buffer.from(sound);
+      flipped[covered - 200] ^= 0x01;
+      await writeFile(file, flipped);
+      const { image } = await openMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded(image);
+      expect(await loaded.collection('numbers').countDocuments({})).toBe(1);
+      await expect(image.checked).rejects.toMatchObject({ reason: 'damaged' });
+      await expect(loaded.collection('events').countDocuments({})).rejects.toMatchObject({ reason: 'damaged' });
+      await expect(loaded.collection('events').countDocuments({})).rejects.toMatchObject({ reason: 'damaged' });
+      await expect(loaded.finishLoading()).rejects.toMatchObject({ reason: 'damaged' });
+    });
+
+    it('the same altered block is found by a use that reaches it before the background does', async () => {
+      const { file, sound } = await written(64);
+      const count = sound.readUInt32LE(sound.length - 36);
+      const covered = sound.length - 36 - 32 * count;
+      const flipped = Buffer.from(sound);
+      flipped[covered - 100] ^= 0x01;
+      await writeFile(file, flipped);
+      const { image } = await openMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded(image);
+      expect(() => loaded.explain('events', {})).toThrow(SnapshotFileError);
+      await expect(image.checked).rejects.toMatchObject({ reason: 'damaged' });
+    });
+
+    it('a store cleared before the end lets the file go', async () => {
+      const { file } = await written(64);
+      const { image } = await openMemorySnapshot(file);
+      const loaded = new MemoryReadStore();
+      loaded.loadEncoded(image);
+      await loaded.dropAll();
+      await expect(image.checked).rejects.toMatchObject({ reason: 'damaged' });
+      expect(await loaded.listCollections()).toEqual([]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, open as openFile, read, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomically } from '../files/atomic-file';
@@ -10,44 +10,53 @@ import type { IndexOrderImage, MemoryStoreImage } from './memory-read-store';
 /*
  * A MemoryReadStore image in one file:
  *
- *   "EVOSNAP3"                                   8 bytes
+ *   "EVOSNAP4"                                   8 bytes
  *   u32 LE: the checksum's block size (below)
  *   frame*: u32 LE length, then that many bytes of v8.serialize output
  *     frame 0: the header { meta, orderCode, collections: [{ name, indexes, count, orders }] }
  *     then, collection after collection (the smallest first), its documents in chunks
  *     (snapshot-chunk.ts: columns and a string table shared by the file), then one frame per
  *     name in `orders`: that index's order as a Uint32Array of document positions
- *   u32 LE 0xFFFFFFFF, then the checksum of every byte before it   36 bytes
+ *   u32 LE 0xFFFFFFFF (the end mark)
+ *   the table: the SHA-256 of each consecutive block of that size of every byte before it
+ *     (the last block shorter), 32 bytes each
+ *   u32 LE: how many blocks, then the SHA-256 of the table           36 bytes
  *
- * The checksum is a SHA-256 of the SHA-256s of consecutive blocks of that size (the last one
- * shorter): the same strength as one SHA-256 of everything, but a reader hashes two blocks at
- * once on two threads (one SHA-256 stream was most of a start: 1.2 s for a 1.2 GB file).
+ * The table lets a reader check each block on its own: a start opens the file, checks the table
+ * and the header's blocks, and answers; the rest is read and hashed in the background (two worker
+ * threads), and each block is checked before any of its bytes is decoded (openMemorySnapshot). A
+ * torn or truncated file has no table at its end and is refused at once; an altered byte is found
+ * when its block is checked, before anything of that block is used.
  *
  * The chunks keep every value a document can hold as it was (bigint, Dates, undefined, -0, NaN),
- * the meta is v8.serialize's (its position a bigint). The checksum covers the whole file and is
- * compared before a read answers anything: a torn, truncated or altered file never reaches a
- * store. Written to a temporary file beside the target, fsynced, then renamed over it (and the
- * folder fsynced): a reader sees the previous snapshot or the new one, never a part of one.
+ * the meta is v8.serialize's (its position a bigint). Written to a temporary file beside the
+ * target, fsynced, then renamed over it (and the folder fsynced): a reader sees the previous
+ * snapshot or the new one, never a part of one.
  */
 
-const MAGIC = Buffer.from('EVOSNAP3');
+const MAGIC = Buffer.from('EVOSNAP4');
 /**
  * Older formats, not read any more: before the documents were stored as columns
- * (snapshot-chunk.ts), and before the checksum was one of blocks.
+ * (snapshot-chunk.ts), before the checksum was one of blocks, and before the blocks' checksums
+ * were written (one checksum of them all had to read the whole file before answering).
  */
-const OLDER_MAGICS = [Buffer.from('EVOSNAP1'), Buffer.from('EVOSNAP2')];
+const OLDER_MAGICS = [Buffer.from('EVOSNAP1'), Buffer.from('EVOSNAP2'), Buffer.from('EVOSNAP3')];
 const END = 0xffffffff;
 const HASH_BYTES = 32;
+/** the block count and the table's SHA-256, at the very end */
+const TAIL_BYTES = 4 + HASH_BYTES;
 /** the checksum's block size in the files this code writes */
 const HASH_BLOCK_BYTES = 16 << 20;
 /** the smallest block size a file may give (tests write small ones) */
 const MIN_HASH_BLOCK_BYTES = 64;
+/** a writer never makes more (a damaged count could ask for billions) */
+const MAX_BLOCKS = 1 << 20;
 /** the magic, then the block size */
 const PREAMBLE_BYTES = MAGIC.length + 4;
 
 /**
- * The checksum of a snapshot file (see the format above), fed in order: a SHA-256 per block of
- * `blockBytes`, then a SHA-256 of those.
+ * The checksums of a snapshot file (see the format above), fed in order: a SHA-256 per block of
+ * `blockBytes`, their table, and a SHA-256 of the table.
  */
 class BlockChecksum {
   private readonly digests: Buffer[] = [];
@@ -70,15 +79,19 @@ class BlockChecksum {
     }
   }
 
-  digest(): Buffer {
+  /** the table and the tail that end the file */
+  finish(): Buffer {
     if (this.inBlock > 0) this.digests.push(this.hash.digest());
-    return combinedDigest(this.digests);
+    const table = Buffer.concat(this.digests);
+    const count = Buffer.allocUnsafe(4);
+    count.writeUInt32LE(this.digests.length);
+    return Buffer.concat([table, count, combinedDigest([table])]);
   }
 }
 
-function combinedDigest(blockDigests: readonly Uint8Array[]): Buffer {
+function combinedDigest(parts: readonly Uint8Array[]): Buffer {
   const hash = createHash('sha256');
-  for (const d of blockDigests) hash.update(d);
+  for (const d of parts) hash.update(d);
   return hash.digest();
 }
 
@@ -236,159 +249,312 @@ export async function writeMemorySnapshot<M>(
     const end = Buffer.allocUnsafe(4);
     end.writeUInt32LE(END);
     count(end);
-    await fh.write(Buffer.concat([end, hash.digest()]));
-    bytes += HASH_BYTES;
+    const tail = hash.finish();
+    await fh.write(Buffer.concat([end, tail]));
+    bytes += tail.length;
   });
   return { bytes, ms: performance.now() - started, maxBlockMs };
 }
 
-/** How much of the file is read at a time (the next piece is read while the last one is decoded). */
-const PIECE_BYTES = 16 << 20;
-
 /**
- * A worker thread hashing blocks: it is given parts of blocks in order (shared memory, never
- * written once read, so the bytes hashed are the very bytes decoded) and answers each block's
- * SHA-256 once its last part came.
+ * A worker thread hashing whole blocks: it writes each block's SHA-256 into shared memory and
+ * marks it done there (the reading thread may be waiting for it, Atomics.wait), then says so by
+ * message (for the checks made beside the requests). The block's memory is shared and never
+ * written once read: the bytes hashed are the very bytes decoded.
  */
 const HASH_WORKER = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const open = new Map();
-parentPort.on('message', ({ block, shared, offset, length, last }) => {
-  let hash = open.get(block);
-  if (!hash) open.set(block, (hash = createHash('sha256')));
-  hash.update(new Uint8Array(shared, offset, length));
-  if (!last) return;
-  open.delete(block);
-  parentPort.postMessage({ block, digest: hash.digest() });
+const done = new Int32Array(workerData.done);
+const digests = new Uint8Array(workerData.digests);
+parentPort.on('message', ({ block, shared }) => {
+  digests.set(createHash('sha256').update(new Uint8Array(shared)).digest(), block * 32);
+  Atomics.store(done, block, 1);
+  Atomics.notify(done, block);
+  parentPort.postMessage(block);
 });
 `;
 
 /** How many threads hash a file's blocks while it is read (the reading thread mostly waits meanwhile). */
 const HASH_THREADS = 2;
+/** How long a use waits for a worker's hash of a block before hashing it itself. */
+const WORKER_HASH_WAIT_MS = 2_000;
+
+const SOUND = 1;
+const DAMAGED = 2;
 
 /**
- * The checksum of the first `covered` bytes of a file (BlockChecksum's), computed on worker
- * threads while the reading thread finds the frames: block i goes to thread i % HASH_THREADS.
+ * The blocks of a snapshot file, each checked against its SHA-256 (the file's table) before any
+ * byte of it is answered. The whole file is read in the background, block after block, and hashed
+ * by worker threads; a use that needs a block the reading has not reached reads and hashes it at
+ * once, on its own thread (synchronously: a collection is made in one go). Blocks before the
+ * decoding point are let go. The file is closed once every block is read.
  */
-class BackgroundHash {
+class CheckedBlocks {
+  private readonly blocks: Array<Buffer | undefined>;
+  private readonly verdicts: Uint8Array;
+  /** shared with the workers: 1 once the block's digest is in `digests` */
+  private readonly hashed: Int32Array;
+  private readonly digests: Uint8Array;
   private readonly workers: Worker[] = [];
-  private readonly digests: Uint8Array[] = [];
-  private received = 0;
-  private readonly blocks: number;
-  readonly digest: Promise<Buffer>;
-
-  constructor(
-    private readonly covered: number,
-    private readonly blockBytes: number,
-  ) {
-    this.blocks = Math.ceil(covered / blockBytes);
-    this.digest = new Promise<Buffer>((resolve, reject) => {
-      const stopped = () => reject(new Error('le calcul de la somme de contrôle s’est arrêté'));
-      for (let i = 0; i < Math.min(HASH_THREADS, this.blocks); i++) {
-        const worker = new Worker(HASH_WORKER, { eval: true });
-        worker.on('message', ({ block, digest }: { block: number; digest: Uint8Array }) => {
-          this.digests[block] = digest;
-          if (++this.received === this.blocks) resolve(combinedDigest(this.digests));
-        });
-        worker.once('error', reject);
-        worker.once('exit', stopped);
-        this.workers.push(worker);
-      }
-    });
-    // read at the end, or dropped with the workers when the file turns out damaged first
-    this.digest.catch(() => undefined);
-  }
-
-  /** the file's bytes [start, start + length) are the first `length` bytes of `shared` */
-  add(shared: SharedArrayBuffer, start: number, length: number): void {
-    for (let at = 0; at < length && start + at < this.covered;) {
-      const offset = start + at;
-      const block = Math.floor(offset / this.blockBytes);
-      const blockEnd = Math.min((block + 1) * this.blockBytes, this.covered);
-      const take = Math.min(length - at, blockEnd - offset);
-      this.workers[block % this.workers.length].postMessage({
-        block,
-        shared,
-        offset: at,
-        length: take,
-        last: offset + take === blockEnd,
-      });
-      at += take;
-    }
-  }
-
-  stop(): void {
-    for (const worker of this.workers) {
-      worker.removeAllListeners('exit');
-      void worker.terminate();
-    }
-  }
-}
-
-/**
- * A file read piece after piece, each piece in its own shared memory: the pieces decoded are let
- * go (`release`), so a load never holds the whole file at once, and the hash worker reads the
- * same memory.
- */
-class FilePieces {
-  private readonly pieces: Array<{ start: number; buf: Buffer }> = [];
-  /** bytes read so far */
-  read = 0;
+  private judged = 0;
+  private firstKept = 0;
+  private failure: SnapshotFileError | undefined;
+  private closed = false;
+  private fdOpen = true;
   private reading: Promise<void> | undefined;
+  private settle!: { resolve: () => void; reject: (e: unknown) => void };
+  /** every block read and found sound; rejects with the first failure */
+  readonly checked: Promise<void>;
 
   constructor(
-    private readonly fh: FileHandle,
-    readonly size: number,
-    private readonly pieceBytes: number,
-    private readonly onPiece: (shared: SharedArrayBuffer, start: number) => void,
-    private readonly truncated: () => Error,
-  ) {}
+    private readonly file: string,
+    private readonly fd: number,
+    private readonly blockBytes: number,
+    /** the bytes the table covers: [0, covered) */
+    private readonly covered: number,
+    /** the table: the SHA-256 of each block, in order */
+    private readonly expected: Buffer,
+  ) {
+    const n = expected.length / HASH_BYTES;
+    this.blocks = new Array<Buffer | undefined>(n);
+    this.verdicts = new Uint8Array(n);
+    this.hashed = new Int32Array(new SharedArrayBuffer(4 * n));
+    this.digests = new Uint8Array(new SharedArrayBuffer(HASH_BYTES * n));
+    this.checked = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
+    // awaited by whoever wants the whole file checked; a failure is also thrown at the next use
+    this.checked.catch(() => undefined);
+  }
 
-  private async readPiece(): Promise<void> {
-    const start = this.read;
-    const length = Math.min(this.pieceBytes, this.size - start);
-    const shared = new SharedArrayBuffer(length);
-    const buf = Buffer.from(shared);
-    for (let got = 0; got < length;) {
-      const { bytesRead } = await this.fh.read(buf, got, length - got, start + got);
-      if (bytesRead === 0) throw this.truncated();
-      got += bytesRead;
+  private get count(): number {
+    return this.verdicts.length;
+  }
+
+  private lengthOf(block: number): number {
+    return Math.min(this.blockBytes, this.covered - block * this.blockBytes);
+  }
+
+  private damaged(detail: string): SnapshotFileError {
+    return new SnapshotFileError(this.file, 'damaged', detail);
+  }
+
+  /** starts the background reading and hashing */
+  start(): void {
+    const shared = { done: this.hashed.buffer, digests: this.digests.buffer };
+    for (let i = 0; i < Math.min(HASH_THREADS, this.count); i++) {
+      const worker = new Worker(HASH_WORKER, { eval: true, workerData: shared });
+      worker.on('message', (block: number) => this.judge(block));
+      worker.once('error', (e) => this.fail(this.damaged(`calcul de la somme de contrôle impossible (${e.message})`)));
+      // a start does not wait for them to exit
+      worker.unref();
+      this.workers.push(worker);
     }
-    this.pieces.push({ start, buf });
-    this.read = start + length;
-    this.onPiece(shared, start);
+    this.reading = this.readAll().finally(() => {
+      this.reading = undefined;
+      this.closeFile();
+    });
   }
 
-  private readNext(): Promise<void> {
-    this.reading ??= this.readPiece().finally(() => (this.reading = undefined));
-    return this.reading;
+  private async readAll(): Promise<void> {
+    for (let block = 0; block < this.count && !this.closed && !this.failure; block++) {
+      if (!this.wanted(block)) continue;
+      const shared = new SharedArrayBuffer(this.lengthOf(block));
+      const buf = Buffer.from(shared);
+      try {
+        await readFully(this.fd, buf, block * this.blockBytes);
+      } catch (e) {
+        this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
+        return;
+      }
+      // a use may have read it meanwhile
+      if (this.closed || !this.wanted(block)) continue;
+      this.blocks[block] = buf;
+      this.workers[block % this.workers.length].postMessage({ block, shared });
+    }
   }
 
-  /** waits until the first `end` bytes are read, and starts reading the next piece */
-  async need(end: number): Promise<void> {
-    while (this.read < end) await this.readNext();
-    if (this.read < this.size) void this.readNext().catch(() => undefined);
+  private wanted(block: number): boolean {
+    return block >= this.firstKept && this.blocks[block] === undefined && this.verdicts[block] === 0;
   }
 
-  /** bytes [start, end), all read: a view of one piece, or a copy of the parts of several */
+  /** a worker's digest of `block` is in: compared with the table */
+  private judge(block: number): void {
+    if (this.verdicts[block] !== 0 || Atomics.load(this.hashed, block) !== 1) return;
+    const at = block * HASH_BYTES;
+    this.verdict(block, Buffer.from(this.digests.buffer, at, HASH_BYTES));
+  }
+
+  private verdict(block: number, digest: Uint8Array): void {
+    if (this.verdicts[block] !== 0) return;
+    const at = block * HASH_BYTES;
+    const sound = this.expected.subarray(at, at + HASH_BYTES).equals(digest);
+    this.verdicts[block] = sound ? SOUND : DAMAGED;
+    if (!sound) return this.fail(this.damaged('somme de contrôle fausse'));
+    if (++this.judged === this.count) {
+      this.stopWorkers();
+      this.settle.resolve();
+    }
+  }
+
+  private fail(err: SnapshotFileError): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.settle.reject(err);
+    this.close();
+  }
+
+  /** `block` read and found sound, at once (throws SnapshotFileError otherwise) */
+  private sound(block: number): Buffer {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw this.damaged('instantané refermé');
+    let bytes = this.blocks[block];
+    if (bytes === undefined) {
+      if (block < this.firstKept) throw new Error(`bloc ${block} déjà lâché`);
+      bytes = Buffer.allocUnsafe(this.lengthOf(block));
+      try {
+        readFullySync(this.fd, bytes, block * this.blockBytes);
+      } catch (e) {
+        this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
+        throw this.failure;
+      }
+      this.blocks[block] = bytes;
+      this.verdict(block, createHash('sha256').update(bytes).digest());
+    } else if (this.verdicts[block] === 0) {
+      // handed to a worker: its digest comes in shared memory
+      const deadline = performance.now() + WORKER_HASH_WAIT_MS;
+      while (Atomics.load(this.hashed, block) === 0 && performance.now() < deadline)
+        Atomics.wait(this.hashed, block, 0, 50);
+      if (Atomics.load(this.hashed, block) === 1) this.judge(block);
+      else this.verdict(block, createHash('sha256').update(bytes).digest());
+    }
+    if (this.failure) throw this.failure;
+    return bytes;
+  }
+
+  /** bytes [start, end) of the file, every block they touch checked: a view of one block, or a copy */
   bytes(start: number, end: number): Buffer {
+    const first = Math.floor(start / this.blockBytes);
+    const last = Math.floor((end - 1) / this.blockBytes);
     const parts: Buffer[] = [];
-    for (const { start: at, buf } of this.pieces) {
-      if (at + buf.length <= start || at >= end) continue;
-      parts.push(buf.subarray(Math.max(start - at, 0), Math.min(end - at, buf.length)));
+    for (let block = first; block <= last; block++) {
+      const base = block * this.blockBytes;
+      const bytes = this.sound(block);
+      parts.push(bytes.subarray(Math.max(start - base, 0), Math.min(end - base, bytes.length)));
     }
     return parts.length === 1 ? parts[0] : Buffer.concat(parts);
   }
 
-  /** the pieces wholly before `offset` are not needed any more */
+  /** the blocks wholly before `offset` are not needed any more */
   release(offset: number): void {
-    while (this.pieces.length > 0 && this.pieces[0].start + this.pieces[0].buf.length <= offset) this.pieces.shift();
+    const next = Math.floor(offset / this.blockBytes);
+    for (; this.firstKept < next; this.firstKept++) this.blocks[this.firstKept] = undefined;
   }
 
-  /** waits for a read in progress (before the file is closed) */
-  async settle(): Promise<void> {
-    await this.reading?.catch(() => undefined);
+  private stopWorkers(): void {
+    for (const worker of this.workers.splice(0)) void worker.terminate();
+  }
+
+  private closeFile(): void {
+    if (!this.fdOpen || this.reading) return;
+    this.fdOpen = false;
+    closeSync(this.fd);
+  }
+
+  /** lets everything go (what is left unread is not read); the file closes once a read in progress ends */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.blocks.fill(undefined);
+    this.stopWorkers();
+    this.closeFile();
+    if (!this.failure) this.settle.reject(this.damaged('instantané refermé avant sa vérification'));
+  }
+}
+
+async function readFully(fd: number, buf: Buffer, position: number): Promise<void> {
+  for (let got = 0; got < buf.length;) {
+    const bytesRead = await new Promise<number>((resolve, reject) =>
+      read(fd, buf, got, buf.length - got, position + got, (err, n) => (err ? reject(err) : resolve(n))),
+    );
+    if (bytesRead === 0) throw new Error('fichier tronqué pendant la lecture');
+    got += bytesRead;
+  }
+}
+
+function readFullySync(fd: number, buf: Buffer, position: number): void {
+  for (let got = 0; got < buf.length;) {
+    const bytesRead = readSync(fd, buf, got, buf.length - got, position + got);
+    if (bytesRead === 0) throw new Error('fichier tronqué pendant la lecture');
+    got += bytesRead;
+  }
+}
+
+/** Where an EncodedImage takes its frames from, in the file's order. */
+export interface FrameSource {
+  /** the next frame's payload; undefined past the last (throws SnapshotFileError when it cannot be read or checked) */
+  next(): Buffer | undefined;
+  /** resolves once every byte is checked, rejects with the first failure */
+  readonly checked: Promise<void>;
+  /** lets go of what is still held */
+  close(): void;
+}
+
+/** Frames already in memory (a test's, or a file read another way). */
+export class FramesInMemory implements FrameSource {
+  readonly checked = Promise.resolve();
+  private at = 0;
+
+  constructor(private frames: Buffer[]) {}
+
+  next(): Buffer | undefined {
+    return this.frames[this.at++];
+  }
+
+  close(): void {
+    this.frames = [];
+  }
+}
+
+/** The frames of a snapshot file, each one checked (CheckedBlocks) when it is taken. */
+class FileFrames implements FrameSource {
+  private at: number;
+
+  constructor(
+    private readonly file: string,
+    private readonly blocks: CheckedBlocks,
+    first: number,
+    /** where the end mark is */
+    private readonly framesEnd: number,
+  ) {
+    this.at = first;
+  }
+
+  get checked(): Promise<void> {
+    return this.blocks.checked;
+  }
+
+  private damaged(detail: string): SnapshotFileError {
+    return new SnapshotFileError(this.file, 'damaged', detail);
+  }
+
+  next(): Buffer | undefined {
+    if (this.at === this.framesEnd) {
+      if (this.blocks.bytes(this.framesEnd, this.framesEnd + 4).readUInt32LE(0) !== END)
+        throw this.damaged('fichier tronqué (fin absente)');
+      return undefined;
+    }
+    if (this.at + 4 > this.framesEnd) throw this.damaged('trame tronquée');
+    const len = this.blocks.bytes(this.at, this.at + 4).readUInt32LE(0);
+    if (this.at + 4 + len > this.framesEnd) throw this.damaged('trame tronquée');
+    const payload = len === 0 ? Buffer.alloc(0) : this.blocks.bytes(this.at + 4, this.at + 4 + len);
+    this.at += 4 + len;
+    // the frame keeps what it needs of its block
+    this.blocks.release(this.at);
+    return payload;
+  }
+
+  close(): void {
+    this.blocks.close();
   }
 }
 
@@ -410,15 +576,14 @@ export interface DecodedPart {
 }
 
 /**
- * A snapshot file read whole and checked (its checksum, and frames that end where the file says),
- * its documents still encoded: `next` decodes them one chunk at a time, in the file's order (a
- * chunk's strings may come from an earlier chunk, so the order is the only one). A store can thus
- * answer before every document is made (MemoryReadStore.loadEncoded). The frames are dropped as
- * they are decoded, so the file's memory goes as the documents come.
+ * A snapshot file opened, its documents still encoded: `next` decodes them one chunk at a time, in
+ * the file's order (a chunk's strings may come from an earlier chunk, so the order is the only
+ * one). A store can thus answer before every document is made (MemoryReadStore.loadEncoded). Each
+ * frame is checked against the file's checksums when it is taken (FrameSource), and let go once
+ * decoded: the file's memory goes as the documents come.
  */
 export class EncodedImage {
   private readonly decoder = new ChunkDecoder();
-  private frame = 0;
   private current = 0;
   private docs: Doc[] = [];
 
@@ -426,9 +591,20 @@ export class EncodedImage {
     private readonly file: string,
     readonly collections: readonly EncodedCollection[],
     private readonly orderNames: ReadonlyArray<readonly string[]>,
-    private readonly frames: Array<Buffer | undefined>,
+    private readonly frames: FrameSource,
     readonly orderCode: string | undefined,
   ) {}
+
+  /** resolves once every byte of the file is checked (rejects with the first failure) */
+  get checked(): Promise<void> {
+    return this.frames.checked;
+  }
+
+  /** lets go of the file and what is left of it (nothing more can be decoded) */
+  close(): void {
+    this.current = this.collections.length;
+    this.frames.close();
+  }
 
   /** every document was decoded */
   get done(): boolean {
@@ -440,9 +616,8 @@ export class EncodedImage {
   }
 
   private nextFrame(): unknown {
-    const payload = this.frames[this.frame];
+    const payload = this.frames.next();
     if (payload === undefined) throw this.damaged('trame manquante');
-    this.frames[this.frame++] = undefined;
     return deserialize(payload);
   }
 
@@ -472,13 +647,14 @@ export class EncodedImage {
       const docs = this.docs;
       this.docs = [];
       this.current += 1;
-      if (this.done && this.frame !== this.frames.length)
-        throw this.damaged('données en trop après la dernière collection');
+      if (this.done) {
+        if (this.frames.next() !== undefined) throw this.damaged('données en trop après la dernière collection');
+        this.frames.close();
+      }
       return { collection: at, chunk, complete: { docs, orders } };
     } catch (e) {
       // nothing more can be decoded after a failure
-      this.current = this.collections.length;
-      this.frames.length = 0;
+      this.close();
       if (e instanceof SnapshotFileError) throw e;
       throw this.damaged(`illisible (${(e as Error).message})`);
     }
@@ -497,83 +673,66 @@ export class EncodedImage {
 }
 
 /**
- * Open a snapshot written by writeMemorySnapshot: the whole file is read and checked before this
- * answers, its documents left encoded (see EncodedImage). The file is read in pieces (the next one
- * while the frames of the last one are found); a worker thread computes the checksum of each piece
- * meanwhile, and it is compared before anything is answered: nothing of a torn, truncated or altered
- * file reaches a store. Throws SnapshotFileError (missing, damaged, or written in an older format)
- * instead of answering part of a file.
+ * Open a snapshot written by writeMemorySnapshot, its documents left encoded (see EncodedImage).
+ * What is checked before this answers: the format, the table of block checksums (its own SHA-256),
+ * that the file is as long as that table says and ends with the end mark (a torn or truncated file
+ * is refused here), and the blocks of the header. The rest is read and hashed in the background
+ * (`image.checked`), and every block is checked before any byte of it is decoded: nothing of an
+ * altered block ever reaches a store. A later block found altered fails the decoding that needs it
+ * (and every later one) with SnapshotFileError 'damaged'. Throws SnapshotFileError (missing,
+ * damaged, or written in an older format).
  */
-export async function openMemorySnapshot<M>(
-  file: string,
-  options: { pieceBytes?: number } = {},
-): Promise<{ meta: M; image: EncodedImage; bytes: number }> {
-  let fh: FileHandle;
+export async function openMemorySnapshot<M>(file: string): Promise<{ meta: M; image: EncodedImage; bytes: number }> {
+  let fd: number;
   try {
-    fh = await open(file, 'r');
+    fd = await new Promise<number>((resolve, reject) =>
+      openFile(file, 'r', (err, n) => (err ? reject(err) : resolve(n))),
+    );
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
       throw new SnapshotFileError(file, 'missing', 'aucun instantané');
     throw e;
   }
   const damaged = (detail: string) => new SnapshotFileError(file, 'damaged', detail);
-  let hash: BackgroundHash | undefined;
-  let pieces: FilePieces | undefined;
+  let blocks: CheckedBlocks | undefined;
   try {
-    const size = (await fh.stat()).size;
-    if (size < MAGIC.length + 4 + HASH_BYTES) throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
-    /** the checksum covers everything before it; frames end before the end mark */
-    const hashed = size - HASH_BYTES;
-    const framesEnd = hashed - 4;
-    /** pieces read before the checksum's block size is known (in the first bytes) */
-    const early: Array<[SharedArrayBuffer, number]> = [];
-    const input = (pieces = new FilePieces(
-      fh,
-      size,
-      options.pieceBytes ?? PIECE_BYTES,
-      (shared, start) => (hash ? hash.add(shared, start, shared.byteLength) : early.push([shared, start])),
-      () => damaged('fichier tronqué pendant la lecture'),
-    ));
-    await input.need(MAGIC.length);
-    const magic = input.bytes(0, MAGIC.length);
+    const size = fstatSync(fd).size;
+    const at = (position: number, length: number) => {
+      const buf = Buffer.alloc(length);
+      readFullySync(fd, buf, position);
+      return buf;
+    };
+    if (size < MAGIC.length) throw damaged("ce n'est pas un instantané EVO (ou il est tronqué)");
+    const magic = at(0, MAGIC.length);
     if (OLDER_MAGICS.some((older) => magic.equals(older)))
       throw new SnapshotFileError(file, 'other-format', "instantané d'un format plus ancien");
     if (!magic.equals(MAGIC)) throw damaged("ce n'est pas un instantané EVO");
-    if (size < PREAMBLE_BYTES + 4 + 4 + HASH_BYTES) throw damaged('instantané tronqué');
-    await input.need(PREAMBLE_BYTES);
-    const blockBytes = input.bytes(MAGIC.length, PREAMBLE_BYTES).readUInt32LE(0);
-    // a damaged size could ask for billions of blocks: a writer never makes more than a million
-    if (blockBytes < MIN_HASH_BLOCK_BYTES || hashed / blockBytes > 1 << 20)
-      throw damaged('taille de bloc de la somme de contrôle invalide');
-    const sums = (hash = new BackgroundHash(hashed, blockBytes));
-    for (const [shared, start] of early.splice(0)) sums.add(shared, start, shared.byteLength);
-    let at = PREAMBLE_BYTES;
-    /** the next frame's bytes (a view of its piece, or a copy when it spans two) */
-    const next = async (): Promise<Buffer> => {
-      await input.need(at + 4);
-      if (at + 4 > framesEnd) throw damaged('trame manquante');
-      const len = input.bytes(at, at + 4).readUInt32LE(0);
-      if (at + 4 + len > framesEnd) throw damaged('trame tronquée');
-      await input.need(at + 4 + len);
-      const payload = input.bytes(at + 4, at + 4 + len);
-      at += 4 + len;
-      // the frames keep what they need of a piece
-      input.release(at);
-      return payload;
-    };
+    if (size < PREAMBLE_BYTES + 4 + HASH_BYTES + TAIL_BYTES) throw damaged('instantané tronqué');
+    const blockBytes = at(MAGIC.length, 4).readUInt32LE(0);
+    if (blockBytes < MIN_HASH_BLOCK_BYTES) throw damaged('taille de bloc de la somme de contrôle invalide');
+    const tail = at(size - TAIL_BYTES, TAIL_BYTES);
+    const count = tail.readUInt32LE(0);
+    const covered = size - TAIL_BYTES - count * HASH_BYTES;
+    // a torn file's tail is not a table of as many blocks as the file has
+    if (count < 1 || count > MAX_BLOCKS || covered < PREAMBLE_BYTES + 4 || Math.ceil(covered / blockBytes) !== count)
+      throw damaged('instantané tronqué (table des sommes de contrôle absente)');
+    const table = at(covered, count * HASH_BYTES);
+    if (!combinedDigest([table]).equals(tail.subarray(4))) throw damaged('table des sommes de contrôle fausse');
+    const framesEnd = covered - 4;
+    if (at(framesEnd, 4).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
+    blocks = new CheckedBlocks(file, fd, blockBytes, covered, table);
+    const frames = new FileFrames(file, blocks, PREAMBLE_BYTES, framesEnd);
     let header: Header<M>;
     try {
-      header = deserialize(await next()) as Header<M>;
+      const first = frames.next();
+      if (first === undefined) throw damaged('en-tête absent');
+      header = deserialize(first) as Header<M>;
     } catch (e) {
       if (e instanceof SnapshotFileError) throw e;
       throw damaged(`illisible (${(e as Error).message})`);
     }
-    const frames: Buffer[] = [];
-    while (at < framesEnd) frames.push(await next());
-    await input.need(size);
-    if (input.bytes(framesEnd, hashed).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
-    if (!(await sums.digest).equals(input.bytes(hashed, size))) throw damaged('somme de contrôle fausse');
     if (!Array.isArray(header?.collections)) throw damaged('en-tête illisible');
+    blocks.start();
     const image = new EncodedImage(
       file,
       header.collections.map(({ name, indexes, count }) => ({ name, indexes, count })),
@@ -582,22 +741,27 @@ export async function openMemorySnapshot<M>(
       header.orderCode,
     );
     return { meta: header.meta, image, bytes: size };
-  } finally {
-    await pieces?.settle();
-    hash?.stop();
-    await fh.close();
+  } catch (e) {
+    if (blocks) blocks.close();
+    else closeSync(fd);
+    throw e;
   }
 }
 
 /**
- * Read a snapshot written by writeMemorySnapshot, every document decoded (openMemorySnapshot,
- * then EncodedImage.decodeAll). Throws SnapshotFileError (missing, damaged, or written in an older
- * format) instead of answering part of a file.
+ * Read a snapshot written by writeMemorySnapshot, every byte checked before anything is decoded
+ * (openMemorySnapshot, `image.checked`, then EncodedImage.decodeAll). Throws SnapshotFileError
+ * (missing, damaged, or written in an older format) instead of answering part of a file.
  */
 export async function readMemorySnapshot<M>(
   file: string,
-  options: { pieceBytes?: number } = {},
 ): Promise<{ meta: M; image: MemoryStoreImage; bytes: number }> {
-  const { meta, image, bytes } = await openMemorySnapshot<M>(file, options);
+  const { meta, image, bytes } = await openMemorySnapshot<M>(file);
+  try {
+    await image.checked;
+  } catch (e) {
+    image.close();
+    throw e;
+  }
   return { meta, image: image.decodeAll(), bytes };
 }

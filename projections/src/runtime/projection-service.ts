@@ -178,8 +178,9 @@ export class ProjectionService implements ProjectionProgress {
   }
 
   /**
-   * The loaded snapshot could not be decoded after all: renamed aside (the next start does not load
-   * it again; kept for a look), and the next snapshot is written whatever the position.
+   * The loaded snapshot turned out altered (a block checked when read) or could not be decoded
+   * after all: renamed aside (the next start does not load it again; kept for a look), and the
+   * next snapshot is written whatever the position.
    */
   private async setSnapshotAside(err: unknown): Promise<void> {
     const file = this.options.snapshots?.file;
@@ -189,7 +190,7 @@ export class ProjectionService implements ProjectionProgress {
     this.snapshotAt = undefined;
     log.error(
       { err, file, aside },
-      'instantané illisible après sa vérification : mis de côté, modèles de lecture reconstruits depuis le journal',
+      'instantané altéré ou illisible, trouvé en le lisant : mis de côté, modèles de lecture reconstruits depuis le journal',
     );
   }
 
