@@ -267,6 +267,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const done = new Int32Array(workerData.done);
 const digests = new Uint8Array(workerData.digests);
+Atomics.add(new Int32Array(workerData.booted), 0, 1);
 parentPort.on('message', ({ block, shared }) => {
   digests.set(createHash('sha256').update(new Uint8Array(shared)).digest(), block * 32);
   Atomics.store(done, block, 1);
@@ -296,6 +297,8 @@ class CheckedBlocks {
   /** shared with the workers: 1 once the block's digest is in `digests` */
   private readonly hashed: Int32Array;
   private readonly digests: Uint8Array;
+  /** shared with the workers: how many have started (until one has, a block is hashed here) */
+  private readonly booted = new Int32Array(new SharedArrayBuffer(4));
   private readonly workers: Worker[] = [];
   private judged = 0;
   private firstKept = 0;
@@ -324,6 +327,15 @@ class CheckedBlocks {
     this.checked = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
     // awaited by whoever wants the whole file checked; a failure is also thrown at the next use
     this.checked.catch(() => undefined);
+    const shared = { done: this.hashed.buffer, digests: this.digests.buffer, booted: this.booted.buffer };
+    for (let i = 0; i < Math.min(HASH_THREADS, this.count); i++) {
+      const worker = new Worker(HASH_WORKER, { eval: true, workerData: shared });
+      worker.on('message', (block: number) => this.judge(block));
+      worker.once('error', (e) => this.fail(this.damaged(`calcul de la somme de contrôle impossible (${e.message})`)));
+      // a start does not wait for them to exit
+      worker.unref();
+      this.workers.push(worker);
+    }
   }
 
   private get count(): number {
@@ -338,17 +350,8 @@ class CheckedBlocks {
     return new SnapshotFileError(this.file, 'damaged', detail);
   }
 
-  /** starts the background reading and hashing */
+  /** starts reading the file in the background */
   start(): void {
-    const shared = { done: this.hashed.buffer, digests: this.digests.buffer };
-    for (let i = 0; i < Math.min(HASH_THREADS, this.count); i++) {
-      const worker = new Worker(HASH_WORKER, { eval: true, workerData: shared });
-      worker.on('message', (block: number) => this.judge(block));
-      worker.once('error', (e) => this.fail(this.damaged(`calcul de la somme de contrôle impossible (${e.message})`)));
-      // a start does not wait for them to exit
-      worker.unref();
-      this.workers.push(worker);
-    }
     this.reading = this.readAll().finally(() => {
       this.reading = undefined;
       this.closeFile();
@@ -368,9 +371,14 @@ class CheckedBlocks {
       }
       // a use may have read it meanwhile
       if (this.closed || !this.wanted(block)) continue;
-      this.blocks[block] = buf;
-      this.workers[block % this.workers.length].postMessage({ block, shared });
+      this.hand(block, buf, shared);
     }
+  }
+
+  /** keeps a block read and gives it to a worker to hash */
+  private hand(block: number, buf: Buffer, shared: SharedArrayBuffer): void {
+    this.blocks[block] = buf;
+    this.workers[block % this.workers.length].postMessage({ block, shared });
   }
 
   private wanted(block: number): boolean {
@@ -407,21 +415,28 @@ class CheckedBlocks {
   private sound(block: number): Buffer {
     if (this.failure) throw this.failure;
     if (this.closed) throw this.damaged('instantané refermé');
-    let bytes = this.blocks[block];
-    if (bytes === undefined) {
-      if (block < this.firstKept) throw new Error(`bloc ${block} déjà lâché`);
-      bytes = Buffer.allocUnsafe(this.lengthOf(block));
+    if (block < this.firstKept) throw new Error(`bloc ${block} déjà lâché`);
+    // what the background has not read yet (a use ahead of it, or one that holds the loop, which
+    // the background's reads need) is read now: this block and the next few, whose hashes the
+    // workers compute while this one is decoded
+    const upTo = Math.min(block + HASH_THREADS, this.count - 1);
+    for (let next = block; next <= upTo; next++) {
+      if (!this.wanted(next)) continue;
+      const shared = new SharedArrayBuffer(this.lengthOf(next));
+      const buf = Buffer.from(shared);
       try {
-        readFullySync(this.fd, bytes, block * this.blockBytes);
+        readFullySync(this.fd, buf, next * this.blockBytes);
       } catch (e) {
         this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
         throw this.failure;
       }
-      this.blocks[block] = bytes;
-      this.verdict(block, createHash('sha256').update(bytes).digest());
-    } else if (this.verdicts[block] === 0) {
-      // handed to a worker: its digest comes in shared memory
-      const deadline = performance.now() + WORKER_HASH_WAIT_MS;
+      this.hand(next, buf, shared);
+    }
+    const bytes = this.blocks[block]!;
+    if (this.verdicts[block] === 0) {
+      // handed to a worker: its digest comes in shared memory (a worker that has not started yet,
+      // at the open, would take longer than hashing it here)
+      const deadline = Atomics.load(this.booted, 0) > 0 ? performance.now() + WORKER_HASH_WAIT_MS : 0;
       while (Atomics.load(this.hashed, block) === 0 && performance.now() < deadline)
         Atomics.wait(this.hashed, block, 0, 50);
       if (Atomics.load(this.hashed, block) === 1) this.judge(block);
