@@ -554,6 +554,28 @@ describe('MemoryReadStore index builds over existing documents', () => {
     );
   });
 
+  it('keep many chunks in order whether documents come at either end or between (the ends take one comparison)', async () => {
+    // growing keys (appended at the end), shrinking ones (at the start), then keys in between
+    const keys = [
+      ...Array.from({ length: 1500 }, (_, i) => 10_000 + i),
+      ...Array.from({ length: 1500 }, (_, i) => 9_999 - i),
+      ...Array.from({ length: 1500 }, (_, i) => 8_500 + ((i * 7919) % 3000) + 0.5),
+    ];
+    for (const dir of [1, -1] as const) {
+      const built = new MemoryReadStore();
+      const inserted = new MemoryReadStore();
+      await inserted.collection('c').createIndex({ key: { a: dir } });
+      for (const [i, a] of keys.entries()) {
+        await built.collection('c').insertOne({ _id: i, a });
+        await inserted.collection('c').insertOne({ _id: i, a });
+      }
+      await built.collection('c').createIndex({ key: { a: dir } });
+      expect(orderOf(inserted)).toEqual(orderOf(built));
+      const sorted = [...keys].sort((x, y) => (x - y) * dir);
+      expect((await inserted.collection('c').find({}, { sort: { a: dir } })).map((d) => d.a)).toEqual(sorted);
+    }
+  });
+
   it('refuse duplicates of a unique index, and build it when there are none', async () => {
     const store = new MemoryReadStore();
     const c = store.collection('c');

@@ -402,10 +402,18 @@ class SortedList<E> {
       this.count = 1;
       return;
     }
-    let { c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0);
-    if (c === this.chunks.length) {
+    // new entries mostly go at an end (ids and dates that grow): one comparison instead of a search
+    const lastChunk = this.chunks[this.chunks.length - 1];
+    let c: number;
+    let i: number;
+    if (this.cmp(lastChunk[lastChunk.length - 1], e) < 0) {
       c = this.chunks.length - 1;
-      i = this.chunks[c].length;
+      i = lastChunk.length;
+    } else if (this.cmp(this.chunks[0][0], e) >= 0) {
+      c = 0;
+      i = 0;
+    } else {
+      ({ c, i } = this.lowerBound((x) => this.cmp(x, e) >= 0));
     }
     const chunk = this.own(c);
     chunk.splice(i, 0, e);
