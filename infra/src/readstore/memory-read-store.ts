@@ -1723,13 +1723,21 @@ class CollectionStates {
   }
 
   set(name: string, state: CollectionState): void {
-    this.pending?.names.delete(name);
+    this.notPending(name);
     this.stored.set(name, state);
   }
 
   delete(name: string): boolean {
-    const wasPending = this.pending?.names.delete(name) ?? false;
+    const wasPending = this.notPending(name);
     return this.stored.delete(name) || wasPending;
+  }
+
+  /** `name` is not to be made from the pending load any more (which lets go of its file once none is left) */
+  private notPending(name: string): boolean {
+    const pending = this.pending;
+    if (!pending?.names.delete(name)) return false;
+    this.forget(pending);
+    return true;
   }
 
   clear(): void {

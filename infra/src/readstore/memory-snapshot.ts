@@ -82,6 +82,8 @@ class BlockChecksum {
   /** the table and the tail that end the file */
   finish(): Buffer {
     if (this.inBlock > 0) this.digests.push(this.hash.digest());
+    if (this.digests.length > MAX_BLOCKS)
+      throw new Error(`instantané de plus de ${MAX_BLOCKS} blocs : blocs trop petits`);
     const table = Buffer.concat(this.digests);
     const count = Buffer.allocUnsafe(4);
     count.writeUInt32LE(this.digests.length);
@@ -332,8 +334,8 @@ class CheckedBlocks {
       const worker = new Worker(HASH_WORKER, { eval: true, workerData: shared });
       worker.on('message', (block: number) => this.judge(block));
       worker.once('error', (e) => this.fail(this.damaged(`calcul de la somme de contrôle impossible (${e.message})`)));
-      // a start does not wait for them to exit
-      worker.unref();
+      // kept referenced: a process waiting for `checked` only would otherwise exit before it settles
+      // (they end once every block is judged, or at close)
       this.workers.push(worker);
     }
   }
@@ -352,10 +354,13 @@ class CheckedBlocks {
 
   /** starts reading the file in the background */
   start(): void {
-    this.reading = this.readAll().finally(() => {
-      this.reading = undefined;
-      this.closeFile();
-    });
+    this.reading = this.readAll()
+      // (an allocation that fails under memory pressure, say: never an unhandled rejection)
+      .catch((e: unknown) => this.fail(this.damaged(`lecture impossible (${(e as Error).message})`)))
+      .finally(() => {
+        this.reading = undefined;
+        this.closeFile();
+      });
   }
 
   private async readAll(): Promise<void> {
@@ -482,7 +487,8 @@ class CheckedBlocks {
     this.blocks.fill(undefined);
     this.stopWorkers();
     this.closeFile();
-    if (!this.failure) this.settle.reject(this.damaged('instantané refermé avant sa vérification'));
+    // not a damaged file: whoever let it go does not want it checked any more
+    if (!this.failure) this.settle.reject(new Error('instantané refermé avant sa vérification'));
   }
 }
 

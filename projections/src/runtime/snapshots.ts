@@ -94,30 +94,12 @@ export type SnapshotLoad =
   | { loaded: true; position: LogPosition; documents: number; bytes: number; ms: number }
   | { loaded: false; reason: 'missing' | 'damaged' | 'other-version' | 'ahead-of-log' | 'other-log'; detail: string };
 
-/**
- * Load the snapshot at `file` into `store` (which must be empty) if it fits this code and this log:
- * sound checksum, same fingerprint, its checkpoint's event in the log (not beyond its end, and the
- * same event: a replaced log with as many events is told apart by the event's id) and the same
- * checkpoint in its read models. The documents are left encoded (MemoryReadStore.loadEncoded): each
- * collection is made when first used, the rest by `store.finishLoading()`. Otherwise `store` is
- * left empty and the answer says why.
- */
-export async function loadSnapshot(
-  file: string,
-  store: MemoryReadStore,
+/** Why a snapshot whose file is sound cannot be used with this code and this log (undefined: it can). */
+async function whyNotUsable(
+  meta: SnapshotMeta | undefined,
   events: EventStore,
   fingerprint: string,
-): Promise<SnapshotLoad> {
-  const started = performance.now();
-  let read: Awaited<ReturnType<typeof openMemorySnapshot<SnapshotMeta>>>;
-  try {
-    read = await openMemorySnapshot<SnapshotMeta>(file);
-  } catch (e) {
-    if (e instanceof SnapshotFileError)
-      return { loaded: false, reason: e.reason === 'other-format' ? 'other-version' : e.reason, detail: e.message };
-    return { loaded: false, reason: 'damaged', detail: (e as Error).message };
-  }
-  const { meta, image } = read;
+): Promise<Extract<SnapshotLoad, { loaded: false }> | undefined> {
   if (meta?.format !== SNAPSHOT_FORMAT || meta.fingerprint !== fingerprint) {
     return {
       loaded: false,
@@ -143,6 +125,45 @@ export async function loadSnapshot(
       reason: 'other-log',
       detail: `l'événement ${meta.position} du journal n'est pas celui de l'instantané : le journal a été remplacé`,
     };
+  }
+  return undefined;
+}
+
+/**
+ * Load the snapshot at `file` into `store` (which must be empty) if it fits this code and this log:
+ * sound checksum, same fingerprint, its checkpoint's event in the log (not beyond its end, and the
+ * same event: a replaced log with as many events is told apart by the event's id) and the same
+ * checkpoint in its read models. The documents are left encoded (MemoryReadStore.loadEncoded): each
+ * collection is made when first used, the rest by `store.finishLoading()`. Otherwise `store` is
+ * left empty and the answer says why.
+ */
+export async function loadSnapshot(
+  file: string,
+  store: MemoryReadStore,
+  events: EventStore,
+  fingerprint: string,
+): Promise<SnapshotLoad> {
+  const started = performance.now();
+  let read: Awaited<ReturnType<typeof openMemorySnapshot<SnapshotMeta>>>;
+  try {
+    read = await openMemorySnapshot<SnapshotMeta>(file);
+  } catch (e) {
+    if (e instanceof SnapshotFileError)
+      return { loaded: false, reason: e.reason === 'other-format' ? 'other-version' : e.reason, detail: e.message };
+    return { loaded: false, reason: 'damaged', detail: (e as Error).message };
+  }
+  const { meta, image } = read;
+  let refused: Extract<SnapshotLoad, { loaded: false }> | undefined;
+  try {
+    refused = await whyNotUsable(meta, events, fingerprint);
+  } catch (e) {
+    image.close();
+    throw e;
+  }
+  if (refused) {
+    // a file not used is let go at once (its background reading would hold all of it in memory)
+    image.close();
+    return refused;
   }
   store.loadEncoded(image);
   let checkpoint: LogPosition | undefined;
