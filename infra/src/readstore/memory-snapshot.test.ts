@@ -503,6 +503,14 @@ describe('memory read-store snapshot file', () => {
       return { store, file, sound: await readFile(file) };
     }
 
+    /** the file with one bit changed `back` bytes before its table of checksums (in the last collection) */
+    function alteredBeforeTable(sound: Buffer, back: number): Buffer {
+      const covered = sound.length - 36 - 32 * sound.readUInt32LE(sound.length - 36);
+      const flipped = Buffer.from(sound);
+      flipped[covered - back] ^= 0x01;
+      return flipped;
+    }
+
     it('answers as soon as the header is checked, and gives back the same store', async () => {
       const { store, file } = await written();
       const { image } = await openMemorySnapshot(file);
@@ -541,11 +549,7 @@ describe('memory read-store snapshot file', () => {
       await expect(openMemorySnapshot(file)).rejects.toMatchObject({ reason: 'damaged' });
       // a byte of the biggest collection (written last) changed: the open and the small
       // collections are fine, the altered one fails at every use, as does the whole check
-      const count = sound.readUInt32LE(sound.length - 36);
-      const covered = sound.length - 36 - 32 * count;
-      const flipped = Buffer.from(sound);
-      flipped[covered - 200] ^= 0x01;
-      await writeFile(file, flipped);
+      await writeFile(file, alteredBeforeTable(sound, 200));
       const { image } = await openMemorySnapshot(file);
       const loaded = new MemoryReadStore();
       loaded.loadEncoded(image);
@@ -559,11 +563,7 @@ describe('memory read-store snapshot file', () => {
 
     it('the same altered block is found by a use that reaches it before the background does', async () => {
       const { file, sound } = await written(64);
-      const count = sound.readUInt32LE(sound.length - 36);
-      const covered = sound.length - 36 - 32 * count;
-      const flipped = Buffer.from(sound);
-      flipped[covered - 100] ^= 0x01;
-      await writeFile(file, flipped);
+      await writeFile(file, alteredBeforeTable(sound, 100));
       const { image } = await openMemorySnapshot(file);
       const loaded = new MemoryReadStore();
       loaded.loadEncoded(image);
