@@ -29,12 +29,36 @@ const EMPTY: NotificationsState = { owner: null, items: [], unread: 0, loaded: f
 let state: NotificationsState = EMPTY;
 const listeners = new Set<() => void>();
 let loadToken = 0;
+/** Counts the changes a load's answer may predate (the member's own, and pushes). */
+let changes = 0;
+/** The member's writes not answered yet: a load waits for them (read-your-writes then shows them). */
+const writing = new Set<Promise<unknown>>();
 
 function set(next: Partial<NotificationsState>) {
   state = { ...state, ...next };
   if (state.unread < 0 || !Number.isFinite(state.unread)) state = { ...state, unread: 0 };
   for (const listener of listeners) listener();
 }
+
+/** A change a load that is under way may not have seen. */
+function change(next: Partial<NotificationsState>) {
+  changes += 1;
+  set(next);
+}
+
+/** Sends a write of the member's: a load under way meanwhile may predate it, and asks again. */
+async function write<T>(request: Promise<T>): Promise<T> {
+  writing.add(request);
+  try {
+    return await request;
+  } finally {
+    writing.delete(request);
+    changes += 1;
+  }
+}
+
+/** How many times a load asks again when something changed while it was asked (then it keeps the answer). */
+const LOAD_ATTEMPTS = 3;
 
 const countUnread = (items: AppNotification[]) => items.filter((n) => !n.seen).length;
 const clampUnread = (value: unknown, fallback: number) => {
@@ -82,11 +106,20 @@ export async function loadNotifications(email: string): Promise<void> {
   const token = ++loadToken;
   set({ loading: true });
   try {
-    // The list is paged by the server: the badge comes from its counter when it answers.
-    const [items, unread] = await Promise.all([fetchNotifications(email), fetchUnreadCount().catch(() => null)]);
-    if (token !== loadToken) return;
-    const sorted = sortNewestFirst(items);
-    set({ items: sorted, unread: unread ?? countUnread(sorted), loaded: true, loading: false });
+    for (let attempt = 1; ; attempt++) {
+      // the member's own writes first: the server answers with them applied
+      await Promise.allSettled([...writing]);
+      const before = changes;
+      // The list is paged by the server: the badge comes from its counter when it answers.
+      const [items, unread] = await Promise.all([fetchNotifications(email), fetchUnreadCount().catch(() => null)]);
+      if (token !== loadToken) return;
+      // a read, a deletion or a push meanwhile, or a write still unanswered: this answer may be
+      // older than what is shown
+      if ((changes !== before || writing.size > 0) && attempt < LOAD_ATTEMPTS) continue;
+      const sorted = sortNewestFirst(items);
+      set({ items: sorted, unread: unread ?? countUnread(sorted), loaded: true, loading: false });
+      return;
+    }
   } catch (err) {
     if (token !== loadToken) return;
     console.warn('Chargement des notifications impossible', err);
@@ -102,7 +135,7 @@ export function applyNewNotification({
   const known = state.items.some((n) => n.id === notification.id);
   const items = merge(state.items, [notification]);
   const fallback = known ? countUnread(items) : state.unread + (notification.seen ? 0 : 1);
-  set({ items, unread: clampUnread(unread, fallback) });
+  change({ items, unread: clampUnread(unread, fallback) });
 }
 
 type UnreadPush = PushEvents['notification:unread'];
@@ -115,7 +148,7 @@ export function applyUnread({ unread, read, deleted, all_read_up_to }: Omit<Unre
   if (deleted !== undefined) items = items.filter((n) => n.id !== deleted);
   if (upTo !== undefined)
     items = items.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: 1 as const } : n));
-  set({ items, unread: clampUnread(unread, state.unread) });
+  change({ items, unread: clampUnread(unread, state.unread) });
 }
 
 type SyncPush = PushEvents['sync'];
@@ -129,7 +162,7 @@ export function applySync(
 ) {
   const deleted = new Set(payload.deleted_notification_ids);
   const items = merge(state.items, payload.notifications).filter((n) => !deleted.has(n.id));
-  set({ items, unread: clampUnread(payload.unread, countUnread(items)) });
+  change({ items, unread: clampUnread(payload.unread, countUnread(items)) });
   if (payload.truncated === true && state.owner) void loadNotifications(state.owner);
 }
 
@@ -137,9 +170,9 @@ export function applySync(
 export async function markRead(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target || target.seen) return;
-  set({ items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)), unread: state.unread - 1 });
+  change({ items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)), unread: state.unread - 1 });
   try {
-    await markNotificationRead(id);
+    await write(markNotificationRead(id));
   } catch {
     // not saved: the next load shows it unread again
   }
@@ -147,11 +180,11 @@ export async function markRead(id: string): Promise<void> {
 
 export async function markAllRead(): Promise<void> {
   const before = state.items;
-  set({ items: state.items.map((n) => ({ ...n, seen: 1 as const })), unread: 0 });
+  change({ items: state.items.map((n) => ({ ...n, seen: 1 as const })), unread: 0 });
   try {
-    await markAllNotificationsRead();
+    await write(markAllNotificationsRead());
   } catch (err) {
-    set({ items: before, unread: countUnread(before) });
+    change({ items: before, unread: countUnread(before) });
     throw err;
   }
 }
@@ -161,11 +194,11 @@ export async function removeNotification(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target) return;
   const before = state.items;
-  set({ items: state.items.filter((n) => n.id !== id), unread: state.unread - (target.seen ? 0 : 1) });
+  change({ items: state.items.filter((n) => n.id !== id), unread: state.unread - (target.seen ? 0 : 1) });
   try {
-    await deleteNotification(id);
+    await write(deleteNotification(id));
   } catch (err) {
-    set({ items: before, unread: countUnread(before) });
+    change({ items: before, unread: countUnread(before) });
     throw err;
   }
 }
