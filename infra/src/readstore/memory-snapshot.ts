@@ -87,15 +87,11 @@ class BlockChecksum {
     const table = Buffer.concat(this.digests);
     const count = Buffer.allocUnsafe(4);
     count.writeUInt32LE(this.digests.length);
-    return Buffer.concat([table, count, combinedDigest([table])]);
+    return Buffer.concat([table, count, sha256(table)]);
   }
 }
 
-function combinedDigest(parts: readonly Uint8Array[]): Buffer {
-  const hash = createHash('sha256');
-  for (const d of parts) hash.update(d);
-  return hash.digest();
-}
+const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
 
 /** Why a snapshot file cannot be used (missing, damaged or not a snapshot, an older format). */
 export class SnapshotFileError extends Error {
@@ -356,7 +352,7 @@ class CheckedBlocks {
   start(): void {
     this.reading = this.readAll()
       // (an allocation that fails under memory pressure, say: never an unhandled rejection)
-      .catch((e: unknown) => this.fail(this.damaged(`lecture impossible (${(e as Error).message})`)))
+      .catch((e: unknown) => void this.readFailed(e))
       .finally(() => {
         this.reading = undefined;
         this.closeFile();
@@ -366,24 +362,34 @@ class CheckedBlocks {
   private async readAll(): Promise<void> {
     for (let block = 0; block < this.count && !this.closed && !this.failure; block++) {
       if (!this.wanted(block)) continue;
-      const shared = new SharedArrayBuffer(this.lengthOf(block));
-      const buf = Buffer.from(shared);
+      const buf = this.newBlock(block);
       try {
         await readFully(this.fd, buf, block * this.blockBytes);
       } catch (e) {
-        this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
+        this.readFailed(e);
         return;
       }
       // a use may have read it meanwhile
       if (this.closed || !this.wanted(block)) continue;
-      this.hand(block, buf, shared);
+      this.hand(block, buf);
     }
   }
 
+  /** memory for `block`, shared with the workers */
+  private newBlock(block: number): Buffer {
+    return Buffer.from(new SharedArrayBuffer(this.lengthOf(block)));
+  }
+
   /** keeps a block read and gives it to a worker to hash */
-  private hand(block: number, buf: Buffer, shared: SharedArrayBuffer): void {
+  private hand(block: number, buf: Buffer): void {
     this.blocks[block] = buf;
-    this.workers[block % this.workers.length].postMessage({ block, shared });
+    this.workers[block % this.workers.length].postMessage({ block, shared: buf.buffer });
+  }
+
+  /** the file could not be read: it fails as damaged (every later use throws the same) */
+  private readFailed(e: unknown): SnapshotFileError {
+    this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
+    return this.failure!;
   }
 
   private wanted(block: number): boolean {
@@ -427,15 +433,13 @@ class CheckedBlocks {
     const upTo = Math.min(block + HASH_THREADS, this.count - 1);
     for (let next = block; next <= upTo; next++) {
       if (!this.wanted(next)) continue;
-      const shared = new SharedArrayBuffer(this.lengthOf(next));
-      const buf = Buffer.from(shared);
+      const buf = this.newBlock(next);
       try {
         readFullySync(this.fd, buf, next * this.blockBytes);
       } catch (e) {
-        this.fail(this.damaged(`lecture impossible (${(e as Error).message})`));
-        throw this.failure;
+        throw this.readFailed(e);
       }
-      this.hand(next, buf, shared);
+      this.hand(next, buf);
     }
     const bytes = this.blocks[block]!;
     if (this.verdicts[block] === 0) {
@@ -445,7 +449,7 @@ class CheckedBlocks {
       while (Atomics.load(this.hashed, block) === 0 && performance.now() < deadline)
         Atomics.wait(this.hashed, block, 0, 50);
       if (Atomics.load(this.hashed, block) === 1) this.judge(block);
-      else this.verdict(block, createHash('sha256').update(bytes).digest());
+      else this.verdict(block, sha256(bytes));
     }
     if (this.failure) throw this.failure;
     return bytes;
@@ -738,7 +742,7 @@ export async function openMemorySnapshot<M>(file: string): Promise<{ meta: M; im
     if (count < 1 || count > MAX_BLOCKS || covered < PREAMBLE_BYTES + 4 || Math.ceil(covered / blockBytes) !== count)
       throw damaged('instantané tronqué (table des sommes de contrôle absente)');
     const table = at(covered, count * HASH_BYTES);
-    if (!combinedDigest([table]).equals(tail.subarray(4))) throw damaged('table des sommes de contrôle fausse');
+    if (!sha256(table).equals(tail.subarray(4))) throw damaged('table des sommes de contrôle fausse');
     const framesEnd = covered - 4;
     if (at(framesEnd, 4).readUInt32LE(0) !== END) throw damaged('fichier tronqué (fin absente)');
     blocks = new CheckedBlocks(file, fd, blockBytes, covered, table);
