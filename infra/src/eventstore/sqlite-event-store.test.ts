@@ -323,6 +323,58 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
+  it("delivers another writer's append made after its own last one, with or without more of its own", async () => {
+    const file = tempFile();
+    const store = make(file, { pollIntervalMs: 40 });
+    const other = make(file);
+    const seen: string[] = [];
+    const handle = store.subscribeToAll(async (e) => void seen.push(e.id));
+    try {
+      const own = newEvent();
+      await store.append('a', [own], 'no_stream');
+      await waitFor(() => seen.length === 1, 2000);
+      // nothing more of its own: the poll finds it
+      const foreign = newEvent();
+      await other.append('b', [foreign], 'no_stream');
+      await waitFor(() => seen.length === 2, 2000);
+      // its own keep coming (each wakes the subscription): the foreign one is still found, in order
+      const foreign2 = newEvent();
+      await other.append('b', [foreign2], 0);
+      const mine: string[] = [];
+      while (!seen.includes(foreign2.id)) {
+        const e = newEvent();
+        mine.push(e.id);
+        await store.append('a', [e], 'any');
+      }
+      await waitFor(() => seen.length === 3 + mine.length, 2000);
+      expect(seen).toEqual([own.id, foreign.id, foreign2.id, ...mine]);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it('reads and appends past the heads it remembers once another instance has written the stream', async () => {
+    const file = tempFile();
+    const store = make(file);
+    const other = make(file);
+    await store.append('x', [newEvent()], 'no_stream');
+    expect(await store.readStream('x', 1)).toEqual([]); // past the end, from memory
+    const theirs = newEvent();
+    await other.append('x', [theirs], 0);
+    expect((await store.readStream('x', 1)).map((e) => e.id)).toEqual([theirs.id]);
+    // a decision on the old head conflicts; 'any' goes after their event, not over it
+    await other.append('x', [newEvent()], 1);
+    await expect(store.append('x', [newEvent()], 1)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await other.append('x', [newEvent()], 2);
+    expect((await store.append('x', [newEvent()], 'any')).nextRevision).toBe(4);
+    expect((await other.readStream('x')).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+    // a stream it has never seen, then another instance's first event in it
+    expect(await store.readStream('y')).toEqual([]);
+    await other.append('y', [newEvent()], 'no_stream');
+    expect(await store.readStream('y')).toHaveLength(1);
+    await expect(store.append('y', [newEvent()], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+  });
+
   it('keeps everything when the file is reopened', async () => {
     const file = tempFile();
     const first = new SqliteEventStore(file);

@@ -58,6 +58,8 @@ interface Unsynced {
 
 /** events this store wrote that its subscriptions are given without reading them back */
 const RECENT_EVENTS = 1024;
+/** streams whose last revision is remembered (forgotten all at once beyond) */
+const KNOWN_HEADS = 50_000;
 
 /** An append serialized at call time and waiting in the group-commit queue. */
 interface PendingAppend {
@@ -133,6 +135,13 @@ function syncFolder(folder: string): void {
   }
 }
 
+/** The insert failed on the unique event id of the stream (the event is already stored). */
+const isTakenEventId = (e: unknown): boolean =>
+  (e as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /\bevent_id\b/.test((e as Error).message);
+/** The insert failed on the unique revision of the stream. */
+const isTakenRevision = (e: unknown): boolean =>
+  (e as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /\brevision\b/.test((e as Error).message);
+
 function checkExpected(expected: ExpectedRevision): void {
   if (typeof expected === 'number' && (!Number.isSafeInteger(expected) || expected < 0)) {
     throw new RangeError(`Expected revision must be a non-negative integer, got ${expected}`);
@@ -172,6 +181,7 @@ export class SqliteEventStore implements EventStore {
   private readonly readAllStmt: Database.Statement<[number, number], EventRow>;
   private readonly readDurableStmt: Database.Statement<[number, number, number], EventRow>;
   private readonly lastPositionStmt: Database.Statement<[], number | null>;
+  private readonly dataVersionStmt: Database.Statement<[], number>;
   private readonly groupTx: Database.Transaction<(batch: PendingAppend[]) => Outcome[]>;
   private readonly appendManyTx: (p: PendingAppend) => AppendResult;
 
@@ -204,6 +214,19 @@ export class SqliteEventStore implements EventStore {
   private firstPending: number | undefined;
   /** the first position the fsync under way makes durable (undefined: none) */
   private firstSyncing: number | undefined;
+  /**
+   * The last revision of streams this store read or wrote lately (-1: no event), so that reading a
+   * stream past its end, or appending to it, asks the file nothing. It holds while no other
+   * connection writes the file: SQLite's `data_version` tells, and is asked at every group commit
+   * and at most once per turn of the event loop before a read relies on it (see `readStream`).
+   */
+  private readonly heads = new Map<string, number>();
+  /** the heads written by the transaction under way, kept once it commits */
+  private groupHeads = new Map<string, number>();
+  /** `data_version` when `heads` was last known to hold */
+  private headsVersion: number | undefined;
+  /** `heads` was checked in this turn of the event loop */
+  private headsChecked = false;
 
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
     const inMemory = filePath === '' || filePath === ':memory:' || filePath.startsWith('file::memory:');
@@ -255,16 +278,25 @@ export class SqliteEventStore implements EventStore {
       )
       .raw();
     this.lastPositionStmt = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
+    this.dataVersionStmt = this.db.prepare<[], number>('PRAGMA data_version').pluck();
 
     // Nested better-sqlite3 transactions are savepoints: a multi-event append that fails half-way
     // rolls back alone, its neighbours in the group still commit.
     this.appendManyTx = this.db.transaction((p: PendingAppend) => this.appendOne(p));
     this.groupTx = this.db.transaction((batch: PendingAppend[]) => {
       const outcomes: Outcome[] = [];
+      this.checkHeads();
       for (const p of batch) {
         try {
-          // One INSERT is atomic by itself, so single-event appends skip the savepoint.
-          const value = p.rows.length === 1 ? this.appendOne(p) : this.appendManyTx(p);
+          let value: AppendResult;
+          try {
+            // One INSERT is atomic by itself, so single-event appends skip the savepoint.
+            value = p.rows.length === 1 ? this.appendOne(p) : this.appendManyTx(p);
+          } catch (error) {
+            // an event of the append is already stored (the append's rows are taken back): a retry?
+            if (!isTakenEventId(error) || !this.db.inTransaction) throw error;
+            value = this.appendAgain(p, this.headOf(p.streamId));
+          }
           outcomes.push({ ok: true, value });
         } catch (error) {
           // SQLite rolls the whole transaction back on I/O, full-disk or busy errors: then the group fails.
@@ -360,12 +392,14 @@ export class SqliteEventStore implements EventStore {
     let outcomes: Outcome[];
     this.firstOfGroup = undefined;
     this.groupWritten = [];
+    this.groupHeads.clear();
     try {
       outcomes = this.groupTx.immediate(batch);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
     }
+    for (const [streamId, head] of this.groupHeads) this.knowHead(streamId, head);
     this.stats.transactions++;
     this.firstPending ??= this.firstOfGroup;
     for (const w of this.groupWritten) this.unsynced.written.push(w);
@@ -483,9 +517,43 @@ export class SqliteEventStore implements EventStore {
 
   /** Runs inside the group transaction; throws before writing anything when a check fails. */
   private appendOne(p: PendingAppend): AppendResult {
-    const head = this.headStmt.get(p.streamId) ?? -1;
+    const head = this.headOf(p.streamId);
+    const e = p.expected;
+    const ok = e === 'any' || (e === 'no_stream' ? head === -1 : e === 'stream_exists' ? head >= 0 : head === e);
+    // not where the caller expected: unless it is a retry of an append already stored, a conflict
+    if (!ok) return this.appendAgain(p, head);
 
-    // Idempotency by event id: all already stored → success without writing; some → conflict.
+    let revision = head;
+    let position = 0;
+    const written: RecentEvent[] = [];
+    for (const row of p.rows) {
+      revision++;
+      try {
+        position = Number(
+          this.insertStmt.run(p.streamId, revision, row.id, row.type, row.data, row.metadata).lastInsertRowid,
+        );
+      } catch (err) {
+        // the revision is taken although the head said otherwise: forget the head, the caller decides again
+        if (!isTakenRevision(err)) throw err;
+        this.heads.delete(p.streamId);
+        this.groupHeads.delete(p.streamId);
+        throw new WrongExpectedRevisionError(p.streamId, e, undefined);
+      }
+      written.push({ position, streamId: p.streamId, revision, row });
+    }
+    // all inserted (a failure above throws, and the append's savepoint takes its rows back)
+    this.firstOfGroup ??= written[0].position;
+    for (const w of written) this.groupWritten.push(w);
+    this.groupHeads.set(p.streamId, revision);
+    return { nextRevision: revision, position: BigInt(position) };
+  }
+
+  /**
+   * Idempotency by event id, for an append that cannot be written as it is (expected revision
+   * passed, or an event id already in the stream): all its events already stored → success without
+   * writing; otherwise a conflict.
+   */
+  private appendAgain(p: PendingAppend, head: number): AppendResult {
     let found = 0;
     let foundPosition = 0;
     for (const row of p.rows) {
@@ -496,31 +564,54 @@ export class SqliteEventStore implements EventStore {
       }
     }
     if (found === p.rows.length) return { nextRevision: head, position: BigInt(foundPosition) };
-    if (found > 0) throw new WrongExpectedRevisionError(p.streamId, p.expected, head);
-
-    const e = p.expected;
-    const ok = e === 'any' || (e === 'no_stream' ? head === -1 : e === 'stream_exists' ? head >= 0 : head === e);
-    if (!ok) throw new WrongExpectedRevisionError(p.streamId, e, head);
-
-    let revision = head;
-    let position = 0;
-    const written: RecentEvent[] = [];
-    for (const row of p.rows) {
-      revision++;
-      position = Number(
-        this.insertStmt.run(p.streamId, revision, row.id, row.type, row.data, row.metadata).lastInsertRowid,
-      );
-      written.push({ position, streamId: p.streamId, revision, row });
-    }
-    // all inserted (a failure above throws, and the append's savepoint takes its rows back)
-    this.firstOfGroup ??= written[0].position;
-    for (const w of written) this.groupWritten.push(w);
-    return { nextRevision: revision, position: BigInt(position) };
+    throw new WrongExpectedRevisionError(p.streamId, p.expected, head);
   }
+
+  /** A stream's last revision (-1: no event): from the transaction under way, memory, or the file. */
+  private headOf(streamId: string): number {
+    return this.groupHeads.get(streamId) ?? this.heads.get(streamId) ?? this.headStmt.get(streamId) ?? -1;
+  }
+
+  private knowHead(streamId: string, head: number): void {
+    if (this.heads.size >= KNOWN_HEADS && !this.heads.has(streamId)) this.heads.clear();
+    this.heads.set(streamId, head);
+  }
+
+  /** Forgets every known head when another connection has written the file since they were learnt. */
+  private checkHeads(): void {
+    const version = this.dataVersionStmt.get();
+    if (version !== this.headsVersion) {
+      this.heads.clear();
+      this.headsVersion = version;
+    }
+  }
+
+  /**
+   * Before a read relies on the known heads: checked once per turn of the event loop, so a read may
+   * miss what another process committed earlier in the same turn, as if it had been made at the
+   * turn's start (appends check again in their transaction: a decision on such a read conflicts).
+   */
+  private headsForRead(): Map<string, number> {
+    if (!this.headsChecked) {
+      this.checkHeads();
+      this.headsChecked = true;
+      setImmediate(this.endOfTurn);
+    }
+    return this.heads;
+  }
+
+  private readonly endOfTurn = (): void => {
+    this.headsChecked = false;
+  };
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readStreamStmt.all(streamId, fromRevision).map(rowToEvent);
+    const head = this.headsForRead().get(streamId);
+    if (head !== undefined && fromRevision > head) return [];
+    const rows = this.readStreamStmt.all(streamId, fromRevision);
+    if (rows.length > 0) this.knowHead(streamId, rows[rows.length - 1][2]);
+    else if (fromRevision <= 0) this.knowHead(streamId, -1);
+    return rows.map(rowToEvent);
   }
 
   async *readAll(from?: LogPosition, batchSize = DEFAULT_BATCH): AsyncIterable<RecordedEvent[]> {
@@ -539,21 +630,34 @@ export class SqliteEventStore implements EventStore {
   /**
    * Synchronous read used by subscriptions: at most `limit` durable events strictly after `after`.
    * The events this store wrote lately come from memory, and every subscription is given the same
-   * objects: handlers must not change the events they get.
+   * objects: handlers must not change the events they get. A subscription that has delivered the
+   * last event this store wrote, and read the file less than half a poll interval ago, is told there is
+   * nothing newer without asking the file: only another process could have written since, and the
+   * next poll finds it (as does the next local append, at the gap its events leave).
    */
-  private readBatch(after: number, limit: number): RecordedEvent[] {
+  private readBatch(after: number, limit: number, reader: { fileReadAt: number }): RecordedEvent[] {
     this.assertOpen();
-    return (
-      this.recentAfter(after, limit) ?? this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent)
-    );
+    const fromMemory = this.recentAfter(after, limit);
+    if (fromMemory) return fromMemory;
+    const now = performance.now();
+    const recent = this.recent;
+    if (
+      recent.length > 0 &&
+      recent[recent.length - 1].position === after &&
+      now - reader.fileReadAt < this.pollIntervalMs / 2
+    ) {
+      return [];
+    }
+    reader.fileReadAt = now;
+    return this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent);
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): SubscriptionHandle {
     this.assertOpen();
-    const sub = new LiveSubscription(
+    const sub: LiveSubscription = new LiveSubscription(
       handler,
       options,
-      (after) => this.readBatch(after, SUBSCRIPTION_BATCH),
+      (after): RecordedEvent[] => this.readBatch(after, SUBSCRIPTION_BATCH, sub),
       this.lastPositionStmt.get() ?? 0,
       { pollIntervalMs: this.pollIntervalMs, retryInitialMs: this.retryInitialMs, retryMaxMs: this.retryMaxMs },
       () => this.subscriptions.delete(sub),
@@ -603,6 +707,8 @@ class LiveSubscription {
   private wakeWaiter: (() => void) | undefined;
   private loop: Promise<void> = Promise.resolve();
   private caughtUp = false;
+  /** when this subscription last read the file (performance.now()): the store asks it at least once a poll interval */
+  fileReadAt = -Infinity;
 
   constructor(
     private readonly handler: (event: RecordedEvent) => Promise<void>,
