@@ -27,7 +27,9 @@
  * At the end the ledger of each EVO process is reconciled over HTTP (every gift credited once,
  * invariants held).
  *
- * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios; BENCH_NODE_ARGS="--cpu-prof
+ * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios (`memory` the gift row on memory
+ * read models alone); BENCH_EVO_BUNDLE=path runs a bundle built beforehand (`node
+ * scripts/build-server.mjs path`, e.g. of another commit, for A/B pairs); BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_TSX=1 runs it from the sources
  * through tsx (as before this benchmark ran the bundle); BENCH_EVO_ROLE=api runs it without its
  * in-process projections (commands + gift credits only), to see the read side's share.
@@ -49,7 +51,7 @@ const SECONDS = arg('seconds', 10);
 const WARMUP_SECONDS = 2;
 const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
-/** --only=bare,read,wallets,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
+/** --only=bare,read,wallets,memory,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
 const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot,peers').split(
   ',',
 );
@@ -65,6 +67,7 @@ const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?
  */
 const EVO_FROM_SOURCES = process.env.BENCH_EVO_TSX === '1';
 const EVO_ENTRY = 'command-api/src/main.ts';
+const EVO_BUNDLE = process.env.BENCH_EVO_BUNDLE ? path.resolve(process.env.BENCH_EVO_BUNDLE) : SERVER_BUNDLE;
 
 function spawnChild(args: string[], env: Record<string, string>) {
   let out = '';
@@ -75,7 +78,7 @@ function spawnChild(args: string[], env: Record<string, string>) {
     ? ['--import', 'tsx', ...args]
     : EVO_FROM_SOURCES
       ? [...benchArgs, '--import', 'tsx', ...args]
-      : ['--enable-source-maps', ...benchArgs, SERVER_BUNDLE, ...args.slice(1)];
+      : ['--enable-source-maps', ...benchArgs, EVO_BUNDLE, ...args.slice(1)];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -279,7 +282,7 @@ async function main() {
   const reports: Array<{ label: string; report: Record<string, unknown> }> = [];
   const skipped: string[] = [];
   try {
-    if (!EVO_FROM_SOURCES) await buildServer();
+    if (!EVO_FROM_SOURCES && !process.env.BENCH_EVO_BUNDLE) await buildServer();
     const barePort = await freePort();
     const evo = await startEvo({});
     evos.push(evo);
@@ -325,7 +328,7 @@ async function main() {
     // 2. gift sends from 32 wallets, read models in memory, then the same on an EVO whose read
     // models are in FerretDB; each settles (gifts credited, read models caught up) before the next
     // row, so that no row pays for the previous one's backlog
-    if (ONLY.includes('wallets')) {
+    if (ONLY.includes('wallets') || ONLY.includes('memory')) {
       const sendersOf = (e: EvoUnderTest) =>
         giftSends(
           e,
@@ -335,7 +338,7 @@ async function main() {
       results.push(await load(`gift sends, ${CLIENTS} wallets (read models in memory)`, sendersOf(evo), evo.child.pid));
       lags.push(`read models in memory ${(await settle(evo, 60)).seconds.toFixed(1)} s`);
 
-      const ferret = await startFerretDbOrReason();
+      const ferret = ONLY.includes('wallets') ? await startFerretDbOrReason() : { reason: '--only' };
       if ('reason' in ferret) skipped.push(`gift sends, read models in FerretDB: skipped (${ferret.reason})`);
       else {
         try {

@@ -1,7 +1,7 @@
 /**
  * Every event of the product: the schemas appends are validated against, and the union of their types.
  */
-import type { ZodTypeAny } from 'zod';
+import type { ZodType } from 'zod/v4';
 import { identityEventSchemas } from './identity/events';
 import { videoEventSchemas } from './videos/events';
 import { IdAssignedSchema } from './shared/sequence';
@@ -27,8 +27,14 @@ import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
 import type { CatalogueEvent } from './gifts/events';
 import type { ModerationEvent } from './moderation/events';
 
+/**
+ * An event's schema. The events' schemas are zod 4's (`zod/v4`; the request and answer schemas are
+ * zod 3's): every append validates its events' data, and zod 4 does it about four times faster.
+ */
+export type EventSchema = ZodType;
+
 /** Every event type of the product with its schema: appends are validated against it. */
-export const eventSchemas: Record<string, ZodTypeAny> = {
+export const eventSchemas: Record<string, EventSchema> = {
   ...identityEventSchemas,
   ...videoEventSchemas,
   ...socialEventSchemas,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /**
  * Accounts of the coin ledger. A posting `{ debit, credit, amount }` moves `amount` coins out of

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { Decider, DomainEvent } from '../shared/decider';
 import { DomainError } from '../shared/errors';
 import { LEDGER_MESSAGES } from './rules';

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { DataFileError } from './data-file-error';
 import { SqliteEventStore } from './sqlite-event-store';
 import { recordVerifiedLog, verifyBeforeClose, verifyEventLog, type VerifiedLogRecord } from './verify-log';

@@ -3,13 +3,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../files/atomic-file';
 import path from 'node:path';
-import type { ZodTypeAny } from 'zod';
-import type { LogPosition, RecordedEvent } from '@evo/domain';
+import type { EventSchema, LogPosition, RecordedEvent } from '@evo/domain';
 import { DAMAGED_LOG_ADVICE, DataFileError, UnreadableEventError } from './data-file-error';
 import { isSqliteDamage, type SqliteEventStore } from './sqlite-event-store';
 
 /** What is wrong with one stored event, in French; undefined when it is sound. */
-export function eventProblem(event: RecordedEvent, schemas: Record<string, ZodTypeAny>): string | undefined {
+export function eventProblem(event: RecordedEvent, schemas: Record<string, EventSchema>): string | undefined {
   const schema = schemas[event.type];
   if (!schema) return `son type « ${event.type} » est inconnu de cette version d'EVO`;
   const parsed = schema.safeParse(event.data);
@@ -135,7 +134,7 @@ async function trustedPrefix(
 export async function verifyEventLog(
   store: SqliteEventStore,
   file: string,
-  schemas: Record<string, ZodTypeAny>,
+  schemas: Record<string, EventSchema>,
   record?: VerifiedLogRecord,
 ): Promise<LogVerification> {
   const trust = record ? await trustedPrefix(store, file, record) : {};
@@ -154,7 +153,7 @@ export async function verifyEventLog(
 export async function verifyBeforeClose(
   store: SqliteEventStore,
   file: string,
-  schemas: Record<string, ZodTypeAny>,
+  schemas: Record<string, EventSchema>,
   from: LogPosition | undefined,
 ): Promise<{ position: LogPosition; eventId: string } | undefined> {
   checkPages(store, file);
@@ -206,7 +205,7 @@ function checkPages(store: SqliteEventStore, file: string): void {
 async function checkEvents(
   store: SqliteEventStore,
   file: string,
-  schemas: Record<string, ZodTypeAny>,
+  schemas: Record<string, EventSchema>,
   from: LogPosition | undefined,
 ): Promise<{ checked: number; last: LogPosition | undefined }> {
   let checked = 0;
