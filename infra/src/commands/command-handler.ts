@@ -34,22 +34,23 @@ function eventId(ctx: CommandContext, streamId: string, index: number): string {
 }
 
 export function toNewEvents(events: DomainEvent[], streamId: string, ctx: CommandContext): NewEvent[] {
+  const at = ctx.now.toISOString();
   return events.map((e, i) => {
     const schema = eventSchemas[e.type];
     if (!schema) throw new Error(`No schema for event type ${e.type}`);
-    return {
-      id: eventId(ctx, streamId, i),
-      type: e.type,
-      data: schema.parse(e.data),
-      metadata: {
-        ...(ctx.userId ? { userId: ctx.userId } : {}),
-        correlationId: ctx.correlationId,
-        ...(ctx.causationId ? { causationId: ctx.causationId } : {}),
-        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
-        at: ctx.now.toISOString(),
-      },
-    };
+    return { id: eventId(ctx, streamId, i), type: e.type, data: schema.parse(e.data), metadata: metadataOf(ctx, at) };
   });
+}
+
+/** An event's metadata, its keys in this order (assigned, not spread: this runs at every append). */
+function metadataOf(ctx: CommandContext, at: string): NewEvent['metadata'] {
+  const m: Partial<NewEvent['metadata']> = {};
+  if (ctx.userId) m.userId = ctx.userId;
+  m.correlationId = ctx.correlationId;
+  if (ctx.causationId) m.causationId = ctx.causationId;
+  if (ctx.idempotencyKey) m.idempotencyKey = ctx.idempotencyKey;
+  m.at = at;
+  return m as NewEvent['metadata'];
 }
 
 /** Load a stream and fold it with a decider. */
