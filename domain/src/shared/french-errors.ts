@@ -1,4 +1,6 @@
 import { z, ZodIssueCode, type ZodErrorMap, type ZodParsedType } from 'zod';
+import { config as configureZod4 } from 'zod/v4';
+import { fr } from 'zod/v4/locales';
 
 /** zod's type names in French, as "doit être …" completes them. */
 const TYPES: Partial<Record<ZodParsedType, string>> = {
@@ -92,7 +94,12 @@ export const frenchErrorMap: ZodErrorMap = (issue) => {
   }
 };
 
-/** Makes every zod failure without a message of its own answer in French (see frenchErrorMap). */
+/**
+ * Makes every zod failure without a message of its own answer in French: the request schemas' (zod
+ * 3, see frenchErrorMap) and the event schemas' (zod 4, its French locale: what a damaged log's
+ * report quotes).
+ */
 export function useFrenchZodErrors(): void {
   z.setErrorMap(frenchErrorMap);
+  configureZod4(fr());
 }

@@ -707,7 +707,7 @@ class LiveSubscription {
   private wakeWaiter: (() => void) | undefined;
   private loop: Promise<void> = Promise.resolve();
   private caughtUp = false;
-  /** when this subscription last read the file (performance.now()): the store asks it at least once a poll interval */
+  /** when this subscription last read the file (performance.now()): the store asks it again after half a poll interval */
   fileReadAt = -Infinity;
 
   constructor(

@@ -6,7 +6,14 @@ import Database from 'better-sqlite3';
 import { z } from 'zod/v4';
 import { DataFileError } from './data-file-error';
 import { SqliteEventStore } from './sqlite-event-store';
-import { recordVerifiedLog, verifyBeforeClose, verifyEventLog, type VerifiedLogRecord } from './verify-log';
+import { useFrenchZodErrors, type RecordedEvent } from '@evo/domain';
+import {
+  eventProblem,
+  recordVerifiedLog,
+  verifyBeforeClose,
+  verifyEventLog,
+  type VerifiedLogRecord,
+} from './verify-log';
 
 const schemas = { Noted: z.object({ n: z.number() }) };
 const dirs: string[] = [];
@@ -121,5 +128,16 @@ describe('event log verification, after a clean stop', () => {
     await expect(verifyBeforeClose(store, file, schemas, v.last)).rejects.toThrow(/position 11/);
     await store.close();
     expect(await verify(file, record).catch((e: unknown) => e)).toBeInstanceOf(DataFileError);
+  });
+});
+
+describe('eventProblem', () => {
+  it('names the field an event fails its schema on, in French', () => {
+    useFrenchZodErrors();
+    const event = { type: 'Noted', data: { n: 'deux' }, metadata: { at: 'x' } } as unknown as RecordedEvent;
+    expect(eventProblem(event, schemas)).toBe(
+      'ses données ne respectent pas le schéma de Noted (champ n : Entrée invalide : number attendu, string reçu)',
+    );
+    expect(eventProblem({ ...event, data: { n: 2 } }, schemas)).toBeUndefined();
   });
 });
