@@ -119,7 +119,13 @@ describe('a corrupted events.sqlite', () => {
     const { dir, file } = await damagedCopy(async (f) =>
       editEvent(f, position, 'data', JSON.stringify({ userId: 'x', email: 'pas-un-email' })),
     );
-    expectOperatorMessage(await startOn(dir), file, `position ${position}`, 'schéma de UserRegistered', 'champ email');
+    expectOperatorMessage(
+      await startOn(dir),
+      file,
+      `position ${position}`,
+      'schéma de UserRegistered',
+      'champ email : adresse e-mail invalide',
+    );
   }, 90_000);
 });
 

@@ -26,7 +26,7 @@ import {
   type VerifiedLogRecord,
   type IdBlocksOptions,
 } from '@evo/infra';
-import { eventSchemas, type LogPosition } from '@evo/domain';
+import { eventSchemas, useFrenchZodErrors, type LogPosition } from '@evo/domain';
 import {
   allProjectors,
   ProjectionService,
@@ -160,6 +160,8 @@ async function closeEmbeddedLog(
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const role = options.role ?? 'embedded';
+  // zod speaks French from the start: the log's check below quotes an event schema's failure
+  useFrenchZodErrors();
   // an API replica starts whole or not at all: its variables set, Redis and MongoDB answering
   if (role === 'api') await checkDistributedServices(config, 'api');
   const uploads = new UploadStore(config.uploadsDir, {
