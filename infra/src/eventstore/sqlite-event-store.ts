@@ -135,12 +135,12 @@ function syncFolder(folder: string): void {
   }
 }
 
-/** The insert failed on the unique event id of the stream (the event is already stored). */
-const isTakenEventId = (e: unknown): boolean =>
-  (e as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /\bevent_id\b/.test((e as Error).message);
-/** The insert failed on the unique revision of the stream. */
-const isTakenRevision = (e: unknown): boolean =>
-  (e as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /\brevision\b/.test((e as Error).message);
+/**
+ * The insert failed on a unique column of the stream: `event_id` (the event is already stored) or
+ * `revision` (SQLite names the columns of the failed constraint in its message).
+ */
+const isTaken = (e: unknown, column: 'event_id' | 'revision'): boolean =>
+  (e as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' && (e as Error).message.includes(`events.${column}`);
 
 function checkExpected(expected: ExpectedRevision): void {
   if (typeof expected === 'number' && (!Number.isSafeInteger(expected) || expected < 0)) {
@@ -294,7 +294,7 @@ export class SqliteEventStore implements EventStore {
             value = p.rows.length === 1 ? this.appendOne(p) : this.appendManyTx(p);
           } catch (error) {
             // an event of the append is already stored (the append's rows are taken back): a retry?
-            if (!isTakenEventId(error) || !this.db.inTransaction) throw error;
+            if (!isTaken(error, 'event_id') || !this.db.inTransaction) throw error;
             value = this.appendAgain(p, this.headOf(p.streamId));
           }
           outcomes.push({ ok: true, value });
@@ -534,7 +534,7 @@ export class SqliteEventStore implements EventStore {
         );
       } catch (err) {
         // the revision is taken although the head said otherwise: forget the head, the caller decides again
-        if (!isTakenRevision(err)) throw err;
+        if (!isTaken(err, 'revision')) throw err;
         this.heads.delete(p.streamId);
         this.groupHeads.delete(p.streamId);
         throw new WrongExpectedRevisionError(p.streamId, e, undefined);
