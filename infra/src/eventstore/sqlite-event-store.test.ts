@@ -375,6 +375,22 @@ describe('SqliteEventStore specifics', () => {
     await expect(store.append('y', [newEvent()], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
   });
 
+  it('answers a conflict, and forgets the head, when a revision it thought free is taken', async () => {
+    const store = make(tempFile());
+    await store.append('x', [newEvent()], 'no_stream');
+    // a row written on the store's own connection: data_version does not change, the remembered
+    // head (0) is now wrong, which nothing but such a write can do
+    const db = (store as unknown as { db: { prepare(sql: string): { run(...args: unknown[]): unknown } } }).db;
+    db.prepare(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run('x', 1, 'behind-its-back', 'N', '{}', '{}');
+    await expect(store.append('x', [newEvent()], 0)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    // the head is read again from the file: a decision made on the row now in the stream succeeds
+    // (no read in between, which would learn the head too), and the refused append wrote nothing
+    expect((await store.append('x', [newEvent()], 1)).nextRevision).toBe(2);
+    expect((await store.readStream('x')).map((e) => e.revision)).toEqual([0, 1, 2]);
+  });
+
   it('keeps everything when the file is reopened', async () => {
     const file = tempFile();
     const first = new SqliteEventStore(file);
