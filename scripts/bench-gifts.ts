@@ -44,6 +44,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childLogger } from '@evo/infra';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
 import { HttpClient, cpuSecondsOf, freePort, percentile, registerMember, waitReady } from './lib/http-load';
 
@@ -56,6 +57,7 @@ const CLIENTS = arg('clients', 32);
 const RECEIVERS = 8;
 /** rounds of the bare route and the memory gift row, in turn (the median round's figures count) */
 const ROUNDS = arg('rounds', 3);
+const log = childLogger('bench-gifts');
 /** --only=bare,read,wallets,memory,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
 const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot,peers').split(
   ',',
@@ -153,11 +155,11 @@ async function load(scenario: string, clients: Array<() => Promise<boolean>>, se
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** One row for several rounds of a scenario: each column's median over the rounds. */
 function medianResult(rounds: Result[]): Result {
@@ -362,10 +364,15 @@ async function main() {
     if (bareRounds.length > 0) results.push(medianResult(bareRounds));
     if (giftRounds.length > 0) results.push(medianResult(giftRounds));
     // each gift round against its own bare round
-    const paired = rounds.flatMap(({ bare, gifts }) =>
+    const paired = rounds.flatMap(({ bare, gifts }, i) =>
       bare && gifts
         ? [
             {
+              round: i + 1,
+              bare_per_s: Math.round(bare.rate),
+              bare_cpu_us: bare.cpuPerRequestUs && Math.round(bare.cpuPerRequestUs),
+              gifts_per_s: Math.round(gifts.rate),
+              gifts_cpu_us: gifts.cpuPerRequestUs && Math.round(gifts.cpuPerRequestUs),
               share: gifts.rate / bare.rate,
               cpuTimes:
                 gifts.cpuPerRequestUs !== undefined && bare.cpuPerRequestUs !== undefined
@@ -550,22 +557,11 @@ async function main() {
     for (const r of rows) console.log(line(r));
     for (const s of skipped) console.log(s);
     console.log('');
-    if (ROUNDS > 1) {
-      const roundLine = rounds
-        .map(({ bare: b, gifts: g }, i) => {
-          const cpu = (r?: Result) => (r?.cpuPerRequestUs === undefined ? '' : ` ${r.cpuPerRequestUs.toFixed(0)} µs`);
-          const parts = [b && `bare ${b.rate.toFixed(0)}/s${cpu(b)}`, g && `gifts ${g.rate.toFixed(0)}/s${cpu(g)}`];
-          if (b && g)
-            parts.push(
-              `= ${((100 * g.rate) / b.rate).toFixed(0)} %, ${cpu(g) && cpu(b) ? `${(g.cpuPerRequestUs! / b.cpuPerRequestUs!).toFixed(1)}×` : '—'}`,
-            );
-          return `${i + 1}: ${parts.filter(Boolean).join(', ')}`;
-        })
-        .join('; ');
-      console.log(
-        `¹ median of ${ROUNDS} rounds, the bare route then the memory gift row in turn; "vs bare" and "CPU vs bare" of the gift row: the median of each round against its own bare round (${roundLine})`,
+    if (paired.length > 1)
+      log.info(
+        { rounds: paired },
+        `¹ median of ${paired.length} rounds, the bare route then the memory gift row in turn; "vs bare" and "CPU vs bare" of the gift row: the median of each round against its own bare round`,
       );
-    }
     console.log(
       '(server CPU/req of the FerretDB row counts the EVO process only, not the FerretDB process it writes to)',
     );
