@@ -235,18 +235,21 @@ async function main() {
       let documents = 0;
       for (const name of await read.listCollections()) documents += await read.collection(name).countDocuments();
       const heap = process.memoryUsage().heapUsed;
-      // after the rebuild, whose figure stays what it was before this row existed (same warm-up)
-      const floor = await ceiling(events);
+      // after the rebuild (its figure keeps the warm-up it had before this row existed), from a
+      // collected heap: the rebuilt read models would make the ceiling pay for marking them
+      await read.dropAll();
+      globalThis.gc?.();
+      const bound = await ceiling(events);
       rows.push([
         `rebuild, ${allProjectors.length} projectors, run ${run}/${RUNS}`,
         `${fmt(rate)} events/s (${fmt(result.events)} in ${seconds.toFixed(1)} s; ${fmt(result.events / cpuSeconds)} per CPU second; ${fmt(documents)} documents, heap ${Math.round(heap / 1024 / 1024)} MB)`,
-        `raw readAll ${fmt(raw.rate)} events/s; ceiling (the projectors over a store that keeps nothing) ${fmt(floor.rate)} events/s`,
+        `raw readAll ${fmt(raw.rate)} events/s; ceiling (the projectors over a store that keeps nothing) ${fmt(bound.rate)} events/s`,
         `≥ ${fmt(GOAL)} events/s: ${rate >= GOAL ? 'met' : 'NOT met'}`,
       ]);
       console.log(rows.at(-1)!.join(' | '));
       printGoal(
         `rebuild of every read model, ${fmt(result.events)} events, ${allProjectors.length} projectors (run ${run}/${RUNS})`,
-        `${fmt(rate)} events/s, ${fmt(result.events / cpuSeconds)} per CPU second (raw readAll ${fmt(raw.rate)}/s; ceiling, the projectors over a store that keeps nothing, ${fmt(floor.rate)}/s)`,
+        `${fmt(rate)} events/s, ${fmt(result.events / cpuSeconds)} per CPU second (raw readAll ${fmt(raw.rate)}/s; ceiling, the projectors over a store that keeps nothing, ${fmt(bound.rate)}/s)`,
         `≥ ${fmt(GOAL)} events/s`,
         rate >= GOAL,
       );
