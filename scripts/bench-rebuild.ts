@@ -32,7 +32,7 @@ import {
   type UpdateResult,
 } from '@evo/infra';
 import type { RecordedAppEvent } from '@evo/domain';
-import { allProjectors, rebuildReadModels, routesOf, type Projector } from '@evo/projections';
+import { CATCHING_UP, allProjectors, rebuildReadModels, routesOf, type Projector } from '@evo/projections';
 import { HistoryWriter } from './restart-history';
 import { printGoal } from './lib/goals';
 
@@ -144,13 +144,12 @@ class KeepsNothingStore implements ReadStore {
 async function ceiling(events: SqliteEventStore): Promise<{ count: number; rate: number }> {
   const routes = routesOf(allProjectors);
   const store = new KeepsNothingStore();
-  const ctx = { live: false, push: () => undefined, rooms: () => undefined };
   let count = 0;
   const started = performance.now();
   for await (const batch of events.readAll(undefined, BATCH ?? 1000)) {
     for (const event of batch) {
       const projectors = routes.get(event.type);
-      if (projectors) for (const p of projectors) await p.project(event as RecordedAppEvent, store, ctx);
+      if (projectors) for (const p of projectors) await p.project(event as RecordedAppEvent, store, CATCHING_UP);
     }
     count += batch.length;
   }

@@ -31,8 +31,8 @@ export interface ProjectionProgress {
 /** How far a catch-up or a load is: events applied, and the position of the last one. */
 export type BatchProgress = (done: number, position: LogPosition | undefined) => void;
 
-/** Not live: pushes are dropped (see ProjectionContext). */
-const CATCHING_UP: ProjectionContext = { live: false, push: () => undefined, rooms: () => undefined };
+/** Not live: pushes are dropped (see ProjectionContext). Also the context of bench-rebuild's ceiling. */
+export const CATCHING_UP: ProjectionContext = { live: false, push: () => undefined, rooms: () => undefined };
 
 type Push =
   | { kind: 'emit'; room: string; event: string; payload: unknown }
