@@ -34,8 +34,8 @@
  * read models alone); BENCH_EVO_BUNDLE=path runs a bundle built beforehand (`node
  * scripts/build-server.mjs path`, e.g. of another commit, for A/B pairs); BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_TSX=1 runs it from the sources
- * through tsx (as before this benchmark ran the bundle); BENCH_EVO_ROLE=api runs it without its
- * in-process projections (commands + gift credits only), to see the read side's share.
+ * through tsx (as before this benchmark ran the bundle). The read side's share of a send (its two
+ * events applied to the in-memory read models) is measured apart, by bench-live-projection.
  */
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
@@ -197,9 +197,7 @@ interface EvoUnderTest {
 async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-gifts-'));
   const port = await freePort();
-  // BENCH_EVO_ROLE=api (diagnostic): the same server without the in-process projections, to see their share
-  const role = process.env.BENCH_EVO_ROLE === 'api' ? ['--role=api'] : [];
-  const evo = spawnChild([EVO_ENTRY, ...role], {
+  const evo = spawnChild([EVO_ENTRY], {
     // the embedded default unless `env` says otherwise, whatever the caller's environment holds
     EVENTSTORE_URL: '',
     MONGO_URL: '',
@@ -222,7 +220,7 @@ async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
   };
   try {
     const base = new URL(`http://localhost:${port}`);
-    await waitReady(new URL(role.length ? '/health' : '/ready', base).href, evo.child, evo.output);
+    await waitReady(new URL('/ready', base).href, evo.child, evo.output);
 
     process.stdout.write(`registering ${CLIENTS + RECEIVERS} members… `);
     const senders: EvoUnderTest['senders'] = [];
@@ -238,7 +236,7 @@ async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
     for (let i = 0; i < RECEIVERS; i++) receivers.push(await register(base, CLIENTS + i));
     // let the registrations' video processing (ffprobe/ffmpeg jobs) finish before measuring
     const lastPseudo = receivers[receivers.length - 1].pseudo;
-    for (let i = 0; i < (role.length ? 0 : 600); i++) {
+    for (let i = 0; i < 600; i++) {
       const p = await senders[0].c.request('GET', `/api/users/profile/${lastPseudo}`);
       const videos = (p.json.videos as Array<{ processing: string }> | undefined) ?? [];
       if (videos.length && videos.every((v) => v.processing !== 'en_traitement')) break;

@@ -17,27 +17,18 @@
  * The log is generated once and cached in .cache/bench-rebuild/ (gitignored); bench-restart's
  * cached log of the same size is the same history and is used when it is there.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  GUARDED_WRITES,
-  MemoryReadStore,
-  SqliteEventStore,
-  type Doc,
-  type GuardedWrites,
-  type ReadCollection,
-  type ReadStore,
-  type UpdateResult,
-} from '@evo/infra';
+import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedAppEvent } from '@evo/domain';
 import { CATCHING_UP, allProjectors, rebuildReadModels, routesOf, type Projector } from '@evo/projections';
-import { HistoryWriter } from './restart-history';
+import { ensureHistoryLog } from './lib/history-log';
+import { KeepsNothingStore } from './lib/keeps-nothing-store';
 import { printGoal } from './lib/goals';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CACHE = path.join(ROOT, '.cache', 'bench-rebuild');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const EVENTS = Number(arg('events') ?? process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
 const RUNS = Number(arg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
@@ -48,92 +39,12 @@ const PER_PROJECTOR = process.argv.includes('--per-projector') || process.env.BE
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** The cached log of EVENTS events (generated through the deciders on first use). */
-async function ensureLog(): Promise<string> {
-  const shared = path.join(ROOT, '.cache', 'bench-restart', `log-${EVENTS}.sqlite`);
-  if (existsSync(shared)) return shared;
-  const file = path.join(CACHE, `log-${EVENTS}.sqlite`);
-  if (existsSync(file)) return file;
-  mkdirSync(CACHE, { recursive: true });
-  const work = path.join(CACHE, 'writing.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
-  const events = new SqliteEventStore(work, { maxGroupSize: 4000 });
-  const writer = new HistoryWriter(events);
-  const started = performance.now();
-  await writer.writeUntil(EVENTS, (n) => process.stdout.write(`\r  génération du journal : ${n} événements`));
-  await events.close(); // checkpoints the WAL into the file
-  renameSync(work, file);
-  for (const suffix of ['-wal', '-shm']) rmSync(work + suffix, { force: true });
-  const s = (performance.now() - started) / 1000;
-  process.stdout.write(`\r  journal de ${fmt(writer.written)} événements écrit en ${s.toFixed(0)} s\n`);
-  return file;
-}
-
 /** readAll of the whole log, every event decoded, nothing else. */
 async function rawReadAll(events: SqliteEventStore): Promise<{ count: number; rate: number }> {
   let count = 0;
   const started = performance.now();
   for await (const batch of events.readAll(undefined, 1000)) count += batch.length;
   return { count, rate: count / ((performance.now() - started) / 1000) };
-}
-
-const NOTHING_CHANGED: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-
-/** A collection that answers every call at once and keeps nothing (the ceiling's store). */
-class KeepsNothingCollection implements ReadCollection, GuardedWrites {
-  readonly [GUARDED_WRITES]: GuardedWrites = this;
-  constructor(readonly name: string) {}
-  async findOne(): Promise<Doc | null> {
-    return null;
-  }
-  async find(): Promise<Doc[]> {
-    return [];
-  }
-  async countDocuments(): Promise<number> {
-    return 0;
-  }
-  async insertOne(): Promise<void> {}
-  async updateOne(): Promise<UpdateResult> {
-    return NOTHING_CHANGED;
-  }
-  async updateMany(): Promise<UpdateResult> {
-    return NOTHING_CHANGED;
-  }
-  async replaceOne(): Promise<UpdateResult> {
-    return NOTHING_CHANGED;
-  }
-  async deleteOne(): Promise<{ deletedCount: number }> {
-    return { deletedCount: 0 };
-  }
-  async deleteMany(): Promise<{ deletedCount: number }> {
-    return { deletedCount: 0 };
-  }
-  async bulkWrite(): Promise<void> {}
-  async createIndex(): Promise<void> {}
-  async drop(): Promise<void> {}
-  async applyOnce(): Promise<boolean> {
-    return true;
-  }
-  async replaceIfNewer(): Promise<boolean> {
-    return true;
-  }
-}
-
-class KeepsNothingStore implements ReadStore {
-  private readonly collections = new Map<string, KeepsNothingCollection>();
-  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    let c = this.collections.get(name);
-    if (!c) this.collections.set(name, (c = new KeepsNothingCollection(name)));
-    return c as unknown as ReadCollection<T>;
-  }
-  async listCollections(): Promise<string[]> {
-    return [];
-  }
-  withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
-    return fn(this);
-  }
-  async dropAll(): Promise<void> {}
-  async close(): Promise<void> {}
 }
 
 /**
@@ -207,7 +118,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' / ')}, Node ${process.version}) — machine partagée : des ordres de grandeur.`,
   );
-  const log = await ensureLog();
+  const log = await ensureHistoryLog(EVENTS);
   if (process.argv.includes('--generate-only')) return;
   // a copy: opening the store may write (WAL files, schema check), the cache stays as it was
   const tmp = path.join(ROOT, '.bench-tmp', 'rebuild');

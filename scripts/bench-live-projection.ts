@@ -1,0 +1,210 @@
+/**
+ * The read side of a gift send (not a test): what the embedded process spends, per event, applying
+ * gift events to its in-memory read models as its live runner does, next to what the projectors
+ * alone cost over a store that keeps nothing. A gift send is two events (GiftSent, then the
+ * gift credits' GiftReceived), each projected into wallets, movements, stats, received gifts and
+ * notifications; bench-gifts measures the send end to end, this bench isolates its read side.
+ *
+ *   npx tsx scripts/bench-live-projection.ts [--events=300000] [--batch=10] [--runs=3]
+ *
+ * The read models first hold the history of the benchmarks' realistic log up to its last gift
+ * events (scripts/lib/history-log.ts, shared with bench-rebuild: registrations, uploads, follows,
+ * likes, comments, messages, gifts), loaded as a start without a snapshot loads them. Then a
+ * ProjectionRunner follows that log's last `--live` gift events as if they had just been appended:
+ * its subscription gets them `--batch` at a time, each group once the read models include the one
+ * before (a gift load of about 1,300 sends/s gave the embedded runner batches of 9 to 10 events,
+ * as counted in the issue 14 notes), with `ctx.live` true (the projectors do the reads that shape
+ * their pushes; with no socket connected, the pushes themselves are dropped). Each run starts from
+ * a fresh copy of the loaded read models, so that every run applies the same events to the same
+ * documents.
+ */
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  MemoryReadStore,
+  SqliteEventStore,
+  type EventStore,
+  type SubscribeOptions,
+  type SubscriptionHandle,
+} from '@evo/infra';
+import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
+import { CATCHING_UP, ProjectionRunner, allProjectors, routesOf } from '@evo/projections';
+import { ensureHistoryLog } from './lib/history-log';
+import { KeepsNothingStore } from './lib/keeps-nothing-store';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const EVENTS = Number(arg('events') ?? process.env.BENCH_LIVE_EVENTS ?? 300_000);
+const BATCH = Number(arg('batch') ?? 10);
+/** the live events are applied in this many equal parts, each timed */
+const RUNS = Number(arg('runs') ?? 3);
+/** gift events applied live in each run (the log's last ones) */
+const LIVE = Number(arg('live') ?? 20_000);
+const GIFT_TYPES = new Set(['GiftSent', 'GiftReceived']);
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * The cached log as a runner sees it: `readAll` gives the history up to `headEnd`, and a
+ * subscription from there gives the `live` events `BATCH` at a time, each group once `applied`
+ * says the read models include the one before, in RUNS equal segments timed one by one. Read-only.
+ */
+class ReplayedLog implements EventStore {
+  /** each segment's wall time (ms) and CPU time (µs), once every live event is applied */
+  readonly done: Promise<Array<{ events: number; ms: number; cpuUs: number }>>;
+  private finish!: (r: Array<{ events: number; ms: number; cpuUs: number }>) => void;
+  private go!: () => void;
+  private readonly started = new Promise<void>((resolve) => (this.go = resolve));
+
+  constructor(
+    private readonly file: SqliteEventStore,
+    private readonly headEnd: LogPosition,
+    private readonly live: readonly RecordedEvent[],
+    private readonly applied: (position: LogPosition) => Promise<boolean>,
+  ) {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  /** the live events start flowing */
+  start(): void {
+    this.go();
+  }
+
+  async *readAll(from?: LogPosition, batchSize?: number): AsyncIterable<RecordedEvent[]> {
+    if (from !== undefined && from >= this.headEnd) return;
+    for await (const batch of this.file.readAll(from, batchSize)) {
+      const kept = batch.filter((e) => e.position <= this.headEnd);
+      if (kept.length > 0) yield kept;
+      if (kept.length < batch.length) return;
+    }
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options?: SubscribeOptions): SubscriptionHandle {
+    if (options?.from !== this.headEnd) throw new Error(`subscription from ${options?.from}, expected ${this.headEnd}`);
+    let stopped = false;
+    const segment = Math.ceil(this.live.length / RUNS);
+    void (async () => {
+      await this.started;
+      const segments: Array<{ events: number; ms: number; cpuUs: number }> = [];
+      for (let s = 0; s < this.live.length && !stopped; s += segment) {
+        const events = this.live.slice(s, s + segment);
+        globalThis.gc?.();
+        const cpu = process.cpuUsage();
+        const t0 = performance.now();
+        for (let i = 0; i < events.length && !stopped; i += BATCH) {
+          const group = events.slice(i, i + BATCH);
+          for (const e of group) await handler(e);
+          if (!(await this.applied(group[group.length - 1].position)))
+            throw new Error('live events not applied in 60 s');
+        }
+        const used = process.cpuUsage(cpu);
+        segments.push({ events: events.length, ms: performance.now() - t0, cpuUs: used.user + used.system });
+      }
+      this.finish(segments);
+    })().catch((err: unknown) => options?.onError?.(err));
+    return {
+      stop: async () => {
+        stopped = true;
+      },
+    };
+  }
+
+  async lastPosition(): Promise<LogPosition | undefined> {
+    return this.live.at(-1)?.position ?? this.headEnd;
+  }
+  append(): never {
+    throw new Error('ReplayedLog is read-only');
+  }
+  readStream(): never {
+    throw new Error('ReplayedLog is read-only');
+  }
+  async close(): Promise<void> {}
+}
+
+/** The log's last LIVE gift events, and the position of the event just before the first of them. */
+async function splitLog(file: SqliteEventStore): Promise<{ headEnd: LogPosition; live: RecordedEvent[] }> {
+  let gifts = 0;
+  for await (const batch of file.readAll(undefined, 1000)) for (const e of batch) if (GIFT_TYPES.has(e.type)) gifts++;
+  const firstLive = Math.max(0, gifts - LIVE);
+  const live: RecordedEvent[] = [];
+  let headEnd: LogPosition = 0n;
+  let seen = 0;
+  for await (const batch of file.readAll(undefined, 1000)) {
+    for (const e of batch) {
+      if (GIFT_TYPES.has(e.type) && seen++ >= firstLive) live.push(e);
+      else if (live.length === 0) headEnd = e.position;
+    }
+  }
+  return { headEnd, live };
+}
+
+async function main() {
+  console.log(
+    `Côté lecture d'un envoi de cadeau (${os.cpus().length} cœurs, charge ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}, Node ${process.version}) — machine partagée : des ordres de grandeur.`,
+  );
+  // a copy: opening the store may write (WAL files, schema check), the cache stays as it was
+  const tmp = path.join(ROOT, '.bench-tmp', 'live-projection');
+  mkdirSync(tmp, { recursive: true });
+  const copy = path.join(tmp, 'events.sqlite');
+  copyFileSync(await ensureHistoryLog(EVENTS), copy);
+  const file = new SqliteEventStore(copy);
+  try {
+    const { headEnd, live } = await splitLog(file);
+    console.log(
+      `history: the log up to position ${headEnd} (${fmt(EVENTS)} events in all); live: its last ${fmt(live.length)} gift events (the other events after the history left out: under a gift load nearly every event is one), in groups of ${BATCH}`,
+    );
+
+    // the history, loaded as a start without a snapshot loads it
+    const read = new MemoryReadStore();
+    // (the runner is called only once the live events flow, after it is made)
+    const log: ReplayedLog = new ReplayedLog(file, headEnd, live, (position) => runner.waitFor(position, 60_000));
+    const runner: ProjectionRunner = new ProjectionRunner({ events: log, read, projectors: allProjectors });
+    await runner.start();
+    let documents = 0;
+    for (const name of await read.listCollections()) documents += await read.collection(name).countDocuments();
+    console.log(`read models of the history: ${fmt(documents)} documents\n`);
+    log.start();
+    const segments = await log.done;
+    await runner.stop();
+
+    const rows: string[] = [];
+    segments.forEach(({ events, ms, cpuUs }, i) => {
+      rows.push(
+        `| live runner, in-memory read models, groups of ${BATCH} (${fmt(events)} events, part ${i + 1}/${segments.length}) | ${fmt((ms * 1000) / events, 1)} µs | ${fmt(cpuUs / events, 1)} µs | ${fmt((2 * cpuUs) / events)} µs |`,
+      );
+      console.log(rows.at(-1));
+    });
+
+    // the projectors alone: the same events handed to them as the runner does, over a store that keeps nothing
+    const routes = routesOf(allProjectors);
+    for (let run = 1; run <= RUNS; run++) {
+      const store = new KeepsNothingStore();
+      globalThis.gc?.();
+      const cpu = process.cpuUsage();
+      const t0 = performance.now();
+      for (const e of live) {
+        for (const p of routes.get(e.type) ?? []) await p.project(e as RecordedAppEvent, store, CATCHING_UP);
+      }
+      const used = process.cpuUsage(cpu);
+      const perEvent = (used.user + used.system) / live.length;
+      rows.push(
+        `| the projectors alone, over a store that keeps nothing (${fmt(live.length)} events, run ${run}/${RUNS}) | ${fmt(((performance.now() - t0) * 1000) / live.length, 1)} µs | ${fmt(perEvent, 1)} µs | ${fmt(2 * perEvent)} µs |`,
+      );
+      console.log(rows.at(-1));
+    }
+    console.log('\n| gift events | wall per event | CPU per event | CPU per gift send (2 events) |');
+    console.log('| --- | ---: | ---: | ---: |');
+    for (const r of rows) console.log(r);
+  } finally {
+    await file.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
