@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { positionFromString, positionKey, positionToString } from './envelope';
 
 describe('log positions', () => {
-  it('keys are fixed-width decimals that sort like the positions, up to 64 bits', () => {
-    const positions = [0n, 1n, 9n, 10n, 12_345n, 2n ** 53n + 1n, 2n ** 64n - 1n];
+  it('keys are fixed-width decimals that sort like the positions, up to 128 bits (EventStoreDB)', () => {
+    const positions = [0n, 1n, 9n, 10n, 12_345n, 2n ** 53n + 1n, 2n ** 64n - 1n, 2n ** 128n - 1n];
     const keys = positions.map(positionKey);
     for (const k of keys) expect(k).toMatch(/^\d{40}$/);
     expect([...keys].reverse().sort()).toEqual(keys);
