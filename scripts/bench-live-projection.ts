@@ -5,7 +5,7 @@
  * gift credits' GiftReceived), each projected into wallets, movements, stats, received gifts and
  * notifications; bench-gifts measures the send end to end, this bench isolates its read side.
  *
- *   npx tsx scripts/bench-live-projection.ts [--events=300000] [--batch=10] [--runs=3]
+ *   npx tsx scripts/bench-live-projection.ts [--events=300000] [--live=20000] [--batch=10] [--runs=3]
  *
  * The read models first hold the history of the benchmarks' realistic log up to its last gift
  * events (scripts/lib/history-log.ts, shared with bench-rebuild: registrations, uploads, follows,
@@ -14,9 +14,10 @@
  * its subscription gets them `--batch` at a time, each group once the read models include the one
  * before (a gift load of about 1,300 sends/s gave the embedded runner batches of 9 to 10 events,
  * as counted in the issue 14 notes), with `ctx.live` true (the projectors do the reads that shape
- * their pushes; with no socket connected, the pushes themselves are dropped). Each run starts from
- * a fresh copy of the loaded read models, so that every run applies the same events to the same
- * documents.
+ * their pushes; with no socket connected, the pushes themselves are dropped). The live events go
+ * in `--runs` equal parts, one after the other, each timed (each part adds to the read models the
+ * parts before it left). Then the same events are handed to the projectors as the runner hands
+ * them, `--runs` times, over a store that keeps nothing (not live: the push-shaping reads skipped).
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,7 +41,7 @@ const EVENTS = Number(arg('events') ?? process.env.BENCH_LIVE_EVENTS ?? 300_000)
 const BATCH = Number(arg('batch') ?? 10);
 /** the live events are applied in this many equal parts, each timed */
 const RUNS = Number(arg('runs') ?? 3);
-/** gift events applied live in each run (the log's last ones) */
+/** gift events applied live, in all (the log's last ones) */
 const LIVE = Number(arg('live') ?? 20_000);
 const GIFT_TYPES = new Set(['GiftSent', 'GiftReceived']);
 
@@ -56,6 +57,7 @@ class ReplayedLog implements EventStore {
   /** each segment's wall time (ms) and CPU time (µs), once every live event is applied */
   readonly done: Promise<Array<{ events: number; ms: number; cpuUs: number }>>;
   private finish!: (r: Array<{ events: number; ms: number; cpuUs: number }>) => void;
+  private fail!: (err: unknown) => void;
   private go!: () => void;
   private readonly started = new Promise<void>((resolve) => (this.go = resolve));
 
@@ -65,7 +67,10 @@ class ReplayedLog implements EventStore {
     private readonly live: readonly RecordedEvent[],
     private readonly applied: (position: LogPosition) => Promise<boolean>,
   ) {
-    this.done = new Promise((resolve) => (this.finish = resolve));
+    this.done = new Promise((resolve, reject) => {
+      this.finish = resolve;
+      this.fail = reject;
+    });
   }
 
   /** the live events start flowing */
@@ -104,7 +109,11 @@ class ReplayedLog implements EventStore {
         segments.push({ events: events.length, ms: performance.now() - t0, cpuUs: used.user + used.system });
       }
       this.finish(segments);
-    })().catch((err: unknown) => options?.onError?.(err));
+    })().catch((err: unknown) => {
+      // the bench stops with the error instead of waiting for ever
+      this.fail(err);
+      options?.onError?.(err);
+    });
     return {
       stop: async () => {
         stopped = true;
@@ -156,8 +165,9 @@ async function main() {
   const file = new SqliteEventStore(copy);
   try {
     const { headEnd, live } = await splitLog(file);
+    const logEvents = Number((await file.lastPosition()) ?? 0n);
     console.log(
-      `history: the log up to position ${headEnd} (${fmt(EVENTS)} events in all); live: its last ${fmt(live.length)} gift events (the other events after the history left out: under a gift load nearly every event is one), in groups of ${BATCH}`,
+      `history: the log up to position ${headEnd} (${fmt(logEvents)} events in all); live: its last ${fmt(live.length)} gift events (the other events after the history left out: under a gift load nearly every event is one), in groups of ${BATCH}`,
     );
 
     // the history, loaded as a start without a snapshot loads it
@@ -194,7 +204,7 @@ async function main() {
       const used = process.cpuUsage(cpu);
       const perEvent = (used.user + used.system) / live.length;
       rows.push(
-        `| the projectors alone, over a store that keeps nothing (${fmt(live.length)} events, run ${run}/${RUNS}) | ${fmt(((performance.now() - t0) * 1000) / live.length, 1)} µs | ${fmt(perEvent, 1)} µs | ${fmt(2 * perEvent)} µs |`,
+        `| the projectors alone, not live, over a store that keeps nothing (${fmt(live.length)} events, run ${run}/${RUNS}) | ${fmt(((performance.now() - t0) * 1000) / live.length, 1)} µs | ${fmt(perEvent, 1)} µs | ${fmt(2 * perEvent)} µs |`,
       );
       console.log(rows.at(-1));
     }
