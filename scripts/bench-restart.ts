@@ -15,18 +15,16 @@
  * is too small for the read models of the largest log).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteEventStore } from '@evo/infra';
-import { HistoryWriter } from './restart-history';
+import { RESTART_LOGS as CACHE, ensureHistoryLogs, historyLogFile } from './lib/history-log';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CACHE = path.join(ROOT, '.cache', 'bench-restart');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const SIZES = (arg('sizes') ?? process.env.BENCH_RESTART_SIZES ?? '100000,1000000,3000000')
   .split(',')
@@ -38,35 +36,7 @@ const fmtCount = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-const logFile = (size: number) => path.join(CACHE, `log-${size}.sqlite`);
-
-/** Generate the missing logs in one pass: each size is the same history, cut at that many events. */
-async function ensureLogs(): Promise<void> {
-  const missing = SIZES.filter((s) => !existsSync(logFile(s)));
-  if (missing.length === 0) return;
-  mkdirSync(CACHE, { recursive: true });
-  const work = path.join(CACHE, 'writing.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
-  let events = new SqliteEventStore(work, { maxGroupSize: 4000 });
-  const writer = new HistoryWriter(events);
-  const started = performance.now();
-  for (const size of SIZES) {
-    await writer.writeUntil(size, (n) => process.stdout.write(`\r  génération du journal : ${n} événements`));
-    await events.close(); // checkpoints the WAL into the file
-    if (!existsSync(logFile(size))) {
-      copyFileSync(work, `${logFile(size)}.tmp`);
-      renameSync(`${logFile(size)}.tmp`, logFile(size));
-    }
-    const s = (performance.now() - started) / 1000;
-    process.stdout.write(
-      `\r  journal de ${fmtCount(size)} : ${writer.written} événements écrits en ${s.toFixed(0)} s (${Math.round(writer.written / s)}/s)\n`,
-    );
-    if (size === SIZES.at(-1)) break;
-    events = new SqliteEventStore(work, { maxGroupSize: 4000 });
-    writer.reopen(events);
-  }
-  for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
-}
+const logFile = (size: number) => historyLogFile(CACHE, size);
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -240,7 +210,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' / ')}) — machine partagée et chargée : des ordres de grandeur, pas des absolus.`,
   );
-  await ensureLogs();
+  await ensureHistoryLogs(CACHE, SIZES);
   if (process.argv.includes('--generate-only')) return;
   const building = performance.now();
   await buildServer();
