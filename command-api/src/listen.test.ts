@@ -68,4 +68,16 @@ describe('HOST', () => {
     expect(product.output()).toContain('Configuration invalide : ADMIN_PASSWORD est obligatoire quand HOST (0.0.0.0)');
     expect(product.output()).not.toMatch(/\n\s+at /);
   }, 90_000);
+
+  it('refuses to start on a network address with a password published in README.md as ADMIN_PASSWORD', async () => {
+    const { product } = await start({ HOST: '0.0.0.0', ADMIN_PASSWORD: 'evo-admin-2026' });
+    const timer = setTimeout(() => product.child.kill('SIGKILL'), 60_000);
+    const code = await product.exited;
+    clearTimeout(timer);
+    expect(code).toBe(1);
+    expect(product.output()).toContain(
+      'Configuration invalide : ADMIN_PASSWORD ne peut pas être un mot de passe publié dans README.md quand HOST (0.0.0.0)',
+    );
+    expect(product.output()).not.toMatch(/\n\s+at /);
+  }, 90_000);
 });

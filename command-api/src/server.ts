@@ -43,7 +43,8 @@ import { Sessions } from './http/session';
 import { createSocketServer } from './http/socket';
 import { UploadStore } from './uploads/upload-store';
 import { ensureAdmin } from './identity/commands';
-import { hashPassword } from './identity/passwords';
+import { hashPassword, verifyPassword } from './identity/passwords';
+import { secureDemoAccounts } from './seed/demo-accounts';
 import { seedDemoData } from './seed/demo-data';
 import { ensureGiftCatalogue } from '@evo/commands';
 import { GiftCreditProcess } from '@evo/workers';
@@ -208,15 +209,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
 
-  await ensureAdmin(
+  // no account keeps a password README.md publishes where other machines reach it: refused
+  // (naming them) before anything is written, or given DEMO_PASSWORD
+  const seedsDemo = role === 'embedded' && config.DEMO_DATA;
+  const passwords = { hash: hashPassword, verify: verifyPassword };
+  const demoChanged = await secureDemoAccounts(commandEvents, config, {
+    seeds: seedsDemo,
+    passwords,
+    ctx: systemContext,
+  });
+  if (demoChanged.length > 0)
+    log.info({ accounts: demoChanged }, 'DEMO_PASSWORD appliqué aux comptes de démonstration');
+  const admin = await ensureAdmin(
     commandEvents,
-    { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
-    hashPassword,
+    { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, apply: config.adminPasswordGiven },
+    passwords,
     systemContext(),
   );
+  if (admin.passwordChanged) log.info({ email: config.ADMIN_EMAIL }, "ADMIN_PASSWORD appliqué à l'administrateur");
   await ensureGiftCatalogue(events, systemContext(), ledger.catalogue);
-  if (role === 'embedded' && config.DEMO_DATA) {
-    const created = await seedDemoData(commandEvents, ids, uploads, hashPassword, () => systemContext());
+  if (seedsDemo) {
+    const created = await seedDemoData(
+      commandEvents,
+      ids,
+      uploads,
+      hashPassword,
+      () => systemContext(),
+      config.DEMO_PASSWORD,
+    );
     if (created > 0) log.info({ created }, 'demo members created');
   }
 

@@ -158,17 +158,55 @@ async function waitForMember(events: EventStore, email: string, timeoutMs: numbe
   }
 }
 
+/** Hashing and checking passwords (argon2id in the product; cheap stand-ins in unit tests). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
 /**
- * The administrator of ADMIN_EMAIL exists and holds the role, whatever happened before:
- * safe to run at every start.
+ * Who changes a password the operator gave (ADMIN_PASSWORD, DEMO_PASSWORD): the platform itself,
+ * named as such in the event's metadata and the administrators' audit log.
+ */
+export const SYSTEM_ACTOR = 'system';
+
+/**
+ * `password` becomes the member's when it is not already theirs (a hash is salted: the check is
+ * a verification, not a comparison of hashes). Answers whether it changed anything.
+ */
+export async function applyPassword(
+  events: EventStore,
+  member: { userId: string; passwordHash: string },
+  password: string,
+  passwords: PasswordHasher,
+  ctx: CommandContext,
+): Promise<boolean> {
+  if (await passwords.verify(member.passwordHash, password)) return false;
+  const passwordHash = await passwords.hash(password);
+  await handleCommand(
+    events,
+    userStream(member.userId),
+    userDecider,
+    { type: 'ChangePassword', userId: member.userId, passwordHash },
+    { ...ctx, userId: SYSTEM_ACTOR },
+  );
+  return true;
+}
+
+/**
+ * The administrator of ADMIN_EMAIL exists and holds the role, whatever happened before: safe to
+ * run at every start. With `apply` (ADMIN_PASSWORD was given), an existing administrator whose
+ * password is another gets this one (`PasswordChanged`, actor "system").
  */
 export async function ensureAdmin(
   events: EventStore,
-  admin: { email: string; password: string },
-  hash: (p: string) => Promise<string>,
+  admin: { email: string; password: string; apply?: boolean },
+  passwords: PasswordHasher,
   ctx: CommandContext,
-): Promise<void> {
+): Promise<{ passwordChanged: boolean }> {
   let user = await findMemberBy(events, 'email', admin.email);
+  let passwordChanged = false;
+  if (user && admin.apply) passwordChanged = await applyPassword(events, user, admin.password, passwords, ctx);
   if (!user) {
     const base =
       admin.email
@@ -176,7 +214,7 @@ export async function ensureAdmin(
         .replace(/[^\p{L}\p{N}_.-]/gu, '')
         .slice(0, 24) || 'admin';
     const pseudo = base.length >= 3 ? base : `${base}_admin`;
-    const passwordHash = await hash(admin.password);
+    const passwordHash = await passwords.hash(admin.password);
     for (let i = 0; !user; i++) {
       try {
         await registerUser(
@@ -196,4 +234,5 @@ export async function ensureAdmin(
     }
   }
   await handleCommand(events, userStream(user.userId), userDecider, { type: 'GrantAdmin', userId: user.userId }, ctx);
+  return { passwordChanged };
 }

@@ -9,7 +9,7 @@ import { ensureAdmin } from './commands';
 import { findMemberBy } from './members';
 
 const admin = { email: 'chef@evo.local', password: 'un mot de passe assez long' };
-const hash = async (p: string) => `hash:${p}`;
+const passwords = { hash: async (p: string) => `hash:${p}`, verify: async (h: string, p: string) => h === `hash:${p}` };
 
 describe('ensureAdmin', () => {
   it('leaves one administrator when several processes start at once on one log (API replicas)', async () => {
@@ -17,7 +17,7 @@ describe('ensureAdmin', () => {
     // one store per "process", on the same file: the claims settle which registration wins
     const stores = [0, 1, 2].map(() => new SqliteEventStore(path.join(dir, 'events.sqlite')));
     try {
-      await Promise.all(stores.map((events) => ensureAdmin(events, admin, hash, systemContext())));
+      await Promise.all(stores.map((events) => ensureAdmin(events, admin, passwords, systemContext())));
       let registrations = 0;
       for await (const batch of stores[0].readAll())
         for (const e of batch)

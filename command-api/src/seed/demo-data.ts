@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandContext, EventStore, IdAllocator } from '@evo/infra';
+import { DEMO_MEMBER_PASSWORD, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import type { UploadStore } from '../uploads/upload-store';
 import { registerUser, uploadVideo } from '../identity/commands';
 import { findMemberBy } from '../identity/members';
@@ -9,7 +9,8 @@ import { postComment } from '../comments/commands';
 import { LedgerCommands } from '../ledger/commands';
 import { SandboxPaymentProvider } from '../ledger/payment-provider';
 
-export const DEMO_PASSWORD = 'evo-demo-2026';
+/** The demo members' password, published in README.md (DEMO_PASSWORD replaces it). */
+export const DEMO_PASSWORD = DEMO_MEMBER_PASSWORD;
 
 /** Demo members, each with videos shipped in command-api/assets/demo. */
 export const DEMO_MEMBERS = [
@@ -46,6 +47,8 @@ export async function seedDemoData(
   uploads: UploadStore,
   hash: (p: string) => Promise<string>,
   ctx: () => CommandContext,
+  /** the demo members' password: DEMO_PASSWORD when given, else the published one */
+  password: string = DEMO_PASSWORD,
 ): Promise<number> {
   let created = 0;
   let passwordHash: string | undefined;
@@ -63,7 +66,7 @@ export async function seedDemoData(
   const seeded: Record<string, { userId: string; videoIds: number[] }> = {};
   for (const m of DEMO_MEMBERS) {
     if (await findMemberBy(events, 'email', m.email)) continue;
-    passwordHash ??= await hash(DEMO_PASSWORD);
+    passwordHash ??= await hash(password);
     const [first, ...others] = m.videos;
     const { userId, videoId } = await registerUser(
       events,

@@ -12,12 +12,15 @@ export const UserRegisteredSchema = z.object({
 export const UserLoggedInSchema = z.object({ userId: z.string().min(1) });
 export const AdminRoleGrantedSchema = z.object({ userId: z.string().min(1) });
 export const AdminRoleRevokedSchema = z.object({ userId: z.string().min(1) });
+/** A new password for a member (the operator's ADMIN_PASSWORD or DEMO_PASSWORD applied at start). */
+export const PasswordChangedSchema = z.object({ userId: z.string().min(1), passwordHash: z.string().min(1) });
 
 export type UserRegistered = DomainEvent<'UserRegistered', z.infer<typeof UserRegisteredSchema>>;
 export type UserLoggedIn = DomainEvent<'UserLoggedIn', z.infer<typeof UserLoggedInSchema>>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', z.infer<typeof AdminRoleGrantedSchema>>;
 export type AdminRoleRevoked = DomainEvent<'AdminRoleRevoked', z.infer<typeof AdminRoleRevokedSchema>>;
-export type UserEvent = UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked;
+export type PasswordChanged = DomainEvent<'PasswordChanged', z.infer<typeof PasswordChangedSchema>>;
+export type UserEvent = UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked | PasswordChanged;
 
 /** Uniqueness claims on an email or a pseudo, one stream per normalised value. */
 export const ValueReservedSchema = z.object({
@@ -37,6 +40,7 @@ export const identityEventSchemas = {
   UserLoggedIn: UserLoggedInSchema,
   AdminRoleGranted: AdminRoleGrantedSchema,
   AdminRoleRevoked: AdminRoleRevokedSchema,
+  PasswordChanged: PasswordChangedSchema,
   ValueReserved: ValueReservedSchema,
   ValueReleased: ValueReleasedSchema,
 } as const;

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
+import { fold } from '../shared/decider';
 import { userDecider } from './user-decider';
 import { reservationDecider, ABANDONED_AFTER_MS } from './reservation-decider';
 import { MESSAGES, RegisterBody, LoginBody, normalize, reservationStream } from './rules';
@@ -35,6 +36,14 @@ describe('user decider', () => {
     given(userDecider, [registered, { type: 'AdminRoleGranted', data: { userId: 'u1' } }])
       .when({ type: 'GrantAdmin', userId: 'u1' })
       .then([]);
+  });
+  it("changes a registered member's password, and a login then checks the new hash", () => {
+    const changed: UserEvent = { type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2' } };
+    given(userDecider, [registered]).when({ type: 'ChangePassword', userId: 'u1', passwordHash: 'h2' }).then([changed]);
+    expect(fold(userDecider, [registered, changed])).toMatchObject({ passwordHash: 'h2' });
+    given(userDecider)
+      .when({ type: 'ChangePassword', userId: 'u1', passwordHash: 'h2' })
+      .thenThrows(MESSAGES.unknownUser, 'not_found');
   });
   it('revokes only an existing admin role', () => {
     given(userDecider, [registered])

@@ -14,6 +14,8 @@ export type UserCommand =
       profilePicture: string;
     }
   | { type: 'RecordLogin'; userId: string }
+  /** a new password, already hashed (the hash is salted: the handler checks that it differs) */
+  | { type: 'ChangePassword'; userId: string; passwordHash: string }
   | { type: 'GrantAdmin'; userId: string }
   | {
       type: 'RevokeAdmin';
@@ -56,6 +58,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return state.status === 'registered' ? { ...state, role: ADMIN_ROLE } : state;
       case 'AdminRoleRevoked':
         return state.status === 'registered' ? { ...state, role: MEMBER_ROLE } : state;
+      case 'PasswordChanged':
+        return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
       case 'UserLoggedIn':
         return state;
     }
@@ -71,6 +75,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     switch (command.type) {
       case 'RecordLogin':
         return [{ type: 'UserLoggedIn', data: { userId: state.userId } }];
+      case 'ChangePassword':
+        return [{ type: 'PasswordChanged', data: { userId: state.userId, passwordHash: command.passwordHash } }];
       case 'GrantAdmin':
         // granting twice changes nothing: answer without an event so the call is idempotent
         return state.role === ADMIN_ROLE ? [] : [{ type: 'AdminRoleGranted', data: { userId: state.userId } }];

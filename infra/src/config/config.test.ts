@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { loadConfig, ConfigError, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, isLoopbackHost } from './config';
+import {
+  loadConfig,
+  ConfigError,
+  DEMO_ADMIN_EMAIL,
+  DEMO_ADMIN_PASSWORD,
+  DEMO_MEMBER_PASSWORD,
+  isLoopbackHost,
+} from './config';
 import { redactUrl, requireDistributedConfig } from '../services';
 
 describe('config', () => {
@@ -81,6 +88,26 @@ describe('config', () => {
     const lan = loadConfig({ HOST: '0.0.0.0', ADMIN_PASSWORD: 'un-secret-a-moi' });
     expect(lan.HOST).toBe('0.0.0.0');
     expect(lan.ADMIN_PASSWORD).toBe('un-secret-a-moi');
+  });
+  it.each(['ADMIN_PASSWORD', 'DEMO_PASSWORD'] as const)(
+    'refuses a password published in README.md as %s off loopback',
+    (v) => {
+      for (const published of [DEMO_ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD]) {
+        const env = { HOST: '0.0.0.0', ADMIN_PASSWORD: 'un-secret-a-moi', [v]: published };
+        expect(() => loadConfig(env)).toThrow(
+          expect.objectContaining({
+            variable: v,
+            message: expect.stringContaining(`${v} ne peut pas être un mot de passe publié dans README.md`),
+          }),
+        );
+        // this machine only: the demo passwords are fine
+        expect(loadConfig({ ...env, HOST: '127.0.0.1' })[v]).toBe(published);
+      }
+    },
+  );
+  it('knows whether ADMIN_PASSWORD was given (a given one is applied at start)', () => {
+    expect(loadConfig({}).adminPasswordGiven).toBe(false);
+    expect(loadConfig({ ADMIN_PASSWORD: 'un-secret-a-moi' }).adminPasswordGiven).toBe(true);
   });
   it.each([
     ['127.0.0.1', true],

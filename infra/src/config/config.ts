@@ -5,6 +5,10 @@ import path from 'node:path';
 /** Demo administrator of the embedded default; documented in README.md. */
 export const DEMO_ADMIN_EMAIL = 'admin@evo.local';
 export const DEMO_ADMIN_PASSWORD = 'evo-admin-2026';
+/** The demo members' password (lea, hugo, ines), documented in README.md. */
+export const DEMO_MEMBER_PASSWORD = 'evo-demo-2026';
+/** Passwords anyone can read in README.md: no account reachable from the network may keep one. */
+export const PUBLISHED_PASSWORDS: readonly string[] = [DEMO_ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD];
 
 const url = (protocols: string[]) =>
   z
@@ -65,6 +69,12 @@ const ConfigSchema = z.object({
   JOB_STALLED_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   ADMIN_EMAIL: z.string().trim().email().default(DEMO_ADMIN_EMAIL),
   ADMIN_PASSWORD: z.string().min(8).optional(),
+  /**
+   * the demo accounts' password (demo members, and the demo administrator when ADMIN_EMAIL is
+   * another): applied at start to those whose password differs, and given to the demo members
+   * seeded; required off loopback while a demo account still has its published password
+   */
+  DEMO_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   GIFT_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
   MAX_VIDEO_MB: z.coerce.number().int().min(1).max(2048).default(200),
@@ -98,6 +108,13 @@ export type Config = Omit<
   /** unset in the embedded mode: sessionSecret() then keeps one in DATA_DIR */
   SESSION_SECRET: string | undefined;
   ADMIN_PASSWORD: string;
+  /**
+   * ADMIN_PASSWORD was given (not the demo default): the start then applies it to the
+   * administrator when it differs from their current one
+   */
+  adminPasswordGiven: boolean;
+  /** HOST is not a loopback address: other machines reach EVO */
+  openToNetwork: boolean;
   HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
   ALLOW_FREE_COINS: boolean;
@@ -138,12 +155,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!embedded && !c.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET', 'est obligatoire hors du mode embarqué (au moins 16 caractères)');
   }
-  // the demo administrator's password is in README.md: only this machine may reach it
-  if (!c.ADMIN_PASSWORD && !isLoopbackHost(c.HOST)) {
+  // the demo passwords are in README.md: only this machine may reach an account that has one
+  const openToNetwork = !isLoopbackHost(c.HOST);
+  if (!c.ADMIN_PASSWORD && openToNetwork) {
     throw new ConfigError(
       'ADMIN_PASSWORD',
       `est obligatoire quand HOST (${c.HOST}) n'est pas une adresse de bouclage : le mot de passe administrateur de démonstration est public (au moins 8 caractères)`,
     );
+  }
+  if (openToNetwork) {
+    for (const variable of ['ADMIN_PASSWORD', 'DEMO_PASSWORD'] as const) {
+      if (PUBLISHED_PASSWORDS.includes(c[variable] ?? ''))
+        throw new ConfigError(
+          variable,
+          `ne peut pas être un mot de passe publié dans README.md quand HOST (${c.HOST}) n'est pas une adresse de bouclage : choisissez-en un autre (au moins 8 caractères)`,
+        );
+    }
   }
   const dataDir = path.resolve(c.DATA_DIR);
   return {
@@ -151,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATA_DIR: dataDir,
     SESSION_SECRET: c.SESSION_SECRET,
     ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
+    adminPasswordGiven: c.ADMIN_PASSWORD !== undefined,
+    openToNetwork,
     HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',

@@ -69,6 +69,10 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       return { action: 'Rôle administrateur accordé', target: await emailOf(store, event.data.userId), details: '' };
     case 'AdminRoleRevoked':
       return { action: 'Rôle administrateur retiré', target: await emailOf(store, event.data.userId), details: '' };
+    case 'PasswordChanged':
+      // a member changing their own password is not an administrator's action
+      if (event.metadata.userId === event.data.userId) return undefined;
+      return { action: 'Mot de passe remplacé', target: await emailOf(store, event.data.userId), details: '' };
     case 'ProjectionsRebuildRequested':
       return { action: 'Reconstruction des projections lancée', target: 'projections', details: '' };
     default:
@@ -78,7 +82,8 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
 
 /**
  * The administrators' actions log: report decisions, visibility changes, deletions of others'
- * videos, catalogue edits, role grants and revocations, rebuilds. The administrator is the event's
+ * videos, catalogue edits, role grants and revocations, rebuilds, and the passwords the operator
+ * applied at start (ADMIN_PASSWORD, DEMO_PASSWORD: actor "system"). The administrator is the event's
  * `metadata.userId` (system actions without one, like the start-up seed, are not listed). One line
  * per event, inserted once under the event id.
  */
@@ -94,6 +99,7 @@ export const auditProjector: Projector = {
     'GiftRemoved',
     'AdminRoleGranted',
     'AdminRoleRevoked',
+    'PasswordChanged',
     'ProjectionsRebuildRequested',
   ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },
