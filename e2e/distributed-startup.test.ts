@@ -6,9 +6,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@evo/infra/testing/ferretdb';
-import { redisReachable, redisUrl, spawnService, stopAllServices, type ServiceKind } from './topology-harness';
+import { pgTestUrl, postgresAvailability, withPgDatabase } from '@evo/infra/testing/postgres';
+import {
+  ROOT,
+  redisReachable,
+  redisUrl,
+  serviceEnv,
+  spawnService,
+  stopAllServices,
+  type ServiceKind,
+} from './topology-harness';
+import { spawnSync } from 'node:child_process';
 
 const redisOk = await redisReachable();
+const postgres = await postgresAvailability();
+if (!postgres.ok) console.warn(`[skip] the cases needing a reachable PostgreSQL: ${postgres.reason}`);
 if (!redisOk) console.warn(`[skip] the cases needing a reachable Redis: no Redis at ${redisUrl()}`);
 
 const dirs: string[] = [];
@@ -96,3 +108,59 @@ describe('services of the distributed stack refuse to start half-way', { timeout
     },
   );
 });
+
+describe(
+  'a wrong or unreachable EVENTSTORE_URL (PostgreSQL) stops the start with one French line naming it',
+  { timeout: 60_000 },
+  () => {
+    const unreachable = async () => `postgres://postgres@127.0.0.1:${await freePort()}/evo`;
+    const missingDatabase = () => withPgDatabase(pgTestUrl(), 'evo_no_such_database');
+
+    it.skipIf(!redisOk)('workers with an unreachable EVENTSTORE_URL: exits 1 naming it, nothing started', async () => {
+      const r = await startAndExit('workers', { REDIS_URL: redisUrl(), EVENTSTORE_URL: await unreachable() });
+      expect(r.code, r.output).toBe(1);
+      expect(r.output.trim().split('\n')).toHaveLength(1);
+      expect(r.output).toMatch(
+        /^Démarrage impossible : EVENTSTORE_URL \(postgres:\/\/postgres@127\.0\.0\.1:\d+\/evo\) : PostgreSQL injoignable/,
+      );
+      expect(r.listened).toBe(false);
+      expect(r.wroteLog).toBe(false);
+    });
+
+    it.skipIf(!redisOk || !postgres.ok)(
+      'workers with a database that does not exist: exits 1 naming EVENTSTORE_URL',
+      async () => {
+        const r = await startAndExit('workers', { REDIS_URL: redisUrl(), EVENTSTORE_URL: missingDatabase() });
+        expect(r.code, r.output).toBe(1);
+        expect(r.output.trim().split('\n')).toHaveLength(1);
+        expect(r.output).toContain('Démarrage impossible : EVENTSTORE_URL');
+        expect(r.output).toContain("la base de données n'existe pas");
+        expect(r.listened).toBe(false);
+      },
+    );
+
+    it('the single process (npm start) with an unreachable EVENTSTORE_URL: exits 1 naming it, no port opened', async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'evo-startup-'));
+      dirs.push(dataDir);
+      const port = await freePort();
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
+        cwd: ROOT,
+        env: serviceEnv({
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          SESSION_SECRET: 'a-secret-of-at-least-16-chars',
+          EVENTSTORE_URL: await unreachable(),
+        }),
+        encoding: 'utf8',
+        timeout: 45_000,
+      });
+      const output = `${r.stdout}${r.stderr}`;
+      expect(r.status, output).toBe(1);
+      expect(output.trim().split('\n')).toHaveLength(1);
+      expect(output).toMatch(
+        /^Démarrage impossible : EVENTSTORE_URL \(postgres:\/\/postgres@127\.0\.0\.1:\d+\/evo\) : PostgreSQL injoignable/,
+      );
+      expect(existsSync(path.join(dataDir, 'events.sqlite'))).toBe(false);
+    });
+  },
+);

@@ -10,7 +10,7 @@
  * Safe while the server runs (SQLite in WAL mode: it reads a consistent snapshot per batch).
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, createEventStore, loadConfig } from '@evo/infra';
+import { ConfigError, ServiceUnreachableError, openEventStore, loadConfig } from '@evo/infra';
 import { reconcileLedger } from '@evo/workers';
 
 const json = process.argv.includes('--json');
@@ -26,7 +26,10 @@ if (!config.EVENTSTORE_URL && !existsSync(config.eventsFile)) {
   process.exit(2);
 }
 
-const events = createEventStore(config);
+const events = await openEventStore(config).catch((e: unknown) => {
+  console.error(e instanceof ConfigError || e instanceof ServiceUnreachableError ? e.message : e);
+  process.exit(2);
+});
 const started = performance.now();
 const report = await reconcileLedger(events, (n) => {
   if (!json && process.stderr.isTTY) process.stderr.write(`\r${n} événements lus…`);

@@ -6,7 +6,7 @@ import {
   attachRedisAdapter,
   checkDistributedServices,
   childLogger,
-  createEventStore,
+  openEventStore,
   FoldingEventStore,
   createJobQueue,
   createReadStore,
@@ -171,7 +171,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
   await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
-  const events = createEventStore(config);
+  const events = await openEventStore(config);
   let verifiedUpTo: LogPosition | undefined;
   if (events instanceof SqliteEventStore) {
     try {

@@ -3,6 +3,7 @@ import type * as EsdbClient from '@eventstore/db-client';
 import type * as MongoDb from 'mongodb';
 import type * as BullMq from 'bullmq';
 import type * as IoRedis from 'ioredis';
+import type * as Pg from 'pg';
 import type * as RedisAdapter from '@socket.io/redis-adapter';
 import type * as RedisEmitter from '@socket.io/redis-emitter';
 
@@ -23,4 +24,5 @@ export const mongodb = lazy<typeof MongoDb>('mongodb');
 export const bullmq = lazy<typeof BullMq>('bullmq');
 export const ioredis = lazy<typeof IoRedis>('ioredis');
 export const redisAdapter = lazy<typeof RedisAdapter>('@socket.io/redis-adapter');
+export const pg = lazy<typeof Pg>('pg');
 export const redisEmitter = lazy<typeof RedisEmitter>('@socket.io/redis-emitter');

@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config/config';
+import { ConfigError, type Config } from './config/config';
 import type { EventStore } from './eventstore/port';
 import { SqliteEventStore } from './eventstore/sqlite-event-store';
 import { EventStoreDbEventStore } from './eventstore/eventstoredb-event-store';
+import { LogFormatError, PostgresEventStore } from './eventstore/postgres-event-store';
+import { ServiceUnreachableError } from './services';
 import type { ReadStore } from './readstore/port';
 import { MemoryReadStore } from './readstore/memory-read-store';
 import { MongoReadStore } from './readstore/mongo-read-store';
@@ -21,9 +23,41 @@ const SESSIONS_ADVICE =
 
 /** Adapters chosen from the configuration: embedded by default, distributed when URLs are set. */
 export function createEventStore(config: Config): EventStore {
+  if (config.EVENTSTORE_URL && isPostgresUrl(config.EVENTSTORE_URL))
+    return new PostgresEventStore(config.EVENTSTORE_URL);
   if (config.EVENTSTORE_URL) return new EventStoreDbEventStore(config.EVENTSTORE_URL);
   mkdirSync(config.DATA_DIR, { recursive: true });
   return new SqliteEventStore(config.eventsFile);
+}
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
+
+/** What PostgreSQL's refusal at start means, in French (its own words otherwise). */
+function postgresRefusal(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (code === '3D000') return new Error(`la base de données n'existe pas : créez-la (${(err as Error).message})`);
+  if (code === '28P01' || code === '28000') return new Error(`identifiants refusés (${(err as Error).message})`);
+  return err;
+}
+
+/**
+ * The event store, ready to use: a server's is reached (and its tables made) before anything
+ * else starts, so that a wrong or unreachable EVENTSTORE_URL stops the start with one line naming
+ * it. (EventStoreDB's client connects on first use: its adapter is left as it is.)
+ */
+export async function openEventStore(config: Config): Promise<EventStore> {
+  const store = createEventStore(config);
+  if (store instanceof PostgresEventStore) {
+    try {
+      await store.ready();
+    } catch (err) {
+      await store.close();
+      if (err instanceof LogFormatError) throw new ConfigError('EVENTSTORE_URL', `: ${err.message}`);
+      const cause = (err as { cause?: unknown }).cause ?? err;
+      throw new ServiceUnreachableError('EVENTSTORE_URL', 'PostgreSQL', config.EVENTSTORE_URL!, postgresRefusal(cause));
+    }
+  }
+  return store;
 }
 
 export function createReadStore(config: Config): ReadStore {

@@ -5,7 +5,7 @@ import {
   ServiceUnreachableError,
   checkDistributedServices,
   childLogger,
-  createEventStore,
+  openEventStore,
   createReadStore,
   loadConfig,
   pushChannelKey,
@@ -19,7 +19,7 @@ try {
   const config = loadConfig();
   // MONGO_URL and REDIS_URL set and answering before anything starts (no half-started service)
   await checkDistributedServices(config, 'projections');
-  const events = createEventStore(config);
+  const events = await openEventStore(config);
   const read = createReadStore(config);
   const push = RedisEmitterPushBus.connect(config.REDIS_URL!, { key: pushChannelKey(config) });
   const runner = new ProjectionRunner({

@@ -7,7 +7,7 @@ import {
   ServiceUnreachableError,
   checkDistributedServices,
   childLogger,
-  createEventStore,
+  openEventStore,
   createJobQueue,
   loadConfig,
   startHealthServer,
@@ -22,7 +22,7 @@ try {
   const config = loadConfig();
   // REDIS_URL set and answering before anything starts (no half-started service)
   await checkDistributedServices(config, 'workers');
-  const events = createEventStore(config);
+  const events = await openEventStore(config);
   const jobs = createJobQueue(config);
   await jobs.process(jobHandlers({ events, uploadsRoot: path.resolve(config.uploadsDir) }), { concurrency: 2 });
   // uploads recorded whose job was never queued (an API replica died in between) get it now

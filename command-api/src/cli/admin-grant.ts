@@ -1,5 +1,5 @@
 // npm run admin:grant -- <email>: give the administrator role to a member (an event).
-import { ConfigError, createEventStore, loadConfig, systemContext } from '@evo/infra';
+import { ConfigError, openEventStore, loadConfig, systemContext } from '@evo/infra';
 import { adminRoleCommands } from '../admin/commands';
 
 const email = process.argv[2];
@@ -9,7 +9,7 @@ if (!email) {
 }
 try {
   const config = loadConfig();
-  const events = createEventStore(config);
+  const events = await openEventStore(config);
   try {
     const r = await adminRoleCommands(events).grant(email, { ...systemContext(), userId: 'cli:admin-grant' });
     console.log(

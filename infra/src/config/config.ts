@@ -48,7 +48,7 @@ const ConfigSchema = z.object({
         message:
           'kurrentdb:// est le schéma du client @kurrent/kurrentdb-client ; EVO utilise @eventstore/db-client 6.2.1 : écrivez la même adresse en esdb://… (ou esdb+discover://…)',
       })
-      .pipe(url(['esdb://', 'esdb+discover://']))
+      .pipe(url(['esdb://', 'esdb+discover://', 'postgres://', 'postgresql://']))
       .optional(),
   ),
   MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),

@@ -8,6 +8,13 @@ export {
   encodePosition as encodeEsdbPosition,
   decodePosition as decodeEsdbPosition,
 } from './eventstoredb-event-store';
+export {
+  PostgresEventStore,
+  isPostgresUnavailable,
+  LogFormatError,
+  POSITION_RANK_BITS,
+  type PostgresEventStoreOptions,
+} from './postgres-event-store';
 export * from './data-file-error';
 export {
   verifyEventLog,

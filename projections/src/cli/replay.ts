@@ -2,7 +2,7 @@
 // progress (a bar on a terminal, a line per tenth otherwise: CI logs, `docker compose run`, a pipe).
 // --batch: events per read-store transaction (default 1000); progress is reported after each.
 import cliProgress from 'cli-progress';
-import { ConfigError, MongoReadStore, createEventStore, createReadStore, loadConfig } from '@evo/infra';
+import { ConfigError, MongoReadStore, openEventStore, createReadStore, loadConfig } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels, type RebuildProgress } from '../runtime/rebuild';
 
@@ -51,7 +51,7 @@ function batchSizeArgument(args: string[]): number | undefined {
 try {
   const batchSize = batchSizeArgument(process.argv.slice(2));
   const config = loadConfig();
-  const events = createEventStore(config);
+  const events = await openEventStore(config);
   const read = createReadStore(config);
   if (read instanceof MongoReadStore) {
     // connect first: an unreachable MONGO_URL fails here, before anything is dropped

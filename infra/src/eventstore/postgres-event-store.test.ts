@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { RecordedEvent } from '@evo/domain';
+import { ServiceUnavailableError } from '../services';
+import { freePort } from '../testing/ferretdb';
+import { createTestDatabase, postgresAvailability, type TestDatabase } from '../testing/postgres';
+import { TcpProxy } from '../testing/tcp-proxy';
+import { collectAll, eventStoreContract, newEvent, sleep, waitFor } from './event-store.contract';
+import { PostgresEventStore, isPostgresUnavailable } from './postgres-event-store';
+import { WrongExpectedRevisionError } from './port';
+
+const availability = await postgresAvailability();
+if (!availability.ok) console.warn(`[skip] PostgreSQL event store: ${availability.reason}`);
+
+describe.skipIf(!availability.ok)('PostgresEventStore', () => {
+  let db: TestDatabase;
+  const stores: PostgresEventStore[] = [];
+  const open = (url = db.url, options: ConstructorParameters<typeof PostgresEventStore>[1] = {}) => {
+    const s = new PostgresEventStore(url, { retryInitialMs: 20, retryMaxMs: 200, ...options });
+    stores.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('eventstore');
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await db?.drop();
+  });
+
+  // the contract's tests use streams of their own and look only at the log after their start: one database for all
+  eventStoreContract('postgresql', async () => {
+    const store = new PostgresEventStore(db.url, { retryInitialMs: 20 });
+    return { store, cleanup: () => store.close() };
+  });
+
+  describe('the log in commit order (the sequence trap)', () => {
+    it('a subscription never passes an event whose transaction commits after a later one: two appends committed out of order while it is live', async () => {
+      const store = open();
+      await store.ready();
+      const start = await store.lastPosition();
+      const seen: RecordedEvent[] = [];
+      const handle = store.subscribeToAll(async (e) => void seen.push(e), { from: start });
+      // A: an append whose transaction starts first (the smaller transaction id) and stays open
+      const slow = new pg.Client({ connectionString: db.url });
+      await slow.connect();
+      try {
+        const a = newEvent('A');
+        await slow.query('BEGIN');
+        const [ra] = (
+          await slow.query<{ outcome: string; last_position: string }>(
+            `SELECT outcome, last_position FROM evo_append($1, 'no_stream', $2, $3, $4, $5)`,
+            [`gap-a-${a.id}`, [a.id], [a.type], ['{}'], ['{}']],
+          )
+        ).rows;
+        expect(ra.outcome).toBe('appended');
+        // B: a later append, committed at once
+        const b = newEvent('B');
+        const rb = await store.append(`gap-b-${b.id}`, [b], 'no_stream');
+        // B is committed and A is not: B's position comes after A's, whatever the commit order
+        expect(rb.position > BigInt(ra.last_position)).toBe(true);
+        expect((await store.readStream(`gap-b-${b.id}`)).map((e) => e.id)).toEqual([b.id]);
+        // the subscription must not hand B out (and checkpoint past A) while A can still commit
+        await sleep(600);
+        expect(seen.map((e) => e.id)).toEqual([]);
+        await slow.query('COMMIT');
+        await waitFor(() => seen.length >= 2);
+        await sleep(200);
+        expect(seen.map((e) => e.id)).toEqual([a.id, b.id]);
+        expect(seen[0].position).toBe(BigInt(ra.last_position));
+        expect(seen[1].position).toBe(rb.position);
+        // the one-shot read agrees
+        expect((await collectAll(store, start, 10)).map((e) => e.id)).toEqual([a.id, b.id]);
+      } finally {
+        await slow.query('ROLLBACK').catch(() => undefined);
+        await slow.end();
+        await handle.stop();
+      }
+    });
+
+    it('readAll waits for an earlier transaction still open instead of skipping it, and leaves out one rolled back', async () => {
+      const store = open();
+      await store.ready();
+      const start = await store.lastPosition();
+      const slow = new pg.Client({ connectionString: db.url });
+      await slow.connect();
+      try {
+        const a = newEvent('A');
+        await slow.query('BEGIN');
+        await slow.query(`SELECT evo_append($1, 'any', $2, $3, $4, $5)`, [
+          `ra-${a.id}`,
+          [a.id],
+          [a.type],
+          ['{}'],
+          ['{}'],
+        ]);
+        const b = newEvent('B');
+        await store.append(`rb-${b.id}`, [b], 'any');
+        let read: RecordedEvent[] | undefined;
+        const reading = collectAll(store, start, 10).then((r) => (read = r));
+        await sleep(300);
+        // B is there, but A could still come before it: the read waits
+        expect(read).toBeUndefined();
+        await slow.query('ROLLBACK');
+        await reading;
+        expect(read!.map((e) => e.id)).toEqual([b.id]);
+      } finally {
+        await slow.end();
+      }
+    });
+  });
+
+  describe('live subscriptions across processes', () => {
+    it('wake on the NOTIFY of another store: delivered long before the next poll', async () => {
+      const reader = open(db.url, { pollIntervalMs: 60_000 });
+      const writer = open();
+      await reader.ready();
+      const seen: string[] = [];
+      let caughtUp = false;
+      const handle = reader.subscribeToAll(async (e) => void seen.push(e.id), {
+        from: await reader.lastPosition(),
+        onCaughtUp: () => (caughtUp = true),
+      });
+      try {
+        await waitFor(() => caughtUp);
+        // the listening connection is up once the subscription has caught up and waited a little
+        await sleep(300);
+        const e = newEvent();
+        const began = Date.now();
+        await writer.append(`notify-${e.id}`, [e], 'no_stream');
+        await waitFor(() => seen.length === 1, 5000);
+        expect(seen).toEqual([e.id]);
+        expect(Date.now() - began).toBeLessThan(5000);
+      } finally {
+        await handle.stop();
+      }
+    });
+
+    it('survive a dropped connection and resume from their checkpoint, each event once', async () => {
+      const target = new URL(db.url);
+      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
+      await proxy.open();
+      const viaProxy = new URL(db.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const reader = open(viaProxy.toString(), { pollIntervalMs: 200, connectTimeoutMs: 1000 });
+      const writer = open();
+      await reader.ready();
+      const errors: unknown[] = [];
+      const seen: string[] = [];
+      const handle = reader.subscribeToAll(async (e) => void seen.push(e.id), {
+        from: await reader.lastPosition(),
+        onError: (err) => errors.push(err),
+      });
+      try {
+        const before = [newEvent(), newEvent(), newEvent()];
+        for (const e of before) await writer.append(`drop-${e.id}`, [e], 'no_stream');
+        await waitFor(() => seen.length === 3);
+        await proxy.close();
+        const during = [newEvent(), newEvent(), newEvent()];
+        for (const e of during) await writer.append(`drop-${e.id}`, [e], 'no_stream');
+        await waitFor(() => errors.length > 0, 10_000);
+        expect(seen).toHaveLength(3);
+        await proxy.open();
+        const after = [newEvent(), newEvent()];
+        for (const e of after) await writer.append(`drop-${e.id}`, [e], 'no_stream');
+        await waitFor(() => seen.length >= 8, 15_000);
+        await sleep(300);
+        expect(seen).toEqual([...before, ...during, ...after].map((e) => e.id));
+        expect(errors.every((e) => e instanceof ServiceUnavailableError)).toBe(true);
+      } finally {
+        await handle.stop();
+        await proxy.close();
+      }
+    });
+  });
+
+  describe('PostgreSQL away', () => {
+    it('appends in flight fail with ServiceUnavailableError or succeed, never half; the store recovers by itself', async () => {
+      const target = new URL(db.url);
+      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
+      await proxy.open();
+      const viaProxy = new URL(db.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const store = open(viaProxy.toString(), { connectTimeoutMs: 1000 });
+      const direct = open();
+      await store.ready();
+
+      // a load of 3-event appends; the server vanishes in the middle of it
+      const appends = Array.from({ length: 120 }, (_, i) => ({
+        streamId: `outage-${i}-${newEvent().id}`,
+        events: [newEvent('X', { i }), newEvent('Y', { i }), newEvent('Z', { i })],
+      }));
+      const outcomes = appends.map(async (a, i) => {
+        await sleep(i * 3);
+        return store.append(a.streamId, a.events, 'no_stream').then(
+          () => 'ok' as const,
+          (err: unknown) => err,
+        );
+      });
+      await sleep(150);
+      await proxy.close();
+      const settled = await Promise.all(outcomes);
+      const failed = settled.filter((o) => o !== 'ok');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const f of failed) expect(f).toBeInstanceOf(ServiceUnavailableError);
+      // whatever its answer, each append is in the log whole or not at all
+      for (let i = 0; i < appends.length; i++) {
+        const stored = await direct.readStream(appends[i].streamId);
+        if (settled[i] === 'ok') expect(stored).toHaveLength(3);
+        else expect([0, 3]).toContain(stored.length);
+      }
+      // while it is away, reads fail the same way
+      await expect(store.lastPosition()).rejects.toBeInstanceOf(ServiceUnavailableError);
+
+      await proxy.open();
+      const e = newEvent();
+      await waitFor(() => true);
+      const r = await store.append(`outage-after-${e.id}`, [e], 'no_stream');
+      expect(r.nextRevision).toBe(0);
+      await proxy.close();
+    });
+
+    it('tells a server gone from a fault of the query', () => {
+      expect(isPostgresUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(
+        true,
+      );
+      expect(isPostgresUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+      expect(isPostgresUnavailable(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(true);
+      expect(isPostgresUnavailable(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
+      expect(isPostgresUnavailable(new WrongExpectedRevisionError('s', 0, 1))).toBe(false);
+    });
+  });
+
+  it('refuses a database holding a newer log format', async () => {
+    const other = await createTestDatabase('eventstore_newer');
+    try {
+      const first = new PostgresEventStore(other.url);
+      await first.ready();
+      await first.close();
+      const client = new pg.Client({ connectionString: other.url });
+      await client.connect();
+      await client.query('INSERT INTO evo_schema (version) VALUES (99)');
+      await client.end();
+      const second = new PostgresEventStore(other.url);
+      await expect(second.ready()).rejects.toThrow(/format 99/);
+      await second.close();
+    } finally {
+      await other.drop();
+    }
+  });
+});
