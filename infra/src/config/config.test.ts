@@ -77,6 +77,14 @@ describe('config', () => {
       'esdb+discover://cluster.local:2113',
     );
   });
+  it('accepts postgres:// and postgresql:// for PostgreSQL', () => {
+    const secret = { SESSION_SECRET: 'x'.repeat(20) };
+    for (const url of ['postgres://evo:pw@db:5432/evo', 'postgresql://db/evo?sslmode=require']) {
+      const c = loadConfig({ EVENTSTORE_URL: url, ...secret });
+      expect(c.EVENTSTORE_URL).toBe(url);
+      expect(c.embedded).toBe(false);
+    }
+  });
   it('runs distributed with a session secret', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET: 'x'.repeat(20) });
     expect(c.embedded).toBe(false);
