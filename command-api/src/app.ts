@@ -1,6 +1,6 @@
+import compression from 'compression';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
-import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { useFrenchZodErrors } from '@evo/domain';
 import { isLoopbackHost } from '@evo/infra';
@@ -20,8 +20,7 @@ import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
 import { uploadsRouter } from './uploads/media-routes';
-// the web app's route table (plain data, no React): which paths are screens and which are not
-import { isAppRoute } from '@evo/contracts';
+import { webAppRouter } from './web-app';
 
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
@@ -84,6 +83,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use('/uploads', uploadsRouter(deps));
 
   const api = Router();
+  // answers above 1 kB (feeds, profiles, lists) go compressed to whoever accepts it
+  api.use(compression());
   api.use(deps.sessions.middleware());
   api.use(csrfGuard);
   api.use(express.json({ limit: '100kb' }));
@@ -109,15 +110,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // the product specification also shows /gifts/send and /gifts/balance/:email without /api
   app.use(giftsRootRouter(deps));
 
-  if (options.webDist && existsSync(options.webDist)) {
-    const dist = options.webDist;
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    // the client-side router owns every other path; one it has no screen for is answered 404 with
-    // the same page (which shows "Page introuvable"), so that robots and links checkers see it
-    app.get(/^(?!\/(api|uploads|socket\.io)\/).*/, (req, res) =>
-      res.status(isAppRoute(req.path) ? 200 : 404).sendFile(path.join(dist, 'index.html')),
-    );
-  }
+  // the client-side router owns every other path
+  if (options.webDist && existsSync(options.webDist)) app.use(webAppRouter(options.webDist));
 
   app.use(errorHandler(deps.config.MAX_VIDEO_MB));
   return app;
