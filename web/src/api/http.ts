@@ -91,8 +91,35 @@ function encodeBody(method: string, body: RequestOptions['body']): { body?: Body
   return {};
 }
 
+/** calls under way, and who waits for there being none (see shell/firstScreen.ts) */
+let inFlight = 0;
+let quietWaiters: Array<() => void> = [];
+
+/** How many API calls are under way. */
+export const callsInFlight = () => inFlight;
+
+/** Resolves once no API call is under way (at once when none is). */
+export function whenNoCallInFlight(): Promise<void> {
+  if (inFlight === 0) return Promise.resolve();
+  return new Promise((resolve) => quietWaiters.push(resolve));
+}
+
 /** The answer's JSON, unknown until parsed with its contract schema (see api/decode.ts). */
 export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
+  inFlight += 1;
+  try {
+    return await request(path, options);
+  } finally {
+    inFlight -= 1;
+    if (inFlight === 0) {
+      const waiters = quietWaiters;
+      quietWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+}
+
+async function request(path: string, options: RequestOptions): Promise<unknown> {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   const encoded = encodeBody(method, options.body);
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationBell } from '../shell/NotificationBell';
 import { useToast } from '../shell/toast';
+import { whenFirstScreenShown } from '../shell/firstScreen';
 import { loadNotifications, markAllRead, useNotificationsState } from './store';
 import { useNotificationsLive } from './useNotificationsLive';
 import './notifications.css';
@@ -38,8 +39,7 @@ export function NotificationMenu() {
   // Fetch the list's code once the page is shown, so that the first opening is instant. A fetch
   // that fails (offline at that moment) is no error: opening the list imports it again.
   useEffect(() => {
-    const timer = window.setTimeout(() => void loadList().catch(() => undefined), 1500);
-    return () => window.clearTimeout(timer);
+    void whenFirstScreenShown().then(() => loadList().catch(() => undefined));
   }, []);
 
   useEffect(() => {

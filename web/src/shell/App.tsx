@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { SessionProvider } from '../identity/SessionProvider';
 import { ConfirmProvider } from './confirm';
+import { FirstScreenShown } from './firstScreen';
 import { Layout } from './Layout';
 import { Loading } from './Loading';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
@@ -30,6 +31,7 @@ export function App() {
                     <RouteErrorBoundary>
                       <Suspense fallback={<Loading />}>
                         <Screen />
+                        <FirstScreenShown />
                       </Suspense>
                     </RouteErrorBoundary>
                   }

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { BottomBar } from './BottomBar';
+import { FirstScreenShown } from './firstScreen';
 import { Loading } from './Loading';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { TopBar } from './TopBar';
@@ -31,6 +32,7 @@ export function Layout() {
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<Loading />}>
             <Outlet />
+            <FirstScreenShown />
           </Suspense>
         </RouteErrorBoundary>
       </main>

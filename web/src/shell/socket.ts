@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { PushEventName, PushEvents } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
+import { whenFirstScreenShown } from './firstScreen';
 
 /**
  * One lazily created socket.io connection to the same origin, with the session
@@ -70,18 +71,21 @@ export function lastSeenPosition(): string | null {
 }
 
 function loadSocket(): Promise<Socket> {
-  socketPromise ??= import('socket.io-client').then(({ io }) => {
-    const socket = io({
-      withCredentials: true,
-      autoConnect: false,
-      // evaluated on every (re)connection
-      auth: (send) => send(lastPosition ? { since: lastPosition } : {}),
+  // live updates wait for the first screen: it has the bandwidth to itself
+  socketPromise ??= whenFirstScreenShown()
+    .then(() => import('socket.io-client'))
+    .then(({ io }) => {
+      const socket = io({
+        withCredentials: true,
+        autoConnect: false,
+        // evaluated on every (re)connection
+        auth: (send) => send(lastPosition ? { since: lastPosition } : {}),
+      });
+      socket.onAny((_event: string, payload: unknown) => {
+        if (payload && typeof payload === 'object' && 'position' in payload) notePosition(payload.position);
+      });
+      return socket;
     });
-    socket.onAny((_event: string, payload: unknown) => {
-      if (payload && typeof payload === 'object' && 'position' in payload) notePosition(payload.position);
-    });
-    return socket;
-  });
   return socketPromise;
 }
 

@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isNetworkFailure, serverMessageOf } from '../coins/errors';
 import { useIdempotentAction } from '../coins/idempotency';
-import { applyWallet } from '../coins/useWallet';
 import {
   fetchGiftBalance,
   receiverByPseudo,
@@ -11,11 +10,15 @@ import {
   type CatalogueGift,
   type GiftReceiver,
 } from '../gifts/api';
-import { GiftPicker } from '../gifts/GiftPicker';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
+
+// the picker (catalogue, balance) and the wallet store load on the first tap, not with the page
+const loadPicker = () => import('../gifts/GiftPicker');
+const GiftPicker = lazy(() => loadPicker().then((m) => ({ default: m.GiftPicker })));
+const loadWallet = () => import('../coins/useWallet');
 
 /** the product validation rules, "Gift from a video card", the product error catalogue "Gifts". */
 export const GIFT_LOGIN_NEEDED = 'Vous devez être connecté pour envoyer un cadeau';
@@ -67,6 +70,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       return;
     }
     setPending(true);
+    void loadPicker().catch(() => undefined); // fetched meanwhile; a failure shows when it opens
     try {
       // the balance must be above 0 (a failed check is left to the server, which checks it anyway)
       const balance = await fetchGiftBalance(user.email).catch((err: unknown) => {
@@ -93,7 +97,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       const answer = await run(`send:${user.email}:${receiverKey(receiver)}:${gift.id}`, (key) =>
         sendGift(user.email, receiver, gift.id, key),
       );
-      applyWallet(user.email, answer);
+      void loadWallet().then(({ applyWallet }) => applyWallet(user.email, answer));
       setPicking(false);
       toast.success(answer.message ?? SENT);
     } catch (err) {
@@ -131,12 +135,14 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
         </span>
       </button>
       {picking && receiver ? (
-        <GiftPicker
-          receiverLabel={receiver.label}
-          sending={pending}
-          onConfirm={(gift) => void send(gift)}
-          onClose={() => setPicking(false)}
-        />
+        <Suspense fallback={null}>
+          <GiftPicker
+            receiverLabel={receiver.label}
+            sending={pending}
+            onConfirm={(gift) => void send(gift)}
+            onClose={() => setPicking(false)}
+          />
+        </Suspense>
       ) : null}
     </>
   );
