@@ -195,7 +195,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     const ledger = page.locator('.admin-table--ledger tbody tr');
     expect((await ledger.nth(0).locator('td').allTextContents()).slice(1, 7)).toEqual([
       'Ajout',
-      'Solde',
+      'Coins bonus (non retirables)',
       '+40',
       '40',
       `n° ${listed[1].id}`,

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
+import { LEDGER_MESSAGES } from '@evo/domain';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, newPage, screenshot as fullPageShot, startE2eServer } from './harness';
@@ -230,11 +231,9 @@ async function main() {
     await until('invalid amount', visible(pb2, '❌ Montant invalide.'));
     await withdrawAmount.fill('5000');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();
-    // only coins earned from gifts are withdrawable: 101 here
-    await until(
-      'server refusal',
-      visible(pb2, 'Solde retirable insuffisant : seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.'),
-    );
+    // only coins earned from gifts paid with bought coins are withdrawable: 81 of the 101 here (A's
+    // 20 added coins went into the Rose and the Couronne: B holds them as bonus coins)
+    await until('server refusal', visible(pb2, LEDGER_MESSAGES.notWithdrawable));
     await screenshot(pb2, 'coins-17-withdraw-refused');
     await withdrawAmount.fill('50');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();

@@ -1,7 +1,8 @@
 /**
  * Coin ledger reconciliation: folds the whole log (the configured event store: DATA_DIR's SQLite file
  * or EVENTSTORE_URL) and reports whether the ledger's invariants held at every position — the sum
- * over all accounts is 0, no user account is ever negative, every transfer is recorded once — with
+ * over all accounts is 0, no user account is ever negative, every transfer is recorded once, coins
+ * keep their origin through gifts and the coins withdrawn never exceed the coins bought — with
  * the first violating event if any. Exit code 0 when they held, 1 when not, 2 on a configuration error.
  *
  *   npm run ledger:reconcile            (DATA_DIR=./data by default)
@@ -54,7 +55,12 @@ if (json) {
   console.log(
     `  transit:gifts         ${t.transit_gifts} (${report.pending_gifts.count} cadeau(x) pas encore crédité(s))`,
   );
-  console.log(`  soldes des membres    ${t.users_balance}, cadeaux non récupérés : ${t.users_gifts}`);
+  console.log(
+    `  soldes des membres    achetés ${t.users_balance}, bonus ${t.users_bonus}, gains ${t.users_earnings}, cadeaux non récupérés : ${t.users_gifts}`,
+  );
+  console.log(
+    `  retirés ≤ achetés     ${t.external_withdrawals} ≤ ${-t.external_payments} ${t.external_withdrawals <= -t.external_payments ? '✅' : '❌'}`,
+  );
   if (report.first_violation) {
     const v = report.first_violation;
     console.log(`  ${report.violations} violation(s) ; la première, à la position ${v.position} :`);

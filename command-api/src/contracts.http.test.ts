@@ -159,10 +159,11 @@ describe('the answers of the running app follow the contracts', () => {
   it('coins and gifts: packs, purchases, the balance, history, gifts sent, received and claimed', async () => {
     await answer(some(CoinPack), c.client.get('/api/coins/packs'));
     await answer(CoinCommandAnswer, c.client.post('/api/coins/purchase', { email: c.member.email, packId: 1 }, key()));
-    await answer(CoinCommandAnswer, c.client.post('/api/coins/add', { email: c.member.email, amount: 50 }, key()));
     const catalogue = await answer(some(CatalogueGift), c.client.get('/api/gifts/catalog'));
     const gift = { sender_email: c.member.email, receiver_pseudo: b.member.pseudo, gift_id: catalogue[0].id };
+    // paid with bought coins: b may withdraw it below
     await answer(CoinCommandAnswer, c.client.post('/api/gifts/send', gift, key()));
+    await answer(CoinCommandAnswer, c.client.post('/api/coins/add', { email: c.member.email, amount: 50 }, key()));
     await settle();
     await answer(WalletAnswer, c.client.get(`/api/coins/balance/${c.member.email}`));
     await answer(GiftBalanceAnswer, c.client.get(`/api/gifts/balance/${c.member.email}`));

@@ -68,10 +68,16 @@ export const ReceivedGiftView = z.object({
 });
 export type ReceivedGiftView = z.infer<typeof ReceivedGiftView>;
 
-/** A member's coins: the balance they can spend, and the part of it earned from gifts (withdrawable). */
+/**
+ * A member's coins: the balance they can spend; the part of it earned from gifts paid with bought
+ * coins (withdrawable); and the part of free origin (added without payment, or received through
+ * gifts paid with such coins: never withdrawable, even once offered). The rest, bought coins, is
+ * not withdrawable by the member but becomes withdrawable for whoever receives it as a gift.
+ */
 export const WalletCoins = z.object({
   coins_balance: z.number(),
   coins_withdrawable: z.number(),
+  coins_bonus: z.number(),
 });
 export type WalletCoins = z.infer<typeof WalletCoins>;
 

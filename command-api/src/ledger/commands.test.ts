@@ -57,7 +57,12 @@ describe('purchases through the payment port', () => {
 
     approve = true;
     const ok = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
-    expect(ok.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 5000, coins_withdrawable: 0 });
+    expect(ok.body).toEqual({
+      message: '✅ Achat effectué avec succès !',
+      coins_balance: 5000,
+      coins_withdrawable: 0,
+      coins_bonus: 0,
+    });
     expect(seen[1].idempotencyKey).toBe('cle-1');
     // the retry is answered from the wallet: the provider is not called again
     const retry = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
@@ -108,7 +113,12 @@ describe('purchases through the payment port', () => {
       reference: expect.stringMatching(/^achat-\d+$/),
     });
     for (const a of answers)
-      expect(a.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220, coins_withdrawable: 0 });
+      expect(a.body).toEqual({
+        message: '✅ Achat effectué avec succès !',
+        coins_balance: 220,
+        coins_withdrawable: 0,
+        coins_bonus: 0,
+      });
     const purchased = [];
     for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
     expect(purchased).toHaveLength(1);
@@ -139,7 +149,12 @@ describe('purchases through the payment port', () => {
       commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
     ).rejects.toMatchObject({ status: 402 });
     const ok = await commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
-    expect(ok.body).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 110, coins_withdrawable: 0 });
+    expect(ok.body).toEqual({
+      message: '✅ Achat effectué avec succès !',
+      coins_balance: 110,
+      coins_withdrawable: 0,
+      coins_bonus: 0,
+    });
     expect(charges).toHaveLength(2);
     expect(charges[1].reference).toBe(charges[0].reference);
     // another request under the key: refused, nothing charged

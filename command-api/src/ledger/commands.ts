@@ -61,11 +61,15 @@ function requestRef(ctx: CommandContext, kind: Kind, ...values: Array<string | n
 
 /**
  * The answer of a request, from what it did (its record), first call or retry alike. `coins_balance`
- * is every coin the member may spend (bought, added and earned); `coins_withdrawable` the earned
- * ones, the only ones a withdrawal takes.
+ * is every coin the member may spend (bought, bonus and earned); `coins_withdrawable` the earned
+ * ones, the only ones a withdrawal takes; `coins_bonus` those of free origin.
  */
 function answerOf(r: RequestRecord): CoinCommandAnswer {
-  const coins = { coins_balance: r.balance + r.earnings, coins_withdrawable: r.earnings };
+  const coins = {
+    coins_balance: r.balance + r.earnings + r.bonus,
+    coins_withdrawable: r.earnings,
+    coins_bonus: r.bonus,
+  };
   switch (r.event) {
     case 'CoinsPurchased':
       return { message: LEDGER_MESSAGES.purchased, ...coins };
@@ -108,6 +112,7 @@ function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEve
     balance: state.balance,
     gifts: state.gifts,
     earnings: state.earnings,
+    bonus: state.bonus,
   };
 }
 

@@ -47,6 +47,12 @@ async function expectRefused(
 const member = () => registerAndLogin(server.url);
 const add = (m: Member, amount: number, headers?: Record<string, string>) =>
   m.client.post('/api/coins/add', { email: m.member.email, amount }, headers);
+/** paid coins (the first pack: 110), whose gifts become their receiver's withdrawable earnings */
+const buy = async (m: Member, packId = 1) => {
+  const r = await m.client.post('/api/coins/purchase', { email: m.member.email, packId });
+  expect(r.status, r.text).toBe(200);
+  return r;
+};
 const send = (from: Member, to: Member, giftId = 1, headers?: Record<string, string>, path = '/api/gifts/send') =>
   from.client.post(
     path,
@@ -59,6 +65,7 @@ const balance = async (m: Member) => {
     .json as {
     coins_balance: number;
     coins_withdrawable: number;
+    coins_bonus: number;
     gifts_unclaimed: number;
     add_coins_enabled: boolean;
   };
@@ -101,26 +108,41 @@ describe('coins', () => {
     const m = await member();
     const p = await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 2 });
     expect(p.status).toBe(200);
-    expect(p.json).toEqual({ message: '✅ Achat effectué avec succès !', coins_balance: 220, coins_withdrawable: 0 });
+    expect(p.json).toEqual({
+      message: '✅ Achat effectué avec succès !',
+      coins_balance: 220,
+      coins_withdrawable: 0,
+      coins_bonus: 0,
+    });
     expect(p.headers.get('x-evo-position')).toMatch(/^\d+$/);
     const a = await add(m, 10);
-    expect(a.json).toEqual({ message: '✅ 10 coins ajoutés avec succès.', coins_balance: 230, coins_withdrawable: 0 });
+    expect(a.json).toEqual({
+      message: '✅ 10 coins ajoutés avec succès.',
+      coins_balance: 230,
+      coins_withdrawable: 0,
+      coins_bonus: 10,
+    });
     // bought and added coins never leave the platform
     await expectRefused(
       () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: '30' }),
       400,
       LEDGER_MESSAGES.notWithdrawable,
     );
-    // coins earned from a received gift do
+    // coins earned from a received gift paid with bought coins do
     const fan = await member();
-    await add(fan, 10);
+    await buy(fan);
     expect((await send(fan, m, 3)).status).toBe(200);
     await settle();
     const converted = await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email });
     expect(converted.json).toMatchObject({ transferred: 10, coins_balance: 240, coins_withdrawable: 10 });
     const w = await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: '4' });
     expect(w.status).toBe(200);
-    expect(w.json).toEqual({ message: LEDGER_MESSAGES.withdrawn(4), coins_balance: 236, coins_withdrawable: 6 });
+    expect(w.json).toEqual({
+      message: LEDGER_MESSAGES.withdrawn(4),
+      coins_balance: 236,
+      coins_withdrawable: 6,
+      coins_bonus: 10,
+    });
     await expectRefused(
       () => m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 7 }),
       400,
@@ -128,7 +150,13 @@ describe('coins', () => {
     );
     // read-your-writes: the next query of this session sees it without waiting on purpose
     const b = await m.client.get(`/api/coins/balance/${m.member.email}`);
-    expect(b.json).toEqual({ coins_balance: 236, coins_withdrawable: 6, gifts_unclaimed: 0, add_coins_enabled: true });
+    expect(b.json).toEqual({
+      coins_balance: 236,
+      coins_withdrawable: 6,
+      coins_bonus: 10,
+      gifts_unclaimed: 0,
+      add_coins_enabled: true,
+    });
     expect((await m.client.get(`/api/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
     expect((await m.client.get(`/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
     const tx = (await m.client.get(`/api/coins/transactions/${m.member.email}`)).json as unknown as Array<
@@ -171,7 +199,78 @@ describe('coins', () => {
       400,
       LEDGER_MESSAGES.notWithdrawable,
     );
-    expect(await balance(m)).toEqual({ coins_balance: 115, coins_withdrawable: 0, gifts_unclaimed: 0 });
+    expect(await balance(m)).toEqual({ coins_balance: 115, coins_withdrawable: 0, coins_bonus: 5, gifts_unclaimed: 0 });
+  });
+});
+
+describe('coins keep their origin through gifts', () => {
+  it('never lets free coins out through a second account: gifts paid with them give bonus coins', async () => {
+    // issue 29 item 2: A adds 1,000 coins for free and sends B two 500-coin gifts (Licorne)
+    const [a, b] = [await member(), await member()];
+    expect((await add(a, 1000)).json).toMatchObject({ coins_balance: 1000, coins_withdrawable: 0, coins_bonus: 1000 });
+    for (let i = 0; i < 2; i++) expect((await send(a, b, 8)).status).toBe(200);
+    await settle();
+    const first = (await received(b))[0];
+    expect((await b.client.post('/api/gifts/claim', { gift_id: first.id })).json).toMatchObject({
+      coins_balance: 500,
+      coins_withdrawable: 0,
+      coins_bonus: 500,
+    });
+    expect((await b.client.post('/api/coins/convert-gifts', { user_email: b.member.email })).json).toMatchObject({
+      transferred: 500,
+      coins_balance: 1000,
+      coins_withdrawable: 0,
+      coins_bonus: 1000,
+    });
+    // 3 × 300 withdrawn before: every one refused now, and nothing appended
+    for (let i = 0; i < 3; i++)
+      await expectRefused(
+        () => b.client.post('/api/coins/withdraw', { user_email: b.member.email, amount: 300 }),
+        400,
+        LEDGER_MESSAGES.notWithdrawable,
+      );
+    expect(await balance(b)).toEqual({
+      coins_balance: 1000,
+      coins_withdrawable: 0,
+      coins_bonus: 1000,
+      gifts_unclaimed: 0,
+    });
+    // B may still offer them on: a third member gets bonus coins too
+    const c = await member();
+    expect((await send(b, c, 8)).status).toBe(200);
+    await settle();
+    expect((await c.client.post('/api/coins/convert-gifts', { user_email: c.member.email })).json).toMatchObject({
+      coins_withdrawable: 0,
+      coins_bonus: 500,
+    });
+    const report = await reconcileLedger(server.deps.events);
+    expect(report.ok).toBe(true);
+    expect(report.totals.external_withdrawals).toBeLessThanOrEqual(-report.totals.external_payments);
+  });
+
+  it('splits a gift paid partly with bonus coins: the claimed coins go to the earnings and the bonus account', async () => {
+    const [a, b] = [await member(), await member()];
+    await add(a, 10);
+    await buy(a);
+    // 25 coins: the 10 bonus ones, then 15 bought ones
+    expect((await send(a, b, 4)).status).toBe(200);
+    await settle();
+    expect((await b.client.post('/api/coins/convert-gifts', { user_email: b.member.email })).json).toMatchObject({
+      transferred: 25,
+      coins_balance: 25,
+      coins_withdrawable: 15,
+      coins_bonus: 10,
+    });
+    const audit = (await admin.get(`/api/admin/ledger/${b.member.email}`)).json as unknown as {
+      user: { id: string };
+      entries: Array<{ type: string; account: string; delta: number }>;
+    };
+    expect(audit.entries.filter((e) => e.type === 'conversion').map((e) => [e.account, e.delta])).toEqual([
+      [`user:${audit.user.id}:gifts`, -15],
+      [`user:${audit.user.id}:earnings`, 15],
+      [`user:${audit.user.id}:gifts`, -10],
+      [`user:${audit.user.id}:bonus`, 10],
+    ]);
   });
 });
 
@@ -191,7 +290,13 @@ describe('ALLOW_FREE_COINS=false', () => {
     await closed.deps.jobs.drain(30_000);
     expect(await closed.deps.events.lastPosition()).toBe(before);
     const b = await m.client.get(`/api/coins/balance/${m.member.email}`);
-    expect(b.json).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 0, add_coins_enabled: false });
+    expect(b.json).toEqual({
+      coins_balance: 0,
+      coins_withdrawable: 0,
+      coins_bonus: 0,
+      gifts_unclaimed: 0,
+      add_coins_enabled: false,
+    });
     // packs are still bought
     expect((await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 })).json).toMatchObject({
       coins_balance: 110,
@@ -207,13 +312,14 @@ describe('gifts', () => {
   });
 
   it('sends gifts through both paths; the receiver gets them, claims one, converts the rest', async () => {
-    await add(alice, 20);
+    // bought coins: offered, they become bob's withdrawable earnings
+    await buy(alice);
     const r1 = await send(alice, bob, 2);
     expect(r1.status).toBe(200);
-    expect(r1.json).toMatchObject({ message: '🎁 Cadeau envoyé !', coins_balance: 15 });
+    expect(r1.json).toMatchObject({ message: '🎁 Cadeau envoyé !', coins_balance: 105 });
     const r2 = await send(alice, bob, 1, undefined, '/gifts/send');
     expect(r2.status).toBe(200);
-    expect(r2.json).toMatchObject({ message: '🎁 Cadeau envoyé !', coins_balance: 14 });
+    expect(r2.json).toMatchObject({ message: '🎁 Cadeau envoyé !', coins_balance: 104 });
     const list = await received(bob);
     expect(list).toEqual([
       {
@@ -239,7 +345,7 @@ describe('gifts', () => {
         claimed: false,
       },
     ]);
-    expect(await balance(bob)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 6 });
+    expect(await balance(bob)).toEqual({ coins_balance: 0, coins_withdrawable: 0, coins_bonus: 0, gifts_unclaimed: 6 });
     const coinGifts = (await bob.client.get(`/api/coins/received/${bob.member.email}`)).json as unknown as Array<
       Record<string, unknown>
     >;
@@ -256,6 +362,7 @@ describe('gifts', () => {
       message: LEDGER_MESSAGES.claimed,
       coins_balance: 5,
       coins_withdrawable: 5,
+      coins_bonus: 0,
       gifts_unclaimed: 1,
     });
     await expectRefused(
@@ -271,9 +378,10 @@ describe('gifts', () => {
       transferred: 1,
       coins_balance: 6,
       coins_withdrawable: 6,
+      coins_bonus: 0,
       gifts_unclaimed: 0,
     });
-    expect(await balance(bob)).toEqual({ coins_balance: 6, coins_withdrawable: 6, gifts_unclaimed: 0 });
+    expect(await balance(bob)).toEqual({ coins_balance: 6, coins_withdrawable: 6, coins_bonus: 0, gifts_unclaimed: 0 });
     expect((await received(bob)).map((g) => g.claimed)).toEqual([true, true]);
     await expectRefused(
       () => bob.client.post('/api/gifts/claim', { gift_id: r2.json.id }),
@@ -286,6 +394,7 @@ describe('gifts', () => {
       transferred: 0,
       coins_balance: 6,
       coins_withdrawable: 6,
+      coins_bonus: 0,
       gifts_unclaimed: 0,
     });
 
@@ -310,9 +419,9 @@ describe('gifts', () => {
       ['cadeau_recu', 5, 0, 5, alice.member.pseudo],
     ]);
     expect(await history(alice)).toEqual([
-      ['cadeau_envoye', -1, 14, 0, bob.member.pseudo],
-      ['cadeau_envoye', -5, 15, 0, bob.member.pseudo],
-      ['ajout', 20, 20, 0, null],
+      ['cadeau_envoye', -1, 104, 0, bob.member.pseudo],
+      ['cadeau_envoye', -5, 105, 0, bob.member.pseudo],
+      ['achat', 110, 110, 0, null],
     ]);
   });
 
@@ -347,7 +456,12 @@ describe('gifts', () => {
       400,
       LEDGER_MESSAGES.receiverRequired,
     );
-    expect(await balance(alice)).toEqual({ coins_balance: 10, coins_withdrawable: 0, gifts_unclaimed: 0 });
+    expect(await balance(alice)).toEqual({
+      coins_balance: 10,
+      coins_withdrawable: 0,
+      coins_bonus: 10,
+      gifts_unclaimed: 0,
+    });
   });
 
   it('refuses a gift to oneself, to nobody, of an unknown gift, or above the balance', async () => {
@@ -387,8 +501,18 @@ describe('gifts', () => {
     expect(ok.map((r) => r.json.coins_balance).sort((a, b) => Number(a) - Number(b))).toEqual([
       2, 7, 12, 17, 22, 27, 32,
     ]);
-    expect(await balance(sender)).toEqual({ coins_balance: 2, coins_withdrawable: 0, gifts_unclaimed: 0 });
-    expect(await balance(receiver)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 35 });
+    expect(await balance(sender)).toEqual({
+      coins_balance: 2,
+      coins_withdrawable: 0,
+      coins_bonus: 2,
+      gifts_unclaimed: 0,
+    });
+    expect(await balance(receiver)).toEqual({
+      coins_balance: 0,
+      coins_withdrawable: 0,
+      coins_bonus: 0,
+      gifts_unclaimed: 35,
+    });
     const audit = (await admin.get(`/api/admin/ledger/${sender.member.email}`)).json as {
       entries: Array<{ balance_after: number }>;
       consistent: boolean;
@@ -420,7 +544,7 @@ describe('gifts', () => {
       (e) => e.type === 'GiftReceived' && (e.data as { giftId: number }).giftId === sent.json.id,
     );
     expect(credits).toHaveLength(1);
-    expect(await balance(r)).toEqual({ coins_balance: 0, coins_withdrawable: 0, gifts_unclaimed: 10 });
+    expect(await balance(r)).toEqual({ coins_balance: 0, coins_withdrawable: 0, coins_bonus: 0, gifts_unclaimed: 10 });
   });
 });
 
@@ -437,8 +561,8 @@ describe('idempotency keys', () => {
     cases.push(['add', () => add(m, 40, k2)]);
     const k3 = key();
     cases.push(['send', () => send(m, other, 2, k3)]);
-    // m earns 10 from a gift of `other`: the only coins m may withdraw
-    await add(other, 10);
+    // m earns 10 from a gift of `other` paid with bought coins: the only coins m may withdraw
+    await buy(other);
     expect((await send(other, m, 3)).status).toBe(200);
     await settle();
     expect((await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email })).json).toMatchObject({
@@ -458,6 +582,7 @@ describe('idempotency keys', () => {
     expect(await balance(m)).toEqual({
       coins_balance: 110 + 40 - 5 + 10 - 7,
       coins_withdrawable: 10 - 7,
+      coins_bonus: 40 - 5,
       gifts_unclaimed: 0,
     });
 
@@ -480,7 +605,13 @@ describe('idempotency keys', () => {
     await settle();
     const v2 = await convert();
     expect(v2.json).toEqual(v1.json);
-    expect(await balance(other)).toEqual({ coins_balance: 5, coins_withdrawable: 5, gifts_unclaimed: 1 });
+    // other keeps 100 of its bought coins; the gift it claimed was paid with m's bonus coins
+    expect(await balance(other)).toEqual({
+      coins_balance: 105,
+      coins_withdrawable: 0,
+      coins_bonus: 5,
+      gifts_unclaimed: 1,
+    });
   });
 
   it('stores one gift for concurrent retries under one key', async () => {
@@ -490,7 +621,7 @@ describe('idempotency keys', () => {
     const k = key();
     const results = await Promise.all(Array.from({ length: 10 }, () => send(m, other, 3, k)));
     for (const r of results) expect(r.json).toEqual(results[0].json);
-    expect(await balance(m)).toEqual({ coins_balance: 90, coins_withdrawable: 0, gifts_unclaimed: 0 });
+    expect(await balance(m)).toEqual({ coins_balance: 90, coins_withdrawable: 0, coins_bonus: 90, gifts_unclaimed: 0 });
     expect(await received(other)).toHaveLength(1);
   });
 
@@ -513,7 +644,7 @@ describe('idempotency keys', () => {
       409,
       conflict,
     );
-    expect(await balance(m)).toEqual({ coins_balance: 60, coins_withdrawable: 0, gifts_unclaimed: 0 });
+    expect(await balance(m)).toEqual({ coins_balance: 60, coins_withdrawable: 0, coins_bonus: 60, gifts_unclaimed: 0 });
   });
 
   it('keeps keys across a restart of the server on the same data', async () => {
@@ -533,6 +664,7 @@ describe('idempotency keys', () => {
       expect((await again.get(`/api/coins/balance/${m.member.email}`)).json).toEqual({
         coins_balance: 25,
         coins_withdrawable: 0,
+        coins_bonus: 25,
         gifts_unclaimed: 0,
         add_coins_enabled: true,
       });
@@ -605,6 +737,7 @@ describe('permissions', () => {
     expect((await admin.get(`/api/coins/balance/${e}`)).json).toEqual({
       coins_balance: 9,
       coins_withdrawable: 0,
+      coins_bonus: 9,
       gifts_unclaimed: 1,
       add_coins_enabled: true,
     });
@@ -744,15 +877,15 @@ describe('audit and reconciliation', () => {
     const m = await member();
     const other = await member();
     await add(m, 30);
-    // 10 earned from a gift of `other`, converted
-    await add(other, 10);
+    // 10 earned from a gift of `other` paid with bought coins, converted
+    await buy(other);
     await send(other, m, 3);
     await settle();
     await m.client.post('/api/coins/convert-gifts', { user_email: m.member.email });
     await settle();
     const cut = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
-    // the gift spends the added coins, the withdrawal the earned ones
+    // the gift spends the added (bonus) coins, the withdrawal the earned ones
     await send(m, other, 3);
     await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 5 });
     await settle();
@@ -769,15 +902,16 @@ describe('audit and reconciliation', () => {
     expect(full.coins_balance).toBe(20 + 5);
     expect(full.coins_withdrawable).toBe(5);
     const bal = `user:${full.user.id}:balance`;
+    const bonus = `user:${full.user.id}:bonus`;
     const earned = `user:${full.user.id}:earnings`;
     const gifts = `user:${full.user.id}:gifts`;
-    expect(full.balances).toEqual({ [bal]: 20, [earned]: 5, [gifts]: 0 });
+    expect(full.balances).toEqual({ [bal]: 0, [bonus]: 20, [earned]: 5, [gifts]: 0 });
     expect(full.entries.map((e) => [e.type, e.account, e.delta, e.balance_after])).toEqual([
-      ['ajout', bal, 30, 30],
+      ['ajout', bonus, 30, 30],
       ['cadeau_recu', gifts, 10, 10],
       ['conversion', gifts, -10, 0],
       ['conversion', earned, 10, 10],
-      ['cadeau_envoye', bal, -10, 20],
+      ['cadeau_envoye', bonus, -10, 20],
       ['retrait', earned, -5, 5],
     ]);
     for (const e of full.entries.filter((x) => x.type !== 'cadeau_recu')) {
@@ -852,12 +986,14 @@ describe('push', () => {
     expect(await aChanged).toEqual({
       coins_balance: 5,
       coins_withdrawable: 0,
+      coins_bonus: 5,
       gifts_unclaimed: 0,
       position: expect.stringMatching(/^\d+$/),
     });
     expect(await bChanged).toEqual({
       coins_balance: 0,
       coins_withdrawable: 0,
+      coins_bonus: 0,
       gifts_unclaimed: 5,
       position: expect.stringMatching(/^\d+$/),
     });
@@ -903,13 +1039,14 @@ describe('fees', () => {
       expect((await b.client.get(`/api/coins/balance/${b.member.email}`)).json).toEqual({
         coins_balance: 0,
         coins_withdrawable: 0,
+        coins_bonus: 0,
         gifts_unclaimed: 23 + 1,
         add_coins_enabled: true,
       });
       const report = await reconcileLedger(feeServer.deps.events);
       expect(report).toMatchObject({
         ok: true,
-        totals: { platform_fees: 2, transit_gifts: 0, users_gifts: 24, users_balance: 74, sum: 0 },
+        totals: { platform_fees: 2, transit_gifts: 0, users_gifts: 24, users_balance: 0, users_bonus: 74, sum: 0 },
       });
     } finally {
       await feeServer.stop();

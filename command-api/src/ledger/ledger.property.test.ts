@@ -9,6 +9,7 @@ import {
   giftFee,
   packById,
   userBalanceAccount,
+  userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
 } from '@evo/domain';
@@ -26,10 +27,22 @@ import { ledgerRepositories } from './repositories';
 const FEE_PERCENT = 20;
 const MEMBERS = 3;
 const KEYS = ['k1', 'k2', 'k3'];
-const START = 60;
-/** at start each member sends this gift (Croissant, 10 coins) to the next one, who converts it */
-const START_GIFT = 3;
-const START_EARNED = 10 - giftFee(10, FEE_PERCENT);
+/**
+ * At start each member adds 20 coins for free and buys the first pack (110 coins), then sends the
+ * next member a Croissant (10, paid with bonus coins) and a Ballon (25: 10 bonus and 15 bought
+ * coins), and converts what they received: every member starts with bonus, bought and earned coins.
+ */
+const START: Op[] = [
+  ...Array.from({ length: MEMBERS }, (_, m): Op[] => [
+    { kind: 'add', m, amount: 20 },
+    { kind: 'purchase', m, packId: 1 },
+  ]).flat(),
+  ...Array.from({ length: MEMBERS }, (_, m): Op[] => [
+    { kind: 'send', m, to: (m + 1) % MEMBERS, giftId: 3 },
+    { kind: 'send', m, to: (m + 1) % MEMBERS, giftId: 4 },
+  ]).flat(),
+  ...Array.from({ length: MEMBERS }, (_, m): Op => ({ kind: 'convert', m })),
+];
 
 type Op =
   | { kind: 'purchase'; m: number; packId: number; key?: string }
@@ -114,28 +127,33 @@ const opOrRetriedClaim: fc.Arbitrary<Op[]> = fc.oneof(
 type Answer = { body?: Record<string, unknown>; error?: string };
 
 /**
- * The simplest model of the rules: numbers in maps. A member's coins are `balance` (bought or
- * added: spendable only) and `earned` (claimed gifts: spendable and withdrawable); a gift spends
- * the bought ones first.
+ * The simplest model of the rules: numbers in maps. A member's coins are `balance` (bought:
+ * spendable only), `bonus` (added for free, or received through gifts paid with such coins:
+ * spendable only, whoever holds them) and `earned` (claimed gifts paid with bought coins: spendable
+ * and withdrawable); a gift spends bonus coins first, then bought ones, and carries its bonus
+ * coins to its receiver, the fee taken from them first.
  */
 class Shadow {
-  balance = Array.from({ length: MEMBERS }, () => START - 10);
-  earned = Array.from({ length: MEMBERS }, () => START_EARNED);
-  unclaimed = Array.from({ length: MEMBERS }, () => new Map<number, number>());
+  balance = Array.from({ length: MEMBERS }, () => 0);
+  bonus = Array.from({ length: MEMBERS }, () => 0);
+  earned = Array.from({ length: MEMBERS }, () => 0);
+  /** received gifts not claimed: id → coins credited and, of those, the bonus ones */
+  unclaimed = Array.from({ length: MEMBERS }, () => new Map<number, { amount: number; bonus: number }>());
   claimed = Array.from({ length: MEMBERS }, () => new Set<number>());
   keys = Array.from({ length: MEMBERS }, () => new Map<string, { sig: string; answer: Answer; giftId?: unknown }>());
   /** every gift id ever sent, to pick claims from (and some unknown ones) */
   gifts: Array<{ id: number; to: number }> = [];
-  /** the start's gifts, already converted */
-  constructor(startGifts: Array<{ id: number; to: number }>) {
-    for (const g of startGifts) {
-      this.gifts.push(g);
-      this.claimed[g.to].add(g.id);
-    }
-  }
+  /** coins withdrawn and bought by everyone: the first never above the second */
+  withdrawn = 0;
+  bought = 0;
   gifts_(m: number) {
     let t = 0;
-    for (const v of this.unclaimed[m].values()) t += v;
+    for (const v of this.unclaimed[m].values()) t += v.amount;
+    return t;
+  }
+  bonusUnclaimed(m: number) {
+    let t = 0;
+    for (const v of this.unclaimed[m].values()) t += v.bonus;
     return t;
   }
 
@@ -154,14 +172,22 @@ class Shadow {
     }
     const b = this.balance[m];
     const e = this.earned[m];
-    /** the coins an answer states, after a change of the bought and earned ones */
-    const coins = (db: number, de: number) => ({ coins_balance: b + db + e + de, coins_withdrawable: e + de });
+    const f = this.bonus[m];
+    /** the coins an answer states, after a change of the bought, earned and bonus ones */
+    const coins = (db: number, de: number, df = 0) => ({
+      coins_balance: b + db + e + de + f + df,
+      coins_withdrawable: e + de,
+      coins_bonus: f + df,
+    });
     switch (o.kind) {
       case 'purchase': {
         const n = packById(o.packId)!.coins_amount;
         return {
           answer: { body: { message: LEDGER_MESSAGES.purchased, ...coins(n, 0) } },
-          apply: () => (this.balance[m] += n),
+          apply: () => {
+            this.balance[m] += n;
+            this.bought += n;
+          },
           sig,
         };
       }
@@ -169,17 +195,20 @@ class Shadow {
         if (o.amount <= 0) return fail(LEDGER_MESSAGES.amountPositive);
         if (o.amount > 100_000) return fail(LEDGER_MESSAGES.amountTooLarge);
         return {
-          answer: { body: { message: LEDGER_MESSAGES.added(o.amount), ...coins(o.amount, 0) } },
-          apply: () => (this.balance[m] += o.amount),
+          answer: { body: { message: LEDGER_MESSAGES.added(o.amount), ...coins(0, 0, o.amount) } },
+          apply: () => (this.bonus[m] += o.amount),
           sig,
         };
       case 'withdraw':
         if (o.amount <= 0) return fail(LEDGER_MESSAGES.withdrawInvalid);
-        // the new rule: bought or added coins never leave, only earned ones
+        // bought or bonus coins never leave, only earned ones
         if (o.amount > e) return fail(LEDGER_MESSAGES.notWithdrawable);
         return {
           answer: { body: { message: LEDGER_MESSAGES.withdrawn(o.amount), ...coins(0, -o.amount) } },
-          apply: () => (this.earned[m] -= o.amount),
+          apply: () => {
+            this.earned[m] -= o.amount;
+            this.withdrawn += o.amount;
+          },
           sig,
         };
       case 'send': {
@@ -187,17 +216,23 @@ class Shadow {
         if (o.to === m) return fail(LEDGER_MESSAGES.selfGift);
         const gift = DEFAULT_GIFT_CATALOGUE[o.giftId - 1];
         if (!gift) return fail(LEDGER_MESSAGES.giftNotFound);
-        if (gift.coinCost > b + e) return fail(LEDGER_MESSAGES.insufficient);
-        const credited = gift.coinCost - giftFee(gift.coinCost, FEE_PERCENT);
-        const fromBalance = Math.min(b, gift.coinCost);
+        if (gift.coinCost > b + e + f) return fail(LEDGER_MESSAGES.insufficient);
+        const fee = giftFee(gift.coinCost, FEE_PERCENT);
+        const credited = gift.coinCost - fee;
+        const fromBonus = Math.min(f, gift.coinCost);
+        const fromBalance = Math.min(b, gift.coinCost - fromBonus);
+        const fromEarned = gift.coinCost - fromBonus - fromBalance;
+        // the receiver gets the gift's bonus coins as bonus coins, less the fee
+        const bonusCredited = Math.min(credited, Math.max(0, fromBonus - fee));
         return {
           answer: {
-            body: { message: LEDGER_MESSAGES.giftSent, ...coins(-fromBalance, -(gift.coinCost - fromBalance)) },
+            body: { message: LEDGER_MESSAGES.giftSent, ...coins(-fromBalance, -fromEarned, -fromBonus) },
           },
           apply: (id) => {
+            this.bonus[m] -= fromBonus;
             this.balance[m] -= fromBalance;
-            this.earned[m] -= gift.coinCost - fromBalance;
-            this.unclaimed[o.to].set(id!, credited);
+            this.earned[m] -= fromEarned;
+            this.unclaimed[o.to].set(id!, { amount: credited, bonus: bonusCredited });
             this.gifts.push({ id: id!, to: o.to });
           },
           sig,
@@ -205,36 +240,43 @@ class Shadow {
       }
       case 'claim': {
         const id = giftIdOf(o)!;
-        const amount = this.unclaimed[m].get(id);
-        if (amount === undefined)
+        const gift = this.unclaimed[m].get(id);
+        if (gift === undefined)
           return fail(this.claimed[m].has(id) ? LEDGER_MESSAGES.alreadyClaimed : LEDGER_MESSAGES.giftNotFound);
         return {
           answer: {
-            body: { message: LEDGER_MESSAGES.claimed, ...coins(0, amount), gifts_unclaimed: this.gifts_(m) - amount },
+            body: {
+              message: LEDGER_MESSAGES.claimed,
+              ...coins(0, gift.amount - gift.bonus, gift.bonus),
+              gifts_unclaimed: this.gifts_(m) - gift.amount,
+            },
           },
           apply: () => {
             this.unclaimed[m].delete(id);
             this.claimed[m].add(id);
-            this.earned[m] += amount;
+            this.earned[m] += gift.amount - gift.bonus;
+            this.bonus[m] += gift.bonus;
           },
           sig,
         };
       }
       case 'convert': {
         const total = this.gifts_(m);
+        const bonus = this.bonusUnclaimed(m);
         return {
           answer: {
             body: {
               message: total > 0 ? LEDGER_MESSAGES.converted(total) : LEDGER_MESSAGES.nothingToConvert,
               transferred: total,
-              ...coins(0, total),
+              ...coins(0, total - bonus, bonus),
               gifts_unclaimed: 0,
             },
           },
           apply: () => {
             for (const id of this.unclaimed[m].keys()) this.claimed[m].add(id);
             this.unclaimed[m].clear();
-            this.earned[m] += total;
+            this.earned[m] += total - bonus;
+            this.bonus[m] += bonus;
           },
           sig,
         };
@@ -275,21 +317,7 @@ async function world() {
     ids: new IdBlocks(events),
     repositories,
   });
-  // everyone starts with some added coins and some earned ones (the shadow knows)
-  for (let i = 0; i < MEMBERS; i++) await commands.add(ids[i], { email: `m${i}@test.fr`, amount: START }, ctx(ids[i]));
-  const startGifts: Array<{ id: number; to: number }> = [];
-  for (let i = 0; i < MEMBERS; i++) {
-    const to = (i + 1) % MEMBERS;
-    const sent = await commands.sendGift(
-      ids[i],
-      { sender_email: `m${i}@test.fr`, receiver_email: `m${to}@test.fr`, gift_id: START_GIFT },
-      ctx(ids[i]),
-    );
-    startGifts.push({ id: sent.body.id as number, to });
-  }
-  await pm.waitFor((await events.lastPosition())!, 5000);
-  for (let i = 0; i < MEMBERS; i++) await commands.convert(ids[i], { user_email: `m${i}@test.fr` }, ctx(ids[i]));
-  return { events, ctx, ids, pm, commands, startGifts, repositories };
+  return { events, ctx, ids, pm, commands, repositories };
 }
 
 describe('coin ledger, property', () => {
@@ -301,10 +329,11 @@ describe('coin ledger, property', () => {
         fc.array(opOrRetriedClaim, { minLength: 15, maxLength: 50 }).map((o) => o.flat()),
         async (ops) => {
           const w = await world();
-          const shadow = new Shadow(w.startGifts);
+          const shadow = new Shadow();
           try {
             let previousCall: Exclude<Op, { kind: 'redeliver' | 'again' }> | undefined;
-            for (const raw of ops) {
+            for (const [index, raw] of [...START, ...ops].entries()) {
+              const counted = index >= START.length;
               let o = raw.kind === 'again' ? previousCall : raw;
               if (!o) continue;
               if (o.kind === 'redeliver') {
@@ -369,7 +398,16 @@ describe('coin ledger, property', () => {
                 expected.answer.body ? { body: expected.answer.body } : expected.answer,
               );
               const label = `${o.kind}:${actual.error ?? (o.key && shadow.keys[o.m].has(o.key) ? 'retry' : 'ok')}`;
-              done.set(label, (done.get(label) ?? 0) + 1);
+              if (counted) done.set(label, (done.get(label) ?? 0) + 1);
+              // a withdrawal refused although the member held enough coins received as gifts: bonus ones
+              if (
+                counted &&
+                o.kind === 'withdraw' &&
+                actual.error === LEDGER_MESSAGES.notWithdrawable &&
+                o.amount <= shadow.earned[o.m] + shadow.bonus[o.m] &&
+                shadow.bonus[o.m] > 0
+              )
+                done.set('withdraw:refused-bonus', (done.get('withdraw:refused-bonus') ?? 0) + 1);
               if (actual.body) {
                 const previous = o.key ? shadow.keys[o.m].get(o.key) : undefined;
                 if (previous) {
@@ -388,14 +426,19 @@ describe('coin ledger, property', () => {
               const report = auditor.report();
               expect(report.first_violation).toBeNull();
               expect(report.pending_gifts.count).toBe(0);
+              // coins withdrawn never exceed coins bought
+              expect(report.totals.external_withdrawals).toBe(shadow.withdrawn);
+              expect(report.totals.external_payments + shadow.bought).toBe(0);
+              expect(shadow.withdrawn).toBeLessThanOrEqual(shadow.bought);
               for (let i = 0; i < MEMBERS; i++) {
                 const view = await w.repositories.wallets.view(w.ids[i]);
-                const expectedAccounts = [shadow.balance[i], shadow.earned[i], shadow.gifts_(i)];
-                expect([view.state.balance, view.state.earnings, view.state.gifts], `membre ${i}`).toEqual(
-                  expectedAccounts,
-                );
-                const accounts = [userBalanceAccount, userEarningsAccount, userGiftsAccount].map((a) =>
-                  auditor.balance(a(w.ids[i])),
+                const expectedAccounts = [shadow.balance[i], shadow.bonus[i], shadow.earned[i], shadow.gifts_(i)];
+                expect(
+                  [view.state.balance, view.state.bonus, view.state.earnings, view.state.gifts],
+                  `membre ${i}`,
+                ).toEqual(expectedAccounts);
+                const accounts = [userBalanceAccount, userBonusAccount, userEarningsAccount, userGiftsAccount].map(
+                  (a) => auditor.balance(a(w.ids[i])),
                 );
                 expect(accounts).toEqual(expectedAccounts);
               }
@@ -408,8 +451,9 @@ describe('coin ledger, property', () => {
             await runner.stop();
             for (let i = 0; i < MEMBERS; i++) {
               expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({
-                coins_balance: shadow.balance[i] + shadow.earned[i],
+                coins_balance: shadow.balance[i] + shadow.earned[i] + shadow.bonus[i],
                 coins_withdrawable: shadow.earned[i],
+                coins_bonus: shadow.bonus[i],
                 gifts_unclaimed: shadow.gifts_(i),
               });
             }
@@ -429,8 +473,10 @@ describe('coin ledger, property', () => {
       expect(done.get(label) ?? 0, label).toBeGreaterThan(10);
     for (const label of ['purchase:retry', 'add:retry', 'send:retry', 'claim:retry', 'convert:retry', 'withdraw:retry'])
       expect(done.get(label) ?? 0, label).toBeGreaterThan(1);
-    // bought and added coins were refused for withdrawal many times, earned ones withdrawn many times
+    // bought and bonus coins were refused for withdrawal many times, earned ones withdrawn many times;
+    // among the refusals, many of coins received as gifts paid with free coins
     expect(done.get(`withdraw:${LEDGER_MESSAGES.notWithdrawable}`) ?? 0).toBeGreaterThan(10);
+    expect(done.get('withdraw:refused-bonus') ?? 0).toBeGreaterThan(10);
     for (const error of [
       LEDGER_MESSAGES.insufficient,
       LEDGER_MESSAGES.alreadyClaimed,

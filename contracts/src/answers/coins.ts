@@ -21,7 +21,7 @@ export const CoinTransaction = z.object({
   /** which of the member's accounts moved: balance, or gifts (received, not yet claimed) */
   account: z.enum(['balance', 'gifts']),
   gift_id: z.number().nullable(),
-  /** what the member may spend right after this movement (balance + earnings, as `coins_balance`) */
+  /** what the member may spend right after this movement (balance + earnings + bonus, as `coins_balance`) */
   coins_balance_after: z.number(),
   /** received gifts not yet claimed right after it (as `gifts_unclaimed`) */
   gifts_unclaimed_after: z.number(),
@@ -153,6 +153,8 @@ export const LedgerReconciliation = z.object({
     transit_gifts: z.number(),
     users_balance: z.number(),
     users_earnings: z.number(),
+    /** Σ user:<id>:bonus: coins of free origin */
+    users_bonus: z.number(),
     users_gifts: z.number(),
   }),
   /** gifts sent and not yet credited to their receiver */

@@ -10,11 +10,19 @@ import { z } from 'zod/v4';
  * - `external:withdrawals`: coins members withdrew
  * - `platform:fees`: the platform's commission on gifts (GIFT_FEE_PERCENT)
  * - `transit:gifts`: gifts sent and not yet credited to their receiver (between GiftSent and GiftReceived)
- * - `user:<id>:balance`: coins a member bought or was given (packs, "add coins"): spendable on
- *   gifts, never withdrawable
- * - `user:<id>:earnings`: coins a member earned from gifts they received and claimed (or
+ * - `user:<id>:balance`: coins a member bought (packs; and, in logs written before the bonus
+ *   account existed, coins added for free): spendable on gifts, never withdrawable by them
+ * - `user:<id>:bonus`: coins given without payment ("add coins"), and coins received through gifts
+ *   paid with such coins: spendable on gifts, never withdrawable, not even by whoever receives them
+ *   as a gift (TikTok's promotional coins)
+ * - `user:<id>:earnings`: coins a member earned from gifts paid with bought coins, claimed (or
  *   converted): spendable, and the only coins that may be withdrawn (as TikTok's diamonds)
- * - `user:<id>:gifts`: coins received as gifts, not yet claimed or converted
+ * - `user:<id>:gifts`: coins received as gifts, not yet claimed or converted (each gift's event
+ *   says how much of it is of free origin: `bonusAmount`)
+ *
+ * The origin rule (issue 29): a coin keeps its origin through gifts. A coin that was never paid for
+ * never becomes withdrawable, however many members it passes through, so the coins withdrawn from
+ * the platform never exceed the coins bought (`LedgerAuditor`'s `withdrawn_exceeds_bought`).
  */
 export const ACCOUNTS = {
   payments: 'external:payments',
@@ -27,9 +35,10 @@ export const ACCOUNTS = {
 export const userBalanceAccount = (userId: string) => `user:${userId}:balance`;
 export const userGiftsAccount = (userId: string) => `user:${userId}:gifts`;
 export const userEarningsAccount = (userId: string) => `user:${userId}:earnings`;
+export const userBonusAccount = (userId: string) => `user:${userId}:bonus`;
 
-export type UserAccountKind = 'balance' | 'earnings' | 'gifts';
-const USER_ACCOUNT = /^user:([^:\s]+):(balance|earnings|gifts)$/;
+export type UserAccountKind = 'balance' | 'earnings' | 'gifts' | 'bonus';
+const USER_ACCOUNT = /^user:([^:\s]+):(balance|earnings|gifts|bonus)$/;
 const SYSTEM_ACCOUNTS = new Set<string>(Object.values(ACCOUNTS));
 
 export const isUserAccount = (account: string) => USER_ACCOUNT.test(account);

@@ -10,7 +10,7 @@ import { MAX_POSTING, PostingSchema } from './accounts';
  * with an Idempotency-Key, the key and a hash of the request (`request`) so a retry is recognised
  * from the stream itself, across restarts.
  *
- * A gift is two movements: `GiftSent` on the sender's wallet (balance → transit:gifts) and
+ * A gift is two movements: `GiftSent` on the sender's wallet (bonus, balance, earnings → transit:gifts) and
  * `GiftReceived` on the receiver's (transit:gifts → their gifts account, and the fee to
  * platform:fees), appended once per gift id by the gift-credit process manager.
  */
@@ -30,7 +30,18 @@ const AfterSchema = z.object({
    * written under.
    */
   earnings: z.number().int().nonnegative().optional(),
+  /**
+   * user:<id>:bonus (coins of free origin: never withdrawable). Absent on the movements recorded
+   * before that account existed, when coins added for free went to the balance.
+   */
+  bonus: z.number().int().nonnegative().optional(),
 });
+/**
+ * The part of a gift's coins that were never paid for (coins added for free, or received through
+ * gifts paid with them): they stay of free origin in the receiver's wallet. Absent on gifts
+ * recorded before the origin was kept.
+ */
+const bonusAmount = z.number().int().nonnegative().max(MAX_POSTING).optional();
 
 const movement = {
   /** owner of the wallet stream */
@@ -65,13 +76,15 @@ const giftFacts = {
   /** platform commission, taken when the receiver is credited */
   fee: z.number().int().nonnegative(),
 };
-export const GiftSentSchema = z.object({ ...movement, ...requested, ...giftFacts, receiverId: id });
+export const GiftSentSchema = z.object({ ...movement, ...requested, ...giftFacts, receiverId: id, bonusAmount });
 export const GiftReceivedSchema = z.object({
   ...movement,
   ...giftFacts,
   senderId: id,
   /** coins credited to the receiver's gifts account: coinCost − fee (0 when the fee takes it all) */
   amount: z.number().int().nonnegative(),
+  /** of `amount`, the coins of free origin (the fee is taken from those first) */
+  bonusAmount,
   /** when the gift was sent (the GiftSent's time) */
   sentAt: z.string(),
 });
@@ -81,14 +94,18 @@ export const GiftClaimedSchema = z.object({
   txId,
   giftId: txId,
   amount: z.number().int().nonnegative(),
+  /** of `amount`, the coins of free origin: to the bonus account, the rest to the earnings */
+  bonusAmount,
 });
 export const GiftsConvertedSchema = z.object({
   ...movement,
   ...requested,
   txId,
   giftIds: z.array(txId),
-  /** coins moved from gifts to balance; 0 only to record a keyed request that found nothing */
+  /** coins moved out of the gifts account; 0 only to record a keyed request that found nothing */
   amount: z.number().int().nonnegative(),
+  /** of `amount`, the coins of free origin: to the bonus account, the rest to the earnings */
+  bonusAmount,
 });
 
 export type CoinsPurchased = DomainEvent<'CoinsPurchased', z.infer<typeof CoinsPurchasedSchema>>;

@@ -6,3 +6,4 @@ export * from './rules';
 export * from './wallet-decider';
 export * from './ledger-audit';
 export * from './purchase-request-decider';
+export * from './coin-origin';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { LedgerAuditor, type AuditedEvent } from './ledger-audit';
 import { walletDecider, type WalletCommand, type WalletState } from './wallet-decider';
 import type { WalletEvent } from './events';
-import { walletStream } from './rules';
+import { LEDGER_MESSAGES, walletStream } from './rules';
 import { packById } from './packs';
 
 /** A tiny log built through the decider, one wallet state per member. */
@@ -70,8 +70,9 @@ describe('ledger reconciliation', () => {
       external_withdrawals: 8,
       platform_fees: 2,
       transit_gifts: 1,
-      users_balance: 99 + 20,
+      users_balance: 99,
       users_earnings: 0,
+      users_bonus: 20,
       users_gifts: 0,
     });
     expect(r.pending_gifts).toEqual({ count: 1, coins: 1 });
@@ -130,14 +131,18 @@ describe('ledger reconciliation', () => {
     const legacy: AuditedEvent[] = [
       {
         id: 'l1',
-        type: 'CoinsAdded',
+        type: 'CoinsPurchased',
         streamId: 'wallet-z',
         position: 1n,
         data: {
           userId: 'z',
           txId: 1,
-          amount: 5,
-          postings: [{ debit: 'external:credits', credit: 'user:z:balance', amount: 5 }],
+          packId: 1,
+          coins: 5,
+          priceCents: 100,
+          provider: 'sandbox',
+          paymentRef: 'r',
+          postings: [{ debit: 'external:payments', credit: 'user:z:balance', amount: 5 }],
           after: { balance: 5, gifts: 0 },
         },
       },
@@ -195,5 +200,127 @@ describe('ledger reconciliation', () => {
       data: { ...(claims[c].data as object), txId: 99 },
     });
     expect(audit(claims).first_violation).toMatchObject({ rule: 'claim_invalid', event_id: 'claim-again' });
+  });
+
+  it('finds coins never paid for that were withdrawn, in a log written before their origin was kept', () => {
+    // issue 29 item 2, as the old decider wrote it: A adds 1,000 coins for free (to the balance) and
+    // offers 500 to B, who claims them into the earnings and withdraws 300
+    const move = (id: number, type: string, user: string, data: Record<string, unknown>): AuditedEvent => ({
+      id: `o${id}`,
+      type,
+      streamId: walletStream(user),
+      position: BigInt(id),
+      data: { userId: user, ...data },
+    });
+    const gift = { giftId: 2, catalogGiftId: 8, name: 'Licorne', emoji: '🦄', coinCost: 500, fee: 0 };
+    const old = [
+      move(1, 'CoinsAdded', 'a', {
+        txId: 1,
+        amount: 1000,
+        postings: [{ debit: 'external:credits', credit: 'user:a:balance', amount: 1000 }],
+        after: { balance: 1000, gifts: 0, earnings: 0 },
+      }),
+      move(2, 'GiftSent', 'a', {
+        ...gift,
+        receiverId: 'b',
+        postings: [{ debit: 'user:a:balance', credit: 'transit:gifts', amount: 500 }],
+        after: { balance: 500, gifts: 0, earnings: 0 },
+      }),
+      move(3, 'GiftReceived', 'b', {
+        ...gift,
+        senderId: 'a',
+        amount: 500,
+        sentAt: 'x',
+        postings: [{ debit: 'transit:gifts', credit: 'user:b:gifts', amount: 500 }],
+        after: { balance: 0, gifts: 500, earnings: 0 },
+      }),
+      move(4, 'GiftClaimed', 'b', {
+        txId: 3,
+        giftId: 2,
+        amount: 500,
+        postings: [{ debit: 'user:b:gifts', credit: 'user:b:earnings', amount: 500 }],
+        after: { balance: 0, gifts: 0, earnings: 500 },
+      }),
+      move(5, 'CoinsWithdrawn', 'b', {
+        txId: 4,
+        amount: 300,
+        postings: [{ debit: 'user:b:earnings', credit: 'external:withdrawals', amount: 300 }],
+        after: { balance: 0, gifts: 0, earnings: 200 },
+      }),
+    ];
+    const r = audit(old);
+    expect(r.first_violation).toMatchObject({ rule: 'withdrawn_exceeds_bought', event_id: 'o5' });
+    expect(r.first_violation?.message).toBe(
+      '300 coins retirés pour 0 coins achetés : des coins jamais payés ont été retirés.',
+    );
+  });
+
+  it('keeps the origin through gifts: the same history through the decider leaves nothing withdrawable', () => {
+    const l = ledger();
+    l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 1000 });
+    const licorne = { id: 8, name: 'Licorne', emoji: '🦄', coinCost: 500 };
+    for (const giftId of [2, 3]) {
+      const [sent] = l.run({ type: 'SendGift', userId: 'a', giftId, receiverId: 'b', gift: licorne, feePercent: 10 });
+      l.run({
+        type: 'ReceiveGift',
+        userId: 'b',
+        sent: (sent as Extract<WalletEvent, { type: 'GiftSent' }>).data,
+        sentAt: 'x',
+      });
+    }
+    l.run({ type: 'ClaimGift', userId: 'b', txId: 4, giftId: 2 });
+    l.run({ type: 'ConvertGifts', userId: 'b', txId: 5 });
+    expect(() => l.run({ type: 'WithdrawCoins', userId: 'b', txId: 6, amount: 300 })).toThrow(
+      LEDGER_MESSAGES.notWithdrawable,
+    );
+    const r = audit(l.log);
+    expect(r.ok).toBe(true);
+    // the fee (50 each) came out of the free coins: B holds 900 bonus coins, nothing withdrawable
+    expect(r.totals).toMatchObject({
+      users_bonus: 900,
+      users_earnings: 0,
+      platform_fees: 100,
+      external_withdrawals: 0,
+    });
+  });
+
+  it('finds a gift that lost the free origin of its coins, at each step', () => {
+    const l = ledger();
+    l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 100 });
+    const [sent] = l.run({
+      type: 'SendGift',
+      userId: 'a',
+      giftId: 2,
+      receiverId: 'b',
+      gift: { id: 3, name: 'Couronne', emoji: '👑', coinCost: 100 },
+      feePercent: 0,
+    });
+    l.run({
+      type: 'ReceiveGift',
+      userId: 'b',
+      sent: (sent as Extract<WalletEvent, { type: 'GiftSent' }>).data,
+      sentAt: 'x',
+    });
+    l.run({ type: 'ClaimGift', userId: 'b', txId: 3, giftId: 2 });
+    expect(audit(l.log).ok).toBe(true);
+    const tampered = (index: number, patch: (d: Record<string, unknown>) => Record<string, unknown>) => {
+      const log = structuredClone(l.log);
+      log[index] = { ...log[index], data: patch(log[index].data as Record<string, unknown>) };
+      return audit(log).first_violation;
+    };
+    // sent as if bought
+    expect(tampered(1, (d) => ({ ...d, bonusAmount: 0 }))).toMatchObject({ rule: 'origin_lost', event_id: 'e2' });
+    expect(tampered(1, ({ bonusAmount: _b, ...d }) => d)).toMatchObject({ rule: 'origin_lost' });
+    // received as if bought
+    expect(tampered(2, (d) => ({ ...d, bonusAmount: 0 }))).toMatchObject({ rule: 'origin_lost', event_id: 'e3' });
+    // claimed into the earnings
+    expect(
+      tampered(3, (d) => ({
+        ...d,
+        bonusAmount: 0,
+        postings: [{ debit: 'user:b:gifts', credit: 'user:b:earnings', amount: 100 }],
+        after: { balance: 0, gifts: 0, earnings: 100, bonus: 0 },
+      })),
+    ).toMatchObject({ rule: 'origin_lost', event_id: 'e4' });
   });
 });

@@ -5,9 +5,11 @@ import {
   netChanges,
   parseUserAccount,
   userBalanceAccount,
+  userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
 } from './accounts';
+import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
 import { ledgerEventSchemas, transactionIdOf, type WalletEvent } from './events';
 import { walletStream } from './rules';
 
@@ -31,7 +33,9 @@ export type LedgerRule =
   | 'amount_mismatch'
   | 'gift_mismatch'
   | 'claim_invalid'
-  | 'not_withdrawable';
+  | 'not_withdrawable'
+  | 'origin_lost'
+  | 'withdrawn_exceeds_bought';
 
 export interface LedgerViolation {
   position: string;
@@ -63,6 +67,8 @@ export interface LedgerReport {
     users_balance: number;
     /** Σ user:<id>:earnings: the coins members may withdraw */
     users_earnings: number;
+    /** Σ user:<id>:bonus: coins of free origin, never withdrawable */
+    users_bonus: number;
     users_gifts: number;
   };
   /** gifts sent and not yet credited to their receiver (they sit in transit:gifts) */
@@ -76,8 +82,12 @@ interface GiftTrack {
   receiverId: string;
   coinCost: number;
   fee: number;
+  /** coins of free origin the gift carried when sent */
+  bonusSent: number;
   /** credited amount once received, undefined before */
   received?: number;
+  /** of the credited amount, the coins of free origin */
+  bonusReceived: number;
   claimed: boolean;
 }
 
@@ -88,6 +98,9 @@ interface GiftTrack {
  * - no user account (and not the gifts in transit) is ever negative;
  * - only earned coins leave: a withdrawal debits the member's earnings, which only claims and
  *   conversions of received gifts credit (never a purchase or an addition);
+ * - coins keep their origin through gifts (`coin-origin.ts`): a gift carries at least the coins of
+ *   free origin it spent, its receiver is credited them (less the fee) and claims them into the
+ *   bonus account, never the earnings; and the coins withdrawn never exceed the coins bought;
  * - every transfer is recorded once (one event per transaction id and type, one GiftReceived per
  *   GiftSent, one claim per received gift), with amounts matching;
  * - the balances an event states (`after`) are the folded balances.
@@ -97,6 +110,8 @@ export class LedgerAuditor {
   private readonly balances = new Map<string, number>();
   private readonly transfers = new Map<string, Set<number>>();
   private readonly gifts = new Map<number, GiftTrack>();
+  /** per member, the coins of free origin an old balance holds (added before the bonus account) */
+  private readonly legacyFree = new Map<string, number>();
   private sum = 0;
   private events = 0;
   private movements = 0;
@@ -168,17 +183,29 @@ export class LedgerAuditor {
     const balance = this.balance(userBalanceAccount(d.userId));
     const gifts = this.balance(userGiftsAccount(d.userId));
     const earnings = this.balance(userEarningsAccount(d.userId));
+    const bonus = this.balance(userBonusAccount(d.userId));
+    this.legacyFree.set(d.userId, legacyFreeAfter(this.legacyFree.get(d.userId) ?? 0, e, balance));
     if (
       d.after.balance !== balance ||
       d.after.gifts !== gifts ||
-      (d.after.earnings !== undefined && d.after.earnings !== earnings)
+      (d.after.earnings !== undefined && d.after.earnings !== earnings) ||
+      (d.after.bonus ?? 0) !== bonus
     ) {
       return this.violation(
         event,
         'after_mismatch',
-        `Soldes annoncés ${d.after.balance}/${d.after.gifts}/${d.after.earnings ?? '-'}, soldes réels ${balance}/${gifts}/${earnings}.`,
+        `Soldes annoncés ${d.after.balance}/${d.after.gifts}/${d.after.earnings ?? '-'}/${d.after.bonus ?? '-'}, soldes réels ${balance}/${gifts}/${earnings}/${bonus}.`,
       );
     }
+    // only what someone paid for ever leaves the platform
+    const withdrawn = this.balance(ACCOUNTS.withdrawals);
+    const bought = -this.balance(ACCOUNTS.payments);
+    if (e.type === 'CoinsWithdrawn' && withdrawn > bought)
+      return this.violation(
+        event,
+        'withdrawn_exceeds_bought',
+        `${withdrawn} coins retirés pour ${bought} coins achetés : des coins jamais payés ont été retirés.`,
+      );
     return undefined;
   }
 
@@ -189,11 +216,16 @@ export class LedgerAuditor {
     const balanceDelta = changes.get(userBalanceAccount(d.userId)) ?? 0;
     const giftsDelta = changes.get(userGiftsAccount(d.userId)) ?? 0;
     const earningsDelta = changes.get(userEarningsAccount(d.userId)) ?? 0;
+    const bonusDelta = changes.get(userBonusAccount(d.userId)) ?? 0;
     // movements written before the earnings account existed (no `after.earnings`) follow the rules
     // of their time: claims credited the balance, withdrawals debited it; they never touch earnings
     const legacy = d.after.earnings === undefined;
     if (legacy && earningsDelta !== 0)
       return { rule: 'amount_mismatch', message: 'Mouvement ancien touchant les gains.' };
+    // likewise before the bonus account: coins added for free went to the balance
+    const beforeBonus = d.after.bonus === undefined;
+    if (beforeBonus && bonusDelta !== 0)
+      return { rule: 'amount_mismatch', message: 'Mouvement ancien touchant les coins bonus.' };
     /** the account claims credit and withdrawals debit */
     const earnedDelta = legacy ? balanceDelta : earningsDelta;
     const mismatch = (expected: string) => ({
@@ -205,31 +237,35 @@ export class LedgerAuditor {
         return balanceDelta === e.data.coins &&
           giftsDelta === 0 &&
           earningsDelta === 0 &&
+          bonusDelta === 0 &&
           changes.get(ACCOUNTS.payments) === -e.data.coins
           ? undefined
           : mismatch('achat');
       case 'CoinsAdded':
-        return balanceDelta === e.data.amount &&
+        // never paid for: to the bonus account (to the balance before it existed)
+        return (beforeBonus ? balanceDelta : bonusDelta) === e.data.amount &&
+          (beforeBonus ? bonusDelta : balanceDelta) === 0 &&
           giftsDelta === 0 &&
           earningsDelta === 0 &&
           changes.get(ACCOUNTS.credits) === -e.data.amount
           ? undefined
           : mismatch('ajout');
       case 'CoinsWithdrawn':
-        if (!legacy && balanceDelta !== 0)
+        if ((!legacy && balanceDelta !== 0) || bonusDelta !== 0)
           return {
             rule: 'not_withdrawable',
-            message: 'Retrait de coins achetés ou ajoutés : seuls les gains des cadeaux reçus se retirent.',
+            message: 'Retrait de coins achetés ou bonus : seuls les gains des cadeaux reçus se retirent.',
           };
         return earnedDelta === -e.data.amount && giftsDelta === 0 && changes.get(ACCOUNTS.withdrawals) === e.data.amount
           ? undefined
           : mismatch('retrait');
       case 'GiftSent': {
-        const spent = balanceDelta + earningsDelta;
+        const spent = balanceDelta + earningsDelta + bonusDelta;
         if (
           spent !== -e.data.coinCost ||
           balanceDelta > 0 ||
           earningsDelta > 0 ||
+          bonusDelta > 0 ||
           giftsDelta !== 0 ||
           changes.get(ACCOUNTS.transit) !== e.data.coinCost
         ) {
@@ -237,11 +273,22 @@ export class LedgerAuditor {
         }
         if (e.data.fee > e.data.coinCost) return { rule: 'gift_mismatch', message: 'Commission supérieure au cadeau.' };
         if (e.data.receiverId === d.userId) return { rule: 'gift_mismatch', message: 'Cadeau envoyé à soi-même.' };
+        // at least the coins of free origin it spent: the bonus ones, and an old balance's free ones
+        const freeSpent = -bonusDelta + Math.min(this.legacyFree.get(d.userId) ?? 0, -balanceDelta);
+        // (a gift recorded before the origin was kept carried none: the rule of its time)
+        const bonusSent = e.data.bonusAmount ?? (beforeBonus ? 0 : -1);
+        if (!beforeBonus && (bonusSent < freeSpent || bonusSent > e.data.coinCost))
+          return {
+            rule: 'origin_lost',
+            message: `Cadeau n°${e.data.giftId} payé avec ${freeSpent} coins jamais achetés, envoyé comme ${bonusSent < 0 ? 'acheté' : `en portant ${bonusSent}`}.`,
+          };
         this.gifts.set(e.data.giftId, {
           senderId: d.userId,
           receiverId: e.data.receiverId,
           coinCost: e.data.coinCost,
           fee: e.data.fee,
+          bonusSent,
+          bonusReceived: 0,
           claimed: false,
         });
         this.pendingCount++;
@@ -271,7 +318,14 @@ export class LedgerAuditor {
         ) {
           return mismatch('cadeau reçu');
         }
+        const bonusReceived = e.data.bonusAmount ?? 0;
+        if (bonusReceived < bonusShareReceived(g.bonusSent, g.fee, e.data.amount) || bonusReceived > e.data.amount)
+          return {
+            rule: 'origin_lost',
+            message: `Cadeau n°${e.data.giftId} crédité avec ${bonusReceived} coins bonus au lieu de ${bonusShareReceived(g.bonusSent, g.fee, e.data.amount)}.`,
+          };
         g.received = e.data.amount;
+        g.bonusReceived = bonusReceived;
         this.pendingCount--;
         this.pendingCoins -= g.coinCost;
         return undefined;
@@ -281,10 +335,12 @@ export class LedgerAuditor {
         if (!g || g.receiverId !== d.userId || g.received === undefined)
           return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré sans avoir été reçu.` };
         if (g.claimed) return { rule: 'claim_invalid', message: `Cadeau n°${e.data.giftId} récupéré deux fois.` };
+        if (bonusDelta !== g.bonusReceived || (e.data.bonusAmount ?? 0) !== g.bonusReceived)
+          return { rule: 'origin_lost', message: `Cadeau n°${e.data.giftId} récupéré sans ses coins bonus.` };
         if (
           e.data.amount !== g.received ||
-          earnedDelta !== g.received ||
-          balanceDelta + earningsDelta !== g.received ||
+          earnedDelta !== g.received - g.bonusReceived ||
+          balanceDelta + earningsDelta + bonusDelta !== g.received ||
           giftsDelta !== -g.received
         ) {
           return mismatch('récupération');
@@ -294,6 +350,7 @@ export class LedgerAuditor {
       }
       case 'GiftsConverted': {
         let total = 0;
+        let totalBonus = 0;
         const ids = new Set<number>();
         for (const giftId of e.data.giftIds) {
           const g = this.gifts.get(giftId);
@@ -302,11 +359,14 @@ export class LedgerAuditor {
           }
           ids.add(giftId);
           total += g.received;
+          totalBonus += g.bonusReceived;
         }
+        if (bonusDelta !== totalBonus || (e.data.bonusAmount ?? 0) !== totalBonus)
+          return { rule: 'origin_lost', message: 'Cadeaux convertis sans leurs coins bonus.' };
         if (
           total !== e.data.amount ||
-          earnedDelta !== total ||
-          balanceDelta + earningsDelta !== total ||
+          earnedDelta !== total - totalBonus ||
+          balanceDelta + earningsDelta + bonusDelta !== total ||
           giftsDelta !== -total
         )
           return mismatch('conversion');
@@ -333,11 +393,13 @@ export class LedgerAuditor {
   report(): LedgerReport {
     let usersBalance = 0;
     let usersEarnings = 0;
+    let usersBonus = 0;
     let usersGifts = 0;
     for (const [account, value] of this.balances) {
       const owner = parseUserAccount(account);
       if (owner?.kind === 'balance') usersBalance += value;
       else if (owner?.kind === 'earnings') usersEarnings += value;
+      else if (owner?.kind === 'bonus') usersBonus += value;
       else if (owner?.kind === 'gifts') usersGifts += value;
     }
     return {
@@ -355,6 +417,7 @@ export class LedgerAuditor {
         transit_gifts: this.balance(ACCOUNTS.transit),
         users_balance: usersBalance,
         users_earnings: usersEarnings,
+        users_bonus: usersBonus,
         users_gifts: usersGifts,
       },
       pending_gifts: { count: this.pendingCount, coins: this.pendingCoins },

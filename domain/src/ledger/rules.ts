@@ -10,7 +10,8 @@ export const LEDGER_LIMITS = {
 
 export const LEDGER_MESSAGES = {
   insufficient: 'Solde insuffisant.',
-  notWithdrawable: 'Solde retirable insuffisant : seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.',
+  notWithdrawable:
+    'Solde retirable insuffisant : seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.',
   selfGift: 'Vous ne pouvez pas vous offrir un cadeau.',
   receiverNotFound: 'Destinataire introuvable.',
   receiverRequired: '⚠️ Aucun destinataire.',

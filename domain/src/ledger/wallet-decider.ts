@@ -5,10 +5,12 @@ import {
   MAX_POSTING,
   netChanges,
   userBalanceAccount,
+  userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
   type Posting,
 } from './accounts';
+import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
 import type { GiftSent, WalletEvent } from './events';
 import type { CoinPack } from './packs';
 import { packPriceCents } from './packs';
@@ -46,6 +48,7 @@ export interface RequestRecord {
   balance: number;
   gifts: number;
   earnings: number;
+  bonus: number;
 }
 
 export type WalletCommand =
@@ -78,14 +81,20 @@ export type WalletCommand =
 
 export interface WalletState {
   userId: string | null;
-  /** user:<id>:balance: bought or added coins (spendable, not withdrawable) */
+  /** user:<id>:balance: bought coins (spendable, not withdrawable) */
   balance: number;
-  /** user:<id>:earnings: claimed gifts (spendable and withdrawable) */
+  /** of the balance, coins added for free before the bonus account existed (of free origin) */
+  legacyFree: number;
+  /** user:<id>:bonus: coins of free origin (spendable, never withdrawable) */
+  bonus: number;
+  /** user:<id>:earnings: claimed gifts paid with bought coins (spendable and withdrawable) */
   earnings: number;
   /** user:<id>:gifts */
   gifts: number;
   /** received gifts not claimed yet: gift id → coins credited */
   unclaimed: IdMap<number>;
+  /** of those, the coins of free origin, for the gifts that have some: gift id → coins */
+  unclaimedBonus: IdMap<number>;
   /** received gifts already claimed or converted */
   claimed: IdMap<true>;
   /** keyed requests already handled */
@@ -95,15 +104,19 @@ export interface WalletState {
 /**
  * The wallet of one member: their spendable balance and received gifts. Every rule on coins is
  * decided here against the folded stream, which is appended with its expected revision: two
- * concurrent spends can never both pass the balance check.
+ * concurrent spends can never both pass the balance check. Coins keep their origin through gifts
+ * (`coin-origin.ts`): only coins someone paid for can become withdrawable.
  */
 export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   initialState: () => ({
     userId: null,
     balance: 0,
+    legacyFree: 0,
+    bonus: 0,
     earnings: 0,
     gifts: 0,
     unclaimed: emptyIdMap(),
+    unclaimedBonus: emptyIdMap(),
     claimed: emptyIdMap(),
     requests: emptyKeyMap(),
   }),
@@ -111,31 +124,42 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   evolve(state, event) {
     const d = event.data;
     const changes = netChanges(d.postings);
+    const balance = state.balance + (changes.get(userBalanceAccount(d.userId)) ?? 0);
     let next: WalletState = {
       ...state,
       userId: d.userId,
-      balance: state.balance + (changes.get(userBalanceAccount(d.userId)) ?? 0),
+      balance,
+      legacyFree: legacyFreeAfter(state.legacyFree, event, balance),
+      bonus: state.bonus + (changes.get(userBonusAccount(d.userId)) ?? 0),
       earnings: state.earnings + (changes.get(userEarningsAccount(d.userId)) ?? 0),
       gifts: state.gifts + (changes.get(userGiftsAccount(d.userId)) ?? 0),
     };
     switch (event.type) {
-      case 'GiftReceived':
-        next = { ...next, unclaimed: idMapSet(next.unclaimed, event.data.giftId, event.data.amount) };
+      case 'GiftReceived': {
+        const free = event.data.bonusAmount ?? 0;
+        next = {
+          ...next,
+          unclaimed: idMapSet(next.unclaimed, event.data.giftId, event.data.amount),
+          unclaimedBonus: free > 0 ? idMapSet(next.unclaimedBonus, event.data.giftId, free) : next.unclaimedBonus,
+        };
         break;
+      }
       case 'GiftClaimed':
         next = {
           ...next,
           unclaimed: idMapRemove(next.unclaimed, event.data.giftId),
+          unclaimedBonus: idMapRemove(next.unclaimedBonus, event.data.giftId),
           claimed: idMapSet(next.claimed, event.data.giftId, true),
         };
         break;
       case 'GiftsConverted': {
-        let { unclaimed, claimed } = next;
+        let { unclaimed, unclaimedBonus, claimed } = next;
         for (const giftId of event.data.giftIds) {
           unclaimed = idMapRemove(unclaimed, giftId);
+          unclaimedBonus = idMapRemove(unclaimedBonus, giftId);
           claimed = idMapSet(claimed, giftId, true);
         }
-        next = { ...next, unclaimed, claimed };
+        next = { ...next, unclaimed, unclaimedBonus, claimed };
         break;
       }
       default:
@@ -153,6 +177,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           balance: next.balance,
           gifts: next.gifts,
           earnings: next.earnings,
+          bonus: next.bonus,
         }),
       };
     }
@@ -175,6 +200,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
     const balance = userBalanceAccount(userId);
     const earnings = userEarningsAccount(userId);
     const gifts = userGiftsAccount(userId);
+    const bonus = userBonusAccount(userId);
     const request = 'request' in command && command.request ? { request: command.request } : {};
 
     switch (command.type) {
@@ -204,7 +230,8 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         if (!Number.isInteger(amount)) throw invalid(LEDGER_MESSAGES.amountInteger);
         if (amount <= 0) throw invalid(LEDGER_MESSAGES.amountPositive);
         if (amount > LEDGER_LIMITS.maxAdd) throw invalid(LEDGER_MESSAGES.amountTooLarge);
-        const postings = [{ debit: ACCOUNTS.credits, credit: balance, amount }];
+        // never paid for: bonus coins, which no gift makes withdrawable
+        const postings = [{ debit: ACCOUNTS.credits, credit: bonus, amount }];
         return [
           {
             type: 'CoinsAdded',
@@ -215,7 +242,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       case 'WithdrawCoins': {
         const amount = command.amount;
         if (!Number.isSafeInteger(amount) || amount <= 0) throw invalid(LEDGER_MESSAGES.withdrawInvalid);
-        // only coins earned from received gifts leave the platform; bought or added ones never do
+        // only coins earned from gifts paid with bought coins leave the platform; bought or bonus ones never do
         if (amount > state.earnings) throw invalid(LEDGER_MESSAGES.notWithdrawable);
         const postings = [{ debit: earnings, credit: ACCOUNTS.withdrawals, amount }];
         return [
@@ -231,13 +258,18 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         if (!gift) throw notFound(LEDGER_MESSAGES.giftNotFound);
         const cost = gift.coinCost;
         if (!Number.isSafeInteger(cost) || cost <= 0 || cost > MAX_POSTING) throw invalid(LEDGER_MESSAGES.giftInvalid);
-        if (state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
-        // bought or added coins are spent first: earnings, the withdrawable ones, are kept longest
-        const fromBalance = Math.min(state.balance, cost);
+        if (state.bonus + state.balance + state.earnings < cost) throw invalid(LEDGER_MESSAGES.insufficient);
+        // the coins worth least first: bonus, then bought (the free ones an old balance holds
+        // first), then earnings, the withdrawable ones, kept longest
+        const fromBonus = Math.min(state.bonus, cost);
+        const fromBalance = Math.min(state.balance, cost - fromBonus);
+        const fromEarnings = cost - fromBonus - fromBalance;
+        // the coins of free origin this gift carries to its receiver
+        const bonusAmount = fromBonus + Math.min(state.legacyFree, fromBalance);
         const postings: Posting[] = [];
+        if (fromBonus > 0) postings.push({ debit: bonus, credit: ACCOUNTS.transit, amount: fromBonus });
         if (fromBalance > 0) postings.push({ debit: balance, credit: ACCOUNTS.transit, amount: fromBalance });
-        if (cost > fromBalance)
-          postings.push({ debit: earnings, credit: ACCOUNTS.transit, amount: cost - fromBalance });
+        if (fromEarnings > 0) postings.push({ debit: earnings, credit: ACCOUNTS.transit, amount: fromEarnings });
         return [
           {
             type: 'GiftSent',
@@ -250,6 +282,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               emoji: gift.emoji,
               coinCost: cost,
               fee: giftFee(cost, command.feePercent),
+              bonusAmount,
               postings,
               after: after(state, userId, postings),
               ...request,
@@ -263,6 +296,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         // credited once per gift id, whatever the number of deliveries
         if (idMapHas(state.unclaimed, s.giftId) || idMapHas(state.claimed, s.giftId)) return [];
         const amount = s.coinCost - s.fee;
+        const bonusAmount = bonusShareReceived(s.bonusAmount ?? 0, s.fee, amount);
         const postings: Posting[] = [];
         if (amount > 0) postings.push({ debit: ACCOUNTS.transit, credit: gifts, amount });
         if (s.fee > 0) postings.push({ debit: ACCOUNTS.transit, credit: ACCOUNTS.fees, amount: s.fee });
@@ -279,6 +313,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               coinCost: s.coinCost,
               fee: s.fee,
               amount,
+              bonusAmount,
               sentAt: command.sentAt,
               postings,
               after: after(state, userId, postings),
@@ -292,7 +327,8 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           if (idMapHas(state.claimed, command.giftId)) throw conflict(LEDGER_MESSAGES.alreadyClaimed);
           throw notFound(LEDGER_MESSAGES.giftNotFound);
         }
-        const postings = amount > 0 ? [{ debit: gifts, credit: earnings, amount }] : [];
+        const bonusAmount = idMapGet(state.unclaimedBonus, command.giftId) ?? 0;
+        const postings = claimPostings(gifts, earnings, bonus, amount, bonusAmount);
         return [
           {
             type: 'GiftClaimed',
@@ -301,6 +337,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               txId: command.txId,
               giftId: command.giftId,
               amount,
+              bonusAmount,
               postings,
               after: after(state, userId, postings),
               ...request,
@@ -311,13 +348,15 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
       case 'ConvertGifts': {
         const giftIds: number[] = [];
         let amount = 0;
+        let bonusAmount = 0;
         for (const [giftId, coins] of idMapEntries(state.unclaimed)) {
           giftIds.push(giftId);
           amount += coins;
+          bonusAmount += idMapGet(state.unclaimedBonus, giftId) ?? 0;
         }
         // nothing to move: no event, except to remember a keyed request's answer
         if (giftIds.length === 0 && !command.request) return [];
-        const postings = amount > 0 ? [{ debit: gifts, credit: earnings, amount }] : [];
+        const postings = claimPostings(gifts, earnings, bonus, amount, bonusAmount);
         return [
           {
             type: 'GiftsConverted',
@@ -326,6 +365,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
               txId: command.txId,
               giftIds,
               amount,
+              bonusAmount,
               postings,
               after: after(state, userId, postings),
               ...request,
@@ -337,16 +377,26 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   },
 };
 
+/** Received coins claimed: the paid ones to the earnings (withdrawable), the free ones to the bonus. */
+function claimPostings(gifts: string, earnings: string, bonus: string, amount: number, bonusAmount: number) {
+  const postings: Posting[] = [];
+  if (amount - bonusAmount > 0) postings.push({ debit: gifts, credit: earnings, amount: amount - bonusAmount });
+  if (bonusAmount > 0) postings.push({ debit: gifts, credit: bonus, amount: bonusAmount });
+  return postings;
+}
+
 /** The member's balances after some postings; refuses what would overflow a safe integer. */
 function after(state: WalletState, userId: string, postings: Posting[]) {
   const changes = netChanges(postings);
   const balance = state.balance + (changes.get(userBalanceAccount(userId)) ?? 0);
   const gifts = state.gifts + (changes.get(userGiftsAccount(userId)) ?? 0);
   const earnings = state.earnings + (changes.get(userEarningsAccount(userId)) ?? 0);
-  if (![balance, gifts, earnings, balance + earnings].every(Number.isSafeInteger))
+  const bonus = state.bonus + (changes.get(userBonusAccount(userId)) ?? 0);
+  if (![balance, gifts, earnings, bonus, balance + earnings + bonus].every(Number.isSafeInteger))
     throw invalid(LEDGER_MESSAGES.balanceTooLarge);
-  if (balance < 0 || gifts < 0 || earnings < 0) throw new DomainError(LEDGER_MESSAGES.insufficient, 'invalid');
-  return { balance, gifts, earnings };
+  if (balance < 0 || gifts < 0 || earnings < 0 || bonus < 0)
+    throw new DomainError(LEDGER_MESSAGES.insufficient, 'invalid');
+  return { balance, gifts, earnings, bonus };
 }
 
 function recordAmount(event: WalletEvent): number {

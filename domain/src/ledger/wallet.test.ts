@@ -13,19 +13,36 @@ const B = 'bob';
 const bal = (u: string) => `user:${u}:balance`;
 const gif = (u: string) => `user:${u}:gifts`;
 const earn = (u: string) => `user:${u}:earnings`;
+const bon = (u: string) => `user:${u}:bonus`;
 
-const added = (userId: string, amount: number, txId: number, balanceBefore = 0): WalletEvent => ({
+/** coins added without payment: bonus coins */
+const added = (userId: string, amount: number, txId: number, bonusBefore = 0): WalletEvent => ({
   type: 'CoinsAdded',
   data: {
     userId,
     txId,
     amount,
-    postings: [{ debit: ACCOUNTS.credits, credit: bal(userId), amount }],
-    after: { balance: balanceBefore + amount, gifts: 0, earnings: 0 },
+    postings: [{ debit: ACCOUNTS.credits, credit: bon(userId), amount }],
+    after: { balance: 0, gifts: 0, earnings: 0, bonus: bonusBefore + amount },
+  },
+});
+const bought = (userId: string, coins: number, txId: number, balanceBefore = 0): WalletEvent => ({
+  type: 'CoinsPurchased',
+  data: {
+    userId,
+    txId,
+    packId: 1,
+    coins,
+    priceCents: 100,
+    provider: 'sandbox',
+    paymentRef: `p-${txId}`,
+    postings: [{ debit: ACCOUNTS.payments, credit: bal(userId), amount: coins }],
+    after: { balance: balanceBefore + coins, gifts: 0, earnings: 0, bonus: 0 },
   },
 });
 const rose = { id: 1, name: 'Rose', emoji: '🌹', coinCost: 1 };
 const coeur = { id: 2, name: 'Cœur', emoji: '❤️', coinCost: 5 };
+/** A's gift to B, paid with bought coins (A's balance then `after`) */
 const sent = (giftId: number, cost: number, fee: number, after: number): GiftSent => ({
   type: 'GiftSent',
   data: {
@@ -37,11 +54,13 @@ const sent = (giftId: number, cost: number, fee: number, after: number): GiftSen
     emoji: '❤️',
     coinCost: cost,
     fee,
+    bonusAmount: 0,
     postings: [{ debit: bal(A), credit: ACCOUNTS.transit, amount: cost }],
-    after: { balance: after, gifts: 0, earnings: 0 },
+    after: { balance: after, gifts: 0, earnings: 0, bonus: 0 },
   },
 });
-const received = (giftId: number, cost: number, fee: number, giftsAfter: number): GiftReceived => ({
+/** B credited with A's gift, `bonus` of it of free origin */
+const received = (giftId: number, cost: number, fee: number, giftsAfter: number, bonus = 0): GiftReceived => ({
   type: 'GiftReceived',
   data: {
     userId: B,
@@ -53,12 +72,13 @@ const received = (giftId: number, cost: number, fee: number, giftsAfter: number)
     coinCost: cost,
     fee,
     amount: cost - fee,
+    bonusAmount: bonus,
     sentAt: '2026-03-01T10:00:00.000Z',
     postings: [
       ...(cost - fee > 0 ? [{ debit: ACCOUNTS.transit, credit: gif(B), amount: cost - fee }] : []),
       ...(fee > 0 ? [{ debit: ACCOUNTS.transit, credit: ACCOUNTS.fees, amount: fee }] : []),
     ],
-    after: { balance: 0, gifts: giftsAfter, earnings: 0 },
+    after: { balance: 0, gifts: giftsAfter, earnings: 0, bonus: 0 },
   },
 });
 
@@ -79,12 +99,12 @@ describe('wallet: buying and adding coins', () => {
             provider: 'sandbox',
             paymentRef: 'p-1',
             postings: [{ debit: 'external:payments', credit: bal(A), amount: 550 }],
-            after: { balance: 550, gifts: 0, earnings: 0 },
+            after: { balance: 550, gifts: 0, earnings: 0, bonus: 0 },
           },
         },
       ]);
   });
-  it('adds coins from external:credits', () => {
+  it('adds coins from external:credits, as bonus coins (never paid for)', () => {
     given(walletDecider, [added(A, 10, 1)])
       .when({ type: 'AddCoins', userId: A, txId: 2, amount: 15 })
       .then([added(A, 15, 2, 10)]);
@@ -120,8 +140,9 @@ const claimedTen: WalletEvent = {
     txId: 20,
     giftId: 7,
     amount: 10,
+    bonusAmount: 0,
     postings: [{ debit: gif(B), credit: earn(B), amount: 10 }],
-    after: { balance: 0, gifts: 0, earnings: 10 },
+    after: { balance: 0, gifts: 0, earnings: 10, bonus: 0 },
   },
 };
 const earnedThenAdded = (): WalletEvent[] => [
@@ -133,8 +154,8 @@ const earnedThenAdded = (): WalletEvent[] => [
       userId: B,
       txId: 21,
       amount: 50,
-      postings: [{ debit: ACCOUNTS.credits, credit: bal(B), amount: 50 }],
-      after: { balance: 50, gifts: 0, earnings: 10 },
+      postings: [{ debit: ACCOUNTS.credits, credit: bon(B), amount: 50 }],
+      after: { balance: 0, gifts: 0, earnings: 10, bonus: 50 },
     },
   },
 ];
@@ -151,7 +172,7 @@ describe('wallet: withdrawing', () => {
             txId: 22,
             amount: 10,
             postings: [{ debit: earn(B), credit: 'external:withdrawals', amount: 10 }],
-            after: { balance: 50, gifts: 0, earnings: 0 },
+            after: { balance: 0, gifts: 0, earnings: 0, bonus: 50 },
           },
         },
       ]);
@@ -163,21 +184,7 @@ describe('wallet: withdrawing', () => {
     given(walletDecider, [added(A, 10, 1)])
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount: 1 })
       .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
-    const bought: WalletEvent = {
-      type: 'CoinsPurchased',
-      data: {
-        userId: A,
-        txId: 1,
-        packId: 1,
-        coins: 110,
-        priceCents: 100,
-        provider: 'sandbox',
-        paymentRef: 'p',
-        postings: [{ debit: ACCOUNTS.payments, credit: bal(A), amount: 110 }],
-        after: { balance: 110, gifts: 0, earnings: 0 },
-      },
-    };
-    given(walletDecider, [bought])
+    given(walletDecider, [bought(A, 110, 1)])
       .when({ type: 'WithdrawCoins', userId: A, txId: 2, amount: 110 })
       .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
   });
@@ -199,12 +206,12 @@ describe('wallet: gifts', () => {
     ...extra,
   });
   it('sends a gift: the cost leaves the balance for transit:gifts', () => {
-    given(walletDecider, [added(A, 12, 1)])
+    given(walletDecider, [bought(A, 12, 1)])
       .when(send())
       .then([sent(7, 5, 0, 7)]);
   });
   it('records the fee of GIFT_FEE_PERCENT, rounded down', () => {
-    given(walletDecider, [added(A, 12, 1)])
+    given(walletDecider, [bought(A, 12, 1)])
       .when(send({ feePercent: 30 }))
       .then([sent(7, 5, 1, 7)]);
     expect(giftFee(5, 30)).toBe(1);
@@ -221,7 +228,7 @@ describe('wallet: gifts', () => {
       .when(send({ gift: rose }))
       .thenThrows(LEDGER_MESSAGES.insufficient, 'invalid');
   });
-  it('spends bought or added coins first, then earnings (the withdrawable ones are kept longest)', () => {
+  it('spends bonus coins first, then bought ones, then earnings (the withdrawable ones are kept longest)', () => {
     const cost = { id: 3, name: 'Couronne', emoji: '👑', coinCost: 55 };
     given(walletDecider, earnedThenAdded())
       .when({ type: 'SendGift', userId: B, giftId: 30, receiverId: A, gift: cost, feePercent: 0 })
@@ -237,11 +244,13 @@ describe('wallet: gifts', () => {
             emoji: '👑',
             coinCost: 55,
             fee: 0,
+            // the 50 bonus coins it spent stay bonus coins for its receiver
+            bonusAmount: 50,
             postings: [
-              { debit: bal(B), credit: ACCOUNTS.transit, amount: 50 },
+              { debit: bon(B), credit: ACCOUNTS.transit, amount: 50 },
               { debit: earn(B), credit: ACCOUNTS.transit, amount: 5 },
             ],
-            after: { balance: 0, gifts: 0, earnings: 5 },
+            after: { balance: 0, gifts: 0, earnings: 5, bonus: 0 },
           },
         },
       ]);
@@ -284,8 +293,9 @@ describe('wallet: gifts', () => {
             txId: 20,
             giftId: 7,
             amount: 5,
+            bonusAmount: 0,
             postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-            after: { balance: 0, gifts: 5, earnings: 5 },
+            after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
           },
         },
       ]);
@@ -296,8 +306,9 @@ describe('wallet: gifts', () => {
         txId: 20,
         giftId: 7,
         amount: 5,
+        bonusAmount: 0,
         postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-        after: { balance: 0, gifts: 5, earnings: 5 },
+        after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
       },
     };
     given(walletDecider, [...history, claimed])
@@ -315,13 +326,14 @@ describe('wallet: gifts', () => {
         txId: 20,
         giftId: 7,
         amount: 5,
+        bonusAmount: 0,
         postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-        after: { balance: 0, gifts: 5, earnings: 5 },
+        after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
       },
     };
     const receivedAfterClaim: WalletEvent = {
       ...received(9, 3, 0, 8),
-      data: { ...received(9, 3, 0, 8).data, after: { balance: 0, gifts: 8, earnings: 5 } },
+      data: { ...received(9, 3, 0, 8).data, after: { balance: 0, gifts: 8, earnings: 5, bonus: 0 } },
     } as WalletEvent;
     const history = [received(7, 5, 0, 5), received(8, 5, 0, 10), claimed, receivedAfterClaim];
     const converted: WalletEvent = {
@@ -331,8 +343,9 @@ describe('wallet: gifts', () => {
         txId: 30,
         giftIds: [8, 9],
         amount: 8,
+        bonusAmount: 0,
         postings: [{ debit: gif(B), credit: earn(B), amount: 8 }],
-        after: { balance: 0, gifts: 0, earnings: 13 },
+        after: { balance: 0, gifts: 0, earnings: 13, bonus: 0 },
       },
     };
     given(walletDecider, history).when({ type: 'ConvertGifts', userId: B, txId: 30 }).then([converted]);
@@ -346,6 +359,147 @@ describe('wallet: gifts', () => {
     expect(state).toMatchObject({ balance: 0, earnings: 13, gifts: 0 });
     expect(state.unclaimed.size).toBe(0);
     expect(state.claimed.size).toBe(3);
+  });
+});
+
+describe('wallet: coins keep their origin through gifts', () => {
+  const licorne = { id: 8, name: 'Licorne', emoji: '🦄', coinCost: 500 };
+  const giftTo = (giftId: number, feePercent = 0): WalletCommand => ({
+    type: 'SendGift',
+    userId: A,
+    giftId,
+    receiverId: B,
+    gift: licorne,
+    feePercent,
+  });
+  /** what A's wallet decided, as B's wallet receives it */
+  const sentBy = (history: WalletEvent[], command: WalletCommand) =>
+    walletDecider.decide(command, fold(walletDecider, history))[0] as GiftSent;
+  const receive = (s: GiftSent): WalletCommand => ({ type: 'ReceiveGift', userId: B, sent: s.data, sentAt: 'x' });
+
+  it('a gift paid with bonus coins carries them: sent, received and claimed as bonus coins, never withdrawable', () => {
+    const gift = sentBy([added(A, 1000, 1)], giftTo(2));
+    expect(gift.data).toMatchObject({
+      bonusAmount: 500,
+      postings: [{ debit: bon(A), credit: ACCOUNTS.transit, amount: 500 }],
+      after: { balance: 0, gifts: 0, earnings: 0, bonus: 500 },
+    });
+    given(walletDecider)
+      .when(receive(gift))
+      .then(
+        [received(2, 500, 0, 500, 500)].map((e) => ({
+          ...e,
+          data: { ...e.data, name: 'Licorne', emoji: '🦄', catalogGiftId: 8, sentAt: 'x' },
+        })),
+      );
+    const [credited] = walletDecider.decide(receive(gift), walletDecider.initialState());
+    given(walletDecider, [credited])
+      .when({ type: 'ClaimGift', userId: B, txId: 3, giftId: 2 })
+      .then([
+        {
+          type: 'GiftClaimed',
+          data: {
+            userId: B,
+            txId: 3,
+            giftId: 2,
+            amount: 500,
+            bonusAmount: 500,
+            postings: [{ debit: gif(B), credit: bon(B), amount: 500 }],
+            after: { balance: 0, gifts: 0, earnings: 0, bonus: 500 },
+          },
+        },
+      ]);
+    const [claimed] = walletDecider.decide(
+      { type: 'ClaimGift', userId: B, txId: 3, giftId: 2 },
+      fold(walletDecider, [credited]),
+    );
+    given(walletDecider, [credited, claimed])
+      .when({ type: 'WithdrawCoins', userId: B, txId: 4, amount: 300 })
+      .thenThrows(LEDGER_MESSAGES.notWithdrawable, 'invalid');
+    // and offered on, they stay bonus coins for the next member
+    const onward = walletDecider.decide(
+      { type: 'SendGift', userId: B, giftId: 5, receiverId: 'carol', gift: licorne, feePercent: 0 },
+      fold(walletDecider, [credited, claimed]),
+    )[0] as GiftSent;
+    expect(onward.data.bonusAmount).toBe(500);
+  });
+
+  it('a gift paid with bought coins becomes its receiver’s earnings: withdrawable', () => {
+    const gift = sentBy([bought(A, 550, 1)], giftTo(2));
+    expect(gift.data.bonusAmount).toBe(0);
+    const [credited] = walletDecider.decide(receive(gift), walletDecider.initialState());
+    const [claimed] = walletDecider.decide(
+      { type: 'ClaimGift', userId: B, txId: 3, giftId: 2 },
+      fold(walletDecider, [credited]),
+    );
+    expect(claimed.data.postings).toEqual([{ debit: gif(B), credit: earn(B), amount: 500 }]);
+    given(walletDecider, [credited, claimed])
+      .when({ type: 'WithdrawCoins', userId: B, txId: 4, amount: 300 })
+      .then([
+        {
+          type: 'CoinsWithdrawn',
+          data: {
+            userId: B,
+            txId: 4,
+            amount: 300,
+            postings: [{ debit: earn(B), credit: ACCOUNTS.withdrawals, amount: 300 }],
+            after: { balance: 0, gifts: 0, earnings: 200, bonus: 0 },
+          },
+        },
+      ]);
+  });
+
+  it('a gift paid partly with bonus coins: the fee takes those first, the claim splits the rest', () => {
+    // 300 bonus + 550 bought: the 500-coin gift spends the 300 bonus coins and 200 bought ones
+    const gift = sentBy([added(A, 300, 1), bought(A, 550, 2)], giftTo(3, 10));
+    expect(gift.data).toMatchObject({
+      fee: 50,
+      bonusAmount: 300,
+      postings: [
+        { debit: bon(A), credit: ACCOUNTS.transit, amount: 300 },
+        { debit: bal(A), credit: ACCOUNTS.transit, amount: 200 },
+      ],
+    });
+    const [credited] = walletDecider.decide(receive(gift), walletDecider.initialState());
+    // 450 credited, of which 250 bonus (the 50 fee taken from the 300 bonus coins)
+    expect(credited.data).toMatchObject({ amount: 450, bonusAmount: 250 });
+    given(walletDecider, [credited])
+      .when({ type: 'ConvertGifts', userId: B, txId: 4 })
+      .then([
+        {
+          type: 'GiftsConverted',
+          data: {
+            userId: B,
+            txId: 4,
+            giftIds: [3],
+            amount: 450,
+            bonusAmount: 250,
+            postings: [
+              { debit: gif(B), credit: earn(B), amount: 200 },
+              { debit: gif(B), credit: bon(B), amount: 250 },
+            ],
+            after: { balance: 0, gifts: 0, earnings: 200, bonus: 250 },
+          },
+        },
+      ]);
+  });
+
+  it('spends as free the coins an old balance holds from additions made before the bonus account', () => {
+    const legacyAdded: WalletEvent = {
+      type: 'CoinsAdded',
+      data: {
+        userId: A,
+        txId: 1,
+        amount: 400,
+        postings: [{ debit: ACCOUNTS.credits, credit: bal(A), amount: 400 }],
+        after: { balance: 400, gifts: 0 },
+      },
+    };
+    // 400 old free coins and 1,100 bought ones, all in the balance: the gift carries 400 of free origin
+    expect(sentBy([legacyAdded, bought(A, 1100, 2, 400)], giftTo(3)).data.bonusAmount).toBe(400);
+    // after that gift, the next one is bought coins only
+    const first = sentBy([legacyAdded, bought(A, 1100, 2, 400)], giftTo(3));
+    expect(sentBy([legacyAdded, bought(A, 1100, 2, 400), first], giftTo(4)).data.bonusAmount).toBe(0);
   });
 });
 
@@ -364,9 +518,10 @@ describe('wallet: idempotency keys', () => {
       event: 'CoinsAdded',
       txId: 1,
       amount: 10,
-      balance: 10,
+      balance: 0,
       gifts: 0,
       earnings: 0,
+      bonus: 10,
     });
   });
   it('refuses the same key with another request', () => {
@@ -391,8 +546,9 @@ describe('wallet: idempotency keys', () => {
           txId: 5,
           giftIds: [],
           amount: 0,
+          bonusAmount: 0,
           postings: [],
-          after: { balance: 0, gifts: 0, earnings: 0 },
+          after: { balance: 0, gifts: 0, earnings: 0, bonus: 0 },
           request,
         },
       },

@@ -2,6 +2,7 @@ import {
   isUserAccount,
   parseUserAccount,
   userBalanceAccount,
+  userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
 } from '@evo/domain';
@@ -28,6 +29,7 @@ export function ledgerQueries(read: ReadStore) {
       return {
         coins_balance: w?.coins_balance ?? 0,
         coins_withdrawable: w?.coins_withdrawable ?? 0,
+        coins_bonus: w?.coins_bonus ?? 0,
         gifts_unclaimed: w?.gifts_unclaimed ?? 0,
       };
     },
@@ -48,8 +50,11 @@ export function ledgerQueries(read: ReadStore) {
         account: m.account,
         gift_id: m.gift_id,
         // the balances the event stated (`after`), as the wallet shows them
-        coins_balance_after: walletCoins({ balance: m.balance_after, earnings: m.earnings_after ?? undefined })
-          .coins_balance,
+        coins_balance_after: walletCoins({
+          balance: m.balance_after,
+          earnings: m.earnings_after ?? undefined,
+          bonus: m.bonus_after ?? undefined,
+        }).coins_balance,
         gifts_unclaimed_after: m.gifts_after,
         counterpart_pseudo: (m.counterpart_id && pseudos.get(m.counterpart_id)) || null,
       }));
@@ -83,6 +88,7 @@ export function ledgerQueries(read: ReadStore) {
       const running = new Map<string, number>([
         [userBalanceAccount(userId), 0],
         [userEarningsAccount(userId), 0],
+        [userBonusAccount(userId), 0],
         [userGiftsAccount(userId), 0],
       ]);
       const entries: LedgerAuditEntry[] = [];
@@ -119,7 +125,8 @@ export function ledgerQueries(read: ReadStore) {
         if (
           running.get(userBalanceAccount(userId)) !== m.balance_after ||
           running.get(userGiftsAccount(userId)) !== m.gifts_after ||
-          (m.earnings_after != null && running.get(userEarningsAccount(userId)) !== m.earnings_after)
+          (m.earnings_after != null && running.get(userEarningsAccount(userId)) !== m.earnings_after) ||
+          (m.bonus_after ?? 0) !== running.get(userBonusAccount(userId))
         ) {
           consistent = false;
         }
@@ -127,8 +134,12 @@ export function ledgerQueries(read: ReadStore) {
       return {
         as_of: asOf ?? null,
         balances: Object.fromEntries(running) as Record<string, number>,
-        coins_balance: (running.get(userBalanceAccount(userId)) ?? 0) + (running.get(userEarningsAccount(userId)) ?? 0),
+        coins_balance:
+          (running.get(userBalanceAccount(userId)) ?? 0) +
+          (running.get(userEarningsAccount(userId)) ?? 0) +
+          (running.get(userBonusAccount(userId)) ?? 0),
         coins_withdrawable: running.get(userEarningsAccount(userId)) ?? 0,
+        coins_bonus: running.get(userBonusAccount(userId)) ?? 0,
         gifts_unclaimed: running.get(userGiftsAccount(userId)) ?? 0,
         consistent,
         entries,

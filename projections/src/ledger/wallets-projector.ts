@@ -18,10 +18,12 @@ export const COIN_MOVEMENTS = 'coin_movements';
 export interface CoinWalletDoc extends Doc {
   _id: string;
   user_id: string;
-  /** every coin the member may spend: bought or added (user:<id>:balance) and earned (user:<id>:earnings) */
+  /** every coin the member may spend: bought (user:<id>:balance), bonus (user:<id>:bonus) and earned (user:<id>:earnings) */
   coins_balance: number;
   /** the earned ones, the only ones a withdrawal takes (user:<id>:earnings) */
   coins_withdrawable: number;
+  /** the ones of free origin, never withdrawable (user:<id>:bonus) */
+  coins_bonus: number;
   /** received gifts not yet claimed or converted */
   gifts_unclaimed: number;
   /** log position of the last movement (string) */
@@ -50,6 +52,8 @@ export interface CoinMovementDoc extends Doc {
   gifts_after: number;
   /** null on movements recorded before the earnings account existed */
   earnings_after: number | null;
+  /** null on movements recorded before the bonus account existed */
+  bonus_after: number | null;
   actor: string | null;
   correlation_id: string;
   causation_id: string | null;
@@ -100,9 +104,10 @@ function describe(e: WalletEvent): Described {
 }
 
 /** What a member sees of the balances a movement states (`after`). */
-export const walletCoins = (after: { balance: number; earnings?: number }) => ({
-  coins_balance: after.balance + (after.earnings ?? 0),
+export const walletCoins = (after: { balance: number; earnings?: number; bonus?: number }) => ({
+  coins_balance: after.balance + (after.earnings ?? 0) + (after.bonus ?? 0),
   coins_withdrawable: after.earnings ?? 0,
+  coins_bonus: after.bonus ?? 0,
 });
 
 /**
@@ -136,6 +141,7 @@ export const walletsProjector: Projector = {
       balance_after: d.after.balance,
       gifts_after: d.after.gifts,
       earnings_after: d.after.earnings ?? null,
+      bonus_after: d.after.bonus ?? null,
       actor: event.metadata.userId ?? null,
       correlation_id: event.metadata.correlationId,
       causation_id: event.metadata.causationId ?? null,

@@ -44,7 +44,7 @@ export interface StatsDoc extends Doc {
   coins_bought?: number;
   /** coins given without payment (external:credits) */
   coins_added?: number;
-  /** Σ user:<id>:balance and user:<id>:earnings */
+  /** Σ user:<id>:balance, user:<id>:bonus and user:<id>:earnings */
   coins_in_balances?: number;
   /** Σ user:<id>:gifts */
   coins_in_unclaimed_gifts?: number;
@@ -102,7 +102,7 @@ function coinCounters(postings: Parameters<typeof netChanges>[0]): Partial<Recor
   const add = (k: Counter, n: number) => (inc[k] = (inc[k] ?? 0) + n);
   for (const [account, delta] of netChanges(postings)) {
     const user = parseUserAccount(account);
-    // members' balances: what they may spend, bought, added or earned
+    // members' balances: what they may spend, bought, bonus or earned
     if (user) add(user.kind === 'gifts' ? 'coins_in_unclaimed_gifts' : 'coins_in_balances', delta);
     else if (account === ACCOUNTS.transit) add('coins_in_transit', delta);
     else if (account === ACCOUNTS.fees) add('fees', delta);

@@ -188,8 +188,9 @@ async function writeKnownHistory(events: EventStore) {
     { type: 'PurchaseCoins', userId: ids.bob, txId: 1, pack: COIN_PACKS[0], provider: 'sandbox', paymentRef: 'r1' },
     at(20, 14),
   );
-  await wallet('bob', { type: 'AddCoins', userId: ids.bob, txId: 2, amount: 40 }, at(20, 15));
-  await gift(3, 25, at(20, 16));
+  // the gift before the added coins: paid with bought coins, so that alice earns withdrawable ones
+  await gift(3, 25, at(20, 15));
+  await wallet('bob', { type: 'AddCoins', userId: ids.bob, txId: 2, amount: 40 }, at(20, 16));
   await wallet('alice', { type: 'ClaimGift', userId: ids.alice, txId: 4, giftId: 3 }, at(20, 17));
   await gift(5, 5, at(20, 18));
   // only coins earned from gifts are withdrawable: alice withdraws some of the gift she claimed

@@ -20,9 +20,13 @@ export const typeLabel = (type: string): string => TYPES[type] ?? (type || '—'
 
 export const methodLabel = (method: string): string => METHODS[method] ?? (method || '—');
 
-/** `user:<id>:balance` → 'Solde', `user:<id>:earnings` → 'Gains retirables', `user:<id>:gifts` → 'Cadeaux non récupérés'. */
+/**
+ * `user:<id>:balance` → 'Coins achetés', `user:<id>:bonus` → 'Coins bonus (non retirables)',
+ * `user:<id>:earnings` → 'Gains retirables', `user:<id>:gifts` → 'Cadeaux non récupérés'.
+ */
 export function accountLabel(account: string): string {
-  if (account.endsWith(':balance')) return 'Solde';
+  if (account.endsWith(':balance')) return 'Coins achetés';
+  if (account.endsWith(':bonus')) return 'Coins bonus (non retirables)';
   if (account.endsWith(':earnings')) return 'Gains retirables';
   if (account.endsWith(':gifts')) return 'Cadeaux non récupérés';
   return account;

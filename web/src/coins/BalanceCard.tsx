@@ -5,14 +5,19 @@ import { CashOutIcon, CoinIcon, GiftBoxIcon } from '../shell/ui/icons';
 const BALANCE = 'Solde';
 const UNCLAIMED = 'Cadeaux reçus non utilisés';
 const WITHDRAWABLE = 'Dont retirable';
-const WITHDRAWABLE_HINT = 'Seuls les coins gagnés avec les cadeaux reçus peuvent être retirés.';
+const WITHDRAWABLE_HINT = 'Seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.';
+const NOT_WITHDRAWABLE = 'Non retirable';
+/** why each kind of coin cannot be withdrawn (the origin rule, domain/src/ledger/coin-origin.ts) */
+const BOUGHT_REASON = 'achetés : à offrir ; offerts, ils deviennent retirables pour qui les reçoit.';
+const BONUS_REASON =
+  'bonus : ajoutés sans paiement ou reçus avec des cadeaux payés en coins bonus ; jamais retirables, même offerts.';
 const LOAD_FAILED = 'Impossible de charger votre solde.';
 
 interface BalanceCardProps {
   handle: WalletHandle;
   /** also show the received gift coins not yet claimed */
   showUnclaimed?: boolean;
-  /** also show how much of the balance may be withdrawn (the coins earned from gifts) */
+  /** also show how much of the balance may be withdrawn (the coins earned from gifts), and why the rest may not */
   showWithdrawable?: boolean;
 }
 
@@ -60,6 +65,7 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
           <p className="coins-balance__hint">{WITHDRAWABLE_HINT}</p>
         </div>
       ) : null}
+      {showWithdrawable && wallet ? <NotWithdrawable wallet={wallet} /> : null}
       {showUnclaimed ? (
         <div className="coins-balance__item">
           <dt>{UNCLAIMED}</dt>
@@ -76,5 +82,29 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
         </div>
       ) : null}
     </dl>
+  );
+}
+
+/** The part of the balance that cannot be withdrawn, by origin, each with its reason. */
+function NotWithdrawable({ wallet }: { wallet: NonNullable<WalletHandle['wallet']> }) {
+  const bonus = wallet.coins_bonus;
+  const bought = Math.max(0, wallet.coins_balance - wallet.coins_withdrawable - bonus);
+  return (
+    <div className="coins-balance__item">
+      <dt>{NOT_WITHDRAWABLE}</dt>
+      <dd className="coins-balance__value coins-balance__value--withdrawable" data-testid="coins-not-withdrawable">
+        {formatCoins(bought + bonus)}
+      </dd>
+      {bought > 0 ? (
+        <p className="coins-balance__hint" data-testid="coins-bought">
+          <strong>{formatCoins(bought)}</strong> {BOUGHT_REASON}
+        </p>
+      ) : null}
+      {bonus > 0 ? (
+        <p className="coins-balance__hint" data-testid="coins-bonus">
+          <strong>{formatCoins(bonus)}</strong> {BONUS_REASON}
+        </p>
+      ) : null}
+    </div>
   );
 }

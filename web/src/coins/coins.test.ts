@@ -43,10 +43,17 @@ describe('idempotency keys', () => {
 
 describe('wallet store', () => {
   it('applies pushes in log order and command answers partially', () => {
-    applyWallet('a@x.fr', { coins_balance: 10, coins_withdrawable: 4, gifts_unclaimed: 0, position: '5' });
+    applyWallet('a@x.fr', {
+      coins_balance: 10,
+      coins_withdrawable: 4,
+      coins_bonus: 2,
+      gifts_unclaimed: 0,
+      position: '5',
+    });
     expect(walletSnapshot().wallet).toEqual({
       coins_balance: 10,
       coins_withdrawable: 4,
+      coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
     });
@@ -54,6 +61,7 @@ describe('wallet store', () => {
     expect(walletSnapshot().wallet).toEqual({
       coins_balance: 10,
       coins_withdrawable: 4,
+      coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
     });
@@ -61,6 +69,7 @@ describe('wallet store', () => {
     expect(walletSnapshot().wallet).toEqual({
       coins_balance: 9,
       coins_withdrawable: 4,
+      coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
     });
@@ -68,6 +77,7 @@ describe('wallet store', () => {
     expect(walletSnapshot().wallet).toEqual({
       coins_balance: 9,
       coins_withdrawable: 4,
+      coins_bonus: 2,
       gifts_unclaimed: 5,
       add_coins_enabled: true,
     });

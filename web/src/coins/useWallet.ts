@@ -77,12 +77,13 @@ export function applyWallet(email: string, update: WalletUpdate): void {
       // no usable position: apply it anyway
     }
   }
-  const { coins_balance: coins, coins_withdrawable: withdrawable, gifts_unclaimed: gifts } = update;
-  if (coins === undefined && gifts === undefined && withdrawable === undefined) return;
+  const { coins_balance: coins, coins_withdrawable: withdrawable, coins_bonus: bonus, gifts_unclaimed: gifts } = update;
+  if (coins === undefined && gifts === undefined && withdrawable === undefined && bonus === undefined) return;
   version += 1;
   const base = current.wallet ?? {
     coins_balance: 0,
     coins_withdrawable: 0,
+    coins_bonus: 0,
     gifts_unclaimed: 0,
     add_coins_enabled: true,
   };
@@ -91,6 +92,7 @@ export function applyWallet(email: string, update: WalletUpdate): void {
     wallet: {
       coins_balance: coins ?? base.coins_balance,
       coins_withdrawable: withdrawable ?? base.coins_withdrawable,
+      coins_bonus: bonus ?? base.coins_bonus,
       gifts_unclaimed: gifts ?? base.gifts_unclaimed,
       add_coins_enabled: base.add_coins_enabled,
     },
