@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(giftsRootRouter(deps));
 
   // the client-side router owns every other path
-  if (options.webDist && existsSync(options.webDist)) app.use(webAppRouter(options.webDist));
+  if (options.webDist && existsSync(options.webDist)) app.use(webAppRouter(options.webDist, deps));
 
   app.use(errorHandler(deps.config.MAX_VIDEO_MB));
   return app;

@@ -25,7 +25,12 @@ function get(url: string, headers: Record<string, string> = {}) {
 }
 
 const script = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `mot${i % 20}`))};\n`;
-const page = `<!doctype html><html lang="fr"><head><title>EVO</title></head><body><div id="root">${'<p>Chargement...</p>'.repeat(80)}</div></body></html>`;
+const shell = `<div id="root">${'<p>Chargement...</p>'.repeat(80)}</div>`;
+const page = `<!doctype html><html lang="fr"><head><meta name="description" content="EVO" /><title>EVO</title></head><body>${shell}</body></html>`;
+
+/** the Open Graph properties of a page, in order */
+const ogOf = (html: string) =>
+  [...html.matchAll(/<meta property="(og:[a-z:]+)" content="([^"]*)" \/>/g)].map(([, p, c]) => [p, c] as const);
 
 describe('the built web app as the server sends it (issue 30, Major 1)', () => {
   let dist: string;
@@ -86,9 +91,45 @@ describe('the built web app as the server sends it (issue 30, Major 1)', () => {
       expect(res.status, path).toBe(status);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['content-encoding'], path).toBe('br');
-      expect(brotliDecompressSync(res.body).toString()).toBe(page);
+      const html = brotliDecompressSync(res.body).toString();
+      expect(html).toContain(shell);
+      expect(html).toContain('<title>EVO</title>');
       expect(res.headers['cache-control']).toBe(CACHE_PAGE);
     }
+  });
+
+  it("names a public video's title, author and poster in its page, for link previews (issue 30, Major 2)", async () => {
+    const { client, member } = await registerAndLogin(server.url, {
+      video_title: 'Mon "chat" & <moi> $&',
+      bio: 'Une bio',
+    });
+    const video = ((await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Array<{ id: number }>)[0];
+    await server.deps.jobs.drain(60_000);
+    const html = (await get(`${server.url}/video/${video.id}`)).body.toString();
+    expect(html).toContain('<title>Mon &quot;chat&quot; &amp; &lt;moi&gt; $&amp; · EVO</title>');
+    expect(html).toContain(`<meta name="description" content="Une vidéo de @${member.pseudo} sur EVO." />`);
+    const og = new Map(ogOf(html));
+    expect(og.get('og:type')).toBe('video.other');
+    expect(og.get('og:title')).toBe(`Mon &quot;chat&quot; &amp; &lt;moi&gt; $&amp; · @${member.pseudo}`);
+    expect(og.get('og:url')).toBe(`${server.url}/video/${video.id}`);
+    expect(og.get('og:locale')).toBe('fr_FR');
+    const poster = og.get('og:image');
+    expect(poster).toMatch(new RegExp(`^${server.url}/uploads/posters/`));
+    // whoever builds the preview has no session: the poster is theirs to fetch
+    const image = await get(poster!);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).not.toContain(member.email);
+
+    // any other page: the site's own preview
+    const feed = (await get(`${server.url}/feed`)).body.toString();
+    expect(new Map(ogOf(feed)).get('og:title')).toBe('EVO');
+    expect(new Map(ogOf(feed)).get('og:image')).toBeUndefined();
+    // an unknown video: the site's preview too (and the app says "Vidéo indisponible")
+    const unknown = await get(`${server.url}/video/999999`);
+    expect(unknown.status).toBe(200);
+    expect(new Map(ogOf(unknown.body.toString())).get('og:type')).toBe('website');
   });
 
   it('compresses API answers above 1 kB', async () => {

@@ -18,7 +18,7 @@ export function videoIdParam(raw: unknown): number {
 }
 
 /**
- * GET  /videos/:id/comments -> { items: [{ id, parent_id, user_pseudo, user_profile_picture, content, created_at }] }
+ * GET  /videos/:id/comments (no session needed) -> { items: [{ id, parent_id, user_pseudo, user_profile_picture, content, created_at }] }
  * POST /videos/:id/comment  { userEmail?, userPseudo?, content, parentId? } -> 201 { message, item }
  */
 export function commentsRouter(deps: AppDeps): Router {
@@ -26,12 +26,12 @@ export function commentsRouter(deps: AppDeps): Router {
   const queries = commentsQueries(read);
   const r = Router();
 
+  /** a public video's comments to anyone, visitors too (read-only: posting needs a session) */
   r.get(
     '/videos/:id/comments',
-    requireAuth,
     route(async (req, res) => {
       const videoId = videoIdParam(req.params.id);
-      const items = await queries.ofVideo(videoId, currentUserId(req));
+      const items = await queries.ofVideo(videoId, req.session?.userId);
       if (!items) throw new HttpError(404, COMMENT_MESSAGES.videoNotFound);
       res.json({ items } satisfies CommentsAnswer);
     }),

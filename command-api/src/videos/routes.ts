@@ -31,6 +31,14 @@ export const VIDEO_ROUTE_MESSAGES = {
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
 const ViewBody = z.object({ videoId: videoIdField, userEmail: actorEmailField });
 
+/** A video as a visitor gets it: the author named by pseudo only. */
+export const withoutEmails = <V extends { user_email: string; email: string; owner_email: string }>(video: V): V => ({
+  ...video,
+  user_email: '',
+  email: '',
+  owner_email: '',
+});
+
 /** how long a like waits for the read models to include it before answering its count */
 const COUNT_WAIT_MS = 2000;
 
@@ -96,16 +104,20 @@ export function videosRouter(deps: AppDeps): Router {
     }),
   );
 
+  /** a public video to anyone, visitors too (a shared link); the others as below */
   r.get(
     '/videos/:id',
-    requireAuth,
     route(async (req, res) => {
       const { id } = parseInput(VideoIdParam, req.params);
-      const found = await q.video(id, currentUserId(req));
+      const viewerId = req.session?.userId;
+      const found = await q.video(id, viewerId);
       if (!found) throw new HttpError(404, M.videoNotFound);
+      // a visitor is anyone on the internet: the author's address stays among members
+      if (found.visible && !viewerId) return void res.json(withoutEmails(found.video) satisfies ViewerVideo);
       if (found.visible) return void res.json(found.video satisfies ViewerVideo);
       // not public: administrators see it, and so does the author of a video hidden by moderation
-      // (with the sanction message); anyone else is told it is unavailable
+      // (with the sanction message); anyone else (a visitor too) is told it is unavailable
+      if (!viewerId) throw new HttpError(404, M.videoUnavailable);
       const me = await sessionUser(req, q);
       const hiddenForItsAuthor = found.doc.status === VISIBILITY_HIDDEN && found.doc.user_id === me._id;
       if (!me.is_admin && !hiddenForItsAuthor) throw new HttpError(404, M.videoUnavailable);

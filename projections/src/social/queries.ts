@@ -326,11 +326,14 @@ export function socialQueries(read: ReadStore) {
       return withViewerFlags(userId, list);
     },
 
-    /** one video (whatever its visibility: the caller decides who may see it) with the viewer's flags */
-    async video(videoId: number, viewerId: string) {
+    /**
+     * one video (whatever its visibility: the caller decides who may see it) with the viewer's
+     * flags (none for a visitor, `viewerId` undefined)
+     */
+    async video(videoId: number, viewerId: string | undefined) {
       const v = await videos.findOne({ _id: videoId });
       if (!v) return null;
-      const [shown] = await withViewerFlags(viewerId, [v]);
+      const [shown] = viewerId ? await withViewerFlags(viewerId, [v]) : [viewerVideo(v, false, false)];
       return { doc: v, visible: isVisibleVideo(v), video: shown };
     },
 
