@@ -5,7 +5,7 @@
  * serves scripts, so the hooks live here).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import {
   Client,
@@ -140,4 +140,36 @@ export async function slowUplink(
       uploadThroughput: -1,
     });
   };
+}
+
+/**
+ * What covers `locator` (a fixed bar, a toast…), once scrolled into view: what the browser hits at
+ * its centre and halfway to its four corners, when that is not the element itself. Empty when it is
+ * wholly visible and uncovered.
+ */
+export async function coveredBy(locator: Locator): Promise<string[]> {
+  await locator.scrollIntoViewIfNeeded();
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return ['nothing: not displayed'];
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return ['nothing: cut off'];
+    // the centre and the points halfway to each corner (inside rounded corners and pills)
+    const [cx, cy, dx, dy] = [r.left + r.width / 2, r.top + r.height / 2, r.width / 4, r.height / 4];
+    const points: Array<[number, number]> = [
+      [cx, cy],
+      [cx - dx, cy - dy],
+      [cx + dx, cy - dy],
+      [cx - dx, cy + dy],
+      [cx + dx, cy + dy],
+    ];
+    const found: string[] = [];
+    for (const [x, y] of points) {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === el || el.contains(hit))) {
+        const bar = hit?.closest('nav, header, [role="status"], [role="alert"]') ?? hit;
+        found.push(bar ? `${bar.tagName.toLowerCase()}.${bar.className}` : 'nothing');
+      }
+    }
+    return found;
+  });
 }

@@ -38,9 +38,13 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
   }
 
   for (const size of SIZES) {
-    it(`a shared video link opened by a visitor comes back to the video after login (${size.name})`, async () => {
+    it(`a shared video link plays for a visitor, and the top bar's login comes back to it (${size.name})`, async () => {
       const { context, page } = await visitor(size.viewport);
       await page.goto(`${live.server.url}/video/${videoId}`);
+      // issue 30: a public video is watchable logged out (it used to send the visitor to /login)
+      await page.getByRole('heading', { name: 'Ma première vidéo' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/video/${videoId}`);
+      await page.locator('header.topbar').getByRole('link', { name: 'Se connecter' }).click();
       await page.waitForURL((u) => u.pathname === '/login');
       expect(new URL(page.url()).searchParams.get('retour')).toBe(`/video/${videoId}`);
       await page.getByLabel('Email').waitFor();
@@ -48,6 +52,7 @@ describe.skipIf(!!skip)('shared links and forms for a logged-out visitor', () =>
       await logIn(page);
       await page.waitForURL((u) => u.pathname === `/video/${videoId}`);
       await page.getByRole('heading', { name: 'Ma première vidéo' }).waitFor();
+      await page.getByRole('button', { name: /^J'aime/ }).waitFor();
       await checkLayout(page);
       await screenshot(page, `e2e-visitor-back-on-video-${size.name}`, { fullPage: false });
       await context.close();

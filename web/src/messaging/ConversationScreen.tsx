@@ -4,6 +4,7 @@ import { ArrowLeftIcon } from '../videos/icons';
 import { ConversationView } from './ConversationView';
 import { useRecipient } from './useRecipient';
 import './messaging.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const CONVERSATION_NOT_FOUND = 'Conversation introuvable.';
@@ -22,11 +23,7 @@ export default function ConversationScreen() {
 
   let body;
   if (!me) {
-    body = (
-      <p className="social-error" role="alert">
-        {NOT_LOGGED_IN}
-      </p>
-    );
+    body = <LoginPrompt message={NOT_LOGGED_IN} />;
   } else if (recipient.problem) {
     body = (
       <div className="alert alert--danger" role="alert">

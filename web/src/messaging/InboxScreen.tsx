@@ -11,6 +11,7 @@ import { fetchReceived, type HiddenConversation, type Message } from './api';
 import { groupConversations, hideUpTo, mergeMessages, type ConversationSummary } from './conversations';
 import { ConversationView, LOAD_FAILED } from './ConversationView';
 import './messaging.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Messages';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -73,11 +74,7 @@ export default function InboxScreen() {
 
   let list;
   if (!email) {
-    list = (
-      <p className="social-error" role="alert">
-        {NOT_LOGGED_IN}
-      </p>
-    );
+    list = <LoginPrompt message={NOT_LOGGED_IN} />;
   } else if (inbox.error && !inbox.data) {
     list = (
       <div className="alert alert--danger" role="alert">

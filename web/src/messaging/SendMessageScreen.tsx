@@ -13,6 +13,7 @@ import { MUST_FOLLOW } from './ConversationView';
 import { useMessagePermission } from './useMessagePermission';
 import { useRecipient } from './useRecipient';
 import './messaging.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const EMPTY_MESSAGE = 'Le message ne peut pas être vide.';
 const NOT_LOGGED_IN = 'Utilisateur non connecté.';
@@ -93,11 +94,7 @@ export default function SendMessageScreen() {
             </div>
           </article>
           <div className="card send-message__form">
-            {!me ? (
-              <p className="social-error" role="alert">
-                {NOT_LOGGED_IN}
-              </p>
-            ) : null}
+            {!me ? <LoginPrompt message={NOT_LOGGED_IN} /> : null}
             {error ? <FormError message={error.message} detail={error.detail} /> : null}
             <Composer
               label={`Votre message à @${target.pseudo}`}

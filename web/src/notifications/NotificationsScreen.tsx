@@ -4,6 +4,7 @@ import { useToast } from '../shell/toast';
 import { NotificationList } from './NotificationList';
 import { loadNotifications, markAllRead, useNotificationsState } from './store';
 import './notifications.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Notifications';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -59,9 +60,7 @@ export default function NotificationsScreen() {
         ) : null}
       </header>
       {!email ? (
-        <p className="social-error" role="alert">
-          {NOT_LOGGED_IN}
-        </p>
+        <LoginPrompt message={NOT_LOGGED_IN} />
       ) : !loaded && items.length === 0 && (loading || owner !== email) ? (
         <p className="loading" role="status">
           Chargement...

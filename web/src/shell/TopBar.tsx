@@ -1,5 +1,6 @@
 import { useId, type ComponentType } from 'react';
-import { Link, NavLink } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { withReturn } from '../identity/returnPath';
 import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationMenu } from '../notifications/NotificationMenu';
 import { topBarProfilePath } from './paths';
@@ -36,15 +37,24 @@ interface Destination {
 export function TopBar({ light }: { light: boolean }) {
   const { user, isAdmin, signOut } = useCurrentUser();
   const menu = useDisclosure<HTMLElement>();
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}${location.hash}`;
   const navId = useId();
 
+  // A visitor has no profile, messages or vault: those links (and "Mon profil"'s fall-back to the
+  // admin area, which SPEC gives a member with no stored pseudo) are for members; the visitor gets
+  // 'Se connecter' and 'Créer un compte' instead.
   const destinations: Destination[] = [
     { to: '/', label: 'Accueil', Icon: HomeIcon, end: true, mobileOnly: true },
     { to: '/friends', label: 'Amis', Icon: FriendsIcon },
     { to: '/feed', label: 'Pour toi', Icon: CompassIcon },
-    { to: topBarProfilePath(user), label: 'Mon profil', Icon: UserIcon, end: true },
-    { to: '/messages', label: 'Messages', Icon: MessageIcon },
-    { to: '/coffre', label: 'Coffre', Icon: VaultIcon },
+    ...(user
+      ? [
+          { to: topBarProfilePath(user), label: 'Mon profil', Icon: UserIcon, end: true },
+          { to: '/messages', label: 'Messages', Icon: MessageIcon },
+          { to: '/coffre', label: 'Coffre', Icon: VaultIcon },
+        ]
+      : []),
     ...(isAdmin ? [{ to: '/admin', label: 'Admin', Icon: ShieldIcon }] : []),
   ];
 
@@ -109,10 +119,11 @@ export function TopBar({ light }: { light: boolean }) {
             </>
           ) : (
             <>
-              <Link to="/login" className="btn btn--small btn--outline">
+              {/* both come back here afterwards (a shared video, a feed…) */}
+              <Link to={withReturn('/login', here)} className="btn btn--small btn--outline">
                 Se connecter
               </Link>
-              <Link to="/register" className="btn btn--small btn--primary">
+              <Link to={withReturn('/register', here)} className="btn btn--small btn--primary">
                 Créer un compte
               </Link>
             </>

@@ -35,7 +35,8 @@ const FriendsFeedScreen = lazy(() => import('../social/FriendsFeedScreen'));
 const SuggestionsScreen = lazy(() => import('../social/SuggestionsScreen'));
 const ProfileScreen = membersOnly(lazy(() => import('../social/ProfileScreen')));
 const FriendsScreen = lazy(() => import('../social/FriendsScreen'));
-const VideoScreen = membersOnly(lazy(() => import('../videos/VideoScreen')));
+// a public video is for everyone (a shared link): visitors watch it read-only
+const VideoScreen = lazy(() => import('../videos/VideoScreen'));
 const NotificationsScreen = lazy(() => import('../notifications/NotificationsScreen'));
 const InboxScreen = lazy(() => import('../messaging/InboxScreen'));
 const ConversationScreen = lazy(() => import('../messaging/ConversationScreen'));

@@ -6,6 +6,7 @@ import { feedReducer, initialFeedState, isEmpty, isFailedEmpty, pageToLoad } fro
 import { VerticalFeed } from './feed/VerticalFeed';
 import './social.css';
 import './feed/feed.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Feed Amis';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -32,9 +33,7 @@ export default function FriendsFeedScreen() {
         <Feed key={email} email={email} />
       ) : (
         <div className="feed">
-          <p className="feed__state social-error" role="alert">
-            {NOT_LOGGED_IN}
-          </p>
+          <LoginPrompt message={NOT_LOGGED_IN} />
         </div>
       )}
     </section>

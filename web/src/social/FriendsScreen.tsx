@@ -9,6 +9,7 @@ import { fetchFriends, unfollowUser, type Friend } from './api';
 import { formatCount, userPath } from './format';
 import { useLoad } from '../api/useLoad';
 import './social.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Mes amis';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -47,11 +48,7 @@ export default function FriendsScreen() {
 
   let content;
   if (!email) {
-    content = (
-      <p className="social-error" role="alert">
-        {NOT_LOGGED_IN}
-      </p>
-    );
+    content = <LoginPrompt message={NOT_LOGGED_IN} />;
   } else if (friends.error && !friends.data) {
     content = (
       <div className="social-error-box" role="alert">

@@ -7,6 +7,7 @@ import { fetchSuggestions, followUser, type SuggestedUser } from './api';
 import { AuthorRow, ProfileLinkButton } from './AuthorRow';
 import { useLoad } from '../api/useLoad';
 import './social.css';
+import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Suggestions pour toi';
 const INTRO = 'Des créateurs que tu pourrais suivre, avec leur première vidéo.';
@@ -46,11 +47,7 @@ export default function SuggestionsScreen() {
 
   let content;
   if (!email) {
-    content = (
-      <p className="social-error" role="alert">
-        {NOT_LOGGED_IN}
-      </p>
-    );
+    content = <LoginPrompt message={NOT_LOGGED_IN} />;
   } else if (list.error && !list.data) {
     content = (
       <p className="social-error" role="alert">

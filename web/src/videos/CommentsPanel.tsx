@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { errorMessage } from '../api/http';
+import { loginPathFor } from '../identity/returnPath';
 import { useCurrentUser } from '../identity/sessionContext';
 import { formatFullDate, formatRelative, isoDate, userPath } from '../social/format';
 import { useToast } from '../shell/toast';
@@ -29,6 +30,7 @@ interface ReplyTarget {
 /** Threaded comments, one level deep, with Répondre; the form only for logged-in members. */
 export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanelProps) {
   const { user } = useCurrentUser();
+  const location = useLocation();
   const toast = useToast();
   const [draft, setDraft] = useState('');
   const [replyTo, setReplyTo] = useState<ReplyTarget | null>(null);
@@ -171,7 +173,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
         </form>
       ) : (
         <p className="comments__login">
-          <Link to="/login">Connectez-vous</Link> pour commenter.
+          <Link to={loginPathFor(location)}>Connecte-toi</Link> pour commenter.
         </p>
       )}
     </div>

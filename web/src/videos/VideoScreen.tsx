@@ -8,18 +8,22 @@ import { profilePath } from '../shell/paths';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { CommentsPanel } from './CommentsPanel';
 import { GiftButton } from './GiftButton';
-import { ArrowLeftIcon, CommentIcon, EyeIcon, FlagIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
+import { ArrowLeftIcon, CommentIcon, EyeIcon, FlagIcon, HeartIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
 import { mediaUrl, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
 import { LikeButton } from './VideoCard';
 import { ModerationNotice } from './ModerationNotice';
 import { fetchVideo } from './videoApi';
+import { LoginPrompt } from '../identity/LoginPrompt';
+import { withReturn } from '../identity/returnPath';
 import './videos.css';
 
 const UNAVAILABLE_TITLE = 'Vidéo indisponible';
 const UNAVAILABLE_TEXT = "Cette vidéo n'existe pas ou a été supprimée.";
 const LOAD_FAILED = 'Impossible de charger la vidéo.';
+/** what a visitor who opened a shared link is told, next to the ways in */
+export const VISITOR_PROMPT = 'Connecte-toi pour aimer, commenter ou offrir un cadeau';
 
 /** the product screens, "Single video (/video/{id})". */
 export default function VideoScreen() {
@@ -76,6 +80,8 @@ function Unavailable({
   text?: string;
   onRetry?: () => void;
 }) {
+  const { isLoggedIn } = useCurrentUser();
+  const location = useLocation();
   return (
     <section className="page video-page" aria-labelledby="video-unavailable-title">
       <title>{`${title} · EVO`}</title>
@@ -88,17 +94,27 @@ function Unavailable({
             Réessayer
           </button>
         ) : (
-          <Link to="/" className="btn btn--primary">
-            Retour à l'accueil
-          </Link>
+          <div className="video-page__unavailable-actions">
+            <Link to="/" className="btn btn--primary">
+              Retour à l'accueil
+            </Link>
+            {/* a video hidden by moderation is still shown to its author, once logged in */}
+            {isLoggedIn ? null : (
+              <Link to={withReturn('/login', `${location.pathname}${location.search}`)} className="btn btn--secondary">
+                Se connecter
+              </Link>
+            )}
+          </div>
         )}
       </div>
     </section>
   );
 }
 
+/** The video, its counters and comments; a visitor (a shared link) reads them and is asked to log in to act. */
 function VideoPage({ video }: { video: Video }) {
   const { user } = useCurrentUser();
+  const visitor = !user;
   const navigate = useNavigate();
   const comments = useComments(video.id, video.comments_count);
   // the single video page shows its comment thread from the start (the button folds it)
@@ -145,7 +161,15 @@ function VideoPage({ video }: { video: Video }) {
           <div className="video-page__player video-card__missing">{UNAVAILABLE_TITLE}</div>
         )}
         <div className="video-page__bar" role="group" aria-label="Actions sur la vidéo">
-          <LikeButton actions={actions} variant="bar" />
+          {visitor ? (
+            <span className="video-action video-action--bar video-action--static">
+              <HeartIcon />
+              <span aria-hidden="true">{formatCount(actions.likes)}</span>
+              <span className="sr-only">{plural(actions.likes, "j'aime", "j'aime")}</span>
+            </span>
+          ) : (
+            <LikeButton actions={actions} variant="bar" />
+          )}
           <button
             ref={commentsButton}
             type="button"
@@ -163,15 +187,19 @@ function VideoPage({ video }: { video: Video }) {
             <span aria-hidden="true">{formatCount(actions.views)}</span>
             <span className="sr-only">{plural(actions.views, 'vue', 'vues')}</span>
           </span>
-          <GiftButton video={video} variant="bar" />
+          {visitor ? null : <GiftButton video={video} variant="bar" />}
           <BarButton label="Partager" onClick={() => void actions.share()} icon={<ShareIcon />} />
-          <BarButton
-            label="Favori"
-            onClick={() => void actions.favorite()}
-            icon={<StarIcon filled={actions.favorited} />}
-            pressed={actions.favorited}
-          />
-          <BarButton label="Signaler" onClick={() => void actions.report()} icon={<FlagIcon />} />
+          {visitor ? null : (
+            <>
+              <BarButton
+                label="Favori"
+                onClick={() => void actions.favorite()}
+                icon={<StarIcon filled={actions.favorited} />}
+                pressed={actions.favorited}
+              />
+              <BarButton label="Signaler" onClick={() => void actions.report()} icon={<FlagIcon />} />
+            </>
+          )}
           {actions.isOwner ? (
             <BarButton
               label="Supprimer"
@@ -198,6 +226,7 @@ function VideoPage({ video }: { video: Video }) {
         {video.description ? <p className="video-page__description">{video.description}</p> : null}
         <ModerationNotice video={video} />
       </header>
+      {visitor ? <LoginPrompt message={VISITOR_PROMPT} /> : null}
       {commentsOpen ? (
         <section aria-label="Commentaires de la vidéo" className="card video-page__comments">
           <CommentsPanel id={panelId} videoId={video.id} comments={comments} onPosted={() => comments.load()} />

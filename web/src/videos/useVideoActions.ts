@@ -52,7 +52,7 @@ export const REPORT_REASONS = [
   'Autre',
 ] as const;
 const DELETE_FAILED = 'Impossible de supprimer la vidéo.';
-const LOGIN_NEEDED = 'Connectez-vous pour aimer une vidéo.';
+const LOGIN_NEEDED = 'Connecte-toi pour aimer une vidéo.';
 
 /** Live counters pushed by the server. */
 
@@ -97,8 +97,10 @@ export function useVideoActions(
   useEffect(() => {
     if (viewKey === null || viewSent.current === viewKey) return;
     viewSent.current = viewKey;
-    // a video hidden by moderation is seen only by its author and administrators: no view counted
+    // a video hidden by moderation is seen only by its author and administrators: no view counted;
+    // a visitor's display is not counted either (views are members', one per display)
     if (video.status && video.status !== 'publique') return;
+    if (!email) return;
     recordView(video.id, email);
   }, [video.id, video.status, email, viewKey]);
 
