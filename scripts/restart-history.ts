@@ -17,7 +17,7 @@ import {
   GIFT_CATALOGUE_STREAM,
   catalogueDecider,
   commentDecider,
-  commentsStream,
+  commentStream,
   conversationDecider,
   conversationStream,
   followDecider,
@@ -233,19 +233,22 @@ export class HistoryWriter {
     }
     for (let k = 0; k < 15; k++) {
       const videoId = this.pick(this.videos);
+      const commentId = this.nextComment++;
       await this.run(
-        commentsStream(videoId),
+        commentStream(commentId),
         commentDecider,
         {
           type: 'PostComment',
-          commentId: this.nextComment++,
+          commentId,
           videoId,
           authorId: userId,
           parentId: null,
           content: `Bravo pour cette vidéo n°${videoId} !`,
           video: this.state<VideoState>(videoStream(videoId)),
+          parent: null,
         },
         this.ctx(userId),
+        false,
       );
     }
     if (followees.length > 0) {

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { COMMENT_MESSAGES } from '@evo/domain';
+import { COMMENT_MESSAGES, legacyCommentsStream } from '@evo/domain';
+import { systemContext, toNewEvents } from '@evo/infra';
 import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
 
@@ -147,5 +148,43 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     await t.settle();
     await t.expectRefused(() => comment(fan.client, v, { content: 'Après' }), 404, 'Vidéo introuvable.');
     expect((await fan.client.get(`/api/videos/${v}/comments`)).status).toBe(404);
+  });
+});
+
+describe('comments an older log kept on their video’s stream', () => {
+  it('answers a comment of comments-<videoId>, and counts the new one on the video', async () => {
+    // what the code before one stream per comment wrote
+    const legacyId = 900_001;
+    await server.deps.events.append(
+      legacyCommentsStream(videoId),
+      toNewEvents(
+        [
+          {
+            type: 'CommentPosted',
+            data: {
+              commentId: legacyId,
+              videoId,
+              videoOwnerId: await t.userId(owner.member.email),
+              authorId: await t.userId(fan.member.email),
+              parentId: null,
+              content: 'Un ancien commentaire',
+            },
+          },
+        ],
+        legacyCommentsStream(videoId),
+        systemContext(),
+      ),
+      'any',
+    );
+    const reply = await comment(owner.client, videoId, { content: 'Une réponse', parentId: legacyId });
+    expect(reply.status, reply.text).toBe(201);
+    expect((reply.json.item as Item).parent_id).toBe(legacyId);
+    const list = (await owner.client.get(`/api/videos/${videoId}/comments`)).json.items as Item[];
+    expect(list.map((c) => [c.content, c.parent_id])).toEqual(
+      expect.arrayContaining([
+        ['Un ancien commentaire', null],
+        ['Une réponse', legacyId],
+      ]),
+    );
   });
 });

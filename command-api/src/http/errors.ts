@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response, NextFunction, RequestHandl
 import { ZodError } from 'zod';
 import multer from 'multer';
 import { DomainError, type DomainErrorKind } from '@evo/domain';
-import { childLogger, ServiceUnavailableError } from '@evo/infra';
+import { childLogger, ServiceUnavailableError, WrongExpectedRevisionError } from '@evo/infra';
 
 const log = childLogger('http');
 
@@ -14,7 +14,11 @@ export const MESSAGES = {
   unexpectedFile: 'Fichier inattendu dans le formulaire.',
   badForm: 'Formulaire invalide.',
   unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
+  busy: 'Trop de modifications simultanées, réessayez dans quelques instants.',
 } as const;
+
+/** seconds a client should wait before retrying a request answered 503 */
+export const RETRY_AFTER_SECONDS = 1;
 
 /** The status of each kind of broken rule: the one place where the domain's words become HTTP. */
 export const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
@@ -77,7 +81,18 @@ export const errorHandler =
     }
     if (err instanceof ServiceUnavailableError) {
       log.warn({ method: req.method, url: req.originalUrl, reason: err.message }, 'service unavailable');
+      if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       return send(503, MESSAGES.unavailable);
+    }
+    // a write that kept meeting concurrent writes on its stream after its bounded retries
+    // (handleCommand): nothing was written, the client may try again
+    if (err instanceof WrongExpectedRevisionError) {
+      log.warn(
+        { method: req.method, url: req.originalUrl, reason: err.message },
+        'concurrent writes, retries exhausted',
+      );
+      if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      return send(503, MESSAGES.busy);
     }
     if (err instanceof ZodError) return send(400, err.issues[0]?.message ?? MESSAGES.badForm);
     if (err instanceof multer.MulterError) {

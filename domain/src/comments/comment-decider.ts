@@ -1,8 +1,16 @@
 import type { Decider } from '../shared/decider';
-import { invalid } from '../shared/errors';
+import { conflict, invalid } from '../shared/errors';
 import type { CommentPosted } from './events';
 import { requireAvailableVideo, type VideoState } from '../videos/video-decider';
 import { COMMENT_MESSAGES, checkCommentContent } from './rules';
+
+/** What a comment's own stream says of it: enough to answer it (its video, its thread). */
+export interface PostedComment {
+  commentId: number;
+  videoId: number;
+  /** its top-level comment; null for a top-level comment */
+  parentId: number | null;
+}
 
 export type CommentCommand = {
   type: 'PostComment';
@@ -14,34 +22,45 @@ export type CommentCommand = {
   content: string;
   /** the video, folded from its `video-<id>` stream by the handler (videoDecider) */
   video: VideoState;
+  /**
+   * the comment answered, folded from its own stream by the handler (`comment-<parentId>`, or a
+   * video's stream of older logs); null when there is none, or for a top-level comment
+   */
+  parent: PostedComment | null;
 };
 
-/**
- * The comments of one video: each comment's top-level parent (null for a top-level comment).
- * `evolve` extends the map in place, so folding a long stream stays linear: a state is consumed
- * by the next `evolve`, never kept.
- */
-export type CommentsState = { parents: Map<number, number | null> };
+/** One comment's stream (`comment-<id>`): the comment once posted. */
+export type CommentState = { comment: PostedComment | null };
 
 /**
- * Comments are threaded one level deep: a reply to a reply attaches to its top-level comment.
- * Checks, in order: the text (empty, too long), the video (unknown, deleted, hidden or rejected:
- * 404, the rule of every interaction with a video), the comment answered (a comment of this video).
+ * One stream per comment: a popular video's comments never queue behind each other on one stream
+ * (issue 29 item 3). The rules a comment needs live where they are decided from: the video's
+ * (available) from its stream, the comment answered from its own stream, both folded by the
+ * handler and passed in the command. Comments are threaded one level deep: a reply to a reply
+ * attaches to its top-level comment. Checks, in order: the text (empty, too long), the video
+ * (unknown, deleted, hidden or rejected: 404, the rule of every interaction with a video), the
+ * comment answered (a comment of this video).
  */
-export const commentDecider: Decider<CommentCommand, CommentPosted, CommentsState> = {
-  initialState: () => ({ parents: new Map() }),
-  evolve(state, event) {
-    state.parents.set(event.data.commentId, event.data.parentId);
-    return { parents: state.parents };
+export const commentDecider: Decider<CommentCommand, CommentPosted, CommentState> = {
+  initialState: () => ({ comment: null }),
+
+  evolve(_state, event) {
+    const { commentId, videoId, parentId } = event.data;
+    return { comment: { commentId, videoId, parentId } };
   },
+
   decide(command, state) {
     const content = checkCommentContent(command.content);
     const video = requireAvailableVideo(command.video);
     let parentId: number | null = null;
     if (command.parentId !== null) {
-      if (!state.parents.has(command.parentId)) throw invalid(COMMENT_MESSAGES.parentNotFound);
-      parentId = state.parents.get(command.parentId) ?? command.parentId;
+      const parent = command.parent;
+      if (!parent || parent.commentId !== command.parentId || parent.videoId !== command.videoId)
+        throw invalid(COMMENT_MESSAGES.parentNotFound);
+      parentId = parent.parentId ?? parent.commentId;
     }
+    // ids are drawn once (IdBlocks): a comment's stream is only ever written once
+    if (state.comment) throw conflict(COMMENT_MESSAGES.alreadyPosted);
     return [
       {
         type: 'CommentPosted',
@@ -57,3 +76,15 @@ export const commentDecider: Decider<CommentCommand, CommentPosted, CommentsStat
     ];
   },
 };
+
+/**
+ * Older logs kept every comment of a video on one stream (`comments-<videoId>`): the comments it
+ * holds, each with its top-level comment, to answer a comment posted there.
+ */
+export function legacyVideoComments(events: readonly CommentPosted[], videoId: number): Map<number, PostedComment> {
+  const out = new Map<number, PostedComment>();
+  for (const e of events)
+    if (e.type === 'CommentPosted' && e.data.videoId === videoId)
+      out.set(e.data.commentId, { commentId: e.data.commentId, videoId, parentId: e.data.parentId });
+  return out;
+}

@@ -4,21 +4,39 @@ import { fold } from '../shared/decider';
 import { videoDecider, type VideoState } from '../videos/video-decider';
 import type { VideoStreamEvent } from '../videos/video-decider';
 import type { CommentPosted } from './events';
-import { commentDecider, type CommentCommand } from './comment-decider';
-import { COMMENT_LIMITS, COMMENT_MESSAGES, CommentBody, ParentIdField, commentsStream } from './rules';
+import { commentDecider, legacyVideoComments, type CommentCommand, type PostedComment } from './comment-decider';
+import {
+  COMMENT_LIMITS,
+  COMMENT_MESSAGES,
+  CommentBody,
+  ParentIdField,
+  commentStream,
+  legacyCommentsStream,
+} from './rules';
 import { videoUploaded } from '../videos/testing';
 
 const uploaded = videoUploaded();
 const video = (...events: VideoStreamEvent[]): VideoState => fold(videoDecider, [uploaded, ...events]);
 
-const post = (commentId: number, parentId: number | null, patch: Partial<CommentCommand> = {}): CommentCommand => ({
+/** the comment answered, as its own stream gives it */
+const answered = (commentId: number, parentId: number | null, videoId = 7): PostedComment => ({
+  commentId,
+  videoId,
+  parentId,
+});
+const post = (
+  commentId: number,
+  parent: PostedComment | null,
+  patch: Partial<CommentCommand> = {},
+): CommentCommand => ({
   type: 'PostComment',
   commentId,
   videoId: 7,
   authorId: 'author',
-  parentId,
+  parentId: parent?.commentId ?? null,
   content: `Commentaire ${commentId}`,
   video: video(),
+  parent,
   ...patch,
 });
 const posted = (
@@ -38,30 +56,44 @@ const posted = (
   },
 });
 
-describe('comment decider', () => {
+describe('comment decider (one stream per comment)', () => {
   it('posts a top-level comment, carrying the video owner', () => {
     given(commentDecider)
       .when(post(1, null))
       .then([posted(1, null)]);
   });
   it('posts a reply under a top-level comment', () => {
-    given(commentDecider, [posted(1, null)])
-      .when(post(2, 1))
+    given(commentDecider)
+      .when(post(2, answered(1, null)))
       .then([posted(2, 1)]);
   });
   it('attaches a reply to a reply to its top-level comment (one level deep)', () => {
-    given(commentDecider, [posted(1, null), posted(2, 1)])
-      .when(post(3, 2))
+    given(commentDecider)
+      .when(post(3, answered(2, 1)))
       .then([posted(3, 1)]);
-    given(commentDecider, [posted(1, null), posted(2, 1), posted(3, 1)])
-      .when(post(4, 3))
+    given(commentDecider)
+      .when(post(4, answered(3, 1)))
       .then([posted(4, 1)]);
   });
   it('refuses a parent that is not a comment of this video', () => {
-    given(commentDecider, [posted(1, null)])
-      .when(post(2, 99))
+    // none found
+    given(commentDecider)
+      .when(post(2, null, { parentId: 99 }))
       .thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
-    given(commentDecider).when(post(2, 1)).thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
+    // a comment of another video
+    given(commentDecider)
+      .when(post(2, answered(1, null, 8)))
+      .thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
+    // another comment than the one named
+    given(commentDecider)
+      .when(post(2, answered(1, null), { parentId: 5 }))
+      .thenThrows(COMMENT_MESSAGES.parentNotFound, 'invalid');
+  });
+  it('writes a comment’s stream once', () => {
+    given(commentDecider, [posted(1, null)])
+      .when(post(1, null))
+      .thenThrows(COMMENT_MESSAGES.alreadyPosted, 'conflict');
+    expect(fold(commentDecider, [posted(2, 1)])).toEqual({ comment: answered(2, 1) });
   });
   it('refuses an empty or blank text, trims the text', () => {
     given(commentDecider)
@@ -101,10 +133,10 @@ describe('comment decider', () => {
   });
   it('checks the text before the video, and the video before the parent', () => {
     given(commentDecider)
-      .when(post(1, 5, { content: ' ', video: fold(videoDecider, []) }))
+      .when(post(1, null, { parentId: 5, content: ' ', video: fold(videoDecider, []) }))
       .thenThrows(COMMENT_MESSAGES.empty, 'invalid');
     given(commentDecider)
-      .when(post(1, 5, { video: fold(videoDecider, []) }))
+      .when(post(1, null, { parentId: 5, video: fold(videoDecider, []) }))
       .thenThrows(COMMENT_MESSAGES.videoNotFound, 'not_found');
   });
   it('lets the owner comment their own video', () => {
@@ -112,11 +144,19 @@ describe('comment decider', () => {
       .when(post(1, null, { authorId: 'owner' }))
       .then([posted(1, null, { authorId: 'owner' })]);
   });
+  it('reads the comments an older log kept on their video’s stream', () => {
+    const old = legacyVideoComments([posted(1, null), posted(2, 1), posted(3, null, { videoId: 8 })], 7);
+    expect([...old.values()]).toEqual([answered(1, null), answered(2, 1)]);
+    given(commentDecider)
+      .when(post(4, old.get(2)!))
+      .then([posted(4, 1)]);
+  });
 });
 
 describe('comment rules', () => {
-  it('names the stream by video', () => {
-    expect(commentsStream(7)).toBe('comments-7');
+  it('names a stream per comment (older logs: per video)', () => {
+    expect(commentStream(12)).toBe('comment-12');
+    expect(legacyCommentsStream(7)).toBe('comments-7');
   });
   it.each([
     [undefined, null],

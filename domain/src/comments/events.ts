@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import type { DomainEvent } from '../shared/decider';
 
-/** Comments of a video: stream `comments-<videoId>`. */
+/** A comment: stream `comment-<commentId>` (older logs: `comments-<videoId>`, every comment of a video). */
 export const CommentPostedSchema = z.object({
   commentId: z.number().int().positive(),
   videoId: z.number().int().positive(),

@@ -3,8 +3,10 @@ import { NOT_YOURS, invalid } from '../shared/errors';
 import { cleanUserText } from '../shared/text';
 import { VIDEO_MESSAGES } from '../videos/video-decider';
 
-/** Comments of a video: stream `comments-<videoId>` (CommentPosted). */
-export const commentsStream = (videoId: number) => `comments-${videoId}`;
+/** One comment: stream `comment-<commentId>` (its CommentPosted). */
+export const commentStream = (commentId: number) => `comment-${commentId}`;
+/** Older logs: every comment of a video on one stream, `comments-<videoId>` (read, never written). */
+export const legacyCommentsStream = (videoId: number) => `comments-${videoId}`;
 
 export const COMMENT_LIMITS = { contentMax: 1000 } as const;
 
@@ -12,6 +14,7 @@ export const COMMENT_MESSAGES = {
   empty: 'Le commentaire ne peut pas être vide.',
   tooLong: `Le commentaire ne doit pas dépasser ${COMMENT_LIMITS.contentMax} caractères.`,
   parentNotFound: 'Le commentaire auquel vous répondez est introuvable.',
+  alreadyPosted: 'Ce commentaire existe déjà.',
   videoNotFound: VIDEO_MESSAGES.notFound,
   notAllowed: NOT_YOURS.action,
   posted: 'Commentaire publié.',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   StaleMessageIdError,
   commentDecider,
-  commentsStream,
+  commentStream,
   conversationDecider,
   conversationStream,
   notificationsDecider,
@@ -87,11 +87,13 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
     async comment(authorId: string, videoId: number, parentId: number | null = null, content = 'Bravo') {
       const commentId = await ids.next('comment', ctx(authorId));
       const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
+      const parent =
+        parentId === null ? null : (await loadState(events, commentStream(parentId), commentDecider)).state.comment;
       const r = await handleCommand(
         events,
-        commentsStream(videoId),
+        commentStream(commentId),
         commentDecider,
-        { type: 'PostComment', commentId, videoId, authorId, parentId, content, video },
+        { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
         ctx(authorId),
       );
       return { commentId, position: r.position! };

@@ -6,7 +6,7 @@ import {
   GIFT_CATALOGUE_STREAM,
   catalogueDecider,
   commentDecider,
-  commentsStream,
+  commentStream,
   conversationDecider,
   conversationStream,
   followDecider,
@@ -137,7 +137,7 @@ async function writeKnownHistory(events: EventStore) {
   );
   await handleCommand(
     events,
-    commentsStream(2),
+    commentStream(1),
     commentDecider,
     {
       type: 'PostComment',
@@ -147,6 +147,7 @@ async function writeKnownHistory(events: EventStore) {
       parentId: null,
       content: 'Bravo',
       video: await video(2),
+      parent: null,
     },
     c(ids.alice, at(6, 11)),
   );

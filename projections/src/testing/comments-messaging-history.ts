@@ -3,7 +3,7 @@ import {
   DomainError,
   StaleMessageIdError,
   commentDecider,
-  commentsStream,
+  commentStream,
   conversationDecider,
   conversationStream,
   followDecider,
@@ -56,11 +56,13 @@ export async function writeCommentsAndMessagesHistory(
   const comment = async (authorId: string, videoId: number, parentId: number | null, content: string) => {
     const commentId = await ids.next('comment', ctx(authorId));
     const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
+    const parent =
+      parentId === null ? null : (await loadState(events, commentStream(parentId), commentDecider)).state.comment;
     await handleCommand(
       events,
-      commentsStream(videoId),
+      commentStream(commentId),
       commentDecider,
-      { type: 'PostComment', commentId, videoId, authorId, parentId, content, video },
+      { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
       ctx(authorId),
     );
     return commentId;
