@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ApiError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -6,7 +6,8 @@ import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
-import { fetchIsFollowing, fetchProfile, fetchStats, followUser, type Profile } from './api';
+import { fetchIsFollowing, fetchProfile, fetchStats, followUser, unfollowUser, type Profile } from './api';
+import { useConfirm } from '../shell/confirm';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
 import { useLoad } from '../api/useLoad';
 import './social.css';
@@ -17,6 +18,9 @@ const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const NO_VIDEOS = 'Aucune vidéo pour le moment';
 const MY_VIDEOS = 'Mes vidéos';
 const MORE_VIDEOS = 'Voir plus de vidéos';
+/** the friends list's confirmation (the product validation rules, "Confirmations") */
+const UNFOLLOW_CONFIRM = 'Se désabonner de cet utilisateur ?';
+const UNFOLLOW_HINT = 'Appuie pour te désabonner';
 
 type ProfileVideo = Profile['videos'][number];
 
@@ -81,8 +85,11 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   const following = useLoad(isOther && myEmail && pseudo ? `is-following:${myEmail}:${pseudo}` : null, (signal) =>
     fetchIsFollowing(myEmail ?? '', pseudo, signal),
   );
+  const confirm = useConfirm();
+  const unfollowHintId = useId();
   const [followPending, setFollowPending] = useState(false);
-  const [justFollowed, setJustFollowed] = useState(false);
+  /** what this page changed (followed or unfollowed here), over what the server said at load */
+  const [followedHere, setFollowedHere] = useState<boolean | null>(null);
   useConsoleError('Chargement des statistiques impossible', stats.error);
   // someone followed me: my own profile's counters follow live
   useSocketEvent('follow:new', () => {
@@ -90,15 +97,35 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   });
   useConsoleError('Vérification du suivi impossible', following.error);
 
+  const isFollowing = followedHere ?? following.data === true;
+
   const follow = async () => {
-    if (!myEmail || followPending || following.data || justFollowed) return;
+    if (!myEmail || followPending || isFollowing) return;
     setFollowPending(true);
     try {
       await followUser(myEmail, pseudo);
-      setJustFollowed(true);
+      setFollowedHere(true);
       stats.setData((s) => ({ ...s, followers: s.followers + 1 }));
     } catch (err) {
       console.warn('Abonnement impossible', err);
+      if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
+    } finally {
+      setFollowPending(false);
+    }
+  };
+
+  /** "Abonné" is the way out too (as TikTok's "Abonné(e)"), after the friends list's confirmation */
+  const unfollow = async () => {
+    if (!myEmail || followPending || !isFollowing) return;
+    if (!(await confirm(UNFOLLOW_CONFIRM, { confirmLabel: 'Se désabonner', danger: true }))) return;
+    setFollowPending(true);
+    try {
+      await unfollowUser(myEmail, pseudo);
+      setFollowedHere(false);
+      stats.setData((s) => ({ ...s, followers: Math.max(0, s.followers - 1) }));
+      toast.info(`Tu ne suis plus @${pseudo}.`);
+    } catch (err) {
+      console.warn('Désabonnement impossible', err);
       if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
     } finally {
       setFollowPending(false);
@@ -147,7 +174,6 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
 
   const { user: viewed } = profile.data;
   const { videos } = pages;
-  const isFollowing = following.data === true || justFollowed;
   const counter = (value: number | undefined) => (value === undefined ? '–' : formatCount(value));
 
   return (
@@ -180,12 +206,17 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
             <button
               type="button"
               className={isFollowing ? 'btn btn--following' : 'btn btn--primary'}
-              disabled={isFollowing || followPending || following.loading}
+              disabled={followPending || following.loading}
               aria-busy={followPending}
-              onClick={() => void follow()}
+              title={isFollowing ? UNFOLLOW_HINT : undefined}
+              aria-describedby={isFollowing ? unfollowHintId : undefined}
+              onClick={() => void (isFollowing ? unfollow() : follow())}
             >
               {isFollowing ? 'Abonné' : '+ Suivre'}
             </button>
+            <span id={unfollowHintId} hidden>
+              {UNFOLLOW_HINT}
+            </span>
             <Link to={sendMessagePath(viewed.pseudo)} className="btn btn--secondary">
               Message privé
             </Link>
