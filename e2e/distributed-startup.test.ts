@@ -164,3 +164,37 @@ describe(
     });
   },
 );
+
+describe(
+  'wrong or unreachable S3 settings stop the start with one French line naming the setting',
+  { timeout: 60_000 },
+  () => {
+    const s3 = { S3_BUCKET: 'evo-files', S3_ACCESS_KEY_ID: 'evo', S3_SECRET_ACCESS_KEY: 'evo-secret-key' };
+
+    it.skipIf(!redisOk)('workers with an unreachable S3_ENDPOINT: exits 1 naming it, nothing started', async () => {
+      const r = await startAndExit('workers', {
+        REDIS_URL: redisUrl(),
+        ...s3,
+        S3_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+      });
+      expect(r.code, r.output).toBe(1);
+      expect(r.output.trim().split('\n')).toHaveLength(1);
+      expect(r.output).toMatch(
+        /^Démarrage impossible : S3_ENDPOINT \(http:\/\/127\.0\.0\.1:\d+\) : le stockage S3 injoignable/,
+      );
+      expect(r.listened).toBe(false);
+    });
+
+    it('an incomplete set of S3 settings: exits 1 naming the one missing', async () => {
+      const { S3_SECRET_ACCESS_KEY: _missing, ...partial } = s3;
+      const r = await startAndExit('workers', {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        ...partial,
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+      });
+      expect(r.code, r.output).toBe(1);
+      expect(r.output).toContain('Configuration invalide : S3_SECRET_ACCESS_KEY est obligatoire');
+      expect(r.output).not.toMatch(/\n\s+at /);
+    });
+  },
+);

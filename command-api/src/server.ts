@@ -7,6 +7,8 @@ import {
   checkDistributedServices,
   childLogger,
   openEventStore,
+  openFileStore,
+  type ReadStore,
   FoldingEventStore,
   createJobQueue,
   createReadStore,
@@ -35,7 +37,7 @@ import {
   VIDEOS,
   type VideoDoc,
 } from '@evo/projections';
-import { jobHandlers } from '@evo/workers';
+import { jobHandlers, posterName, sweepOrphanVideoFiles, videoFileName } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { ledgerRepositories } from './ledger/repositories';
 import { createApp } from './app';
@@ -158,6 +160,21 @@ async function closeEmbeddedLog(
   );
 }
 
+/** The embedded sweep of orphan video files, from the read models (caught up by now). */
+async function sweepEmbeddedOrphans(read: ReadStore, uploads: UploadStore, graceMs: number): Promise<void> {
+  try {
+    const referenced = { videoFiles: new Set<string>(), posters: new Set<string>() };
+    for (const v of await read.collection<VideoDoc>(VIDEOS).find({})) {
+      referenced.videoFiles.add(videoFileName(v.file_path));
+      referenced.posters.add(posterName(v.id));
+    }
+    const removed = await sweepOrphanVideoFiles(uploads.files, referenced, { graceMs });
+    if (removed.length > 0) log.info({ removed }, 'orphan video files removed');
+  } catch (err) {
+    log.error({ err }, 'orphan video files not swept');
+  }
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const role = options.role ?? 'embedded';
@@ -165,7 +182,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   useFrenchZodErrors();
   // an API replica starts whole or not at all: its variables set, Redis and MongoDB answering
   if (role === 'api') await checkDistributedServices(config, 'api');
-  const uploads = new UploadStore(config.uploadsDir, {
+  // uploaded files: S3 when its settings are given (reached now: a wrong one stops the start), else DATA_DIR/uploads
+  const uploads = new UploadStore(await openFileStore(config), {
     maxVideoBytes: config.MAX_VIDEO_MB * 1024 * 1024,
     maxImageBytes: config.MAX_IMAGE_MB * 1024 * 1024,
   });
@@ -263,7 +281,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
       'read models ready',
     );
-    await jobs.process(jobHandlers({ events: commandEvents, uploadsRoot: uploads.root }), { concurrency: 1 });
+    await jobs.process(jobHandlers({ events: commandEvents, files: uploads.files }), { concurrency: 1 });
   }
 
   // coin ledger: gifts sent are credited to their receiver (scans the log at start, from its
@@ -314,6 +332,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch (err) {
       log.error({ err }, 'vidéos en attente de traitement non relancées');
     }
+    // video files no video names (a crash between storing an upload and recording it), once past
+    // the grace period; in the distributed stack the workers service does it, from the log
+    void sweepEmbeddedOrphans(read, uploads, config.ORPHAN_FILES_GRACE_MINUTES * 60_000);
   }
 
   let closing: Promise<void> | undefined;

@@ -4,6 +4,8 @@ import type * as MongoDb from 'mongodb';
 import type * as BullMq from 'bullmq';
 import type * as IoRedis from 'ioredis';
 import type * as Pg from 'pg';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as S3Storage from '@aws-sdk/lib-storage';
 import type * as RedisAdapter from '@socket.io/redis-adapter';
 import type * as RedisEmitter from '@socket.io/redis-emitter';
 
@@ -25,4 +27,6 @@ export const bullmq = lazy<typeof BullMq>('bullmq');
 export const ioredis = lazy<typeof IoRedis>('ioredis');
 export const redisAdapter = lazy<typeof RedisAdapter>('@socket.io/redis-adapter');
 export const pg = lazy<typeof Pg>('pg');
+export const s3Client = lazy<typeof S3>('@aws-sdk/client-s3');
+export const s3Upload = lazy<typeof S3Storage>('@aws-sdk/lib-storage');
 export const redisEmitter = lazy<typeof RedisEmitter>('@socket.io/redis-emitter');

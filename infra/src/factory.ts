@@ -16,6 +16,9 @@ import type { SessionStore } from './sessions/port';
 import { RedisSessionStore } from './sessions/redis-session-store';
 import { SqliteSessionStore } from './sessions/sqlite-session-store';
 import { DataFileError } from './eventstore/data-file-error';
+import type { FileStore } from './files/port';
+import { LocalFolderStore } from './files/local-folder-store';
+import { S3FileStore } from './files/s3-file-store';
 
 /** Losing the embedded sessions costs a login, nothing else. */
 const SESSIONS_ADVICE =
@@ -116,4 +119,39 @@ export function sessionSecret(config: Config): string {
 /** The Redis channel prefix shared by the API servers' Socket.IO adapters and the projections' emitter. */
 export function pushChannelKey(config: Config): string {
   return `${config.REDIS_PREFIX}:socket.io`;
+}
+
+/** Uploaded files: S3-compatible storage when the S3_* settings are given, else DATA_DIR/uploads. */
+export function createFileStore(config: Config): FileStore {
+  return config.s3 ? new S3FileStore(config.s3) : new LocalFolderStore(config.uploadsDir);
+}
+
+/** Which S3 setting a refusal of the storage at start points at. */
+function s3Setting(err: unknown): 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' {
+  const name = String((err as { name?: unknown; Code?: unknown })?.name ?? '');
+  if (name === 'InvalidAccessKeyId') return 'S3_ACCESS_KEY_ID';
+  if (name === 'SignatureDoesNotMatch') return 'S3_SECRET_ACCESS_KEY';
+  if (['AccessDenied', 'Forbidden', 'InvalidBucketName', 'NoSuchBucket', 'BucketAlreadyExists'].includes(name))
+    return 'S3_BUCKET';
+  return 'S3_ENDPOINT';
+}
+
+/**
+ * The file store, ready (the bucket reached, or made when missing; the local folders made): a
+ * wrong or unreachable S3 setting stops the start with one French line naming it.
+ */
+export async function openFileStore(config: Config): Promise<FileStore> {
+  const store = createFileStore(config);
+  if (!(store instanceof S3FileStore)) return store;
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    const setting = s3Setting(err);
+    const shown = setting === 'S3_ENDPOINT' ? config.s3!.endpoint : setting === 'S3_BUCKET' ? config.s3!.bucket : '…';
+    const cause = err instanceof Error ? err : new Error(String(err));
+    const detail = setting === 'S3_ENDPOINT' ? cause : new Error(`refusé par le serveur : ${cause.name}`);
+    throw new ServiceUnreachableError(setting, 'le stockage S3', shown, detail);
+  }
+  return store;
 }

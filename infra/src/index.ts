@@ -9,4 +9,4 @@ export * from './factory';
 export * from './commands/index';
 export * from './services';
 export * from './health';
-export * from './files/atomic-file';
+export * from './files/index';

@@ -1,21 +1,18 @@
 // The workers service of the distributed stack: runs BullMQ jobs (video processing) and, once per
-// topology, the gift-credit process manager and the re-queueing of unprocessed uploads (the API
-// replicas do neither).
-import path from 'node:path';
+// topology, the gift-credit process manager, the re-queueing of unprocessed uploads and the sweep
+// of orphan video files (the API replicas do none of these).
 import {
   ConfigError,
   ServiceUnreachableError,
   checkDistributedServices,
   childLogger,
-  openEventStore,
   createJobQueue,
   loadConfig,
+  openEventStore,
+  openFileStore,
   startHealthServer,
 } from '@evo/infra';
-import { WalletRepository } from '@evo/commands';
-import { jobHandlers } from './handlers';
-import { GiftCreditProcess } from './ledger/gift-credits';
-import { requeueUnprocessedVideos } from './videos/requeue';
+import { startWorkersService } from './service';
 
 const log = childLogger('workers');
 try {
@@ -23,23 +20,21 @@ try {
   // REDIS_URL set and answering before anything starts (no half-started service)
   await checkDistributedServices(config, 'workers');
   const events = await openEventStore(config);
+  const files = await openFileStore(config);
+  await files.ready();
   const jobs = createJobQueue(config);
-  await jobs.process(jobHandlers({ events, uploadsRoot: path.resolve(config.uploadsDir) }), { concurrency: 2 });
-  // uploads recorded whose job was never queued (an API replica died in between) get it now
-  const requeued = await requeueUnprocessedVideos(events, jobs);
-  if (requeued > 0) log.info({ videos: requeued }, 'video jobs queued again');
-  // gifts sent are credited to their receiver: re-scans the log, then follows it
-  const giftCredits = new GiftCreditProcess(events, {
-    wallets: new WalletRepository(events),
-    onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+  const workers = await startWorkersService({
+    events,
+    jobs,
+    files,
+    orphanGraceMs: config.ORPHAN_FILES_GRACE_MINUTES * 60_000,
   });
-  await giftCredits.start();
   const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3002), async () => true);
   log.info('workers ready (jobs, gift credits)');
   const stop = async () => {
-    await giftCredits.stop();
-    await jobs.close();
+    await workers.stop();
     await events.close();
+    await files.close();
     health.close();
     process.exit(0);
   };

@@ -54,7 +54,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
   r.post(
     '/admin/gifts/image',
     ...admin,
-    deps.uploads.multipart([{ name: 'image', maxCount: 1 }]),
+    deps.uploads.multipart([{ name: 'image', maxCount: 1, as: 'image', folder: 'gifts' }]),
     route(async (req, res) => {
       const file = firstFile(req, 'image');
       if (!file) throw new HttpError(400, GIFT_ADMIN_MESSAGES.imageRequired);

@@ -48,8 +48,8 @@ export function identityRouter(deps: AppDeps): Router {
         ? next()
         : next(new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyRegistrations)),
     uploads.multipart([
-      { name: 'profilePic', maxCount: 1 },
-      { name: 'video', maxCount: 1 },
+      { name: 'profilePic', maxCount: 1, as: 'image', folder: 'profile_pics' },
+      { name: 'video', maxCount: 1, as: 'video', folder: 'videos' },
     ]),
     route(async (req, res) => {
       const body = parseInput(RegisterBody, req.body);

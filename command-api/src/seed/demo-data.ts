@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { DEMO_MEMBER_PASSWORD, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import type { UploadStore } from '../uploads/upload-store';
 import { registerUser, uploadVideo } from '../identity/commands';
@@ -53,8 +51,7 @@ export async function seedDemoData(
   let created = 0;
   let passwordHash: string | undefined;
   const video = async ([file, title]: readonly [string, string]) => {
-    const name = await uploads.importAsset(`demo/${file}`, 'videos');
-    const { size } = await stat(path.join(uploads.root, 'videos', name));
+    const { name, size } = await uploads.importAsset(`demo/${file}`, 'videos');
     return {
       title,
       description: 'Vidéo de démonstration',

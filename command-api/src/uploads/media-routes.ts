@@ -1,33 +1,23 @@
-import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
+import { STORED_NAME } from '@evo/infra';
 import { mediaQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, MESSAGES, route } from '../http/errors';
-
-/** a stored name (we generate them all): one path segment, no dot files */
-const STORED_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,8}$/;
+import { serveStoredFiles } from './serve-file';
 
 /**
- * /uploads: one static root per folder we fill (never the folder itself, so `tmp/`, where uploads
- * wait to be checked, is never served, whatever the path says). Profile pictures and gift images
- * are public; a video's file and poster are served only to whoever may see the video: anyone while
- * it is public (and not rejected), else its owner and administrators (visibility from the read
- * models). Refused or unknown: 404, as if the file did not exist.
+ * /uploads: one handler per folder we fill, streamed from the file store (a local folder or S3),
+ * so `tmp/` (partial writes) is never served, whatever the path says. Profile pictures and gift
+ * images are public; a video's file and poster are served only to whoever may see the video:
+ * anyone while it is public (and not rejected), else its owner and administrators (visibility from
+ * the read models). Refused or unknown: 404, as if the file did not exist.
  */
 export function uploadsRouter(deps: AppDeps): Router {
-  const { root } = deps.uploads;
+  const { files } = deps.uploads;
   const media = mediaQueries(deps.read);
   const r = Router();
-  const serve = (folder: string, headers: Record<string, string> = {}) =>
-    express.static(path.join(root, folder), {
-      index: false,
-      dotfiles: 'deny',
-      fallthrough: true,
-      setHeaders: (res) => {
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-      },
-    });
+  const serve = (folder: 'videos' | 'posters' | 'profile_pics' | 'gifts', headers: Record<string, string> = {}) =>
+    serveStoredFiles(files, folder, headers);
 
   const videoGate = (folder: 'videos' | 'posters'): RequestHandler =>
     route(async (req, _res, next) => {

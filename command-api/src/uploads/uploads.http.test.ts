@@ -1,10 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { connect } from 'node:net';
+import { get as httpGet } from 'node:http';
 import { once } from 'node:events';
 import { access, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { videoProcessingHandler } from '@evo/workers';
+import { UPLOAD_MESSAGES } from './upload-store';
+import { VIDEO_MESSAGES } from '@evo/domain';
 import {
   Client,
   PNG_1PX,
@@ -24,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const tmpFiles = () => readdir(path.join(server.deps.uploads.root, 'tmp'));
+const tmpFiles = () => readdir(path.join(server.deps.uploads.localRoot!, 'tmp'));
 const exists = (file: string) =>
   access(file).then(
     () => true,
@@ -92,7 +95,7 @@ describe('temporary upload files', () => {
 
   it('never serves tmp/, whatever the path', async () => {
     const name = 'c0ffee00-0000-4000-8000-000000000000';
-    await writeFile(path.join(server.deps.uploads.root, 'tmp', name), PNG_1PX);
+    await writeFile(path.join(server.deps.uploads.localRoot!, 'tmp', name), PNG_1PX);
     try {
       expect((await fetch(`${server.url}/uploads/tmp/${name}`)).status).toBe(404);
       for (const p of [
@@ -106,7 +109,71 @@ describe('temporary upload files', () => {
       // what is meant to be public still is
       expect((await fetch(`${server.url}/uploads/profile_pics/default.png`)).status).toBe(200);
     } finally {
-      await rm(path.join(server.deps.uploads.root, 'tmp', name), { force: true });
+      await rm(path.join(server.deps.uploads.localRoot!, 'tmp', name), { force: true });
+    }
+  });
+
+  it('caps each file field at its own limit while it streams: a 30 MB "picture" is refused with a 413 before 30 MB are written', async () => {
+    const files = server.deps.uploads.files;
+    const put = files.put.bind(files);
+    let written = 0;
+    files.put = (folder, name, body, options) => {
+      body.on('data', (c: Buffer) => (written += c.length));
+      return put(folder, name, body, options);
+    };
+    try {
+      const picture = Buffer.concat([PNG_1PX, Buffer.alloc(30 * 1024 * 1024, 1)]);
+      const r = await new Client(server.url).post(
+        '/api/auth/register',
+        await registrationForm(newMember(), { picture }),
+      );
+      expect(r.status).toBe(413);
+      expect(r.json.error).toBe(UPLOAD_MESSAGES.imageTooLarge(server.deps.config.MAX_IMAGE_MB));
+      // at most the image cap (and one chunk past it) went to storage, none of it kept
+      expect(written).toBeLessThan(server.deps.config.MAX_IMAGE_MB * 1024 * 1024 + 1024 * 1024);
+      expect(await tmpFiles()).toEqual([]);
+    } finally {
+      files.put = put;
+    }
+  });
+
+  it('sweeps orphan video files and posters at start once past the grace period, and spares the others', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-orphans-'));
+    let started = await startTestServer({}, dir);
+    try {
+      const { client, member } = await registerAndLogin(started.url);
+      await started.deps.jobs.drain(30_000);
+      const [video] = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Card[];
+      await started.stop();
+      const videos = path.join(dir, 'uploads', 'videos');
+      const posters = path.join(dir, 'uploads', 'posters');
+      const old = new Date(Date.now() - 2 * 3600_000);
+      // left by a crash between storing an upload and recording it, two hours ago
+      for (const f of [
+        path.join(videos, 'c0ffee00-0000-4000-8000-000000000001.mp4'),
+        path.join(posters, '424242.jpg'),
+      ]) {
+        await writeFile(f, 'x');
+        await utimes(f, old, old);
+      }
+      // and one a minute ago: maybe an upload in flight in another process
+      await writeFile(path.join(videos, 'c0ffee00-0000-4000-8000-000000000002.mp4'), 'x');
+      // the real video's files are old too: named by an event, they stay
+      for (const f of [path.join(dir, video.file_path.slice(1)), path.join(dir, video.poster!.slice(1))])
+        await utimes(f, old, old);
+      started = await startTestServer({}, dir);
+      await eventually(
+        async () => !(await exists(path.join(videos, 'c0ffee00-0000-4000-8000-000000000001.mp4'))),
+        10_000,
+        'the old orphan swept',
+      );
+      expect(await exists(path.join(posters, '424242.jpg'))).toBe(false);
+      expect(await exists(path.join(videos, 'c0ffee00-0000-4000-8000-000000000002.mp4'))).toBe(true);
+      expect(await exists(path.join(dir, video.file_path.slice(1)))).toBe(true);
+      expect(await exists(path.join(dir, video.poster!.slice(1)))).toBe(true);
+    } finally {
+      await started.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
@@ -144,7 +211,7 @@ describe('who may download a video file', () => {
     return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as Card[];
   }
 
-  it('serves a deleted or hidden video, and its poster, only to its owner and administrators', async () => {
+  it('serves a video an administrator deleted or hid, and its poster, only to its owner and administrators', async () => {
     const owner = await registerAndLogin(server.url);
     const other = await registerAndLogin(server.url);
     const admin = await loginAdmin(server);
@@ -158,7 +225,7 @@ describe('who may download a video file', () => {
       for (const who of [undefined, other.client, owner.client, admin]) expect(await status(who, url), url).toBe(200);
     }
 
-    expect((await owner.client.delete(`/api/videos/${first.id}`)).status).toBe(200);
+    expect((await admin.delete(`/api/videos/${first.id}`)).status).toBe(200);
     expect((await admin.put(`/api/videos/${second.id}/visibility`, { status: 'masquée' })).status).toBe(200);
     // both writes are in the read models once their authors read again
     await owner.client.get(`/api/users/profile/${owner.member.pseudo}`);
@@ -179,6 +246,54 @@ describe('who may download a video file', () => {
     expect(await status(owner.client, '/uploads/videos/00000000-0000-4000-8000-000000000000.mp4')).toBe(404);
   });
 
+  it("erases a video's file and poster when its owner deletes it: gone for everyone, and it cannot be brought back", async () => {
+    const owner = await registerAndLogin(server.url);
+    const admin = await loginAdmin(server);
+    const [video] = await myVideos(owner.client, owner.member.pseudo);
+    expect(video.poster).toMatch(/^\/uploads\/posters\//);
+    const stored = (url: string) =>
+      server.deps.uploads.files.stat(url.split('/')[2] as 'videos' | 'posters', url.split('/')[3]);
+    expect(await stored(video.file_path)).toBeDefined();
+    expect(await stored(video.poster!)).toBeDefined();
+
+    expect((await owner.client.delete(`/api/videos/${video.id}`)).status).toBe(200);
+    expect(await stored(video.file_path)).toBeUndefined();
+    expect(await stored(video.poster!)).toBeUndefined();
+    await admin.get('/api/admin/stats');
+    for (const url of [video.file_path, video.poster!]) {
+      expect(await status(owner.client, url), url).toBe(404);
+      expect(await status(admin, url), url).toBe(404);
+    }
+    const back = await admin.put(`/api/videos/${video.id}/visibility`, { status: 'publique' });
+    expect(back.status).toBe(409);
+    expect(back.json.error).toBe(VIDEO_MESSAGES.erasedByOwner);
+  });
+
+  it('streams byte ranges of a video, as a <video> element asks for them', async () => {
+    const { client, member } = await registerAndLogin(server.url);
+    const [video] = await myVideos(client, member.pseudo);
+    const whole = Buffer.from(await (await fetch(server.url + video.file_path)).arrayBuffer());
+    const part = await fetch(server.url + video.file_path, { headers: { range: 'bytes=100-1099' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-1099/${whole.length}`);
+    expect(part.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(100, 1100));
+    const tail = await fetch(server.url + video.file_path, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 10));
+    const beyond = await fetch(server.url + video.file_path, { headers: { range: `bytes=${whole.length + 5}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+    const etag = part.headers.get('etag')!;
+    // (node:http: fetch adds Cache-Control: no-cache to a conditional request)
+    const conditional = await new Promise<number>((resolve, reject) =>
+      httpGet(server.url + video.file_path, { headers: { 'if-none-match': etag } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject),
+    );
+    expect(conditional).toBe(304);
+  });
+
   it('removes a file rejected by processing, once and again', async () => {
     const { client, member } = await registerAndLogin(server.url);
     // an MP4 header followed by garbage: recognised by its first bytes, unreadable by ffprobe
@@ -189,11 +304,11 @@ describe('who may download a video file', () => {
     expect((await client.post('/api/videos/upload', form)).status).toBe(201);
     const rejected = (await myVideos(client, member.pseudo)).find((v) => v.title === 'Cassée')!;
     expect(rejected.processing).toBe('rejetée');
-    const onDisk = path.join(server.deps.uploads.root, rejected.file_path.replace(/^\/uploads\//, ''));
+    const onDisk = path.join(server.deps.uploads.localRoot!, rejected.file_path.replace(/^\/uploads\//, ''));
     expect(await exists(onDisk)).toBe(false);
     expect(await status(client, rejected.file_path)).toBe(404);
     // the job again (a redelivery): nothing to probe, nothing fails, still no file
-    const handler = videoProcessingHandler({ events: server.deps.events, uploadsRoot: server.deps.uploads.root });
+    const handler = videoProcessingHandler({ events: server.deps.events, files: server.deps.uploads.files });
     await handler({ videoId: rejected.id, filePath: rejected.file_path }, { jobId: 'again', attempt: 2 });
     expect(await exists(onDisk)).toBe(false);
   });

@@ -9,7 +9,8 @@ import type {
 } from '@evo/contracts';
 import { z } from 'zod';
 import { descriptionField, videoTitleField } from '@evo/domain';
-import { maxPosition } from '@evo/infra';
+import { childLogger, maxPosition } from '@evo/infra';
+import { eraseVideoFiles } from '@evo/workers';
 import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
@@ -23,6 +24,8 @@ import { actingMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
 import { bodyOf, parseInput } from '../http/request';
+
+const log = childLogger('videos');
 
 export const VIDEO_ROUTE_MESSAGES = {
   uploaded: 'Vidéo envoyée avec succès !',
@@ -55,7 +58,7 @@ export function videosRouter(deps: AppDeps): Router {
   r.post(
     '/videos/upload',
     requireAuth,
-    uploads.multipart([{ name: 'video', maxCount: 1 }]),
+    uploads.multipart([{ name: 'video', maxCount: 1, as: 'video', folder: 'videos' }]),
     route(async (req, res) => {
       const ownerId = currentUserId(req);
       const body = parseInput(UploadBody, bodyOf(req));
@@ -129,6 +132,13 @@ export function videosRouter(deps: AppDeps): Router {
   const remove = route(async (req, res) => {
     const { id } = parseInput(VideoIdParam, req.params);
     const result = await deleteVideo(events, currentUserId(req), id, contextOf(req));
+    // deleted by its owner: its files are erased (an administrator's deletion is moderation, undone
+    // by making it public again: they stay). A failure here leaves them to the sweep at start.
+    if (result.events.length > 0 && result.state.status !== 'none' && result.state.erased) {
+      await eraseVideoFiles(uploads.files, id, result.state.filePath).catch((err: unknown) =>
+        log.warn({ err, videoId: id }, 'fichiers de la vidéo supprimée non effacés'),
+      );
+    }
     await answerWrite(sessions, req, res, result.position);
     res.json({ message: M.deleted } satisfies MessageAnswer);
   });

@@ -173,18 +173,32 @@ describe('video visibility', () => {
     expect(isVideoAvailable(fold(videoDecider, [uploaded, visibility('masquée')]))).toBe(false);
     expect(isVideoAvailable(fold(videoDecider, [uploaded, visibility('masquée'), visibility('publique')]))).toBe(true);
   });
-  it('a deleted video (by its owner or an administrator) can be made public again', () => {
-    given(videoDecider, [uploaded, deleted])
+  const deletedByAdmin: VideoDeleted = {
+    type: 'VideoDeleted',
+    data: { videoId: 7, ownerId: 'u1', deletedBy: 'admin' },
+  };
+  it('a video an administrator deleted can be made public again', () => {
+    given(videoDecider, [uploaded, deletedByAdmin])
       .when(set('publique'))
       .then([visibility('publique')]);
     given(videoDecider, [uploaded, visibility('supprimée')])
       .when(set('publique'))
       .then([visibility('publique')]);
-    expect(isVideoAvailable(fold(videoDecider, [uploaded, deleted, visibility('publique')]))).toBe(true);
+    expect(isVideoAvailable(fold(videoDecider, [uploaded, deletedByAdmin, visibility('publique')]))).toBe(true);
     // and its owner may delete it again
-    given(videoDecider, [uploaded, deleted, visibility('publique')])
+    given(videoDecider, [uploaded, deletedByAdmin, visibility('publique')])
       .when({ type: 'DeleteVideo', videoId: 7, requesterId: 'u1', requesterIsAdmin: false })
       .then([deleted]);
+  });
+  it('a video its owner deleted cannot be brought back: its files are erased', () => {
+    for (const status of ['publique', 'masquée'] as const) {
+      given(videoDecider, [uploaded, deleted]).when(set(status)).thenThrows(VIDEO_MESSAGES.erasedByOwner, 'conflict');
+      // nor after an administrator's own deletion on top
+      given(videoDecider, [uploaded, deleted, visibility('supprimée')])
+        .when(set(status))
+        .thenThrows(VIDEO_MESSAGES.erasedByOwner, 'conflict');
+    }
+    given(videoDecider, [uploaded, deleted]).when(set('supprimée')).then([]);
   });
   it('the same visibility again appends nothing', () => {
     given(videoDecider, [uploaded]).when(set('publique')).then([]);

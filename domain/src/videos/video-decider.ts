@@ -10,12 +10,15 @@ export const VIDEO_MESSAGES = {
   unreadable: "Le fichier n'a pas pu être lu comme une vidéo.",
   notOwner: 'Vous ne pouvez supprimer que vos propres vidéos.',
   adminOnly: 'Accès réservé aux administrateurs.',
+  erasedByOwner:
+    'Cette vidéo a été supprimée par son auteur : ses fichiers sont effacés, elle ne peut plus être rétablie.',
 } as const;
 
 /**
  * the product states and transitions, "Video visibility": 'supprimée' by its owner (VideoDeleted) or an administrator,
- * any of the three by an administrator (VideoVisibilityChanged; a deleted video may be made public
- * again).
+ * any of the three by an administrator (VideoVisibilityChanged; a video an administrator deleted may
+ * be made public again). An owner's own deletion is final: its files are erased (the owner's right
+ * to have it gone), so it cannot be made public again.
  */
 export type VideoVisibility = (typeof VIDEO_VISIBILITIES)[number];
 
@@ -52,6 +55,10 @@ export type VideoState =
       ownerId: string;
       /** who may see it: 'publique' at upload; an owner's deletion or an administrator's decision changes it */
       visibility: VideoVisibility;
+      /** deleted by its owner: its files are erased, for good */
+      erased?: boolean;
+      /** its file's URL path (/uploads/videos/<name>) */
+      filePath?: string;
     };
 
 /**
@@ -73,13 +80,21 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
   evolve(state, event) {
     switch (event.type) {
       case 'VideoUploaded':
-        return { status: 'uploaded', videoId: event.data.videoId, ownerId: event.data.ownerId, visibility: 'publique' };
+        return {
+          status: 'uploaded',
+          videoId: event.data.videoId,
+          ownerId: event.data.ownerId,
+          visibility: 'publique',
+          filePath: event.data.filePath,
+        };
       case 'VideoProcessed':
         return state.status === 'none' ? state : { ...state, status: 'processed' };
       case 'VideoRejected':
         return state.status === 'none' ? state : { ...state, status: 'rejected' };
       case 'VideoDeleted':
-        return state.status === 'none' ? state : { ...state, visibility: 'supprimée' };
+        return state.status === 'none'
+          ? state
+          : { ...state, visibility: 'supprimée', erased: state.erased || event.data.deletedBy === state.ownerId };
       case 'VideoVisibilityChanged':
         return state.status === 'none' ? state : { ...state, visibility: event.data.status };
     }
@@ -90,6 +105,7 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
       if (state.status === 'none') throw notFound(VIDEO_MESSAGES.notFound);
       // setting the visibility it already has changes nothing: no event
       if (state.visibility === command.visibility) return [];
+      if (state.erased) throw conflict(VIDEO_MESSAGES.erasedByOwner);
       return [
         {
           type: 'VideoVisibilityChanged',

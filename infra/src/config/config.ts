@@ -52,6 +52,28 @@ const ConfigSchema = z.object({
       .optional(),
   ),
   MONGO_URL: z.preprocess(emptyToUndefined, url(['mongodb://', 'mongodb+srv://']).optional()),
+  /** S3-compatible object storage for uploaded files (all four set), instead of DATA_DIR/uploads */
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, url(['http://', 'https://']).optional()),
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+        message: 'doit être un nom de bucket S3 (3 à 63 caractères parmi a-z 0-9 . -)',
+      })
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().min(1).default('us-east-1')),
+  /**
+   * video files and posters no event names (a crash between storing an upload and recording it)
+   * are removed at start once older than this: younger ones may be uploads in flight
+   */
+  ORPHAN_FILES_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).default(60),
+  /** bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible servers want */
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
   /**
    * first part of every Redis key and channel EVO uses (sessions, BullMQ queue, Socket.IO adapter):
@@ -103,8 +125,26 @@ const ConfigSchema = z.object({
 
 export type Config = Omit<
   z.infer<typeof ConfigSchema>,
-  'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY' | 'READ_MODEL_SNAPSHOTS'
+  | 'SESSION_SECRET'
+  | 'DEMO_DATA'
+  | 'ALLOW_FREE_COINS'
+  | 'ADMIN_PASSWORD'
+  | 'HTTPS_ONLY'
+  | 'READ_MODEL_SNAPSHOTS'
+  | 'S3_FORCE_PATH_STYLE'
 > & {
+  S3_FORCE_PATH_STYLE: boolean;
+  /** the S3 settings when files live in object storage (all four of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set) */
+  s3:
+    | {
+        endpoint: string;
+        bucket: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        region: string;
+        forcePathStyle: boolean;
+      }
+    | undefined;
   /** unset in the embedded mode: sessionSecret() then keeps one in DATA_DIR */
   SESSION_SECRET: string | undefined;
   ADMIN_PASSWORD: string;
@@ -152,6 +192,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   const embedded = !c.EVENTSTORE_URL && !c.MONGO_URL && !c.REDIS_URL;
+  const s3Variables = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const s3Given = s3Variables.filter((v) => c[v] !== undefined);
+  if (s3Given.length > 0 && s3Given.length < s3Variables.length) {
+    const missing = s3Variables.find((v) => c[v] === undefined)!;
+    throw new ConfigError(
+      missing,
+      `est obligatoire quand ${s3Given.join(', ')} ${s3Given.length > 1 ? 'sont définis' : 'est défini'} (fichiers dans un stockage S3)`,
+    );
+  }
+  const s3 =
+    s3Given.length === s3Variables.length
+      ? {
+          endpoint: c.S3_ENDPOINT!,
+          bucket: c.S3_BUCKET!,
+          accessKeyId: c.S3_ACCESS_KEY_ID!,
+          secretAccessKey: c.S3_SECRET_ACCESS_KEY!,
+          region: c.S3_REGION,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined;
   if (!embedded && !c.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET', 'est obligatoire hors du mode embarqué (au moins 16 caractères)');
   }
@@ -184,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     READ_MODEL_SNAPSHOTS: c.READ_MODEL_SNAPSHOTS === 'true',
+    S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE === 'true',
+    s3,
     snapshotFile: path.join(dataDir, 'read-models.snapshot'),
     giftCreditsCheckpointFile: path.join(dataDir, 'gift-credits.checkpoint'),
     embedded,

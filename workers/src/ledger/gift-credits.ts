@@ -19,6 +19,11 @@ export interface GiftCreditOptions {
    * instead of from the first event
    */
   checkpoint?: { file: string; everyEvents: number };
+  /**
+   * each event of the start scan, for the other start-up folds of the process (the workers service
+   * reads the log once at start, for the credits and its video jobs and files alike)
+   */
+  onScanned?: (event: RecordedEvent) => void;
 }
 
 /** The id every process derives for a gift's credit: the same gift always gives the same event id. */
@@ -74,8 +79,12 @@ export class GiftCreditProcess {
    */
   async start(): Promise<void> {
     const from = await this.loadCheckpoint();
+    const alsoFold = this.options.onScanned;
     for await (const batch of this.events.readAll(from, 2000)) {
-      for (const e of batch) this.fold(e);
+      for (const e of batch) {
+        this.fold(e);
+        alsoFold?.(e);
+      }
     }
     const last = this.folded?.position;
     this.seen = last;

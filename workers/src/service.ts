@@ -1,0 +1,67 @@
+import { childLogger, type EventStore, type FileStore, type JobQueue } from '@evo/infra';
+import { WalletRepository } from '@evo/commands';
+import { jobHandlers } from './handlers';
+import { GiftCreditProcess } from './ledger/gift-credits';
+import { VideoLogFold, requeueVideos, sweepOrphanVideoFiles } from './videos/video-log';
+
+const log = childLogger('workers');
+
+export interface WorkersServiceParts {
+  events: EventStore;
+  jobs: JobQueue;
+  files: FileStore;
+  /** video files no event names are removed at start once older than this (ms) */
+  orphanGraceMs: number;
+  /** jobs run at once by this process */
+  concurrency?: number;
+}
+
+export interface RunningWorkers {
+  giftCredits: GiftCreditProcess;
+  /** video jobs queued again at start */
+  requeued: number;
+  /** the sweep of orphan video files started at start (resolves to the names removed) */
+  swept: Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * What the workers service runs, once per topology: the job handlers (video processing), the gift
+ * credits, the re-queueing of uploads never processed and the sweep of orphan video files. The log
+ * is read once at start: the gift credits' start scan also folds what the video jobs and files need.
+ */
+export async function startWorkersService(parts: WorkersServiceParts): Promise<RunningWorkers> {
+  const { events, jobs, files } = parts;
+  await jobs.process(jobHandlers({ events, files }), { concurrency: parts.concurrency ?? 2 });
+  const videos = new VideoLogFold();
+  // gifts sent are credited to their receiver: scans the log, then follows it
+  const giftCredits = new GiftCreditProcess(events, {
+    wallets: new WalletRepository(events),
+    onError: (err) => log.error({ err }, 'gift credit error, retrying'),
+    onScanned: (e) => videos.apply(e),
+  });
+  await giftCredits.start();
+  // uploads recorded whose job was never queued (an API replica died in between) get it now
+  const requeued = await requeueVideos(videos, jobs);
+  if (requeued > 0) log.info({ videos: requeued }, 'video jobs queued again');
+  // files of uploads no event names (a process died between storing and appending), after a grace period
+  const swept = sweepOrphanVideoFiles(files, videos.referenced(), { graceMs: parts.orphanGraceMs }).then(
+    (removed) => {
+      if (removed.length > 0) log.info({ removed }, 'orphan video files removed');
+      return removed;
+    },
+    (err: unknown) => {
+      log.error({ err }, 'orphan video files not swept');
+      return [];
+    },
+  );
+  return {
+    giftCredits,
+    requeued,
+    swept,
+    async stop() {
+      await giftCredits.stop();
+      await jobs.close();
+    },
+  };
+}

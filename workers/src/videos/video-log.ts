@@ -1,0 +1,106 @@
+import type { RecordedEvent } from '@evo/domain';
+import type { FileStore, JobQueue } from '@evo/infra';
+import { posterName, videoFileName } from './video-files';
+
+interface VideoFacts {
+  filePath: string;
+  ownerId: string;
+  /** processed, rejected or deleted: no job to run */
+  settled: boolean;
+  /** deleted by its owner: its files are to be erased */
+  erased: boolean;
+}
+
+/**
+ * What the log says of every video's files, folded event by event: which uploads still wait for
+ * their processing, and which stored files an event still names. The workers service folds it in
+ * the same pass over the log as the gift credits' start scan (the log is read once at start).
+ */
+export class VideoLogFold {
+  private readonly videos = new Map<number, VideoFacts>();
+
+  apply(e: RecordedEvent): void {
+    const videoId = (e.data as { videoId?: number } | null)?.videoId;
+    if (videoId === undefined) return;
+    if (e.type === 'VideoUploaded') {
+      const d = e.data as { filePath: string; ownerId: string };
+      this.videos.set(videoId, { filePath: d.filePath, ownerId: d.ownerId, settled: false, erased: false });
+      return;
+    }
+    const v = this.videos.get(videoId);
+    if (!v) return;
+    if (e.type === 'VideoProcessed' || e.type === 'VideoRejected') v.settled = true;
+    else if (e.type === 'VideoDeleted') {
+      v.settled = true;
+      if ((e.data as { deletedBy: string }).deletedBy === v.ownerId) v.erased = true;
+    }
+  }
+
+  /** uploads recorded whose processing never recorded an outcome (nor were they deleted) */
+  unprocessed(): Array<{ videoId: number; filePath: string }> {
+    const out: Array<{ videoId: number; filePath: string }> = [];
+    for (const [videoId, v] of this.videos) if (!v.settled) out.push({ videoId, filePath: v.filePath });
+    return out;
+  }
+
+  /** the stored names an event still names: each video's file and poster, but an erased video's */
+  referenced(): ReferencedVideoFiles {
+    const videoFiles = new Set<string>();
+    const posters = new Set<string>();
+    for (const [videoId, v] of this.videos) {
+      if (v.erased) continue;
+      videoFiles.add(videoFileName(v.filePath));
+      posters.add(posterName(videoId));
+    }
+    return { videoFiles, posters };
+  }
+}
+
+export interface ReferencedVideoFiles {
+  videoFiles: Set<string>;
+  posters: Set<string>;
+}
+
+/**
+ * Uploads recorded whose processing never recorded an outcome get their job again: an API replica
+ * that died between appending `VideoUploaded` and queueing the job (or a Redis that lost the
+ * queue) would otherwise leave the video "en traitement" for ever. The job id is the one the API
+ * gives (`video-<id>`), so a job still queued is not added twice, and the handler ignores a video
+ * that already has its outcome. Answers the number of jobs queued.
+ */
+export async function requeueVideos(fold: VideoLogFold, jobs: JobQueue): Promise<number> {
+  const pending = fold.unprocessed();
+  for (const { videoId, filePath } of pending) {
+    await jobs.add('video.process', { videoId, filePath }, { jobId: `video-${videoId}` });
+  }
+  return pending.length;
+}
+
+/**
+ * Removes the video files and posters no event names any more (an upload stored by a process that
+ * died before appending its event, a video its owner deleted whose files outlived the deletion),
+ * sparing files changed within `graceMs` of `now`: they may belong to an upload in flight, whose
+ * event is about to be appended. Answers the names removed.
+ */
+export async function sweepOrphanVideoFiles(
+  files: FileStore,
+  referenced: ReferencedVideoFiles,
+  options: { graceMs: number; now?: number },
+): Promise<string[]> {
+  const before = (options.now ?? Date.now()) - options.graceMs;
+  const removed: string[] = [];
+  for (const [folder, keep] of [
+    ['videos', referenced.videoFiles],
+    ['posters', referenced.posters],
+  ] as const) {
+    const orphans: string[] = [];
+    for await (const f of files.list(folder)) {
+      if (!keep.has(f.name) && f.modifiedAt.getTime() < before) orphans.push(f.name);
+    }
+    for (const name of orphans) {
+      await files.remove(folder, name);
+      removed.push(`${folder}/${name}`);
+    }
+  }
+  return removed;
+}
