@@ -1,7 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { positionFromString, type LogPosition } from '@evo/domain';
-import { childLogger, type ReadStore } from '@evo/infra';
+import { childLogger, ServiceUnavailableError, type ReadStore } from '@evo/infra';
+import { MESSAGES } from './errors';
 import {
   ADMINS_ROOM,
   CATALOGUE_ROOM,
@@ -104,6 +105,11 @@ export interface SocketServerOptions {
  * them all, on every API process through the Redis adapter; a session that expired is found by
  * a periodic check of the sessions this process holds sockets for.
  */
+/** A refused handshake: the client's `connect_error` carries the message and, in `data`, the HTTP status it stands for. */
+function handshakeError(message: string, status: number): Error & { data: { status: number } } {
+  return Object.assign(new Error(message), { data: { status } });
+}
+
 export function createSocketServer(
   http: HttpServer,
   sessions: Sessions,
@@ -124,7 +130,7 @@ export function createSocketServer(
     sessions
       .fromCookieHeader(socket.handshake.headers.cookie)
       .then(async (session) => {
-        if (!session) return next(new Error('Vous devez être connecté.'));
+        if (!session) return next(handshakeError('Vous devez être connecté.', 401));
         socket.data.userId = session.data.userId;
         socket.data.sessionId = session.id;
         await socket.join(sessionRoom(session.id));
@@ -136,7 +142,15 @@ export function createSocketServer(
         if (user?.is_admin) await socket.join(ADMINS_ROOM);
         next();
       })
-      .catch(next);
+      .catch((err: unknown) => {
+        // Redis (the sessions) away: the client is told in French, as an HTTP request would be
+        if (err instanceof ServiceUnavailableError) {
+          log.warn({ reason: err.message }, 'socket handshake: service unavailable');
+          return next(handshakeError(MESSAGES.unavailable, 503));
+        }
+        log.error({ err }, 'socket handshake failed');
+        next(handshakeError(MESSAGES.internal, 500));
+      });
   });
   // a session ended here: its sockets close here and, through the Redis adapter, everywhere
   sessions.onEnded((sessionId) => io.in(sessionRoom(sessionId)).disconnectSockets(true));

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BullMqJobQueue } from './bullmq-job-queue';
 import { jobQueueContract } from './job-queue.contract';
 import type { JobHandlers } from './port';
+import { ServiceUnavailableError } from '../services';
+import { freePort } from '../testing/ferretdb';
+import { TcpProxy } from '../testing/tcp-proxy';
 
 const redisUrl = process.env.REDIS_URL;
 const QUEUE_NAME = 'jobs';
@@ -54,6 +57,30 @@ if (!redisUrl) {
         expect(await connection.keys(`${runPrefix}*`)).toEqual([]);
       } finally {
         await connection.quit();
+      }
+    });
+
+    it('Redis away: adding a job fails promptly with ServiceUnavailableError (a French 503 at the HTTP layer), then works again', async () => {
+      const target = new URL(url);
+      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 6379) });
+      await proxy.open();
+      const prefix = `${runPrefix}-away`;
+      const queue = new BullMqJobQueue({ redisUrl: `redis://127.0.0.1:${proxy.port}`, prefix, queueName: QUEUE_NAME });
+      try {
+        await queue.add('video.process', { videoId: 1, filePath: '/uploads/videos/a.mp4' }, { jobId: 'video-1' });
+        await proxy.close();
+        const began = Date.now();
+        const err = await queue
+          .add('video.process', { videoId: 2, filePath: '/uploads/videos/b.mp4' }, { jobId: 'video-2' })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ServiceUnavailableError);
+        expect(Date.now() - began).toBeLessThan(10_000);
+        await proxy.open();
+        await queue.add('video.process', { videoId: 3, filePath: '/uploads/videos/c.mp4' }, { jobId: 'video-3' });
+      } finally {
+        await proxy.close();
+        await queue.close();
+        await removeQueue(url, prefix);
       }
     });
 

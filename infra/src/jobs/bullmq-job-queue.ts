@@ -3,6 +3,7 @@ import type { JobMap, JobType } from '@evo/domain';
 import type { Job, KeepJobs, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullmq, ioredis } from '../distributed-clients';
+import { ServiceUnavailableError } from '../services';
 import { childLogger } from '../logger';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -104,7 +105,9 @@ export class BullMqJobQueue implements JobQueue {
     this.drainPollMs = options.drainPollMs ?? 50;
     this.stalledAfterMs = positiveInteger('stalledAfterMs', options.stalledAfterMs ?? 30_000);
 
-    this.queueConnection = new (ioredis().Redis)(this.redisUrl);
+    // while Redis is away an add fails after a few reconnection attempts (a French 503 at the HTTP
+    // layer) rather than waiting for ioredis's default twenty; it keeps reconnecting in the background
+    this.queueConnection = new (ioredis().Redis)(this.redisUrl, { maxRetriesPerRequest: 3 });
     this.queueConnection.on('error', (err) => log.error({ err }, 'queue redis connection error'));
     this.queue = new (bullmq().Queue)<JobData, void, JobType>(this.queueName, {
       connection: this.queueConnection,
@@ -120,14 +123,19 @@ export class BullMqJobQueue implements JobQueue {
       backoffMs: this.defaultBackoffMs,
     });
     // with an existing jobId BullMQ returns the existing job and adds nothing: that is the de-duplication
-    await this.queue.add(type, data, {
-      jobId: options.jobId === undefined ? undefined : toBullJobId(options.jobId),
-      attempts,
-      backoff: { type: 'exponential', delay: backoffMs },
-      delay: delayMs > 0 ? delayMs : undefined,
-      removeOnComplete: this.keepCompleted,
-      removeOnFail: this.keepFailed,
-    });
+    try {
+      await this.queue.add(type, data, {
+        jobId: options.jobId === undefined ? undefined : toBullJobId(options.jobId),
+        attempts,
+        backoff: { type: 'exponential', delay: backoffMs },
+        delay: delayMs > 0 ? delayMs : undefined,
+        removeOnComplete: this.keepCompleted,
+        removeOnFail: this.keepFailed,
+      });
+    } catch (err) {
+      // Redis away (the job is not queued: a video's job is queued again by the workers service at start)
+      throw new ServiceUnavailableError('Redis (jobs)', err);
+    }
   }
 
   async process(handlers: JobHandlers, options: { concurrency?: number } = {}): Promise<void> {
