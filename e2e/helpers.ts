@@ -102,10 +102,13 @@ export async function login(page: Page, base: string, m: Registration): Promise<
  * the block's own beforeAll runs (hooks run in the order they are declared), both stopped after its
  * tests. Read `live.server` and `live.browser` from the tests and hooks, once started.
  */
-export function serverAndBrowser(launch: LaunchOptions = {}): { server: TestServer; browser: Browser } {
+export function serverAndBrowser(
+  launch: LaunchOptions = {},
+  env: Record<string, string> = {},
+): { server: TestServer; browser: Browser } {
   const live = {} as { server: TestServer; browser: Browser };
   beforeAll(async () => {
-    live.server = await startE2eServer();
+    live.server = await startE2eServer(env);
     live.browser = await launchBrowser(launch);
   }, 180_000);
   afterAll(async () => {

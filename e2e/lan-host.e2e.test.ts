@@ -12,7 +12,11 @@ if (skip) console.warn(skip);
  * upgrade-insecure-requests the page asked for its assets over https:// and stayed blank.
  */
 describe.skipIf(!!skip)('the web app under a LAN host name over plain HTTP', () => {
-  const live = serverAndBrowser({ args: ['--host-resolver-rules=MAP evo.test 127.0.0.1'] });
+  // the LAN name is one the server serves (any other Host is refused: DNS rebinding)
+  const live = serverAndBrowser(
+    { args: ['--host-resolver-rules=MAP evo.test 127.0.0.1, MAP rebind.test 127.0.0.1'] },
+    { ALLOWED_HOSTS: 'evo.test' },
+  );
 
   it('renders the login page and logs in, every request over plain HTTP', async () => {
     const base = `http://evo.test:${live.server.port}`;
@@ -31,6 +35,16 @@ describe.skipIf(!!skip)('the web app under a LAN host name over plain HTTP', () 
     await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/^http:\/\/evo\.test:\d+\/admin$/); // an administrator lands on /admin
     expect(https).toEqual([]);
     expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('refuses the page of a name it does not serve, in French, before any route', async () => {
+    const context = await live.browser.newContext();
+    const { page } = await newPage(context);
+    // the same machine under another name (a name rebound to it)
+    const answer = await page.goto(`http://rebind.test:${live.server.port}/login`);
+    expect(answer?.status()).toBe(421);
+    expect(await page.locator('body').innerText()).toContain('ce serveur ne répond pas à ce nom d’hôte');
     await context.close();
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { isLoopbackHost } from '@evo/infra';
 import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
+import { ServedHosts, hostGuard } from './http/host-guard';
 import { awaitOwnWrites } from './http/read-your-writes';
 import { sliceGuard } from './http/slice-guard';
 import { identityRouter } from './identity/routes';
@@ -25,6 +26,8 @@ import { webAppRouter } from './web-app';
 export interface AppOptions {
   /** built web app to serve (web/dist); omitted in API-only tests */
   webDist?: string;
+  /** the host names this product serves (shared with the Socket.IO handshake); from the config when omitted */
+  hosts?: ServedHosts;
 }
 
 /**
@@ -60,6 +63,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
+  // before anything else: a request for a name this product does not serve (DNS rebinding)
+  app.use(hostGuard(options.hosts ?? new ServedHosts(deps.config)));
   // over plain HTTP (a phone on the LAN) upgrade-insecure-requests would send every asset to
   // https:// and blank the page: that directive and HSTS only go with answers to HTTPS requests
   // (TLS seen directly, or X-Forwarded-Proto from a trusted proxy), or everywhere with HTTPS_ONLY

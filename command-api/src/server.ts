@@ -43,6 +43,7 @@ import { ledgerRepositories } from './ledger/repositories';
 import { createApp } from './app';
 import { Sessions } from './http/session';
 import { createSocketServer } from './http/socket';
+import { ServedHosts } from './http/host-guard';
 import { UploadStore } from './uploads/upload-store';
 import { ensureAdmin } from './identity/commands';
 import { hashPassword, verifyPassword } from './identity/passwords';
@@ -265,7 +266,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (bound.app) bound.app(req, res);
     else res.writeHead(503).end();
   });
-  const io = createSocketServer(http, sessions, read);
+  const hosts = new ServedHosts(config);
+  const io = createSocketServer(http, sessions, read, { hosts });
   const closeRedisAdapter = config.REDIS_URL
     ? await attachRedisAdapter(io, config.REDIS_URL, { key: pushChannelKey(config) })
     : undefined;
@@ -313,7 +315,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     progress: runner ?? new ReadStoreProgress(read, events),
     projections: runner,
   };
-  bound.app = createApp(deps, { webDist: options.webDist });
+  bound.app = createApp(deps, { webDist: options.webDist, hosts });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? config.PORT, config.HOST, resolve);

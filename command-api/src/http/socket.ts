@@ -13,6 +13,7 @@ import {
 } from '@evo/projections';
 import { sessionRoom, type Sessions } from './session';
 import { CSRF_MESSAGE, isForeignOrigin } from './csrf';
+import { HOST_MESSAGE, type ServedHosts } from './host-guard';
 import type { SyncPayload } from '@evo/contracts';
 
 const log = childLogger('socket');
@@ -91,6 +92,8 @@ function watchVideos(socket: Socket) {
 export interface SocketServerOptions {
   /** how often this process checks that the sessions of its sockets still exist (expiry); 60 s */
   sessionCheckMs?: number;
+  /** the host names the product serves: a handshake naming another is refused (DNS rebinding) */
+  hosts?: ServedHosts;
 }
 
 /**
@@ -100,7 +103,8 @@ export interface SocketServerOptions {
  * connection it gets a 'sync' of what it missed since the position it gives in `auth.since`. It may also watch video rooms (`video:watch` / `video:unwatch`
  * with a video id) for the public counters and comments of the cards it shows.
  *
- * The handshake is refused from another site's page (the HTTP CSRF guard's rule). Every socket
+ * The handshake is refused for a host name the product does not serve (the HTTP host guard's rule)
+ * and from another site's page (the HTTP CSRF guard's rule). Every socket
  * also joins its session's room (`sessionRoom`): ending a session (logout, a new login) disconnects
  * them all, on every API process through the Redis adapter; a session that expired is found by
  * a periodic check of the sessions this process holds sockets for.
@@ -119,8 +123,10 @@ export function createSocketServer(
   const io = new Server(http, {
     serveClient: false,
     cors: undefined,
-    // another site's page must not open a socket with the member's cookie
+    // another site's page must not open a socket with the member's cookie, nor a page of a name
+    // that was made to resolve to this machine
     allowRequest: (req, callback) => {
+      if (options.hosts && !options.hosts.servesHeaders(req.headers)) return callback(HOST_MESSAGE, false);
       const foreign = isForeignOrigin(req.headers);
       callback(foreign ? CSRF_MESSAGE : null, !foreign);
     },

@@ -12,7 +12,8 @@ afterAll(async () => {
 });
 
 async function headersOf(env: Record<string, string>, headers: Record<string, string> = {}) {
-  const server = await startTestServer(env);
+  // evo.test: a LAN name the product serves (any other Host is refused, see host-guard)
+  const server = await startTestServer({ ALLOWED_HOSTS: 'evo.test', ...env });
   servers.push(server);
   // node:http, not fetch: fetch may not set Host
   const answer = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) =>

@@ -113,6 +113,22 @@ describe('config', () => {
       }
     },
   );
+  it('reads the host names served from ALLOWED_HOSTS and PUBLIC_URL, and refuses others in French', () => {
+    expect(
+      loadConfig({ ALLOWED_HOSTS: ' Evo.Example.fr , 192.168.1.20,[::1]', PUBLIC_URL: 'https://Public.example.fr/evo' })
+        .allowedHosts,
+    ).toEqual(['evo.example.fr', '192.168.1.20', '::1', 'public.example.fr']);
+    expect(loadConfig({}).allowedHosts).toEqual([]);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'evo.fr,pas un nom' })).toThrow(
+      expect.objectContaining({ variable: 'ALLOWED_HOSTS', message: expect.stringContaining('noms d’hôte') }),
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'evo.example.fr' })).toThrow(
+      expect.objectContaining({ variable: 'PUBLIC_URL' }),
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://evo.example.fr' })).toThrow(
+      expect.objectContaining({ variable: 'PUBLIC_URL' }),
+    );
+  });
   it('knows whether ADMIN_PASSWORD was given (a given one is applied at start)', () => {
     expect(loadConfig({}).adminPasswordGiven).toBe(false);
     expect(loadConfig({ ADMIN_PASSWORD: 'un-secret-a-moi' }).adminPasswordGiven).toBe(true);

@@ -101,6 +101,37 @@ const ConfigSchema = z.object({
   GIFT_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
   MAX_VIDEO_MB: z.coerce.number().int().min(1).max(2048).default(200),
   MAX_IMAGE_MB: z.coerce.number().int().min(1).max(50).default(5),
+  /**
+   * the address members use to reach EVO when it is not this machine's (behind a proxy, a domain
+   * name): its host name is served (see ALLOWED_HOSTS)
+   */
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .url({ message: 'doit être une adresse complète (https://evo.example.fr)' })
+      .refine((v) => /^https?:\/\//i.test(v), { message: 'doit commencer par http:// ou https://' })
+      .optional(),
+  ),
+  /**
+   * other host names requests may carry (comma-separated): every other Host is refused before any
+   * route (DNS rebinding). Loopback names, HOST, PUBLIC_URL's name and, listening on the network,
+   * this machine's addresses and name are always served.
+   */
+  ALLOWED_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => v.split(',').every((h) => /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?)$/i.test(h.trim())),
+        {
+          message: 'doit être une liste de noms d’hôte séparés par des virgules (evo.example.fr,192.168.1.20)',
+        },
+      )
+      .optional(),
+  ),
   /** number of proxies in front (for req.ip and secure cookies) */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** registration attempts a client address may make per hour (each may carry a large video) */
@@ -155,6 +186,8 @@ export type Config = Omit<
   adminPasswordGiven: boolean;
   /** HOST is not a loopback address: other machines reach EVO */
   openToNetwork: boolean;
+  /** host names served besides loopback, HOST and this machine's (ALLOWED_HOSTS and PUBLIC_URL's), lower-cased */
+  allowedHosts: string[];
   HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
   ALLOW_FREE_COINS: boolean;
@@ -240,6 +273,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
     adminPasswordGiven: c.ADMIN_PASSWORD !== undefined,
     openToNetwork,
+    allowedHosts: [
+      ...(c.ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) =>
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/^\[|\]$/g, ''),
+        )
+        .filter(Boolean),
+      ...(c.PUBLIC_URL ? [new URL(c.PUBLIC_URL).hostname.toLowerCase().replace(/^\[|\]$/g, '')] : []),
+    ],
     HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
