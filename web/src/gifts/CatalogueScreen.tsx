@@ -47,7 +47,8 @@ export default function CatalogueScreen({ receiver }: { receiver?: GiftReceiver 
       <header className="coins__header">
         <h1 id="catalogue-title">{TITLE}</h1>
       </header>
-      <GiftCatalogue receiver={to} />
+      {/* no receiver in the link: the member picks one among those they follow */}
+      <GiftCatalogue receiver={to} pickReceiver />
     </section>
   );
 }

@@ -1,4 +1,7 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useLoad } from '../api/useLoad';
+import { fetchFriends } from '../social/api';
+import { RecipientPicker } from './RecipientPicker';
 import { useNavigate } from 'react-router-dom';
 import { BalanceCard } from '../coins/BalanceCard';
 import { isNetworkFailure, serverMessageOf } from '../coins/errors';
@@ -21,7 +24,8 @@ const SEND_FAILED = "Erreur lors de l'envoi.";
 const NETWORK_FAILED = "Impossible d'envoyer le cadeau";
 const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
 const EMPTY = 'Aucun cadeau trouvé.';
-const HOW_TO_PICK = 'Pour offrir un cadeau, ouvrez le profil d’un membre puis « Envoyer un cadeau ».';
+const HOW_TO_PICK = 'Pour offrir un cadeau, ouvre le profil d’un membre puis « Envoyer un cadeau ».';
+const PICK_FIRST = 'Choisis d’abord à qui offrir le cadeau, puis « Envoyer ».';
 
 interface GiftCatalogueProps {
   /** who receives the gift (shown by its label, never an email); null when none is known */
@@ -30,10 +34,17 @@ interface GiftCatalogueProps {
   variant?: 'page' | 'embedded';
   /** shows the member's balance above the grid (default true) */
   showBalance?: boolean;
+  /** without a receiver, the member picks one among those they follow (else the catalogue only says how) */
+  pickReceiver?: boolean;
 }
 
 /** the product screens, "Gift catalogue": emoji or image, name, cost and a send button per gift. */
-export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }: GiftCatalogueProps) {
+export function GiftCatalogue({
+  receiver,
+  variant = 'page',
+  showBalance = true,
+  pickReceiver = false,
+}: GiftCatalogueProps) {
   const { user } = useCurrentUser();
   const catalog = useCatalog();
   const wallet = useWallet();
@@ -42,12 +53,23 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
   const run = useIdempotentAction();
   const [pending, setPending] = useState<number | null>(null);
   const receiverId = useId();
-  const to = receiver && ('pseudo' in receiver ? receiver.pseudo.trim() : receiver.email.trim()) ? receiver : null;
+  const given = receiver && ('pseudo' in receiver ? receiver.pseudo.trim() : receiver.email.trim()) ? receiver : null;
+  // no receiver given: the member picks one among those they follow
+  const picking = pickReceiver && !given && user !== null;
+  const friends = useLoad(picking && user ? `friends:${user.email}` : null, (signal) =>
+    fetchFriends(user?.email ?? '', signal),
+  );
+  const [chosen, setChosen] = useState<GiftReceiver | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const to = given ?? (picking ? chosen : null);
+  // nobody to pick from: no button that can only fail
+  const canSend = to !== null || !picking || friends.data?.length !== 0;
 
   const send = async (gift: CatalogueGift) => {
     if (pending !== null) return;
     if (!to) {
       toast.error(NO_RECEIVER);
+      searchRef.current?.focus();
       return;
     }
     if (!user) {
@@ -108,16 +130,18 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
             <GiftVisual gift={gift} />
             <h3 className="gift-tile__name">{gift.name}</h3>
             <p className="gift-tile__cost">{formatCoins(gift.coin_cost)}</p>
-            <button
-              type="button"
-              className="btn btn--primary btn--small btn--block"
-              aria-label={`Envoyer le cadeau ${gift.name} (${formatCoins(gift.coin_cost)})`}
-              aria-disabled={pending === gift.id}
-              aria-busy={pending === gift.id}
-              onClick={() => void send(gift)}
-            >
-              {pending === gift.id ? 'Envoi…' : 'Envoyer'}
-            </button>
+            {canSend ? (
+              <button
+                type="button"
+                className="btn btn--primary btn--small btn--block"
+                aria-label={`Envoyer le cadeau ${gift.name} (${formatCoins(gift.coin_cost)})`}
+                aria-disabled={pending === gift.id}
+                aria-busy={pending === gift.id}
+                onClick={() => void send(gift)}
+              >
+                {pending === gift.id ? 'Envoi…' : 'Envoyer'}
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -127,7 +151,18 @@ export function GiftCatalogue({ receiver, variant = 'page', showBalance = true }
   return (
     <div className="gift-catalogue">
       {showBalance && user ? <BalanceCard handle={wallet} /> : null}
-      {to ? (
+      {picking ? (
+        <>
+          {!to && variant === 'page' ? (
+            <div className="alert alert--info gift-catalogue__none" role="status">
+              <p>{NO_RECEIVER}</p>
+              <p className="gift-catalogue__hint">{canSend ? PICK_FIRST : HOW_TO_PICK}</p>
+            </div>
+          ) : null}
+          <RecipientPicker friends={friends} value={chosen} onChange={setChosen} searchRef={searchRef} />
+          {!to && canSend && variant !== 'page' ? <p className="coins-section__hint">{PICK_FIRST}</p> : null}
+        </>
+      ) : to ? (
         <p id={receiverId} className="gift-catalogue__receiver">
           Destinataire : <strong>{to.label}</strong>
         </p>

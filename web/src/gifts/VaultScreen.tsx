@@ -87,7 +87,7 @@ function CombinedVault({ email, pseudo, picture }: { email: string; pseudo: stri
         <ReceivedGiftsTable />
       </VaultSection>
       <VaultSection title="Catalogue des cadeaux">
-        <GiftCatalogue receiver={null} variant="embedded" showBalance={false} />
+        <GiftCatalogue receiver={null} variant="embedded" showBalance={false} pickReceiver />
       </VaultSection>
       <VaultSection
         title="Historique des transactions"
