@@ -1,24 +1,31 @@
-// The distributed topology, every part a separate OS process started the way an operator starts
-// them: FerretDB (MongoDB wire protocol), the machine's Redis (keys under a prefix of this run's own),
-// TWO `start:api` processes on two ports, one `start:projections`, one `start:workers`, all sharing
-// one SQLite event store file in a temp DATA_DIR (SQLite stands in for EventStoreDB here).
+// The distributed topology with no shared disk, every part a separate OS process started the way an
+// operator starts them: events in PostgreSQL (a database of this run's own on the machine's server),
+// read models in FerretDB (MongoDB wire protocol), files in MinIO (S3, built from the Go module
+// proxy), the machine's Redis for jobs, pushes and sessions (keys under a prefix of this run's own),
+// TWO `start:api` processes on two ports, one `start:projections`, one `start:workers`, each with
+// its own empty DATA_DIR: nothing passes through a disk two processes share. (The same topology on
+// one shared SQLite file was the previous configuration: this one covers all it did.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { MongoClient } from 'mongodb';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { readdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import {
   DEMO_ADMIN_EMAIL,
   DEMO_ADMIN_PASSWORD,
   IdBlocks,
   MongoReadStore,
-  SqliteEventStore,
+  PostgresEventStore,
+  S3FileStore,
   systemContext,
 } from '@evo/infra';
+import { createTestDatabase, postgresAvailability, type TestDatabase } from '@evo/infra/testing/postgres';
+import { s3ServerAvailability, startMinio, type S3Server } from '@evo/infra/testing/minio';
 import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
@@ -42,7 +49,17 @@ import { browserSkipReason, ensureWebBuild, launchBrowser } from './harness';
 const mongo = mongoServerAvailability();
 const redisOk = await redisReachable();
 const onCi = process.env.CI === 'true';
-const skipReason = !mongo.ok ? mongo.reason : !redisOk ? `no Redis at ${redisUrl()}` : undefined;
+const postgres = await postgresAvailability();
+const s3 = s3ServerAvailability();
+const skipReason = !mongo.ok
+  ? mongo.reason
+  : !redisOk
+    ? `no Redis at ${redisUrl()}`
+    : !postgres.ok
+      ? postgres.reason
+      : !s3.ok
+        ? s3.reason
+        : undefined;
 if (skipReason && onCi) throw new Error(`topology test cannot run on CI: ${skipReason}`);
 if (skipReason) console.warn(`[skip] distributed topology: ${skipReason}`);
 
@@ -70,8 +87,13 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
   const startedAt = Date.now();
   const prefix = `evo-topo-${process.pid}-${randomBytes(4).toString('hex')}`;
   const database = prefix.replaceAll('-', '_');
-  let dataDir: string;
+  /** each process's own DATA_DIR, all under this one */
+  let dataDirs: string;
   let ferret: MongoServer;
+  let db: TestDatabase;
+  let minio: S3Server;
+  let bucket: S3FileStore;
+  const bucketName = `evo-topo-${randomBytes(4).toString('hex')}`;
   let env: Record<string, string>;
   let apiA: ServiceProcess;
   let apiB: ServiceProcess;
@@ -79,14 +101,18 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
   let workers: ServiceProcess;
   let urlA: string;
   let urlB: string;
-  let log: SqliteEventStore;
+  let log: PostgresEventStore;
   const sockets: Socket[] = [];
 
+  /** a new empty DATA_DIR for one process */
+  const ownDataDir = (name: string) => mkdtempSync(path.join(dataDirs, `${name.replace(/\W+/g, '-')}-`));
   const startApi = (name: string, port: number, extra: Record<string, string> = {}) =>
-    spawnService('api', name, { ...env, PORT: String(port), ...extra });
-  const startProjections = () => spawnService('projections', 'projections', { ...env });
+    spawnService('api', name, { ...env, DATA_DIR: ownDataDir(name), PORT: String(port), ...extra });
+  const startProjections = (extra: Record<string, string> = {}) =>
+    spawnService('projections', 'projections', { ...env, DATA_DIR: ownDataDir('projections'), ...extra });
   // LOG_LEVEL info: the worker's "job started" line tells the test a job is running
-  const startWorkers = () => spawnService('workers', 'workers', { ...env, LOG_LEVEL: 'info' });
+  const startWorkers = (extra: Record<string, string> = {}) =>
+    spawnService('workers', 'workers', { ...env, DATA_DIR: ownDataDir('workers'), LOG_LEVEL: 'info', ...extra });
 
   /** every event of the shared log */
   async function allEvents(): Promise<RecordedEvent[]> {
@@ -96,14 +122,16 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'evo-topology-'));
+    dataDirs = mkdtempSync(path.join(tmpdir(), 'evo-topology-'));
     // the API replicas serve the web app when it is built (CI builds it before the tests)
     if (!browserSkip) ensureWebBuild();
-    // a FerretDB of this file's own, or the MongoDB at MONGO_URL (databases of this run's own)
-    ferret = await startMongoServer();
+    // a FerretDB of this file's own, or the MongoDB at MONGO_URL (databases of this run's own);
+    // a PostgreSQL database and a MinIO of this run's own
+    [ferret, db, minio] = await Promise.all([startMongoServer(), createTestDatabase('topology'), startMinio()]);
     const [portA, portB, healthP, healthW] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     env = {
-      DATA_DIR: dataDir,
+      EVENTSTORE_URL: db.url,
+      ...minio.env(bucketName),
       MONGO_URL: withDatabase(ferret.url, database),
       REDIS_URL: redisUrl(),
       REDIS_PREFIX: prefix,
@@ -114,8 +142,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     urlA = `http://127.0.0.1:${portA}`;
     urlB = `http://127.0.0.1:${portB}`;
     // started together, as `docker compose up` does
-    projections = spawnService('projections', 'projections', { ...env, HEALTH_PORT: String(healthP) });
-    workers = spawnService('workers', 'workers', { ...env, HEALTH_PORT: String(healthW), LOG_LEVEL: 'info' });
+    projections = startProjections({ HEALTH_PORT: String(healthP) });
+    workers = startWorkers({ HEALTH_PORT: String(healthW) });
     apiA = startApi('api A', portA);
     apiB = startApi('api B', portB);
     await Promise.all([
@@ -124,17 +152,28 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       waitForStatus(`http://127.0.0.1:${healthP}/ready`, 200, projections),
       workers.waitForLine(/workers ready/),
     ]);
-    log = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
-  }, 300_000);
+    log = new PostgresEventStore(db.url);
+    bucket = new S3FileStore({
+      endpoint: minio.endpoint,
+      bucket: bucketName,
+      accessKeyId: minio.accessKeyId,
+      secretAccessKey: minio.secretAccessKey,
+      region: minio.region,
+      forcePathStyle: true,
+    });
+  }, 30 * 60_000);
 
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
     await log?.close();
+    await bucket?.close();
     await stopAllServices();
     if (ferret?.kind === 'mongodb') await dropDatabases(ferret.url, [database, `${database}_replay`]);
     await ferret?.stop();
+    await minio?.stop();
+    await db?.drop();
     await deleteRedisKeys(prefix);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dataDirs) rmSync(dataDirs, { recursive: true, force: true });
     console.log(`[topology] wall time ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   }, 60_000);
 
@@ -177,6 +216,68 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       });
     } finally {
       await read.close();
+    }
+  });
+
+  it('a video uploaded through api A is processed by the workers and played through api B with a range request; no process keeps it on its disk', async () => {
+    const form = new FormData();
+    form.append('title', 'Sur A, vue sur B');
+    const original = await demoVideo();
+    form.append('video', new Blob([new Uint8Array(original)], { type: 'video/mp4' }), 'ab.mp4');
+    const up = await alice.client.post('/api/videos/upload', form);
+    expect(up.status, up.text).toBe(201);
+    const videoId = (up.json.video as { id: number }).id;
+    const card = await eventually(async () => {
+      const r = await aliceOnB.get(`/api/videos/${videoId}`);
+      return r.status === 200 && (r.json as { processing?: string }).processing === 'prête' ? r.json : undefined;
+    }, 'the video processed, seen on api B');
+    const filePath = (card as { file_path: string }).file_path;
+    const stranger = await registerAndLogin(urlB);
+    const part = await stranger.client.get(filePath, { range: 'bytes=1000-4999' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-4999/${original.length}`);
+    const bytes = Buffer.from(
+      await (await fetch(urlB + filePath, { headers: { range: 'bytes=1000-4999' } })).arrayBuffer(),
+    );
+    expect(bytes).toEqual(original.subarray(1000, 5000));
+    expect((await fetch(`${urlB}/uploads/posters/${videoId}.jpg`)).status).toBe(200);
+    // in the bucket, and on no process's disk
+    expect((await bucket.stat('videos', filePath.split('/').pop()!))?.size).toBe(original.length);
+    const onDisk: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else if (/\.(mp4|jpg)$/.test(e.name)) onDisk.push(path.join(dir, e.name));
+      }
+    };
+    walk(dataDirs);
+    expect(onDisk).toEqual([]);
+  });
+
+  it("a hidden video's file and poster are refused to another member on both replicas, served to its owner on both", async () => {
+    const owner = await registerAndLogin(urlA);
+    const other = await registerAndLogin(urlB);
+    const admin = new Client(urlA);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+    const [video] = await eventually(async () => {
+      const r = await owner.client.get(`/api/users/profile/${owner.member.pseudo}`);
+      const videos = (r.json.videos ?? []) as Array<{ id: number; file_path: string; processing: string }>;
+      return videos.length === 1 && videos[0].processing === 'prête' ? videos : undefined;
+    }, "the owner's video processed");
+    const urls = [video.file_path, `/uploads/posters/${video.id}.jpg`];
+    expect((await admin.put(`/api/videos/${video.id}/visibility`, { status: 'masquée' })).status).toBe(200);
+    for (const base of [urlA, urlB]) {
+      const otherHere = new Client(base);
+      otherHere.cookie = other.client.cookie;
+      const ownerHere = new Client(base);
+      ownerHere.cookie = owner.client.cookie;
+      for (const url of urls) {
+        // the replica's read models follow the projections process: wait for the change to reach them
+        await eventually(async () => (await otherHere.get(url)).status === 404, `${url} refused on ${base}`, 10_000);
+        expect((await ownerHere.get(url)).status, `${url} for its owner on ${base}`).toBe(200);
+      }
     }
   });
 
@@ -293,7 +394,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     const ownerId = ((await log.readStream(`video-${aliceVideo}`))[0].data as { ownerId: string }).ownerId;
     const orphanFile = `${randomUUID()}.mp4`;
     const orphanBytes = await demoVideo();
-    await writeFile(path.join(dataDir, 'uploads', 'videos', orphanFile), orphanBytes);
+    await bucket.put('videos', orphanFile, Readable.from([orphanBytes]));
     const orphan = await uploadVideo(
       log,
       // the dead replica's own allocator on the shared log
@@ -405,7 +506,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     const replayUrl = withDatabase(ferret.url, `${database}_replay`);
     const replay = spawnSync(process.execPath, ['--import', 'tsx', 'projections/src/cli/replay.ts'], {
       cwd: ROOT,
-      env: serviceEnv({ ...env, MONGO_URL: replayUrl }),
+      env: serviceEnv({ ...env, DATA_DIR: ownDataDir('replay'), MONGO_URL: replayUrl }),
       encoding: 'utf8',
       timeout: 120_000,
     });
@@ -421,6 +522,50 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       await live.close();
       await rebuilt.close();
     }
+  });
+
+  it('kill -9 of an API replica during a burst of appends: no acknowledged event lost, none stored twice', async () => {
+    const members = await Promise.all([registerAndLogin(urlA), registerAndLogin(urlB), registerAndLogin(urlA)]);
+    const answers: Array<{ content: string; status: number | 'no answer' }> = [];
+    let stop = false;
+    const loops = members.flatMap((m, i) =>
+      [urlA, urlB].map(async (base, j) => {
+        const c = new Client(base);
+        c.cookie = m.client.cookie;
+        for (let k = 0; !stop; k++) {
+          const content = `rafale-kill ${i}.${j}.${k}`;
+          const status = await c
+            .post(`/api/videos/${aliceVideo}/comment`, { content })
+            .then((r) => r.status)
+            .catch(() => 'no answer' as const);
+          answers.push({ content, status });
+          if (status !== 201) await new Promise((r) => setTimeout(r, 50));
+        }
+      }),
+    );
+    await eventually(async () => answers.filter((a) => a.status === 201).length >= 30, 'a burst under way');
+    await apiA.kill9();
+    await new Promise((r) => setTimeout(r, 1000));
+    stop = true;
+    await Promise.all(loops);
+    apiA = startApi('api A (restarted)', Number(new URL(urlA).port));
+    await waitForStatus(`${urlA}/ready`, 200, apiA);
+
+    // every comment in the log, read straight from PostgreSQL
+    const stored = new Map<string, number>();
+    for (const e of await allEvents()) {
+      if (e.type !== 'CommentPosted') continue;
+      const content = (e.data as { content: string }).content;
+      if (content.startsWith('rafale-kill')) stored.set(content, (stored.get(content) ?? 0) + 1);
+    }
+    const acknowledged = answers.filter((a) => a.status === 201);
+    expect(acknowledged.length).toBeGreaterThan(30);
+    for (const a of acknowledged) expect(stored.get(a.content), a.content).toBe(1);
+    // an append cut by the kill is there once or not at all; none twice
+    for (const [content, n] of stored) expect(n, content).toBe(1);
+    expect(answers.some((a) => a.status === 'no answer')).toBe(true);
+    // what B answered never failed
+    expect(answers.filter((a) => a.content.includes('.1.') && a.status !== 201)).toEqual([]);
   });
 
   it('Redis away for a few seconds: requests needing it answer a French 503, the API recovers by itself', async () => {
