@@ -18,6 +18,8 @@
  *    over the bare write. Each 2 s warm-up then 10 s.
  *
  *   npx tsx scripts/bench-postgres.ts [--seconds=10] [--clients=32] [--only=gifts,peer,appends]
+ *
+ * BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the EVO server.
  */
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -91,7 +93,9 @@ async function evoGiftSends(): Promise<{ row: Row; reconciled: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-pg-'));
   const port = await freePort();
   await buildServer();
-  const evo = child(['--enable-source-maps', SERVER_BUNDLE], ROOT, {
+  // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) go to the EVO server only
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const evo = child(['--enable-source-maps', ...nodeArgs, SERVER_BUNDLE], ROOT, {
     EVENTSTORE_URL: db.url,
     MONGO_URL: '',
     REDIS_URL: '',

@@ -1,4 +1,5 @@
 import type { Pool as PgPool, PoolConfig, ClientConfig, Client as PgClient } from 'pg';
+import { randomUUID } from 'node:crypto';
 import type { EventMetadata, LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
 import { pg } from '../distributed-clients';
 import { ServiceUnavailableError } from '../services';
@@ -38,6 +39,13 @@ const MAX_XID = 1n << (63n - POSITION_RANK_BITS);
 
 const DEFAULT_BATCH = 1000;
 const SUBSCRIPTION_BATCH = 500;
+/** events decoded once for every subscription of the store (see `decoded`) */
+const DECODED_KEPT = 4096;
+/**
+ * the other processes hear of this one's appends at most this long after their commit: the appends
+ * committed meanwhile share one NOTIFY (each is a round trip, and the server's notify queue is one)
+ */
+const NOTIFY_EVERY_MS = 5;
 /** the channel appends are announced on (NOTIFY, after their commit) */
 const CHANNEL = 'evo_events';
 /** schema of the tables below; a database holding a newer one is refused at start */
@@ -264,6 +272,15 @@ export class PostgresEventStore implements EventStore {
   private schemaReady: Promise<void> | undefined;
   private closed = false;
   private listener: Listener | undefined;
+  /** named in this store's NOTIFYs: its own listener ignores them (its subscriptions were woken already) */
+  private readonly instanceId = randomUUID();
+  /**
+   * events the subscriptions read lately, decoded once for all of them (by position): every
+   * subscription of the process reads the same rows (handlers must not change the events they get)
+   */
+  private readonly decoded = new Map<string, RecordedEvent>();
+  /** the final event that follows a position, as subscriptions read them lately (see `finalAfter`) */
+  private readonly follows = new Map<string, RecordedEvent>();
   /** a NOTIFY of this process's appends is being sent / another is due after it */
   private notifying = false;
   private notifyAgain = false;
@@ -325,11 +342,12 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async query<R extends object>(text: string, values?: unknown[]): Promise<R[]> {
+  /** `name`: a prepared statement of each connection (parsed once per connection, not at every call) */
+  private async query<R extends object>(text: string, values?: unknown[], name?: string): Promise<R[]> {
     if (this.closed) throw new Error('PostgresEventStore is closed');
     try {
       await this.ready();
-      return (await this.pool.query<R>(text, values)).rows;
+      return (await this.pool.query<R>({ text, values, name })).rows;
     } catch (err) {
       throw unavailable(err);
     }
@@ -357,6 +375,7 @@ export class PostgresEventStore implements EventStore {
     const [r] = await this.query<{ outcome: string; head: number; last_position: string | null }>(
       'SELECT outcome, head, last_position FROM evo_append($1, $2, $3, $4, $5, $6)',
       [streamId, expectedText, ids, types, data, metadata],
+      'evo_append',
     );
     if (r.outcome === 'conflict') throw new WrongExpectedRevisionError(streamId, expected, r.head);
     if (r.outcome === 'appended') this.announce();
@@ -372,8 +391,8 @@ export class PostgresEventStore implements EventStore {
     }
     this.notifying = true;
     // one NOTIFY at a time per process: appends committed while one is on its way share the next
-    void this.pool
-      .query('SELECT pg_notify($1, $2)', [CHANNEL, ''])
+    void new Promise((r) => setTimeout(r, NOTIFY_EVERY_MS))
+      .then(() => this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, this.instanceId]))
       .catch(() => undefined) // the readers' poll finds the events all the same
       .finally(() => {
         this.notifying = false;
@@ -388,6 +407,7 @@ export class PostgresEventStore implements EventStore {
     const rows = await this.query<EventRow>(
       `SELECT ${SELECT_COLUMNS} FROM evo_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
       [streamId, fromRevision],
+      'evo_read_stream',
     );
     return rows.map(rowToEvent);
   }
@@ -397,17 +417,36 @@ export class PostgresEventStore implements EventStore {
    * whether committed events lie past them that still can (a transaction with a smaller id is
    * running: read again shortly).
    */
-  private async readFinal(after: bigint, limit: number): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
-    const rows = await this.query<EventRow & { horizon: string }>(READ_AFTER_SQL, [after.toString(), limit]);
+  private async readFinal(
+    after: bigint,
+    limit: number,
+    shared = false,
+  ): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
+    const rows = await this.query<EventRow & { horizon: string }>(
+      READ_AFTER_SQL,
+      [after.toString(), limit],
+      'evo_read_after',
+    );
     const events: RecordedEvent[] = [];
     if (rows.length === 0) return { events, unsettled: false };
     const horizon = BigInt(rows[0].horizon);
     for (const r of rows) {
       if (r.position === null) break; // the LEFT JOIN's empty row: nothing after `after`
       if (BigInt(r.position) >= horizon) return { events, unsettled: true };
-      events.push(rowToEvent(r));
+      events.push(shared ? this.decodeShared(r) : rowToEvent(r));
     }
     return { events, unsettled: false };
+  }
+
+  private decodeShared(r: EventRow): RecordedEvent {
+    let e = this.decoded.get(r.position);
+    if (!e) {
+      e = rowToEvent(r);
+      this.decoded.set(r.position, e);
+      // the oldest go first (a Map keeps insertion order)
+      if (this.decoded.size > DECODED_KEPT) this.decoded.delete(this.decoded.keys().next().value!);
+    }
+    return e;
   }
 
   /**
@@ -465,8 +504,32 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** @internal the subscriptions' read */
-  readForSubscription(after: bigint): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
-    return this.readFinal(after, SUBSCRIPTION_BATCH);
+  async readForSubscription(after: bigint): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
+    const known = this.finalAfter(after);
+    if (known.length > 0) return { events: known, unsettled: false };
+    const read = await this.readFinal(after, SUBSCRIPTION_BATCH, true);
+    // what one subscription read, the others at the same place take without asking the server
+    let prev = after;
+    for (const e of read.events) {
+      this.follows.set(prev.toString(), e);
+      prev = e.position;
+    }
+    while (this.follows.size > DECODED_KEPT) this.follows.delete(this.follows.keys().next().value!);
+    return read;
+  }
+
+  /**
+   * Final events known to come right after `after`, in order, as a subscription of this store read
+   * them (a read hands out final events only: nothing can appear between two of them later).
+   */
+  private finalAfter(after: bigint): RecordedEvent[] {
+    const out: RecordedEvent[] = [];
+    let e = this.follows.get(after.toString());
+    while (e && out.length < SUBSCRIPTION_BATCH) {
+      out.push(e);
+      e = this.follows.get(e.position.toString());
+    }
+    return out;
   }
 
   /** Opens the listening connection once (for every subscription of this store). */
@@ -474,7 +537,8 @@ export class PostgresEventStore implements EventStore {
     if (this.listener) return;
     this.listener = new Listener(
       () => new (pg().Client)(this.config),
-      () => {
+      (payload) => {
+        if (payload === this.instanceId) return;
         for (const s of this.subscriptions) s.wake();
       },
       { retryInitialMs: this.retryInitialMs, retryMaxMs: this.retryMaxMs },
@@ -611,7 +675,8 @@ class Listener {
 
   constructor(
     private readonly makeClient: () => PgClient,
-    private readonly onNotify: () => void,
+    /** the NOTIFY's payload (undefined: a wake-up of the listener's own, after a (re)connection) */
+    private readonly onNotify: (payload?: string) => void,
     private readonly timing: { retryInitialMs: number; retryMaxMs: number },
   ) {}
 
@@ -634,7 +699,7 @@ class Listener {
     };
     client.on('error', drop);
     client.on('end', drop);
-    client.on('notification', () => this.onNotify());
+    client.on('notification', (n: { payload?: string }) => this.onNotify(n.payload));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
