@@ -347,4 +347,21 @@ async function main() {
   }
 }
 
-await main();
+/** Whether the bench server answers; without one the benchmark says why and skips (exit 0). */
+async function serverReason(): Promise<string | undefined> {
+  const c = new pg.Client({ connectionString: SERVER, connectionTimeoutMillis: 3000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return undefined;
+  } catch (e) {
+    return `no PostgreSQL at ${SERVER} (${(e as Error).message})`;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const reason = await serverReason();
+if (reason) console.log(`bench-postgres: skipped (${reason})`);
+else await main();
