@@ -118,10 +118,10 @@ function precompress(): Plugin {
 }
 
 /**
- * The built page's stylesheet moves from <head> to the end of <body>, after the app shell: a
- * stylesheet in the body holds back only what follows it, so the shell (styled inline in
- * index.html) paints as soon as the HTML arrives, while the scripts still wait for the stylesheet
- * before they run (no unstyled flash of the app).
+ * The built page's stylesheet stays first in <head> (the screens' own stylesheets, inserted after
+ * it when their code loads, must come after it in the cascade) but does not hold back the first
+ * paint: it is fetched as `media="print"`, and src/main.tsx switches it on, once loaded, before it
+ * renders the app. The shell (styled inline in index.html) paints as soon as the HTML arrives.
  */
 function stylesheetAfterShell(): Plugin {
   return {
@@ -130,12 +130,7 @@ function stylesheetAfterShell(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        const links: string[] = [];
-        const head = html.replace(/\s*<link rel="stylesheet"[^>]*>/g, (link) => {
-          links.push(link.trim());
-          return '';
-        });
-        return head.replace('</body>', `  ${links.join('\n    ')}\n  </body>`);
+        return html.replace(/<link rel="stylesheet"([^>]*)>/g, '<link rel="stylesheet" media="print" data-app-css$1>');
       },
     },
   };
