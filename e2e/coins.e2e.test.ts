@@ -231,12 +231,15 @@ async function main() {
     await until('invalid amount', visible(pb2, '❌ Montant invalide.'));
     await withdrawAmount.fill('5000');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();
+    // issue 30: the amount in coins and euros, and where the money goes, asked before anything moves
+    await pb2.getByRole('dialog').getByRole('button', { name: 'Retirer 5 000 coins' }).click();
     // only coins earned from gifts paid with bought coins are withdrawable: 81 of the 101 here (A's
     // 20 added coins went into the Rose and the Couronne: B holds them as bonus coins)
     await until('server refusal', visible(pb2, LEDGER_MESSAGES.notWithdrawable));
     await screenshot(pb2, 'coins-17-withdraw-refused');
     await withdrawAmount.fill('50');
     await pb2.getByRole('button', { name: 'Confirmer le retrait' }).click();
+    await pb2.getByRole('dialog').getByRole('button', { name: 'Retirer 50 coins' }).click();
     await until('withdrawn', visible(pb2, '✅ Retrait de 50 coins effectué.'));
     await until('balance 51', async () => (await balanceText(pb2)).includes('51 coins'));
     await screenshot(pb2, 'coins-18-withdraw-done');

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { CoinPack, LedgerAuditAnswer, LedgerReconciliation, WalletAnswer } from '@evo/contracts';
-import { COIN_PACKS, LEDGER_MESSAGES } from '@evo/domain';
+import { COIN_PACKS, LEDGER_MESSAGES, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import { reconcileLedger } from '@evo/workers';
 import type { AppDeps } from '../deps';
@@ -100,6 +100,9 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
       res.json({
         ...(await ledger.wallet(user._id)),
         add_coins_enabled: deps.config.ALLOW_FREE_COINS,
+        // the withdrawal form states what the coins are worth and where the money goes
+        withdrawal_cents_per_100_coins: PAYOUT_CENTS_PER_100_COINS,
+        withdrawal_payout: PAYOUT_SANDBOX,
       } satisfies WalletAnswer);
     }),
   );

@@ -8,7 +8,13 @@ export const Wallet = WalletCoins.extend({ gifts_unclaimed: z.number() });
 export type Wallet = z.infer<typeof Wallet>;
 
 /** GET /api/coins/balance/:email: does the server accept "add coins" (ALLOW_FREE_COINS)? */
-export const WalletAnswer = Wallet.extend({ add_coins_enabled: z.boolean() });
+export const WalletAnswer = Wallet.extend({
+  add_coins_enabled: z.boolean(),
+  /** what a withdrawal pays, in euro cents per 100 coins (rounded down to the cent) */
+  withdrawal_cents_per_100_coins: z.number(),
+  /** where a withdrawal's money goes: 'sandbox' (nowhere: no real transfer) */
+  withdrawal_payout: z.string(),
+});
 export type WalletAnswer = z.infer<typeof WalletAnswer>;
 
 /** A line of a member's history, GET /api/coins/transactions/:email (the product entities, "Coin transaction"). */
@@ -27,6 +33,10 @@ export const CoinTransaction = z.object({
   gifts_unclaimed_after: z.number(),
   /** the other member of a gift, by pseudo (never an email) */
   counterpart_pseudo: z.string().nullable(),
+  /** a withdrawal: what it paid, in euro cents (null otherwise, and for older withdrawals) */
+  value_cents: z.number().nullable(),
+  /** a withdrawal: where the money went, 'sandbox' for none (null otherwise, and for older withdrawals) */
+  payout: z.string().nullable(),
 });
 export type CoinTransaction = z.infer<typeof CoinTransaction>;
 

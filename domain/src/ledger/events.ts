@@ -63,7 +63,16 @@ export const CoinsPurchasedSchema = z.object({
   paymentRef: z.string().min(1),
 });
 export const CoinsAddedSchema = z.object({ ...movement, ...requested, txId, amount: coins });
-export const CoinsWithdrawnSchema = z.object({ ...movement, ...requested, txId, amount: coins });
+export const CoinsWithdrawnSchema = z.object({
+  ...movement,
+  ...requested,
+  txId,
+  amount: coins,
+  /** what the coins were worth, in euro cents (withdrawals.ts); absent on older withdrawals */
+  valueCents: z.number().int().nonnegative().optional(),
+  /** where the money went: 'sandbox' (nowhere: no real transfer); absent on older withdrawals */
+  payout: z.string().min(1).optional(),
+});
 
 const giftFacts = {
   /** the sent gift's numeric id (also the sender's transaction id) */

@@ -7,3 +7,4 @@ export * from './wallet-decider';
 export * from './ledger-audit';
 export * from './purchase-request-decider';
 export * from './coin-origin';
+export * from './withdrawals';

@@ -14,6 +14,7 @@ import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
 import type { GiftSent, WalletEvent } from './events';
 import type { CoinPack } from './packs';
 import { packPriceCents } from './packs';
+import { PAYOUT_SANDBOX, payoutValueCents } from './withdrawals';
 import {
   emptyIdMap,
   emptyKeyMap,
@@ -62,7 +63,15 @@ export type WalletCommand =
       request?: RequestRef;
     }
   | { type: 'AddCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
-  | { type: 'WithdrawCoins'; userId: string; txId: number; amount: number; request?: RequestRef }
+  | {
+      type: 'WithdrawCoins';
+      userId: string;
+      txId: number;
+      amount: number;
+      /** where the money goes (withdrawals.ts); the sandbox, the only one this product has, when not said */
+      payout?: string;
+      request?: RequestRef;
+    }
   | {
       type: 'SendGift';
       userId: string;
@@ -248,7 +257,16 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         return [
           {
             type: 'CoinsWithdrawn',
-            data: { userId, txId: command.txId, amount, postings, after: after(state, userId, postings), ...request },
+            data: {
+              userId,
+              txId: command.txId,
+              amount,
+              valueCents: payoutValueCents(amount),
+              payout: command.payout ?? PAYOUT_SANDBOX,
+              postings,
+              after: after(state, userId, postings),
+              ...request,
+            },
           },
         ];
       }

@@ -3,7 +3,8 @@ import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { walletDecider, type WalletCommand } from './wallet-decider';
 import type { GiftReceived, GiftSent, WalletEvent } from './events';
-import { COIN_PACKS, packById } from './packs';
+import { COIN_PACKS, packById, packPriceCents } from './packs';
+import { payoutValueCents } from './withdrawals';
 import { LEDGER_MESSAGES, giftFee } from './rules';
 import { ACCOUNTS } from './accounts';
 import { keyMapGet } from './persistent-map';
@@ -171,11 +172,34 @@ describe('wallet: withdrawing', () => {
             userId: B,
             txId: 22,
             amount: 10,
+            valueCents: 5,
+            payout: 'sandbox',
             postings: [{ debit: earn(B), credit: 'external:withdrawals', amount: 10 }],
             after: { balance: 0, gifts: 0, earnings: 0, bonus: 50 },
           },
         },
       ]);
+  });
+  it('records what the coins are worth (100 coins = 0,50 €, rounded down to the cent) and where the money goes', () => {
+    given(walletDecider, earnedThenAdded())
+      .when({ type: 'WithdrawCoins', userId: B, txId: 22, amount: 9, payout: 'sandbox' })
+      .then([
+        {
+          type: 'CoinsWithdrawn',
+          data: {
+            userId: B,
+            txId: 22,
+            amount: 9,
+            valueCents: 4,
+            payout: 'sandbox',
+            postings: [{ debit: earn(B), credit: 'external:withdrawals', amount: 9 }],
+            after: { balance: 0, gifts: 0, earnings: 1, bonus: 50 },
+          },
+        },
+      ]);
+    expect([1, 2, 100, 5000].map(payoutValueCents)).toEqual([0, 1, 50, 2500]);
+    // never more than the best pack's price for the same coins: buying to withdraw never pays
+    for (const pack of COIN_PACKS) expect(payoutValueCents(pack.coins_amount)).toBeLessThan(packPriceCents(pack));
   });
   it('never withdraws bought or added coins, whatever the balance', () => {
     given(walletDecider, earnedThenAdded())
@@ -442,6 +466,8 @@ describe('wallet: coins keep their origin through gifts', () => {
             userId: B,
             txId: 4,
             amount: 300,
+            valueCents: 150,
+            payout: 'sandbox',
             postings: [{ debit: earn(B), credit: ACCOUNTS.withdrawals, amount: 300 }],
             after: { balance: 0, gifts: 0, earnings: 200, bonus: 0 },
           },

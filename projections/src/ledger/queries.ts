@@ -57,6 +57,9 @@ export function ledgerQueries(read: ReadStore) {
         }).coins_balance,
         gifts_unclaimed_after: m.gifts_after,
         counterpart_pseudo: (m.counterpart_id && pseudos.get(m.counterpart_id)) || null,
+        // documents written before withdrawals carried them have neither field
+        value_cents: m.value_cents ?? null,
+        payout: m.payout ?? null,
       }));
     },
 

@@ -64,6 +64,10 @@ export interface CoinMovementDoc extends Doc {
   gift_id: number | null;
   /** the other member of a gift */
   counterpart_id: string | null;
+  /** a withdrawal: what it paid, in euro cents (null otherwise, and for older withdrawals) */
+  value_cents: number | null;
+  /** a withdrawal: where the money went ('sandbox': nowhere) (null otherwise, and for older withdrawals) */
+  payout: string | null;
 }
 
 /** What a movement records of its event beyond the common fields (one shape for every type). */
@@ -152,6 +156,8 @@ export const walletsProjector: Projector = {
       tx_id: m.tx_id,
       amount: m.amount,
       account: m.account,
+      value_cents: e.type === 'CoinsWithdrawn' ? (e.data.valueCents ?? null) : null,
+      payout: e.type === 'CoinsWithdrawn' ? (e.data.payout ?? null) : null,
     });
     const coins = walletCoins(d.after);
     await replaceIfNewer(store.collection<CoinWalletDoc>(COIN_WALLETS), {

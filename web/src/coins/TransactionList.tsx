@@ -1,4 +1,5 @@
-import { formatDateTime, formatNumber, formatSigned } from './format';
+import { formatDateTime, formatEuros, formatNumber, formatSigned } from './format';
+import { payoutStatus } from './withdrawal';
 import { useTransactions } from './hooks';
 
 /**
@@ -65,6 +66,10 @@ export function TransactionList({ limit }: { limit?: number }) {
                 {transactionLabel(tx.type)}
               </span>
               {counterpart ? <span className="coins-tx__detail"> {counterpart}</span> : null}
+              {tx.value_cents !== null ? (
+                <span className="coins-tx__detail"> · {formatEuros(tx.value_cents / 100)}</span>
+              ) : null}
+              {tx.payout ? <span className="coins-tx__status">{payoutStatus(tx.payout)}</span> : null}
             </span>
             <span
               className={`coins-tx__amount coins-tx__amount--${toGifts ? 'gifts' : sign}`}

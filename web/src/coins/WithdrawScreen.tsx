@@ -8,6 +8,9 @@ import { FlashMessage } from './FlashMessage';
 import { useIdempotentAction } from './idempotency';
 import { LoginNeeded } from './LoginNeeded';
 import { useFlash } from './useFlash';
+import { useConfirm } from '../shell/confirm';
+import { formatCoins, formatEuros } from './format';
+import { payoutSummary, withdrawalValueCents } from './withdrawal';
 import { useWallet, type WalletHandle } from './useWallet';
 import './coins.css';
 
@@ -102,6 +105,7 @@ function WithdrawForm({ email, wallet }: { email: string; wallet: WalletHandle }
   const [pending, setPending] = useState(false);
   const { flash, success, error } = useFlash();
   const run = useIdempotentAction();
+  const confirm = useConfirm();
   const inputId = useId();
   const messageId = useId();
 
@@ -116,6 +120,17 @@ function WithdrawForm({ email, wallet }: { email: string; wallet: WalletHandle }
       return;
     }
     setInvalid(false);
+    // money: said in full, and asked, before anything leaves the wallet
+    const terms = wallet.wallet;
+    const details = [
+      ...(terms?.withdrawal_payout
+        ? [`Valeur : ${formatEuros(withdrawalValueCents(n, terms.withdrawal_cents_per_100_coins) / 100)}.`]
+        : []),
+      ...(terms?.withdrawal_payout ? [payoutSummary(terms.withdrawal_payout)] : []),
+      'Les coins retirés quittent ton solde.',
+    ];
+    const ok = await confirm(`Retirer ${formatCoins(n)} ?`, { confirmLabel: `Retirer ${formatCoins(n)}`, details });
+    if (!ok) return;
     setPending(true);
     try {
       const answer = await run(`withdraw:${email}:${n}`, (key) => withdrawCoins(email, n, key));

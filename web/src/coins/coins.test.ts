@@ -56,6 +56,8 @@ describe('wallet store', () => {
       coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
+      withdrawal_cents_per_100_coins: 0,
+      withdrawal_payout: '',
     });
     applyWallet('a@x.fr', { coins_balance: 3, gifts_unclaimed: 1, position: '4' }); // older: ignored
     expect(walletSnapshot().wallet).toEqual({
@@ -64,6 +66,8 @@ describe('wallet store', () => {
       coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
+      withdrawal_cents_per_100_coins: 0,
+      withdrawal_payout: '',
     });
     applyWallet('a@x.fr', { coins_balance: 9 }); // an answer without gifts keeps them (and what is withdrawable)
     expect(walletSnapshot().wallet).toEqual({
@@ -72,6 +76,8 @@ describe('wallet store', () => {
       coins_bonus: 2,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
+      withdrawal_cents_per_100_coins: 0,
+      withdrawal_payout: '',
     });
     applyWallet('a@x.fr', { coins_balance: 9, gifts_unclaimed: 5, position: '7' });
     expect(walletSnapshot().wallet).toEqual({
@@ -80,6 +86,8 @@ describe('wallet store', () => {
       coins_bonus: 2,
       gifts_unclaimed: 5,
       add_coins_enabled: true,
+      withdrawal_cents_per_100_coins: 0,
+      withdrawal_payout: '',
     });
   });
   it('starts afresh for another member', () => {

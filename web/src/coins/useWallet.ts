@@ -86,15 +86,18 @@ export function applyWallet(email: string, update: WalletUpdate): void {
     coins_bonus: 0,
     gifts_unclaimed: 0,
     add_coins_enabled: true,
+    // not known until the wallet is fetched ('' : the withdrawal form then states coins only)
+    withdrawal_cents_per_100_coins: 0,
+    withdrawal_payout: '',
   };
   set({
     ...current,
     wallet: {
+      ...base,
       coins_balance: coins ?? base.coins_balance,
       coins_withdrawable: withdrawable ?? base.coins_withdrawable,
       coins_bonus: bonus ?? base.coins_bonus,
       gifts_unclaimed: gifts ?? base.gifts_unclaimed,
-      add_coins_enabled: base.add_coins_enabled,
     },
     error: undefined,
   });

@@ -23,6 +23,8 @@ export interface ConfirmOptions {
   cancelLabel?: string;
   /** Styles the confirm button as destructive. */
   danger?: boolean;
+  /** lines under the question: what exactly will happen (amounts, consequences) */
+  details?: readonly string[];
 }
 
 export type ConfirmFn = (message: string, options?: ConfirmOptions) => Promise<boolean>;
@@ -107,6 +109,7 @@ function ConfirmDialog({
   const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const messageId = useId();
+  const detailsId = useId();
   const choiceName = useId();
   const [choice, setChoice] = useState<string | null>(null);
 
@@ -142,11 +145,19 @@ function ConfirmDialog({
         role="dialog"
         aria-modal="true"
         aria-labelledby={messageId}
+        aria-describedby={pending.details?.length ? detailsId : undefined}
         onKeyDown={onKeyDown}
       >
         <p id={messageId} className="dialog__message">
           {pending.message}
         </p>
+        {pending.details?.length ? (
+          <ul id={detailsId} className="dialog__details">
+            {pending.details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
         {pending.choices ? (
           <fieldset className="dialog__choices" aria-labelledby={messageId}>
             {pending.choices.map((option) => (
