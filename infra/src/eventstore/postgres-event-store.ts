@@ -281,6 +281,13 @@ export class PostgresEventStore implements EventStore {
   private readonly decoded = new Map<string, RecordedEvent>();
   /** the final event that follows a position, as subscriptions read them lately (see `finalAfter`) */
   private readonly follows = new Map<string, RecordedEvent>();
+  /** the subscriptions' reads under way, by the position they read after */
+  private readonly reading = new Map<
+    string,
+    { wakes: number; read: Promise<{ events: RecordedEvent[]; unsettled: boolean }> }
+  >();
+  /** wake-ups so far (appends of this process, NOTIFYs of others) */
+  private wakes = 0;
   /** a NOTIFY of this process's appends is being sent / another is due after it */
   private notifying = false;
   private notifyAgain = false;
@@ -384,6 +391,7 @@ export class PostgresEventStore implements EventStore {
 
   /** After a commit: this process's subscriptions read now; the other processes' on the NOTIFY. */
   private announce(): void {
+    this.wakes++;
     for (const s of this.subscriptions) s.wake();
     if (this.notifying) {
       this.notifyAgain = true;
@@ -507,6 +515,19 @@ export class PostgresEventStore implements EventStore {
   async readForSubscription(after: bigint): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
     const known = this.finalAfter(after);
     if (known.length > 0) return { events: known, unsettled: false };
+    // subscriptions woken together at the same place share one query (one started before the
+    // latest wake-up may miss what woke them: they ask again then)
+    const key = after.toString();
+    const under = this.reading.get(key);
+    if (under && under.wakes === this.wakes) return under.read;
+    const read = this.readShared(after).finally(() => {
+      if (this.reading.get(key)?.read === read) this.reading.delete(key);
+    });
+    this.reading.set(key, { wakes: this.wakes, read });
+    return read;
+  }
+
+  private async readShared(after: bigint): Promise<{ events: RecordedEvent[]; unsettled: boolean }> {
     const read = await this.readFinal(after, SUBSCRIPTION_BATCH, true);
     // what one subscription read, the others at the same place take without asking the server
     let prev = after;
@@ -539,6 +560,7 @@ export class PostgresEventStore implements EventStore {
       () => new (pg().Client)(this.config),
       (payload) => {
         if (payload === this.instanceId) return;
+        this.wakes++;
         for (const s of this.subscriptions) s.wake();
       },
       { retryInitialMs: this.retryInitialMs, retryMaxMs: this.retryMaxMs },
@@ -628,6 +650,17 @@ class PgSubscription {
           await this.handler(event);
           this.last = event.position;
           if (target !== undefined && target !== null && this.last >= target) this.markCaughtUp();
+        }
+        // a short batch was all there was when it was read: read again only once woken (an append
+        // since, here or elsewhere), or at the next poll, not at once for an empty answer
+        if (
+          !unsettled &&
+          events.length < SUBSCRIPTION_BATCH &&
+          target !== undefined &&
+          target !== null &&
+          this.last >= target
+        ) {
+          await this.sleep(this.timing.pollIntervalMs, true);
         }
       } catch (err) {
         if (this.stopped) return;
