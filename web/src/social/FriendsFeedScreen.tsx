@@ -7,6 +7,7 @@ import { VerticalFeed } from './feed/VerticalFeed';
 import './social.css';
 import './feed/feed.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
+import { FeedSwitch } from './FeedSwitch';
 
 const TITLE = 'Feed Amis';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -29,6 +30,7 @@ export default function FriendsFeedScreen() {
       <h1 id="feed-title" className="sr-only" tabIndex={-1}>
         {TITLE}
       </h1>
+      <FeedSwitch dark />
       {email ? (
         <Feed key={email} email={email} />
       ) : (

@@ -10,6 +10,7 @@ import { formatCount, userPath } from './format';
 import { useLoad } from '../api/useLoad';
 import './social.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
+import { FeedSwitch } from './FeedSwitch';
 
 const TITLE = 'Mes amis';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -123,6 +124,7 @@ export default function FriendsScreen() {
   return (
     <section className="page social" aria-labelledby="friends-title">
       <title>{`${TITLE} · EVO`}</title>
+      <FeedSwitch />
       <header className="social__header">
         <h1 id="friends-title">{TITLE}</h1>
         {friends.data && friends.data.length > 0 ? (
