@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  MemoryReadStore,
+  SqliteReadStore,
   childLogger,
   SqliteEventStore,
   type EventStore,
@@ -175,7 +175,7 @@ async function main() {
     const logEvents = Number((await file.lastPosition()) ?? 0n);
 
     // the history, loaded as a start without a snapshot loads it
-    const read = new MemoryReadStore();
+    const read = SqliteReadStore.temporary();
     // (the runner is called only once the live events flow, after it is made)
     const replayed: ReplayedLog = new ReplayedLog(file, headEnd, live, (position) => runner.waitFor(position, 60_000));
     const runner: ProjectionRunner = new ProjectionRunner({ events: replayed, read, projectors: allProjectors });

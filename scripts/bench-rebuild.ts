@@ -1,5 +1,5 @@
 /**
- * Rebuild benchmark (not a test): a full rebuild of every read model from an empty MemoryReadStore
+ * Rebuild benchmark (not a test): a full rebuild of every read model from an empty SqliteReadStore
  * (what `npm run replay` and the embedded server do), over a realistic log written through the
  * deciders (scripts/restart-history.ts: registrations, uploads, logins, follows, likes, comments,
  * messages, gifts), next to the raw `readAll` of the same log in the same run.
@@ -21,7 +21,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
+import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedAppEvent } from '@evo/domain';
 import { CATCHING_UP, allProjectors, rebuildReadModels, routesOf, type Projector } from '@evo/projections';
 import { ensureHistoryLog } from './lib/history-log';
@@ -71,7 +71,7 @@ async function ceiling(events: SqliteEventStore): Promise<{ count: number; rate:
  * Where a rebuild's time goes: one more full rebuild, each projector's `project` timed around each
  * call (the runner awaits one call at a time, and a ScratchStore answers at once, so a call's time
  * is that projector's work on that event); the rest is reading the log, routing, the hand-over to
- * the MemoryReadStore (its indexes built) and collections of garbage not paid during a call.
+ * the SqliteReadStore (its indexes built) and collections of garbage not paid during a call.
  */
 async function perProjector(events: SqliteEventStore): Promise<void> {
   const spent = new Map<string, { ms: number; events: number }>();
@@ -88,7 +88,7 @@ async function perProjector(events: SqliteEventStore): Promise<void> {
       },
     };
   });
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   globalThis.gc?.();
   const started = performance.now();
   const result = await rebuildReadModels({ events, read, projectors: timed, batchSize: BATCH });
@@ -130,7 +130,7 @@ async function main() {
     const rows: string[][] = [];
     for (let run = 1; run <= RUNS; run++) {
       const raw = await rawReadAll(events);
-      const read = new MemoryReadStore();
+      const read = SqliteReadStore.temporary();
       globalThis.gc?.();
       // end to end: from the call to read models ready to query (indexes built)
       const started = performance.now();

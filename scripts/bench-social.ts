@@ -1,5 +1,5 @@
 /**
- * Social read-side benchmark (not a test): the embedded MemoryReadStore filled directly with
+ * Social read-side benchmark (not a test): the embedded SqliteReadStore filled directly with
  * documents shaped like the projectors' output (and their indexes, as the projectors declare
  * them, the timelines included): 10,000 members, 100,000 videos, 1,000,000 follows. A sample of
  * feed pages is checked against the query-time join. Then p50/p99 of the friends feed, profile and
@@ -8,7 +8,7 @@
  *
  * Then "friends feed, memory vs FerretDB, same data": a smaller data set (BENCH_CMP_MEMBERS /
  * BENCH_CMP_VIDEOS / BENCH_CMP_FOLLOWS, default 2,000 / 20,000 / 100,000) written by the same fill
- * into a MemoryReadStore and, with insertMany, into a MongoReadStore's database on a FerretDB v1.24.2
+ * into a SqliteReadStore and, with insertMany, into a MongoReadStore's database on a FerretDB v1.24.2
  * the bench starts and stops (the projectors' indexes on both); the friends feed, pages 1 and 5, of
  * the same members (drawn among those who follow someone) on each: BENCH_CALLS calls on memory,
  * BENCH_FERRETDB_CALLS (default 20: FerretDB v1 filters `$in` and ranges in its own process after
@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { normalize, positionKey } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
-import { MemoryReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
+import { SqliteReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
 import {
   PROCESSING,
@@ -102,7 +102,7 @@ interface FillTarget {
   flush(): Promise<void>;
 }
 
-function memoryTarget(read: MemoryReadStore): FillTarget {
+function memoryTarget(read: SqliteReadStore): FillTarget {
   return {
     put: (collection, doc) => read.collection(collection).insertOne(doc),
     flush: async () => undefined,
@@ -365,7 +365,7 @@ async function printTopAllocations(session: Session, query: string, calls: numbe
 interface MeasureOptions {
   calls: number;
   warmup: number;
-  /** documents the store has examined so far (MemoryReadStore's counters), when it tells */
+  /** documents the store has examined so far (SqliteReadStore's counters), when it tells */
   examined?: () => number;
 }
 
@@ -452,7 +452,7 @@ const loadAverage = () => `load average ${loadavg()[0].toFixed(2)} on ${cpus().l
 /** The large data set in memory: every query the social screens make. */
 async function largeInMemory() {
   const { members: MEMBERS, videos: VIDEO_COUNT, follows: FOLLOW_COUNT } = LARGE;
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   console.log(`Filling: ${MEMBERS} members, ${VIDEO_COUNT} videos, ${FOLLOW_COUNT} follows…`);
   const { insertMs, counters, hubs, timelineEntries } = await fill(memoryTarget(read), LARGE);
   const indexMs = await createIndexes(read);
@@ -582,7 +582,7 @@ async function largeInMemory() {
  * What each collection holds of that heap: the heap freed by dropping it (documents, indexes and
  * the strings only it kept), largest first. It empties the store: the last step of the section.
  */
-async function heapByCollection(read: MemoryReadStore) {
+async function heapByCollection(read: SqliteReadStore) {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) return;
   const heap = () => {
@@ -605,7 +605,7 @@ async function heapByCollection(read: MemoryReadStore) {
 }
 
 /**
- * The friends feed on the same smaller data set in a MemoryReadStore and in a MongoReadStore on a
+ * The friends feed on the same smaller data set in a SqliteReadStore and in a MongoReadStore on a
  * FerretDB of the bench's own (filled with insertMany; the projectors' indexes on both), the same
  * members asked in the same order on each; and whether both stores answer page 1 alike.
  */
@@ -623,7 +623,7 @@ async function memoryVsFerretDb() {
   const client = new MongoClient(ferret.server.url);
   const mongo = new MongoReadStore(ferret.server.url, { dbName });
   try {
-    const memory = new MemoryReadStore();
+    const memory = SqliteReadStore.temporary();
     const stores: Array<{ label: string; read: ReadStore; options: MeasureOptions }> = [
       {
         label: 'memory',

@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { useFrenchZodErrors } from '@evo/domain';
 import { isLoopbackHost } from '@evo/infra';
+import { readiness } from '@evo/projections';
 import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
@@ -80,8 +81,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   });
   app.get('/ready', (_req, res, next) => {
     deps.progress
-      .isCaughtUp()
-      .then((ready) => res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'catching-up' }))
+      .health()
+      .then((h) => {
+        const { status, body } = readiness(h);
+        res.status(status).json(body);
+      })
       .catch(next);
   });
 

@@ -11,6 +11,7 @@ import {
   type ReadStore,
   FoldingEventStore,
   createJobQueue,
+  createReadModelGenerations,
   createReadStore,
   createSessionStore,
   DataFileError,
@@ -31,6 +32,7 @@ import {
 import { eventSchemas, useFrenchZodErrors, type LogPosition } from '@evo/domain';
 import {
   allProjectors,
+  giftsInTransit,
   ProjectionService,
   ReadStoreProgress,
   PROCESSING,
@@ -206,15 +208,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? new ProjectionService({
           events,
           projectors: allProjectors,
-          makeStore: () => createReadStore(config),
+          generations: createReadModelGenerations(config),
           onError: (err) => log.error({ err }, 'projection error, retrying'),
-          snapshots: config.READ_MODEL_SNAPSHOTS
-            ? {
-                file: config.snapshotFile,
-                everyEvents: config.SNAPSHOT_EVERY_EVENTS,
-                everyMinutes: config.SNAPSHOT_EVERY_MINUTES,
-              }
-            : undefined,
         })
       : undefined;
   const read = projections?.read ?? createReadStore(config);
@@ -286,8 +281,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await jobs.process(jobHandlers({ events: commandEvents, files: uploads.files }), { concurrency: 1 });
   }
 
-  // coin ledger: gifts sent are credited to their receiver (scans the log at start, from its
-  // checkpoint beside the read models' snapshot when it has one, then follows it). Work to do once
+  // coin ledger: gifts sent are credited to their receiver (starts from the gifts in transit the
+  // read models hold at their checkpoint, folds the log after it, then follows it). Work to do once
   // per topology, not once per API replica: in the distributed stack the workers service runs it
   // (workers/src/main.ts)
   const giftCredits =
@@ -295,9 +290,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? new GiftCreditProcess(events, {
           wallets: ledger.wallets,
           onError: (err) => log.error({ err }, 'gift credit error, retrying'),
-          checkpoint: config.READ_MODEL_SNAPSHOTS
-            ? { file: config.giftCreditsCheckpointFile, everyEvents: config.SNAPSHOT_EVERY_EVENTS }
-            : undefined,
+          resumeFrom: () => giftsInTransit(read),
         })
       : undefined;
   await giftCredits?.start();
@@ -322,11 +315,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (http.address() as AddressInfo).port;
   if (projections) {
-    // what a loaded snapshot left encoded is made now, beside the requests
-    void projections.finishLoading();
     // uploads acknowledged before a crash and never processed get their job again (after the
-    // listen: with a snapshot, this query makes the collections before the videos in the file);
-    // the server serves by now, so a failure here is logged, not thrown
+    // listen: the server serves by now, so a failure here is logged, not thrown)
     try {
       const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
       for (const v of pending)

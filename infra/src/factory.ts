@@ -7,8 +7,8 @@ import { EventStoreDbEventStore } from './eventstore/eventstoredb-event-store';
 import { LogFormatError, PostgresEventStore } from './eventstore/postgres-event-store';
 import { ServiceUnreachableError } from './services';
 import type { ReadStore } from './readstore/port';
-import { MemoryReadStore } from './readstore/memory-read-store';
 import { MongoReadStore } from './readstore/mongo-read-store';
+import { SqliteReadModelFiles, type ReadModelGenerations } from './readstore/read-model-files';
 import type { JobQueue } from './jobs/port';
 import { InProcessJobQueue } from './jobs/in-process-job-queue';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue';
@@ -63,8 +63,26 @@ export async function openEventStore(config: Config): Promise<EventStore> {
   return store;
 }
 
+/** MongoDB when MONGO_URL is set, else the embedded SQLite file in use (see SqliteReadModelFiles). */
 export function createReadStore(config: Config): ReadStore {
-  return config.MONGO_URL ? new MongoReadStore(config.MONGO_URL) : new MemoryReadStore();
+  return config.MONGO_URL ? new MongoReadStore(config.MONGO_URL) : createReadModelGenerations(config).current();
+}
+
+/** The read models and their rebuilds: SQLite files in DATA_DIR, or MongoDB databases. */
+export function createReadModelGenerations(config: Config): ReadModelGenerations {
+  if (config.MONGO_URL) {
+    const url = config.MONGO_URL;
+    let current: ReadStore | undefined;
+    return {
+      current: () => (current ??= new MongoReadStore(url)),
+      replaceDamaged: () => (current ??= new MongoReadStore(url)),
+      fresh: () => {
+        throw new Error('reconstruction à côté non disponible sur MongoDB : utilisez npm run replay');
+      },
+    };
+  }
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return new SqliteReadModelFiles(config.DATA_DIR);
 }
 
 export function createJobQueue(config: Config): JobQueue {

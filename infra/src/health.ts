@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 
 /** /health and /ready for a service without an HTTP API of its own (docker compose health checks). */
-export async function startHealthServer(port: number, ready: () => Promise<boolean>): Promise<Server> {
+export async function startHealthServer(
+  port: number,
+  ready: () => Promise<boolean | { status: number; body: unknown }>,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -10,7 +13,11 @@ export async function startHealthServer(port: number, ready: () => Promise<boole
     if (req.url === '/health') return send(200, { status: 'ok' });
     if (req.url === '/ready') {
       ready()
-        .then((ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'catching-up' }))
+        .then((r) =>
+          typeof r === 'boolean'
+            ? send(r ? 200 : 503, { status: r ? 'ready' : 'catching-up' })
+            : send(r.status, r.body),
+        )
         .catch(() => send(503, { status: 'error' }));
       return;
     }

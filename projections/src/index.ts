@@ -21,4 +21,5 @@ export * from './moderation/index';
 export * from './stats/index';
 export * from './admin/index';
 export * from './runtime/projection-service';
-export * from './runtime/snapshots';
+export * from './runtime/fingerprint';
+export * from './gifts/transit';

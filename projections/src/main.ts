@@ -12,7 +12,7 @@ import {
   startHealthServer,
 } from '@evo/infra';
 import { allProjectors } from './registry';
-import { ProjectionRunner } from './runtime/runner';
+import { ProjectionRunner, readiness } from './runtime/runner';
 
 const log = childLogger('projections');
 try {
@@ -29,7 +29,9 @@ try {
     push,
     onError: (err) => log.error({ err }, 'projection error, retrying'),
   });
-  const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3001), () => runner.isCaughtUp());
+  const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3001), async () =>
+    readiness(await runner.health()),
+  );
   await runner.start();
   log.info({ position: runner.currentPosition?.toString() }, 'projections caught up, following the log');
   const stop = async () => {

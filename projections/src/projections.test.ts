@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, afterAll, beforeAll } from 'vitest';
 import type { RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import { MemoryReadStore, MongoReadStore, SqliteEventStore, type EventStore, type ReadStore } from '@evo/infra';
+import { SqliteReadStore, MongoReadStore, SqliteEventStore, type EventStore, type ReadStore } from '@evo/infra';
 import { mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { allProjectors } from './registry';
 import { ProjectionRunner } from './runtime/runner';
@@ -56,7 +56,7 @@ const readStores: Array<{
   setUp?: () => Promise<() => Promise<void>>;
   make: () => Promise<ReadStore>;
 }> = [
-  { name: 'MemoryReadStore', skip: false, members: 6, make: async () => new MemoryReadStore() },
+  { name: 'SqliteReadStore', skip: false, members: 6, make: async () => SqliteReadStore.temporary() },
   (() => {
     let server: MongoServer | undefined;
     const runId = randomUUID().slice(0, 8);
@@ -221,7 +221,7 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
     await writeScriptedHistory(events, members);
     const list = await allEvents(events);
     // the reference in memory: cheaper, and the same documents must come out of every store
-    const once = new MemoryReadStore();
+    const once = SqliteReadStore.temporary();
     await projectAll(list, once, () => 1);
     const twice = await make();
     await projectAll(list, twice, () => 2);
@@ -244,17 +244,17 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
     const second = new ProjectionRunner({ events, read, projectors: allProjectors });
     await second.start();
     await second.stop();
-    const fresh = new MemoryReadStore();
+    const fresh = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read: fresh, projectors: allProjectors });
     expect(await dumpReadModels(read)).toEqual(await dumpReadModels(fresh));
   });
 
-  it.skipIf(name === 'MemoryReadStore')('give the API the same answers as the memory store', async () => {
+  it.skipIf(name === 'SqliteReadStore')('give the API the same answers as the memory store', async () => {
     const events = newStore();
     const { userIds, videoIds } = await writeScriptedHistory(events, 3);
     const read = await make();
     await rebuildReadModels({ events, read, projectors: allProjectors });
-    const reference = new MemoryReadStore();
+    const reference = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read: reference, projectors: allProjectors });
     const expected = await answers(reference, userIds, videoIds);
     expect(JSON.stringify(expected)).toMatch(/coins_balance/); // the history is not empty
@@ -262,7 +262,7 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
   });
 
   // (the MongoReadStore variant asks these in "the same answers as the memory store")
-  it.skipIf(name !== 'MemoryReadStore')('answer the profile query from the read models', async () => {
+  it.skipIf(name !== 'SqliteReadStore')('answer the profile query from the read models', async () => {
     const events = newStore();
     const { userIds } = await writeScriptedHistory(events, 3);
     const read = await make();
@@ -303,7 +303,7 @@ describe('projections inside transactions', () => {
   it('meet no duplicate key when a whole batch comes again (MongoDB aborts a transaction on one, even caught)', async () => {
     const events = newStore();
     await writeScriptedHistory(events, 4);
-    const read = withMongoTransactionAborts(new MemoryReadStore());
+    const read = withMongoTransactionAborts(SqliteReadStore.temporary());
     const first = new ProjectionRunner({ events, read, projectors: allProjectors, batchSize: 50 });
     await first.start();
     await first.stop();
@@ -313,7 +313,7 @@ describe('projections inside transactions', () => {
     await again.start();
     await again.stop();
     expect(read.duplicateKeys).toBe(0);
-    const fresh = new MemoryReadStore();
+    const fresh = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read: fresh, projectors: allProjectors });
     expect(await dumpReadModels(read)).toEqual(await dumpReadModels(fresh));
   });

@@ -7,6 +7,7 @@ import { notificationsProjector } from './notifications/index';
 import { messagesProjector } from './messaging/index';
 import { walletsProjector } from './ledger/wallets-projector';
 import { giftsProjector } from './gifts/gifts-projector';
+import { giftsInTransitProjector } from './gifts/transit';
 import { moderationProjector } from './moderation/moderation-projector';
 import { reportsProjector } from './moderation/reports-projector';
 import { statsProjector } from './stats/stats-projector';
@@ -23,6 +24,7 @@ export const allProjectors: readonly Projector[] = [
   messagesProjector,
   walletsProjector,
   giftsProjector,
+  giftsInTransitProjector,
   moderationProjector,
   statsProjector,
   auditProjector,

@@ -2,20 +2,12 @@
 // no store under them (the ceilings of bench-rebuild and bench-live-projection). Reads find
 // nothing, so projectors skip what depends on them (a follower's timeline, a sender's pseudo):
 // what they cost over it is a lower bound.
-import {
-  GUARDED_WRITES,
-  type Doc,
-  type GuardedWrites,
-  type ReadCollection,
-  type ReadStore,
-  type UpdateResult,
-} from '@evo/infra';
+import type { Doc, ReadCollection, ReadStore, UpdateResult } from '@evo/infra';
 
 const NOTHING_CHANGED: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
 
 /** A collection that answers every call at once and keeps nothing (the ceiling's store). */
-class KeepsNothingCollection implements ReadCollection, GuardedWrites {
-  readonly [GUARDED_WRITES]: GuardedWrites = this;
+class KeepsNothingCollection implements ReadCollection {
   constructor(readonly name: string) {}
   async findOne(): Promise<Doc | null> {
     return null;
@@ -45,12 +37,6 @@ class KeepsNothingCollection implements ReadCollection, GuardedWrites {
   async bulkWrite(): Promise<void> {}
   async createIndex(): Promise<void> {}
   async drop(): Promise<void> {}
-  async applyOnce(): Promise<boolean> {
-    return true;
-  }
-  async replaceIfNewer(): Promise<boolean> {
-    return true;
-  }
 }
 
 export class KeepsNothingStore implements ReadStore {

@@ -9,7 +9,8 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { requireAdmin } from './require-admin';
 import { requestRebuild } from './commands';
-import type { MessageAnswer, RebuildView } from '@evo/contracts';
+import type { MessageAnswer, ProjectionsHealthAnswer, RebuildView } from '@evo/contracts';
+import type { ProjectionHealth } from '@evo/projections';
 
 const log = childLogger('admin');
 
@@ -34,6 +35,15 @@ export function rebuildView(s: RebuildState): RebuildView {
     case 'failed':
       return { ...s, done: 0, rate: 0, etaSeconds: 0, fraction: 0 };
   }
+}
+
+/** The read side's health as answered (positions as strings). */
+export function healthView(h: ProjectionHealth): ProjectionsHealthAnswer {
+  return {
+    caught_up: h.caughtUp,
+    store_error: h.storeError ?? null,
+    stopped: h.stopped.map((s) => ({ ...s, position: String(s.position) })),
+  };
 }
 
 /**
@@ -85,6 +95,34 @@ export function projectionsRouter(deps: AppDeps): Router {
       }
       await answerWrite(deps.sessions, req, res, position);
       res.status(202).json({ message: MODERATION_MESSAGES.rebuildStarted } satisfies MessageAnswer);
+    }),
+  );
+
+  r.get(
+    '/admin/projections/status',
+    ...admin,
+    route(async (_req, res) => {
+      res.json(healthView(await deps.progress.health()));
+    }),
+  );
+
+  // a projector stopped on an event, brought up to date once the cause is fixed (embedded: here)
+  r.post(
+    '/admin/projections/:name/resume',
+    ...admin,
+    route(async (req, res) => {
+      if (!service) throw new DomainError(MODERATION_MESSAGES.resumeNotHere, 'conflict');
+      const name = String(req.params.name);
+      const { stopped } = await service.health();
+      if (!stopped.some((s) => s.name === name))
+        throw new DomainError(MODERATION_MESSAGES.projectionNotStopped, 'not_found');
+      try {
+        await service.resume(name);
+      } catch (err) {
+        throw new DomainError(MODERATION_MESSAGES.projectionStillFailing(name, (err as Error).message), 'conflict');
+      }
+      log.info({ projection: name, by: currentUserId(req) }, 'projection reprise depuis le back-office');
+      res.json({ message: MODERATION_MESSAGES.projectionResumed(name) } satisfies MessageAnswer);
     }),
   );
 

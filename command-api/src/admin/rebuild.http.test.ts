@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { MODERATION_MESSAGES } from '@evo/domain';
-import { MemoryReadStore } from '@evo/infra';
+import { SqliteReadStore } from '@evo/infra';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
@@ -113,7 +113,7 @@ describe('rebuilding the projections from the back-office', () => {
       20_000,
       'log settled',
     );
-    const fresh = new MemoryReadStore();
+    const fresh = SqliteReadStore.temporary();
     await rebuildReadModels({ events: server.deps.events, read: fresh, projectors: allProjectors });
     const served = await dumpReadModels(server.runner!.read);
     expect(served).toEqual(await dumpReadModels(fresh));

@@ -6,7 +6,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { Server } from 'socket.io';
 import {
   attachRedisAdapter,
-  MemoryReadStore,
+  SqliteReadStore,
   MemorySessionStore,
   RedisSessionStore,
   type SessionStore,
@@ -138,7 +138,9 @@ async function socketServer(
   options: { sessionCheckMs?: number; redis?: { url: string; key: string } } = {},
 ) {
   const http: HttpServer = createServer();
-  const io = createSocketServer(http, sessions, new MemoryReadStore(), { sessionCheckMs: options.sessionCheckMs });
+  const io = createSocketServer(http, sessions, SqliteReadStore.temporary(), {
+    sessionCheckMs: options.sessionCheckMs,
+  });
   const closeRedis = options.redis
     ? await attachRedisAdapter(io, options.redis.url, { key: options.redis.key })
     : undefined;

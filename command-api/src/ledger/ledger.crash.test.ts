@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
-import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
+import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedEvent } from '@evo/domain';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
@@ -194,7 +194,7 @@ describe('crash during a gift load', () => {
         await server.deps.jobs.drain(30_000);
         const p = await last();
         expect(await server.deps.progress.waitFor(p, 20_000)).toBe(true);
-        const rebuilt = new MemoryReadStore();
+        const rebuilt = SqliteReadStore.temporary();
         await rebuildReadModels({ events: server.deps.events, read: rebuilt, projectors: allProjectors });
         const live = await dumpReadModels(server.deps.read);
         expect(Object.keys(live)).toEqual(

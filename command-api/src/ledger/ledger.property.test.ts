@@ -13,7 +13,7 @@ import {
   userEarningsAccount,
   userGiftsAccount,
 } from '@evo/domain';
-import { IdBlocks, MemoryReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
+import { IdBlocks, SqliteReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { ensureGiftCatalogue } from '@evo/commands';
@@ -445,7 +445,7 @@ describe('coin ledger, property', () => {
             }
 
             // the read models agree with the shadow, and live equals a rebuild
-            const live = new MemoryReadStore();
+            const live = SqliteReadStore.temporary();
             const runner = new ProjectionRunner({ events: w.events, read: live, projectors: allProjectors });
             await runner.start();
             await runner.stop();
@@ -457,7 +457,7 @@ describe('coin ledger, property', () => {
                 gifts_unclaimed: shadow.gifts_(i),
               });
             }
-            const rebuilt = new MemoryReadStore();
+            const rebuilt = SqliteReadStore.temporary();
             await rebuildReadModels({ events: w.events, read: rebuilt, projectors: allProjectors, batchSize: 3 });
             expect(await dumpReadModels(rebuilt)).toEqual(await dumpReadModels(live));
           } finally {

@@ -181,3 +181,22 @@ export const STATS_ANSWERS = {
 } as const;
 export type StatsKind = keyof typeof STATS_ANSWERS;
 export type StatsAnswer<K extends StatsKind> = z.infer<(typeof STATS_ANSWERS)[K]>;
+
+/** A projector stopped on an event it could not apply (the others go on); `position` as a string. */
+export const StoppedProjectionView = z.object({
+  name: z.string(),
+  position: z.string(),
+  type: z.string(),
+  error: z.string(),
+  at: z.string(),
+});
+export type StoppedProjectionView = z.infer<typeof StoppedProjectionView>;
+
+/** GET /api/admin/projections/status: how the read side is doing. */
+export const ProjectionsHealthAnswer = z.object({
+  caught_up: z.boolean(),
+  /** the read models cannot be written (disk full, database away): retried until it passes */
+  store_error: z.string().nullable(),
+  stopped: z.array(StoppedProjectionView),
+});
+export type ProjectionsHealthAnswer = z.infer<typeof ProjectionsHealthAnswer>;

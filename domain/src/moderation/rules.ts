@@ -44,6 +44,11 @@ export const MODERATION_MESSAGES = {
   rebuildRunning: 'Une reconstruction est déjà en cours.',
   rebuildNotHere:
     'Dans ce mode de déploiement, les projections se reconstruisent avec « npm run replay » (service des projections).',
+  resumeNotHere:
+    'Dans ce mode de déploiement, une projection arrêtée se reprend avec « npm run replay -- --resume NOM » (service des projections arrêté).',
+  projectionNotStopped: "Cette projection n'est pas arrêtée.",
+  projectionResumed: (name: string) => `Projection « ${name} » reprise.`,
+  projectionStillFailing: (name: string, error: string) => `La projection « ${name} » échoue encore : ${error}`,
 } as const;
 
 /** A report's moderation life: `report-<id>` (the report itself was filed on its claim stream). */

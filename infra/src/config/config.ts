@@ -143,15 +143,6 @@ const ConfigSchema = z.object({
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
   /** the vault's "add coins" form (coins without payment); docker-compose.yml turns it off */
   ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
-  /**
-   * embedded mode: snapshot the memory read models into DATA_DIR (at shutdown, and after this many
-   * events or minutes) so that a restart loads them and replays only the events since; 0 turns
-   * that trigger off. Unused in the distributed stack (its read models live in MongoDB).
-   */
-  SNAPSHOT_EVERY_EVENTS: z.coerce.number().int().min(0).max(100_000_000).default(20_000),
-  SNAPSHOT_EVERY_MINUTES: z.coerce.number().min(0).max(10_080).default(5),
-  /** false: no snapshot is read or written (every start rebuilds the read models from the log) */
-  READ_MODEL_SNAPSHOTS: z.enum(['true', 'false']).default('true'),
 });
 
 export type Config = Omit<
@@ -161,7 +152,6 @@ export type Config = Omit<
   | 'ALLOW_FREE_COINS'
   | 'ADMIN_PASSWORD'
   | 'HTTPS_ONLY'
-  | 'READ_MODEL_SNAPSHOTS'
   | 'S3_FORCE_PATH_STYLE'
 > & {
   S3_FORCE_PATH_STYLE: boolean;
@@ -191,12 +181,7 @@ export type Config = Omit<
   HTTPS_ONLY: boolean;
   DEMO_DATA: boolean;
   ALLOW_FREE_COINS: boolean;
-  READ_MODEL_SNAPSHOTS: boolean;
-  /** embedded: the snapshot of the memory read models (see SNAPSHOT_EVERY_EVENTS) */
-  snapshotFile: string;
-  /** embedded: the gift credits' fold of the log (gifts in transit at a position), beside the snapshot */
-  giftCreditsCheckpointFile: string;
-  /** true when nothing distributed is configured: one process, SQLite, memory read models */
+  /** true when nothing distributed is configured: one process, SQLite files */
   embedded: boolean;
   uploadsDir: string;
   eventsFile: string;
@@ -288,11 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
-    READ_MODEL_SNAPSHOTS: c.READ_MODEL_SNAPSHOTS === 'true',
     S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE === 'true',
     s3,
-    snapshotFile: path.join(dataDir, 'read-models.snapshot'),
-    giftCreditsCheckpointFile: path.join(dataDir, 'gift-credits.checkpoint'),
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),

@@ -11,7 +11,7 @@ import type {
   UpdateFilter,
 } from 'mongodb';
 import { mongodb } from '../distributed-clients';
-import { applyUpdate, buildUpsertFromFilter } from './memory-read-store';
+import { applyUpdate, buildUpsertFromFilter } from './values';
 import {
   checkFilter,
   checkProjection,

@@ -1,6 +1,6 @@
 /**
  * The read models' store: the part of the MongoDB collection API that projectors and queries use,
- * and no more. Both adapters (MemoryReadStore, MongoReadStore) accept exactly this language and
+ * and no more. Both adapters (SqliteReadStore, MongoReadStore) accept exactly this language and
  * refuse anything else with UnsupportedQueryError (checked in query-language.ts), so a read model
  * that works on one works on the other. Answers are MongoDB's.
  *
@@ -16,8 +16,6 @@
  * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`.
  * - Sorts and index keys: top-level fields, 1 or -1.
  */
-import type { ScratchStore } from './scratch-store';
-
 export type Doc = { _id: string | number; [key: string]: unknown };
 export type Filter = Record<string, unknown>;
 export type Update = Record<string, unknown>;
@@ -94,7 +92,7 @@ export interface ReadStore {
   listCollections(): Promise<string[]>;
   /**
    * Run `fn` so that its writes become visible together (MongoDB: a transaction when the server
-   * supports one; in-memory: writes are buffered and applied at once). Falls back to running `fn`
+   * supports one; SQLite: a transaction of the writer connection). Falls back to running `fn`
    * directly where the store cannot (FerretDB, a standalone MongoDB); projectors stay idempotent
    * for that case.
    *
@@ -116,12 +114,6 @@ export interface ReadStore {
    * before it ends (a failed one is still undone). Stores without it run `fn` as it is.
    */
   bulkLoad?<R>(fn: () => Promise<R>): Promise<R>;
-  /**
-   * Optional, for a store that holds nothing and that nobody reads yet (a rebuild from empty):
-   * take over everything a ScratchStore holds (its documents as they are, and its indexes, each
-   * built once over them; a unique violation shows here). The scratch store is left empty.
-   */
-  fillFromScratch?(scratch: ScratchStore): void;
   /** drop every collection */
   dropAll(): Promise<void>;
   close(): Promise<void>;

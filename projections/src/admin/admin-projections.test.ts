@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SANCTION_MESSAGES } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore } from '@evo/infra';
+import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { writeScriptedHistory } from '../testing/scripted-history';
@@ -17,7 +17,7 @@ async function built(members = 6) {
   const events = new SqliteEventStore(':memory:');
   open.push(events);
   const history = await writeScriptedHistory(events, members);
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   await rebuildReadModels({ events, read, projectors: allProjectors });
   return { events, read, ...history };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryReadStore } from '@evo/infra';
+import { SqliteReadStore } from '@evo/infra';
 import { USERS } from './users-projector';
 import { identityQueries } from './queries';
 import { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, VISIBILITY_PUBLIC, videosProjector } from '../videos/videos-projector';
 
 /** A creator with `count` videos, one a day; every seventh hidden by moderation. */
-async function creatorWith(count: number): Promise<MemoryReadStore> {
-  const read = new MemoryReadStore();
+async function creatorWith(count: number): Promise<SqliteReadStore> {
+  const read = SqliteReadStore.temporary();
   for (const spec of videosProjector.indexes?.[VIDEOS] ?? []) await read.collection(VIDEOS).createIndex(spec);
   await read
     .collection(USERS)

@@ -16,7 +16,7 @@ import {
 import {
   EventStoreDbEventStore,
   IdBlocks,
-  MemoryReadStore,
+  SqliteReadStore,
   SqliteEventStore,
   handleCommand,
   loadState,
@@ -129,7 +129,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
 }
 
 async function project(events: EventStore, times = 1) {
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   const pushes: Array<{ room: string; event: string; payload: Record<string, unknown> }> = [];
   const pctx = {
     live: true,
@@ -480,7 +480,7 @@ describe('scripted history', () => {
     const events = new SqliteEventStore(':memory:');
     open.push(events);
     await writeScriptedHistory(events, 6);
-    const read = new MemoryReadStore();
+    const read = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read, projectors: allProjectors });
     const comments = await read.collection<CommentDoc>(COMMENTS).find({});
     expect(comments.length).toBeGreaterThan(8);

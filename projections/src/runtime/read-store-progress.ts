@@ -1,6 +1,6 @@
 import type { LogPosition } from '@evo/domain';
 import type { EventStore, ReadStore } from '@evo/infra';
-import type { ProjectionProgress } from './runner';
+import { PROJECTION_STATUS, type ProjectionHealth, type ProjectionProgress } from './runner';
 import { readCheckpoint } from './checkpoint';
 
 /**
@@ -27,5 +27,16 @@ export class ReadStoreProgress implements ProjectionProgress {
   async isCaughtUp(): Promise<boolean> {
     const [cp, last] = await Promise.all([readCheckpoint(this.read), this.events.lastPosition()]);
     return last === undefined || (cp !== undefined && cp >= last);
+  }
+
+  /** The projectors the projections service stopped, as it keeps them beside the read models. */
+  async health(): Promise<ProjectionHealth> {
+    const docs = await this.read
+      .collection<{ _id: string; position: string; type: string; error: string; at: string }>(PROJECTION_STATUS)
+      .find({});
+    return {
+      caughtUp: await this.isCaughtUp(),
+      stopped: docs.map((d) => ({ name: d._id, position: BigInt(d.position), type: d.type, error: d.error, at: d.at })),
+    };
   }
 }

@@ -39,7 +39,7 @@ export async function rebuildReadModels(options: {
     const etaSeconds = fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0;
     options.onProgress?.({ done, rate, etaSeconds, fraction });
   };
-  // from empty: see ProjectionRunner.load (a MemoryReadStore gets it all at the end, indexes built once)
+  // from empty: see ProjectionRunner.load (inside the store's bulkLoad: indexes built once at the end)
   const done = await runner.load(report);
   report(done, runner.currentPosition ?? position);
   return { events: done, seconds: (performance.now() - started) / 1000, position: runner.currentPosition };

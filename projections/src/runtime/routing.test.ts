@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventSchemas, type RecordedAppEvent, type RecordedEvent } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, type ReadStore } from '@evo/infra';
+import { SqliteReadStore, SqliteEventStore, type ReadStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import type { ProjectionContext, Projector } from './projector';
 import { rebuildReadModels } from './rebuild';
@@ -95,7 +95,7 @@ describe('event routing (Projector.eventTypes)', () => {
     const all: RecordedEvent[] = [];
     for await (const batch of events.readAll(undefined, 100)) all.push(...batch);
     // unrouted: each event through all fifteen projectors
-    const everyProjector = new MemoryReadStore();
+    const everyProjector = SqliteReadStore.temporary();
     const ctx: ProjectionContext = { live: true, push: () => undefined, rooms: () => undefined };
     for (const e of all) for (const p of allProjectors) await p.project(e as RecordedAppEvent, everyProjector, ctx);
     // routed, and every call checked against the declarations
@@ -107,7 +107,7 @@ describe('event routing (Projector.eventTypes)', () => {
         return p.project(e, store, c);
       },
     }));
-    const routed = new MemoryReadStore();
+    const routed = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read: routed, projectors: spied, batchSize: 10 });
     expect(seen).toEqual([]);
     const rebuilt = await dumpReadModels(routed);

@@ -1,14 +1,35 @@
 import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import {
-  ScratchStore,
-  WriteBehindStore,
-  type EventStore,
-  type PushBus,
-  type ReadStore,
-  type SubscriptionHandle,
-} from '@evo/infra';
+import { childLogger, type EventStore, type PushBus, type ReadStore, type SubscriptionHandle } from '@evo/infra';
 import type { Projector, ProjectionContext } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
+
+/** One document per projector stopped on an event it could not apply (`_id`: its name). */
+export const PROJECTION_STATUS = '_projection_status';
+
+/** A projector stopped after failing on an event again and again: the others go on without it. */
+export interface StoppedProjection {
+  name: string;
+  /** the event it could not apply; it has applied every event before it */
+  position: LogPosition;
+  type: string;
+  error: string;
+  at: string;
+}
+
+type StoppedDoc = { _id: string; position: string; type: string; error: string; at: string };
+
+/** How the read side is doing, for /ready and the back-office. */
+export interface ProjectionHealth {
+  caughtUp: boolean;
+  stopped: StoppedProjection[];
+  /** the read models cannot be written (disk full, database away): retried until it passes */
+  storeError?: string;
+}
+
+/** Tries of a failing batch before the failing event and projector are looked for. */
+const BATCH_TRIES = 5;
+/** Tries of one projector on one event before it is stopped there. */
+const EVENT_TRIES = 3;
 
 export interface RunnerOptions {
   events: EventStore;
@@ -17,8 +38,12 @@ export interface RunnerOptions {
   push?: PushBus;
   /** events per read-store transaction while catching up */
   batchSize?: number;
+  /** recorded with the checkpoint: the code that built the read models (projectorFingerprint) */
+  fingerprint?: string;
   onError?: (err: unknown) => void;
 }
+
+const log = childLogger('projections');
 
 /** How far the read models are; the API waits on it for read-your-writes. */
 export interface ProjectionProgress {
@@ -26,6 +51,8 @@ export interface ProjectionProgress {
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean>;
   /** have the read models caught up with the log as it was when they started? */
   isCaughtUp(): Promise<boolean>;
+  /** caught up, projectors stopped on an event, a store that cannot be written */
+  health(): Promise<ProjectionHealth>;
 }
 
 /** How far a catch-up or a load is: events applied, and the position of the last one. */
@@ -53,9 +80,9 @@ export function routesOf(projectors: readonly Projector[]): Map<string, Projecto
 
 /**
  * Feeds the projectors from the whole log, each event to those that declare its type: catch-up in
- * batches (one read-store transaction per batch, checkpoint in the same transaction), then live
- * from a subscription (one transaction per event). Change messages are pushed only when live,
- * after their write is committed.
+ * batches, then live from a subscription, the events that arrived while the previous batch was
+ * written making the next one. One read-store transaction per batch, its checkpoint in the same
+ * transaction. Change messages are pushed only when live, after their write is committed.
  */
 export class ProjectionRunner implements ProjectionProgress {
   private position: LogPosition | undefined;
@@ -69,6 +96,11 @@ export class ProjectionRunner implements ProjectionProgress {
   private stopping = false;
   /** event type -> the projectors that declare it, in the projectors' order */
   private readonly routes: ReadonlyMap<string, readonly Projector[]>;
+  /** projectors stopped on an event (kept in PROJECTION_STATUS with the read models) */
+  private readonly stopped = new Map<string, StoppedProjection>();
+  private storeError: string | undefined;
+  /** a resume under way: live batches wait for it */
+  private resuming: Promise<void> | undefined;
 
   constructor(private readonly options: RunnerOptions) {
     this.options = { ...options };
@@ -96,6 +128,8 @@ export class ProjectionRunner implements ProjectionProgress {
   /** Catch up with the log, then keep following it. Resolves once caught up. */
   async start(onBatch?: BatchProgress): Promise<void> {
     this.position = await readCheckpoint(this.options.read);
+    for (const doc of await this.options.read.collection<StoppedDoc>(PROJECTION_STATUS).find({}))
+      this.stopped.set(doc._id, { ...doc, name: doc._id, position: BigInt(doc.position) });
     if (this.position === undefined) {
       await this.load(onBatch);
     } else {
@@ -112,43 +146,17 @@ export class ProjectionRunner implements ProjectionProgress {
 
   /**
    * The whole log into read models that have no checkpoint: a rebuild (rebuild.ts) and a first
-   * start both come here. A store that holds nothing and can take over a ScratchStore
-   * (MemoryReadStore) gets every event folded into one first, without transactions, copies or
-   * index upkeep, then the lot at once (each index built once), checkpoint included: until then it
-   * stays empty, and the position stays where it was. Any other store gets the batches of
-   * `catchUp` (inside its bulkLoad when it has one: indexes built once the log is in, or when a
-   * projector's query needs one). Resolves with the number of events read.
+   * start both come here. The batches of `catchUp`, inside the store's bulkLoad when it has one
+   * (indexes built once the log is in, or when a projector's query needs one). Resolves with the
+   * number of events read.
    */
   async load(onBatch?: BatchProgress): Promise<number> {
     const read = this.options.read;
-    const fill = read.fillFromScratch?.bind(read);
-    if (this.position !== undefined || !fill || (await read.listCollections()).length > 0) {
-      const loadInBatches = async () => {
-        await this.ensureIndexes();
-        return this.catchUp(onBatch);
-      };
-      return read.bulkLoad ? read.bulkLoad(loadInBatches) : loadInBatches();
-    }
-    const scratch = new ScratchStore();
-    await this.ensureIndexes(scratch);
-    let done = 0;
-    let last: LogPosition | undefined;
-    for await (const batch of this.options.events.readAll(undefined, this.batchSize)) {
-      for (const event of batch) {
-        const projectors = this.routes.get(event.type);
-        if (!projectors) continue;
-        for (const projector of projectors) await projector.project(event as RecordedAppEvent, scratch, CATCHING_UP);
-      }
-      if (batch.length === 0) continue;
-      last = batch[batch.length - 1].position;
-      done += batch.length;
-      onBatch?.(done, last);
-    }
-    if (last !== undefined) await writeCheckpoint(scratch, last);
-    fill(scratch);
-    this.position = last;
-    this.notify();
-    return done;
+    const loadInBatches = async () => {
+      await this.ensureIndexes();
+      return this.catchUp(onBatch);
+    };
+    return read.bulkLoad ? read.bulkLoad(loadInBatches) : loadInBatches();
   }
 
   async stop(): Promise<void> {
@@ -164,7 +172,7 @@ export class ProjectionRunner implements ProjectionProgress {
   async catchUp(onBatch?: BatchProgress): Promise<number> {
     let done = 0;
     for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
-      await this.applyBatch(batch, false);
+      await this.applyWithRecovery(batch, false);
       done += batch.length;
       onBatch?.(done, this.position);
     }
@@ -187,23 +195,139 @@ export class ProjectionRunner implements ProjectionProgress {
   }
 
   private async flush(): Promise<void> {
-    let failures = 0;
     while (this.pending.length > 0 && !this.stopping) {
+      await this.resuming;
       const batch = this.pending.slice(0, this.batchSize);
+      await this.applyWithRecovery(batch, true);
+      this.pending.splice(0, batch.length);
+    }
+  }
+
+  /**
+   * A batch applied whatever happens, never skipping an event: a failure is retried with backoff;
+   * after BATCH_TRIES the events are applied one by one, each projector alone, to find the one
+   * that fails. A projector failing EVENT_TRIES times on an event is stopped there (in the log,
+   * in /ready, in PROJECTION_STATUS) and the others go on; when the store itself cannot be
+   * written (disk full: even the checkpoint fails), everything waits and retries until it can.
+   */
+  private async applyWithRecovery(batch: RecordedEvent[], live: boolean): Promise<void> {
+    for (let failures = 0; ; failures++) {
+      if (this.stopping && live) return;
       try {
-        await this.applyBatch(batch, true);
-        this.pending.splice(0, batch.length);
-        failures = 0;
+        if (failures < BATCH_TRIES) await this.applyBatch(batch, live);
+        else await this.applyOneByOne(batch, live);
+        this.storeError = undefined;
+        return;
       } catch (err) {
-        // never skip an event: report, back off, and apply the same batch again
         this.options.onError?.(err);
-        failures++;
+        if (failures >= BATCH_TRIES) this.storeError = (err as Error).message;
         await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
       }
     }
   }
 
-  private async applyBatch(batch: RecordedEvent[], live: boolean): Promise<void> {
+  /** The events of a failing batch one by one, each projector in a transaction of its own. */
+  private async applyOneByOne(batch: RecordedEvent[], live: boolean): Promise<void> {
+    for (const event of batch) {
+      if (this.position !== undefined && event.position <= this.position) continue;
+      for (const projector of this.projectorsOf(event)) {
+        for (let tries = 1; ; tries++) {
+          try {
+            await this.applyBatch([event], live, projector);
+            break;
+          } catch (err) {
+            if (tries < EVENT_TRIES) continue;
+            // the store itself? a write of nothing but the checkpoint tells (it throws on a full disk)
+            await this.options.read.withTransaction((tx) => writeCheckpoint(tx, this.position ?? 0n));
+            await this.stopProjector(projector, event, err);
+            break;
+          }
+        }
+      }
+      // every projector of the event applied it, or is stopped: the event is done
+      await this.options.read.withTransaction((tx) =>
+        writeCheckpoint(tx, event.position, { eventId: event.id, fingerprint: this.options.fingerprint }),
+      );
+      this.position = event.position;
+      this.notify();
+    }
+  }
+
+  private async stopProjector(projector: Projector, event: RecordedEvent, err: unknown): Promise<void> {
+    const stopped: StoppedProjection = {
+      name: projector.name,
+      position: event.position,
+      type: event.type,
+      error: (err as Error)?.message ?? String(err),
+      at: new Date().toISOString(),
+    };
+    await this.options.read.collection<StoppedDoc>(PROJECTION_STATUS).replaceOne(
+      { _id: projector.name },
+      {
+        _id: projector.name,
+        position: String(stopped.position),
+        type: stopped.type,
+        error: stopped.error,
+        at: stopped.at,
+      },
+      { upsert: true },
+    );
+    this.stopped.set(projector.name, stopped);
+    log.error(
+      { projection: projector.name, position: String(event.position), type: event.type, err },
+      `projection « ${projector.name} » arrêtée à l'événement ${event.position} (${event.type}) : ${stopped.error}`,
+    );
+  }
+
+  /** The projectors that see `event`: those declaring its type, except the stopped ones. */
+  private projectorsOf(event: RecordedEvent): readonly Projector[] {
+    const all = this.routes.get(event.type) ?? [];
+    return this.stopped.size === 0 ? all : all.filter((p) => !this.stopped.has(p.name));
+  }
+
+  /**
+   * A stopped projector brought up to date (after a fix): the log from its event to where the
+   * others are, applied to it alone, while live batches wait; then it runs with the others again.
+   * If it fails again, it stays stopped (at the new event) and this throws.
+   */
+  async resume(name: string): Promise<void> {
+    const stopped = this.stopped.get(name);
+    const projector = this.options.projectors.find((p) => p.name === name);
+    if (!stopped || !projector) throw new Error(`la projection « ${name} » n'est pas arrêtée`);
+    let release!: () => void;
+    const previous = this.resuming;
+    this.resuming = new Promise((r) => (release = r));
+    try {
+      await previous;
+      await this.flushing;
+      const upTo = this.position ?? 0n;
+      const types = new Set(projector.eventTypes as readonly string[]);
+      for await (const batch of this.options.events.readAll(stopped.position - 1n, this.batchSize)) {
+        const mine = batch.filter((e) => e.position <= upTo && types.has(e.type));
+        for (const event of mine) {
+          try {
+            await this.applyBatch([event], false, projector, false);
+          } catch (err) {
+            await this.stopProjector(projector, event, err);
+            throw err;
+          }
+        }
+        if (batch.length > 0 && batch[batch.length - 1].position >= upTo) break;
+      }
+      await this.options.read.collection(PROJECTION_STATUS).deleteOne({ _id: name });
+      this.stopped.delete(name);
+      log.info({ projection: name }, `projection « ${name} » reprise`);
+    } finally {
+      release();
+      if (this.resuming) this.resuming = undefined;
+    }
+  }
+
+  /**
+   * One transaction: the batch's events through their projectors (or `only` that one), and the
+   * checkpoint (unless `checkpoint` is false: a resumed projector catching up alone).
+   */
+  private async applyBatch(batch: RecordedEvent[], live: boolean, only?: Projector, checkpoint = true): Promise<void> {
     if (batch.length === 0) return;
     let pushes: Push[] = [];
     const ctx: ProjectionContext = live
@@ -213,22 +337,22 @@ export class ProjectionRunner implements ProjectionProgress {
           rooms: (members, room, action) => pushes.push({ kind: action, members, room }),
         }
       : CATCHING_UP;
-    const last = batch[batch.length - 1].position;
+    const lastEvent = batch[batch.length - 1];
+    const last = lastEvent.position;
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits
       pushes = [];
-      // the batch's documents are read once and each changed one written once, at the end
-      const work = new WriteBehindStore(tx);
       for (const event of batch) {
-        const projectors = this.routes.get(event.type);
-        if (!projectors) continue;
-        for (const projector of projectors) await projector.project(event as RecordedAppEvent, work, ctx);
+        for (const projector of only ? [only] : this.projectorsOf(event))
+          await projector.project(event as RecordedAppEvent, tx, ctx);
       }
-      await work.flush();
-      await writeCheckpoint(tx, last);
+      if (checkpoint && !only)
+        await writeCheckpoint(tx, last, { eventId: lastEvent.id, fingerprint: this.options.fingerprint });
     });
-    this.position = last;
-    this.notify();
+    if (checkpoint && !only) {
+      this.position = last;
+      this.notify();
+    }
     if (live && this.options.push) {
       const bus = this.options.push;
       for (const p of pushes) {
@@ -269,6 +393,35 @@ export class ProjectionRunner implements ProjectionProgress {
   async isCaughtUp(): Promise<boolean> {
     return this.caughtUp;
   }
+
+  async health(): Promise<ProjectionHealth> {
+    return { caughtUp: this.caughtUp, stopped: [...this.stopped.values()], storeError: this.storeError };
+  }
 }
 
 export { CHECKPOINTS, CHECKPOINT_ID };
+
+/**
+ * /ready from the read side's health: 503 while catching up or while the read models cannot be
+ * written (the disk is full: commands still answer, the read models wait); 200 otherwise, with
+ * 'degraded' and the French reason when a projector is stopped (the other read models are live).
+ */
+export function readiness(h: ProjectionHealth): { status: number; body: Record<string, unknown> } {
+  const stopped = h.stopped.map((s) => ({ ...s, position: String(s.position) }));
+  if (h.storeError)
+    return {
+      status: 503,
+      body: {
+        status: 'degraded',
+        error: `Les modèles de lecture ne peuvent pas être écrits : ${h.storeError}`,
+        stopped,
+      },
+    };
+  if (!h.caughtUp) return { status: 503, body: { status: 'catching-up' } };
+  if (stopped.length === 0) return { status: 200, body: { status: 'ready' } };
+  const reasons = stopped.map((s) => `« ${s.name} » à l'événement ${s.position} (${s.type}) : ${s.error}`);
+  return {
+    status: 200,
+    body: { status: 'degraded', error: `Projection arrêtée ${reasons.join(' ; ')}`, stopped },
+  };
+}

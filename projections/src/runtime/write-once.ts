@@ -1,12 +1,5 @@
 import { positionKey, type LogPosition } from '@evo/domain';
-import {
-  DuplicateKeyError,
-  GUARDED_WRITES,
-  type Doc,
-  type GuardedWrites,
-  type ReadCollection,
-  type Update,
-} from '@evo/infra';
+import { DuplicateKeyError, type Doc, type ReadCollection, type Update } from '@evo/infra';
 
 /*
  * The idempotent writes every projector uses, so that a redelivered event (a crash between a
@@ -18,48 +11,14 @@ import {
  * None of them ever provokes a duplicate key (the ReadStore port's rule inside withTransaction).
  */
 
-/**
- * A projection batch's unit of work (WriteBehindStore) does a guarded write in one step: the same
- * documents as the calls below, without their filters (see GuardedWrites).
- */
-const guardedWritesOf = (coll: object): GuardedWrites | undefined =>
-  (coll as { [GUARDED_WRITES]?: GuardedWrites })[GUARDED_WRITES];
-const isPointId = (id: unknown): id is string | number =>
-  typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+/** `update` that also sets the guard field to the event's position key. */
+const withGuard = (update: Update, guard: string, key: string): Update => ({
+  ...update,
+  $set: { ...(update.$set as Record<string, unknown> | undefined), [guard]: key },
+});
 
-/**
- * `update` that also sets `guard` to `key`: `{ ...update, $set: { ...update.$set, [guard]: key } }`,
- * built field by field (the spreads with a computed key cost more than the write they guard).
- */
-function withGuard(update: Update, guard: string, key: string): Update {
-  const out: Update = {};
-  let set: Record<string, unknown> | undefined;
-  for (const op in update) {
-    if (op !== '$set') {
-      out[op] = update[op];
-      continue;
-    }
-    const fields = update.$set as Record<string, unknown> | undefined;
-    set = {};
-    if (fields) for (const field in fields) set[field] = fields[field];
-    out.$set = set;
-  }
-  if (!set) out.$set = set = {};
-  set[guard] = key;
-  return out;
-}
-
-/**
- * The guard field of each guard name, made once: a name built at each write would be a new string
- * to look up among the property names at each use.
- */
-const guardFields = new Map<string, string>();
-function guardField(name: string | undefined): string {
-  if (!name) return '_pos';
-  let field = guardFields.get(name);
-  if (field === undefined) guardFields.set(name, (field = `_pos_${name}`));
-  return field;
-}
+/** A document not written at this position or later by this guard's writer. */
+const notYet = (guard: string, key: string) => ({ $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] });
 
 /**
  * Apply `update` to document `id` unless an event at this position (or later) was already
@@ -80,11 +39,9 @@ export async function applyOnce(
   options: { upsert?: boolean; guard?: string } = {},
 ): Promise<boolean> {
   const key = positionKey(position);
-  const guard = guardField(options.guard);
+  const guard = options.guard ? `_pos_${options.guard}` : '_pos';
   const guardedUpdate = withGuard(update, guard, key);
-  const oneStep = guardedWritesOf(coll);
-  if (oneStep && isPointId(id)) return oneStep.applyOnce(id, guard, key, guardedUpdate, options.upsert === true);
-  const guarded = { _id: id, $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] };
+  const guarded = { _id: id, ...notYet(guard, key) };
   const applied = await coll.updateOne(guarded, guardedUpdate);
   if (applied.matchedCount > 0) return true;
   // matched nothing: already applied, or (for an upsert) not there yet
@@ -122,9 +79,7 @@ export async function replaceIfNewer<T extends Doc>(
   coll: ReadCollection<T>,
   doc: T & { _pos: string },
 ): Promise<boolean> {
-  const oneStep = guardedWritesOf(coll);
-  if (oneStep && isPointId(doc._id)) return oneStep.replaceIfNewer(doc);
-  const guarded = { _id: doc._id, $or: [{ _pos: { $exists: false } }, { _pos: { $lt: doc._pos } }] };
+  const guarded = { _id: doc._id, ...notYet('_pos', doc._pos) };
   if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
   if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;
   try {
@@ -147,9 +102,6 @@ export async function deleteOnce(
   id: string | number,
   position: LogPosition,
 ): Promise<boolean> {
-  const r = await coll.deleteOne({
-    _id: id,
-    $or: [{ _pos: { $exists: false } }, { _pos: { $lt: positionKey(position) } }],
-  });
+  const r = await coll.deleteOne({ _id: id, ...notYet('_pos', positionKey(position)) });
   return r.deletedCount > 0;
 }

@@ -14,7 +14,7 @@ import {
   videoStream,
   type RecordedAppEvent,
 } from '@evo/domain';
-import { IdBlocks, MemoryReadStore, SqliteEventStore, handleCommand, type EventStore } from '@evo/infra';
+import { IdBlocks, SqliteReadStore, SqliteEventStore, handleCommand, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { writeScriptedHistory } from '../testing/scripted-history';
@@ -113,14 +113,14 @@ function world() {
 }
 
 async function build(events: EventStore) {
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   await rebuildReadModels({ events, read, projectors: allProjectors });
   return read;
 }
 
 /** Project the whole log with a push recorder; `times` deliveries of each event. */
 async function projectWithPushes(events: EventStore, times = 1) {
-  const read = new MemoryReadStore();
+  const read = SqliteReadStore.temporary();
   const pushes: Array<{ room: string; event: string; payload: unknown }> = [];
   const ctx = {
     live: true,
@@ -355,7 +355,7 @@ describe('social projections', () => {
 
 describe("the query-time join (the timeline tests' oracle) over a long history", () => {
   it('equals the brute-force answer on every page: few followees, many, many without videos', async () => {
-    const read = new MemoryReadStore();
+    const read = SqliteReadStore.temporary();
     for (const p of allProjectors)
       for (const [name, specs] of Object.entries(p.indexes ?? {}))
         for (const spec of specs) await read.collection(name).createIndex(spec);

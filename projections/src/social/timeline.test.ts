@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RecordedAppEvent } from '@evo/domain';
-import { MemoryReadStore, type ReadStore } from '@evo/infra';
+import { SqliteReadStore, type ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { usersProjector } from '../identity/users-projector';
 import { VIDEOS, videosProjector } from '../videos/videos-projector';
@@ -25,8 +25,8 @@ const projectorsWith = (fanoutMaxFollowers: number): Projector[] => [
   moderationProjector,
 ];
 
-async function emptyStore(projectors: readonly Projector[]): Promise<MemoryReadStore> {
-  const read = new MemoryReadStore();
+async function emptyStore(projectors: readonly Projector[]): Promise<SqliteReadStore> {
+  const read = SqliteReadStore.temporary();
   for (const p of projectors)
     for (const [name, specs] of Object.entries(p.indexes ?? {}))
       for (const spec of specs) await read.collection(name).createIndex(spec);
@@ -240,7 +240,8 @@ describe('friends feed from the timeline read model', () => {
       ),
       { numRuns: 60 },
     );
-  });
+    // each run projects a history into read models in a file of their own: a few seconds in all
+  }, 120_000);
 
   it('rebuilds the same documents whatever the redelivery: each event twice, or a suffix of the log again', async () => {
     const projectors = projectorsWith(SMALL_THRESHOLD);
@@ -268,7 +269,7 @@ describe('friends feed from the timeline read model', () => {
       ),
       { numRuns: 40 },
     );
-  });
+  }, 120_000);
 
   it('does not fan out a hub’s uploads, merges them at read time, and fans them out again below the threshold', async () => {
     const projectors = projectorsWith(2);

@@ -1,5 +1,5 @@
 import type { RecordedAppEvent } from '@evo/domain';
-import { MemoryReadStore, ScratchStore, type EventStore } from '@evo/infra';
+import { SqliteReadStore, type EventStore, type ReadStore } from '@evo/infra';
 import { statsProjector } from './stats-projector';
 
 /**
@@ -10,8 +10,8 @@ import { statsProjector } from './stats-projector';
  * does: see ProjectionRunner.load). The caller queries the store with `statsQueries(store, asOf)`,
  * then closes it.
  */
-export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000): Promise<MemoryReadStore> {
-  const scratch = new ScratchStore();
+export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000): Promise<ReadStore> {
+  const scratch = SqliteReadStore.temporary();
   for (const [collection, specs] of Object.entries(statsProjector.indexes ?? {})) {
     for (const spec of specs) await scratch.collection(collection).createIndex(spec);
   }
@@ -24,7 +24,5 @@ export async function statsAsOf(events: EventStore, asOf: Date, batchSize = 1000
         await statsProjector.project(e as RecordedAppEvent, scratch, ctx);
     }
   }
-  const store = new MemoryReadStore();
-  store.fillFromScratch(scratch);
-  return store;
+  return scratch;
 }

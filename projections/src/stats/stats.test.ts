@@ -23,7 +23,14 @@ import {
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import { MemoryReadStore, SqliteEventStore, handleCommand, type CommandContext, type EventStore } from '@evo/infra';
+import {
+  SqliteReadStore,
+  SqliteEventStore,
+  handleCommand,
+  type CommandContext,
+  type EventStore,
+  type ReadStore,
+} from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
@@ -206,7 +213,7 @@ async function writeKnownHistory(events: EventStore) {
   await catalogue({ type: 'RemoveGift', giftId: 9 });
 }
 
-async function allStats(read: MemoryReadStore, ref: Date) {
+async function allStats(read: ReadStore, ref: Date) {
   const q = statsQueries(read, ref);
   return Object.fromEntries(await Promise.all(STATS_KINDS.map(async (k) => [k, await q[k]()] as const)));
 }
@@ -275,7 +282,7 @@ describe('statistics', () => {
     const events = new SqliteEventStore(':memory:');
     open.push(events);
     await writeKnownHistory(events);
-    const read = new MemoryReadStore();
+    const read = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read, projectors: allProjectors });
     expect(await allStats(read, END)).toEqual(expectedAtEnd);
   });
@@ -308,7 +315,7 @@ describe('statistics', () => {
     const events = new SqliteEventStore(':memory:');
     open.push(events);
     await writeKnownHistory(events);
-    const read = new MemoryReadStore();
+    const read = SqliteReadStore.temporary();
     await rebuildReadModels({ events, read, projectors: allProjectors });
     // February 10th: only dave registered within 30 days; nobody logged in within 7
     expect(await statsQueries(read, new Date(Date.UTC(2026, 1, 10))).users()).toEqual({

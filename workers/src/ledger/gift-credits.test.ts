@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { WalletRepository } from '@evo/commands';
 import type { LogPosition, RecordedEvent } from '@evo/domain';
 import { SqliteEventStore, systemContext, type EventStore } from '@evo/infra';
-import { GiftCreditProcess } from './gift-credits';
-import { readTransitCheckpoint, writeTransitCheckpoint } from './transit-checkpoint';
+import { GiftCreditProcess, type TransitState } from './gift-credits';
 
 const dirs: string[] = [];
 const stores: SqliteEventStore[] = [];
@@ -39,7 +38,7 @@ async function setup() {
     );
     return id;
   };
-  return { dir, events, send, file: path.join(dir, 'gift-credits.checkpoint') };
+  return { dir, events, send };
 }
 
 /** The store, with the `from` of every scan (readAll in batches of 2000) recorded. */
@@ -76,39 +75,50 @@ async function credits(events: EventStore): Promise<Map<number, number>> {
   return out;
 }
 
+/** The gifts in transit at the end of the log, folded here as the read models keep them. */
+async function transitNow(events: EventStore): Promise<TransitState> {
+  const transit = new Map<number, RecordedEvent>();
+  let last: RecordedEvent | undefined;
+  for (const e of await all(events)) {
+    const id = (e.data as { giftId?: number }).giftId!;
+    if (e.type === 'GiftSent') transit.set(id, e);
+    if (e.type === 'GiftReceived') transit.delete(id);
+    last = e;
+  }
+  return { position: last!.position, eventId: last!.id, transit: [...transit.values()] };
+}
+
 /** A process whose credits always fail: its gifts stay in transit. */
-const failing = (events: EventStore, file: string) =>
+const failing = (events: EventStore) =>
   new GiftCreditProcess(events, {
     wallets: {
       execute: () => Promise.reject(new Error('wallet unavailable')),
     } as unknown as WalletRepository,
     retryMs: 5,
-    checkpoint: { file, everyEvents: 0 },
   });
 
-describe('gift credits, checkpoint', () => {
-  it('a start scans the log only after the checkpoint and credits the gifts in transit, as a full scan does', async () => {
-    const { events, send, file } = await setup();
-    // a first process credits gift 1; gift 2 stays in transit (its credits fail) when it stops
-    const first = new GiftCreditProcess(events, { checkpoint: { file, everyEvents: 0 } });
+describe('gift credits, resumed from a fold of the log', () => {
+  it('a start folds the log only after it and credits the gifts in transit, as a full scan does', async () => {
+    const { events, send } = await setup();
+    // a first process credits gift 1; gift 2 stays in transit (its credits fail)
+    const first = new GiftCreditProcess(events);
     await first.start();
     await send();
     expect(await first.waitFor((await events.lastPosition())!, 5000)).toBe(true);
     await first.stop();
-    const broken = failing(events, file);
+    const broken = failing(events);
     await broken.start();
     const inTransit = await send();
     await new Promise((r) => setTimeout(r, 100));
     await broken.stop();
-    const saved = (await readTransitCheckpoint(file))!;
-    expect(saved.position).toBe(await events.lastPosition());
+    const saved = await transitNow(events);
     expect(saved.transit.map((e) => (e.data as { giftId: number }).giftId)).toEqual([inTransit]);
     // gift 3 is sent while nothing runs
     await send();
     const last = (await events.lastPosition())!;
 
     const { store, scans } = watched(events);
-    const next = new GiftCreditProcess(store, { checkpoint: { file, everyEvents: 0 } });
+    const next = new GiftCreditProcess(store, { resumeFrom: async () => saved });
     await next.start();
     expect(scans).toEqual([saved.position]);
     expect(await next.waitFor(last, 5000)).toBe(true);
@@ -125,31 +135,20 @@ describe('gift credits, checkpoint', () => {
     expect(await full.waitFor((await events.lastPosition())!, 5000)).toBe(true);
     await full.stop();
     expect(full.credited).toBe(0);
-    expect((await readTransitCheckpoint(file))!.transit).toEqual([]);
+    expect((await transitNow(events)).transit).toEqual([]);
   });
 
-  it('is written while running, every `everyEvents` events', async () => {
-    const { events, send, file } = await setup();
-    const pm = new GiftCreditProcess(events, { checkpoint: { file, everyEvents: 3 } });
-    await pm.start();
-    expect(await readTransitCheckpoint(file)).toBeUndefined();
-    for (let i = 0; i < 3; i++) await send();
-    expect(await pm.waitFor((await events.lastPosition())!, 5000)).toBe(true);
-    await expect.poll(async () => (await readTransitCheckpoint(file))?.position).toBeGreaterThanOrEqual(3n);
-    await pm.stop();
-  });
-
-  describe('a checkpoint that does not fit the log is ignored: the whole log is scanned', () => {
-    async function startsWithFullScan(damage: (ctx: Awaited<ReturnType<typeof setup>>) => Promise<void>) {
+  describe('a fold that does not fit the log is ignored: the whole log is scanned', () => {
+    async function startsWithFullScan(damage: (state: TransitState) => TransitState | Promise<never>) {
       const ctx = await setup();
-      const broken = failing(ctx.events, ctx.file);
+      const broken = failing(ctx.events);
       await broken.start();
       await ctx.send();
       await ctx.send();
       await broken.stop();
-      await damage(ctx);
+      const state = await transitNow(ctx.events);
       const { store, scans } = watched(ctx.events);
-      const pm = new GiftCreditProcess(store, { checkpoint: { file: ctx.file, everyEvents: 0 } });
+      const pm = new GiftCreditProcess(store, { resumeFrom: async () => damage({ ...state, transit: [] }) });
       await pm.start();
       expect(scans).toEqual([undefined]);
       expect(await pm.waitFor((await ctx.events.lastPosition())!, 5000)).toBe(true);
@@ -160,23 +159,11 @@ describe('gift credits, checkpoint', () => {
       ]);
     }
 
-    it('torn or altered', () =>
-      startsWithFullScan(async ({ file }) => {
-        const bytes = await readFile(file);
-        bytes[Math.floor(bytes.length / 2)] ^= 0x10;
-        await writeFile(file, bytes);
-      }));
+    it('unreadable', () => startsWithFullScan(() => Promise.reject(new Error('disk I/O error'))));
 
-    it('beyond the end of the log', () =>
-      startsWithFullScan(async ({ file, events }) => {
-        const saved = (await readTransitCheckpoint(file))!;
-        await writeTransitCheckpoint(file, { ...saved, position: (await events.lastPosition())! + 10n, transit: [] });
-      }));
+    it('beyond the end of the log', () => startsWithFullScan((s) => ({ ...s, position: s.position + 10n })));
 
     it('of another log (not the same event at its position)', () =>
-      startsWithFullScan(async ({ file }) => {
-        const saved = (await readTransitCheckpoint(file))!;
-        await writeTransitCheckpoint(file, { ...saved, eventId: 'another-event', transit: [] });
-      }));
+      startsWithFullScan((s) => ({ ...s, eventId: 'another-event' })));
   });
 });

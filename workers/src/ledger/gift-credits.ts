@@ -1,7 +1,6 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
 import { childLogger, eventIdAt, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
 import { WalletRepository } from '@evo/commands';
-import { readTransitCheckpoint, writeTransitCheckpoint, type TransitCheckpoint } from './transit-checkpoint';
 
 const log = childLogger('gift-credits');
 
@@ -14,16 +13,24 @@ export interface GiftCreditOptions {
   retryMs?: number;
   onError?: (err: unknown) => void;
   /**
-   * embedded: keep the gifts in transit with their log position in this file (at stop, and once
-   * `everyEvents` events passed since the last one), so that a start scans the log from there
-   * instead of from the first event
+   * Where to start from instead of the first event: the gifts in transit at a position, and that
+   * position's event id (the embedded process reads them from its read models, which keep them
+   * with their checkpoint: giftsInTransit in @evo/projections)
    */
-  checkpoint?: { file: string; everyEvents: number };
+  resumeFrom?: () => Promise<TransitState | undefined>;
   /**
    * each event of the start scan, for the other start-up folds of the process (the workers service
    * reads the log once at start, for the credits and its video jobs and files alike)
    */
   onScanned?: (event: RecordedEvent) => void;
+}
+
+/** The process's fold of the log: the gifts sent and not received up to the event at `position`. */
+export interface TransitState {
+  position: LogPosition;
+  /** id of the event at `position` (a replaced log with as many events is told apart) */
+  eventId: string;
+  transit: RecordedEvent[];
 }
 
 /** The id every process derives for a gift's credit: the same gift always gives the same event id. */
@@ -38,10 +45,10 @@ export const giftCreditKey = (giftId: number) => `gift-received-${giftId}`;
  *   two deliveries — a redelivery, a restart, two processes running this manager — store it once.
  * - Crash-safe: at start it scans the log (GiftSent minus GiftReceived = gifts still in transit),
  *   credits those, then follows the log live from where the scan ended. Its state is a fold of the
- *   log: with `checkpoint`, that fold (the gifts in transit at a position, and that position's event
- *   id) is kept in a file, and a start folds only the events after it; a checkpoint beyond the end
- *   of the log, of another log (not the same event at its position) or damaged is ignored with a
- *   log line, and the whole log is scanned.
+ *   log: with `resumeFrom`, the fold at a position (the embedded read models keep it with their
+ *   checkpoint) and a start folds only the events after it; one beyond the end of the log or of
+ *   another log (not the same event at its position) is ignored with a log line, and the whole
+ *   log is scanned.
  * - Credits run concurrently (bounded); a failed one is retried with backoff until it succeeds.
  */
 export class GiftCreditProcess {
@@ -51,10 +58,6 @@ export class GiftCreditProcess {
   /** gifts sent and not received in the log up to `folded` (a position and the id of its event) */
   private readonly transit = new Map<number, RecordedEvent>();
   private folded: { position: LogPosition; eventId: string } | undefined;
-  /** position of the checkpoint on disk */
-  private checkpointAt: LogPosition | undefined;
-  /** the checkpoint write under way (one at a time) */
-  private writing: Promise<void> | undefined;
   private readonly inFlight = new Map<string, { position: LogPosition; done: Promise<void> }>();
   private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
   private readonly maxInFlight: number;
@@ -78,7 +81,7 @@ export class GiftCreditProcess {
    * follow the log. Resolves after the scan.
    */
   async start(): Promise<void> {
-    const from = await this.loadCheckpoint();
+    const from = await this.resume();
     const alsoFold = this.options.onScanned;
     for await (const batch of this.events.readAll(from, 2000)) {
       for (const e of batch) {
@@ -97,7 +100,6 @@ export class GiftCreditProcess {
         if (e.type === 'GiftSent') await this.enqueue(e);
         this.seen = e.position;
         this.notify();
-        this.maybeCheckpoint();
       },
       { from: last, onError: this.options.onError },
     );
@@ -110,18 +112,13 @@ export class GiftCreditProcess {
     this.folded = { position: e.position, eventId: e.id };
   }
 
-  /** The checkpoint's transit and position when it fits this log; undefined (scan from the first event) otherwise. */
-  private async loadCheckpoint(): Promise<LogPosition | undefined> {
-    const file = this.options.checkpoint?.file;
-    if (!file) return undefined;
-    let saved: TransitCheckpoint | undefined;
+  /** The fold to start from when it fits this log; undefined (scan from the first event) otherwise. */
+  private async resume(): Promise<LogPosition | undefined> {
+    let saved: TransitState | undefined;
     try {
-      saved = await readTransitCheckpoint(file);
+      saved = await this.options.resumeFrom?.();
     } catch (err) {
-      log.warn(
-        { file, err },
-        `point de reprise des cadeaux en transit ignoré (${(err as Error).message}) : relecture du journal entier`,
-      );
+      log.warn({ err }, `cadeaux en transit illisibles (${(err as Error).message}) : relecture du journal entier`);
       return undefined;
     }
     if (!saved) return undefined;
@@ -134,39 +131,14 @@ export class GiftCreditProcess {
           : undefined;
     if (problem) {
       log.warn(
-        { file, position: saved.position.toString() },
-        `point de reprise des cadeaux en transit ignoré (${problem}) : relecture du journal entier`,
+        { position: saved.position.toString() },
+        `cadeaux en transit ignorés (${problem}) : relecture du journal entier`,
       );
       return undefined;
     }
     for (const e of saved.transit) this.transit.set((e.data as GiftSent['data']).giftId, e);
     this.folded = { position: saved.position, eventId: saved.eventId };
-    this.checkpointAt = saved.position;
     return saved.position;
-  }
-
-  private maybeCheckpoint(): void {
-    const every = this.options.checkpoint?.everyEvents ?? 0;
-    if (every <= 0 || this.writing || !this.folded) return;
-    // SQLite positions are contiguous: the difference counts the events folded since
-    if (this.folded.position - (this.checkpointAt ?? 0n) >= BigInt(every)) void this.checkpoint();
-  }
-
-  /** Write the fold as it is now (one write at a time; a failed one is logged, the next event retries). */
-  private checkpoint(): Promise<void> {
-    const file = this.options.checkpoint?.file;
-    if (!file || !this.folded || this.folded.position === this.checkpointAt) return this.writing ?? Promise.resolve();
-    if (this.writing) return this.writing.then(() => this.checkpoint());
-    const state: TransitCheckpoint = { ...this.folded, transit: [...this.transit.values()] };
-    this.writing = writeTransitCheckpoint(file, state)
-      .then(() => {
-        this.checkpointAt = state.position;
-      })
-      .catch((err) => log.error({ err, file }, 'point de reprise des cadeaux en transit non écrit'))
-      .finally(() => {
-        this.writing = undefined;
-      });
-    return this.writing;
   }
 
   async stop(): Promise<void> {
@@ -176,8 +148,6 @@ export class GiftCreditProcess {
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     for (const w of this.waiters) w.resolve(false);
     this.waiters = [];
-    // the fold as it stops: the next start scans from here
-    await this.checkpoint();
   }
 
   /** Credit one sent gift to its receiver (one attempt). Safe to call any number of times. */

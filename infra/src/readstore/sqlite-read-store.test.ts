@@ -1,0 +1,124 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readStoreContract } from './read-store.contract';
+import { SqliteReadStore } from './sqlite-read-store';
+import { newId } from './values';
+
+readStoreContract('SqliteReadStore', async () => {
+  const store = SqliteReadStore.temporary();
+  return { store, cleanup: () => store.close() };
+});
+
+const fileName = () => path.join(tmpdir(), `evo-read-test-${newId()}.sqlite`);
+const removeFile = (file: string) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+};
+
+describe('SqliteReadStore, how it answers', () => {
+  it('answers indexed queries from the index, in its order, reading only the matches', async () => {
+    const store = SqliteReadStore.temporary();
+    const n = store.collection('notifications');
+    await n.createIndex({ key: { user_id: 1, deleted: 1, cause_pos: -1 } });
+    for (let i = 0; i < 300; i++)
+      await n.insertOne({
+        _id: `n${i}`,
+        user_id: `u${i % 10}`,
+        deleted: i % 7 === 0,
+        cause_pos: String(i).padStart(6, '0'),
+      });
+    const filter = { user_id: 'u3', deleted: false };
+    const plan = store.explain('notifications', filter, { sort: { cause_pos: -1 }, limit: 5 });
+    expect(plan).toMatchObject({ plan: 'IXSCAN', exact: true, sortedHere: false, tempSort: false });
+    expect(plan.details.join()).toContain('USING INDEX');
+    const before = store.counters().docsExamined;
+    const page = await n.find(filter, { sort: { cause_pos: -1 }, limit: 5 });
+    expect(store.counters().docsExamined - before).toBe(5);
+    expect(page.map((d) => d._id)).toEqual(['n293', 'n283', 'n263', 'n253', 'n243']);
+    // a condition SQL cannot answer (a regex) is left to the language, after the index
+    expect(store.explain('notifications', { user_id: 'u3', cause_pos: { $regex: '3$' } }).exact).toBe(false);
+    await store.close();
+  });
+
+  it('keeps booleans, numbers, strings and null apart in index keys, in MongoDB’s order', async () => {
+    const store = SqliteReadStore.temporary();
+    const c = store.collection('c');
+    await c.createIndex({ key: { v: 1 } });
+    const values = [true, false, 0, 1, '1', 'true', null, -2.5, ''];
+    for (const [i, v] of values.entries()) await c.insertOne({ _id: i, v });
+    await c.insertOne({ _id: 99 });
+    expect((await c.find({ v: true })).map((d) => d._id)).toEqual([0]);
+    expect((await c.find({ v: 1 })).map((d) => d._id)).toEqual([3]);
+    expect((await c.find({ v: '1' })).map((d) => d._id)).toEqual([4]);
+    expect((await c.find({ v: null }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([6, 99]);
+    expect((await c.find({ v: { $gte: 0 } }, { sort: { v: 1 } })).map((d) => d.v)).toEqual([0, 1]);
+    expect((await c.find({ v: { $gte: '' } }, { sort: { v: 1 } })).map((d) => d.v)).toEqual(['', '1', 'true']);
+    // null and missing, numbers, strings, then false and true
+    expect((await c.find({}, { sort: { v: 1, _id: 1 } })).map((d) => d._id)).toEqual([6, 99, 7, 2, 3, 8, 4, 5, 1, 0]);
+    expect(store.explain('c', {}, { sort: { v: 1 } }).sortedHere).toBe(false);
+    await store.close();
+  });
+
+  it('leaves a field to the language once it has held an array (multikey), even after a reopen', async () => {
+    const file = fileName();
+    try {
+      const store = new SqliteReadStore(file);
+      const c = store.collection('c');
+      await c.createIndex({ key: { tags: 1 } });
+      await c.insertOne({ _id: 1, tags: 'a' });
+      expect(store.explain('c', { tags: 'a' }, { sort: { tags: 1 } })).toMatchObject({
+        exact: true,
+        sortedHere: false,
+      });
+      await c.insertOne({ _id: 2, tags: ['b', 'a'] });
+      expect(store.explain('c', { tags: 'a' }, { sort: { tags: 1 } })).toMatchObject({
+        exact: false,
+        sortedHere: true,
+      });
+      expect((await c.find({ tags: 'a' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([1, 2]);
+      await store.close();
+      const again = new SqliteReadStore(file);
+      expect(again.explain('c', { tags: 'a' })).toMatchObject({ exact: false });
+      expect(again.indexNames('c')).toEqual(['tags_1']);
+      expect((await again.collection('c').find({ tags: 'b' })).map((d) => d._id)).toEqual([2]);
+      await again.close();
+    } finally {
+      removeFile(file);
+    }
+  });
+
+  it('a reader of a file another connection writes sees its new indexes and multikey fields (sharedWriter)', async () => {
+    const file = fileName();
+    try {
+      const writer = new SqliteReadStore(file);
+      const reader = new SqliteReadStore(file, { sharedWriter: true });
+      await writer.collection('c').insertOne({ _id: 1, k: 'x' });
+      expect(await reader.collection('c').find({ k: 'x' })).toEqual([{ _id: 1, k: 'x' }]);
+      await writer.collection('c').createIndex({ key: { k: 1 } });
+      expect(reader.explain('c', { k: 'x' }).plan).toBe('IXSCAN');
+      await writer.collection('c').insertOne({ _id: 2, k: ['x', 'y'] });
+      expect((await reader.collection('c').find({ k: 'x' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([1, 2]);
+      await writer.collection('d').insertOne({ _id: 1 });
+      expect(await reader.collection('d').countDocuments()).toBe(1);
+      await Promise.all([reader.close(), writer.close()]);
+    } finally {
+      removeFile(file);
+    }
+  });
+
+  it('refuses a file of another format', async () => {
+    const file = fileName();
+    try {
+      const store = new SqliteReadStore(file);
+      await store.close();
+      const Database = (await import('better-sqlite3')).default;
+      const db = new Database(file);
+      db.prepare(`UPDATE _evo_meta SET value = 99 WHERE key = 'format'`).run();
+      db.close();
+      expect(() => new SqliteReadStore(file)).toThrow('read-model file format 99');
+    } finally {
+      removeFile(file);
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import type { Doc, Filter, FindOptions, Sort, Update } from './port';
+import { applyUpdate as applyLanguageUpdate, equalityFields, isPlainObject } from './query-language';
+
+/*
+ * MongoDB's order, equality and copies of the port's JSON values, and the rules of new documents
+ * (upsert seeds, _id), shared by the adapters that evaluate the language themselves
+ * (SqliteReadStore) or emulate part of it (MongoReadStore on FerretDB).
+ */
+
+type PlainObject = Record<string, unknown>;
+
+/** MongoDB's BSON type order for the port's JSON values (null < numbers < strings < objects < arrays < booleans). */
+function typeRank(value: unknown): number {
+  if (value === undefined || value === null) return 1;
+  switch (typeof value) {
+    case 'number':
+      return 2;
+    case 'string':
+      return 3;
+    case 'boolean':
+      return 8;
+    case 'object':
+      return Array.isArray(value) ? 5 : 4;
+    default:
+      return 12;
+  }
+}
+
+function compareArrays(a: readonly unknown[], b: readonly unknown[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+function compareObjects(a: PlainObject, b: PlainObject): number {
+  // field by field in stored order: value type, then field name, then value (as MongoDB does)
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  const n = Math.min(ka.length, kb.length);
+  for (let i = 0; i < n; i++) {
+    const rank = typeRank(a[ka[i]]) - typeRank(b[kb[i]]);
+    if (rank !== 0) return rank < 0 ? -1 : 1;
+    if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    const c = compareValues(a[ka[i]], b[kb[i]]);
+    if (c !== 0) return c;
+  }
+  return ka.length < kb.length ? -1 : ka.length > kb.length ? 1 : 0;
+}
+
+/** Total order over stored values following MongoDB (null and missing equal; strings by UTF-16 code units). */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 2:
+    case 3: {
+      const x = a as number | string;
+      const y = b as number | string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4:
+      return compareObjects(a as PlainObject, b as PlainObject);
+    case 5:
+      return compareArrays(a as unknown[], b as unknown[]);
+    case 8:
+      return a === b ? 0 : a === false ? -1 : 1;
+    default:
+      return 0;
+  }
+}
+
+/** Strict structural equality (key order included): did an update change a document? */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((value, i) => deepEqual(value, b[i]));
+  }
+  const kx = Object.keys(a);
+  const ky = Object.keys(b);
+  if (kx.length !== ky.length) return false;
+  return kx.every((key, i) => key === ky[i] && deepEqual((a as PlainObject)[key], (b as PlainObject)[key]));
+}
+
+export function cloneValue<V>(value: V): V {
+  return typeof value === 'object' && value !== null ? (structuredClone(value) as V) : value;
+}
+
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** Key of an empty array in sorts: MongoDB orders it before null. */
+const EMPTY_ARRAY: unique symbol = Symbol('empty array');
+
+/** Sort key of one field: an array by its smallest element ascending, its largest descending; missing is null. */
+function sortKeyOf(doc: Doc, field: string, dir: 1 | -1): unknown {
+  const value = doc[field];
+  if (!Array.isArray(value)) return value ?? null;
+  if (value.length === 0) return EMPTY_ARRAY;
+  let best: unknown = value[0];
+  for (const v of value) {
+    const c = compareValues(v, best);
+    if (dir === 1 ? c < 0 : c > 0) best = v;
+  }
+  return best;
+}
+
+/** Stable sort with MongoDB's rules: equal keys keep the order they came in. */
+export function sortDocs<T extends Doc>(docs: T[], sort: Sort): T[] {
+  const spec = Object.entries(sort);
+  if (spec.length === 0) return docs;
+  const keyed = docs.map((doc) => ({ doc, keys: spec.map(([field, dir]) => sortKeyOf(doc, field, dir)) }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < spec.length; j++) {
+      const x = a.keys[j];
+      const y = b.keys[j];
+      const c =
+        x === EMPTY_ARRAY || y === EMPTY_ARRAY
+          ? Number(y === EMPTY_ARRAY) - Number(x === EMPTY_ARRAY)
+          : compareValues(x, y);
+      if (c !== 0) return c * spec[j][1];
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.doc);
+}
+
+export function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
+  const skip = options.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
+  const raw = options.limit ?? 0;
+  if (!Number.isInteger(raw)) throw new Error(`limit must be an integer, got ${raw}`);
+  // MongoDB: 0 means no limit, a negative limit is its absolute value
+  return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
+}
+
+function sameId(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'object' && deepEqual(a, b));
+}
+
+/**
+ * The _id of a document a replacement upserts with `filter`: the replacement's own, else the
+ * filter's equality on _id, else a new one; MongoDB's error when its own and the filter's differ.
+ */
+export function upsertedReplacementId(replacement: PlainObject, filter: Filter): unknown {
+  const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
+  if (replacement._id !== undefined && fromFilter !== undefined && !sameId(replacement._id, fromFilter)) {
+    throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
+  }
+  return replacement._id ?? fromFilter ?? newId();
+}
+
+/** MongoDB's error when a replacement names an _id other than its target's (an _id never changes). */
+export function checkReplacementKeepsId(replacement: PlainObject, targetId: unknown): void {
+  if (replacement._id !== undefined && !sameId(replacement._id, targetId)) {
+    throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+  }
+}
+
+/** An update of the language applied to a copy of `doc` (on insert, $setOnInsert too). */
+export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean): Doc {
+  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue) as Doc;
+}
+
+/** The document an upsert starts from: the filter's equalities. */
+export function buildUpsertFromFilter(filter: Filter): PlainObject {
+  const doc: PlainObject = {};
+  for (const [field, value] of equalityFields(filter)) doc[field] = value;
+  return doc;
+}
+
+/** MongoDB stores _id first; new documents are shaped like the server's. */
+export function withIdFirst(doc: PlainObject, id: unknown): Doc {
+  for (const first in doc) {
+    if (first === '_id' && doc._id === id) return doc as Doc;
+    break;
+  }
+  const { _id: _ignored, ...rest } = doc;
+  return { _id: id as Doc['_id'], ...rest };
+}
+
+export { isPlainObject };
