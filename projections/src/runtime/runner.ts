@@ -154,7 +154,7 @@ export class ProjectionRunner implements ProjectionProgress {
     const read = this.options.read;
     const loadInBatches = async () => {
       await this.ensureIndexes();
-      return this.catchUp(onBatch);
+      return this.catchUp(onBatch, true);
     };
     return read.bulkLoad ? read.bulkLoad(loadInBatches) : loadInBatches();
   }
@@ -168,11 +168,15 @@ export class ProjectionRunner implements ProjectionProgress {
     this.waiters = [];
   }
 
-  /** Replay the log after the checkpoint into the read models, a batch per transaction. */
-  async catchUp(onBatch?: BatchProgress): Promise<number> {
+  /**
+   * Replay the log after the checkpoint into the read models, a batch per transaction. A load
+   * from empty (`failFast`: a rebuild, a first start) fails on a batch that keeps failing instead
+   * of stopping a projector: a rebuilt set is whole or not used.
+   */
+  async catchUp(onBatch?: BatchProgress, failFast = false): Promise<number> {
     let done = 0;
     for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
-      await this.applyWithRecovery(batch, false);
+      await this.applyWithRecovery(batch, false, failFast);
       done += batch.length;
       onBatch?.(done, this.position);
     }
@@ -210,7 +214,7 @@ export class ProjectionRunner implements ProjectionProgress {
    * in /ready, in PROJECTION_STATUS) and the others go on; when the store itself cannot be
    * written (disk full: even the checkpoint fails), everything waits and retries until it can.
    */
-  private async applyWithRecovery(batch: RecordedEvent[], live: boolean): Promise<void> {
+  private async applyWithRecovery(batch: RecordedEvent[], live: boolean, failFast = false): Promise<void> {
     for (let failures = 0; ; failures++) {
       if (this.stopping && live) return;
       try {
@@ -219,6 +223,7 @@ export class ProjectionRunner implements ProjectionProgress {
         this.storeError = undefined;
         return;
       } catch (err) {
+        if (failFast && failures + 1 >= BATCH_TRIES) throw err;
         this.options.onError?.(err);
         if (failures >= BATCH_TRIES) this.storeError = (err as Error).message;
         await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
