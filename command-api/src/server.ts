@@ -274,6 +274,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     projections.setPush(push);
     const started = performance.now();
     await projections.start();
+    // `npm run replay` beside this server: its read models are switched to once made
+    projections.followReplays();
     log.info(
       { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
       'read models ready',

@@ -152,30 +152,6 @@ export function checkProjection(projection: Projection | undefined): void {
   if (include === false && projection._id === 1) refuse('a projection that both includes and excludes');
 }
 
-/**
- * A copy of `doc` through a projection (checked already), like compileProjection(projection)(doc,
- * clone) without compiling: for a projection used once.
- */
-export function projectOnce(doc: PlainObject, projection: Projection, clone: <V>(v: V) => V): PlainObject {
-  let include: boolean | undefined;
-  for (const field in projection) {
-    if (field === '_id') continue;
-    include = projection[field] === 1;
-    break;
-  }
-  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
-  if (include === undefined) include = projection._id === 1;
-  const keepId = projection._id !== 0;
-  const out: PlainObject = {};
-  for (const key in doc) {
-    const value = doc[key];
-    if (value === undefined) continue;
-    const keep = key === '_id' ? keepId : hasOwn(projection, key) === include;
-    if (keep) out[key] = clone(value);
-  }
-  return out;
-}
-
 export function checkSort(sort: Sort | undefined): void {
   if (!sort) return;
   for (const [field, dir] of Object.entries(sort)) {
@@ -306,8 +282,7 @@ export class UpdateError extends Error {
 }
 
 /**
- * Applies an update of the language to a copy of `doc` (values copied with `clone`), or to `doc`
- * itself when `inPlace` (the caller's own object; see updatesInPlaceSafely). On insert
+ * Applies an update of the language to a copy of `doc` (values copied with `clone`). On insert
  * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
  * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
  * updateMany applies one update to many documents).
@@ -318,117 +293,52 @@ export function applyUpdate(
   isInsert: boolean,
   compare: (a: unknown, b: unknown) => number,
   clone: <V>(v: V) => V,
-  inPlace = false,
 ): PlainObject {
-  const next: PlainObject = inPlace ? doc : { ...doc };
-  updateInPlace(next, update, isInsert, compare, clone);
-  return next;
-}
-
-/** What `updateInPlace` did: a field changed (UPDATE_CHANGED), a field was added (UPDATE_ADDED, with CHANGED). */
-export const UPDATE_CHANGED = 1;
-export const UPDATE_ADDED = 2;
-
-/**
- * The update applied to `next` itself, field by field (for…in: no arrays of keys, no closures per
- * call). With `equal`, answers whether it changed (what comparing the versions before and after
- * with a structural equality would answer: UPDATE_CHANGED) and whether a field was added
- * (UPDATE_ADDED too), else 0; without, nothing is compared and the answer is UPDATE_CHANGED. On a
- * stored document only for an update `updatesInPlaceSafely` accepts for it: one that cannot fail
- * halfway.
- */
-export function updateInPlace(
-  next: PlainObject,
-  update: Update,
-  isInsert: boolean,
-  compare: (a: unknown, b: unknown) => number,
-  clone: <V>(v: V) => V,
-  equal?: (a: unknown, b: unknown) => boolean,
-): number {
-  let changed = equal === undefined;
-  let added = false;
+  const next: PlainObject = { ...doc };
   for (const op in update) {
     if (op === '$setOnInsert' && !isInsert) continue;
     const fields = update[op] as PlainObject;
     for (const field in fields) {
       const operand = fields[field];
-      const present = hasOwn(next, field);
-      const current = present ? next[field] : undefined;
-      if (!present && op !== '$pull') added = true;
+      const current = hasOwn(next, field) ? next[field] : undefined;
       if (field === '_id') {
         if (op !== '$set' && op !== '$setOnInsert') throw new UpdateError(`Cannot apply ${op} to _id`);
         if (current !== undefined && current !== operand)
           throw new UpdateError("Performing an update on the path '_id' would modify the immutable field '_id'");
-        if (!changed && !present) changed = true;
         next._id = operand;
         continue;
       }
       switch (op) {
         case '$set':
         case '$setOnInsert':
-          if (!changed && (!present || !equal!(current, operand))) changed = true;
           next[field] = clone(operand);
           break;
         case '$inc':
-          if (current === undefined) {
-            next[field] = 0 + (operand as number);
-            changed = true;
-          } else if (typeof current === 'number') {
-            const sum = current + (operand as number);
-            if (!changed && !equal!(current, sum)) changed = true;
-            next[field] = sum;
-          } else throw new UpdateError(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
+          if (current !== undefined && typeof current !== 'number')
+            throw new UpdateError(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
+          next[field] = (current ?? 0) + (operand as number);
           break;
         case '$min':
         case '$max': {
           const c = current === undefined ? 0 : compare(operand, current);
-          if (current === undefined || (op === '$min' ? c < 0 : c > 0)) {
-            if (!changed && (!present || !equal!(current, operand))) changed = true;
-            next[field] = operand;
-          }
+          if (current === undefined || (op === '$min' ? c < 0 : c > 0)) next[field] = operand;
           break;
         }
         case '$addToSet':
-          if (current === undefined) {
-            next[field] = [operand];
-            changed = true;
-          } else if (!Array.isArray(current))
+          if (current === undefined) next[field] = [operand];
+          else if (!Array.isArray(current))
             throw new UpdateError(`Cannot apply $addToSet to a non-array field '${field}'`);
-          else if (!current.includes(operand)) {
-            next[field] = [...current, operand];
-            changed = true;
-          }
+          else if (!current.includes(operand)) next[field] = [...current, operand];
           break;
         case '$pull':
           if (current === undefined) break;
           if (!Array.isArray(current)) throw new UpdateError(`Cannot apply $pull to a non-array value '${field}'`);
-          if (current.includes(operand)) {
-            next[field] = current.filter((v) => v !== operand);
-            changed = true;
-          }
+          if (current.includes(operand)) next[field] = current.filter((v) => v !== operand);
           break;
       }
     }
   }
-  return changed ? (added ? UPDATE_CHANGED | UPDATE_ADDED : UPDATE_CHANGED) : 0;
-}
-
-/**
- * Can `update` be applied to `doc` in place without failing halfway? Only operators that never
- * refuse a value ($set, $setOnInsert, $min, $max, and $inc of a number or a missing field) and no
- * _id; the others ($addToSet, $pull) and _id go through a copy.
- */
-export function updatesInPlaceSafely(doc: PlainObject, update: Update): boolean {
-  for (const op in update) {
-    const fields = update[op] as PlainObject;
-    if (op === '$addToSet' || op === '$pull' || hasOwn(fields, '_id')) return false;
-    if (op !== '$inc') continue;
-    for (const field in fields) {
-      const current = hasOwn(doc, field) ? doc[field] : undefined;
-      if (current !== undefined && typeof current !== 'number') return false;
-    }
-  }
-  return true;
+  return next;
 }
 
 export type ProjectionFn = (doc: PlainObject, clone: <V>(v: V) => V) => PlainObject;

@@ -15,6 +15,11 @@ export interface ReadModelGenerations {
   fresh(): FreshReadModels;
   /** the current set is unusable (damaged): set it aside and start an empty one */
   replaceDamaged(reason: string): ReadStore;
+  /**
+   * A set another process made current since this one opened its own (`npm run replay` beside a
+   * running server): to be caught up and switched to, then `promote`d (which removes the old one).
+   */
+  newerSet?(): FreshReadModels | undefined;
 }
 
 export interface FreshReadModels {
@@ -125,6 +130,24 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     return new SqliteReadStore(file);
   }
 
+  newerSet(): FreshReadModels | undefined {
+    const file = this.currentFile();
+    if (!this.opened || file === this.opened.file) return undefined;
+    const store = openChecked(file);
+    return {
+      store,
+      promote: async () => {
+        const previous = this.opened;
+        this.opened = store;
+        if (previous) {
+          await previous.close();
+          removeDatabase(previous.file);
+        }
+      },
+      discard: () => store.close(),
+    };
+  }
+
   fresh(): FreshReadModels {
     const current = path.basename(this.currentFile());
     const n = Number(/-(\d+)\./.exec(current)?.[1] ?? 1) + 1;
@@ -133,6 +156,8 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     const store = new SqliteReadStore(file);
     return {
       store,
+      // the previous set is removed by whoever has it open (here, or a running server that
+      // switches to this one); if nobody has, the next start sweeps it
       promote: async () => {
         const previous = this.opened;
         await writeFileAtomically(this.pointer, (fh) => fh.writeFile(`${path.basename(file)}\n`));

@@ -1,19 +1,9 @@
-import type {
-  BulkOp,
-  Doc,
-  Filter,
-  FindOptions,
-  IndexSpec,
-  ReadCollection,
-  ReadStore,
-  Update,
-  UpdateOptions,
-} from './port';
+import type { Doc, ReadCollection, ReadStore } from './port';
 
 /**
  * A ReadStore that forwards every call to its current target and can be switched to another
  * target at once: the product keeps serving from the old read models while new ones are rebuilt
- * beside them, then switches.
+ * beside them, then switches. A collection handed out before a switch follows it too.
  */
 export class SwitchableReadStore implements ReadStore {
   constructor(private target: ReadStore) {}
@@ -30,7 +20,15 @@ export class SwitchableReadStore implements ReadStore {
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new SwitchableCollection<T>(name, () => this.target.collection<T>(name));
+    // every method looked up on the collection of the target current at the call
+    return new Proxy({ name } as ReadCollection<T>, {
+      get: (base, key) => {
+        if (key === 'name') return name;
+        const c = this.target.collection<T>(name);
+        const value: unknown = Reflect.get(c, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(c) : value;
+      },
+    });
   }
   listCollections() {
     return this.target.listCollections();
@@ -43,48 +41,5 @@ export class SwitchableReadStore implements ReadStore {
   }
   close() {
     return this.target.close();
-  }
-}
-
-class SwitchableCollection<T extends Doc> implements ReadCollection<T> {
-  constructor(
-    readonly name: string,
-    private readonly c: () => ReadCollection<T>,
-  ) {}
-  findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>) {
-    return this.c().findOne(filter, options);
-  }
-  find(filter: Filter, options?: FindOptions) {
-    return this.c().find(filter, options);
-  }
-  countDocuments(filter?: Filter) {
-    return this.c().countDocuments(filter);
-  }
-  insertOne(doc: T) {
-    return this.c().insertOne(doc);
-  }
-  updateOne(filter: Filter, update: Update, options?: UpdateOptions) {
-    return this.c().updateOne(filter, update, options);
-  }
-  updateMany(filter: Filter, update: Update, options?: UpdateOptions) {
-    return this.c().updateMany(filter, update, options);
-  }
-  replaceOne(filter: Filter, replacement: T, options?: UpdateOptions) {
-    return this.c().replaceOne(filter, replacement, options);
-  }
-  deleteOne(filter: Filter) {
-    return this.c().deleteOne(filter);
-  }
-  deleteMany(filter?: Filter) {
-    return this.c().deleteMany(filter);
-  }
-  bulkWrite(ops: BulkOp[]) {
-    return this.c().bulkWrite(ops);
-  }
-  createIndex(spec: IndexSpec) {
-    return this.c().createIndex(spec);
-  }
-  drop() {
-    return this.c().drop();
   }
 }

@@ -1,11 +1,16 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MongoReadStore, SqliteEventStore } from '@evo/infra';
+import { existsSync, readdirSync } from 'node:fs';
+import { MongoReadStore, SqliteEventStore, SqliteReadModelFiles, SqliteReadStore } from '@evo/infra';
+import { HistoryWriter } from '../../../scripts/restart-history';
+import { ProjectionService } from '../runtime/projection-service';
+import { rebuildReadModels } from '../runtime/rebuild';
 import { mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { allProjectors } from '../registry';
 import { readCheckpoint } from '../runtime/checkpoint';
@@ -17,9 +22,14 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const availability = mongoServerAvailability();
 
 /** Runs `npm run replay` the way an operator does; resolves with its exit code and output. */
-function runReplay(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; out: string }> {
+function runReplay(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  started?: (child: ChildProcess, out: () => string) => void,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'replay', '--', ...args], {
+    // tsx directly (npm run would leave the tsx process behind a kill of npm)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'projections/src/cli/replay.ts', ...args], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,9 +38,76 @@ function runReplay(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: numb
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out }));
+    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? -1 : null), out }));
+    started?.(child, () => out);
   });
 }
+
+const embeddedEnv = (dataDir: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  MONGO_URL: '',
+  EVENTSTORE_URL: '',
+  REDIS_URL: '',
+  LOG_LEVEL: 'silent',
+});
+
+describe('npm run replay, embedded (SQLite read models)', () => {
+  it('rebuilds into a new file while the server serves the old one; the server switches to it; a kill -9 leaves the old one', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'evo-replay-embedded-'));
+    const events = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+    const service = new ProjectionService({
+      events,
+      projectors: allProjectors,
+      generations: new SqliteReadModelFiles(dataDir),
+    });
+    try {
+      const writer = new HistoryWriter(events);
+      await writer.writeUntil(3_000);
+      await service.start();
+      service.followReplays(200);
+      const files = () =>
+        readdirSync(dataDir)
+          .filter((f) => f.endsWith('.sqlite'))
+          .sort();
+      expect(files()).toEqual(['events.sqlite', 'read-models.sqlite']);
+
+      // killed in the middle: the server never sees the half-built file, which the next start removes
+      const killed = await runReplay(embeddedEnv(dataDir), ['--batch=200'], (child, out) => {
+        const timer = setInterval(() => {
+          if (/Relecture : [1-9]\d* %/.test(out())) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+          }
+        }, 20);
+      });
+      expect(killed.code).toBe(-1);
+      expect(files()).toEqual(['events.sqlite', 'read-models-2.sqlite', 'read-models.sqlite']);
+      await new Promise((r) => setTimeout(r, 600));
+      expect((service.read.current as SqliteReadStore).file).toBe(path.join(dataDir, 'read-models.sqlite'));
+
+      // to the end, with writes meanwhile: the server switches to the new file and removes the old one
+      const [done] = await Promise.all([runReplay(embeddedEnv(dataDir), ['--batch=500']), writer.writeUntil(3_200)]);
+      expect(done.code, done.out).toBe(0);
+      expect(done.out).toContain('les actuels restent en service');
+      await expect
+        .poll(() => (service.read.current as SqliteReadStore).file, { timeout: 30_000 })
+        .toBe(path.join(dataDir, 'read-models-2.sqlite'));
+      await writer.writeUntil(3_300);
+      expect(await service.waitFor((await events.lastPosition())!, 30_000)).toBe(true);
+      expect(existsSync(path.join(dataDir, 'read-models.sqlite'))).toBe(false);
+      const fresh = SqliteReadStore.temporary();
+      await rebuildReadModels({ events, read: fresh, projectors: allProjectors });
+      expect(await dumpReadModels(service.read)).toEqual(await dumpReadModels(fresh));
+      await fresh.close();
+    } finally {
+      await service.stop();
+      await service.read.close();
+      await events.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
 
 if (!availability.ok) {
   console.warn(`npm run replay against MongoDB skipped: ${availability.reason}`);

@@ -1,10 +1,24 @@
-// npm run replay [-- --batch=N]: drop every read model and rebuild it from the log, showing the
-// progress (a bar on a terminal, a line per tenth otherwise: CI logs, `docker compose run`, a pipe).
+// npm run replay [-- --batch=N]: rebuild every read model from the log, showing the progress (a bar
+// on a terminal, a line per tenth otherwise: CI logs, `docker compose run`, a pipe).
 // --batch: events per read-store transaction (default 1000); progress is reported after each.
+// Embedded (no MONGO_URL): into a new file beside the current read models, made current at the end
+// (a running server switches to it; a crash leaves the old one current). With MONGO_URL: in place.
+// npm run replay -- --resume NAME: a projection stopped on an event, brought up to date (with the
+// service that writes the read models stopped; the embedded server resumes from its back-office).
 import cliProgress from 'cli-progress';
-import { ConfigError, MongoReadStore, openEventStore, createReadStore, loadConfig } from '@evo/infra';
+import {
+  ConfigError,
+  MongoReadStore,
+  SqliteReadModelFiles,
+  createReadStore,
+  loadConfig,
+  openEventStore,
+  type ReadStore,
+} from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels, type RebuildProgress } from '../runtime/rebuild';
+import { ProjectionRunner } from '../runtime/runner';
+import { projectorFingerprint } from '../runtime/fingerprint';
 
 /** Progress as plain lines, at most one per tenth of the log (and the last one). */
 function progressLines(write: (line: string) => void): (p: RebuildProgress) => void {
@@ -48,11 +62,47 @@ function batchSizeArgument(args: string[]): number | undefined {
   return n;
 }
 
+/** --resume NAME from the command line, or undefined */
+function resumeArgument(args: string[]): string | undefined {
+  const i = args.findIndex((a) => a === '--resume' || a.startsWith('--resume='));
+  if (i < 0) return undefined;
+  const name = args[i].startsWith('--resume=') ? args[i].slice('--resume='.length) : args[i + 1];
+  if (!name || !allProjectors.some((p) => p.name === name))
+    throw new ConfigError(
+      '--resume',
+      `attend le nom d'une projection (${allProjectors.map((p) => p.name).join(', ')})`,
+    );
+  return name;
+}
+
 try {
-  const batchSize = batchSizeArgument(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const batchSize = batchSizeArgument(args);
+  const resume = resumeArgument(args);
   const config = loadConfig();
   const events = await openEventStore(config);
-  const read = createReadStore(config);
+  if (resume) {
+    const read = createReadStore(config);
+    const runner = new ProjectionRunner({
+      events,
+      read,
+      projectors: allProjectors,
+      fingerprint: projectorFingerprint(allProjectors),
+    });
+    await runner.start();
+    try {
+      await runner.resume(resume);
+      console.log(`Projection « ${resume} » reprise.`);
+    } finally {
+      await runner.stop();
+      await read.close();
+      await events.close();
+    }
+    process.exit(0);
+  }
+  const files = config.MONGO_URL ? undefined : new SqliteReadModelFiles(config.DATA_DIR);
+  const fresh = files?.fresh();
+  const read: ReadStore = fresh?.store ?? createReadStore(config);
   if (read instanceof MongoReadStore) {
     // connect first: an unreachable MONGO_URL fails here, before anything is dropped
     await read.connect().catch((err: unknown) => {
@@ -64,18 +114,27 @@ try {
     );
   } else {
     console.log(
-      'Read models en mémoire (pas de MONGO_URL) : reconstruction de contrôle, le serveur embarqué reconstruit les siens à chaque démarrage.',
+      `Read models : nouveau fichier SQLite ${files!.currentFile()} → ${(read as { file?: string }).file ?? ''}, les actuels restent en service jusqu'à la fin.`,
     );
   }
   const display = process.stdout.isTTY ? progressBar() : { update: progressLines(console.log), stop: () => undefined };
-  const result = await rebuildReadModels({
-    events,
-    read,
-    projectors: allProjectors,
-    batchSize,
-    onProgress: display.update,
-  });
+  let result;
+  try {
+    result = await rebuildReadModels({
+      events,
+      read,
+      projectors: allProjectors,
+      batchSize,
+      onProgress: display.update,
+    });
+  } catch (err) {
+    // the current read models stay; the half-built file goes
+    await fresh?.discard();
+    throw err;
+  }
   display.stop();
+  // embedded: the new file is the current one from now on (a running server switches to it)
+  await fresh?.promote();
   console.log(
     `Terminé : ${result.events} événements en ${result.seconds.toFixed(1)} s (${Math.round(result.events / Math.max(result.seconds, 1e-6))} évt/s).`,
   );

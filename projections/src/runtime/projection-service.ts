@@ -10,7 +10,7 @@ import {
   type ReadStore,
 } from '@evo/infra';
 import type { Projector } from './projector';
-import { ProjectionRunner, type ProjectionProgress } from './runner';
+import { ProjectionRunner, type BatchProgress, type ProjectionProgress } from './runner';
 import type { RebuildProgress } from './rebuild';
 import { readCheckpointDoc } from './checkpoint';
 import { projectorFingerprint } from './fingerprint';
@@ -46,6 +46,7 @@ export class ProjectionService implements ProjectionProgress {
   private rebuilding: Promise<void> | undefined;
   private state: RebuildState = { status: 'idle' };
   readonly fingerprint: string;
+  private watcher: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ProjectionServiceOptions) {
     this.options = { ...options };
@@ -111,6 +112,7 @@ export class ProjectionService implements ProjectionProgress {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.watcher);
     await this.rebuilding?.catch(() => undefined);
     await this.live.stop();
   }
@@ -176,44 +178,73 @@ export class ProjectionService implements ProjectionProgress {
     onProgress?: (p: RebuildProgress) => void,
     logProgress?: ReturnType<typeof progressLog>,
   ): Promise<number> {
-    let fresh: FreshReadModels | undefined;
-    let next: ProjectionRunner | undefined;
-    try {
-      fresh = this.options.generations.fresh();
-      next = this.runnerFor(fresh.store, undefined);
-      const started = performance.now();
-      const last = (await this.options.events.lastPosition()) ?? 0n;
-      let applied = 0;
-      await next.start((done, at) => {
-        applied = done;
-        logProgress?.(done, at, this.options.events);
-        const seconds = (performance.now() - started) / 1000;
-        const pos = at ?? 0n;
-        const fraction = last === 0n ? 1 : Math.min(1, Number((pos * 10_000n) / last) / 10_000);
-        onProgress?.({
-          done,
-          rate: seconds > 0 ? done / seconds : 0,
-          etaSeconds: fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0,
-          fraction,
-        });
+    const fresh = this.options.generations.fresh();
+    const started = performance.now();
+    const last = (await this.options.events.lastPosition()) ?? 0n;
+    let applied = 0;
+    await this.switchTo(fresh, (done, at) => {
+      applied = done;
+      logProgress?.(done, at, this.options.events);
+      const seconds = (performance.now() - started) / 1000;
+      const pos = at ?? 0n;
+      const fraction = last === 0n ? 1 : Math.min(1, Number((pos * 10_000n) / last) / 10_000);
+      onProgress?.({
+        done,
+        rate: seconds > 0 ? done / seconds : 0,
+        etaSeconds: fraction > 0 ? (seconds / fraction) * (1 - fraction) : 0,
+        fraction,
       });
+    });
+    return applied;
+  }
+
+  /**
+   * Another set of read models swapped in: a runner on it catches up (from empty, or from its
+   * checkpoint) and follows the log; queries switch to it once it has what the live set has, the
+   * old runner stops, and the set becomes the current one for good (a crash before that leaves the
+   * old set current). A failure leaves the old set serving and removes the new one.
+   */
+  private async switchTo(next: FreshReadModels, onBatch?: BatchProgress): Promise<void> {
+    const runner = this.runnerFor(next.store, undefined);
+    try {
+      await runner.start(onBatch);
       // both runners follow the log now: switch once the new one has what the live one has
       const target = this.live.currentPosition;
-      if (target !== undefined && !(await next.waitFor(target, 60_000)))
+      if (target !== undefined && !(await runner.waitFor(target, 60_000)))
         throw new Error('la reconstruction ne rattrape pas le journal');
       const old = this.live;
-      next.setPush(this.options.push);
+      runner.setPush(this.options.push);
       old.setPush(undefined);
-      this.live = next;
-      this.read.switchTo(fresh.store);
+      this.live = runner;
+      this.read.switchTo(next.store);
       await old.stop();
-      await fresh.promote();
-      return applied;
+      await next.promote();
     } catch (e) {
-      await next?.stop();
-      await fresh?.discard().catch(() => undefined);
+      await runner.stop();
+      await next.discard().catch(() => undefined);
       throw e;
     }
+  }
+
+  /**
+   * Read models that `npm run replay` made current beside this running process: looked for every
+   * `everyMs`, caught up and switched to (the old file removed) as a rebuild here would.
+   */
+  followReplays(everyMs = 2000): void {
+    const look = async () => {
+      if (this.rebuilding) return;
+      const newer = this.options.generations.newerSet?.();
+      if (!newer) return;
+      log.info('modèles de lecture reconstruits par « npm run replay » : bascule sur eux');
+      this.rebuilding = this.switchTo(newer).finally(() => {
+        this.rebuilding = undefined;
+      });
+      await this.rebuilding;
+    };
+    this.watcher = setInterval(() => {
+      look().catch((err) => log.error({ err }, 'bascule sur les modèles de lecture reconstruits impossible'));
+    }, everyMs);
+    this.watcher.unref();
   }
 }
 

@@ -2,6 +2,7 @@ import type { LogPosition } from '@evo/domain';
 import type { EventStore, ReadStore } from '@evo/infra';
 import type { Projector } from './projector';
 import { ProjectionRunner } from './runner';
+import { projectorFingerprint } from './fingerprint';
 
 export interface RebuildProgress {
   done: number;
@@ -27,7 +28,9 @@ export async function rebuildReadModels(options: {
   const { events, read, projectors } = options;
   const last = await events.lastPosition();
   await read.dropAll();
-  const runner = new ProjectionRunner({ events, read, projectors, batchSize: options.batchSize ?? 1000 });
+  // the fingerprint of this code goes with the checkpoint: a server starting on them keeps them
+  const fingerprint = projectorFingerprint(projectors);
+  const runner = new ProjectionRunner({ events, read, projectors, fingerprint, batchSize: options.batchSize ?? 1000 });
   const started = performance.now();
   let position: LogPosition | undefined;
   const report = (done: number, at: LogPosition | undefined) => {
