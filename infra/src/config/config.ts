@@ -147,12 +147,7 @@ const ConfigSchema = z.object({
 
 export type Config = Omit<
   z.infer<typeof ConfigSchema>,
-  | 'SESSION_SECRET'
-  | 'DEMO_DATA'
-  | 'ALLOW_FREE_COINS'
-  | 'ADMIN_PASSWORD'
-  | 'HTTPS_ONLY'
-  | 'S3_FORCE_PATH_STYLE'
+  'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY' | 'S3_FORCE_PATH_STYLE'
 > & {
   S3_FORCE_PATH_STYLE: boolean;
   /** the S3 settings when files live in object storage (all four of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set) */

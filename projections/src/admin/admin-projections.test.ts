@@ -29,7 +29,7 @@ describe('administration read models', () => {
     expect(total).toBe(items.length);
     const actions = items.map((i) => i.action);
     expect(actions.filter((a) => a === 'Signalement mis à jour')).toHaveLength(5);
-    expect(actions.filter((a) => a === 'Visibilité modifiée')).toHaveLength(5);
+    expect(actions.filter((a) => a === 'Visibilité modifiée')).toHaveLength(4);
     // the administrator deleted member 4's video; owners' own deletions are not listed
     expect(actions.filter((a) => a === 'Vidéo supprimée')).toHaveLength(1);
     expect(actions.filter((a) => a.startsWith('Cadeau'))).toEqual([
