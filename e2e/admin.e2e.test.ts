@@ -288,6 +288,34 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     expect(await row.locator('td.num').allTextContents()).toEqual(['1', '0', '105']);
 
     const who = `@${reporter.member.pseudo} (${reporter.member.email})`;
+    // the member mistyped their password 5 times: locked out for 15 min, until an administrator clears it
+    expect(await row.locator('.admin-login-lock__none').textContent()).toBe('—');
+    const anonymous = new Client(live.server.url);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await anonymous.post('/api/auth/login', { email: reporter.member.email, password: `faux-${i}-mdp` })).status,
+      ).toBe(401);
+    const locked = { email: reporter.member.email, password: reporter.member.password };
+    expect((await anonymous.post('/api/auth/login', locked)).status).toBe(429);
+    await page.reload();
+    await expect.poll(() => row.locator('.admin-login-lock__count').textContent()).toBe('5 échecs (15 min)');
+    for (const [viewport, name] of [
+      [{ width: 390, height: 844 }, 'e2e-admin-users-locked-390'],
+      [{ width: 1280, height: 800 }, 'e2e-admin-users-locked-1280'],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(page, name);
+    }
+    await row.getByRole('button', { name: `Débloquer la connexion de ${who}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Débloquer' }).click();
+    await expect
+      .poll(visible(page, `✅ Connexion débloquée pour ${reporter.member.email} (5 échecs effacés).`))
+      .toBe(true);
+    await expect.poll(() => row.locator('.admin-login-lock__none').textContent()).toBe('—');
+    expect((await anonymous.post('/api/auth/login', locked)).status).toBe(200);
+    await page.setViewportSize({ width: 1200, height: 900 });
+
     await row.getByRole('button', { name: `Donner les droits d'administrateur à ${who}` }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByText(`Donner les droits d'administrateur à ${who} ?`).isVisible()).toBe(true);
@@ -379,6 +407,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       'Reconstruction des projections lancée',
       'Rôle administrateur retiré',
       'Rôle administrateur accordé',
+      'Connexion débloquée',
       'Cadeau ajouté',
       'Visibilité modifiée',
       'Visibilité modifiée',
@@ -408,8 +437,14 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       reporter.member.email,
       '—',
     ]);
-    expect(shown[3][3]).toBe('Comète filante — 7 coins');
-    expect(shown[6]).toEqual([
+    expect(shown[3]).toEqual([
+      `@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`,
+      'Connexion débloquée',
+      reporter.member.email,
+      '5 échec(s) effacé(s)',
+    ]);
+    expect(shown[4][3]).toBe('Comète filante — 7 coins');
+    expect(shown[7]).toEqual([
       `@${me.admin_pseudo}${DEMO_ADMIN_EMAIL}`,
       'Signalement mis à jour',
       expect.stringMatching(/^signalement #\d+ \(vidéo #\d+\)$/),

@@ -92,6 +92,8 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
     DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
     REGISTER_LIMIT_PER_HOUR: '100000',
+    // a load test: each client writes far beyond what a person does
+    MEMBER_LIMITS: 'false',
   };
   // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to the EVO processes only
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];

@@ -5,7 +5,7 @@ import {
   AdminGift,
   AdminGiftAnswer,
   AdminRightAnswer,
-  AdminUsersPage,
+  AdminUsersAnswer,
   AuditPage,
   CatalogueGift,
   CoinCommandAnswer,
@@ -193,7 +193,7 @@ describe('the answers of the running app follow the contracts', () => {
     await answer(AdminGiftAnswer, admin.put(`/api/admin/gifts/${added.gift.id}`, edit));
     await settle();
     await answer(some(AdminGift), admin.get('/api/admin/gifts'));
-    await answer(AdminUsersPage, admin.get('/api/admin/users?q=&page=1&limit=5'));
+    await answer(AdminUsersAnswer, admin.get('/api/admin/users?q=&page=1&limit=5'));
     await answer(AdminRightAnswer, admin.post('/api/admin/users/grant', { email: c.member.email }));
     await answer(AdminRightAnswer, admin.post('/api/admin/users/revoke', { email: c.member.email }));
     await settle();

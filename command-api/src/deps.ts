@@ -1,4 +1,4 @@
-import type { Config, EventStore, IdAllocator, JobQueue, PushBus, ReadStore } from '@evo/infra';
+import type { Config, EventStore, IdAllocator, JobQueue, PushBus, RateLimitStore, ReadStore } from '@evo/infra';
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
@@ -16,6 +16,8 @@ export interface AppDeps {
   jobs: JobQueue;
   push: PushBus;
   sessions: Sessions;
+  /** every rate limit's counters: this process's, or Redis (shared by every API replica) */
+  limits: RateLimitStore;
   uploads: UploadStore;
   progress: ProjectionProgress;
   /** the in-process read side (embedded role only): rebuilds started by administrators go through it */

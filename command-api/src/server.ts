@@ -13,6 +13,7 @@ import {
   createJobQueue,
   createReadModelGenerations,
   createReadStore,
+  createRateLimitStore,
   createSessionStore,
   DataFileError,
   IdBlocks,
@@ -222,6 +223,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const ledger = ledgerRepositories(events);
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
+  const limits = createRateLimitStore(config);
 
   // no account keeps a password README.md publishes where other machines reach it: refused
   // (naming them) before anything is written, or given DEMO_PASSWORD
@@ -306,6 +308,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     jobs,
     push,
     sessions,
+    limits,
     uploads,
     progress: runner ?? new ReadStoreProgress(read, events),
     projections: runner,
@@ -341,6 +344,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await jobs.close();
       await push.close();
       await sessions.close();
+      await limits.close();
       await read.close();
       if (events instanceof SqliteEventStore) await closeEmbeddedLog(events, config, verifiedUpTo);
       else await events.close();

@@ -13,6 +13,9 @@ import type { JobQueue } from './jobs/port';
 import { InProcessJobQueue } from './jobs/in-process-job-queue';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue';
 import type { SessionStore } from './sessions/port';
+import type { RateLimitStore } from './limits/port';
+import { MemoryRateLimitStore } from './limits/memory-rate-limit-store';
+import { RedisRateLimitStore } from './limits/redis-rate-limit-store';
 import { RedisSessionStore } from './sessions/redis-session-store';
 import { SqliteSessionStore } from './sessions/sqlite-session-store';
 import { DataFileError } from './eventstore/data-file-error';
@@ -83,6 +86,11 @@ export function createReadModelGenerations(config: Config): ReadModelGenerations
   }
   mkdirSync(config.DATA_DIR, { recursive: true });
   return new SqliteReadModelFiles(config.DATA_DIR);
+}
+
+/** Redis when configured (every API process counts in one place), else counters in this process. */
+export function createRateLimitStore(config: Config): RateLimitStore {
+  return config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : new MemoryRateLimitStore();
 }
 
 export function createJobQueue(config: Config): JobQueue {

@@ -10,3 +10,4 @@ export * from './commands/index';
 export * from './services';
 export * from './health';
 export * from './files/index';
+export * from './limits/index';

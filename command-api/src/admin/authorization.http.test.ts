@@ -44,6 +44,7 @@ const calls = (): Call[] => [
   { method: 'GET', path: '/api/admin/users?q=m&page=1&limit=5' },
   { method: 'POST', path: '/api/admin/users/grant', body: () => ({ email: other.member.email }) },
   { method: 'POST', path: '/api/admin/users/revoke', body: () => ({ email: other.member.email }) },
+  { method: 'POST', path: '/api/admin/users/unlock-login', body: () => ({ email: other.member.email }) },
   { method: 'GET', path: '/api/admin/audit?page=1&limit=5' },
   { method: 'GET', path: '/api/admin/projections/rebuild' },
   { method: 'POST', path: '/api/admin/projections/rebuild' },

@@ -11,6 +11,10 @@ export const ADMIN_ROUTE_MESSAGES = {
   granted: (email: string) => `✅ ${email} est maintenant administrateur.`,
   alreadyAdmin: (email: string) => `${email} était déjà administrateur.`,
   revoked: (email: string) => `✅ ${email} n'est plus administrateur.`,
+  loginUnlocked: (email: string, failures: number) =>
+    failures > 0
+      ? `✅ Connexion débloquée pour ${email} (${failures} échec${failures > 1 ? 's' : ''} effacé${failures > 1 ? 's' : ''}).`
+      : `${email} n'avait aucun échec de connexion récent.`,
 } as const;
 const M = ADMIN_ROUTE_MESSAGES;
 

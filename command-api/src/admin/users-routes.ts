@@ -1,6 +1,9 @@
 import { Router } from 'express';
-import type { AdminRightAnswer } from '@evo/contracts';
-import type { UserState } from '@evo/domain';
+import type { AdminRightAnswer, AdminUsersAnswer, LoginUnlockedAnswer } from '@evo/contracts';
+import { normalize, userDecider, userStream, type UserState } from '@evo/domain';
+import { handleCommand } from '@evo/infra';
+import { LoginThrottle } from '../identity/login-throttle';
+import { requireMemberBy } from '../identity/members';
 import { adminQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
@@ -22,15 +25,49 @@ export function adminUsersRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const queries = adminQueries(deps.read);
   const roles = adminRoleCommands(deps.events);
+  const logins = new LoginThrottle(deps.limits);
   const r = Router();
 
-  /** ?q= (in emails and pseudos, any case), ?page= (from 1), ?limit= (20, at most 100) */
+  /**
+   * ?q= (in emails and pseudos, any case), ?page= (from 1), ?limit= (20, at most 100); each member
+   * with their failed logins of the current window (from the login limits' counters)
+   */
   r.get(
     '/admin/users',
     ...admin,
     route(async (req, res) => {
       const { q, page, limit } = parseInput(UsersQuery, req.query);
-      res.json(await queries.users(q, { page, limit }));
+      const found = await queries.users(q, { page, limit });
+      const failures = await Promise.all(found.items.map((u) => logins.failures(normalize(u.email))));
+      res.json({
+        ...found,
+        items: found.items.map((u, i) => ({ ...u, login_failures: failures[i] })),
+      } satisfies AdminUsersAnswer);
+    }),
+  );
+
+  /**
+   * Clears a member's failed logins, from every address (issue 29 item 7): they log in again at
+   * once. Recorded as `LoginLockCleared` on their stream, with the administrator as actor (audit).
+   */
+  r.post(
+    '/admin/users/unlock-login',
+    ...admin,
+    route(async (req, res) => {
+      const { email } = parseInput(EmailBody, bodyOf(req));
+      const member = await requireMemberBy(deps.events, 'email', email);
+      const account = normalize(member.email);
+      const failures = await logins.failures(account);
+      await logins.clearAccount(account);
+      const result = await handleCommand(
+        deps.events,
+        userStream(member.userId),
+        userDecider,
+        { type: 'ClearLoginLock', userId: member.userId, failures },
+        contextOf(req),
+      );
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({ message: M.loginUnlocked(member.email, failures), login_failures: 0 } satisfies LoginUnlockedAnswer);
     }),
   );
 

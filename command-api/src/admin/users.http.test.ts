@@ -61,6 +61,7 @@ describe('members and administrator rights', () => {
         videos: 1,
         followers: 1,
         balance: 25,
+        login_failures: 0,
       },
     ]);
     expect(

@@ -8,6 +8,7 @@ import { currentUserId, requireAuth } from '../http/session';
 import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { postComment } from './commands';
+import { memberLimit } from '../http/member-limits';
 import { bodyOf, parseInput } from '../http/request';
 
 /** A video id from the path; anything else names no video. */
@@ -40,6 +41,7 @@ export function commentsRouter(deps: AppDeps): Router {
   r.post(
     '/videos/:id/comment',
     requireAuth,
+    memberLimit(deps.limits, 'comment', deps.config.MEMBER_LIMITS),
     route(async (req, res) => {
       const videoId = videoIdParam(req.params.id);
       const body = parseInput(CommentBody, bodyOf(req));

@@ -12,6 +12,7 @@ import { readableMember } from '../http/actor';
 import { answerLedger, ledgerCommandsOf, type LedgerRouterOptions } from '../ledger/routes';
 import { ClaimBody, EmailParam, SendGiftBody } from '../ledger/schemas';
 import { parseInput } from '../http/request';
+import { memberLimit } from '../http/member-limits';
 
 /** The handlers both mounts of `/gifts/send` and `/gifts/balance/:email` share. */
 function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
@@ -46,7 +47,7 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
       res.json(await gifts.catalog());
     }),
   );
-  r.post('/gifts/send', requireAuth, handlers.send);
+  r.post('/gifts/send', requireAuth, memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS), handlers.send);
   r.get('/gifts/balance/:email', requireAuth, handlers.balance);
 
   r.get(
@@ -95,7 +96,7 @@ export function giftsRootRouter(deps: AppDeps, options: LedgerRouterOptions = {}
     requireAuth,
   ];
   const r = Router();
-  r.post('/gifts/send', ...pre, handlers.send);
+  r.post('/gifts/send', ...pre, memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS), handlers.send);
   r.get('/gifts/balance/:email', ...pre, handlers.balance);
   return r;
 }

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { MESSAGES } from '@evo/domain';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { Client, newMember, registrationForm, startTestServer, type TestServer } from '../testing/test-server';
 import { AUTH_ROUTE_MESSAGES } from './routes';
 
@@ -63,6 +64,60 @@ describe('login limits', () => {
     for (let i = 0; i < 5; i++) expect((await login(address, m.email, `encore-${i}-faux`)).status).toBe(401);
     expect((await login(address, m.email, m.password)).status).toBe(429);
   }, 150_000);
+});
+
+describe('one address cannot lock the others out (issue 29 item 7)', () => {
+  it('still checks the right password of a member the address never failed on, after 60 failures on unknown emails', async () => {
+    const m = await registered();
+    const office = newAddress();
+    // past the per-address count of 50, ten at a time
+    for (let i = 0; i < 60; i += 10) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, k) => login(office, `personne-${i + k}@inconnu.fr`, 'mauvais-mdp')),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
+    }
+    const own = await login(office, m.email, m.password);
+    expect(own.status, own.text).toBe(200);
+    // the address may not go on guessing an email it has failed on
+    const again = await login(office, 'personne-3@inconnu.fr', 'encore-faux');
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('lets an administrator see a member’s failed logins and clear them from the back-office', async () => {
+    const m = await registered();
+    const home = newAddress();
+    for (let i = 0; i < 5; i++) expect((await login(home, m.email, `oubli-${i}-mdp`)).status).toBe(401);
+    expect((await login(home, m.email, m.password)).status).toBe(429);
+    const admin = new Client(server.url);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+    const listed = (await admin.get(`/api/admin/users?q=${encodeURIComponent(m.email)}`)).json as {
+      items: Array<{ email: string; login_failures: number }>;
+    };
+    expect(listed.items.find((u) => u.email === m.email)?.login_failures).toBe(5);
+    // only administrators
+    const member = new Client(server.url);
+    await member.post('/api/auth/login', { email: m.email, password: m.password }, from(newAddress()));
+    expect((await member.post('/api/admin/users/unlock-login', { email: m.email })).status).toBe(403);
+    const unlocked = await admin.post('/api/admin/users/unlock-login', { email: m.email });
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.json.message).toBe(`✅ Connexion débloquée pour ${m.email} (5 échecs effacés).`);
+    expect((await login(home, m.email, m.password)).status).toBe(200);
+    const audit = (await admin.get('/api/admin/audit?limit=20')).json as {
+      items: Array<{ action: string; target: string; details: string }>;
+    };
+    expect(audit.items.find((i) => i.action === 'Connexion débloquée')).toMatchObject({
+      target: m.email,
+      details: '5 échec(s) effacé(s)',
+    });
+    // an unknown member: 404 in French
+    const unknown = await admin.post('/api/admin/users/unlock-login', { email: 'personne@inconnu.fr' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toBe(MESSAGES.unknownUser);
+  }, 120_000);
 });
 
 describe('registration limit', () => {

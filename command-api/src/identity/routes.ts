@@ -8,8 +8,9 @@ import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
 import { enqueueVideoProcessing } from '../videos/processing';
-import { RateLimiter } from '../http/rate-limit';
 import { LoginThrottle } from './login-throttle';
+import { setRetryAfter } from '../http/member-limits';
+import type { LimitRule } from '@evo/infra';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
@@ -36,17 +37,27 @@ const ProfilePageQuery = pageQuery({ ...PROFILE_PAGE, maxPage: 200 });
 export function identityRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs } = deps;
   const queries = identityQueries(read);
-  const logins = new LoginThrottle();
+  const logins = new LoginThrottle(deps.limits);
   // every registration attempt counts, refused before its files are read
-  const registrations = new RateLimiter(deps.config.REGISTER_LIMIT_PER_HOUR, 60 * 60_000);
+  const registrations: LimitRule = {
+    name: 'register-address',
+    limit: deps.config.REGISTER_LIMIT_PER_HOUR,
+    windowMs: 60 * 60_000,
+  };
   const r = Router();
 
   r.post(
     '/auth/register',
-    (req, _res, next) =>
-      registrations.take(req.ip ?? 'unknown')
-        ? next()
-        : next(new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyRegistrations)),
+    (req, res, next) => {
+      deps.limits
+        .take(registrations, req.ip ?? 'unknown')
+        .then((t) => {
+          if (t.taken) return next();
+          setRetryAfter(res, t.resetInMs);
+          next(new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyRegistrations));
+        })
+        .catch(next);
+    },
     uploads.multipart([
       { name: 'profilePic', maxCount: 1, as: 'image', folder: 'profile_pics' },
       { name: 'video', maxCount: 1, as: 'video', folder: 'videos' },
@@ -107,19 +118,22 @@ export function identityRouter(deps: AppDeps): Router {
     '/auth/login',
     route(async (req, res) => {
       const body = parseInput(LoginBody, req.body);
-      const attempt = logins.begin(req.ip ?? 'unknown', normalize(body.email));
-      if (!attempt) throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
+      const attempt = await logins.begin(req.ip ?? 'unknown', normalize(body.email));
+      if ('refusedForMs' in attempt) {
+        setRetryAfter(res, attempt.refusedForMs);
+        throw new HttpError(429, AUTH_ROUTE_MESSAGES.tooManyAttempts);
+      }
       let user: Awaited<ReturnType<typeof findMemberBy>>;
       let ok = false;
       try {
         user = await findMemberBy(events, 'email', body.email);
         ok = await verifyPassword(user?.passwordHash, body.password);
       } catch (e) {
-        logins.abandoned(attempt);
+        await logins.abandoned(attempt);
         throw e;
       }
       if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials);
-      logins.succeeded(attempt);
+      await logins.succeeded(attempt);
       const login = await recordLogin(events, user.userId, contextOf(req, user.userId));
       await sessions.start(req, res, user.userId);
       await answerWrite(sessions, req, res, login.position);

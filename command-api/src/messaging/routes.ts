@@ -10,6 +10,7 @@ import { contextOf } from '../http/context';
 import { ownerNamed } from '../http/actor';
 import { deleteConversation, sendMessage } from './commands';
 import { bodyOf, parseInput } from '../http/request';
+import { memberLimit } from '../http/member-limits';
 
 /**
  * POST   /messages (and /messages/)           { senderEmail?, receiverEmail, content } -> 201 { message, item: Message }
@@ -30,6 +31,7 @@ export function messagingRouter(deps: AppDeps): Router {
 
   r.post(
     '/messages',
+    memberLimit(deps.limits, 'message', deps.config.MEMBER_LIMITS),
     route(async (req, res) => {
       const body = parseInput(MessageBody, bodyOf(req));
       const result = await sendMessage(

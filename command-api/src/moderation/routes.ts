@@ -13,6 +13,7 @@ import { VideoIdParam } from '../social/http';
 import { requireAdmin } from '../admin/require-admin';
 import { changeReportStatus, reportVideo } from './commands';
 import { ReportDecisionBody, ReportIdParam, ReportReasonBody, ReportsQuery } from './schemas';
+import { memberLimit } from '../http/member-limits';
 
 export const MODERATION_ROUTE_MESSAGES = {
   reported: '🚩 Signalement envoyé',
@@ -35,6 +36,7 @@ export function moderationRouter(deps: AppDeps): Router {
   r.post(
     '/report/:id',
     requireAuth,
+    memberLimit(deps.limits, 'report', deps.config.MEMBER_LIMITS),
     route(async (req, res) => {
       const { id } = parseInput(VideoIdParam, req.params);
       const { reason } = parseInput(ReportReasonBody, bodyOf(req));

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type {
   FavoriteAnswer,
   LikeAnswer,
@@ -24,11 +24,14 @@ import { actingMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
 import { enqueueVideoProcessing } from './processing';
 import { bodyOf, parseInput } from '../http/request';
+import { TooManyError, memberLimit, setRetryAfter, uploadBytesRule } from '../http/member-limits';
 
 const log = childLogger('videos');
 
 export const VIDEO_ROUTE_MESSAGES = {
   uploaded: 'Vidéo envoyée avec succès !',
+  dailyQuota: (mb: number) =>
+    `Quota de vidéos du jour atteint (${new Intl.NumberFormat('fr-FR').format(mb)} Mo par jour).`,
 } as const;
 
 const UploadBody = z.object({ title: videoTitleField, description: descriptionField });
@@ -55,15 +58,34 @@ export function videosRouter(deps: AppDeps): Router {
   const q = socialQueries(read);
   const r = Router();
 
+  const uploadBytes = uploadBytesRule(deps.config.UPLOAD_MB_PER_DAY);
+  const quotaReached = (retryAfterMs: number, res: Response) => {
+    setRetryAfter(res, retryAfterMs);
+    return new TooManyError(VIDEO_ROUTE_MESSAGES.dailyQuota(deps.config.UPLOAD_MB_PER_DAY), retryAfterMs);
+  };
   r.post(
     '/videos/upload',
     requireAuth,
+    memberLimit(deps.limits, 'upload', deps.config.MEMBER_LIMITS),
+    // a member whose day's quota is spent is refused before the file is read
+    (req, res, next) => {
+      if (!deps.config.MEMBER_LIMITS) return next();
+      deps.limits
+        .count(uploadBytes, currentUserId(req))
+        .then((c) => next(c.count >= uploadBytes.limit ? quotaReached(c.resetInMs, res) : undefined))
+        .catch(next);
+    },
     uploads.multipart([{ name: 'video', maxCount: 1, as: 'video', folder: 'videos' }]),
     route(async (req, res) => {
       const ownerId = currentUserId(req);
       const body = parseInput(UploadBody, bodyOf(req));
       const file = firstFile(req, 'video');
       if (!file) throw new HttpError(400, UPLOAD_MESSAGES.videoRequired);
+      // the day's bytes, once the file's size is known (a refused file is removed with the answer)
+      if (deps.config.MEMBER_LIMITS) {
+        const quota = await deps.limits.take(uploadBytes, ownerId, Math.max(1, file.size));
+        if (!quota.taken) throw quotaReached(quota.resetInMs, res);
+      }
       const kept = await uploads.keep(file, 'video', 'videos');
       const filePath = `/uploads/videos/${kept.name}`;
       let result;

@@ -77,9 +77,20 @@ export const AdminUserView = z.object({
 });
 export type AdminUserView = z.infer<typeof AdminUserView>;
 
-/** GET /api/admin/users?q=&page=&limit= */
+/** The members' page as the read models hold it. */
 export const AdminUsersPage = pageOf(AdminUserView);
 export type AdminUsersPage = z.infer<typeof AdminUsersPage>;
+
+/** A member in the administrators' list, with their failed logins of the last 15 minutes. */
+export const AdminUserRow = AdminUserView.extend({ login_failures: z.number() });
+export type AdminUserRow = z.infer<typeof AdminUserRow>;
+/** GET /api/admin/users?q=&page=&limit= */
+export const AdminUsersAnswer = pageOf(AdminUserRow);
+export type AdminUsersAnswer = z.infer<typeof AdminUsersAnswer>;
+
+/** POST /api/admin/users/unlock-login { email } */
+export const LoginUnlockedAnswer = z.object({ message: z.string(), login_failures: z.number() });
+export type LoginUnlockedAnswer = z.infer<typeof LoginUnlockedAnswer>;
 
 /** POST /api/admin/users/grant | /revoke: the member's role after the change. */
 export const AdminRightAnswer = z.object({

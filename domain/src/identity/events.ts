@@ -14,13 +14,17 @@ export const AdminRoleGrantedSchema = z.object({ userId: z.string().min(1) });
 export const AdminRoleRevokedSchema = z.object({ userId: z.string().min(1) });
 /** A new password for a member (the operator's ADMIN_PASSWORD or DEMO_PASSWORD applied at start). */
 export const PasswordChangedSchema = z.object({ userId: z.string().min(1), passwordHash: z.string().min(1) });
+/** An administrator cleared the member's failed logins (the login limits' counters live outside the log). */
+export const LoginLockClearedSchema = z.object({ userId: z.string().min(1), failures: z.number().int().nonnegative() });
 
 export type UserRegistered = DomainEvent<'UserRegistered', z.infer<typeof UserRegisteredSchema>>;
 export type UserLoggedIn = DomainEvent<'UserLoggedIn', z.infer<typeof UserLoggedInSchema>>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', z.infer<typeof AdminRoleGrantedSchema>>;
 export type AdminRoleRevoked = DomainEvent<'AdminRoleRevoked', z.infer<typeof AdminRoleRevokedSchema>>;
 export type PasswordChanged = DomainEvent<'PasswordChanged', z.infer<typeof PasswordChangedSchema>>;
-export type UserEvent = UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked | PasswordChanged;
+export type LoginLockCleared = DomainEvent<'LoginLockCleared', z.infer<typeof LoginLockClearedSchema>>;
+export type UserEvent =
+  UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked | PasswordChanged | LoginLockCleared;
 
 /** Uniqueness claims on an email or a pseudo, one stream per normalised value. */
 export const ValueReservedSchema = z.object({
@@ -41,6 +45,7 @@ export const identityEventSchemas = {
   AdminRoleGranted: AdminRoleGrantedSchema,
   AdminRoleRevoked: AdminRoleRevokedSchema,
   PasswordChanged: PasswordChangedSchema,
+  LoginLockCleared: LoginLockClearedSchema,
   ValueReserved: ValueReservedSchema,
   ValueReleased: ValueReleasedSchema,
 } as const;

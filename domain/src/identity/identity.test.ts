@@ -45,6 +45,14 @@ describe('user decider', () => {
       .when({ type: 'ChangePassword', userId: 'u1', passwordHash: 'h2' })
       .thenThrows(MESSAGES.unknownUser, 'not_found');
   });
+  it("records an administrator's unlock of a member's logins, for registered members only", () => {
+    given(userDecider, [registered])
+      .when({ type: 'ClearLoginLock', userId: 'u1', failures: 7 })
+      .then([{ type: 'LoginLockCleared', data: { userId: 'u1', failures: 7 } }]);
+    given(userDecider)
+      .when({ type: 'ClearLoginLock', userId: 'u1', failures: 7 })
+      .thenThrows(MESSAGES.unknownUser, 'not_found');
+  });
   it('revokes only an existing admin role', () => {
     given(userDecider, [registered])
       .when({ type: 'RevokeAdmin', userId: 'u1' })

@@ -16,6 +16,8 @@ export type UserCommand =
   | { type: 'RecordLogin'; userId: string }
   /** a new password, already hashed (the hash is salted: the handler checks that it differs) */
   | { type: 'ChangePassword'; userId: string; passwordHash: string }
+  /** an administrator cleared the member's failed logins (`failures`: how many there were) */
+  | { type: 'ClearLoginLock'; userId: string; failures: number }
   | { type: 'GrantAdmin'; userId: string }
   | {
       type: 'RevokeAdmin';
@@ -61,6 +63,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       case 'PasswordChanged':
         return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
       case 'UserLoggedIn':
+      case 'LoginLockCleared':
         return state;
     }
   },
@@ -77,6 +80,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return [{ type: 'UserLoggedIn', data: { userId: state.userId } }];
       case 'ChangePassword':
         return [{ type: 'PasswordChanged', data: { userId: state.userId, passwordHash: command.passwordHash } }];
+      case 'ClearLoginLock':
+        return [{ type: 'LoginLockCleared', data: { userId: state.userId, failures: command.failures } }];
       case 'GrantAdmin':
         // granting twice changes nothing: answer without an event so the call is idempotent
         return state.role === ADMIN_ROLE ? [] : [{ type: 'AdminRoleGranted', data: { userId: state.userId } }];

@@ -134,6 +134,13 @@ const ConfigSchema = z.object({
   ),
   /** number of proxies in front (for req.ip and secure cookies) */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /**
+   * the per-member limits on comments, messages, uploads, reports and gift sends (a French 429
+   * beyond them); false only for load tests and benchmarks
+   */
+  MEMBER_LIMITS: z.enum(['true', 'false']).default('true'),
+  /** video megabytes one member may upload per day */
+  UPLOAD_MB_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(2048),
   /** registration attempts a client address may make per hour (each may carry a large video) */
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** the site is reached over HTTPS only: HSTS and upgrade-insecure-requests on every answer */
@@ -147,9 +154,17 @@ const ConfigSchema = z.object({
 
 export type Config = Omit<
   z.infer<typeof ConfigSchema>,
-  'SESSION_SECRET' | 'DEMO_DATA' | 'ALLOW_FREE_COINS' | 'ADMIN_PASSWORD' | 'HTTPS_ONLY' | 'S3_FORCE_PATH_STYLE'
+  | 'SESSION_SECRET'
+  | 'DEMO_DATA'
+  | 'ALLOW_FREE_COINS'
+  | 'ADMIN_PASSWORD'
+  | 'HTTPS_ONLY'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'MEMBER_LIMITS'
 > & {
   S3_FORCE_PATH_STYLE: boolean;
+  /** the per-member write limits apply (MEMBER_LIMITS) */
+  MEMBER_LIMITS: boolean;
   /** the S3 settings when files live in object storage (all four of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set) */
   s3:
     | {
@@ -268,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     HTTPS_ONLY: c.HTTPS_ONLY === 'true',
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
+    MEMBER_LIMITS: c.MEMBER_LIMITS === 'true',
     S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE === 'true',
     s3,
     embedded,

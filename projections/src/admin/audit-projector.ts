@@ -73,6 +73,12 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       // a member changing their own password is not an administrator's action
       if (event.metadata.userId === event.data.userId) return undefined;
       return { action: 'Mot de passe remplacé', target: await emailOf(store, event.data.userId), details: '' };
+    case 'LoginLockCleared':
+      return {
+        action: 'Connexion débloquée',
+        target: await emailOf(store, event.data.userId),
+        details: `${event.data.failures} échec(s) effacé(s)`,
+      };
     case 'ProjectionsRebuildRequested':
       return { action: 'Reconstruction des projections lancée', target: 'projections', details: '' };
     default:
@@ -100,6 +106,7 @@ export const auditProjector: Projector = {
     'AdminRoleGranted',
     'AdminRoleRevoked',
     'PasswordChanged',
+    'LoginLockCleared',
     'ProjectionsRebuildRequested',
   ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },

@@ -6,7 +6,7 @@ import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
-import { setAdminRight, type AdminUser } from './api';
+import { setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
 import { formatDate, formatDateTime, formatNumber } from './format';
 import { useAdminUsers, useDebounced } from './hooks';
@@ -93,6 +93,20 @@ export default function UsersScreen() {
     }
   };
 
+  const unlock = async (user: AdminUser) => {
+    const ok = await confirm(`Débloquer la connexion de ${who(user)} ?`, { confirmLabel: 'Débloquer' });
+    if (!ok) return;
+    setPendingEmail(user.email);
+    try {
+      toast.success((await unlockLogin(user.email)).message);
+      users.reload();
+    } catch (err) {
+      toast.error(errorMessage(err) ?? ACTION_FAILED);
+    } finally {
+      setPendingEmail(null);
+    }
+  };
+
   const data = users.data;
   let content;
   if (users.error && !data) {
@@ -125,6 +139,7 @@ export default function UsersScreen() {
                 <th scope="col" className="num">
                   Solde (coins)
                 </th>
+                <th scope="col">Connexion</th>
                 <th scope="col">Droits</th>
               </tr>
             </thead>
@@ -150,6 +165,26 @@ export default function UsersScreen() {
                       <Link to={auditPath(user.email)} aria-label={`Audit des coins de ${user.email}`}>
                         {formatNumber(user.balance)}
                       </Link>
+                    </td>
+                    <td>
+                      {user.login_failures > 0 ? (
+                        <span className="admin-login-lock">
+                          <span className="admin-login-lock__count">
+                            {user.login_failures} échec{user.login_failures > 1 ? 's' : ''} (15 min)
+                          </span>
+                          <button
+                            type="button"
+                            className="btn btn--secondary btn--small"
+                            disabled={pendingEmail === user.email}
+                            aria-label={`Débloquer la connexion de ${who(user)}`}
+                            onClick={() => void unlock(user)}
+                          >
+                            Débloquer
+                          </button>
+                        </span>
+                      ) : (
+                        <span className="admin-login-lock__none">—</span>
+                      )}
                     </td>
                     <td>
                       <button
@@ -187,7 +222,7 @@ export default function UsersScreen() {
     <AdminPage
       title={TITLE}
       crumbs={[ADMIN_CRUMB]}
-      intro="Rechercher un membre, voir son activité, gérer les droits d’administrateur."
+      intro="Rechercher un membre, voir son activité, débloquer sa connexion, gérer les droits d’administrateur."
     >
       <div className="admin-toolbar">
         <div className="field admin-toolbar__search">

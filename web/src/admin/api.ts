@@ -4,18 +4,19 @@ import {
   AdminGift,
   AdminGiftAnswer,
   AdminRightAnswer,
-  AdminUsersPage,
+  AdminUsersAnswer,
   AuditPage,
   GiftImageAnswer,
   LedgerAuditAnswer,
   LedgerReconciliation,
+  LoginUnlockedAnswer,
   MessageAnswer,
   RebuildView,
   REPORT_STATUSES,
   ReportAnsweredAnswer,
   ReportView,
   STATS_ANSWERS,
-  type AdminUserView,
+  type AdminUserRow,
   type AuditView,
   type LedgerAuditEntry,
   type StatsAnswer,
@@ -169,17 +170,22 @@ export async function fetchStats<K extends StatsKind>(
 // Members and administrator rights
 // ---------------------------------------------------------------------------
 
-export type AdminUser = AdminUserView;
+export type AdminUser = AdminUserRow;
 export type { AdminRightAnswer };
 
 /** GET /api/admin/users?q=&page=&limit= */
 export async function fetchAdminUsers(q: string, page: number, limit: number, signal?: AbortSignal) {
-  return decode(AdminUsersPage, await api.get(`/api/admin/users${query({ q: q.trim(), page, limit })}`, { signal }));
+  return decode(AdminUsersAnswer, await api.get(`/api/admin/users${query({ q: q.trim(), page, limit })}`, { signal }));
 }
 
 /** POST /api/admin/users/grant | /revoke { email } → { message, user: { id, email, pseudo, role, is_admin } } */
 export async function setAdminRight(email: string, grant: boolean): Promise<AdminRightAnswer> {
   return decode(AdminRightAnswer, await api.post(`/api/admin/users/${grant ? 'grant' : 'revoke'}`, { email }));
+}
+
+/** POST /api/admin/users/unlock-login { email } → { message, login_failures: 0 }: the member's failed logins cleared */
+export async function unlockLogin(email: string): Promise<LoginUnlockedAnswer> {
+  return decode(LoginUnlockedAnswer, await api.post('/api/admin/users/unlock-login', { email }));
 }
 
 // ---------------------------------------------------------------------------
