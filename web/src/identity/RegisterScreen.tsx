@@ -5,13 +5,42 @@ import { ProgressBar } from '../shell/ui/ProgressBar';
 import { FileField } from '../shell/ui/FileField';
 import { FormError } from '../shell/ui/FormError';
 import { AuthPage } from './AuthPage';
-import { register } from './authApi';
+import { login, register } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
+import { useCurrentUser } from './sessionContext';
+import { useToast } from '../shell/toast';
 
 const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
 const REGISTER_FAILED = "❌ Erreur lors de l'inscription.";
 const WRONG_IMAGE = 'Choisissez un fichier image.';
 const WRONG_VIDEO = 'Choisissez un fichier vidéo.';
+/** SPEC's success message, shown as the new member lands on their profile, logged in */
+const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
+/** the server's rule (domain/src/identity/rules.ts, LIMITS.passwordMin), said before submitting */
+const PASSWORD_MIN = 8;
+export const PASSWORD_RULE = `Au moins ${PASSWORD_MIN} caractères.`;
+
+/** what each field says when it is left empty (SPEC: every field is required) */
+const MISSING: Record<TextField | 'profilePic' | 'video', string> = {
+  email: 'Indique ton email.',
+  pseudo: 'Choisis un pseudo.',
+  password: 'Choisis un mot de passe.',
+  confirm: 'Confirme ton mot de passe.',
+  bio: 'Écris une bio (une phrase suffit).',
+  profilePic: 'Choisis une photo de profil.',
+  video: 'Choisis une vidéo.',
+  videoTitle: 'Donne un titre à ta vidéo.',
+};
+const FIELD_IDS: Record<keyof typeof MISSING, string> = {
+  email: 'register-email',
+  pseudo: 'register-pseudo',
+  password: 'register-password',
+  confirm: 'register-confirm',
+  bio: 'register-bio',
+  profilePic: 'register-picture',
+  video: 'register-video',
+  videoTitle: 'register-video-title',
+};
 
 type TextField = 'email' | 'pseudo' | 'password' | 'confirm' | 'bio' | 'videoTitle';
 
@@ -31,11 +60,17 @@ export default function RegisterScreen() {
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
+  const { signIn } = useCurrentUser();
+  const toast = useToast();
+  /** once a submit was tried: each empty field says so next to it */
+  const [tried, setTried] = useState(false);
   const busy = progress !== null;
   const mismatch = values.confirm !== '' && values.password !== values.confirm;
-  const allFilled =
-    (Object.keys(EMPTY) as TextField[]).every((key) => values[key].trim() !== '') && !!profilePic && !!video;
-  const canSubmit = allFilled && values.password === values.confirm && !busy;
+  const missing = (Object.keys(MISSING) as Array<keyof typeof MISSING>).filter((key) =>
+    key === 'profilePic' ? !profilePic : key === 'video' ? !video : values[key].trim() === '',
+  );
+  const tooShort = values.password !== '' && values.password.length < PASSWORD_MIN;
+  const missingMessage = (key: keyof typeof MISSING) => (tried && missing.includes(key) ? MISSING[key] : null);
 
   const setField = (key: TextField) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setValues((current) => ({ ...current, [key]: event.target.value }));
@@ -56,11 +91,19 @@ export default function RegisterScreen() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (values.password !== values.confirm) {
-      setError({ message: PASSWORD_MISMATCH });
+    if (busy) return;
+    setTried(true);
+    if (missing.length > 0 || tooShort) {
+      // the first field to fix gets the focus; each says what it needs
+      document.getElementById(FIELD_IDS[missing[0] ?? 'password'])?.focus();
       return;
     }
-    if (!canSubmit || !profilePic || !video) return;
+    if (values.password !== values.confirm) {
+      setError({ message: PASSWORD_MISMATCH });
+      document.getElementById('register-confirm')?.focus();
+      return;
+    }
+    if (!profilePic || !video) return;
     const controller = new AbortController();
     abortRef.current = controller;
     setError(null);
@@ -79,9 +122,19 @@ export default function RegisterScreen() {
         setProgress,
         controller.signal,
       );
-      navigate(withReturn('/login', returnPathOf(location.search)), {
-        state: { email: values.email.trim(), registered: true },
-      });
+      // logged in at once: where the visitor was going, else their new profile
+      try {
+        const user = await login(values.email.trim(), values.password);
+        signIn(user);
+        toast.success(REGISTER_OK);
+        const pseudo = user.pseudo || values.pseudo.trim();
+        navigate(returnPathOf(location.search) ?? `/user/${encodeURIComponent(pseudo)}`, { replace: true });
+      } catch {
+        // created, but the login failed (limits, network): the login page, as SPEC has it
+        navigate(withReturn('/login', returnPathOf(location.search)), {
+          state: { email: values.email.trim(), registered: true },
+        });
+      }
     } catch (err) {
       if (isAbortError(err)) return;
       const detail =
@@ -95,7 +148,7 @@ export default function RegisterScreen() {
 
   return (
     <AuthPage title="Créer un compte" titleId="register-title">
-      <form className="form" onSubmit={onSubmit} aria-busy={busy}>
+      <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
         <div className="field">
           <label htmlFor="register-email">Email</label>
           <input
@@ -105,7 +158,14 @@ export default function RegisterScreen() {
             required
             value={values.email}
             onChange={setField('email')}
+            aria-invalid={missingMessage('email') ? true : undefined}
+            aria-describedby={missingMessage('email') ? 'register-email-missing' : undefined}
           />
+          {missingMessage('email') ? (
+            <p id="register-email-missing" className="field__error">
+              {missingMessage('email')}
+            </p>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor="register-pseudo">Pseudo</label>
@@ -116,7 +176,14 @@ export default function RegisterScreen() {
             required
             value={values.pseudo}
             onChange={setField('pseudo')}
+            aria-invalid={missingMessage('pseudo') ? true : undefined}
+            aria-describedby={missingMessage('pseudo') ? 'register-pseudo-missing' : undefined}
           />
+          {missingMessage('pseudo') ? (
+            <p id="register-pseudo-missing" className="field__error">
+              {missingMessage('pseudo')}
+            </p>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor="register-password">Mot de passe</label>
@@ -127,7 +194,15 @@ export default function RegisterScreen() {
             required
             value={values.password}
             onChange={setField('password')}
+            aria-invalid={missingMessage('password') || (tried && tooShort) ? true : undefined}
+            aria-describedby="register-password-rule"
           />
+          <p
+            id="register-password-rule"
+            className={missingMessage('password') || (tried && tooShort) ? 'field__error' : 'field__hint'}
+          >
+            {missingMessage('password') ?? PASSWORD_RULE}
+          </p>
         </div>
         <div className="field">
           <label htmlFor="register-confirm">Confirmer le mot de passe</label>
@@ -138,18 +213,33 @@ export default function RegisterScreen() {
             required
             value={values.confirm}
             onChange={setField('confirm')}
-            aria-invalid={mismatch}
+            aria-invalid={mismatch || missingMessage('confirm') ? true : undefined}
             aria-describedby={mismatch ? 'register-confirm-error' : undefined}
           />
           {mismatch ? (
             <p id="register-confirm-error" className="field__error" role="alert">
               {PASSWORD_MISMATCH}
             </p>
+          ) : missingMessage('confirm') ? (
+            <p className="field__error">{missingMessage('confirm')}</p>
           ) : null}
         </div>
         <div className="field">
           <label htmlFor="register-bio">Bio</label>
-          <textarea id="register-bio" rows={3} required value={values.bio} onChange={setField('bio')} />
+          <textarea
+            id="register-bio"
+            rows={3}
+            required
+            value={values.bio}
+            onChange={setField('bio')}
+            aria-invalid={missingMessage('bio') ? true : undefined}
+            aria-describedby={missingMessage('bio') ? 'register-bio-missing' : undefined}
+          />
+          {missingMessage('bio') ? (
+            <p id="register-bio-missing" className="field__error">
+              {missingMessage('bio')}
+            </p>
+          ) : null}
         </div>
         <FileField
           id="register-picture"
@@ -158,7 +248,7 @@ export default function RegisterScreen() {
           required
           fileName={profilePic?.name ?? null}
           onChange={pickFile('profilePic', 'image/', setProfilePic)}
-          error={fileError?.field === 'profilePic' ? fileError.message : null}
+          error={fileError?.field === 'profilePic' ? fileError.message : missingMessage('profilePic')}
         />
         <FileField
           id="register-video"
@@ -167,7 +257,7 @@ export default function RegisterScreen() {
           required
           fileName={video?.name ?? null}
           onChange={pickFile('video', 'video/', setVideo)}
-          error={fileError?.field === 'video' ? fileError.message : null}
+          error={fileError?.field === 'video' ? fileError.message : missingMessage('video')}
         />
         <div className="field">
           <label htmlFor="register-video-title">Titre de la vidéo</label>
@@ -177,14 +267,27 @@ export default function RegisterScreen() {
             required
             value={values.videoTitle}
             onChange={setField('videoTitle')}
+            aria-invalid={missingMessage('videoTitle') ? true : undefined}
+            aria-describedby={missingMessage('videoTitle') ? 'register-video-title-missing' : undefined}
           />
+          {missingMessage('videoTitle') ? (
+            <p id="register-video-title-missing" className="field__error">
+              {missingMessage('videoTitle')}
+            </p>
+          ) : null}
         </div>
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de l'inscription" /> : null}
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
-        <button type="submit" className="btn btn--primary btn--block" disabled={!canSubmit}>
+        {tried && missing.length > 0 ? (
+          <p className="field__error" role="alert">
+            {missing.length === 1 ? 'Un champ est à remplir.' : `${missing.length} champs sont à remplir.`}
+          </p>
+        ) : null}
+        {/* never disabled for a missing field: a try says which one, next to it */}
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy} aria-busy={busy}>
           {busy ? 'Création du compte...' : 'Créer mon compte'}
         </button>
-        {!allFilled && !busy ? <p className="form__hint">Tous les champs sont obligatoires.</p> : null}
+        {!tried && !busy ? <p className="form__hint">Tous les champs sont obligatoires.</p> : null}
       </form>
       <p className="auth__switch">
         Déjà inscrit ? <Link to={withReturn('/login', returnPathOf(location.search))}>Se connecter</Link>
