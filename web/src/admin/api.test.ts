@@ -39,6 +39,7 @@ describe('admin answers, parsed with the contract', () => {
       videos: 1,
       followers: 2,
       balance: 25,
+      login_failures: 0,
     };
     answer({ items: [row], total: 1, page: 1, limit: 20 });
     expect((await fetchAdminUsers('', 1, 20)).items).toEqual([row]);
