@@ -40,7 +40,7 @@ import {
   VIDEOS,
   type VideoDoc,
 } from '@evo/projections';
-import { jobHandlers, posterName, sweepOrphanVideoFiles, videoFileName } from '@evo/workers';
+import { jobHandlers, posterName, sweepOrphanVideoFiles, videoFileName, videoJobOptions } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { ledgerRepositories } from './ledger/repositories';
 import { createApp } from './app';
@@ -325,7 +325,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     try {
       const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
       for (const v of pending)
-        await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, { jobId: `video-${v.id}` });
+        await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, videoJobOptions(v.id));
     } catch (err) {
       log.error({ err }, 'vidéos en attente de traitement non relancées');
     }

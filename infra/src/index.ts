@@ -11,3 +11,4 @@ export * from './services';
 export * from './health';
 export * from './files/index';
 export * from './limits/index';
+export * from './disk-full';

@@ -14,6 +14,7 @@ import {
   type JobQueue,
 } from '@evo/infra';
 import { startWorkersService } from './service';
+import { VIDEO_JOB_TRIES } from './videos/process-video';
 
 const uploaded = (videoId: number): DomainEvent => ({
   type: 'VideoUploaded',
@@ -77,7 +78,7 @@ describe('the workers service at start', () => {
       expect(events.read).toBe(5);
       expect(workers.requeued).toBe(1);
       expect(added).toEqual([
-        { data: { videoId: 1, filePath: '/uploads/videos/1.mp4' }, options: { jobId: 'video-1' } },
+        { data: { videoId: 1, filePath: '/uploads/videos/1.mp4' }, options: { jobId: 'video-1', ...VIDEO_JOB_TRIES } },
       ]);
       // the erased video's files and what no video names go; an administrator's deletion keeps them
       expect(swept.sort()).toEqual(['posters/5.jpg', 'posters/99.jpg', 'videos/5.mp4', 'videos/7.mp4']);

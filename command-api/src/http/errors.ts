@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response, NextFunction, RequestHandl
 import { ZodError } from 'zod';
 import multer from 'multer';
 import { DomainError, type DomainErrorKind } from '@evo/domain';
-import { childLogger, ServiceUnavailableError, WrongExpectedRevisionError } from '@evo/infra';
+import { childLogger, isDiskFull, ServiceUnavailableError, WrongExpectedRevisionError } from '@evo/infra';
 
 const log = childLogger('http');
 
@@ -15,10 +15,13 @@ export const MESSAGES = {
   badForm: 'Formulaire invalide.',
   unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
   busy: 'Trop de modifications simultanées, réessayez dans quelques instants.',
+  diskFull: "Espace disque insuffisant sur le serveur : rien n'a été enregistré, réessayez plus tard.",
 } as const;
 
 /** seconds a client should wait before retrying a request answered 503 */
 export const RETRY_AFTER_SECONDS = 1;
+/** a full disk is freed by an operator: later */
+export const DISK_FULL_RETRY_AFTER_SECONDS = 60;
 
 /** The status of each kind of broken rule: the one place where the domain's words become HTTP. */
 export const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
@@ -83,6 +86,12 @@ export const errorHandler =
       log.warn({ method: req.method, url: req.originalUrl, reason: err.message }, 'service unavailable');
       if (!res.headersSent) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       return send(503, MESSAGES.unavailable);
+    }
+    // the disk of DATA_DIR is full: the write changed nothing (the log's transaction rolled back)
+    if (isDiskFull(err)) {
+      log.error({ method: req.method, url: req.originalUrl, reason: (err as Error).message }, 'disk full');
+      if (!res.headersSent) res.setHeader('Retry-After', String(DISK_FULL_RETRY_AFTER_SECONDS));
+      return send(503, MESSAGES.diskFull);
     }
     // a write that kept meeting concurrent writes on its stream after its bounded retries
     // (handleCommand): nothing was written, the client may try again

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { LoginBody, MESSAGES, RegisterBody, normalize } from '@evo/domain';
 import { PROFILE_PAGE, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
-import { HttpError, route } from '../http/errors';
+import { DISK_FULL_RETRY_AFTER_SECONDS, HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
 import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
 import { enqueueVideoProcessing } from '../videos/processing';
 import { LoginThrottle } from './login-throttle';
 import { setRetryAfter } from '../http/member-limits';
-import type { LimitRule } from '@evo/infra';
+import { isDiskFull, type LimitRule } from '@evo/infra';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
@@ -23,6 +23,8 @@ import { pageQuery } from '../http/page-query';
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
   tooManyRegistrations: "Trop d'inscriptions depuis cette adresse. Réessayez plus tard.",
+  logoutNotRecorded:
+    "Espace disque insuffisant sur le serveur : la déconnexion n'a pas pu être enregistrée, vous êtes toujours connecté. Réessayez plus tard.",
   registered: '✅ Compte créé avec succès ! Vous pouvez vous connecter.',
   userNotFound: 'Utilisateur introuvable.',
 } as const;
@@ -148,10 +150,21 @@ export function identityRouter(deps: AppDeps): Router {
     }),
   );
 
+  /**
+   * Ends the session: removed from the store, then the cookie cleared. When the store cannot write
+   * (a full disk), the session is left as it was and the answer says so: never a logout answered
+   * as failed whose session goes on working unknown to the member.
+   */
   r.post(
     '/auth/logout',
     route(async (req, res) => {
-      await sessions.destroy(req, res);
+      try {
+        await sessions.destroy(req, res);
+      } catch (e) {
+        if (!isDiskFull(e)) throw e;
+        res.setHeader('Retry-After', String(DISK_FULL_RETRY_AFTER_SECONDS));
+        throw new HttpError(503, AUTH_ROUTE_MESSAGES.logoutNotRecorded);
+      }
       res.status(204).end();
     }),
   );

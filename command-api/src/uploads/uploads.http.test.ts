@@ -309,7 +309,7 @@ describe('who may download a video file', () => {
     expect(await status(client, rejected.file_path)).toBe(404);
     // the job again (a redelivery): nothing to probe, nothing fails, still no file
     const handler = videoProcessingHandler({ events: server.deps.events, files: server.deps.uploads.files });
-    await handler({ videoId: rejected.id, filePath: rejected.file_path }, { jobId: 'again', attempt: 2 });
+    await handler({ videoId: rejected.id, filePath: rejected.file_path }, { jobId: 'again', attempt: 2, attempts: 3 });
     expect(await exists(onDisk)).toBe(false);
   });
 });

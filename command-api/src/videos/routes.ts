@@ -22,7 +22,7 @@ import { uploadVideo } from '../identity/commands';
 import { deleteVideo, recordView, setLike, toggleFavorite } from '../social/commands';
 import { actingMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
-import { enqueueVideoProcessing } from './processing';
+import { enqueueVideoProcessing, retryVideoProcessing } from './processing';
 import { bodyOf, parseInput } from '../http/request';
 import { TooManyError, memberLimit, setRetryAfter, uploadBytesRule } from '../http/member-limits';
 
@@ -30,6 +30,7 @@ const log = childLogger('videos');
 
 export const VIDEO_ROUTE_MESSAGES = {
   uploaded: 'Vidéo envoyée avec succès !',
+  processingRetried: 'Traitement relancé : la vidéo sera prête dans quelques instants.',
   dailyQuota: (mb: number) =>
     `Quota de vidéos du jour atteint (${new Intl.NumberFormat('fr-FR').format(mb)} Mo par jour).`,
 } as const;
@@ -166,6 +167,18 @@ export function videosRouter(deps: AppDeps): Router {
   });
   r.delete('/videos/:id', requireAuth, remove);
   r.delete('/videos/delete/:id', requireAuth, remove);
+
+  /** a video whose processing failed at every try: processed again (its author, or an administrator) */
+  r.post(
+    '/videos/:id/processing/retry',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = parseInput(VideoIdParam, req.params);
+      const result = await retryVideoProcessing(events, jobs, currentUserId(req), id, contextOf(req));
+      await answerWrite(sessions, req, res, result.position);
+      res.json({ message: VIDEO_ROUTE_MESSAGES.processingRetried } satisfies MessageAnswer);
+    }),
+  );
 
   /** like or unlike, then the count once the read models include it */
   const like = (liked: boolean) =>

@@ -30,7 +30,10 @@ export const VideoCard = z.object({
   views_count: z.number(),
   /** visibility: 'publique', or 'masquée' / 'supprimée' as its author (hidden only) and administrators see it */
   status: z.string(),
-  /** 'en_traitement', 'prête' or 'rejetée' (the owner also sees rejected ones, with the reason) */
+  /**
+   * 'en_traitement', 'prête', 'rejetée' (the owner also sees rejected ones, with the reason) or
+   * 'échouée' (every try failed on the server's side: the owner may try again or delete it)
+   */
   processing: z.string(),
   reject_reason: z.string().nullable(),
   poster: z.string().nullable(),

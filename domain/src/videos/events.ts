@@ -29,6 +29,23 @@ export const VideoRejectedSchema = z.object({
   reason: z.string().min(1),
 });
 
+/**
+ * Processing could not be done: every try of the job failed on our side (a full disk, ffmpeg
+ * crashing), not on the file. The video waits for its author: try again, or delete it.
+ */
+export const VideoProcessingFailedSchema = z.object({
+  videoId: z.number().int().positive(),
+  /** French, shown to the owner */
+  reason: z.string().min(1),
+  /** tries made */
+  attempts: z.number().int().positive(),
+});
+/** Its author (or an administrator) asked for the processing that failed to be tried again. */
+export const VideoProcessingRetriedSchema = z.object({
+  videoId: z.number().int().positive(),
+  requestedBy: z.string().min(1),
+});
+
 /** the product states and transitions, "Video visibility": who may see a video. */
 export const VIDEO_VISIBILITIES = ['publique', 'masquée', 'supprimée'] as const;
 /**
@@ -55,7 +72,19 @@ export type VideoVisibilityChanged = DomainEvent<
   z.infer<typeof VideoVisibilityChangedSchema>
 >;
 export type VideoDeleted = DomainEvent<'VideoDeleted', z.infer<typeof VideoDeletedSchema>>;
-export type VideoEvent = VideoUploaded | VideoProcessed | VideoRejected | VideoVisibilityChanged | VideoDeleted;
+export type VideoProcessingFailed = DomainEvent<'VideoProcessingFailed', z.infer<typeof VideoProcessingFailedSchema>>;
+export type VideoProcessingRetried = DomainEvent<
+  'VideoProcessingRetried',
+  z.infer<typeof VideoProcessingRetriedSchema>
+>;
+export type VideoEvent =
+  | VideoUploaded
+  | VideoProcessed
+  | VideoRejected
+  | VideoVisibilityChanged
+  | VideoDeleted
+  | VideoProcessingFailed
+  | VideoProcessingRetried;
 
 export const videoEventSchemas = {
   VideoUploaded: VideoUploadedSchema,
@@ -63,4 +92,6 @@ export const videoEventSchemas = {
   VideoRejected: VideoRejectedSchema,
   VideoVisibilityChanged: VideoVisibilityChangedSchema,
   VideoDeleted: VideoDeletedSchema,
+  VideoProcessingFailed: VideoProcessingFailedSchema,
+  VideoProcessingRetried: VideoProcessingRetriedSchema,
 } as const;

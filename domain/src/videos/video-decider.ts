@@ -1,6 +1,13 @@
 import type { Decider } from '../shared/decider';
 import { conflict, forbidden, notFound } from '../shared/errors';
-import type { VideoEvent, VideoProcessed, VideoRejected, VideoUploaded, VIDEO_VISIBILITIES } from './events';
+import type {
+  VideoEvent,
+  VideoProcessed,
+  VideoProcessingFailed,
+  VideoRejected,
+  VideoUploaded,
+  VIDEO_VISIBILITIES,
+} from './events';
 
 export const videoStream = (videoId: number) => `video-${videoId}`;
 
@@ -12,6 +19,9 @@ export const VIDEO_MESSAGES = {
   adminOnly: 'Accès réservé aux administrateurs.',
   erasedByOwner:
     'Cette vidéo a été supprimée par son auteur : ses fichiers sont effacés, elle ne peut plus être rétablie.',
+  processingFailed: 'Le traitement de la vidéo a échoué sur le serveur. Relancez-le ou supprimez la vidéo.',
+  notFailed: "Le traitement de cette vidéo n'a pas échoué : il n'y a rien à relancer.",
+  notOwnerRetry: 'Seul son auteur peut relancer le traitement de cette vidéo.',
 } as const;
 
 /**
@@ -26,6 +36,15 @@ export type VideoCommand =
   | ({ type: 'UploadVideo' } & VideoUploaded['data'])
   | ({ type: 'RecordProcessing' } & VideoProcessed['data'])
   | ({ type: 'RejectVideo' } & VideoRejected['data'])
+  /** the job's last try failed on our side: the video waits for its author */
+  | ({ type: 'FailProcessing' } & VideoProcessingFailed['data'])
+  | {
+      type: 'RetryProcessing';
+      videoId: number;
+      requesterId: string;
+      /** from the requester's user stream (role admin), looked up by the handler */
+      requesterIsAdmin: boolean;
+    }
   | {
       type: 'DeleteVideo';
       videoId: number;
@@ -49,8 +68,8 @@ export type VideoStreamEvent = VideoEvent;
 export type VideoState =
   | { status: 'none' }
   | {
-      /** processing: the worker's outcome */
-      status: 'uploaded' | 'processed' | 'rejected';
+      /** processing: the worker's outcome ('failed': every try failed on our side, until retried) */
+      status: 'uploaded' | 'processed' | 'rejected' | 'failed';
       videoId: number;
       ownerId: string;
       /** who may see it: 'publique' at upload; an owner's deletion or an administrator's decision changes it */
@@ -91,6 +110,10 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
         return state.status === 'none' ? state : { ...state, status: 'processed' };
       case 'VideoRejected':
         return state.status === 'none' ? state : { ...state, status: 'rejected' };
+      case 'VideoProcessingFailed':
+        return state.status === 'none' ? state : { ...state, status: 'failed' };
+      case 'VideoProcessingRetried':
+        return state.status === 'none' ? state : { ...state, status: 'uploaded' };
       case 'VideoDeleted':
         return state.status === 'none'
           ? state
@@ -123,6 +146,13 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
         },
       ];
     }
+    if (command.type === 'RetryProcessing') {
+      if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);
+      if (command.requesterId !== state.ownerId && !command.requesterIsAdmin)
+        throw forbidden(VIDEO_MESSAGES.notOwnerRetry);
+      if (state.status !== 'failed') throw conflict(VIDEO_MESSAGES.notFailed);
+      return [{ type: 'VideoProcessingRetried', data: { videoId: state.videoId, requestedBy: command.requesterId } }];
+    }
     const { type, ...data } = command;
     if (type === 'UploadVideo') {
       if (state.status !== 'none') throw conflict(VIDEO_MESSAGES.exists);
@@ -130,8 +160,13 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
     }
     if (state.status === 'none') throw notFound(VIDEO_MESSAGES.notFound);
     // processing runs at least once: a second outcome for the same video changes nothing
-    // (a deleted video may still be processed: its card stays hidden, the outcome is recorded)
-    if (state.status !== 'uploaded') return [];
+    // (a deleted video may still be processed: its card stays hidden, the outcome is recorded);
+    // a job that ran again after a failure may still bring its outcome
+    if (type === 'FailProcessing')
+      return state.status === 'uploaded'
+        ? [{ type: 'VideoProcessingFailed', data: data as VideoProcessingFailed['data'] }]
+        : [];
+    if (state.status !== 'uploaded' && state.status !== 'failed') return [];
     return type === 'RecordProcessing'
       ? [{ type: 'VideoProcessed', data: data as VideoProcessed['data'] }]
       : [{ type: 'VideoRejected', data: data as VideoRejected['data'] }];

@@ -26,6 +26,49 @@ const processed = {
   posterPath: '/uploads/posters/7.jpg',
 };
 
+describe('video decider: processing that failed on our side', () => {
+  const failed: VideoEvent = {
+    type: 'VideoProcessingFailed',
+    data: { videoId: 7, reason: VIDEO_MESSAGES.processingFailed, attempts: 5 },
+  };
+  const retry = (requesterId = 'u1', requesterIsAdmin = false) =>
+    ({ type: 'RetryProcessing', videoId: 7, requesterId, requesterIsAdmin }) as const;
+  it('records that every try failed, once, and only for a video still waiting for its processing', () => {
+    given(videoDecider, [uploaded])
+      .when({ type: 'FailProcessing', ...failed.data })
+      .then([failed]);
+    given(videoDecider, [uploaded, failed])
+      .when({ type: 'FailProcessing', ...failed.data })
+      .then([]);
+    given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }])
+      .when({ type: 'FailProcessing', ...failed.data })
+      .then([]);
+  });
+  it('lets its author (or an administrator) try again, which puts it back in processing', () => {
+    const retried: VideoEvent = { type: 'VideoProcessingRetried', data: { videoId: 7, requestedBy: 'u1' } };
+    given(videoDecider, [uploaded, failed]).when(retry()).then([retried]);
+    given(videoDecider, [uploaded, failed])
+      .when(retry('admin', true))
+      .then([{ type: 'VideoProcessingRetried', data: { videoId: 7, requestedBy: 'admin' } }]);
+    expect(fold(videoDecider, [uploaded, failed, retried])).toMatchObject({ status: 'uploaded' });
+    given(videoDecider, [uploaded, failed]).when(retry('u2')).thenThrows(VIDEO_MESSAGES.notOwnerRetry, 'forbidden');
+    given(videoDecider, [uploaded]).when(retry()).thenThrows(VIDEO_MESSAGES.notFailed, 'conflict');
+    given(videoDecider, [
+      uploaded,
+      failed,
+      { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'u1', deletedBy: 'u1' } },
+    ])
+      .when(retry())
+      .thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+    given(videoDecider).when(retry()).thenThrows(VIDEO_MESSAGES.notFound, 'not_found');
+  });
+  it('still takes the outcome of a job that ran again after the failure', () => {
+    given(videoDecider, [uploaded, failed])
+      .when({ type: 'RecordProcessing', ...processed })
+      .then([{ type: 'VideoProcessed', data: processed }]);
+  });
+});
+
 describe('video decider', () => {
   it('uploads a new video', () => {
     given(videoDecider)

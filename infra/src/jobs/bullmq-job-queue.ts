@@ -219,7 +219,7 @@ export class BullMqJobQueue implements JobQueue {
     const attempt = job.attemptsMade + 1;
     // a job's start and end in the worker's log: after a crash, which job it was running
     log.info({ jobId, type, attempt }, 'job started');
-    await runHandler(handlers, type as JobType, job.data, { jobId, attempt });
+    await runHandler(handlers, type as JobType, job.data, { jobId, attempt, attempts: job.opts.attempts ?? 1 });
     log.info({ jobId, type, attempt }, 'job done');
   }
 }

@@ -220,7 +220,7 @@ export class InProcessJobQueue implements JobQueue {
   private start(job: Job, handlers: JobHandlers): void {
     job.attemptsMade += 1;
     this.active += 1;
-    const ctx: JobContext = { jobId: job.id, attempt: job.attemptsMade };
+    const ctx: JobContext = { jobId: job.id, attempt: job.attemptsMade, attempts: job.attempts };
     const run = (async () => {
       try {
         // a job type can only be missing at run time through a cast; it would never succeed, so no retry

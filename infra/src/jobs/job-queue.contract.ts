@@ -81,7 +81,7 @@ export function jobQueueContract(
 
       expect(rec.calls).toHaveLength(1);
       expect(rec.calls[0].data).toEqual(video(1));
-      expect(rec.calls[0].ctx).toEqual({ jobId: 'video-1', attempt: 1 });
+      expect(rec.calls[0].ctx).toEqual({ jobId: 'video-1', attempt: 1, attempts: 3 });
       expect(await queue.failed()).toEqual([]);
     });
 
@@ -119,9 +119,9 @@ export function jobQueueContract(
       await queue.drain(10_000);
 
       expect(rec.calls.map((c) => c.ctx)).toEqual([
-        { jobId: 'flaky', attempt: 1 },
-        { jobId: 'flaky', attempt: 2 },
-        { jobId: 'flaky', attempt: 3 },
+        { jobId: 'flaky', attempt: 1, attempts: 3 },
+        { jobId: 'flaky', attempt: 2, attempts: 3 },
+        { jobId: 'flaky', attempt: 3, attempts: 3 },
       ]);
       expect(rec.calls.every((c) => c.data.videoId === 7)).toBe(true);
       const [first, second, third] = rec.calls.map((c) => c.at);

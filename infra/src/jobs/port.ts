@@ -14,6 +14,8 @@ export interface JobContext {
   jobId: string;
   /** 1 for the first try */
   attempt: number;
+  /** the tries the job has in all: `attempt === attempts` is its last (a handler may then record a failure) */
+  attempts: number;
 }
 
 export type JobHandler<K extends JobType> = (data: JobMap[K], ctx: JobContext) => Promise<void>;

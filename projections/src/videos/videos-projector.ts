@@ -9,7 +9,16 @@ export const VISIBILITY_PUBLIC = 'publique';
 export const VISIBILITY_DELETED = 'supprimée';
 /** hidden by moderation: shown to its owner and administrators only, with the sanction message */
 export const VISIBILITY_HIDDEN = 'masquée';
-export const PROCESSING = { pending: 'en_traitement', ready: 'prête', rejected: 'rejetée' } as const;
+/**
+ * A video's processing: 'échouée' when every try of its job failed on our side (the author may try
+ * again or delete it; its card is shown as while it was being processed).
+ */
+export const PROCESSING = {
+  pending: 'en_traitement',
+  ready: 'prête',
+  rejected: 'rejetée',
+  failed: 'échouée',
+} as const;
 
 /**
  * Filter of the videos members see in feeds, suggestions and counts: public and not rejected by
@@ -77,7 +86,15 @@ export async function videoVisibilityChanged(
 export const videosProjector: Projector = {
   name: 'videos',
   collections: [VIDEOS],
-  eventTypes: ['VideoUploaded', 'VideoProcessed', 'VideoRejected', 'VideoDeleted', 'VideoVisibilityChanged'],
+  eventTypes: [
+    'VideoUploaded',
+    'VideoProcessed',
+    'VideoRejected',
+    'VideoProcessingFailed',
+    'VideoProcessingRetried',
+    'VideoDeleted',
+    'VideoVisibilityChanged',
+  ],
   indexes: {
     [VIDEOS]: [
       { key: { user_id: 1, created_at: -1 } },
@@ -106,6 +123,19 @@ export const videosProjector: Projector = {
         await videoVisibilityChanged(store, before, false, event.position);
         await applyOnce(videos, d.videoId, event.position, {
           $set: { processing: PROCESSING.rejected, reject_reason: d.reason },
+        });
+        return;
+      }
+      case 'VideoProcessingFailed': {
+        const d = event.data;
+        await applyOnce(videos, d.videoId, event.position, {
+          $set: { processing: PROCESSING.failed, reject_reason: d.reason },
+        });
+        return;
+      }
+      case 'VideoProcessingRetried': {
+        await applyOnce(videos, event.data.videoId, event.position, {
+          $set: { processing: PROCESSING.pending, reject_reason: null },
         });
         return;
       }

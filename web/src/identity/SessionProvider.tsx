@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { setUnauthorizedHandler } from '../api/http';
+import { ApiError, errorMessage, setUnauthorizedHandler } from '../api/http';
+import { useToast } from '../shell/toast';
 import { fetchMe, logout } from './authApi';
 import { loginPathFor } from './returnPath';
 import {
@@ -16,6 +17,7 @@ import { SessionContext, type Session } from './sessionContext';
 import { useSocketEvent } from '../shell/socket';
 
 const readNothing = () => null;
+const LOGOUT_FAILED = 'Déconnexion impossible pour le moment : vous êtes toujours connecté. Réessayez.';
 
 /**
  * Holds the current user. The stored user gives an instant first paint; then
@@ -24,6 +26,7 @@ const readNothing = () => null;
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
+  const toast = useToast();
   const user = useSyncExternalStore(subscribeStoredUser, readStoredUser, readNothing);
   const [adminEmail, setAdminEmail] = useState<string | null>(null);
   const [checked, setChecked] = useState(false);
@@ -80,13 +83,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(async () => {
     try {
       await logout();
-    } catch {
-      // already logged out or server unreachable: clear locally anyway
+    } catch (err) {
+      // the server kept the session (a full disk, or it was not reached): the member stays logged
+      // in and is told so, rather than shown logged out while the session goes on working
+      if (!(err instanceof ApiError && err.status === 401)) {
+        toast.error((err instanceof ApiError && !err.isNetworkError && errorMessage(err)) || LOGOUT_FAILED);
+        return;
+      }
+      // already logged out on the server
     }
     clearStoredUser();
     setAdminEmail(null);
     navigate('/login');
-  }, [navigate]);
+  }, [navigate, toast]);
 
   const value = useMemo<Session>(
     () => ({

@@ -13,7 +13,10 @@ export interface Session {
   checked: boolean;
   /** Stores the user after a successful login. */
   signIn: (user: CurrentUser) => void;
-  /** POST /api/auth/logout, clears the stored user, goes to /login. */
+  /**
+   * POST /api/auth/logout, clears the stored user, goes to /login; when the server could not end
+   * the session, says so in a toast and stays logged in.
+   */
   signOut: () => Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { CommentsPanel } from './CommentsPanel';
 import { GiftButton } from './GiftButton';
 import { CommentIcon, EyeIcon, FlagIcon, HeartIcon, PlayIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
 import { ModerationNotice, moderationStatus } from './ModerationNotice';
+import { ProcessingFailedNotice } from './ProcessingFailedNotice';
 import { mediaUrl, videoPath, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { CARD_TEXTS, useVideoActions, type VideoActions } from './useVideoActions';
@@ -77,6 +78,9 @@ export function VideoCard({
           {title}
         </Heading>
         <ModerationNotice video={video} compact />
+        {actions.isOwner && video.processing === 'échouée' ? (
+          <ProcessingFailedNotice video={video} onDelete={() => void actions.remove()} />
+        ) : null}
         <div className="video-card__actions">
           <LikeButton actions={actions} />
           <span className="video-action video-action--inline video-action--static">
@@ -158,7 +162,9 @@ function VideoPreview({ video, title }: { video: Video; title: string }) {
       ? 'En traitement'
       : video.processing === 'rejetée'
         ? `Rejetée${video.reject_reason ? ` : ${video.reject_reason}` : ''}`
-        : null);
+        : video.processing === 'échouée'
+          ? 'Traitement échoué'
+          : null);
   return (
     <Link
       to={videoPath(video.id)}
@@ -190,7 +196,7 @@ function VideoPreview({ video, title }: { video: Video; title: string }) {
       {status ? (
         <span
           className={
-            hidden || video.processing === 'rejetée'
+            hidden || video.processing === 'rejetée' || video.processing === 'échouée'
               ? 'video-card__status video-card__status--rejected'
               : 'video-card__status'
           }

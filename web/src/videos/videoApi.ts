@@ -32,6 +32,11 @@ export function deleteVideo(id: number, via: 'videos' | 'delete' = 'videos') {
   return api.delete(via === 'delete' ? `/api/videos/delete/${id}` : `/api/videos/${id}`);
 }
 
+/** POST /api/videos/:id/processing/retry: a video whose processing failed at every try, processed again. */
+export async function retryProcessing(id: number) {
+  return decode(MessageAnswer, await api.post(`/api/videos/${id}/processing/retry`));
+}
+
 /** POST /api/videos/views, once per card display; never redirects, errors are ignored. */
 export function recordView(videoId: number, userEmail: string | null): void {
   api.post('/api/videos/views', { videoId, userEmail }, { skipAuthRedirect: true }).catch(() => undefined);

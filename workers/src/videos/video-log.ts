@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@evo/domain';
 import type { FileStore, JobQueue } from '@evo/infra';
 import { posterName, videoFileName } from './video-files';
+import { videoJobOptions } from './process-video';
 
 interface VideoFacts {
   filePath: string;
@@ -29,7 +30,10 @@ export class VideoLogFold {
     }
     const v = this.videos.get(videoId);
     if (!v) return;
-    if (e.type === 'VideoProcessed' || e.type === 'VideoRejected') v.settled = true;
+    // a failed processing waits for its author (retry or delete); a retry puts it back in the queue
+    if (e.type === 'VideoProcessed' || e.type === 'VideoRejected' || e.type === 'VideoProcessingFailed')
+      v.settled = true;
+    else if (e.type === 'VideoProcessingRetried') v.settled = false;
     else if (e.type === 'VideoDeleted') {
       v.settled = true;
       if ((e.data as { deletedBy: string }).deletedBy === v.ownerId) v.erased = true;
@@ -71,7 +75,7 @@ export interface ReferencedVideoFiles {
 export async function requeueVideos(fold: VideoLogFold, jobs: JobQueue): Promise<number> {
   const pending = fold.unprocessed();
   for (const { videoId, filePath } of pending) {
-    await jobs.add('video.process', { videoId, filePath }, { jobId: `video-${videoId}` });
+    await jobs.add('video.process', { videoId, filePath }, videoJobOptions(videoId));
   }
   return pending.length;
 }
