@@ -59,15 +59,23 @@ const send = (from: Member, to: Member, giftId = 1, headers?: Record<string, str
     { sender_email: from.member.email, receiver_email: to.member.email, gift_id: giftId },
     headers,
   );
+// what every wallet answer states besides the member's coins (the withdrawal rate, the sandbox payout)
+const WALLET_RULES = { withdrawal_cents_per_100_coins: 50, withdrawal_payout: 'sandbox' };
 const balance = async (m: Member) => {
   await settle();
-  const { add_coins_enabled: _enabled, ...coins } = (await m.client.get(`/api/coins/balance/${m.member.email}`))
-    .json as {
+  const {
+    add_coins_enabled: _enabled,
+    withdrawal_cents_per_100_coins: _rate,
+    withdrawal_payout: _payout,
+    ...coins
+  } = (await m.client.get(`/api/coins/balance/${m.member.email}`)).json as {
     coins_balance: number;
     coins_withdrawable: number;
     coins_bonus: number;
     gifts_unclaimed: number;
     add_coins_enabled: boolean;
+    withdrawal_cents_per_100_coins: number;
+    withdrawal_payout: string;
   };
   return coins;
 };
@@ -156,6 +164,7 @@ describe('coins', () => {
       coins_bonus: 10,
       gifts_unclaimed: 0,
       add_coins_enabled: true,
+      ...WALLET_RULES,
     });
     expect((await m.client.get(`/api/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
     expect((await m.client.get(`/gifts/balance/${m.member.email}`)).json).toEqual({ balance: 236 });
@@ -296,6 +305,7 @@ describe('ALLOW_FREE_COINS=false', () => {
       coins_bonus: 0,
       gifts_unclaimed: 0,
       add_coins_enabled: false,
+      ...WALLET_RULES,
     });
     // packs are still bought
     expect((await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 1 })).json).toMatchObject({
@@ -667,6 +677,7 @@ describe('idempotency keys', () => {
         coins_bonus: 25,
         gifts_unclaimed: 0,
         add_coins_enabled: true,
+        ...WALLET_RULES,
       });
       expect((await again.post('/api/coins/add', { email: m.member.email, amount: 26 }, k)).status).toBe(409);
     } finally {
@@ -740,6 +751,7 @@ describe('permissions', () => {
       coins_bonus: 9,
       gifts_unclaimed: 1,
       add_coins_enabled: true,
+      ...WALLET_RULES,
     });
   });
 
@@ -1042,6 +1054,7 @@ describe('fees', () => {
         coins_bonus: 0,
         gifts_unclaimed: 23 + 1,
         add_coins_enabled: true,
+        ...WALLET_RULES,
       });
       const report = await reconcileLedger(feeServer.deps.events);
       expect(report).toMatchObject({
