@@ -118,6 +118,120 @@ describe('many writes on one video at once', () => {
   }, 180_000);
 });
 
+/**
+ * Each "many members, one video (or one creator)" path alone, every member sending the same write
+ * more than once at once (the double click, the retried request): each of these writes goes to a
+ * stream of the member's own (`like-<videoId>-<userId>`, `view-<videoId>-<viewerId>`,
+ * `report-claim-<videoId>-<reporterId>`, `following-<followerId>`, the sender's `wallet-<id>`; the
+ * receiver's wallet is credited by the one gift-credit process, in batches), so members never queue
+ * on one another, and a member's own duplicates settle on their stream.
+ */
+describe('each path alone: many members on one video or one creator at once', () => {
+  const CROWD = 50;
+  let crowd: Array<Client & { email: string }>;
+  beforeAll(async () => {
+    crowd = await members(CROWD);
+  }, 120_000);
+  const noServerError = (answers: Array<{ status: number }>) =>
+    expect(answers.map((a) => a.status).filter((s) => s >= 500)).toEqual([]);
+  const creatorUnread = async (creator: Client) => {
+    await settle();
+    return (await creator.get('/api/notifications/unread')).json.unread as number;
+  };
+
+  it('likes: every member likes twice at once, then half unlike twice at once: counts exact', async () => {
+    const { creator, videoId } = await newVideo();
+    const likes = await Promise.all(crowd.flatMap((m) => [1, 2].map(() => m.post(`/api/videos/${videoId}/like`))));
+    noServerError(likes);
+    expect(likes.filter((a) => a.status !== 200)).toEqual([]);
+    expect((await counts(videoId)).likes).toBe(CROWD);
+    // one notification per member, never two for a double like
+    expect(await creatorUnread(creator.client)).toBe(CROWD);
+    const stats = async () =>
+      (await creator.client.get(`/api/users/stats/${creator.member.email}`)).json as { total_likes: number };
+    expect((await stats()).total_likes).toBe(CROWD);
+
+    const half = crowd.slice(0, CROWD / 2);
+    const unlikes = await Promise.all(half.flatMap((m) => [1, 2].map(() => m.delete(`/api/videos/${videoId}/like`))));
+    noServerError(unlikes);
+    expect(unlikes.filter((a) => a.status !== 200)).toEqual([]);
+    expect((await counts(videoId)).likes).toBe(CROWD / 2);
+    expect((await stats()).total_likes).toBe(CROWD / 2);
+  }, 120_000);
+
+  it('views: every member sends three views at once: each member counted once', async () => {
+    const { videoId } = await newVideo();
+    const views = await Promise.all(
+      crowd.flatMap((m) => [1, 2, 3].map(() => m.post('/api/videos/views', { videoId }))),
+    );
+    noServerError(views);
+    expect(views.filter((a) => a.status >= 300)).toEqual([]);
+    expect((await counts(videoId)).views).toBe(CROWD);
+  }, 120_000);
+
+  it('reports: every member reports twice at once: one report each, the second refused in French', async () => {
+    const { videoId } = await newVideo();
+    const reports = await Promise.all(
+      crowd.flatMap((m, i) => [1, 2].map((n) => m.post(`/api/report/${videoId}`, { reason: `Motif ${i}.${n}` }))),
+    );
+    noServerError(reports);
+    expect(reports.filter((a) => a.status === 201)).toHaveLength(CROWD);
+    const refused = reports.filter((a) => a.status !== 201);
+    expect(refused).toHaveLength(CROWD);
+    for (const r of refused) expect(r.json).toEqual({ error: 'Vous avez déjà signalé cette vidéo.' });
+    await settle();
+    const listed = (await admin.get('/api/admin/reports?limit=500')).json as unknown as Array<{ video_id: number }>;
+    expect(listed.filter((r) => r.video_id === videoId)).toHaveLength(CROWD);
+  }, 120_000);
+
+  it('gifts: every member sends three gifts to one creator at once: every coin credited once', async () => {
+    const { creator } = await newVideo();
+    const senders = crowd.slice(0, 30);
+    const balanceOf = async (m: Client & { email: string }) =>
+      (await m.get(`/api/coins/balance/${m.email}`)).json.coins_balance as number;
+    const before = new Map<string, number>();
+    for (const m of senders) {
+      expect((await m.post('/api/coins/purchase', { email: m.email, packId: 1 })).status).toBe(200);
+      before.set(m.email, await balanceOf(m));
+    }
+    const unreadBefore = await creatorUnread(creator.client);
+    const sends = await Promise.all(
+      senders.flatMap((m) =>
+        [1, 2, 3].map(() =>
+          m.post('/api/gifts/send', { sender_email: m.email, receiver_pseudo: creator.member.pseudo, gift_id: 3 }),
+        ),
+      ),
+    );
+    noServerError(sends);
+    expect(sends.filter((a) => a.status !== 200)).toEqual([]);
+    await settle();
+    const wallet = (await creator.client.get(`/api/coins/balance/${creator.member.email}`)).json;
+    expect(wallet.gifts_unclaimed).toBe(senders.length * 3 * 10);
+    const received = (await creator.client.get(`/api/gifts/received/${creator.member.email}`)).json as unknown as
+      unknown[] | { items: unknown[] };
+    expect(Array.isArray(received) ? received : received.items).toHaveLength(senders.length * 3);
+    expect(await creatorUnread(creator.client)).toBe(unreadBefore + senders.length * 3);
+    for (const m of senders) expect(await balanceOf(m)).toBe(before.get(m.email)! - 3 * 10);
+  }, 120_000);
+
+  it('follows: every member follows one creator twice at once: followers exact, one notification each', async () => {
+    const creator = await registerAndLogin(server.url);
+    const follows = await Promise.all(
+      crowd.flatMap((m) =>
+        [1, 2].map(() =>
+          m.post('/api/users/follows/follow', { followerEmail: m.email, followingPseudo: creator.member.pseudo }),
+        ),
+      ),
+    );
+    noServerError(follows);
+    expect(follows.filter((a) => a.status !== 200)).toEqual([]);
+    await settle();
+    const stats = (await creator.client.get(`/api/users/stats/${creator.member.email}`)).json;
+    expect(stats.followers).toBe(CROWD);
+    expect(await creatorUnread(creator.client)).toBe(CROWD);
+  }, 120_000);
+});
+
 describe('a write that keeps meeting concurrent writes', () => {
   it('answers a French 503 with Retry-After once its retries are spent, and writes nothing', async () => {
     const { videoId } = await newVideo();
