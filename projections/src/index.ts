@@ -23,3 +23,4 @@ export * from './admin/index';
 export * from './runtime/projection-service';
 export * from './runtime/fingerprint';
 export * from './gifts/transit';
+export * from './analytics/index';

@@ -12,6 +12,7 @@ import { moderationProjector } from './moderation/moderation-projector';
 import { reportsProjector } from './moderation/reports-projector';
 import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
+import { analyticsProjector } from './analytics/analytics-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
 export const allProjectors: readonly Projector[] = [
@@ -28,4 +29,5 @@ export const allProjectors: readonly Projector[] = [
   moderationProjector,
   statsProjector,
   auditProjector,
+  analyticsProjector,
 ];

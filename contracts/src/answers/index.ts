@@ -4,3 +4,4 @@ export * from './social';
 export * from './conversations';
 export * from './identity';
 export * from './admin';
+export * from './analytics';

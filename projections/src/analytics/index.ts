@@ -1,0 +1,3 @@
+export * from './analytics-projector';
+export * from './queries';
+export * from './days';
