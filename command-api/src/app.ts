@@ -21,6 +21,7 @@ import { messagingRouter } from './messaging/routes';
 import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
+import { analyticsRouter } from './analytics/routes';
 import { uploadsRouter } from './uploads/media-routes';
 import { webAppRouter } from './web-app';
 
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     ledgerRouter,
     giftsRouter,
     adminRouter,
+    analyticsRouter,
   ])
     api.use(sliceGuard(slice(deps)));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));

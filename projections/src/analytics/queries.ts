@@ -86,6 +86,9 @@ export function analyticsQueries(read: ReadStore) {
   });
 
   return {
+    /** The video whose analytics are asked for (any visibility: its owner follows it even hidden). */
+    videoById: (id: number) => videos.findOne({ _id: id }),
+
     /** A creator's figures over `period` days ending today (Paris), the previous period's, and their top videos. */
     async creator(
       user: { _id: string; pseudo: string },
