@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '../testing/test-server';
 import { slice } from '../messaging/test-helpers';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 
 /** Invisible and look-alike text: what members write is normalised, look-alike pseudos are refused. */
 let server: TestServer;
@@ -78,6 +79,91 @@ describe('invisible characters', () => {
     };
     expect(profile.user.bio).toBe('Ma bio');
     expect(profile.videos[0].title).toBe('Ma vidéo');
+  });
+});
+
+/** Issue 29 item 9: the attack's payloads, at every entry of member-written text. */
+describe('the payloads that reached other members unfiltered', () => {
+  const TAGS16 = Array.from({ length: 16 }, (_, i) => String.fromCodePoint(0xe0041 + i)).join('');
+  const ZALGO = `Z${'\u0346'.repeat(800)}algo`;
+  /** [what is sent, what is stored] */
+  const PAYLOADS: Array<[string, string]> = [
+    [`Trop bien 😀${TAGS16}`, 'Trop bien 😀'],
+    ['nul\u0000caractère', 'nulcaractère'],
+    ['\u001B[2J\u001B[31mALERTE\u001B[0m lisez', 'ALERTE lisez'],
+    ['\u001B]0;titre\u0007cloche\u0007', 'cloche'],
+    ['seul \ud800 demi', 'seul  demi'],
+    [ZALGO, `Z${'\u0346'.repeat(4)}algo`],
+  ];
+  const BLANKS = ['\u2800'.repeat(30), '\u2800 \u200B\u2800', `\u0000\u0007\u001B[0m${TAGS16}`, '\ud800'];
+
+  it('cleans comments and refuses one that renders empty with the empty message', async () => {
+    const author = await registerAndLogin(server.url);
+    const fan = await registerAndLogin(server.url);
+    const v = await t.firstVideoId(fan.client, author.member.pseudo);
+    for (const [sent] of PAYLOADS)
+      expect((await fan.client.post(`/api/videos/${v}/comment`, { content: sent })).status).toBe(201);
+    for (const blank of BLANKS)
+      await t.expectRefused(
+        () => fan.client.post(`/api/videos/${v}/comment`, { content: blank }),
+        400,
+        COMMENT_MESSAGES.empty,
+      );
+    await t.settle();
+    const items = (await author.client.get(`/api/videos/${v}/comments`)).json.items as Array<{ content: string }>;
+    expect(items.map((c) => c.content).sort()).toEqual(PAYLOADS.map(([, stored]) => stored).sort());
+  });
+
+  it('cleans private messages and refuses one that renders empty with the empty message', async () => {
+    const a = await registerAndLogin(server.url);
+    const b = await registerAndLogin(server.url);
+    await t.follow(a.member.email, b.member.email);
+    await t.settle();
+    for (const [sent] of PAYLOADS)
+      expect((await a.client.post('/api/messages', { receiverEmail: b.member.email, content: sent })).status).toBe(201);
+    for (const blank of BLANKS)
+      await t.expectRefused(
+        () => a.client.post('/api/messages', { receiverEmail: b.member.email, content: blank }),
+        400,
+        MESSAGING_MESSAGES.empty,
+      );
+    await t.settle();
+    const thread = (
+      await b.client.get(`/api/messages/conversation/${encodeURIComponent(b.member.email)}/${a.member.pseudo}`)
+    ).json as unknown as Array<{ content: string }>;
+    expect(thread.map((m) => m.content).sort()).toEqual(PAYLOADS.map(([, stored]) => stored).sort());
+  });
+
+  it('cleans bios, video titles and report reasons, and refuses a bio that renders empty', async () => {
+    const blank = await register({ bio: '\u2800\u2800\u2800' });
+    expect(blank.status).toBe(400);
+    expect(blank.json.error).toBe(MESSAGES.bioRequired);
+    const title = await register({ video_title: '\u001B[0m\u2800' });
+    expect(title.status).toBe(400);
+    expect(title.json.error).toBe(MESSAGES.titleRequired);
+
+    // (a form is sent in UTF-8, which has no lone surrogates: JSON bodies carry those, above)
+    const m = newMember({ bio: `Ma bio 😀${TAGS16}\u0007`, video_title: `\u001B[31mTitre\u0000 ${ZALGO}` });
+    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
+    const { client } = await registerAndLogin(server.url);
+    const profile = (await client.get(`/api/users/profile/${m.pseudo}`)).json as {
+      user: { bio: string };
+      videos: Array<{ id: number; title: string }>;
+    };
+    expect(profile.user.bio).toBe('Ma bio 😀');
+    expect(profile.videos[0].title).toBe(`Titre Z${'\u0346'.repeat(4)}algo`);
+
+    expect(
+      (await client.post(`/api/report/${profile.videos[0].id}`, { reason: `Spam\u0000 😀${TAGS16}\u001B[5m` })).status,
+    ).toBe(201);
+    await t.settle();
+    const admin = new Client(server.url);
+    await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
+    const reports = (await admin.get('/api/admin/reports?limit=500')).json as unknown as Array<{
+      video_id: number;
+      reason: string;
+    }>;
+    expect(reports.find((r) => r.video_id === profile.videos[0].id)?.reason).toBe('Spam 😀');
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEDGER_LIMITS } from '../ledger/rules';
 import { GIFT_NAME_MAX, type GiftDescription } from './events';
+import { cleanUserText } from '../shared/text';
 
 export const GIFT_EMOJI_MAX = 16;
 export const GIFT_IMAGE_URL_MAX = 500;
@@ -34,19 +35,20 @@ const issue = (ctx: z.RefinementCtx, message: string) => {
   return z.NEVER;
 };
 
-/** Name: trimmed, required ('Nom requis'), at most 60 characters. */
+/** Name: cleaned as all written text (`cleanUserText`), required ('Nom requis'), at most 60 characters. */
 const nameField = z.unknown().transform((v, ctx) => {
-  const name = typeof v === 'string' ? v.trim() : '';
+  const name = typeof v === 'string' ? cleanUserText(v) : '';
   if (!name) return issue(ctx, M.nameRequired);
   if (name.length > GIFT_NAME_MAX) return issue(ctx, M.nameTooLong);
   return name;
 });
 
-/** Emoji: optional, '' by default, trimmed. */
+/** Emoji: optional, '' by default, cleaned as all written text. */
 const emojiField = z.unknown().transform((v, ctx) => {
   if (v === undefined || v === null) return '';
-  if (typeof v !== 'string' || v.trim().length > GIFT_EMOJI_MAX) return issue(ctx, M.emojiInvalid);
-  return v.trim();
+  const emoji = typeof v === 'string' ? cleanUserText(v) : undefined;
+  if (emoji === undefined || emoji.length > GIFT_EMOJI_MAX) return issue(ctx, M.emojiInvalid);
+  return emoji;
 });
 
 /** Image: optional, '' by default, trimmed; a path of this site or an http(s) address. */
