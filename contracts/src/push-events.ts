@@ -48,6 +48,8 @@ export interface PushEvents {
   'report:new': { id: number };
   /** to `admins`: a report's status or sanction message changed */
   'report:updated': { id: number; status: string; admin_response: string | null; position: PositionString };
+  /** to `user:<id>`: a moderation decision about the member, an answer to their appeal, a restriction taken or lifted */
+  'moderation:changed': { position: PositionString };
   /** to `catalogue`: a gift of the catalogue was added, edited or removed */
   'catalogue:changed': { gift_id: number; removed?: true; position: PositionString };
   /** to `admins`: a rebuild's progress, about four times a second, then its end */

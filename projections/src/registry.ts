@@ -10,6 +10,7 @@ import { giftsProjector } from './gifts/gifts-projector';
 import { giftsInTransitProjector } from './gifts/transit';
 import { moderationProjector } from './moderation/moderation-projector';
 import { reportsProjector } from './moderation/reports-projector';
+import { decisionsProjector } from './moderation/decisions-projector';
 import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
 import { analyticsProjector } from './analytics/analytics-projector';
@@ -27,6 +28,7 @@ export const allProjectors: readonly Projector[] = [
   giftsProjector,
   giftsInTransitProjector,
   moderationProjector,
+  decisionsProjector,
   statsProjector,
   auditProjector,
   analyticsProjector,

@@ -25,13 +25,15 @@ export async function setVideoVisibility(
   videoId: number,
   visibility: VideoVisibility,
   ctx: CommandContext,
+  /** the sanction message of a hide or delete (issue 32); SPEC's matching one when absent */
+  reason?: string | null,
 ) {
   const requesterIsAdmin = await isAdminByStream(events, requesterId);
   return handleCommand(
     events,
     videoStream(videoId),
     videoDecider,
-    { type: 'SetVideoVisibility', videoId, visibility, requesterId, requesterIsAdmin },
+    { type: 'SetVideoVisibility', videoId, visibility, requesterId, requesterIsAdmin, now: ctx.now, reason },
     ctx,
   );
 }

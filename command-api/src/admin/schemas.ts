@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GIFT_ADMIN_MESSAGES, emailField, visibilityField } from '@evo/domain';
+import { GIFT_ADMIN_MESSAGES, adminResponseField, emailField, visibilityField } from '@evo/domain';
 import { ADMIN_PAGE } from '@evo/projections';
 import { pageQuery } from '../http/page-query';
 import { idParam } from '../http/request';
@@ -20,7 +20,8 @@ const M = ADMIN_ROUTE_MESSAGES;
 
 export const GiftIdParam = idParam(GIFT_ADMIN_MESSAGES.badGiftId);
 
-export const VisibilityBody = z.object({ status: visibilityField });
+/** `reason`: the sanction message the author gets with a hide or delete (issue 32), one of SPEC's */
+export const VisibilityBody = z.object({ status: visibilityField, reason: adminResponseField });
 export const EmailBody = z.object({ email: emailField });
 
 /** `?page=` (1-based) and `?limit=` (20 by default, at most 100) */

@@ -55,7 +55,14 @@ async function writeHistory() {
     events,
     videoStream(9003),
     videoDecider,
-    { type: 'SetVideoVisibility', videoId: 9003, visibility: 'masquée', requesterId: adminId, requesterIsAdmin: true },
+    {
+      type: 'SetVideoVisibility',
+      videoId: 9003,
+      visibility: 'masquée',
+      requesterId: adminId,
+      requesterIsAdmin: true,
+      now: daysAgo(2),
+    },
     c(adminId, daysAgo(2)),
   );
   await register(3, daysAgo(5));

@@ -13,8 +13,9 @@ import { VisibilityBody } from './schemas';
 import { bodyOf, parseInput } from '../http/request';
 
 /**
- * PUT /api/videos/:id/visibility { status: masquée | publique | supprimée } (also masquee,
- * supprimee): an administrator hides, restores or deletes a video.
+ * PUT /api/videos/:id/visibility { status: masquée | publique | supprimée (also masquee,
+ * supprimee), reason?: a sanction message }: an administrator hides, restores or deletes a video;
+ * a hide or delete is a decision its author is told about, with the reason, and may contest.
  */
 export function visibilityRouter(deps: AppDeps): Router {
   const r = Router();
@@ -23,8 +24,8 @@ export function visibilityRouter(deps: AppDeps): Router {
     ...requireAdmin(deps),
     route(async (req, res) => {
       const { id } = parseInput(VideoIdParam, req.params);
-      const { status } = parseInput(VisibilityBody, bodyOf(req));
-      const result = await setVideoVisibility(deps.events, currentUserId(req), id, status, contextOf(req));
+      const { status, reason } = parseInput(VisibilityBody, bodyOf(req));
+      const result = await setVideoVisibility(deps.events, currentUserId(req), id, status, contextOf(req), reason);
       await answerWrite(deps.sessions, req, res, result.position);
       res.json({ message: MODERATION_MESSAGES.videoUpdated(status) } satisfies MessageAnswer);
     }),

@@ -15,6 +15,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import { claimsOtherUser, sessionMember } from '../identity/members';
+import { assertNotRestricted } from '../moderation/decision-commands';
 import type { CommentView } from '@evo/contracts';
 
 export interface PostCommentInput {
@@ -55,6 +56,8 @@ export async function postComment(
 ): Promise<{ comment: CommentView; event: CommentPosted; position: LogPosition | undefined }> {
   const author = await sessionMember(events, input.authorId);
   if (claimsOtherUser(input.claimedEmail, author.email)) throw forbidden(COMMENT_MESSAGES.notAllowed);
+  // a restriction taken by moderation (issue 32), from the member's stream and the clock
+  await assertNotRestricted(events, input.authorId, 'comment', ctx.now);
   checkCommentContent(input.content);
   const { state: video } = await loadState(events, videoStream(input.videoId), videoDecider);
   requireAvailableVideo(video);

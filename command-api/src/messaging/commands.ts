@@ -16,6 +16,7 @@ import {
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
 import type { MessageView } from '@evo/projections';
 import { claimsOtherUser, findMemberBy, sessionMember } from '../identity/members';
+import { assertNotRestricted } from '../moderation/decision-commands';
 
 export interface SendMessageInput {
   /** the session user; null without a session */
@@ -44,6 +45,8 @@ export async function sendMessage(
     throw e instanceof DomainError ? new DomainError(MESSAGING_MESSAGES.notLoggedIn, 'unauthenticated') : e;
   });
   if (claimsOtherUser(input.claimedSenderEmail, sender.email)) throw forbidden(MESSAGING_MESSAGES.notAllowed);
+  // a restriction taken by moderation (issue 32), from the member's stream and the clock
+  await assertNotRestricted(events, sender.userId, 'message', ctx.now);
   const receiver =
     typeof input.receiverEmail === 'string' && input.receiverEmail.trim()
       ? await findMemberBy(events, 'email', input.receiverEmail)

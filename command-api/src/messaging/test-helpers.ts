@@ -61,7 +61,7 @@ export function slice(server: TestServer) {
         events,
         videoStream(videoId),
         videoDecider,
-        { type: 'DeleteVideo', videoId, requesterId: ownerId, requesterIsAdmin: false },
+        { type: 'DeleteVideo', videoId, requesterId: ownerId, requesterIsAdmin: false, now: new Date() },
         ctx(ownerId),
       );
     },

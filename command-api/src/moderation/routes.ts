@@ -14,6 +14,7 @@ import { requireAdmin } from '../admin/require-admin';
 import { changeReportStatus, reportVideo } from './commands';
 import { ReportDecisionBody, ReportIdParam, ReportReasonBody, ReportsQuery } from './schemas';
 import { memberLimit } from '../http/member-limits';
+import { decisionsRouter } from './decision-routes';
 
 export const MODERATION_ROUTE_MESSAGES = {
   reported: '🚩 Signalement envoyé',
@@ -81,5 +82,6 @@ export function moderationRouter(deps: AppDeps): Router {
     }),
   );
 
+  r.use(decisionsRouter(deps));
   return r;
 }

@@ -90,7 +90,7 @@ export async function deleteVideo(events: EventStore, requesterId: string, video
     events,
     videoStream(videoId),
     videoDecider,
-    { type: 'DeleteVideo', videoId, requesterId, requesterIsAdmin },
+    { type: 'DeleteVideo', videoId, requesterId, requesterIsAdmin, now: ctx.now },
     ctx,
   );
 }

@@ -19,6 +19,7 @@ import { answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
+import { assertNotRestricted } from '../moderation/decision-commands';
 import { deleteVideo, recordView, setLike, toggleFavorite } from '../social/commands';
 import { actingMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, VideoIdParam, actorEmailField, pageOf, videoIdField } from '../social/http';
@@ -68,6 +69,10 @@ export function videosRouter(deps: AppDeps): Router {
     '/videos/upload',
     requireAuth,
     memberLimit(deps.limits, 'upload', deps.config.MEMBER_LIMITS),
+    // a member restricted from uploading (issue 32) is refused before the file is read
+    (req, _res, next) => {
+      assertNotRestricted(events, currentUserId(req), 'upload', new Date()).then(() => next(), next);
+    },
     // a member whose day's quota is spent is refused before the file is read
     (req, res, next) => {
       if (!deps.config.MEMBER_LIMITS) return next();

@@ -5,3 +5,4 @@ export * from './conversations';
 export * from './identity';
 export * from './admin';
 export * from './analytics';
+export * from './moderation';

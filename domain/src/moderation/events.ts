@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import type { DomainEvent } from '../shared/decider';
 import { REPORT_STATUSES } from './rules';
+import { APPEAL_OUTCOMES, RESTRICTION_SCOPES } from './appeal-rules';
 
 /**
  * Moderation and administrators' operations. Streams:
@@ -8,6 +9,10 @@ import { REPORT_STATUSES } from './rules';
  *   video (it carries the report's numeric id)
  * - `report-<id>`: ReportStatusChanged (the report's moderation life after VideoReported)
  * - `admin-operations`: ProjectionsRebuildRequested
+ * - `video-<id>`: the decisions on a video (VideoVisibilityChanged / VideoDeleted with a decisionNo),
+ *   DecisionAppealed and AppealAnswered on them (the appeal lives with what it contests, so a
+ *   reversal and the visibility it restores are one append)
+ * - `restrictions-<userId>`: MemberRestricted, MemberRestrictionLifted, and the appeals on them
  * The acting administrator is each event's `metadata.userId`.
  */
 const id = z.string().min(1);
@@ -36,16 +41,70 @@ export const ReportStatusChangedSchema = z.object({
 });
 export const ProjectionsRebuildRequestedSchema = z.object({ requestedBy: id });
 
+/** who a decision is about and where it is: the video's author (videoId) or the restricted member (videoId null) */
+const decisionRef = {
+  /** `video-<videoId>-<n>` or `restriction-<userId>-<n>` */
+  decisionId: id,
+  subjectId: id,
+  videoId: z.number().int().positive().nullable(),
+  decisionNo: z.number().int().positive(),
+};
+/** The member contests a decision about them, with their own text (the actor is the member). */
+export const DecisionAppealedSchema = z.object({ ...decisionRef, text: z.string().min(1), at: z.string() });
+/** An administrator answered an appeal: the decision kept or reversed, with their answer to the member. */
+export const AppealAnsweredSchema = z.object({
+  ...decisionRef,
+  outcome: z.enum(APPEAL_OUTCOMES),
+  answer: z.string().min(1),
+  at: z.string(),
+});
+/** An administrator restricts a member from uploading, commenting and/or writing private messages. */
+export const MemberRestrictedSchema = z.object({
+  userId: id,
+  restrictionNo: z.number().int().positive(),
+  scopes: z.array(z.enum(RESTRICTION_SCOPES)).min(1),
+  /** ISO time it ends by itself; null: until lifted */
+  endsAt: z.string().nullable(),
+  reason: z.string().min(1),
+  at: z.string(),
+});
+/** A restriction lifted before its end: by an administrator, or by reversing it on appeal. */
+export const MemberRestrictionLiftedSchema = z.object({
+  userId: id,
+  restrictionNo: z.number().int().positive(),
+  via: z.enum(['admin', 'appeal']),
+  at: z.string(),
+});
+
 export type VideoReported = DomainEvent<'VideoReported', z.infer<typeof VideoReportedSchema>>;
 export type ReportStatusChanged = DomainEvent<'ReportStatusChanged', z.infer<typeof ReportStatusChangedSchema>>;
 export type ProjectionsRebuildRequested = DomainEvent<
   'ProjectionsRebuildRequested',
   z.infer<typeof ProjectionsRebuildRequestedSchema>
 >;
-export type ModerationEvent = VideoReported | ReportStatusChanged | ProjectionsRebuildRequested;
+export type DecisionAppealed = DomainEvent<'DecisionAppealed', z.infer<typeof DecisionAppealedSchema>>;
+export type AppealAnswered = DomainEvent<'AppealAnswered', z.infer<typeof AppealAnsweredSchema>>;
+export type MemberRestricted = DomainEvent<'MemberRestricted', z.infer<typeof MemberRestrictedSchema>>;
+export type MemberRestrictionLifted = DomainEvent<
+  'MemberRestrictionLifted',
+  z.infer<typeof MemberRestrictionLiftedSchema>
+>;
+export type AppealEvent = DecisionAppealed | AppealAnswered;
+export type RestrictionEvent = MemberRestricted | MemberRestrictionLifted | AppealEvent;
+export type ModerationEvent =
+  | VideoReported
+  | ReportStatusChanged
+  | ProjectionsRebuildRequested
+  | AppealEvent
+  | MemberRestricted
+  | MemberRestrictionLifted;
 
 export const moderationEventSchemas = {
   VideoReported: VideoReportedSchema,
   ReportStatusChanged: ReportStatusChangedSchema,
   ProjectionsRebuildRequested: ProjectionsRebuildRequestedSchema,
+  DecisionAppealed: DecisionAppealedSchema,
+  AppealAnswered: AppealAnsweredSchema,
+  MemberRestricted: MemberRestrictedSchema,
+  MemberRestrictionLifted: MemberRestrictionLiftedSchema,
 } as const;

@@ -158,6 +158,7 @@ describe('video visibility', () => {
     visibility,
     requesterId: 'admin',
     requesterIsAdmin,
+    now: new Date('2026-11-29T10:00:00Z'),
   });
   const visibility = (status: 'publique' | 'masquée' | 'supprimée'): VideoEvent => ({
     type: 'VideoVisibilityChanged',
@@ -166,7 +167,22 @@ describe('video visibility', () => {
   it('an administrator hides a video, then makes it public again', () => {
     given(videoDecider, [uploaded])
       .when(set('masquée'))
-      .then([visibility('masquée')]);
+      .then([
+        {
+          type: 'VideoVisibilityChanged',
+          data: {
+            videoId: 7,
+            status: 'masquée',
+            changedBy: 'admin',
+            // a decision its author is told about and may contest (issue 32): SPEC's message when none was chosen
+            decisionNo: 1,
+            ownerId: 'u1',
+            previousStatus: 'publique',
+            reason: 'Votre vidéo a été restreinte pour non-conformité',
+            at: '2026-11-29T10:00:00.000Z',
+          },
+        },
+      ]);
     given(videoDecider, [uploaded, visibility('masquée')])
       .when(set('publique'))
       .then([visibility('publique')]);
@@ -187,7 +203,7 @@ describe('video visibility', () => {
     expect(isVideoAvailable(fold(videoDecider, [uploaded, deletedByAdmin, visibility('publique')]))).toBe(true);
     // and its owner may delete it again
     given(videoDecider, [uploaded, deletedByAdmin, visibility('publique')])
-      .when({ type: 'DeleteVideo', videoId: 7, requesterId: 'u1', requesterIsAdmin: false })
+      .when({ type: 'DeleteVideo', videoId: 7, requesterId: 'u1', requesterIsAdmin: false, now: new Date() })
       .then([deleted]);
   });
   it('a video its owner deleted cannot be brought back: its files are erased', () => {

@@ -1,6 +1,7 @@
 import type { AppEvent } from '../all-events';
 import type { DomainEvent } from '../shared/decider';
 import { MODERATION_MESSAGES, REPORT_CLOSED } from '../moderation/rules';
+import { APPEAL_MESSAGES, RESTRICTION_MESSAGES } from '../moderation/appeal-rules';
 import type { NotificationType } from '@evo/contracts';
 
 /**
@@ -69,6 +70,46 @@ export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
         ]
       : []),
   ],
+  // moderation decisions (issue 32): the member learns the decision with its reason, and the answer to their appeal
+  VideoVisibilityChanged: (d) =>
+    d.decisionNo !== undefined && d.ownerId && d.reason
+      ? [{ type: 'report_update', recipientId: d.ownerId, senderId: null, videoId: d.videoId, detail: d.reason }]
+      : [],
+  VideoDeleted: (d) =>
+    d.decisionNo !== undefined && d.reason
+      ? [{ type: 'report_update', recipientId: d.ownerId, senderId: null, videoId: d.videoId, detail: d.reason }]
+      : [],
+  AppealAnswered: (d) => [
+    {
+      type: 'report_update',
+      recipientId: d.subjectId,
+      senderId: null,
+      videoId: d.videoId ?? 0,
+      detail: APPEAL_MESSAGES.decided(d.outcome, d.answer),
+    },
+  ],
+  MemberRestricted: (d) => [
+    {
+      type: 'report_update',
+      recipientId: d.userId,
+      senderId: null,
+      videoId: 0,
+      detail: RESTRICTION_MESSAGES.notice(d.scopes, d.endsAt, d.reason),
+    },
+  ],
+  // lifted on appeal: the appeal's answer says it
+  MemberRestrictionLifted: (d) =>
+    d.via === 'admin'
+      ? [
+          {
+            type: 'report_update',
+            recipientId: d.userId,
+            senderId: null,
+            videoId: 0,
+            detail: RESTRICTION_MESSAGES.liftedNotice,
+          },
+        ]
+      : [],
 };
 
 /** The French text of a notification, from the sender's pseudo. */

@@ -49,6 +49,19 @@ export const VideoProcessingRetriedSchema = z.object({
 /** the product states and transitions, "Video visibility": who may see a video. */
 export const VIDEO_VISIBILITIES = ['publique', 'masquée', 'supprimée'] as const;
 /**
+ * A moderation decision (an administrator hides or deletes a member's video) carries what its author
+ * is told and may contest (issue 32): the decision's number on the video (its id is
+ * `video-<videoId>-<decisionNo>`), the owner, the visibility before it, the reason (a sanction
+ * message) and when. Absent on older events and on changes that are not decisions (made public).
+ */
+const decisionFields = {
+  decisionNo: z.number().int().positive().optional(),
+  ownerId: z.string().min(1).optional(),
+  previousStatus: z.enum(VIDEO_VISIBILITIES).optional(),
+  reason: z.string().min(1).optional(),
+  at: z.string().optional(),
+};
+/**
  * An administrator set a video's visibility (moderation): hidden or deleted videos leave feeds,
  * suggestions, profiles and counts; made public again, everything comes back.
  */
@@ -57,9 +70,11 @@ export const VideoVisibilityChangedSchema = z.object({
   status: z.enum(VIDEO_VISIBILITIES),
   /** the administrator's user id */
   changedBy: z.string().min(1),
+  ...decisionFields,
 });
 /** Soft delete by the video's owner or an administrator (stream `video-<id>`). */
 export const VideoDeletedSchema = z.object({
+  ...decisionFields,
   videoId: z.number().int().positive(),
   ownerId: z.string().min(1),
   deletedBy: z.string().min(1),

@@ -1,5 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { conflict, forbidden, notFound } from '../shared/errors';
+import type { AppealEvent } from '../moderation/events';
+import { defaultDecisionReason } from '../moderation/appeal-rules';
 import type {
   VideoEvent,
   VideoProcessed,
@@ -51,6 +53,9 @@ export type VideoCommand =
       requesterId: string;
       /** from the requester's user stream (role admin), looked up by the handler */
       requesterIsAdmin: boolean;
+      /** an administrator deleting someone's video decides: when, and why (a sanction message) */
+      now: Date;
+      reason?: string | null;
     }
   | {
       type: 'SetVideoVisibility';
@@ -59,11 +64,13 @@ export type VideoCommand =
       requesterId: string;
       /** from the requester's user stream (role admin), looked up by the handler */
       requesterIsAdmin: boolean;
+      now: Date;
+      /** the sanction message of a hide or delete; SPEC's matching one when none is chosen */
+      reason?: string | null;
     };
 
-/** Every event of a `video-<id>` stream. */
-/** every event of a `video-<id>` stream */
-export type VideoStreamEvent = VideoEvent;
+/** every event of a `video-<id>` stream: its life, and the appeals against moderation decisions on it */
+export type VideoStreamEvent = VideoEvent | AppealEvent;
 
 export type VideoState =
   | { status: 'none' }
@@ -78,6 +85,8 @@ export type VideoState =
       erased?: boolean;
       /** its file's URL path (/uploads/videos/<name>) */
       filePath?: string;
+      /** moderation decisions taken on it so far (the next one is numbered after them) */
+      decisions?: number;
     };
 
 /**
@@ -92,6 +101,20 @@ export const isVideoAvailable = (v: VideoState): v is ExistingVideo =>
 export function requireAvailableVideo(v: VideoState): ExistingVideo {
   if (!isVideoAvailable(v)) throw notFound(VIDEO_MESSAGES.notFound);
   return v;
+}
+
+/** The decision fields of an administrator's hide or delete (see VideoVisibilityChanged). */
+function decision(
+  state: ExistingVideo,
+  command: { visibility: VideoVisibility; now: Date; reason?: string | null },
+): { decisionNo: number; ownerId: string; previousStatus: VideoVisibility; reason: string; at: string } {
+  return {
+    decisionNo: (state.decisions ?? 0) + 1,
+    ownerId: state.ownerId,
+    previousStatus: state.visibility,
+    reason: command.reason || defaultDecisionReason(command.visibility),
+    at: command.now.toISOString(),
+  };
 }
 
 export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> = {
@@ -117,9 +140,23 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
       case 'VideoDeleted':
         return state.status === 'none'
           ? state
-          : { ...state, visibility: 'supprimée', erased: state.erased || event.data.deletedBy === state.ownerId };
+          : {
+              ...state,
+              visibility: 'supprimée',
+              erased: state.erased || event.data.deletedBy === state.ownerId,
+              decisions: Math.max(state.decisions ?? 0, event.data.decisionNo ?? 0),
+            };
       case 'VideoVisibilityChanged':
-        return state.status === 'none' ? state : { ...state, visibility: event.data.status };
+        return state.status === 'none'
+          ? state
+          : {
+              ...state,
+              visibility: event.data.status,
+              decisions: Math.max(state.decisions ?? 0, event.data.decisionNo ?? 0),
+            };
+      case 'DecisionAppealed':
+      case 'AppealAnswered':
+        return state;
     }
   },
   decide(command, state) {
@@ -129,22 +166,17 @@ export const videoDecider: Decider<VideoCommand, VideoStreamEvent, VideoState> =
       // setting the visibility it already has changes nothing: no event
       if (state.visibility === command.visibility) return [];
       if (state.erased) throw conflict(VIDEO_MESSAGES.erasedByOwner);
-      return [
-        {
-          type: 'VideoVisibilityChanged',
-          data: { videoId: state.videoId, status: command.visibility, changedBy: command.requesterId },
-        },
-      ];
+      const data = { videoId: state.videoId, status: command.visibility, changedBy: command.requesterId };
+      // hiding or deleting is a decision its author is told about and may contest; making public is not
+      if (command.visibility === 'publique') return [{ type: 'VideoVisibilityChanged', data }];
+      return [{ type: 'VideoVisibilityChanged', data: { ...data, ...decision(state, command) } }];
     }
     if (command.type === 'DeleteVideo') {
       if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);
       if (command.requesterId !== state.ownerId && !command.requesterIsAdmin) throw forbidden(VIDEO_MESSAGES.notOwner);
-      return [
-        {
-          type: 'VideoDeleted',
-          data: { videoId: state.videoId, ownerId: state.ownerId, deletedBy: command.requesterId },
-        },
-      ];
+      const data = { videoId: state.videoId, ownerId: state.ownerId, deletedBy: command.requesterId };
+      if (command.requesterId === state.ownerId) return [{ type: 'VideoDeleted', data }];
+      return [{ type: 'VideoDeleted', data: { ...decision(state, { ...command, visibility: 'supprimée' }), ...data } }];
     }
     if (command.type === 'RetryProcessing') {
       if (state.status === 'none' || state.visibility === 'supprimée') throw notFound(VIDEO_MESSAGES.notFound);

@@ -104,11 +104,13 @@ describe('video decider', () => {
 });
 
 describe('video deletion', () => {
+  const now = new Date('2026-11-29T10:00:00Z');
   const del = (requesterId: string, requesterIsAdmin = false) => ({
     type: 'DeleteVideo' as const,
     videoId: 7,
     requesterId,
     requesterIsAdmin,
+    now,
   });
   const deleted = (by: string) => ({
     type: 'VideoDeleted' as const,
@@ -123,7 +125,19 @@ describe('video deletion', () => {
   it('an administrator deletes anyone’s video', () => {
     given(videoDecider, [uploaded, { type: 'VideoProcessed', data: processed }])
       .when(del('admin', true))
-      .then([deleted('admin')]);
+      .then([
+        {
+          type: 'VideoDeleted',
+          data: {
+            ...deleted('admin').data,
+            // a decision: its author is told why and may contest it (issue 32)
+            decisionNo: 1,
+            previousStatus: 'publique',
+            reason: 'Votre vidéo a été effacée : non-respect des consignes communautaires',
+            at: now.toISOString(),
+          },
+        },
+      ]);
   });
   it('another member may not', () => {
     given(videoDecider, [uploaded]).when(del('u2')).thenThrows(VIDEO_MESSAGES.notOwner, 'forbidden');

@@ -1,4 +1,11 @@
-import { REPORT_STATUS_LABELS, positionKey, type RecordedAppEvent } from '@evo/domain';
+import {
+  APPEAL_OUTCOME_LABELS,
+  REPORT_STATUS_LABELS,
+  RESTRICTION_SCOPE_LABELS,
+  frenchDateTime,
+  positionKey,
+  type RecordedAppEvent,
+} from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { USERS, type UserDoc } from '../identity/users-projector';
@@ -34,6 +41,9 @@ async function emailOf(store: ReadStore, userId: string): Promise<string> {
   );
 }
 
+const decisionTarget = (d: { videoId: number | null; decisionNo: number }) =>
+  d.videoId !== null ? `décision n° ${d.decisionNo} sur la vidéo #${d.videoId}` : `restriction n° ${d.decisionNo}`;
+
 /** The audit line of an administrator's event; undefined for anything else. */
 async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry | undefined> {
   switch (event.type) {
@@ -47,9 +57,9 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
     }
     case 'VideoVisibilityChanged':
       return {
-        action: 'Visibilité modifiée',
+        action: event.data.decisionNo !== undefined ? 'Décision : vidéo masquée ou supprimée' : 'Visibilité modifiée',
         target: `vidéo #${event.data.videoId}`,
-        details: `Visibilité : ${event.data.status}`,
+        details: `Visibilité : ${event.data.status}${event.data.reason ? ` — Motif : ${event.data.reason}` : ''}`,
       };
     case 'VideoDeleted':
       // an owner deleting their own video is not an administrator's action
@@ -57,7 +67,34 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       return {
         action: 'Vidéo supprimée',
         target: `vidéo #${event.data.videoId}`,
-        details: `Vidéo de ${await emailOf(store, event.data.ownerId)}`,
+        details: `Vidéo de ${await emailOf(store, event.data.ownerId)}${event.data.reason ? ` — Motif : ${event.data.reason}` : ''}`,
+      };
+    // decisions and appeals (issue 32): the actor is the member for an appeal, the administrator otherwise
+    case 'DecisionAppealed':
+      return {
+        action: 'Contestation déposée',
+        target: decisionTarget(event.data),
+        details: `Texte : ${event.data.text}`,
+      };
+    case 'AppealAnswered':
+      return {
+        action: 'Contestation traitée',
+        target: decisionTarget(event.data),
+        details: `${APPEAL_OUTCOME_LABELS[event.data.outcome]} — Réponse : ${event.data.answer}`,
+      };
+    case 'MemberRestricted':
+      return {
+        action: 'Membre restreint',
+        target: await emailOf(store, event.data.userId),
+        details: `Interdit de ${event.data.scopes.map((s) => RESTRICTION_SCOPE_LABELS[s]).join(', ')} ${
+          event.data.endsAt ? `jusqu'au ${frenchDateTime(event.data.endsAt)}` : "jusqu'à levée"
+        } — Motif : ${event.data.reason}`,
+      };
+    case 'MemberRestrictionLifted':
+      return {
+        action: 'Restriction levée',
+        target: await emailOf(store, event.data.userId),
+        details: `Restriction n° ${event.data.restrictionNo}${event.data.via === 'appeal' ? ' (contestation acceptée)' : ''}`,
       };
     case 'GiftAdded':
       return { action: 'Cadeau ajouté', target: `cadeau #${event.data.giftId}`, details: giftDetails(event.data) };
@@ -108,6 +145,10 @@ export const auditProjector: Projector = {
     'PasswordChanged',
     'LoginLockCleared',
     'ProjectionsRebuildRequested',
+    'DecisionAppealed',
+    'AppealAnswered',
+    'MemberRestricted',
+    'MemberRestrictionLifted',
   ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },
   async project(event, store) {

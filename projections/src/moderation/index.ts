@@ -1,3 +1,5 @@
 export * from './reports-projector';
 export * from './moderation-projector';
 export * from './queries';
+export * from './decisions-projector';
+export * from './decision-queries';

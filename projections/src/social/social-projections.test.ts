@@ -101,14 +101,16 @@ function world() {
       );
       return reportId;
     },
-    remove: (u: string, videoId: number, requesterIsAdmin = false) =>
-      handleCommand(
+    remove: (u: string, videoId: number, requesterIsAdmin = false) => {
+      const cx = ctx(u);
+      return handleCommand(
         events,
         videoStream(videoId),
         videoDecider,
-        { type: 'DeleteVideo', videoId, requesterId: u, requesterIsAdmin },
-        ctx(u),
-      ),
+        { type: 'DeleteVideo', videoId, requesterId: u, requesterIsAdmin, now: cx.now },
+        cx,
+      );
+    },
   };
 }
 

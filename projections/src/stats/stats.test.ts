@@ -78,7 +78,7 @@ async function writeKnownHistory(events: EventStore) {
       events,
       videoStream(videoId),
       videoDecider,
-      { type: 'SetVideoVisibility', videoId, visibility: v, requesterId: ids.alice, requesterIsAdmin: true },
+      { type: 'SetVideoVisibility', videoId, visibility: v, requesterId: ids.alice, requesterIsAdmin: true, now: when },
       c(ids.alice, when),
     );
   const wallet = (name: string, command: WalletCommand, when: Date) =>
@@ -188,7 +188,7 @@ async function writeKnownHistory(events: EventStore) {
     events,
     videoStream(6),
     videoDecider,
-    { type: 'DeleteVideo', videoId: 6, requesterId: ids.dave, requesterIsAdmin: false },
+    { type: 'DeleteVideo', videoId: 6, requesterId: ids.dave, requesterIsAdmin: false, now: at(20, 13) },
     c(ids.dave, at(20, 13)),
   );
   await wallet(

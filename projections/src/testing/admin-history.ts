@@ -105,14 +105,16 @@ export async function writeAdminHistory(
   }
 
   // --- visibility (member 2's videos are left alone: other tests read their profile)
-  const visibility = (videoId: number, v: VideoVisibility) =>
-    handleCommand(
+  const visibility = (videoId: number, v: VideoVisibility) => {
+    const cx = ctx();
+    return handleCommand(
       events,
       videoStream(videoId),
       videoDecider,
-      { type: 'SetVideoVisibility', videoId, visibility: v, requesterId: admin, requesterIsAdmin: true },
-      ctx(),
+      { type: 'SetVideoVisibility', videoId, visibility: v, requesterId: admin, requesterIsAdmin: true, now: cx.now },
+      cx,
     );
+  };
   await visibility(firstVideos[0], 'masquée');
   await visibility(firstVideos[0], 'publique');
   // (a video its owner deleted has no files left: an administrator cannot restore it)

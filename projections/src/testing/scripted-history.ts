@@ -199,14 +199,16 @@ async function writeSocialHistory(
     };
     await handleCommand(events, reportClaimStream(videoId, userIds[u]), reportClaimDecider, command, c(userIds[u]));
   };
-  const remove = async (u: number, videoId: number, requesterIsAdmin = false) =>
-    handleCommand(
+  const remove = async (u: number, videoId: number, requesterIsAdmin = false) => {
+    const cx = c(userIds[u]);
+    return handleCommand(
       events,
       videoStream(videoId),
       videoDecider,
-      { type: 'DeleteVideo', videoId, requesterId: userIds[u], requesterIsAdmin },
-      c(userIds[u]),
+      { type: 'DeleteVideo', videoId, requesterId: userIds[u], requesterIsAdmin, now: cx.now },
+      cx,
     );
+  };
 
   for (let i = 0; i < n; i++) {
     const next = (i + 1) % n;

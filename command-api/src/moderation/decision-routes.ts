@@ -1,0 +1,144 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type {
+  ActiveRestrictionsAnswer,
+  AppealsQueueAnswer,
+  MessageAnswer,
+  MyModerationAnswer,
+  RestrictionCreatedAnswer,
+} from '@evo/contracts';
+import { APPEAL_MESSAGES, RESTRICTION_MESSAGES, emailField } from '@evo/domain';
+import { decisionQueries } from '@evo/projections';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { answerWrite } from '../http/read-your-writes';
+import { contextOf } from '../http/context';
+import { bodyOf, parseInput } from '../http/request';
+import { requireAdmin } from '../admin/require-admin';
+import { answerAppeal, appealDecision, liftRestriction, restrictMember } from './decision-commands';
+
+/** any text field: what is not a string counts as empty (the deciders name what is missing) */
+const text = z.unknown().transform((v) => (typeof v === 'string' ? v : ''));
+const AppealBody = z.object({ text });
+const AnswerBody = z.object({ outcome: text, answer: text });
+const RestrictBody = z.object({
+  email: emailField,
+  scopes: z
+    .union([z.array(z.string()), z.string().transform((s) => [s])], {
+      invalid_type_error: RESTRICTION_MESSAGES.noScope,
+      required_error: RESTRICTION_MESSAGES.noScope,
+    })
+    .default([]),
+  duration_hours: z
+    .union([z.number(), z.string().trim().min(1).pipe(z.coerce.number())], {
+      invalid_type_error: RESTRICTION_MESSAGES.negativeDuration,
+    })
+    .nullish(),
+  ends_at: z.string({ invalid_type_error: RESTRICTION_MESSAGES.badEnd }).nullish(),
+  reason: text,
+});
+const DecisionIdParam = z.object({ id: z.string() });
+
+export const DECISION_ROUTE_MESSAGES = { appealSent: APPEAL_MESSAGES.appealSent } as const;
+
+/**
+ * Decisions, appeals and restrictions (issue 32). Members: their decisions and restrictions, and
+ * "Contester la décision". Administrators: the appeals queue (oldest first) and its answers, the
+ * restrictions holding now, restricting and lifting.
+ */
+export function decisionsRouter(deps: AppDeps): Router {
+  const admin = requireAdmin(deps);
+  const decisions = decisionQueries(deps.read);
+  const r = Router();
+
+  r.get(
+    '/moderation/mine',
+    requireAuth,
+    route(async (req, res) => {
+      res.json((await decisions.mine(currentUserId(req), new Date())) satisfies MyModerationAnswer);
+    }),
+  );
+
+  /** { text } → 201 */
+  r.post(
+    '/moderation/decisions/:id/appeal',
+    requireAuth,
+    route(async (req, res) => {
+      const { id } = parseInput(DecisionIdParam, req.params);
+      const body = parseInput(AppealBody, bodyOf(req));
+      const result = await appealDecision(deps.events, currentUserId(req), id, body.text, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.status(201).json({ message: APPEAL_MESSAGES.appealSent } satisfies MessageAnswer);
+    }),
+  );
+
+  r.get(
+    '/admin/appeals',
+    ...admin,
+    route(async (_req, res) => {
+      res.json({ appeals: await decisions.appealsQueue(new Date()) } satisfies AppealsQueueAnswer);
+    }),
+  );
+
+  /** { outcome: maintenue | annulée, answer } */
+  r.put(
+    '/admin/appeals/:id',
+    ...admin,
+    route(async (req, res) => {
+      const { id } = parseInput(DecisionIdParam, req.params);
+      const body = parseInput(AnswerBody, bodyOf(req));
+      const result = await answerAppeal(deps.events, currentUserId(req), id, body, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({
+        message: APPEAL_MESSAGES.answered(body.outcome === 'annulée' ? 'annulée' : 'maintenue'),
+      } satisfies MessageAnswer);
+    }),
+  );
+
+  r.get(
+    '/admin/restrictions',
+    ...admin,
+    route(async (_req, res) => {
+      res.json({ restrictions: await decisions.activeRestrictions(new Date()) } satisfies ActiveRestrictionsAnswer);
+    }),
+  );
+
+  /** { email, scopes: [upload|comment|message], duration_hours? | ends_at? (neither: until lifted), reason } → 201 */
+  r.post(
+    '/admin/restrictions',
+    ...admin,
+    route(async (req, res) => {
+      const body = parseInput(RestrictBody, bodyOf(req));
+      const result = await restrictMember(
+        deps.events,
+        currentUserId(req),
+        {
+          email: body.email,
+          scopes: body.scopes,
+          durationHours: body.duration_hours,
+          endsAt: body.ends_at,
+          reason: body.reason,
+        },
+        contextOf(req),
+      );
+      await answerWrite(deps.sessions, req, res, result.position);
+      res
+        .status(201)
+        .json({ message: RESTRICTION_MESSAGES.restricted, id: result.id } satisfies RestrictionCreatedAnswer);
+    }),
+  );
+
+  r.delete(
+    '/admin/restrictions/:id',
+    ...admin,
+    route(async (req, res) => {
+      const { id } = parseInput(DecisionIdParam, req.params);
+      const result = await liftRestriction(deps.events, currentUserId(req), id, contextOf(req));
+      await answerWrite(deps.sessions, req, res, result.position);
+      res.json({ message: RESTRICTION_MESSAGES.lifted } satisfies MessageAnswer);
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,200 @@
+import { appealDeadline, positionKey, positionToString, restrictionDecisionId, videoDecisionId } from '@evo/domain';
+import type { Doc } from '@evo/infra';
+import type { Projector } from '../runtime/projector';
+import { applyOnce } from '../runtime/write-once';
+import { USERS, type UserDoc } from '../identity/users-projector';
+import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+
+export const MODERATION_DECISIONS = 'moderation_decisions';
+
+/**
+ * One moderation decision about a member (issue 32): an administrator's hide or delete of their
+ * video, or a restriction; with its appeal. Shaped for the member's list (by subject), the appeals
+ * queue (pending, oldest first) and the active restrictions (not lifted; the end is compared with
+ * the clock when read: restrictions end by themselves).
+ */
+export interface DecisionDoc extends Doc {
+  /** `video-<videoId>-<n>` or `restriction-<userId>-<n>` */
+  _id: string;
+  kind: 'video' | 'restriction';
+  subject_id: string;
+  subject_pseudo: string;
+  subject_email: string;
+  video_id: number | null;
+  video_title: string | null;
+  action: string | null;
+  scopes: string[];
+  ends_at: string | null;
+  lifted_at: string | null;
+  reason: string;
+  decided_at: string;
+  /** the decision's log position (fixed width): only later visibility changes end it */
+  decided_pos: string;
+  decided_by: string;
+  appealable_until: string;
+  /** a video decision: not replaced by a later visibility change; a restriction: not lifted */
+  in_force: boolean;
+  appeal_text: string | null;
+  appeal_at: string | null;
+  /** null, en_attente, maintenue or annulée */
+  appeal_status: string | null;
+  appeal_answer: string | null;
+  answered_at: string | null;
+  answered_by: string | null;
+}
+
+const pseudoOf = async (users: ReturnType<typeof usersOf>, id: string) =>
+  (await users.findOne({ _id: id }, { projection: { pseudo: 1 } }))?.pseudo ?? id;
+const usersOf = (store: Parameters<Projector['project']>[1]) => store.collection<UserDoc>(USERS);
+
+/** Decisions and appeals; pushes 'moderation:changed' to the member concerned. */
+export const decisionsProjector: Projector = {
+  name: 'moderation-decisions',
+  collections: [MODERATION_DECISIONS],
+  eventTypes: [
+    'VideoVisibilityChanged',
+    'VideoDeleted',
+    'DecisionAppealed',
+    'AppealAnswered',
+    'MemberRestricted',
+    'MemberRestrictionLifted',
+  ],
+  indexes: {
+    [MODERATION_DECISIONS]: [
+      { key: { subject_id: 1, decided_at: -1 } },
+      { key: { appeal_status: 1, appeal_at: 1 } },
+      { key: { kind: 1, in_force: 1 } },
+      { key: { video_id: 1 } },
+    ],
+  },
+  async project(event, store, ctx) {
+    const decisions = store.collection<DecisionDoc>(MODERATION_DECISIONS);
+    const users = usersOf(store);
+    const admin = event.metadata.userId ?? '';
+    let subjectId: string | undefined;
+    switch (event.type) {
+      case 'VideoVisibilityChanged':
+      case 'VideoDeleted': {
+        const d = event.data;
+        const id = d.decisionNo !== undefined ? videoDecisionId(d.videoId, d.decisionNo) : undefined;
+        // any later visibility change (a reversal, another decision, the owner's deletion) ends the earlier ones
+        await decisions.updateMany(
+          { kind: 'video', video_id: d.videoId, in_force: true, decided_pos: { $lt: positionKey(event.position) } },
+          { $set: { in_force: false } },
+        );
+        if (!id || d.at === undefined || !d.reason) break;
+        const ownerId = d.ownerId ?? '';
+        const owner = await users.findOne({ _id: ownerId }, { projection: { pseudo: 1, email: 1 } });
+        const video = await store
+          .collection<VideoDoc>(VIDEOS)
+          .findOne({ _id: d.videoId }, { projection: { title: 1 } });
+        const created = await applyOnce(
+          decisions,
+          id,
+          event.position,
+          {
+            $set: {
+              kind: 'video',
+              subject_id: ownerId,
+              subject_pseudo: owner?.pseudo ?? '',
+              subject_email: owner?.email ?? '',
+              video_id: d.videoId,
+              video_title: video?.title ?? '',
+              action: event.type === 'VideoDeleted' ? 'supprimée' : event.data.status,
+              scopes: [],
+              ends_at: null,
+              lifted_at: null,
+              reason: d.reason,
+              decided_at: d.at,
+              decided_pos: positionKey(event.position),
+              decided_by: await pseudoOf(users, admin),
+              appealable_until: appealDeadline(d.at).toISOString(),
+            },
+            $setOnInsert: {
+              in_force: true,
+              appeal_text: null,
+              appeal_at: null,
+              appeal_status: null,
+              appeal_answer: null,
+              answered_at: null,
+              answered_by: null,
+            },
+          },
+          { upsert: true },
+        );
+        if (created) subjectId = ownerId;
+        break;
+      }
+      case 'MemberRestricted': {
+        const d = event.data;
+        const member = await users.findOne({ _id: d.userId }, { projection: { pseudo: 1, email: 1 } });
+        const created = await applyOnce(
+          decisions,
+          restrictionDecisionId(d.userId, d.restrictionNo),
+          event.position,
+          {
+            $set: {
+              kind: 'restriction',
+              subject_id: d.userId,
+              subject_pseudo: member?.pseudo ?? '',
+              subject_email: member?.email ?? '',
+              video_id: null,
+              video_title: null,
+              action: null,
+              scopes: [...d.scopes],
+              ends_at: d.endsAt,
+              reason: d.reason,
+              decided_at: d.at,
+              decided_pos: positionKey(event.position),
+              decided_by: await pseudoOf(users, admin),
+              appealable_until: appealDeadline(d.at).toISOString(),
+            },
+            $setOnInsert: {
+              in_force: true,
+              lifted_at: null,
+              appeal_text: null,
+              appeal_at: null,
+              appeal_status: null,
+              appeal_answer: null,
+              answered_at: null,
+              answered_by: null,
+            },
+          },
+          { upsert: true },
+        );
+        if (created) subjectId = d.userId;
+        break;
+      }
+      case 'MemberRestrictionLifted': {
+        const d = event.data;
+        const id = restrictionDecisionId(d.userId, d.restrictionNo);
+        if (await applyOnce(decisions, id, event.position, { $set: { in_force: false, lifted_at: d.at } }))
+          subjectId = d.userId;
+        break;
+      }
+      case 'DecisionAppealed': {
+        const d = event.data;
+        const applied = await applyOnce(decisions, d.decisionId, event.position, {
+          $set: { appeal_text: d.text, appeal_at: d.at, appeal_status: 'en_attente' },
+        });
+        if (applied) subjectId = d.subjectId;
+        break;
+      }
+      case 'AppealAnswered': {
+        const d = event.data;
+        const applied = await applyOnce(decisions, d.decisionId, event.position, {
+          $set: {
+            appeal_status: d.outcome,
+            appeal_answer: d.answer,
+            answered_at: d.at,
+            answered_by: await pseudoOf(users, admin),
+          },
+        });
+        if (applied) subjectId = d.subjectId;
+        break;
+      }
+    }
+    if (subjectId && ctx.live)
+      ctx.push(`user:${subjectId}`, 'moderation:changed', { position: positionToString(event.position) });
+  },
+};
