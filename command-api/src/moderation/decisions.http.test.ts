@@ -183,7 +183,8 @@ describe('appeals against a decision on a video', () => {
     });
     expect(
       lines.some(
-        (l) => l.action === 'Décision : vidéo masquée ou supprimée' && l.details.includes(SANCTION_MESSAGES[0]),
+        (l) =>
+          l.action === 'Visibilité modifiée' && l.details.includes(`Décision n° 1 — Motif : ${SANCTION_MESSAGES[0]}`),
       ),
     ).toBe(true);
   });

@@ -286,8 +286,17 @@ describe('the report workflow, end to end', () => {
     };
     expect(audit.items.slice(0, 4).map((i) => [i.action, i.target, i.details])).toEqual([
       ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : publique'],
-      ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : supprimée'],
-      ['Visibilité modifiée', `vidéo #${videoId}`, 'Visibilité : masquée'],
+      // hiding and deleting are decisions (issue 32): numbered, with the reason the author was given
+      [
+        'Visibilité modifiée',
+        `vidéo #${videoId}`,
+        `Visibilité : supprimée — Décision n° 2 — Motif : ${SANCTION_MESSAGES[1]}`,
+      ],
+      [
+        'Visibilité modifiée',
+        `vidéo #${videoId}`,
+        `Visibilité : masquée — Décision n° 1 — Motif : ${SANCTION_MESSAGES[0]}`,
+      ],
       [
         'Signalement mis à jour',
         `signalement #${report.id} (vidéo #${videoId})`,

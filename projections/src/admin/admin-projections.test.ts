@@ -86,9 +86,10 @@ describe('administration read models', () => {
       .find({ type: 'report_update' }, { sort: { id: 1 } });
     const of = (userId: string) => notes.filter((x) => x.user_id === userId).map((x) => x.message);
     expect(of(userIds[1])).toEqual([SANCTION_MESSAGES[0], 'Votre signalement a été traité.']);
-    expect(of(userIds[0])).toEqual(['Votre signalement a été traité.']);
-    // member 3 got a sanction, then it was withdrawn
-    expect(of(userIds[3])).toEqual([SANCTION_MESSAGES[1]]);
+    // member 0's video was hidden by an administrator: a decision, told with its reason (issue 32)
+    expect(of(userIds[0])).toEqual(['Votre signalement a été traité.', SANCTION_MESSAGES[0]]);
+    // member 3 got a sanction, then it was withdrawn; then their video was hidden: a decision with its reason
+    expect(of(userIds[3])).toEqual([SANCTION_MESSAGES[1], SANCTION_MESSAGES[0]]);
     expect(notes.every((x) => x.sender_email === '' && x.video_id > 0)).toBe(true);
   });
 

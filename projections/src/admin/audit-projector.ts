@@ -41,6 +41,10 @@ async function emailOf(store: ReadStore, userId: string): Promise<string> {
   );
 }
 
+/** a hide or delete is a decision its author may contest (issue 32): its number and reason */
+const decisionDetails = (d: { decisionNo?: number; reason?: string }) =>
+  d.decisionNo !== undefined ? ` — Décision n° ${d.decisionNo}${d.reason ? ` — Motif : ${d.reason}` : ''}` : '';
+
 const decisionTarget = (d: { videoId: number | null; decisionNo: number }) =>
   d.videoId !== null ? `décision n° ${d.decisionNo} sur la vidéo #${d.videoId}` : `restriction n° ${d.decisionNo}`;
 
@@ -57,9 +61,9 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
     }
     case 'VideoVisibilityChanged':
       return {
-        action: event.data.decisionNo !== undefined ? 'Décision : vidéo masquée ou supprimée' : 'Visibilité modifiée',
+        action: 'Visibilité modifiée',
         target: `vidéo #${event.data.videoId}`,
-        details: `Visibilité : ${event.data.status}${event.data.reason ? ` — Motif : ${event.data.reason}` : ''}`,
+        details: `Visibilité : ${event.data.status}${decisionDetails(event.data)}`,
       };
     case 'VideoDeleted':
       // an owner deleting their own video is not an administrator's action
@@ -67,7 +71,7 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       return {
         action: 'Vidéo supprimée',
         target: `vidéo #${event.data.videoId}`,
-        details: `Vidéo de ${await emailOf(store, event.data.ownerId)}${event.data.reason ? ` — Motif : ${event.data.reason}` : ''}`,
+        details: `Vidéo de ${await emailOf(store, event.data.ownerId)}${decisionDetails(event.data)}`,
       };
     // decisions and appeals (issue 32): the actor is the member for an appeal, the administrator otherwise
     case 'DecisionAppealed':

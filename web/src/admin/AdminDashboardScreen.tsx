@@ -22,6 +22,18 @@ const CARDS = [
     text: 'Traiter les vidéos signalées et répondre à leurs auteurs.',
   },
   {
+    to: '/admin/appeals',
+    Icon: FlagIcon,
+    title: 'Contestations',
+    text: 'Les décisions contestées par les membres, des plus anciennes aux plus récentes.',
+  },
+  {
+    to: '/admin/restrictions',
+    Icon: FriendsIcon,
+    title: 'Restrictions',
+    text: 'Restreindre un membre (publier, commenter, messages) et les restrictions en cours.',
+  },
+  {
     to: '/admin/gifts',
     Icon: GiftBoxIcon,
     title: 'Cadeaux',

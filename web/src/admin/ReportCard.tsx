@@ -59,7 +59,8 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
   const changeVisibility = async (visibility: VideoVisibility) => {
     setBusy(true);
     try {
-      await setVideoVisibility(report.video_id, visibility);
+      // the chosen sanction message is the decision's reason (SPEC's matching one when none is chosen)
+      await setVideoVisibility(report.video_id, visibility, visibility === 'publique' ? undefined : sanction);
       toast.success(videoUpdated(visibility));
       onChanged();
     } catch (err) {

@@ -67,8 +67,16 @@ export async function answerReport(id: number, status: string, adminResponse: st
 }
 
 /** PUT /api/videos/:id/visibility { status } → { message } */
-export async function setVideoVisibility(videoId: number, status: VideoVisibility): Promise<MessageAnswer> {
-  return decode(MessageAnswer, await api.put(`/api/videos/${videoId}/visibility`, { status }));
+/** `reason`: the sanction message its author gets with a hide or delete (a decision they may contest) */
+export async function setVideoVisibility(
+  videoId: number,
+  status: VideoVisibility,
+  reason?: string,
+): Promise<MessageAnswer> {
+  return decode(
+    MessageAnswer,
+    await api.put(`/api/videos/${videoId}/visibility`, reason ? { status, reason } : { status }),
+  );
 }
 
 // ---------------------------------------------------------------------------

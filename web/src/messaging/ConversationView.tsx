@@ -12,6 +12,8 @@ import { Composer } from './Composer';
 import { MessageThread } from './MessageThread';
 import { useConversation } from './useConversation';
 import { useMessagePermission } from './useMessagePermission';
+import { RestrictionNotice } from '../moderation/RestrictionNotice';
+import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import './messaging.css';
 
 export const LOAD_FAILED = 'Erreur chargement messages';
@@ -69,6 +71,8 @@ export function ConversationView({
     [],
   );
 
+  // a restriction from writing messages (issue 32): shown before the member tries
+  const restricted = useRestriction('message');
   const send = async (draft: string) => {
     const content = draft.trim();
     if (!content || !other.email) return false; // blank replies are ignored
@@ -88,6 +92,7 @@ export function ConversationView({
       return true;
     } catch (err) {
       setSendError({ detail: errorMessage(err) });
+      refreshAfterRefusal(err);
       return false;
     } finally {
       setSending(false);
@@ -155,9 +160,11 @@ export function ConversationView({
         placeholder="Écrire un message…"
         onSend={send}
         sending={sending}
-        disabled={mustFollow || checkingFollow || !other.email}
+        disabled={restricted !== null || mustFollow || checkingFollow || !other.email}
         disabledReason={
-          mustFollow ? (
+          restricted !== null ? (
+            <RestrictionNotice message={restricted} />
+          ) : mustFollow ? (
             <>
               {MUST_FOLLOW} <Link to={userPath(other.pseudo)}>Voir le profil</Link>
             </>

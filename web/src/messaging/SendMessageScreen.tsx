@@ -9,6 +9,8 @@ import { catalogueForPath, userPath } from '../social/format';
 import { GiftIcon } from '../videos/icons';
 import { sendMessage } from './api';
 import { Composer } from './Composer';
+import { RestrictionNotice } from '../moderation/RestrictionNotice';
+import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import { MUST_FOLLOW } from './ConversationView';
 import { useMessagePermission } from './useMessagePermission';
 import { useRecipient } from './useRecipient';
@@ -36,6 +38,8 @@ export default function SendMessageScreen() {
   const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
 
   // the product validation rules, "Private message": checks in this order.
+  // a restriction from writing messages (issue 32): shown before the member tries
+  const restricted = useRestriction('message');
   const send = async (draft: string) => {
     const content = draft.trim();
     if (!content) {
@@ -64,6 +68,7 @@ export default function SendMessageScreen() {
     } catch (err) {
       // Server refusals (inappropriate word, not following…) are shown as they come.
       setError({ message: SEND_FAILED, detail: errorMessage(err) });
+      refreshAfterRefusal(err);
       return false;
     } finally {
       setSending(false);
@@ -102,9 +107,11 @@ export default function SendMessageScreen() {
               rows={4}
               onSend={send}
               sending={sending}
-              disabled={mustFollow || checkingFollow || !me}
+              disabled={restricted !== null || mustFollow || checkingFollow || !me}
               disabledReason={
-                mustFollow ? (
+                restricted !== null ? (
+                  <RestrictionNotice message={restricted} />
+                ) : mustFollow ? (
                   <>
                     {MUST_FOLLOW} <Link to={userPath(target.pseudo)}>Suivre @{target.pseudo}</Link>
                   </>

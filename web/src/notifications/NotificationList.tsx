@@ -17,6 +17,9 @@ const FOLLOW_BACK = "S'abonner en retour";
 const FOLLOW_BACK_OK = '✅ Abonné en retour !';
 const FOLLOW_BACK_FAILED = '❌ Erreur abonnement en retour';
 const SEE_VIDEO = 'Voir la vidéo';
+const SEE_DECISIONS = 'Voir la décision';
+/** what a reporter is told when their report is closed: about their report, not a decision about them */
+const REPORT_CLOSED = 'Votre signalement a été traité.';
 const EMPTY = 'Aucune notification';
 const DELETE_FAILED = 'Impossible de supprimer la notification.';
 
@@ -62,6 +65,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     Boolean(user?.email && notification.sender_email) &&
     !sameIdentity(notification.sender_email, user?.email);
   // offered only once we know the sender is not followed yet
+  // a moderation decision about the member (issue 32): its page offers "Contester la décision"
+  const aboutMe = notification.type === 'report_update' && notification.message !== REPORT_CLOSED;
   const canFollowBack =
     useFollowsSender(user?.email ?? null, notification.sender_email, followItem) === false && followItem;
 
@@ -137,8 +142,13 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
             </time>
           ) : null}
         </p>
-        {notification.video_id > 0 || canFollowBack ? (
+        {notification.video_id > 0 || canFollowBack || aboutMe ? (
           <div className="notif__actions">
+            {aboutMe ? (
+              <Link to="/moderation" className="btn btn--small btn--secondary" onClick={onNavigate}>
+                {SEE_DECISIONS}
+              </Link>
+            ) : null}
             {notification.video_id > 0 ? (
               <Link
                 to={`/video/${notification.video_id}`}

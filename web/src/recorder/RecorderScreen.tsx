@@ -20,6 +20,8 @@ import {
 } from './recorderState';
 import { RecordingPreview } from './RecordingPreview';
 import { useFaceTracker, type FaceTrackerStatus } from './useFaceTracker';
+import { RestrictionNotice } from '../moderation/RestrictionNotice';
+import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import './recorder.css';
 
 /** the product API calls, "POST videos/upload", recorder fields. */
@@ -66,6 +68,8 @@ function useOverlayImages() {
 
 /** the product screens, "Create video (/create)": camera recorder with face overlays. */
 export default function RecorderScreen() {
+  // a restriction from publishing (issue 32): shown before the member records for nothing
+  const restricted = useRestriction('upload');
   const { user } = useCurrentUser();
   const toast = useToast();
   const [state, dispatch] = useReducer(recorderReducer, initialRecorderState);
@@ -275,6 +279,7 @@ export default function RecorderScreen() {
   };
 
   const onPublish = async () => {
+    if (restricted) return;
     if (!controls.publish || !recording) {
       dispatch({ type: 'publish' }); // nothing recorded: 'Aucune vidéo à publier !'
       return;
@@ -302,6 +307,7 @@ export default function RecorderScreen() {
       if (!mountedRef.current) return;
       if (isAbortError(err)) dispatch({ type: 'publishCancelled' });
       else dispatch({ type: 'publishFailed', detail: err instanceof ApiError ? err.serverMessage : undefined });
+      refreshAfterRefusal(err);
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
       if (mountedRef.current) setProgress(null);
@@ -413,10 +419,16 @@ export default function RecorderScreen() {
             <button type="button" className="btn btn--ghost" disabled={!controls.restart} onClick={onRestart}>
               Recommencer
             </button>
-            <button type="button" className="btn btn--primary" disabled={!controls.publish} onClick={onPublish}>
+            <button
+              type="button"
+              className="btn btn--primary"
+              disabled={!controls.publish || restricted !== null}
+              onClick={onPublish}
+            >
               {state.publishing ? 'Envoi en cours...' : 'Publier'}
             </button>
           </div>
+          <RestrictionNotice message={restricted} />
           {state.publishing ? <ProgressBar value={progress ?? 0} label="Envoi de la vidéo" /> : null}
         </div>
 

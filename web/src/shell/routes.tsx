@@ -72,6 +72,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/friends', Screen: FriendsScreen },
   { path: '/friends-list', Screen: FriendsScreen },
   { path: '/notifications', Screen: NotificationsScreen },
+  { path: '/moderation', Screen: membersOnly(lazy(() => import('../moderation/MyDecisionsScreen'))) },
 
   // Messaging
   { path: '/messages', Screen: InboxScreen },
@@ -106,6 +107,8 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/admin/users', Screen: lazy(() => import('../admin/UsersScreen')) },
   { path: '/admin/tools', Screen: lazy(() => import('../admin/ToolsScreen')) },
   { path: '/admin/audit', Screen: lazy(() => import('../admin/AuditScreen')) },
+  { path: '/admin/appeals', Screen: lazy(() => import('../moderation/AppealsScreen')) },
+  { path: '/admin/restrictions', Screen: lazy(() => import('../moderation/RestrictionsScreen')) },
   { path: '/admin/stats', Screen: lazy(() => import('../admin/stats/StatsHubScreen')) },
   { path: '/admin/stats/general', Screen: lazy(() => import('../admin/stats/GeneralStatsScreen')) },
   { path: '/admin/stats/users', Screen: lazy(() => import('../admin/stats/UsersStatsScreen')) },

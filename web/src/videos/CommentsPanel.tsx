@@ -1,6 +1,6 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { errorMessage } from '../api/http';
+import { ApiError, errorMessage } from '../api/http';
 import { loginPathFor } from '../identity/returnPath';
 import { useCurrentUser } from '../identity/sessionContext';
 import { formatFullDate, formatRelative, isoDate, userPath } from '../social/format';
@@ -8,6 +8,8 @@ import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import type { CommentsState } from './useComments';
 import { postComment, threadComments, type VideoComment } from './videoApi';
+import { RestrictionNotice } from '../moderation/RestrictionNotice';
+import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 
 const PSEUDO_MISSING = '❌ Erreur : pseudo introuvable, reconnectez-vous.';
 const SEND_FAILED = '❌ Erreur envoi commentaire';
@@ -38,6 +40,12 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const threads = comments.data ? threadComments(comments.data) : [];
+  // a restriction from commenting (issue 32): shown before the member tries; a refusal while they
+  // were typing (a restriction taken meanwhile) is shown in the server's words until it is loaded
+  const restricted = useRestriction('comment');
+  const [refusal, setRefusal] = useState<string | null>(null);
+  useEffect(() => setRefusal(null), [restricted]);
+  const blocked = restricted ?? refusal;
 
   const startReply = (comment: VideoComment, rootId: number) => {
     setReplyTo({ id: rootId, pseudo: comment.user_pseudo });
@@ -47,7 +55,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const content = draft.trim();
-    if (!content || sending || !user) return;
+    if (!content || sending || !user || blocked) return;
     if (!user.pseudo.trim()) {
       toast.error(PSEUDO_MISSING);
       return;
@@ -66,6 +74,8 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
       onPosted();
     } catch (err) {
       toast.error(SEND_FAILED, { detail: errorMessage(err) });
+      if (err instanceof ApiError && err.status === 403) setRefusal(errorMessage(err) ?? null);
+      refreshAfterRefusal(err);
     } finally {
       setSending(false);
     }
@@ -144,6 +154,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
 
       {user ? (
         <form className="comments__form" onSubmit={submit} aria-busy={sending}>
+          <RestrictionNotice message={blocked} />
           {replyTo ? (
             <p className="comments__replying">
               <span>Réponse à @{replyTo.pseudo}</span>
@@ -163,10 +174,15 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
               maxLength={1000}
               placeholder={replyTo ? 'Votre réponse…' : 'Votre commentaire…'}
               value={draft}
+              disabled={blocked !== null}
               onChange={(event) => setDraft(event.target.value)}
               onKeyDown={onKeyDown}
             />
-            <button type="submit" className="btn btn--primary btn--small" disabled={sending || !draft.trim()}>
+            <button
+              type="submit"
+              className="btn btn--primary btn--small"
+              disabled={sending || !draft.trim() || blocked !== null}
+            >
               Envoyer
             </button>
           </div>

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import type { Video } from './types';
 
 /** Visibility statuses a video may have besides 'publique' (the product states and transitions, "Video visibility"). */
@@ -27,6 +28,7 @@ export function ModerationNotice({ video, compact = false }: { video: Video; com
       <p className="moderation-notice__message">
         {video.moderation_message ? `Message de la modération : ${video.moderation_message}` : NO_MESSAGE}
       </p>
+      {compact ? null : <Link to="/moderation">Voir la décision et la contester</Link>}
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { useToast } from '../shell/toast';
 import { FileField } from '../shell/ui/FileField';
 import { FormError } from '../shell/ui/FormError';
 import { ProgressBar } from '../shell/ui/ProgressBar';
+import { RestrictionNotice } from '../moderation/RestrictionNotice';
+import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import { uploadVideo } from './uploadApi';
 
 const NO_FILE = 'Choisis une vidéo.';
@@ -40,6 +42,8 @@ export default function UploadScreen() {
   const abortRef = useRef<AbortController | null>(null);
   const preview = usePreviewUrl(file);
   const busy = progress !== null;
+  // a restriction from publishing (issue 32): shown before the member picks a file
+  const restricted = useRestriction('upload');
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -57,7 +61,7 @@ export default function UploadScreen() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || restricted) return;
     if (!file) {
       setError({ message: NO_FILE });
       fileInputRef.current?.focus();
@@ -88,6 +92,7 @@ export default function UploadScreen() {
     } catch (err) {
       if (isAbortError(err)) return;
       setError({ message: UPLOAD_FAILED, detail: err instanceof ApiError ? err.serverMessage : undefined });
+      refreshAfterRefusal(err);
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
       if (!controller.signal.aborted) setProgress(null);
@@ -104,6 +109,7 @@ export default function UploadScreen() {
       <title>Publier une vidéo · EVO</title>
       <h1 id="upload-title">Publier une vidéo</h1>
       <form className="form card" onSubmit={onSubmit} aria-busy={busy}>
+        <RestrictionNotice message={restricted} />
         <FileField
           key={fileInputKey}
           inputRef={fileInputRef}
@@ -147,7 +153,7 @@ export default function UploadScreen() {
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de la vidéo" /> : null}
         {error && error.message !== NO_FILE ? <FormError message={error.message} detail={error.detail} /> : null}
         <div className="form__actions">
-          <button type="submit" className="btn btn--primary" disabled={busy}>
+          <button type="submit" className="btn btn--primary" disabled={busy || restricted !== null}>
             {busy ? 'Envoi en cours...' : 'Publier'}
           </button>
           {busy ? (

@@ -1,0 +1,135 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminDecisionView } from '@evo/contracts';
+import { errorMessage } from '../api/http';
+import { useLoad } from '../api/useLoad';
+import { AdminPage } from '../admin/AdminPage';
+import { useToast } from '../shell/toast';
+import { answerAppeal, fetchAppeals } from './api';
+import { ACTION_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
+import './moderation.css';
+
+const TITLE = 'Contestations';
+const INTRO = 'Les contestations des membres, des plus anciennes aux plus récentes : maintenez ou annulez la décision.';
+const EMPTY = 'Aucune contestation en attente.';
+const CRUMBS = [{ to: '/admin', label: 'Administration' }];
+
+function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered: () => void }) {
+  const toast = useToast();
+  const id = useId();
+  const [answer, setAnswer] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const decide = async (outcome: 'maintenue' | 'annulée') => {
+    setBusy(true);
+    setError(null);
+    try {
+      toast.success((await answerAppeal(item.id, outcome, answer)).message);
+      onAnswered();
+    } catch (err) {
+      setError(errorMessage(err) ?? 'Réponse impossible');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const what =
+    item.kind === 'video'
+      ? `${ACTION_LABELS[item.action ?? ''] ?? 'Décision'} : « ${item.video_title?.trim() || 'Sans titre'} »`
+      : `Restriction : ${item.scopes.map((s) => SCOPE_LABELS[s].toLowerCase()).join(', ')} (${untilText(item.ends_at)})`;
+
+  return (
+    <article className="card decision" aria-labelledby={`${id}-title`} aria-busy={busy} data-appeal={item.id}>
+      <header className="decision__head">
+        <h2 id={`${id}-title`} className="decision__title">
+          {item.kind === 'video' && item.video_id ? <Link to={`/video/${item.video_id}`}>{what}</Link> : what}
+        </h2>
+        <span className="decision__badge">Contestée le {formatWhen(item.appeal!.at)}</span>
+      </header>
+      <p className="admin-decision__subject">
+        Membre : @{item.subject_pseudo} ({item.subject_email})
+      </p>
+      <dl className="decision__meta">
+        <div>
+          <dt>Décision</dt>
+          <dd>{item.reason}</dd>
+        </div>
+        <div>
+          <dt>Prise par</dt>
+          <dd>
+            @{item.decided_by}, le {formatWhen(item.decided_at)}
+          </dd>
+        </div>
+        <div>
+          <dt>Toujours en vigueur</dt>
+          <dd>{item.in_force ? 'Oui' : 'Non (annulée ou remplacée depuis)'}</dd>
+        </div>
+      </dl>
+      <div className="decision__appeal">
+        <p>
+          <strong>Contestation</strong> : {item.appeal!.text}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-answer`}>Réponse au membre</label>
+        <textarea
+          id={`${id}-answer`}
+          rows={3}
+          maxLength={2000}
+          value={answer}
+          onChange={(e) => setAnswer(e.target.value)}
+        />
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="appeal-form__actions">
+        <button
+          type="button"
+          className="btn btn--secondary btn--small"
+          disabled={busy}
+          onClick={() => void decide('maintenue')}
+        >
+          Maintenir la décision
+        </button>
+        <button
+          type="button"
+          className="btn btn--primary btn--small"
+          disabled={busy}
+          onClick={() => void decide('annulée')}
+        >
+          Annuler la décision
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** /admin/appeals: the appeals queue, oldest first. */
+export default function AppealsScreen() {
+  const loaded = useLoad('admin-appeals', (signal) => fetchAppeals(signal));
+  return (
+    <AdminPage title={TITLE} crumbs={CRUMBS} intro={INTRO}>
+      {loaded.error ? (
+        <p className="form-error" role="alert">
+          {errorMessage(loaded.error) ?? 'Chargement impossible'}
+        </p>
+      ) : !loaded.data ? (
+        <p className="loading" role="status">
+          Chargement...
+        </p>
+      ) : loaded.data.length === 0 ? (
+        <p className="card">{EMPTY}</p>
+      ) : (
+        <div className="decision-list">
+          {loaded.data.map((item) => (
+            <AppealCard key={item.id} item={item} onAnswered={() => loaded.reload()} />
+          ))}
+        </div>
+      )}
+    </AdminPage>
+  );
+}
