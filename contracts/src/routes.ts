@@ -42,6 +42,8 @@ export const APP_ROUTE_PATHS = [
   '/coins-received',
   '/coins/received',
   '/coins/retrait',
+  '/analytics',
+  '/analytics/video/:id',
   '/admin',
   '/admin/reports',
   '/admin/transactions',

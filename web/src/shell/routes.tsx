@@ -42,6 +42,8 @@ const InboxScreen = lazy(() => import('../messaging/InboxScreen'));
 const ConversationScreen = lazy(() => import('../messaging/ConversationScreen'));
 const SendMessageScreen = lazy(() => import('../messaging/SendMessageScreen'));
 
+const AnalyticsScreen = membersOnly(lazy(() => import('../analytics/AnalyticsScreen')));
+
 // Coins and gifts screens shown at two paths.
 const WithdrawScreen = lazy(() => import('../coins/WithdrawScreen'));
 const CoinsReceivedScreen = lazy(() => import('../coins/CoinsReceivedScreen'));
@@ -97,6 +99,10 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/coins-received', Screen: CoinsReceivedScreen },
   { path: '/coins/received', Screen: CoinsReceivedScreen },
   { path: '/coins/retrait', Screen: WithdrawScreen },
+
+  // Creator analytics (web/src/analytics): one's own, a video's, anyone's for administrators
+  { path: '/analytics', Screen: AnalyticsScreen },
+  { path: '/analytics/video/:id', Screen: AnalyticsScreen },
 
   // Administration (light top bar)
   { path: '/admin', Screen: lazy(() => import('../admin/AdminDashboardScreen')) },

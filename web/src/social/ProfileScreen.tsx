@@ -227,6 +227,19 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
             ) : null}
           </div>
         ) : null}
+        {!isOther && user ? (
+          <div className="profile__actions">
+            <Link to="/analytics" className="btn btn--secondary">
+              Mes statistiques
+            </Link>
+          </div>
+        ) : isOther && user?.is_admin && viewed.pseudo ? (
+          <div className="profile__actions">
+            <Link to={`/analytics?pseudo=${encodeURIComponent(viewed.pseudo)}`} className="btn btn--secondary">
+              Statistiques du créateur
+            </Link>
+          </div>
+        ) : null}
       </header>
 
       <section className="profile__videos" aria-labelledby="profile-videos-title">

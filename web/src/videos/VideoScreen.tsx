@@ -224,6 +224,11 @@ function VideoPage({ video }: { video: Video }) {
           )}
         </p>
         {video.description ? <p className="video-page__description">{video.description}</p> : null}
+        {actions.isOwner || user?.is_admin ? (
+          <p className="video-page__analytics">
+            <Link to={`/analytics/video/${video.id}`}>Statistiques de la vidéo</Link>
+          </p>
+        ) : null}
         <ModerationNotice video={video} />
       </header>
       {visitor ? <LoginPrompt message={VISITOR_PROMPT} /> : null}
