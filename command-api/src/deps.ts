@@ -1,4 +1,4 @@
-import type { Config, EventStore, IdAllocator, JobQueue, PushBus, RateLimitStore, ReadStore } from '@evo/infra';
+import type { Config, EventStore, IdAllocator, JobQueue, Mailer, PushBus, RateLimitStore, ReadStore } from '@evo/infra';
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
@@ -19,6 +19,8 @@ export interface AppDeps {
   /** every rate limit's counters: this process's, or Redis (shared by every API replica) */
   limits: RateLimitStore;
   uploads: UploadStore;
+  /** password reset links: a mail server (SMTP_URL) or the server log */
+  mailer: Mailer;
   progress: ProjectionProgress;
   /** the in-process read side (embedded role only): rebuilds started by administrators go through it */
   projections?: ProjectionService;

@@ -15,6 +15,7 @@ import {
   createReadStore,
   createRateLimitStore,
   createSessionStore,
+  createMailer,
   DataFileError,
   IdBlocks,
   pushChannelKey,
@@ -224,6 +225,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const jobs = createJobQueue(config);
   const sessions = new Sessions(createSessionStore(config), sessionSecret(config));
   const limits = createRateLimitStore(config);
+  const mailer = createMailer(config);
 
   // no account keeps a password README.md publishes where other machines reach it: refused
   // (naming them) before anything is written, or given DEMO_PASSWORD
@@ -309,6 +311,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     push,
     sessions,
     limits,
+    mailer,
     uploads,
     progress: runner ?? new ReadStoreProgress(read, events),
     projections: runner,
@@ -345,6 +348,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await push.close();
       await sessions.close();
       await limits.close();
+      await mailer.close();
       await read.close();
       if (events instanceof SqliteEventStore) await closeEmbeddedLog(events, config, verifiedUpTo);
       else await events.close();

@@ -6,6 +6,8 @@
 export const APP_ROUTE_PATHS = [
   '/login',
   '/register',
+  '/mot-de-passe-oublie',
+  '/nouveau-mot-de-passe',
   '/',
   '/feed',
   '/users-with-videos',

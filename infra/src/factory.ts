@@ -22,6 +22,9 @@ import { DataFileError } from './eventstore/data-file-error';
 import type { FileStore } from './files/port';
 import { LocalFolderStore } from './files/local-folder-store';
 import { S3FileStore } from './files/s3-file-store';
+import type { Mailer } from './mail/port';
+import { LogMailer } from './mail/log-mailer';
+import { SmtpMailer } from './mail/smtp-mailer';
 
 /** Losing the embedded sessions costs a login, nothing else. */
 const SESSIONS_ADVICE =
@@ -101,6 +104,11 @@ export function createJobQueue(config: Config): JobQueue {
         stalledAfterMs: config.JOB_STALLED_SECONDS * 1000,
       })
     : new InProcessJobQueue();
+}
+
+/** A mail server when SMTP_URL is set, else the server log (the embedded mode on one's machine). */
+export function createMailer(config: Config): Mailer {
+  return config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM) : new LogMailer();
 }
 
 /** Redis when configured (shared by the API processes), else a SQLite file in DATA_DIR. */

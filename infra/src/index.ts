@@ -12,3 +12,4 @@ export * from './health';
 export * from './files/index';
 export * from './limits/index';
 export * from './disk-full';
+export * from './mail/index';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { AdminRightAnswer, AdminUsersAnswer, LoginUnlockedAnswer } from '@evo/contracts';
-import { normalize, userDecider, userStream, type UserState } from '@evo/domain';
+import type { AdminRightAnswer, AdminUsersAnswer, LoginUnlockedAnswer, PasswordResetLinkAnswer } from '@evo/contracts';
+import { RESET_MESSAGES, normalize, userDecider, userStream, type UserState } from '@evo/domain';
 import { handleCommand } from '@evo/infra';
 import { LoginThrottle } from '../identity/login-throttle';
 import { requireMemberBy } from '../identity/members';
@@ -14,6 +14,7 @@ import { requireAdmin } from './require-admin';
 import { adminRoleCommands } from './commands';
 import { ADMIN_ROUTE_MESSAGES as M, EmailBody, UsersQuery } from './schemas';
 import { bodyOf, parseInput } from '../http/request';
+import { PasswordResets, siteBase } from '../identity/password-reset';
 
 const userView = (s: UserState): AdminRightAnswer['user'] =>
   s.status === 'registered'
@@ -26,6 +27,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
   const queries = adminQueries(deps.read);
   const roles = adminRoleCommands(deps.events);
   const logins = new LoginThrottle(deps.limits);
+  const resets = new PasswordResets(deps);
   const r = Router();
 
   /**
@@ -68,6 +70,26 @@ export function adminUsersRouter(deps: AppDeps): Router {
       );
       await answerWrite(deps.sessions, req, res, result.position);
       res.json({ message: M.loginUnlocked(member.email, failures), login_failures: 0 } satisfies LoginUnlockedAnswer);
+    }),
+  );
+
+  /**
+   * A password reset link for a member, answered to the administrator to hand over (a member
+   * without access to their email). Recorded as `PasswordResetIssued` by the administrator (audit).
+   */
+  r.post(
+    '/admin/users/password-reset',
+    ...admin,
+    route(async (req, res) => {
+      const { email } = parseInput(EmailBody, bodyOf(req));
+      const member = await requireMemberBy(deps.events, 'email', email);
+      const issued = await resets.issue(member, 'admin', siteBase(deps, req), contextOf(req));
+      await answerWrite(deps.sessions, req, res, issued.position);
+      res.json({
+        message: RESET_MESSAGES.issuedByAdmin(member.email, resets.ttlMinutes),
+        link: issued.link,
+        expires_at: issued.expiresAt,
+      } satisfies PasswordResetLinkAnswer);
     }),
   );
 

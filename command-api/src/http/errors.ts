@@ -30,6 +30,7 @@ export const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
 };
 
 /** An HTTP answer with a French message. */

@@ -40,6 +40,7 @@ export const AUTH_MESSAGES = {
 export class Sessions {
   private readonly ttlSeconds: number;
   private readonly endListeners: Array<(sessionId: string) => void> = [];
+  private readonly memberEndListeners: Array<(userId: string, keptSessionId: string | undefined) => void> = [];
   /**
    * signed cookie values already verified, and the session id each one names: an HMAC per request
    * was 1 % of a gift send's CPU. Keyed by the whole value (signature included), so a value is
@@ -64,6 +65,17 @@ export class Sessions {
   async end(sessionId: string): Promise<void> {
     await this.store.destroy(sessionId);
     for (const listener of this.endListeners) listener(sessionId);
+  }
+
+  /** `listener` hears of a member's sessions ended together (all but `keptSessionId`). */
+  onMemberSessionsEnded(listener: (userId: string, keptSessionId: string | undefined) => void): void {
+    this.memberEndListeners.push(listener);
+  }
+
+  /** Ends every session of `userId` but `keptSessionId`, everywhere, and their sockets. */
+  async endAllOf(userId: string, keptSessionId?: string): Promise<void> {
+    await this.store.destroyAllOf(userId, keptSessionId);
+    for (const listener of this.memberEndListeners) listener(userId, keptSessionId);
   }
 
   private sign(id: string) {

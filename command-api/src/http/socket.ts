@@ -160,6 +160,10 @@ export function createSocketServer(
   });
   // a session ended here: its sockets close here and, through the Redis adapter, everywhere
   sessions.onEnded((sessionId) => io.in(sessionRoom(sessionId)).disconnectSockets(true));
+  sessions.onMemberSessionsEnded((userId, kept) => {
+    const member = io.in(`user:${userId}`);
+    (kept ? member.except(sessionRoom(kept)) : member).disconnectSockets(true);
+  });
   const expiryCheck = setInterval(() => {
     void disconnectExpired(io, sessions).catch((err: unknown) => log.error({ err }, 'session check failed'));
   }, options.sessionCheckMs ?? 60_000);

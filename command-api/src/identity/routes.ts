@@ -1,7 +1,23 @@
 import { Router } from 'express';
-import type { MeAnswer, ProfileAnswer, PublicUser, RegisteredAnswer, SessionUser } from '@evo/contracts';
+import type {
+  MeAnswer,
+  PasswordResetDoneAnswer,
+  PasswordResetRequestedAnswer,
+  ProfileAnswer,
+  PublicUser,
+  RegisteredAnswer,
+  SessionUser,
+} from '@evo/contracts';
 import { z } from 'zod';
-import { LoginBody, MESSAGES, RegisterBody, normalize } from '@evo/domain';
+import {
+  LoginBody,
+  MESSAGES,
+  PasswordResetBody,
+  PasswordResetRequestBody,
+  RESET_MESSAGES,
+  RegisterBody,
+  normalize,
+} from '@evo/domain';
 import { PROFILE_PAGE, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { DISK_FULL_RETRY_AFTER_SECONDS, HttpError, route } from '../http/errors';
@@ -19,6 +35,7 @@ import { sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
 import { pageQuery } from '../http/page-query';
+import { PasswordResets, siteBase } from './password-reset';
 
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
@@ -40,6 +57,7 @@ export function identityRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs } = deps;
   const queries = identityQueries(read);
   const logins = new LoginThrottle(deps.limits);
+  const resets = new PasswordResets(deps);
   // every registration attempt counts, refused before its files are read
   const registrations: LimitRule = {
     name: 'register-address',
@@ -147,6 +165,50 @@ export function identityRouter(deps: AppDeps): Router {
         role: user.role,
         is_admin: isAdmin,
       } satisfies SessionUser);
+    }),
+  );
+
+  /**
+   * "Mot de passe oublié ?": one answer (202) whatever the email, counted per email and per
+   * address (429 beyond); the link goes by email (SMTP_URL) or to the server log.
+   */
+  r.post(
+    '/auth/password-reset',
+    route(async (req, res) => {
+      const { email } = parseInput(PasswordResetRequestBody, req.body);
+      const asked = await resets.request(email, req.ip ?? 'unknown', siteBase(deps, req), contextOf(req));
+      if (asked.refusedForMs !== undefined) {
+        setRetryAfter(res, asked.refusedForMs);
+        throw new HttpError(429, RESET_MESSAGES.tooMany);
+      }
+      res
+        .status(202)
+        .json({ message: RESET_MESSAGES.requested(resets.ttlMinutes) } satisfies PasswordResetRequestedAnswer);
+    }),
+  );
+
+  /**
+   * A link used: the new password (same rule as at registration) is set, the link serves no more,
+   * the member's other sessions end, their failed logins are forgotten, and this browser is logged in.
+   */
+  r.post(
+    '/auth/password-reset/confirm',
+    route(async (req, res) => {
+      const { token, password } = parseInput(PasswordResetBody, req.body);
+      const { member } = await resets.reset(token, password, contextOf(req));
+      await logins.clearAccount(normalize(member.email));
+      const login = await recordLogin(deps.events, member.userId, contextOf(req, member.userId));
+      await sessions.start(req, res, member.userId);
+      await sessions.endAllOf(member.userId, req.sessionId);
+      await answerWrite(sessions, req, res, login.position);
+      res.json({
+        message: RESET_MESSAGES.done,
+        email: member.email,
+        pseudo: member.pseudo,
+        profile_picture: member.profilePicture,
+        role: member.role,
+        is_admin: member.role === 'admin',
+      } satisfies PasswordResetDoneAnswer);
     }),
   );
 

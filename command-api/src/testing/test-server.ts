@@ -15,8 +15,8 @@ export const PNG_1PX = Buffer.from(
 export const demoVideo = () => readFile(path.join(ASSETS, 'demo/demo-3.mp4'));
 
 /**
- * Test files register many members from one address; the registration limit's own test sets
- * REGISTER_LIMIT_PER_HOUR itself.
+ * Test files register many members (and ask for many reset links) from one address; the limits'
+ * own tests set REGISTER_LIMIT_PER_HOUR and PASSWORD_RESET_LIMIT_PER_HOUR themselves.
  */
 const TEST_REGISTER_LIMIT = '100000';
 
@@ -26,7 +26,13 @@ const TEST_REGISTER_LIMIT = '100000';
  */
 export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { REDIS_URL: _r, MONGO_URL: _m, EVENTSTORE_URL: _e, SESSION_SECRET: _s, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'silent', REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT, ...extra };
+  return {
+    ...rest,
+    LOG_LEVEL: 'silent',
+    REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    PASSWORD_RESET_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    ...extra,
+  };
 }
 
 export interface TestServer extends RunningServer {
@@ -46,6 +52,7 @@ export async function startTestServer(
     DEMO_DATA: 'false',
     LOG_LEVEL: 'silent',
     REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    PASSWORD_RESET_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
     ...env,
   });
   const server = await startServer({ config, port: 0, webDist });

@@ -92,6 +92,10 @@ export type AdminUsersAnswer = z.infer<typeof AdminUsersAnswer>;
 export const LoginUnlockedAnswer = z.object({ message: z.string(), login_failures: z.number() });
 export type LoginUnlockedAnswer = z.infer<typeof LoginUnlockedAnswer>;
 
+/** POST /api/admin/users/password-reset { email }: a reset link for the administrator to hand over. */
+export const PasswordResetLinkAnswer = z.object({ message: z.string(), link: z.string(), expires_at: z.string() });
+export type PasswordResetLinkAnswer = z.infer<typeof PasswordResetLinkAnswer>;
+
 /** POST /api/admin/users/grant | /revoke: the member's role after the change. */
 export const AdminRightAnswer = z.object({
   /** French: '✅ x est maintenant administrateur.' */

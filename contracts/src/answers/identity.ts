@@ -20,3 +20,11 @@ export type MeAnswer = z.infer<typeof MeAnswer>;
 /** POST /api/auth/register → 201 */
 export const RegisteredAnswer = z.object({ message: z.string(), email: z.string(), pseudo: z.string() });
 export type RegisteredAnswer = z.infer<typeof RegisteredAnswer>;
+
+/** POST /api/auth/password-reset { email } → 202: the same answer whether the email names a member or not. */
+export const PasswordResetRequestedAnswer = z.object({ message: z.string() });
+export type PasswordResetRequestedAnswer = z.infer<typeof PasswordResetRequestedAnswer>;
+
+/** POST /api/auth/password-reset/confirm { token, password }: the member, now logged in. */
+export const PasswordResetDoneAnswer = SessionUser.extend({ message: z.string() });
+export type PasswordResetDoneAnswer = z.infer<typeof PasswordResetDoneAnswer>;

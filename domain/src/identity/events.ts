@@ -17,14 +17,45 @@ export const PasswordChangedSchema = z.object({ userId: z.string().min(1), passw
 /** An administrator cleared the member's failed logins (the login limits' counters live outside the log). */
 export const LoginLockClearedSchema = z.object({ userId: z.string().min(1), failures: z.number().int().nonnegative() });
 
+/**
+ * A password reset link was issued (asked by the member for their email, or by an administrator).
+ * Only a SHA-256 of the link's secret is kept: the log never holds a usable link.
+ */
+export const PasswordResetIssuedSchema = z.object({
+  userId: z.string().min(1),
+  tokenHash: z.string().min(1),
+  /** ISO time after which the link is refused */
+  expiresAt: z.string(),
+  issuedBy: z.enum(['member', 'admin']),
+});
+/** A reset link was used (followed by the PasswordChanged it allowed, in the same append). */
+export const PasswordResetUsedSchema = z.object({ userId: z.string().min(1), tokenHash: z.string().min(1) });
+/** The member changed their picture or bio (the pseudo stays: every link and mention names it). */
+export const ProfileUpdatedSchema = z.object({
+  userId: z.string().min(1),
+  bio: z.string(),
+  profilePicture: z.string().min(1),
+});
+
 export type UserRegistered = DomainEvent<'UserRegistered', z.infer<typeof UserRegisteredSchema>>;
 export type UserLoggedIn = DomainEvent<'UserLoggedIn', z.infer<typeof UserLoggedInSchema>>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', z.infer<typeof AdminRoleGrantedSchema>>;
 export type AdminRoleRevoked = DomainEvent<'AdminRoleRevoked', z.infer<typeof AdminRoleRevokedSchema>>;
 export type PasswordChanged = DomainEvent<'PasswordChanged', z.infer<typeof PasswordChangedSchema>>;
 export type LoginLockCleared = DomainEvent<'LoginLockCleared', z.infer<typeof LoginLockClearedSchema>>;
+export type PasswordResetIssued = DomainEvent<'PasswordResetIssued', z.infer<typeof PasswordResetIssuedSchema>>;
+export type PasswordResetUsed = DomainEvent<'PasswordResetUsed', z.infer<typeof PasswordResetUsedSchema>>;
+export type ProfileUpdated = DomainEvent<'ProfileUpdated', z.infer<typeof ProfileUpdatedSchema>>;
 export type UserEvent =
-  UserRegistered | UserLoggedIn | AdminRoleGranted | AdminRoleRevoked | PasswordChanged | LoginLockCleared;
+  | UserRegistered
+  | UserLoggedIn
+  | AdminRoleGranted
+  | AdminRoleRevoked
+  | PasswordChanged
+  | LoginLockCleared
+  | PasswordResetIssued
+  | PasswordResetUsed
+  | ProfileUpdated;
 
 /** Uniqueness claims on an email or a pseudo, one stream per normalised value. */
 export const ValueReservedSchema = z.object({
@@ -46,6 +77,9 @@ export const identityEventSchemas = {
   AdminRoleRevoked: AdminRoleRevokedSchema,
   PasswordChanged: PasswordChangedSchema,
   LoginLockCleared: LoginLockClearedSchema,
+  PasswordResetIssued: PasswordResetIssuedSchema,
+  PasswordResetUsed: PasswordResetUsedSchema,
+  ProfileUpdated: ProfileUpdatedSchema,
   ValueReserved: ValueReservedSchema,
   ValueReleased: ValueReleasedSchema,
 } as const;

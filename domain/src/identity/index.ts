@@ -3,3 +3,4 @@ export * from './rules';
 export * from './user-decider';
 export * from './reservation-decider';
 export * from './skeleton';
+export * from './password-reset';

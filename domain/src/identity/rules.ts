@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cleanedText } from '../shared/text';
 import { pseudoSkeleton } from './skeleton';
+import { RESET_MESSAGES } from './password-reset';
 
 /** Case-insensitive uniqueness: emails and pseudos are compared trimmed and lower-cased. */
 export const normalize = (v: string) => v.trim().toLowerCase();
@@ -100,4 +101,14 @@ export const LoginBody = z.object({
   password: required(MESSAGES.passwordRequired)
     .min(1, MESSAGES.passwordRequired)
     .max(LIMITS.passwordMax, MESSAGES.badCredentials),
+});
+
+/** "Mot de passe oublié ?": the email asked for (any email of the right shape: the answer is the same). */
+export const PasswordResetRequestBody = z.object({ email: emailField });
+/** A reset link used: its token (from the link) and the new password (the registration's rule). */
+export const PasswordResetBody = z.object({
+  token: z
+    .string({ required_error: RESET_MESSAGES.invalid, invalid_type_error: RESET_MESSAGES.invalid })
+    .max(200, RESET_MESSAGES.invalid),
+  password: passwordField,
 });

@@ -1,7 +1,8 @@
 import type { Decider } from '../shared/decider';
-import { DomainError, conflict, notFound } from '../shared/errors';
+import { DomainError, conflict, gone, invalid, notFound } from '../shared/errors';
 import type { UserEvent } from './events';
 import { ADMIN_ROLE, MEMBER_ROLE, MESSAGES } from './rules';
+import { RESET_LINKS_KEPT, RESET_MESSAGES, type ResetLink } from './password-reset';
 
 export type UserCommand =
   | {
@@ -18,6 +19,12 @@ export type UserCommand =
   | { type: 'ChangePassword'; userId: string; passwordHash: string }
   /** an administrator cleared the member's failed logins (`failures`: how many there were) */
   | { type: 'ClearLoginLock'; userId: string; failures: number }
+  /** a reset link (its secret's hash) for the member, usable until `expiresAt` (ISO) */
+  | { type: 'IssuePasswordReset'; userId: string; tokenHash: string; expiresAt: string; issuedBy: 'member' | 'admin' }
+  /** a new password (hashed) through the link whose secret hashes to `tokenHash`, at `now` */
+  | { type: 'ResetPassword'; userId: string; tokenHash: string; passwordHash: string; now: Date }
+  /** the member's picture (a stored file's name) and bio; what did not change appends nothing */
+  | { type: 'UpdateProfile'; userId: string; bio: string; profilePicture: string }
   | { type: 'GrantAdmin'; userId: string }
   | {
       type: 'RevokeAdmin';
@@ -37,8 +44,11 @@ export type UserState =
       email: string;
       pseudo: string;
       passwordHash: string;
+      bio: string;
       profilePicture: string;
       role: typeof ADMIN_ROLE | typeof MEMBER_ROLE;
+      /** the reset links issued lately, newest last */
+      resetLinks: ResetLink[];
     };
 
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
@@ -53,15 +63,41 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
           email: event.data.email,
           pseudo: event.data.pseudo,
           passwordHash: event.data.passwordHash,
+          bio: event.data.bio,
           profilePicture: event.data.profilePicture,
           role: MEMBER_ROLE,
+          resetLinks: [],
         };
       case 'AdminRoleGranted':
         return state.status === 'registered' ? { ...state, role: ADMIN_ROLE } : state;
       case 'AdminRoleRevoked':
         return state.status === 'registered' ? { ...state, role: MEMBER_ROLE } : state;
       case 'PasswordChanged':
-        return state.status === 'registered' ? { ...state, passwordHash: event.data.passwordHash } : state;
+        if (state.status !== 'registered') return state;
+        return {
+          ...state,
+          passwordHash: event.data.passwordHash,
+          // a new password ends the links issued before it
+          resetLinks: state.resetLinks.map((l) => (l.status === 'open' ? { ...l, status: 'closed' } : l)),
+        };
+      case 'PasswordResetIssued': {
+        if (state.status !== 'registered') return state;
+        const { tokenHash, expiresAt } = event.data;
+        const link: ResetLink = { tokenHash, expiresAt, status: 'open' };
+        return { ...state, resetLinks: [...state.resetLinks, link].slice(-RESET_LINKS_KEPT) };
+      }
+      case 'PasswordResetUsed':
+        if (state.status !== 'registered') return state;
+        return {
+          ...state,
+          resetLinks: state.resetLinks.map((l) =>
+            l.tokenHash === event.data.tokenHash ? { ...l, status: 'used' } : l,
+          ),
+        };
+      case 'ProfileUpdated':
+        return state.status === 'registered'
+          ? { ...state, bio: event.data.bio, profilePicture: event.data.profilePicture }
+          : state;
       case 'UserLoggedIn':
       case 'LoginLockCleared':
         return state;
@@ -80,6 +116,26 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return [{ type: 'UserLoggedIn', data: { userId: state.userId } }];
       case 'ChangePassword':
         return [{ type: 'PasswordChanged', data: { userId: state.userId, passwordHash: command.passwordHash } }];
+      case 'IssuePasswordReset': {
+        const { tokenHash, expiresAt, issuedBy } = command;
+        return [{ type: 'PasswordResetIssued', data: { userId: state.userId, tokenHash, expiresAt, issuedBy } }];
+      }
+      case 'ResetPassword': {
+        const link = state.resetLinks.find((l) => l.tokenHash === command.tokenHash);
+        if (!link) throw invalid(RESET_MESSAGES.invalid);
+        if (link.status === 'used') throw gone(RESET_MESSAGES.used);
+        if (link.status === 'closed') throw gone(RESET_MESSAGES.closed);
+        if (command.now.getTime() > Date.parse(link.expiresAt)) throw gone(RESET_MESSAGES.expired);
+        return [
+          { type: 'PasswordResetUsed', data: { userId: state.userId, tokenHash: link.tokenHash } },
+          { type: 'PasswordChanged', data: { userId: state.userId, passwordHash: command.passwordHash } },
+        ];
+      }
+      case 'UpdateProfile': {
+        const { bio, profilePicture } = command;
+        if (bio === state.bio && profilePicture === state.profilePicture) return [];
+        return [{ type: 'ProfileUpdated', data: { userId: state.userId, bio, profilePicture } }];
+      }
       case 'ClearLoginLock':
         return [{ type: 'LoginLockCleared', data: { userId: state.userId, failures: command.failures } }];
       case 'GrantAdmin':

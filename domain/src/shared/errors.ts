@@ -12,7 +12,9 @@ export type DomainErrorKind =
   /** what the command is about does not exist */
   | 'not_found'
   /** the command contradicts the current state (already done, in progress, another version) */
-  | 'conflict';
+  | 'conflict'
+  /** what the command uses existed but is no more (an expired or used one-time link) */
+  | 'gone';
 
 /** A rule broken by a command: its message is French and shown to the member as is. */
 export class DomainError extends Error {
@@ -44,3 +46,4 @@ export const unauthenticated = (m: string) => new DomainError(m, 'unauthenticate
 export const forbidden = (m: string) => new DomainError(m, 'forbidden');
 export const notFound = (m: string) => new DomainError(m, 'not_found');
 export const conflict = (m: string) => new DomainError(m, 'conflict');
+export const gone = (m: string) => new DomainError(m, 'gone');

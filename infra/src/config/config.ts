@@ -143,6 +143,21 @@ const ConfigSchema = z.object({
   UPLOAD_MB_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(2048),
   /** registration attempts a client address may make per hour (each may carry a large video) */
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /**
+   * the mail server that sends password reset links (smtp:// or smtps://, user and password in the
+   * address); unset: the links are written to the server log (embedded mode)
+   */
+  SMTP_URL: z.preprocess(emptyToUndefined, url(['smtp://', 'smtps://']).optional()),
+  /** the sender of EVO's emails */
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().trim().min(3).default('EVO <no-reply@evo.local>')),
+  /** password reset links a client address may ask for per hour (each email: 3 per hour) */
+  PASSWORD_RESET_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** how long a password reset link stays usable */
+  PASSWORD_RESET_TTL_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(60),
   /** the site is reached over HTTPS only: HSTS and upgrade-insecure-requests on every answer */
   HTTPS_ONLY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -19,6 +19,9 @@ export class MemorySessionStore implements SessionStore {
   async destroy(id: string) {
     this.sessions.delete(id);
   }
+  async destroyAllOf(userId: string, keepId?: string) {
+    for (const [id, s] of this.sessions) if (s.data.userId === userId && id !== keepId) this.sessions.delete(id);
+  }
   async close() {
     this.sessions.clear();
   }

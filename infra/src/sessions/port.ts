@@ -11,5 +11,7 @@ export interface SessionStore {
   get(id: string): Promise<SessionData | undefined>;
   set(id: string, data: SessionData, ttlSeconds: number): Promise<void>;
   destroy(id: string): Promise<void>;
+  /** Ends every session of `userId` but `keepId` (a new password logs the member out elsewhere). */
+  destroyAllOf(userId: string, keepId?: string): Promise<void>;
   close(): Promise<void>;
 }

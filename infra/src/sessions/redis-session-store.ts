@@ -35,8 +35,29 @@ export class RedisSessionStore implements SessionStore {
     const raw = await this.call(() => this.redis.get(this.prefix + id));
     return raw ? (JSON.parse(raw) as SessionData) : undefined;
   }
+  /** the ids of a member's sessions (session ids have no ':'), kept as long as their newest session */
+  private userKey = (userId: string) => `${this.prefix}user:${userId}`;
   async set(id: string, data: SessionData, ttlSeconds: number) {
-    await this.call(() => this.redis.set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds));
+    await this.call(() =>
+      this.redis
+        .multi()
+        .set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds)
+        .sadd(this.userKey(data.userId), id)
+        // the latest write of any of them lives longest: the set follows it
+        .expire(this.userKey(data.userId), ttlSeconds)
+        .exec(),
+    );
+  }
+  async destroyAllOf(userId: string, keepId?: string) {
+    const ids = (await this.call(() => this.redis.smembers(this.userKey(userId)))).filter((id) => id !== keepId);
+    if (ids.length === 0) return;
+    await this.call(() =>
+      this.redis
+        .multi()
+        .del(...ids.map((id) => this.prefix + id))
+        .srem(this.userKey(userId), ...ids)
+        .exec(),
+    );
   }
   async destroy(id: string) {
     await this.call(() => this.redis.del(this.prefix + id));

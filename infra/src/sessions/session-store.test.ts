@@ -35,6 +35,23 @@ function sessionStoreContract(name: string, make: () => SessionStore) {
       read!.userId = 'autre';
       expect((await store.get(id))?.userId).toBe('u3');
     });
+    it("ends every session of a member but the one kept, and no one else's", async () => {
+      const member = `m-${randomUUID()}`;
+      const [kept, other, older, someoneElse] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await store.set(older, { userId: member, createdAt: 1 }, 60);
+      await store.set(other, { userId: member, createdAt: 2 }, 60);
+      await store.set(kept, { userId: member, createdAt: 3 }, 60);
+      await store.set(someoneElse, { userId: `x-${member}`, createdAt: 4 }, 60);
+      expect(await store.get(older)).toBeDefined();
+      await store.destroyAllOf(member, kept);
+      expect(await store.get(older)).toBeUndefined();
+      expect(await store.get(other)).toBeUndefined();
+      expect(await store.get(kept)).toEqual({ userId: member, createdAt: 3 });
+      expect(await store.get(someoneElse)).toEqual({ userId: `x-${member}`, createdAt: 4 });
+      await store.destroyAllOf(member);
+      expect(await store.get(kept)).toBeUndefined();
+      await expect(store.destroyAllOf(`nobody-${member}`)).resolves.toBeUndefined();
+    });
     it('destroys an unknown session without complaint', async () => {
       await expect(store.destroy(randomUUID())).resolves.toBeUndefined();
     });
@@ -123,5 +140,20 @@ describe('SqliteSessionStore', () => {
     const bytes = readFileSync(file);
     expect(bytes.includes(Buffer.from(id))).toBe(false);
     expect(bytes.includes(Buffer.from('u7'))).toBe(true);
+  });
+});
+
+describe('SqliteSessionStore, ending a member’s sessions', () => {
+  it('ends the sessions the file holds that this store never read', async () => {
+    const file = path.join(dir, 'all-of.sqlite');
+    const first = new SqliteSessionStore(file);
+    await first.set('a', { userId: 'u7', createdAt: 1 }, 60);
+    await first.set('b', { userId: 'u7', createdAt: 2 }, 60);
+    await first.close();
+    const second = new SqliteSessionStore(file);
+    await second.destroyAllOf('u7', 'b');
+    expect(await second.get('a')).toBeUndefined();
+    expect(await second.get('b')).toEqual({ userId: 'u7', createdAt: 2 });
+    await second.close();
   });
 });

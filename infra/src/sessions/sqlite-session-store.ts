@@ -7,6 +7,9 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 /** sessions (and row keys) kept in memory, the least recently used forgotten first */
 const CACHE_SIZE = 10_000;
 
+/** a session's row key: a SHA-256 of its id */
+const rowKey = (id: string) => createHash('sha256').update(id).digest('base64url');
+
 interface Cached {
   /** the row key: a SHA-256 of the session id */
   key: string;
@@ -40,6 +43,7 @@ export class SqliteSessionStore implements SessionStore {
     get: Database.Statement<[string]>;
     set: Database.Statement<[string, string, number]>;
     destroy: Database.Statement<[string]>;
+    ofUser: Database.Statement<[string]>;
     sweep: Database.Statement<[number]>;
   };
   private readonly writeGroup: Database.Transaction<(writes: PendingWrite[]) => void>;
@@ -66,6 +70,7 @@ export class SqliteSessionStore implements SessionStore {
         'INSERT INTO sessions (key, data, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at',
       ),
       destroy: this.db.prepare('DELETE FROM sessions WHERE key = ?'),
+      ofUser: this.db.prepare("SELECT key FROM sessions WHERE json_extract(data, '$.userId') = ?"),
       sweep: this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
     };
     this.writeGroup = this.db.transaction((writes: PendingWrite[]) => {
@@ -82,7 +87,7 @@ export class SqliteSessionStore implements SessionStore {
     if (entry) {
       this.recent.delete(id);
     } else {
-      entry = { key: createHash('sha256').update(id).digest('base64url'), expiresAt: 0 };
+      entry = { key: rowKey(id), expiresAt: 0 };
       if (this.recent.size >= CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
     }
     this.recent.set(id, entry);
@@ -114,6 +119,22 @@ export class SqliteSessionStore implements SessionStore {
 
   destroy(id: string): Promise<void> {
     return this.write(this.entry(id), undefined);
+  }
+
+  async destroyAllOf(userId: string, keepId?: string): Promise<void> {
+    // what is queued is written first, so that the file holds every session of the member
+    this.flush();
+    const keepKey = keepId === undefined ? undefined : rowKey(keepId);
+    const keys = (this.statements.ofUser.all(userId) as Array<{ key: string }>)
+      .map((r) => r.key)
+      .filter((k) => k !== keepKey);
+    for (const entry of this.recent.values()) {
+      if (entry.key !== keepKey && entry.data?.userId === userId) {
+        entry.data = undefined;
+        entry.expiresAt = 0;
+      }
+    }
+    await Promise.all(keys.map((key) => this.write({ key, expiresAt: 0 }, undefined)));
   }
 
   /** Changes the cached entry at once and queues its row's write (undefined: delete) for the next group. */

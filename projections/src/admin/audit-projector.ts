@@ -120,6 +120,14 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
         target: await emailOf(store, event.data.userId),
         details: `${event.data.failures} échec(s) effacé(s)`,
       };
+    case 'PasswordResetIssued':
+      // a member asking for their own link is not an administrator's action
+      if (event.data.issuedBy !== 'admin') return undefined;
+      return {
+        action: 'Lien de réinitialisation du mot de passe créé',
+        target: await emailOf(store, event.data.userId),
+        details: `Valable jusqu'au ${event.data.expiresAt}`,
+      };
     case 'ProjectionsRebuildRequested':
       return { action: 'Reconstruction des projections lancée', target: 'projections', details: '' };
     default:
@@ -148,6 +156,7 @@ export const auditProjector: Projector = {
     'AdminRoleRevoked',
     'PasswordChanged',
     'LoginLockCleared',
+    'PasswordResetIssued',
     'ProjectionsRebuildRequested',
     'DecisionAppealed',
     'AppealAnswered',

@@ -6,7 +6,7 @@ import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
-import { setAdminRight, unlockLogin, type AdminUser } from './api';
+import { issuePasswordResetLink, setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
 import { formatDate, formatDateTime, formatNumber } from './format';
 import { useAdminUsers, useDebounced } from './hooks';
@@ -43,6 +43,8 @@ export default function UsersScreen() {
   const debounced = useDebounced(draft, 300);
   const users = useAdminUsers(q, page, PAGE_SIZE);
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  /** the last reset link issued, shown for the administrator to hand over */
+  const [resetLink, setResetLink] = useState<{ who: string; message: string; link: string } | null>(null);
 
   // the typed search becomes ?q= (and goes back to page 1) once typing pauses
   useEffect(() => {
@@ -107,6 +109,33 @@ export default function UsersScreen() {
     }
   };
 
+  const issueResetLink = async (user: AdminUser) => {
+    const ok = await confirm(`Créer un lien de réinitialisation du mot de passe pour ${who(user)} ?`, {
+      confirmLabel: 'Créer le lien',
+    });
+    if (!ok) return;
+    setPendingEmail(user.email);
+    try {
+      const answer = await issuePasswordResetLink(user.email);
+      setResetLink({ who: who(user), message: answer.message, link: answer.link });
+    } catch (err) {
+      toast.error(errorMessage(err) ?? ACTION_FAILED);
+    } finally {
+      setPendingEmail(null);
+    }
+  };
+
+  const copyResetLink = async () => {
+    if (!resetLink) return;
+    try {
+      await navigator.clipboard.writeText(resetLink.link);
+      toast.success('Lien copié !');
+    } catch {
+      // no clipboard (an insecure origin): the field is selected for a manual copy
+      (document.getElementById('admin-reset-link') as HTMLInputElement | null)?.select();
+    }
+  };
+
   const data = users.data;
   let content;
   if (users.error && !data) {
@@ -167,24 +196,33 @@ export default function UsersScreen() {
                       </Link>
                     </td>
                     <td>
-                      {user.login_failures > 0 ? (
-                        <span className="admin-login-lock">
-                          <span className="admin-login-lock__count">
-                            {user.login_failures} échec{user.login_failures > 1 ? 's' : ''} (15 min)
+                      <div className="admin-login-cell">
+                        {user.login_failures > 0 ? (
+                          <span className="admin-login-lock">
+                            <span className="admin-login-lock__count">
+                              {user.login_failures} échec{user.login_failures > 1 ? 's' : ''} (15 min)
+                            </span>
+                            <button
+                              type="button"
+                              className="btn btn--secondary btn--small"
+                              disabled={pendingEmail === user.email}
+                              aria-label={`Débloquer la connexion de ${who(user)}`}
+                              onClick={() => void unlock(user)}
+                            >
+                              Débloquer
+                            </button>
                           </span>
-                          <button
-                            type="button"
-                            className="btn btn--secondary btn--small"
-                            disabled={pendingEmail === user.email}
-                            aria-label={`Débloquer la connexion de ${who(user)}`}
-                            onClick={() => void unlock(user)}
-                          >
-                            Débloquer
-                          </button>
-                        </span>
-                      ) : (
-                        <span className="admin-login-lock__none">—</span>
-                      )}
+                        ) : null}
+                        <button
+                          type="button"
+                          className="btn btn--ghost btn--small"
+                          disabled={pendingEmail === user.email}
+                          aria-label={`Créer un lien de réinitialisation du mot de passe pour ${who(user)}`}
+                          onClick={() => void issueResetLink(user)}
+                        >
+                          Lien mot de passe
+                        </button>
+                      </div>
                     </td>
                     <td>
                       <button
@@ -222,7 +260,7 @@ export default function UsersScreen() {
     <AdminPage
       title={TITLE}
       crumbs={[ADMIN_CRUMB]}
-      intro="Rechercher un membre, voir son activité, débloquer sa connexion, gérer les droits d’administrateur."
+      intro="Rechercher un membre, voir son activité, débloquer sa connexion, lui créer un lien pour changer de mot de passe, gérer les droits d’administrateur."
     >
       <div className="admin-toolbar">
         <div className="field admin-toolbar__search">
@@ -243,6 +281,30 @@ export default function UsersScreen() {
           </p>
         ) : null}
       </div>
+      {resetLink ? (
+        <section className="admin-reset-link" aria-labelledby="admin-reset-link-title">
+          <h2 id="admin-reset-link-title">Lien de réinitialisation pour {resetLink.who}</h2>
+          <p role="status">{resetLink.message}</p>
+          <div className="admin-reset-link__row">
+            <label htmlFor="admin-reset-link" className="sr-only">
+              Lien de réinitialisation
+            </label>
+            <input
+              id="admin-reset-link"
+              type="text"
+              readOnly
+              value={resetLink.link}
+              onFocus={(event) => event.target.select()}
+            />
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void copyResetLink()}>
+              Copier
+            </button>
+            <button type="button" className="btn btn--ghost btn--small" onClick={() => setResetLink(null)}>
+              Fermer
+            </button>
+          </div>
+        </section>
+      ) : null}
       {content}
     </AdminPage>
   );

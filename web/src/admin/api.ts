@@ -11,6 +11,7 @@ import {
   LedgerReconciliation,
   LoginUnlockedAnswer,
   MessageAnswer,
+  PasswordResetLinkAnswer,
   RebuildView,
   REPORT_STATUSES,
   ReportAnsweredAnswer,
@@ -189,6 +190,11 @@ export async function fetchAdminUsers(q: string, page: number, limit: number, si
 /** POST /api/admin/users/grant | /revoke { email } → { message, user: { id, email, pseudo, role, is_admin } } */
 export async function setAdminRight(email: string, grant: boolean): Promise<AdminRightAnswer> {
   return decode(AdminRightAnswer, await api.post(`/api/admin/users/${grant ? 'grant' : 'revoke'}`, { email }));
+}
+
+/** POST /api/admin/users/password-reset { email } → a reset link for the administrator to hand over */
+export async function issuePasswordResetLink(email: string): Promise<PasswordResetLinkAnswer> {
+  return decode(PasswordResetLinkAnswer, await api.post('/api/admin/users/password-reset', { email }));
 }
 
 /** POST /api/admin/users/unlock-login { email } → { message, login_failures: 0 }: the member's failed logins cleared */

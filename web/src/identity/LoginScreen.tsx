@@ -102,6 +102,11 @@ export default function LoginScreen() {
             onChange={(event) => setPassword(event.target.value)}
           />
         </div>
+        <p className="auth__forgot">
+          <Link to="/mot-de-passe-oublie" state={{ email: email.trim() }}>
+            Mot de passe oublié ?
+          </Link>
+        </p>
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
         <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
           {busy ? 'Connexion...' : 'Se connecter'}

@@ -9,6 +9,7 @@ import { login, register } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
 import { useCurrentUser } from './sessionContext';
 import { useToast } from '../shell/toast';
+import { PASSWORD_MIN, PASSWORD_RULE } from './passwordRule';
 
 const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
 const REGISTER_FAILED = "❌ Erreur lors de l'inscription.";
@@ -16,9 +17,6 @@ const WRONG_IMAGE = 'Choisissez un fichier image.';
 const WRONG_VIDEO = 'Choisissez un fichier vidéo.';
 /** SPEC's success message, shown as the new member lands on their profile, logged in */
 const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
-/** the server's rule (domain/src/identity/rules.ts, LIMITS.passwordMin), said before submitting */
-const PASSWORD_MIN = 8;
-export const PASSWORD_RULE = `Au moins ${PASSWORD_MIN} caractères.`;
 
 /** what each field says when it is left empty (SPEC: every field is required) */
 const MISSING: Record<TextField | 'profilePic' | 'video', string> = {

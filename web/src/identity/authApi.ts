@@ -1,4 +1,10 @@
-import { MeAnswer, RegisteredAnswer, SessionUser } from '@evo/contracts';
+import {
+  MeAnswer,
+  PasswordResetDoneAnswer,
+  PasswordResetRequestedAnswer,
+  RegisteredAnswer,
+  SessionUser,
+} from '@evo/contracts';
 import { ApiError, api, uploadWithProgress } from '../api/http';
 import { decode } from '../api/decode';
 import type { CurrentUser } from './session';
@@ -55,4 +61,20 @@ export async function register(
   form.append('video', input.video);
   const options = { onProgress, signal, skipAuthRedirect: true };
   return decode(RegisteredAnswer, await uploadWithProgress('/api/auth/register', form, options));
+}
+
+/** POST /api/auth/password-reset: the same French answer whether the email names a member or not. */
+export async function askPasswordReset(email: string): Promise<PasswordResetRequestedAnswer> {
+  return decode(
+    PasswordResetRequestedAnswer,
+    await api.post('/api/auth/password-reset', { email }, { skipAuthRedirect: true }),
+  );
+}
+
+/** POST /api/auth/password-reset/confirm: the new password set through the link; the member is logged in. */
+export async function confirmPasswordReset(token: string, password: string): Promise<PasswordResetDoneAnswer> {
+  return decode(
+    PasswordResetDoneAnswer,
+    await api.post('/api/auth/password-reset/confirm', { token, password }, { skipAuthRedirect: true }),
+  );
 }

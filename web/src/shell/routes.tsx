@@ -52,6 +52,8 @@ const CoinsReceivedScreen = lazy(() => import('../coins/CoinsReceivedScreen'));
 export const BARE_ROUTES: AppRoute[] = [
   { path: '/login', Screen: lazy(() => import('../identity/LoginScreen')) },
   { path: '/register', Screen: lazy(() => import('../identity/RegisterScreen')) },
+  { path: '/mot-de-passe-oublie', Screen: lazy(() => import('../identity/ForgotPasswordScreen')) },
+  { path: '/nouveau-mot-de-passe', Screen: lazy(() => import('../identity/ResetPasswordScreen')) },
 ];
 
 /** Rendered inside the common layout (top bar + bottom bar). */

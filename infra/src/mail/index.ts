@@ -1,0 +1,3 @@
+export * from './port';
+export * from './log-mailer';
+export * from './smtp-mailer';

@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { errorMessage, isAbortError } from '../api/http';
+import { FormError } from '../shell/ui/FormError';
+import { AuthPage } from './AuthPage';
+import { askPasswordReset } from './authApi';
+
+const EMAIL_MISSING = 'Indique ton email.';
+const ASK_FAILED = "❌ La demande n'a pas pu être envoyée.";
+
+/**
+ * "Mot de passe oublié ?": the member gives their email and gets a link (by email, or from an
+ * administrator). The answer is the same whether the email is known or not.
+ */
+export default function ForgotPasswordScreen() {
+  const location = useLocation();
+  const prefill = (location.state as { email?: unknown } | null)?.email;
+  const [email, setEmail] = useState(typeof prefill === 'string' ? prefill : '');
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!email.trim()) {
+      setError({ message: EMAIL_MISSING });
+      document.getElementById('forgot-email')?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      setSent((await askPasswordReset(email.trim())).message);
+    } catch (err) {
+      if (isAbortError(err)) return;
+      setError({ message: ASK_FAILED, detail: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthPage title="Mot de passe oublié" titleId="forgot-title">
+      {sent ? (
+        <p className="alert alert--success" role="status">
+          {sent}
+        </p>
+      ) : (
+        <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
+          <p className="auth__lead">
+            Indique l’email de ton compte : on t’envoie un lien pour choisir un nouveau mot de passe.
+          </p>
+          <div className="field">
+            <label htmlFor="forgot-email">Email</label>
+            <input
+              id="forgot-email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+          {error ? <FormError message={error.message} detail={error.detail} /> : null}
+          <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+            {busy ? 'Envoi...' : 'Recevoir un lien'}
+          </button>
+        </form>
+      )}
+      <p className="auth__switch">
+        <Link to="/login">Retour à la connexion</Link>
+      </p>
+    </AuthPage>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { errorMessage, isAbortError } from '../api/http';
+import { FormError } from '../shell/ui/FormError';
+import { useToast } from '../shell/toast';
+import { AuthPage } from './AuthPage';
+import { confirmPasswordReset } from './authApi';
+import { PASSWORD_MIN, PASSWORD_RULE } from './passwordRule';
+import { useCurrentUser } from './sessionContext';
+
+const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
+const NO_TOKEN = 'Ce lien est incomplet. Ouvre le lien reçu en entier, ou demande un nouveau lien.';
+const RESET_FAILED = "❌ Le mot de passe n'a pas pu être changé.";
+
+/**
+ * The page a reset link opens (/nouveau-mot-de-passe#<token>; the token stays in the fragment, which
+ * no server sees): a new password twice, then the member lands on their profile, logged in.
+ */
+export default function ResetPasswordScreen() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { signIn } = useCurrentUser();
+  const token = decodeURIComponent(location.hash.replace(/^#/, ''));
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [tried, setTried] = useState(false);
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const tooShort = password.length < PASSWORD_MIN;
+  const mismatch = confirm !== '' && password !== confirm;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setTried(true);
+    if (tooShort) {
+      document.getElementById('reset-password')?.focus();
+      return;
+    }
+    if (password !== confirm) {
+      setError({ message: PASSWORD_MISMATCH });
+      document.getElementById('reset-confirm')?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await confirmPasswordReset(token, password);
+      const { message, ...user } = answer;
+      signIn(user);
+      toast.success(message);
+      navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
+    } catch (err) {
+      if (isAbortError(err)) return;
+      setError({ message: errorMessage(err) ?? RESET_FAILED });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthPage title="Nouveau mot de passe" titleId="reset-title">
+      {!token ? (
+        <FormError message={NO_TOKEN} />
+      ) : (
+        <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
+          <div className="field">
+            <label htmlFor="reset-password">Nouveau mot de passe</label>
+            <input
+              id="reset-password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              aria-invalid={tried && tooShort ? true : undefined}
+              aria-describedby="reset-password-rule"
+            />
+            <p id="reset-password-rule" className={tried && tooShort ? 'field__error' : 'field__hint'}>
+              {PASSWORD_RULE}
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="reset-confirm">Confirme le mot de passe</label>
+            <input
+              id="reset-confirm"
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => setConfirm(event.target.value)}
+              aria-invalid={mismatch ? true : undefined}
+            />
+          </div>
+          {error ? <FormError message={error.message} detail={error.detail} /> : null}
+          <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+            {busy ? 'Enregistrement...' : 'Changer mon mot de passe'}
+          </button>
+        </form>
+      )}
+      <p className="auth__switch">
+        <Link to="/mot-de-passe-oublie">Demander un nouveau lien</Link>
+      </p>
+    </AuthPage>
+  );
+}
