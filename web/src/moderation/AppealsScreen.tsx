@@ -52,7 +52,7 @@ function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered:
       </p>
       <dl className="decision__meta">
         <div>
-          <dt>Décision</dt>
+          <dt>Motif de la décision</dt>
           <dd>{item.reason}</dd>
         </div>
         <div>

@@ -18,8 +18,9 @@ export const APPEAL_STATUS_LABELS: Record<string, string> = {
   annulée: 'Décision annulée',
 };
 
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
-const date = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
+// Paris time, as the server's refusals word a restriction's end: one moment reads the same everywhere
+const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const date = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' });
 
 export const formatWhen = (iso: string) => dateTime.format(new Date(iso));
 export const formatDay = (iso: string) => date.format(new Date(iso));
