@@ -242,4 +242,23 @@ describe.skipIf(!!skip)('creator analytics', () => {
     await screenshot(admin.page, 'analytics-admin-desktop');
     await admin.context.close();
   }, 90_000);
+
+  it('a creator sees a new follower counted without reloading the page', async () => {
+    const { context, page, errors } = await loggedInPage(
+      live.browser,
+      live.server.url,
+      alice.member,
+      SIZES[0].viewport,
+    );
+    await page.goto(`${live.server.url}/analytics`);
+    const gained = page.locator('.analytics__card', { hasText: 'Abonnés gagnés' }).locator('strong');
+    await expect.poll(() => gained.textContent()).toBe(String(week.gained));
+    // the socket is connected once the app has its catch-up ('sync')
+    await page.waitForLoadState('networkidle');
+    const follow = await bob.client.post('/api/users/follows/follow', { followingPseudo: alice.member.pseudo });
+    expect(follow.status).toBe(200);
+    await expect.poll(() => gained.textContent(), { timeout: 15_000 }).toBe(String(week.gained + 1));
+    expect(realErrors(errors)).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   ANALYTICS_PERIODS,
@@ -9,6 +10,7 @@ import {
 } from '@evo/contracts';
 import { errorMessage } from '../api/http';
 import { useLoad } from '../api/useLoad';
+import { useSocketEvent } from '../shell/socket';
 import { FormError } from '../shell/ui/FormError';
 import { useCurrentUser } from '../identity/sessionContext';
 import { fetchCreatorAnalytics, fetchVideoAnalytics, periodParam } from './api';
@@ -87,6 +89,30 @@ function chartsOf(days: AnalyticsDay[], withCreator: boolean) {
     );
   }
   return { labels, charts };
+}
+
+/**
+ * One's own figures follow what happens to them: a like, comment, follow or gift notifies the
+ * creator, and the screen loads again (once a second at most; views do not notify).
+ */
+function useLiveReload(reload: () => void, enabled: boolean) {
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const later = () => {
+    if (!enabled || timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      reload();
+    }, 1000);
+  };
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useSocketEvent('notification:new', later);
+  useSocketEvent('gift:received', later);
+  useSocketEvent('follow:new', later);
 }
 
 function PeriodPicker({ period }: { period: AnalyticsPeriod }) {
@@ -188,6 +214,7 @@ function CreatorAnalytics({ period }: { period: AnalyticsPeriod }) {
   const { user } = useCurrentUser();
   const mine = !pseudo || pseudo.toLowerCase() === user?.pseudo.toLowerCase();
   const title = mine ? 'Mes statistiques' : `Statistiques de @${pseudo}`;
+  useLiveReload(loaded.reload, mine);
   return (
     <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.loading}>
       <title>{`${title} · EVO`}</title>
@@ -215,6 +242,8 @@ function CreatorAnalytics({ period }: { period: AnalyticsPeriod }) {
 function VideoAnalytics({ videoId, period }: { videoId: string; period: AnalyticsPeriod }) {
   const loaded = useLoad(`video:${videoId}:${period}`, (signal) => fetchVideoAnalytics(videoId, period, signal));
   const video = loaded.data?.video;
+  const { user } = useCurrentUser();
+  useLiveReload(loaded.reload, video !== undefined && video.owner_pseudo.toLowerCase() === user?.pseudo.toLowerCase());
   const title = video ? `Statistiques de « ${video.title} »` : 'Statistiques de la vidéo';
   return (
     <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.loading}>
