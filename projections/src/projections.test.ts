@@ -209,6 +209,9 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
         'coin_movements',
         'gift_catalog',
         'gifts_received',
+        'analytics_creator_days',
+        'analytics_video_days',
+        'analytics_videos',
       ]),
     );
     expect(a).toEqual(b);
