@@ -98,6 +98,7 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       const form = page.locator('form.restriction-form');
       await form.getByLabel('Adresse e-mail du membre').fill(target.member.email);
       await form.getByLabel('Écrire des messages privés').check();
+      await form.getByLabel('Publier des vidéos').check();
       // an end in the past: refused in French, nothing listed
       await form.getByLabel('Durée').selectOption('date');
       await form.getByLabel('Fin de la restriction').fill('2020-01-01T10:00');
@@ -117,7 +118,9 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       await toast(page, 'Restriction enregistrée.').waitFor();
       const listed = page.locator('[data-restriction]', { hasText: `@${target.member.pseudo}` });
       await listed.waitFor();
-      expect(await listed.getByText('commenter, écrire des messages privés').isVisible()).toBe(true);
+      expect(await listed.getByText('publier des vidéos, commenter, écrire des messages privés').isVisible()).toBe(
+        true,
+      );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `e2e-moderation-admin-restrictions-${size.name}`);
       expect(realErrors(errors)).toEqual([]);
@@ -139,9 +142,23 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       // and on the page of its decisions, with the way to contest it
       await notice.getByRole('link', { name: 'Voir la décision et la contester' }).click();
       await m.page.waitForURL((u) => u.pathname === '/moderation');
-      await m.page.getByText('Restriction : commenter, écrire des messages privés').waitFor();
+      await m.page.getByText('Restriction : publier des vidéos, commenter, écrire des messages privés').waitFor();
       expect(await m.page.getByRole('button', { name: 'Contester la décision' }).isVisible()).toBe(true);
       await screenshot(m.page, `e2e-moderation-restricted-decisions-${size.name}`);
+      // the message composer and the upload form say it too, before a try
+      await m.page.goto(`${live.server.url}/send-message/${authors[size.name].member.pseudo}`);
+      const messageNotice = m.page.locator('.composer .restriction-notice');
+      await messageNotice
+        .getByText(/^Restriction en cours : vous ne pouvez pas écrire des messages privés jusqu'au /)
+        .waitFor();
+      expect(await m.page.getByRole('button', { name: 'Envoyer' }).isDisabled()).toBe(true);
+      expect(await sidewaysOverflow(m.page)).toBeLessThanOrEqual(0);
+      await screenshot(m.page, `e2e-moderation-restricted-message-${size.name}`, { fullPage: false });
+      await m.page.goto(`${live.server.url}/upload`);
+      await m.page.getByText(/^Restriction en cours : vous ne pouvez pas publier des vidéos jusqu'au /).waitFor();
+      expect(await m.page.getByRole('button', { name: 'Publier' }).isDisabled()).toBe(true);
+      expect(await sidewaysOverflow(m.page)).toBeLessThanOrEqual(0);
+      await screenshot(m.page, `e2e-moderation-restricted-upload-${size.name}`, { fullPage: false });
       expect(realErrors(m.errors)).toEqual([]);
       await m.context.close();
     }, 120_000);

@@ -45,6 +45,11 @@ const calls = (): Call[] => [
   { method: 'POST', path: '/api/admin/users/grant', body: () => ({ email: other.member.email }) },
   { method: 'POST', path: '/api/admin/users/revoke', body: () => ({ email: other.member.email }) },
   { method: 'POST', path: '/api/admin/users/unlock-login', body: () => ({ email: other.member.email }) },
+  // decisions, appeals, restrictions (issue 32)
+  { method: 'GET', path: '/api/admin/appeals' },
+  { method: 'PUT', path: '/api/admin/appeals/video-999999-1', body: () => ({ outcome: 'maintenue', answer: 'Non' }) },
+  { method: 'GET', path: '/api/admin/restrictions' },
+  { method: 'DELETE', path: '/api/admin/restrictions/restriction-personne-1' },
   { method: 'GET', path: '/api/admin/audit?page=1&limit=5' },
   { method: 'GET', path: '/api/admin/projections/rebuild' },
   { method: 'POST', path: '/api/admin/projections/rebuild' },
@@ -78,6 +83,8 @@ describe('every administrator call is enforced on the server', () => {
     }
     const statusOf = (key: string) => answers.find(([k]) => k === key)?.[1];
     expect(statusOf('PUT /api/admin/reports/999999')).toBe(404);
+    expect(statusOf('PUT /api/admin/appeals/video-999999-1')).toBe(404);
+    expect(statusOf('DELETE /api/admin/restrictions/restriction-personne-1')).toBe(404);
     expect(statusOf(`PUT /api/videos/${videoId}/visibility`)).toBe(200);
     expect(statusOf('POST /api/admin/gifts')).toBe(201);
     expect(statusOf('POST /api/admin/gifts/image')).toBe(201);

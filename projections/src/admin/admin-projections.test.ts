@@ -44,7 +44,26 @@ describe('administration read models', () => {
       'Rôle administrateur accordé',
     ]);
     expect(actions[0]).toBe('Reconstruction des projections lancée');
-    expect(new Set(items.map((i) => i.admin_email))).toEqual(new Set(['membre0@test.fr']));
+    // the administrator's actions, and the members' appeals against decisions (issue 32), each with its actor
+    expect(new Set(items.filter((i) => i.action !== 'Contestation déposée').map((i) => i.admin_email))).toEqual(
+      new Set(['membre0@test.fr']),
+    );
+    expect(items.filter((i) => i.action === 'Contestation déposée').map((i) => [i.admin_email, i.target])).toEqual([
+      ['membre2@test.fr', 'restriction n° 1'],
+      ['membre3@test.fr', expect.stringMatching(/^décision n° 1 sur la vidéo #\d+$/)],
+    ]);
+    expect(items.filter((i) => i.action === 'Contestation traitée').map((i) => i.details)).toEqual([
+      'Décision annulée — Réponse : Vérifié, désolé.',
+      'Décision maintenue — Réponse : Contenu interdit.',
+    ]);
+    expect(items.filter((i) => i.action === 'Membre restreint').map((i) => i.target)).toEqual([
+      'membre2@test.fr',
+      'membre1@test.fr',
+    ]);
+    expect(items.filter((i) => i.action === 'Restriction levée').map((i) => i.details)).toEqual([
+      'Restriction n° 1 (contestation acceptée)',
+      'Restriction n° 1',
+    ]);
     expect(items.find((i) => i.action.startsWith('Rôle'))?.target).toBe('membre2@test.fr');
     expect(items.find((i) => i.action === 'Cadeau modifié')).toMatchObject({
       target: expect.stringMatching(/^cadeau #\d+$/),
@@ -52,7 +71,10 @@ describe('administration read models', () => {
     });
     const page2 = await adminQueries(read).audit({ page: 2, limit: 5 });
     expect(page2.items).toEqual(items.slice(5, 10));
-    expect([...items].sort((a, b) => (a.at < b.at ? 1 : -1)).map((i) => i.id)).toEqual(items.map((i) => i.id));
+    // (a stable sort: the events of one append share their time, e.g. an appeal's answer and the lifting it causes)
+    expect([...items].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).map((i) => i.id)).toEqual(
+      items.map((i) => i.id),
+    );
   });
 
   it('show report decisions, notify the author of a sanction and the reporter of a closing', async () => {
@@ -85,12 +107,29 @@ describe('administration read models', () => {
       .collection<NotificationDoc>(NOTIFICATIONS)
       .find({ type: 'report_update' }, { sort: { id: 1 } });
     const of = (userId: string) => notes.filter((x) => x.user_id === userId).map((x) => x.message);
-    expect(of(userIds[1])).toEqual([SANCTION_MESSAGES[0], 'Votre signalement a été traité.']);
+    expect(of(userIds[1])).toEqual([
+      SANCTION_MESSAGES[0],
+      'Votre signalement a été traité.',
+      // restricted, then lifted (issue 32)
+      "Restriction : vous ne pouvez plus commenter, écrire des messages privés jusqu'au 2 juin 2026 à 10:15. Motif : Propos insultants",
+      'Votre restriction a été levée.',
+    ]);
     // member 0's video was hidden by an administrator: a decision, told with its reason (issue 32)
     expect(of(userIds[0])).toEqual(['Votre signalement a été traité.', SANCTION_MESSAGES[0]]);
     // member 3 got a sanction, then it was withdrawn; then their video was hidden: a decision with its reason
-    expect(of(userIds[3])).toEqual([SANCTION_MESSAGES[1], SANCTION_MESSAGES[0]]);
-    expect(notes.every((x) => x.sender_email === '' && x.video_id > 0)).toBe(true);
+    // and their appeal was answered: the decision kept (issue 32)
+    expect(of(userIds[3])).toEqual([
+      SANCTION_MESSAGES[1],
+      SANCTION_MESSAGES[0],
+      'Votre contestation a été examinée : la décision est maintenue. Réponse : Contenu interdit.',
+    ]);
+    expect(of(userIds[2]).slice(-2)).toEqual([
+      "Restriction : vous ne pouvez plus publier des vidéos jusqu'à nouvel ordre. Motif : Propos insultants",
+      'Votre contestation a été acceptée : la décision est annulée. Réponse : Vérifié, désolé.',
+    ]);
+    expect(notes.every((x) => x.sender_email === '')).toBe(true);
+    // about a video, they name it; about a restriction, none
+    expect(notes.every((x) => x.video_id > 0 !== /[Rr]estriction|décision est annulée/.test(x.message))).toBe(true);
   });
 
   it('keep visibility, counters and statistics in step', async () => {

@@ -14,8 +14,11 @@ import {
   reportClaimStream,
   reportDecider,
   reportStream,
+  restrictionDecider,
+  restrictionsStream,
   userDecider,
   userStream,
+  videoAppealDecider,
   videoDecider,
   videoStream,
   walletDecider,
@@ -32,7 +35,8 @@ import { handleCommand, loadState, type CommandContext, type EventStore, type Id
  * a closing, a reopening, a decision saved twice), a new report once the previous one is closed,
  * visibility changes (hidden, public again, a deleted video restored), catalogue edits, coin
  * movements with a gift sent, credited and claimed, role grants and revocations by an administrator,
- * and a rebuild request. userIds[0] is the administrator.
+ * an appeal kept, restrictions lifted and reversed on appeal, and a rebuild request. userIds[0] is
+ * the administrator.
  */
 export async function writeAdminHistory(
   events: EventStore,
@@ -123,6 +127,70 @@ export async function writeAdminHistory(
     await visibility(firstVideos[3], 'masquée'); // no-op
   }
   if (n >= 6) await visibility(firstVideos[5], 'supprimée');
+
+  // --- appeals and restrictions (issue 32); none left holding (other tests act as these members)
+  if (n >= 4) {
+    const appeal = ctx(userIds[3]);
+    await handleCommand(
+      events,
+      videoStream(firstVideos[3]),
+      videoAppealDecider,
+      {
+        type: 'AppealVideoDecision',
+        decisionNo: 1,
+        requesterId: userIds[3],
+        text: 'Rien de choquant.',
+        now: appeal.now,
+      },
+      appeal,
+    );
+    const answer = ctx();
+    await handleCommand(
+      events,
+      videoStream(firstVideos[3]),
+      videoAppealDecider,
+      {
+        type: 'AnswerVideoAppeal',
+        decisionNo: 1,
+        requesterId: admin,
+        requesterIsAdmin: true,
+        outcome: 'maintenue',
+        answer: 'Contenu interdit.',
+        now: answer.now,
+      },
+      answer,
+    );
+  }
+  const restrictions = async (userId: string, command: Parameters<typeof restrictionDecider.decide>[0], who = admin) =>
+    handleCommand(events, restrictionsStream(userId), restrictionDecider, command, ctx(who));
+  const restrict = (userId: string, scopes: string[], durationHours: number | null, now: Date) =>
+    restrictions(userId, {
+      type: 'RestrictMember',
+      userId,
+      requesterId: admin,
+      requesterIsAdmin: true,
+      scopes,
+      durationHours,
+      reason: 'Propos insultants',
+      now,
+    });
+  const at = () => new Date(Date.UTC(2026, 5, 1, 8) + minute * 60_000);
+  await restrict(userIds[1], ['comment', 'message'], 24, at());
+  await restrictions(userIds[1], { type: 'LiftRestriction', restrictionNo: 1, requesterIsAdmin: true, now: at() });
+  await restrict(userIds[2], ['upload'], null, at());
+  await restrictions(
+    userIds[2],
+    { type: 'AppealRestriction', restrictionNo: 1, requesterId: userIds[2], text: 'Erreur de personne.', now: at() },
+    userIds[2],
+  );
+  await restrictions(userIds[2], {
+    type: 'AnswerRestrictionAppeal',
+    restrictionNo: 1,
+    requesterIsAdmin: true,
+    outcome: 'annulée',
+    answer: 'Vérifié, désolé.',
+    now: at(),
+  });
 
   // --- catalogue (seeded if this log has none yet)
   const catalogue = async (command: Parameters<typeof catalogueDecider.decide>[0], userId: string | null = admin) =>
