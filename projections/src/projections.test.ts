@@ -212,6 +212,7 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
         'analytics_creator_days',
         'analytics_video_days',
         'analytics_videos',
+        'moderation_decisions',
       ]),
     );
     expect(a).toEqual(b);
