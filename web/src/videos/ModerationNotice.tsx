@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../identity/sessionContext';
 import type { Video } from './types';
 
 /** Visibility statuses a video may have besides 'publique' (the product states and transitions, "Video visibility"). */
@@ -19,8 +20,11 @@ export function moderationStatus(video: Pick<Video, 'status'>): string | null {
  * still sees it, and the moderation message they were sent.
  */
 export function ModerationNotice({ video, compact = false }: { video: Video; compact?: boolean }) {
+  const { user } = useCurrentUser();
   const status = moderationStatus(video);
   if (!status) return null;
+  // its author may contest the decision (an administrator sees the notice too)
+  const mine = !!user && user.email.toLowerCase() === video.user_email.toLowerCase();
   return (
     <div className={compact ? 'moderation-notice moderation-notice--compact' : 'moderation-notice'} role="note">
       <p className="moderation-notice__status">{status}</p>
@@ -28,7 +32,7 @@ export function ModerationNotice({ video, compact = false }: { video: Video; com
       <p className="moderation-notice__message">
         {video.moderation_message ? `Message de la modération : ${video.moderation_message}` : NO_MESSAGE}
       </p>
-      {compact ? null : <Link to="/moderation">Voir la décision et la contester</Link>}
+      {compact || !mine ? null : <Link to="/moderation">Voir la décision et la contester</Link>}
     </div>
   );
 }
