@@ -1,5 +1,6 @@
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends curl python3 make g++ && rm -rf /var/lib/apt/lists/*
+# ffmpeg: Debian's (patched) reads the uploads; the npm packages' 2018 build is only a fallback
+RUN apt-get update && apt-get install -y --no-install-recommends curl python3 make g++ ffmpeg && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/

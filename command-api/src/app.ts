@@ -1,4 +1,5 @@
 import compression from 'compression';
+import { RECORDER_PAGE } from '@evo/contracts';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { readiness } from '@evo/projections';
 import type { AppDeps } from './deps';
 import { errorHandler, HttpError, MESSAGES } from './http/errors';
 import { csrfGuard } from './http/csrf';
+import { idempotencyKeyGuard } from './http/context';
 import { ServedHosts, hostGuard } from './http/host-guard';
 import { awaitOwnWrites } from './http/read-your-writes';
 import { sliceGuard } from './http/slice-guard';
@@ -37,13 +39,13 @@ export interface AppOptions {
  * Cross-Origin-Opener-Policy only where browsers apply it (HTTPS, or localhost): elsewhere they
  * ignore it with a console error.
  */
-function helmetFor(https: boolean, trustworthyOrigin = https) {
+function helmetFor(https: boolean, trustworthyOrigin = https, allowEval = false) {
   return helmet({
     contentSecurityPolicy: {
       directives: {
-        // MediaPipe (face overlays on /create) runs WebAssembly and its glue calls `new Function`;
-        // the app is one document, so the policy must allow it from the first page on
-        'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
+        // MediaPipe (face overlays) runs WebAssembly; its glue (embind) also calls `new Function`,
+        // allowed on the recorder's page only (RECORDER_PAGE: links to it load a new document)
+        'script-src': ["'self'", "'wasm-unsafe-eval'", ...(allowEval ? ["'unsafe-eval'"] : [])],
         'img-src': ["'self'", 'data:', 'blob:'],
         'media-src': ["'self'", 'blob:', 'data:'],
         'connect-src': ["'self'", 'ws:', 'wss:'],
@@ -70,15 +72,26 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // over plain HTTP (a phone on the LAN) upgrade-insecure-requests would send every asset to
   // https:// and blank the page: that directive and HSTS only go with answers to HTTPS requests
   // (TLS seen directly, or X-Forwarded-Proto from a trusted proxy), or everywhere with HTTPS_ONLY
-  const overTls = helmetFor(true);
-  const overPlainHttp = { loopback: helmetFor(false, true), network: helmetFor(false) };
+  const policies = (allowEval: boolean) => ({
+    overTls: helmetFor(true, true, allowEval),
+    loopback: helmetFor(false, true, allowEval),
+    network: helmetFor(false, false, allowEval),
+  });
+  const [everyPage, recorderPage] = [policies(false), policies(true)];
   app.use((req, res, next) => {
-    if (deps.config.HTTPS_ONLY || req.secure) return overTls(req, res, next);
-    return overPlainHttp[isLoopbackHost(req.hostname ?? '') ? 'loopback' : 'network'](req, res, next);
+    const policy = req.path === RECORDER_PAGE ? recorderPage : everyPage;
+    if (deps.config.HTTPS_ONLY || req.secure) return policy.overTls(req, res, next);
+    return policy[isLoopbackHost(req.hostname ?? '') ? 'loopback' : 'network'](req, res, next);
   });
 
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
+  // which ffmpeg parses uploads ('system' or 'bundled'), where this process runs the video jobs;
+  // no path nor version (a public answer)
+  app.get('/health', (_req, res, next) => {
+    if (!deps.mediaTools) return void res.json({ status: 'ok' });
+    deps
+      .mediaTools()
+      .then((ffmpeg) => res.json({ status: 'ok', ffmpeg }))
+      .catch(next);
   });
   app.get('/ready', (_req, res, next) => {
     deps.progress
@@ -97,6 +110,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   api.use(compression());
   api.use(deps.sessions.middleware());
   api.use(csrfGuard);
+  api.use(idempotencyKeyGuard);
   api.use(express.json({ limit: '100kb' }));
   api.use(awaitOwnWrites(deps.progress));
   // every /api/admin/* call, known or not: 401 without a session, 403 for members

@@ -1,3 +1,4 @@
+import type { MediaToolsSource } from '@evo/workers';
 import type { Config, EventStore, IdAllocator, JobQueue, Mailer, PushBus, RateLimitStore, ReadStore } from '@evo/infra';
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
@@ -24,4 +25,6 @@ export interface AppDeps {
   progress: ProjectionProgress;
   /** the in-process read side (embedded role only): rebuilds started by administrators go through it */
   projections?: ProjectionService;
+  /** whose ffmpeg reads the uploads, where this process runs the video jobs (embedded role) */
+  mediaTools?: () => Promise<MediaToolsSource>;
 }

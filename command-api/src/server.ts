@@ -41,7 +41,14 @@ import {
   VIDEOS,
   type VideoDoc,
 } from '@evo/projections';
-import { jobHandlers, posterName, sweepOrphanVideoFiles, videoFileName, videoJobOptions } from '@evo/workers';
+import {
+  announceMediaTools,
+  jobHandlers,
+  posterName,
+  sweepOrphanVideoFiles,
+  videoFileName,
+  videoJobOptions,
+} from '@evo/workers';
 import type { AppDeps } from './deps';
 import { ledgerRepositories } from './ledger/repositories';
 import { createApp } from './app';
@@ -286,6 +293,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     await jobs.process(jobHandlers({ events: commandEvents, files: uploads.files }), { concurrency: 1 });
   }
+  // this process runs the video jobs (embedded): say whose ffmpeg reads the uploads (not awaited:
+  // two `-version` runs)
+  const mediaTools = projections ? announceMediaTools(log) : undefined;
+  mediaTools?.catch((err) => log.error({ err }, 'ffmpeg introuvable'));
 
   // coin ledger: gifts sent are credited to their receiver (starts from the gifts in transit the
   // read models hold at their checkpoint, folds the log after it, then follows it). Work to do once
@@ -315,6 +326,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     uploads,
     progress: runner ?? new ReadStoreProgress(read, events),
     projections: runner,
+    mediaTools: mediaTools && (async () => (await mediaTools).source),
   };
   bound.app = createApp(deps, { webDist: options.webDist, hosts });
   await new Promise<void>((resolve, reject) => {

@@ -3,6 +3,14 @@
  * reads it too, to answer an unknown path with 404 (and the same French "Page introuvable" page).
  * `web/src/shell/routes.tsx` must route exactly these (web/src/shell/routePaths.test.ts checks it).
  */
+/**
+ * The recorder's page. MediaPipe's Face Mesh (its face filters) builds functions from strings (its
+ * WebAssembly glue, embind, calls `new Function`): only this page's document is served with a
+ * policy allowing eval ('unsafe-eval'), and links to it load a new document (a page opened
+ * elsewhere in the app keeps the policy it was served with).
+ */
+export const RECORDER_PAGE = '/create';
+
 export const APP_ROUTE_PATHS = [
   '/login',
   '/register',

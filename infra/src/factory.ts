@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { makePrivateDir } from './files/private-files';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config/config';
 import type { EventStore } from './eventstore/port';
@@ -35,7 +36,7 @@ export function createEventStore(config: Config): EventStore {
   if (config.EVENTSTORE_URL && isPostgresUrl(config.EVENTSTORE_URL))
     return new PostgresEventStore(config.EVENTSTORE_URL);
   if (config.EVENTSTORE_URL) return new EventStoreDbEventStore(config.EVENTSTORE_URL);
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  makePrivateDir(config.DATA_DIR);
   return new SqliteEventStore(config.eventsFile);
 }
 
@@ -87,7 +88,7 @@ export function createReadModelGenerations(config: Config): ReadModelGenerations
       },
     };
   }
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  makePrivateDir(config.DATA_DIR);
   return new SqliteReadModelFiles(config.DATA_DIR);
 }
 
@@ -114,7 +115,7 @@ export function createMailer(config: Config): Mailer {
 /** Redis when configured (shared by the API processes), else a SQLite file in DATA_DIR. */
 export function createSessionStore(config: Config): SessionStore {
   if (config.REDIS_URL) return new RedisSessionStore(config.REDIS_URL, `${config.REDIS_PREFIX}:sess:`);
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  makePrivateDir(config.DATA_DIR);
   try {
     return new SqliteSessionStore(config.sessionsFile);
   } catch (e) {
@@ -132,7 +133,7 @@ export function createSessionStore(config: Config): SessionStore {
  */
 export function sessionSecret(config: Config): string {
   if (config.SESSION_SECRET) return config.SESSION_SECRET;
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  makePrivateDir(config.DATA_DIR);
   try {
     writeFileSync(config.sessionSecretFile, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
   } catch (e) {

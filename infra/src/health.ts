@@ -4,13 +4,15 @@ import { createServer, type Server } from 'node:http';
 export async function startHealthServer(
   port: number,
   ready: () => Promise<boolean | { status: number; body: unknown }>,
+  /** more for /health to say (the workers: whose ffmpeg runs) */
+  about: Record<string, string> = {},
 ): Promise<Server> {
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.url === '/health') return send(200, { status: 'ok' });
+    if (req.url === '/health') return send(200, { status: 'ok', ...about });
     if (req.url === '/ready') {
       ready()
         .then((r) =>

@@ -1,5 +1,6 @@
 export * from './handlers';
 export * from './videos/probe';
+export * from './videos/media-tools';
 export * from './videos/process-video';
 export * from './videos/video-files';
 export * from './ledger/gift-credits';

@@ -13,6 +13,7 @@ import {
   startHealthServer,
 } from '@evo/infra';
 import { startWorkersService } from './service';
+import { announceMediaTools } from './videos/media-tools';
 
 const log = childLogger('workers');
 try {
@@ -29,7 +30,10 @@ try {
     files,
     orphanGraceMs: config.ORPHAN_FILES_GRACE_MINUTES * 60_000,
   });
-  const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3002), async () => true);
+  const { source } = await announceMediaTools(log);
+  const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3002), async () => true, {
+    ffmpeg: source,
+  });
   log.info('workers ready (jobs, gift credits)');
   const stop = async () => {
     await workers.stop();

@@ -15,6 +15,8 @@ export const MESSAGES = {
   badForm: 'Formulaire invalide.',
   unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
   busy: 'Trop de modifications simultanées, réessayez dans quelques instants.',
+  idempotencyKeyTooLong:
+    "L'en-tête Idempotency-Key ne doit pas dépasser 200 caractères : choisissez une clé plus courte (un UUID suffit).",
   diskFull: "Espace disque insuffisant sur le serveur : rien n'a été enregistré, réessayez plus tard.",
 } as const;
 

@@ -292,6 +292,8 @@ describe('ALLOW_FREE_COINS=false', () => {
 
   it('refuses to add coins (403 in French), appends nothing, and tells the vault to hide the form', async () => {
     const m = await registerAndLogin(closed.url);
+    // the registration's video is processed first (its job appends): only the refusal is watched
+    await closed.deps.jobs.drain(30_000);
     const before = await closed.deps.events.lastPosition();
     const r = await m.client.post('/api/coins/add', { email: m.member.email, amount: 10 });
     expect(r.status).toBe(403);
@@ -804,7 +806,8 @@ describe('bad input', () => {
   it.each([
     ['/api/coins/add', { amount: 0 }, 'Le montant doit être supérieur à 0.'],
     ['/api/coins/add', { amount: -5 }, 'Le montant doit être supérieur à 0.'],
-    ['/api/coins/add', { amount: 'abc' }, 'Le montant doit être supérieur à 0.'],
+    ['/api/coins/add', { amount: 'abc' }, LEDGER_MESSAGES.amountNotDigits],
+    ['/api/coins/add', { amount: '1e3' }, LEDGER_MESSAGES.amountNotDigits],
     ['/api/coins/add', { amount: '' }, 'Le montant doit être supérieur à 0.'],
     ['/api/coins/add', { amount: null }, 'Le montant doit être supérieur à 0.'],
     ['/api/coins/add', { amount: [1] }, 'Le montant doit être supérieur à 0.'],
@@ -815,7 +818,7 @@ describe('bad input', () => {
     ['/api/coins/add', { amount: 1e300 }, 'Le montant ne peut pas dépasser 100 000 coins.'],
     ['/api/coins/withdraw', { amount: 0 }, '❌ Montant invalide.'],
     ['/api/coins/withdraw', { amount: -5 }, '❌ Montant invalide.'],
-    ['/api/coins/withdraw', { amount: 'abc' }, '❌ Montant invalide.'],
+    ['/api/coins/withdraw', { amount: 'abc' }, LEDGER_MESSAGES.amountNotDigits],
     ['/api/coins/withdraw', { amount: 1.5 }, '❌ Montant invalide.'],
     ['/api/coins/withdraw', { amount: '2.5' }, '❌ Montant invalide.'],
     ['/api/coins/withdraw', {}, '❌ Montant invalide.'],

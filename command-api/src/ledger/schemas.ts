@@ -7,10 +7,18 @@ const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d
 /** A whole number of coins or an id, every failure with the same French message (unless told). */
 const wholeNumber = (
   message: string,
-  messages: { integer?: string; positive?: string; max?: number; tooLarge?: string } = {},
+  messages: { integer?: string; positive?: string; max?: number; tooLarge?: string; notDigits?: string } = {},
 ) =>
   z.preprocess(
-    digitsToNumber,
+    (v, ctx) => {
+      const n = digitsToNumber(v);
+      // text that is not digits ('1e3', '10 coins', '1 000') is told how to write the amount, when told
+      if (messages.notDigits && typeof n === 'string' && n.trim() !== '') {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: messages.notDigits });
+        return z.NEVER;
+      }
+      return n;
+    },
     z
       .number({ required_error: message, invalid_type_error: message })
       .finite(message)
@@ -32,11 +40,15 @@ export const AddBody = z.object({
   email: email(),
   amount: wholeNumber(LEDGER_MESSAGES.amountPositive, {
     integer: LEDGER_MESSAGES.amountInteger,
+    notDigits: LEDGER_MESSAGES.amountNotDigits,
     max: LEDGER_LIMITS.maxAdd,
     tooLarge: LEDGER_MESSAGES.amountTooLarge,
   }),
 });
-export const WithdrawBody = z.object({ user_email: email(), amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid) });
+export const WithdrawBody = z.object({
+  user_email: email(),
+  amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid, { notDigits: LEDGER_MESSAGES.amountNotDigits }),
+});
 export const ConvertBody = z.object({ user_email: email() });
 export const ClaimBody = z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) });
 /**

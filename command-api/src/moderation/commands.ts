@@ -48,7 +48,7 @@ export async function reportVideo(
   const claim = (await loadState(events, stream, reportClaimDecider)).state;
   const closedReportIds = await closedReportIdsOf(events, claim);
   // a refused report draws no id (an id block may cost an append) and appends nothing
-  checkReportable({ video, closedReportIds }, claim);
+  checkReportable({ video, closedReportIds, reporterId }, claim);
   const reportId = await ids.next(REPORT_SEQUENCE, ctx);
   const command = { type: 'ReportVideo' as const, reportId, videoId, reporterId, reason, video, closedReportIds };
   const r = await handleCommand(events, stream, reportClaimDecider, command, ctx);

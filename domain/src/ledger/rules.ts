@@ -21,6 +21,8 @@ export const LEDGER_MESSAGES = {
   alreadyClaimed: 'Cadeau déjà récupéré.',
   amountPositive: 'Le montant doit être supérieur à 0.',
   amountInteger: 'Le montant doit être un nombre entier.',
+  /** a string that is not plain digits: '1e3', '10 coins', '1 000', 'mille' */
+  amountNotDigits: 'Le montant doit être un nombre entier de coins écrit en chiffres, par exemple 1000.',
   amountTooLarge: 'Le montant ne peut pas dépasser 100 000 coins.',
   withdrawInvalid: '❌ Montant invalide.',
   packInvalid: 'Pack invalide.',

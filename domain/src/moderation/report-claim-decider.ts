@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { conflict } from '../shared/errors';
+import { conflict, forbidden } from '../shared/errors';
 import { requireAvailableVideo, type VideoState } from '../videos/video-decider';
 import type { VideoReported } from './events';
 import { REPORT_MESSAGES } from './rules';
@@ -35,14 +35,16 @@ export function openReportId(state: ReportClaimState, closedReportIds: readonly 
 }
 
 /**
- * The rules of a report, apart from its id: the video is available and this member has no open
+ * The rules of a report, apart from its id: the video is available, is not the reporter's own (a
+ * member reports others' videos; their own they hide or delete) and this member has no open
  * report of it. The handler asks before drawing a report id, so a refused report appends nothing.
  */
 export function checkReportable(
-  command: Pick<ReportCommand, 'video' | 'closedReportIds'>,
+  command: Pick<ReportCommand, 'video' | 'closedReportIds' | 'reporterId'>,
   state: ReportClaimState,
 ): void {
-  requireAvailableVideo(command.video);
+  const video = requireAvailableVideo(command.video);
+  if (video.ownerId === command.reporterId) throw forbidden(REPORT_MESSAGES.ownVideo);
   if (openReportId(state, command.closedReportIds) !== null) throw conflict(REPORT_MESSAGES.alreadyReported);
 }
 

@@ -37,6 +37,11 @@ describe('report claim decider', () => {
     given(reportClaimDecider).when(report(3)).then([reported]);
     expect(reportClaimStream(7, 'u')).toBe('report-claim-7-u');
   });
+  it("refuses a member's report of their own video (issue 29 item 10)", () => {
+    given(reportClaimDecider)
+      .when({ ...report(3), reporterId: 'owner' })
+      .thenThrows(REPORT_MESSAGES.ownVideo, 'forbidden');
+  });
   it('refuses a second report while the first is open', () => {
     given(reportClaimDecider, [reported]).when(report(4)).thenThrows(REPORT_MESSAGES.alreadyReported, 'conflict');
   });

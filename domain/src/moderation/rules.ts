@@ -103,6 +103,7 @@ export const DEFAULT_REPORT_REASON = 'Non spécifié';
 
 export const REPORT_MESSAGES = {
   alreadyReported: 'Vous avez déjà signalé cette vidéo.',
+  ownVideo: 'Vous ne pouvez pas signaler votre propre vidéo.',
   reasonInvalid: 'Le motif du signalement doit être un texte.',
   reasonTooLong: `Le motif du signalement ne doit pas dépasser ${REPORT_REASON_MAX} caractères.`,
 } as const;

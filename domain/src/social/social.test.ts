@@ -182,6 +182,12 @@ describe('views', () => {
       .when(view(later(VIEW_WINDOW_MS)))
       .then([viewed(later(VIEW_WINDOW_MS))]);
   });
+  it("the owner's own displays never count (issue 29 item 10)", () => {
+    given(viewDecider).when(view(T0, 'owner')).then([]);
+    given(viewDecider)
+      .when(view(later(VIEW_WINDOW_MS), 'owner'))
+      .then([]);
+  });
   it('an unknown or deleted video is not found', () => {
     given(viewDecider)
       .when(view(T0, 'u', unknown))

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDatabaseFile } from '../files/private-files';
 import type { LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
 import {
   WrongExpectedRevisionError,
@@ -236,6 +237,7 @@ export class SqliteEventStore implements EventStore {
     this.retryInitialMs = options.retryInitialMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
     this.maxGroupSize = options.maxGroupSize ?? 512;
+    makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath, { timeout: options.busyTimeoutMs ?? 5000 });
     try {
       this.createSchema();

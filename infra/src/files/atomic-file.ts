@@ -1,5 +1,6 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 /**
  * Writes `file` so that a reader sees its previous content or the new one, never a part of it:
@@ -9,7 +10,8 @@ import path from 'node:path';
  */
 export async function writeFileAtomically(file: string, write: (fh: FileHandle) => Promise<void>): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
-  const fh = await open(tmp, 'w');
+  // data files are the owner's only (private-files.ts)
+  const fh = await open(tmp, 'w', PRIVATE_FILE_MODE);
   try {
     await write(fh);
     await fh.sync();

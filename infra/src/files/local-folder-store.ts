@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { capped } from './capped-stream';
+import { PRIVATE_FILE_MODE, makePrivateDir } from './private-files';
 import {
   FILE_FOLDERS,
   STORED_NAME,
@@ -31,7 +32,8 @@ export class LocalFolderStore implements FileStore {
   }
 
   async ready(): Promise<void> {
-    for (const d of ['tmp', ...FILE_FOLDERS]) await mkdir(path.join(this.root, d), { recursive: true });
+    makePrivateDir(this.root);
+    for (const d of ['tmp', ...FILE_FOLDERS]) makePrivateDir(path.join(this.root, d));
   }
 
   /** The file's path on this machine (the local store only: the workers read it in place). */
@@ -45,7 +47,7 @@ export class LocalFolderStore implements FileStore {
     const tmp = path.join(this.tmpDir, `${randomUUID()}.part`);
     const counter = capped(options.maxBytes);
     try {
-      await pipeline(body, counter, createWriteStream(tmp));
+      await pipeline(body, counter, createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
       const fh = await open(tmp, 'r');
       await fh.sync().finally(() => fh.close());
       await rename(tmp, target);

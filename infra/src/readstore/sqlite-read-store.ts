@@ -2,6 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDatabaseFile } from '../files/private-files';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -178,6 +179,7 @@ export class SqliteReadStore implements ReadStore {
   ) {
     this.file = file;
     const cache = `cache_size = -${(options.cacheMiB ?? 16) * 1024}`;
+    makePrivateDatabaseFile(file);
     this.writer = new Database(file, { timeout: 5000 });
     try {
       this.writer.pragma('journal_mode = WAL');

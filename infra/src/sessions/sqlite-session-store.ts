@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { makePrivateDatabaseFile } from '../files/private-files';
 import type { SessionData, SessionStore } from './port';
 
 /** Expired rows are removed at most this often, on a write. */
@@ -56,6 +57,7 @@ export class SqliteSessionStore implements SessionStore {
     readonly filePath: string,
     private readonly now: () => number = Date.now,
   ) {
+    makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath, { timeout: 5000 });
     this.db.pragma('journal_mode = WAL');
     // a session lost in a power cut costs one login; no fsync on every request

@@ -1,5 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
+import { RECORDER_PAGE } from '@evo/contracts';
+import { opensOwnDocument } from '../shell/addChoices';
 import { CameraIcon, ChevronLeftIcon, ChevronRightIcon, GalleryIcon, LiveIcon } from '../shell/ui/icons';
 
 /** the product rule "Home carousel": three slides, auto-advance every 5000 ms. */
@@ -14,7 +16,12 @@ interface Slide {
 
 /** What works first: the live area is only a placeholder (the product rule "Live"), so it comes last. */
 const SLIDES: Slide[] = [
-  { title: 'Créer une Vidéo', text: 'Filmez avec la caméra et ajoutez un filtre.', to: '/create', Icon: CameraIcon },
+  {
+    title: 'Créer une Vidéo',
+    text: 'Filmez avec la caméra et ajoutez un filtre.',
+    to: RECORDER_PAGE,
+    Icon: CameraIcon,
+  },
   {
     title: 'Importer depuis la Galerie',
     text: 'Publiez une vidéo déjà enregistrée.',
@@ -60,7 +67,7 @@ export function Carousel() {
             aria-label={`${i + 1} sur ${count} : ${slide.title}`}
             hidden={i !== index}
           >
-            <Link to={slide.to} className="carousel__link">
+            <Link to={slide.to} reloadDocument={opensOwnDocument(slide.to)} className="carousel__link">
               <slide.Icon size={44} />
               <span className="carousel__title">{slide.title}</span>
               <span className="carousel__text">{slide.text}</span>

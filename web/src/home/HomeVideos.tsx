@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
-import { ADD_CHOICES } from '../shell/addChoices';
+import { ADD_CHOICES, opensOwnDocument } from '../shell/addChoices';
 import { useLoad } from '../api/useLoad';
 import { PlayIcon } from '../videos/icons';
 import type { Video } from '../videos/types';
@@ -47,7 +47,7 @@ export function HomeVideos() {
         <p>Aucune vidéo pour le moment : publiez la première !</p>
         <div className="form__actions">
           {ADD_CHOICES.map(({ to, label }) => (
-            <Link key={to} to={to} className="btn btn--secondary">
+            <Link key={to} to={to} reloadDocument={opensOwnDocument(to)} className="btn btn--secondary">
               {label}
             </Link>
           ))}

@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { profilePath } from './paths';
 import { useDisclosure } from './useDisclosure';
-import { ADD_CHOICES } from './addChoices';
+import { ADD_CHOICES, opensOwnDocument } from './addChoices';
 import { FriendsIcon, HomeIcon, MessageIcon, PlusIcon, UserIcon } from './ui/icons';
 
 const ADD_PATHS = ['/upload', '/upload/video', '/create'];
@@ -51,7 +51,7 @@ export function BottomBar({ light = false }: { light?: boolean }) {
             <ul>
               {ADD_CHOICES.map(({ to, label, hint, Icon }) => (
                 <li key={to}>
-                  <Link to={to} className="add-sheet__choice" onClick={add.close}>
+                  <Link to={to} reloadDocument={opensOwnDocument(to)} className="add-sheet__choice" onClick={add.close}>
                     <Icon size={26} />
                     <span>
                       <span className="add-sheet__label">{label}</span>

@@ -120,8 +120,15 @@ function menuItems(actions: VideoActions): ActionMenuItem[] {
       icon: <StarIcon size={18} filled={actions.favorited} />,
       onSelect: () => void actions.favorite(),
     },
-    { id: 'report', label: 'Signaler', icon: <FlagIcon size={18} />, onSelect: () => void actions.report() },
   ];
+  // a member reports others' videos, not their own (the server refuses it too)
+  if (!actions.isOwner)
+    items.push({
+      id: 'report',
+      label: 'Signaler',
+      icon: <FlagIcon size={18} />,
+      onSelect: () => void actions.report(),
+    });
   if (actions.isOwner) {
     items.push({
       id: 'delete',

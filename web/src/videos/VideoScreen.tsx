@@ -197,7 +197,9 @@ function VideoPage({ video }: { video: Video }) {
                 icon={<StarIcon filled={actions.favorited} />}
                 pressed={actions.favorited}
               />
-              <BarButton label="Signaler" onClick={() => void actions.report()} icon={<FlagIcon />} />
+              {actions.isOwner ? null : (
+                <BarButton label="Signaler" onClick={() => void actions.report()} icon={<FlagIcon />} />
+              )}
             </>
           )}
           {actions.isOwner ? (

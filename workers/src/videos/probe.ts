@@ -1,12 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createRequire } from 'node:module';
+import { mediaTools } from './media-tools';
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
-// binaries shipped inside npm packages: nothing is downloaded at run time
-const ffprobePath: string = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
-const ffmpegPath: string = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 
 export interface VideoProbe {
   durationSeconds: number;
@@ -26,7 +22,7 @@ export async function probeVideo(file: string): Promise<VideoProbe | undefined> 
   let out: FfprobeOutput;
   try {
     const { stdout } = await run(
-      ffprobePath,
+      (await mediaTools()).ffprobe,
       ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
       {
         timeout: 60_000,
@@ -56,7 +52,7 @@ export async function probeVideo(file: string): Promise<VideoProbe | undefined> 
 async function lastPacketEnd(file: string): Promise<number> {
   try {
     const { stdout } = await run(
-      ffprobePath,
+      (await mediaTools()).ffprobe,
       [
         '-v',
         'error',
@@ -86,7 +82,7 @@ async function lastPacketEnd(file: string): Promise<number> {
 export async function makePoster(file: string, poster: string, atSeconds: number): Promise<boolean> {
   try {
     await run(
-      ffmpegPath,
+      (await mediaTools()).ffmpeg,
       [
         '-v',
         'error',
