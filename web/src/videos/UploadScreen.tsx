@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { ApiError, isAbortError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
@@ -40,12 +41,21 @@ export default function UploadScreen() {
   const [fileInputKey, setFileInputKey] = useState(0);
   const fileInputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
+  const progressRef = useRef<HTMLDivElement>(null);
+  // the video just published, linked under the success message until the next upload starts
+  const [published, setPublished] = useState<{ id: number; title: string } | null>(null);
   const preview = usePreviewUrl(file);
   const busy = progress !== null;
   // a restriction from publishing (issue 32): shown before the member picks a file
   const restricted = useRestriction('upload');
 
   useEffect(() => () => abortRef.current?.abort(), []);
+
+  // once an upload starts, its progress and "Annuler l'envoi" are brought above the fixed bottom
+  // bar (the html scroll-padding keeps them clear of it), where a phone user can reach them
+  useEffect(() => {
+    if (busy) progressRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [busy]);
 
   const onFileChange = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0] ?? null;
@@ -71,9 +81,10 @@ export default function UploadScreen() {
     const controller = new AbortController();
     abortRef.current = controller;
     setError(null);
+    setPublished(null);
     setProgress(0);
     try {
-      await uploadVideo(
+      const answer = await uploadVideo(
         {
           file,
           title: title.trim(),
@@ -85,6 +96,7 @@ export default function UploadScreen() {
         controller.signal,
       );
       toast.success(UPLOAD_OK);
+      setPublished({ id: answer.video.id, title: answer.video.title });
       setFile(null);
       setTitle('');
       setCaption('');
@@ -150,9 +162,17 @@ export default function UploadScreen() {
             onChange={(event) => setCaption(event.target.value)}
           />
         </div>
+        {published ? (
+          <p className="upload__done">
+            Ta vidéo « {published.title} » est publiée.{' '}
+            <Link to={`/video/${published.id}`} className="btn btn--secondary">
+              Voir ma vidéo
+            </Link>
+          </p>
+        ) : null}
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de la vidéo" /> : null}
         {error && error.message !== NO_FILE ? <FormError message={error.message} detail={error.detail} /> : null}
-        <div className="form__actions">
+        <div className="form__actions" ref={progressRef}>
           <button type="submit" className="btn btn--primary" disabled={busy || restricted !== null}>
             {busy ? 'Envoi en cours...' : 'Publier'}
           </button>
