@@ -107,6 +107,105 @@ describe('SqliteReadStore, how it answers', () => {
     }
   });
 
+  it('writes a document once per transaction however often the transaction changes it, and readers see none of it before the commit', async () => {
+    const store = SqliteReadStore.temporary();
+    const users = store.collection('users');
+    await users.createIndex({ key: { email_lc: 1 }, unique: true });
+    await users.insertOne({ _id: 'u1', email_lc: 'a@x', gifts: 0 });
+    const before = store.counters().rowsWritten;
+    await store.withTransaction(async (tx) => {
+      const c = tx.collection('users');
+      for (let i = 0; i < 40; i++) await c.updateOne({ _id: 'u1' }, { $inc: { gifts: 1 } });
+      // the transaction reads its own writes, the reader connection sees the last commit only
+      expect(await c.findOne({ _id: 'u1' })).toMatchObject({ gifts: 40 });
+      expect(await users.findOne({ _id: 'u1' })).toMatchObject({ gifts: 0 });
+      // a query SQL answers sees them too
+      expect(await c.countDocuments({ email_lc: 'a@x', gifts: 40 })).toBe(1);
+      await c.updateOne({ _id: 'u1' }, { $inc: { gifts: 2 } });
+    });
+    expect(await users.findOne({ _id: 'u1' })).toMatchObject({ gifts: 42 });
+    // one row at the query's flush, one at the commit: not 41
+    expect(store.counters().rowsWritten - before).toBe(2);
+    await store.close();
+  });
+
+  it('undoes a write that fails half-way inside a transaction, the transaction going on', async () => {
+    const store = SqliteReadStore.temporary();
+    const c = store.collection('c');
+    await c.createIndex({ key: { name: 1 }, unique: true });
+    await c.insertOne({ _id: 1, name: 'a', group: 'g' });
+    await c.insertOne({ _id: 2, name: 'b', group: 'g' });
+    await store.withTransaction(async (tx) => {
+      const t = tx.collection('c');
+      await t.updateOne({ _id: 1 }, { $set: { seen: true } });
+      // the second document would take the first's name: the whole updateMany is refused
+      await expect(t.updateMany({ group: 'g' }, { $set: { name: 'same' } })).rejects.toThrow('duplicate key');
+      expect(await t.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: 1, name: 'a', group: 'g', seen: true },
+        { _id: 2, name: 'b', group: 'g' },
+      ]);
+      // an ordered bulk write keeps the operations before the failing one
+      await expect(
+        t.bulkWrite([
+          { insertOne: { document: { _id: 3, name: 'c' } } },
+          { deleteOne: { filter: { _id: 2 } } },
+          { insertOne: { document: { _id: 1, name: 'again' } } },
+          { insertOne: { document: { _id: 4, name: 'd' } } },
+        ]),
+      ).rejects.toThrow('duplicate key');
+    });
+    expect((await c.find({}, { sort: { _id: 1 } })).map((d) => [d._id, d.name])).toEqual([
+      [1, 'a'],
+      [3, 'c'],
+    ]);
+    await store.close();
+  });
+
+  it('checks unique keys against what the transaction changed, not only against SQL', async () => {
+    const store = SqliteReadStore.temporary();
+    const users = store.collection('users');
+    await users.createIndex({ key: { email: 1 }, unique: true });
+    await users.insertOne({ _id: 'u0', email: 'zero@x' });
+    await store.withTransaction(async (tx) => {
+      const u = tx.collection('users');
+      await u.insertOne({ _id: 'u1', email: 'a@x' });
+      await expect(u.insertOne({ _id: 'u2', email: 'a@x' })).rejects.toThrow('duplicate key');
+      // the key moves with its document: the old one is free, the new one taken
+      await u.updateOne({ _id: 'u1' }, { $set: { email: 'b@x' } });
+      await u.insertOne({ _id: 'u2', email: 'a@x' });
+      await expect(u.updateOne({ _id: 'u0' }, { $set: { email: 'b@x' } })).rejects.toThrow('duplicate key');
+      // a row SQL still has is judged by the transaction's version of it
+      await u.updateOne({ _id: 'u0' }, { $set: { email: 'c@x' } });
+      await u.insertOne({ _id: 'u3', email: 'zero@x' });
+      await u.deleteOne({ _id: 'u3' });
+      await u.insertOne({ _id: 'u4', email: 'zero@x' });
+      // a counter's update checks nothing and stays allowed
+      await u.updateOne({ _id: 'u4' }, { $inc: { n: 1 } });
+    });
+    expect((await users.find({}, { sort: { _id: 1 } })).map((d) => [d._id, d.email])).toEqual([
+      ['u0', 'c@x'],
+      ['u1', 'b@x'],
+      ['u2', 'a@x'],
+      ['u4', 'zero@x'],
+    ]);
+    await store.close();
+  });
+
+  it('keeps a caller’s documents apart from the transaction’s: changing them after a write changes nothing', async () => {
+    const store = SqliteReadStore.temporary();
+    await store.withTransaction(async (tx) => {
+      const c = tx.collection('c');
+      const doc = { _id: 1, list: [1, 2] };
+      await c.insertOne(doc);
+      doc.list.push(3);
+      const read = (await c.findOne({ _id: 1 }))!;
+      (read.list as number[]).push(4);
+      expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, list: [1, 2] });
+    });
+    expect(await store.collection('c').findOne({ _id: 1 })).toEqual({ _id: 1, list: [1, 2] });
+    await store.close();
+  });
+
   it('refuses a file of another format', async () => {
     const file = fileName();
     try {

@@ -48,9 +48,10 @@ import {
  *
  * - One table per collection, `"c:<name>"(id PRIMARY KEY, doc TEXT)` WITHOUT ROWID: the _id as
  *   itself (no column type, so 1 and '1' stay apart) and the document as JSON.
- * - Each field of a declared index gets a virtual generated column `"k:<field>"`: the field's value
- *   in an order that is MongoDB's for scalars (null and missing as NULL, then numbers, strings,
- *   then false and true as the blobs x'00' and x'01'); an array or an object gives a marker blob.
+ * - Each field of a declared index gets a key column `"k:<field>"`, written with the document from
+ *   the object in hand (no JSON parsed again by SQL): the field's value in an order that is
+ *   MongoDB's for scalars (null and missing as NULL, then numbers, strings, then false and true as
+ *   the blobs x'00' and x'01'); an array or an object gives a marker blob.
  *   The IndexSpec is a SQL index on those columns. A field that has ever held an array or an
  *   object in a collection is noted (`_evo_multikey`, like MongoDB's multikey flag): its
  *   conditions and sorts are then left to the language's own evaluation.
@@ -59,17 +60,40 @@ import {
  *   language's matcher (query-language.ts), and anything else (`$or`, `$regex`, multikey fields,
  *   sorts SQL cannot give) is evaluated here, so the answers are the port's whatever SQL chose.
  * - Updates are read, computed with the language's updater, written back: there is one writer.
+ * - Writes run in a writer transaction (a projection batch, or one of their own) and land in the
+ *   transaction's documents first, written to SQL once at its commit (or before a query of the
+ *   transaction needs SQL to see them): a creator's document that forty gifts of one batch update
+ *   is written once. A write that fails is undone there, without a savepoint.
  * - Two connections: the writer, and a reader for queries outside a transaction. In WAL mode the
  *   reader sees only committed transactions, so nobody reads half a projection batch.
  */
 
 type PlainObject = Record<string, unknown>;
 type Row = { id: unknown; doc: string };
+type DocId = string | number;
+
+/**
+ * A document as the running transaction has it: `doc` parsed (never handed out, never changed in
+ * place: the updater copies what it changes), `text` its JSON; either may be missing until needed.
+ * `present: false` is a document that is not there (deleted, or never was). `dirty`: SQL has not
+ * seen this version yet.
+ */
+interface TxDoc {
+  present: boolean;
+  doc?: Doc;
+  text?: string;
+  /** its key columns' values, when taken from a caller's document (then `doc` is not kept) */
+  keys?: SqlValue[];
+  dirty: boolean;
+}
 type SqlValue = string | number | Buffer | null;
 
 const FALSE_KEY = Buffer.from([0]);
 const TRUE_KEY = Buffer.from([1]);
-const FORMAT_VERSION = 1;
+const OBJECT_KEY = Buffer.from([0xfe]);
+const ARRAY_KEY = Buffer.from([0xff]);
+/** 2: key columns written with the document (1 had them generated from the JSON) */
+const FORMAT_VERSION = 2;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const tableOf = (collection: string) => quote(`c:${collection}`);
@@ -77,7 +101,28 @@ const tableOf = (collection: string) => quote(`c:${collection}`);
 const keyable = (field: string) => /^[A-Za-z0-9_-]+$/.test(field);
 const columnOf = (field: string) => (field === '_id' ? 'id' : quote(`k:${field}`));
 
-/** The key column's expression (deterministic, so SQLite can index it). */
+/** A field's value in its key column, as `keyExpression` gives it from the document's JSON. */
+function keyOf(value: unknown): SqlValue {
+  if (value === undefined || value === null) return null;
+  switch (typeof value) {
+    case 'boolean':
+      return value ? TRUE_KEY : FALSE_KEY;
+    case 'number':
+      // JSON writes NaN and the infinities as null
+      return Number.isFinite(value) ? value : null;
+    case 'string':
+      return value;
+    case 'object': {
+      if (Array.isArray(value)) return ARRAY_KEY;
+      const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+      return typeof toJSON === 'function' ? keyOf(toJSON.call(value)) : OBJECT_KEY;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The key column's value computed by SQL from the stored JSON: an index added to a collection that has documents. */
 function keyExpression(field: string): string {
   const p = `'$."${field}"'`;
   return (
@@ -93,16 +138,13 @@ function sqlKey(value: string | number | boolean | null): SqlValue {
 }
 
 const isNested = (value: unknown) => typeof value === 'object' && value !== null;
+const isDocId = (value: unknown): value is DocId =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 function defaultIndexName(key: Record<string, 1 | -1>): string {
   return Object.entries(key)
     .map(([field, dir]) => `${field}_${dir}`)
     .join('_');
-}
-
-function isDuplicate(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 const missingTable = (err: unknown) => /no such table/.test((err as Error).message ?? '');
@@ -160,10 +202,17 @@ export class SqliteReadStore implements ReadStore {
   private readonly deferred = new Map<string, Set<string>>();
   private closed = false;
   private docsExamined = 0;
+  private rowsWritten = 0;
   /** tables this store created or found (a write to a new collection creates its table) */
   private readonly tables = new Set<string>();
   /** runs a function in a transaction of the writer (a savepoint inside one) */
   private readonly inWriterTx: (fn: () => unknown) => unknown;
+  /** the running writer transaction's documents, by collection and _id */
+  private readonly txDocs = new Map<string, Map<DocId, TxDoc>>();
+  /** unique keys of the documents the transaction wrote, by collection and index, to the _id holding them */
+  private readonly txKeys = new Map<string, Map<string, DocId>>();
+  /** what each write of the transaction replaced, to undo a write that fails half-way */
+  private readonly undo: Array<{ collection: string; docs: Map<DocId, TxDoc>; id: DocId; previous: TxDoc }> = [];
 
   /** A store in a file of its own in the temporary folder, removed when closed or when the process exits. */
   static temporary(): SqliteReadStore {
@@ -277,21 +326,119 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Writes run one at a time: a transaction's own writes at once (in a savepoint, so a failed one
-   * leaves nothing), any other write in a transaction of its own, after the running one.
+   * Writes run one at a time: a transaction's own writes at once (one that fails is undone in the
+   * transaction's documents, so it leaves nothing), any other write in a transaction of its own,
+   * after the running one.
    */
   private write<R>(inTx: boolean, fn: () => R): Promise<R> {
     if (this.closed) return Promise.reject(new Error('read store closed'));
-    if (inTx || !this.txOpen) {
+    if (inTx) {
       try {
-        return Promise.resolve(this.inWriterTx(fn) as R);
+        return Promise.resolve(this.undoable(fn));
       } catch (err) {
-        // what the failed write noted (columns, multikey fields) is read again from the file
-        if (!inTx) this.reloadSchemas();
         return Promise.reject(err);
       }
     }
+    if (!this.txOpen) {
+      try {
+        return Promise.resolve(
+          this.inWriterTx(() => {
+            const result = fn();
+            this.flushAll();
+            return result;
+          }) as R,
+        );
+      } catch (err) {
+        // what the failed write noted (columns, multikey fields) is read again from the file
+        this.reloadSchemas();
+        return Promise.reject(err);
+      } finally {
+        this.endTxDocs();
+      }
+    }
     return this.queue.then(() => this.write(false, fn));
+  }
+
+  // ---- the transaction's documents --------------------------------------------------------------
+
+  private docsOf(collection: string): Map<DocId, TxDoc> {
+    let docs = this.txDocs.get(collection);
+    if (!docs) this.txDocs.set(collection, (docs = new Map()));
+    return docs;
+  }
+
+  /** The transaction's version of a document, read from SQL the first time it is asked for. */
+  private txDoc(collection: string, id: DocId): TxDoc {
+    const docs = this.docsOf(collection);
+    let entry = docs.get(id);
+    if (!entry) {
+      const text = this.rowText(this.writer, collection, id);
+      entry = text === undefined ? { present: false, dirty: false } : { present: true, text, dirty: false };
+      docs.set(id, entry);
+    }
+    return entry;
+  }
+
+  private setTxDoc(collection: string, id: DocId, next: TxDoc): void {
+    const previous = this.txDoc(collection, id);
+    const docs = this.docsOf(collection);
+    this.undo.push({ collection, docs, id, previous });
+    docs.set(id, next);
+  }
+
+  private parsed(entry: TxDoc): Doc {
+    return (entry.doc ??= JSON.parse(entry.text!) as Doc);
+  }
+
+  private textOf(entry: TxDoc): string {
+    return (entry.text ??= JSON.stringify(entry.doc));
+  }
+
+  /** Runs a write; if it throws, the documents it changed are as they were (SQL gets them again at the next flush). */
+  private undoable<R>(fn: () => R): R {
+    const mark = this.undo.length;
+    try {
+      return fn();
+    } catch (err) {
+      while (this.undo.length > mark) {
+        const { collection, docs, id, previous } = this.undo.pop()!;
+        docs.set(id, { ...previous, dirty: true });
+        if (previous.present && this.hasUnique(collection)) this.noteKeys(collection, this.parsed(previous));
+      }
+      throw err;
+    }
+  }
+
+  /** The collection's changed documents written to SQL: at commit, or before SQL answers a query of the transaction. */
+  private flush(collection: string): void {
+    const docs = this.txDocs.get(collection);
+    if (!docs) return;
+    const table = tableOf(collection);
+    const fields = [...this.schemaOf(collection).columns];
+    const columns = ['doc', ...fields.map(columnOf)];
+    const upsert = `INSERT INTO ${table} (id, ${columns.join(', ')}) VALUES (?${', ?'.repeat(columns.length)}) ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    for (const [id, entry] of docs) {
+      if (!entry.dirty) continue;
+      if (entry.present) {
+        this.ensureTable(collection);
+        const keys = entry.keys ?? fields.map((f) => keyOf(this.parsed(entry)[f]));
+        this.statement(this.writer, upsert).run(id, this.textOf(entry), ...keys);
+      } else if (this.tables.has(collection)) {
+        this.statement(this.writer, `DELETE FROM ${table} WHERE id = ?`).run(id);
+      }
+      entry.dirty = false;
+      this.rowsWritten++;
+    }
+  }
+
+  private flushAll(): void {
+    for (const collection of this.txDocs.keys()) this.flush(collection);
+  }
+
+  private endTxDocs(): void {
+    this.txDocs.clear();
+    this.txKeys.clear();
+    this.undo.length = 0;
   }
 
   // ---- the port -------------------------------------------------------------------------------
@@ -336,6 +483,7 @@ export class SqliteReadStore implements ReadStore {
     this.writer.exec('BEGIN IMMEDIATE');
     try {
       const result = await fn(new SqliteTxStore(this));
+      this.flushAll();
       this.writer.exec('COMMIT');
       return result;
     } catch (err) {
@@ -344,6 +492,7 @@ export class SqliteReadStore implements ReadStore {
       this.reloadSchemas();
       throw err;
     } finally {
+      this.endTxDocs();
       this.txOpen = false;
       release();
     }
@@ -419,9 +568,9 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  /** Documents read (rows parsed) since the store was opened: what a query costs, in tests. */
-  counters(): { docsExamined: number } {
-    return { docsExamined: this.docsExamined };
+  /** Documents read and rows written to SQL since the store was opened: what a query or a batch costs, in tests. */
+  counters(): { docsExamined: number; rowsWritten: number } {
+    return { docsExamined: this.docsExamined, rowsWritten: this.rowsWritten };
   }
 
   /** The indexes declared on a collection, by name. */
@@ -522,8 +671,18 @@ export class SqliteReadStore implements ReadStore {
     skip: number,
     limit: number | undefined,
   ): Doc[] {
+    if (db === this.writer) {
+      const found = this.txMatches(collection, filter);
+      if (found !== undefined) {
+        this.docsExamined += found.length;
+        const docs = found.map(({ entry }) => JSON.parse(this.textOf(entry)) as Doc);
+        const ordered = sort && Object.keys(sort).length > 0 ? sortDocs(docs, sort) : docs;
+        return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
+      }
+      this.flush(collection);
+      if (this.deferred.size > 0) this.buildDeferred(collection);
+    }
     if (!this.hasTable(collection)) return [];
-    if (db === this.writer && this.deferred.size > 0) this.buildDeferred(collection);
     const plan = this.plan(collection, filter, sort);
     const matcher: Matcher | undefined = plan.exact ? undefined : compileFilter(filter, true);
     const sortsHere = sort !== undefined && Object.keys(sort).length > 0 && plan.orderBy === undefined;
@@ -556,6 +715,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   count(db: Database.Database, collection: string, filter: Filter): number {
+    if (db === this.writer) {
+      const found = this.txMatches(collection, filter);
+      if (found !== undefined) return found.length;
+      this.flush(collection);
+    }
     if (!this.hasTable(collection)) return 0;
     const plan = this.plan(collection, filter, undefined);
     if (!plan.exact) return this.select(db, collection, filter, undefined, 0, undefined).length;
@@ -569,18 +733,51 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** One document by _id, through the given connection. */
-  byId(db: Database.Database, collection: string, id: unknown): Doc | null {
-    if (!this.hasTable(collection)) return null;
+  /** One document by _id, through the given connection (the writer's: as its transaction has it), a fresh copy. */
+  byId(db: Database.Database, collection: string, id: DocId): Doc | null {
+    const text = db === this.writer ? this.txText(collection, id) : this.rowText(db, collection, id);
+    if (text === undefined) return null;
+    this.docsExamined++;
+    return JSON.parse(text) as Doc;
+  }
+
+  /**
+   * A filter naming its _ids (`{ _id: 5, … }` or `{ _id: { $in: [...] }, … }`), answered from
+   * the transaction's documents without SQL (a guarded update's `{ _id, $or: [...] }`, a lookup by
+   * ids): the matching ones, in the order of the ids; undefined for any other filter.
+   */
+  private txMatches(collection: string, filter: Filter): Array<{ doc: Doc; entry: TxDoc }> | undefined {
+    const id = filter._id;
+    let ids: DocId[];
+    const rest = Object.keys(filter).length > 1;
+    if (isDocId(id)) ids = [id];
+    else if (isPlainObject(id) && Object.keys(id).length === 1 && Array.isArray(id.$in) && id.$in.every(isDocId)) {
+      ids = [...new Set(id.$in as DocId[])];
+    } else return undefined;
+    const matcher = rest ? compileFilter(filter, true) : undefined;
+    const out: Array<{ doc: Doc; entry: TxDoc }> = [];
+    for (const one of ids) {
+      const entry = this.txDoc(collection, one);
+      if (!entry.present) continue;
+      const doc = this.parsed(entry);
+      if (!matcher || matcher(doc)) out.push({ doc, entry });
+    }
+    return out;
+  }
+
+  private txText(collection: string, id: DocId): string | undefined {
+    const entry = this.txDoc(collection, id);
+    return entry.present ? this.textOf(entry) : undefined;
+  }
+
+  private rowText(db: Database.Database, collection: string, id: DocId): string | undefined {
+    if (!this.hasTable(collection)) return undefined;
     try {
-      const text = this.statement(db, `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`)
+      return this.statement(db, `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`)
         .pluck()
-        .get(id as SqlValue) as string | undefined;
-      if (text === undefined) return null;
-      this.docsExamined++;
-      return JSON.parse(text) as Doc;
+        .get(id) as string | undefined;
     } catch (err) {
-      if (missingTable(err)) return null;
+      if (missingTable(err)) return undefined;
       throw err;
     }
   }
@@ -591,24 +788,26 @@ export class SqliteReadStore implements ReadStore {
 
   // ---- writes (on the writer connection, inside a transaction or a savepoint) ---------------
 
-  /** Documents a write applies to: by _id without planning, else the query. */
+  /**
+   * Documents a write applies to (the transaction's own objects: read, never changed): by _id
+   * without planning, else the query.
+   */
   private targets(collection: string, filter: Filter, one: boolean): Doc[] {
-    const id = filter._id;
-    if (
-      (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) &&
-      Object.keys(filter).length === 1
-    ) {
-      const doc = this.byId(this.writer, collection, id);
-      return doc ? [doc] : [];
-    }
+    const found = this.txMatches(collection, filter);
+    if (found !== undefined) return (one ? found.slice(0, 1) : found).map(({ doc }) => doc);
     return this.select(this.writer, collection, filter, undefined, 0, one ? 1 : undefined);
   }
 
-  /** Stores `doc` (insert, or replace the row of `previousId`), keeping indexes and flags. */
-  private put(collection: string, doc: Doc, replacing: boolean): void {
+  /**
+   * Stores `doc` in the transaction's documents (an insert, or the new version of `previous`),
+   * keeping unique indexes and multikey flags. `owned`: the store made `doc` (the updater's copy)
+   * and may keep it; a caller's document is kept as its JSON, so that changing it later changes nothing.
+   */
+  private put(collection: string, doc: Doc, previous: Doc | undefined, owned: boolean): void {
     const schema = this.schemaOf(collection);
-    if (typeof doc._id !== 'string' && !(typeof doc._id === 'number' && Number.isFinite(doc._id)))
-      throw new UnsupportedQueryError(`_id ${JSON.stringify(doc._id)} (outside the ReadStore's query language)`);
+    const id = doc._id;
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+      throw new UnsupportedQueryError(`_id ${JSON.stringify(id)} (outside the ReadStore's query language)`);
     for (const field of schema.columns) {
       if (isNested(doc[field]) && !schema.multikey.has(field)) {
         this.writer.prepare(`INSERT OR IGNORE INTO _evo_multikey VALUES (?, ?)`).run(collection, field);
@@ -616,19 +815,23 @@ export class SqliteReadStore implements ReadStore {
         this.bumpSchema();
       }
     }
-    this.checkUnique(collection, schema, doc);
-    const text = JSON.stringify(doc);
-    if (replacing) {
-      this.statement(this.writer, `UPDATE ${tableOf(collection)} SET doc = ? WHERE id = ?`).run(text, doc._id);
-      return;
-    }
+    if (previous === undefined && this.txDoc(collection, id).present)
+      throw new DuplicateKeyError(`duplicate key: ${collection} _id ${JSON.stringify(id)}`);
+    this.checkUnique(collection, schema, doc, previous);
     this.ensureTable(collection);
-    try {
-      this.statement(this.writer, `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?)`).run(doc._id, text);
-    } catch (err) {
-      if (isDuplicate(err)) throw new DuplicateKeyError(`duplicate key: ${collection} _id ${JSON.stringify(doc._id)}`);
-      throw err;
-    }
+    if (this.hasUnique(collection)) this.noteKeys(collection, doc);
+    this.setTxDoc(
+      collection,
+      id,
+      owned
+        ? { present: true, doc, dirty: true }
+        : {
+            present: true,
+            text: JSON.stringify(doc),
+            keys: [...schema.columns].map((f) => keyOf(doc[f])),
+            dirty: true,
+          },
+    );
   }
 
   /**
@@ -636,24 +839,20 @@ export class SqliteReadStore implements ReadStore {
    * elements. SQL's UNIQUE treats NULLs as distinct, so the check is a query on the key columns
    * (the index answers it) before each write.
    */
-  private checkUnique(collection: string, schema: CollectionSchema, doc: Doc): void {
+  private checkUnique(collection: string, schema: CollectionSchema, doc: Doc, previous: Doc | undefined): void {
     for (const [name, spec] of schema.indexes) {
       if (!spec.unique) continue;
       const fields = Object.keys(spec.key);
+      // a key the document already had is its own (a counter's update checks nothing)
+      if (previous !== undefined && deepEqual(keyTuples(previous, fields), keyTuples(doc, fields))) continue;
       const scalarKey = fields.every(
         (f) => !isNested(doc[f]) && !schema.multikey.has(f) && (f === '_id' || keyable(f)),
       );
       if (scalarKey && !this.deferred.get(collection)?.has(name)) {
-        const where = fields.map((f) => `${columnOf(f)} IS ?`).join(' AND ');
-        const taken = this.statement(
-          this.writer,
-          `SELECT 1 FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ? LIMIT 1`,
-        )
-          .pluck()
-          .get(...fields.map((f) => sqlKey((doc[f] ?? null) as string | number | boolean | null)), doc._id as SqlValue);
-        if (taken !== undefined) throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
+        this.checkScalarUnique(collection, name, fields, doc);
         continue;
       }
+      this.flush(collection);
       // arrays in the key: compare every document's element combinations
       const keysOf = (d: Doc) => keyTuples(d, fields);
       const mine = new Set(keysOf(doc));
@@ -665,8 +864,53 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  private remove(collection: string, id: unknown): void {
-    this.statement(this.writer, `DELETE FROM ${tableOf(collection)} WHERE id = ?`).run(id as SqlValue);
+  /**
+   * A scalar unique key, checked without writing the transaction's documents to SQL: the
+   * documents it changed are looked up by key in `txKeys`, the others in SQL's index (a row
+   * the transaction changed is judged by its new version).
+   */
+  private checkScalarUnique(collection: string, name: string, fields: string[], doc: Doc): void {
+    const id = doc._id as DocId;
+    const key = uniqueKeyOf(doc, fields);
+    const docs = this.txDocs.get(collection);
+    const keys = this.txKeys.get(`${collection}\0${name}`);
+    const holder = keys?.get(key);
+    const holds = (other: DocId) => {
+      const entry = docs?.get(other);
+      return entry !== undefined && entry.present && uniqueKeyOf(this.parsed(entry), fields) === key;
+    };
+    if (holder !== undefined && holder !== id && holds(holder))
+      throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
+    const where = fields.map((f) => `${columnOf(f)} IS ?`).join(' AND ');
+    const rows = this.statement(this.writer, `SELECT id FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ?`)
+      .pluck()
+      .all(...fields.map((f) => keyOf(doc[f])), id) as DocId[];
+    for (const other of rows) {
+      const entry = docs?.get(other);
+      if (entry === undefined || !entry.dirty || holds(other))
+        throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
+    }
+  }
+
+  /** The unique keys a document of the transaction holds now (checkScalarUnique finds them there). */
+  private noteKeys(collection: string, doc: Doc): void {
+    for (const [name, spec] of this.schemaOf(collection).indexes) {
+      if (!spec.unique) continue;
+      const fields = Object.keys(spec.key);
+      const slot = `${collection}\0${name}`;
+      let keys = this.txKeys.get(slot);
+      if (!keys) this.txKeys.set(slot, (keys = new Map()));
+      keys.set(uniqueKeyOf(doc, fields), doc._id as DocId);
+    }
+  }
+
+  private hasUnique(collection: string): boolean {
+    for (const spec of this.schemaOf(collection).indexes.values()) if (spec.unique) return true;
+    return false;
+  }
+
+  private remove(collection: string, id: DocId): void {
+    this.setTxDoc(collection, id, { present: false, dirty: true });
   }
 
   insert(inTx: boolean, collection: string, doc: Doc): Promise<void> {
@@ -677,7 +921,7 @@ export class SqliteReadStore implements ReadStore {
   private insertNow(collection: string, doc: Doc): void {
     checkReplacement(doc);
     const copy = doc._id === undefined ? withIdFirst(doc, newId()) : doc;
-    this.put(collection, copy, false);
+    this.put(collection, copy, undefined, false);
   }
 
   update(
@@ -698,7 +942,7 @@ export class SqliteReadStore implements ReadStore {
     if (targets.length === 0) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
       const created = applyUpdate(buildUpsertFromFilter(filter), update, true) as PlainObject;
-      this.put(collection, withIdFirst(created, created._id ?? newId()), false);
+      this.put(collection, withIdFirst(created, created._id ?? newId()), undefined, false);
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     }
     // computed against the state before the first write, like one server-side pass
@@ -706,7 +950,7 @@ export class SqliteReadStore implements ReadStore {
     let modifiedCount = 0;
     for (const { doc, next } of updated) {
       if (deepEqual(doc, next)) continue;
-      this.put(collection, next, true);
+      this.put(collection, next, doc, true);
       modifiedCount += 1;
     }
     return { matchedCount: targets.length, modifiedCount, upsertedCount: 0 };
@@ -723,13 +967,13 @@ export class SqliteReadStore implements ReadStore {
     const [target] = this.targets(collection, filter, true);
     if (!target) {
       if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-      this.put(collection, withIdFirst(replacement, upsertedReplacementId(replacement, filter)), false);
+      this.put(collection, withIdFirst(replacement, upsertedReplacementId(replacement, filter)), undefined, false);
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     }
     checkReplacementKeepsId(replacement, target._id);
     const next = withIdFirst(replacement, target._id);
     if (deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
-    this.put(collection, next, true);
+    this.put(collection, next, target, false);
     return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
   }
 
@@ -740,19 +984,19 @@ export class SqliteReadStore implements ReadStore {
   private deleteNow(collection: string, filter: Filter, one: boolean): { deletedCount: number } {
     checkFilter(filter);
     const targets = this.targets(collection, filter, one);
-    for (const doc of targets) this.remove(collection, doc._id);
+    for (const doc of targets) this.remove(collection, doc._id as DocId);
     return { deletedCount: targets.length };
   }
 
   bulkWrite(inTx: boolean, collection: string, ops: BulkOp[]): Promise<void> {
-    // ordered, and earlier writes stay when one fails: each operation in a savepoint of its own
+    // ordered, and earlier writes stay when one fails: each operation undone alone
     const failure = this.write(inTx, () => {
       try {
         runBulkWrite(ops, {
-          insert: (d) => this.inWriterTx(() => this.insertNow(collection, d)),
-          update: (f, u, upsert, one) => this.inWriterTx(() => this.updateNow(collection, f, u, upsert, one)),
-          delete: (f, one) => this.inWriterTx(() => this.deleteNow(collection, f, one)),
-          replace: (f, r, upsert) => this.inWriterTx(() => this.replaceNow(collection, f, r, upsert)),
+          insert: (d) => this.undoable(() => this.insertNow(collection, d)),
+          update: (f, u, upsert, one) => this.undoable(() => this.updateNow(collection, f, u, upsert, one)),
+          delete: (f, one) => this.undoable(() => this.deleteNow(collection, f, one)),
+          replace: (f, r, upsert) => this.undoable(() => this.replaceNow(collection, f, r, upsert)),
         });
         return undefined;
       } catch (err) {
@@ -782,9 +1026,8 @@ export class SqliteReadStore implements ReadStore {
     const table = tableOf(collection);
     for (const field of Object.keys(spec.key)) {
       if (field === '_id' || !keyable(field) || schema.columns.has(field)) continue;
-      this.writer.exec(
-        `ALTER TABLE ${table} ADD COLUMN ${columnOf(field)} GENERATED ALWAYS AS (${keyExpression(field)}) VIRTUAL`,
-      );
+      this.writer.exec(`ALTER TABLE ${table} ADD COLUMN ${columnOf(field)}`);
+      this.writer.exec(`UPDATE ${table} SET ${columnOf(field)} = ${keyExpression(field)}`);
       schema.columns.add(field);
       // a field already holding arrays or objects is multikey from the start
       const nested = this.writer
@@ -844,6 +1087,7 @@ export class SqliteReadStore implements ReadStore {
   private dropCollection(collection: string): void {
     this.writer.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
     this.tables.delete(collection);
+    this.txDocs.delete(collection);
     this.writer.prepare(`DELETE FROM _evo_indexes WHERE collection = ?`).run(collection);
     this.writer.prepare(`DELETE FROM _evo_multikey WHERE collection = ?`).run(collection);
     this.schemas.delete(collection);
@@ -863,6 +1107,10 @@ const removeDatabaseFiles = (file: string) => {
 function removeTemporaryFiles() {
   for (const file of temporaryFiles) removeDatabaseFiles(file);
 }
+
+/** A document's scalar key in a unique index, as a string (missing and null are one value). */
+const uniqueKeyOf = (doc: Doc, fields: string[]) =>
+  JSON.stringify(fields.map((f) => (doc[f] === undefined ? null : doc[f])));
 
 /** The keys a document gives a unique index (one per combination of array elements), as strings. */
 function keyTuples(doc: Doc, fields: string[]): string[] {
