@@ -159,7 +159,11 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
     await server.stop();
     server = await startTestServer({ ...env(), ORPHAN_FILES_GRACE_MINUTES: '0' }, dataDir);
     const deadline = Date.now() + 20_000;
-    while ((await bucket.stat('videos', orphanVideo)) && Date.now() < deadline)
+    // the sweep runs beside the start: wait for both folders' orphans
+    while (
+      ((await bucket.stat('videos', orphanVideo)) || (await bucket.stat('posters', orphanPoster))) &&
+      Date.now() < deadline
+    )
       await new Promise((r) => setTimeout(r, 100));
     expect(await bucket.stat('videos', orphanVideo)).toBeUndefined();
     expect(await bucket.stat('posters', orphanPoster)).toBeUndefined();
