@@ -146,9 +146,11 @@ async function main() {
     const bGift = pb.getByRole('button', { name: 'Envoyer un cadeau', exact: true }).first();
     await until('A video card gift button', () => bGift.isVisible(), 20_000);
     await bGift.click();
+    // out of coins: the picker says so (the product's words) and offers "Recharger" (issue 30)
     await until('no coins alert', visible(pb, "Vous n'avez pas assez de coins. Rechargez votre coffre !"));
-    await pb.waitForURL('**/coffre');
-    await until('vault shown', () => pb.getByLabel('Nombre de coins à ajouter').isVisible());
+    await pb.getByRole('dialog').getByRole('link', { name: 'Recharger' }).click();
+    await pb.waitForURL('**/packs');
+    await until('shop shown', () => pb.getByRole('heading', { name: 'Boutique de coins' }).isVisible());
     await screenshot(pb, 'coins-07-gift-no-coins-to-vault');
     await pb.goto(`${base}/cadeaux-recues`);
     await until('no gift yet', visible(pb, 'Aucun cadeau reçu.'));

@@ -3,7 +3,17 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { ASSETS } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage, screenshot } from './harness';
-import { MOBILE, SIZES, type Member, registerAtOnce, serverAndBrowser, slowUplink, sidewaysOverflow } from './helpers';
+import {
+  MOBILE,
+  SIZES,
+  firstVideoId,
+  follow,
+  type Member,
+  registerAtOnce,
+  serverAndBrowser,
+  slowUplink,
+  sidewaysOverflow,
+} from './helpers';
 
 const skip = browserSkipReason();
 const VIDEO = path.join(ASSETS, 'demo/demo-3.mp4');
@@ -21,9 +31,12 @@ async function underTheBottomBar(page: Page, el: Locator): Promise<number> {
 describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
   const live = serverAndBrowser();
   let author: Member;
+  let fan: Member;
+  let videoId: number;
 
   beforeAll(async () => {
-    [author] = await registerAtOnce(live.server.url, 1);
+    [author, fan] = await registerAtOnce(live.server.url, 2);
+    videoId = await firstVideoId(fan.client, author.member.pseudo);
   }, 180_000);
 
   const loggedIn = (m: Member, size: { width: number; height: number }) =>
@@ -64,4 +77,75 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await context.close();
     }, 90_000);
   }
+
+  for (const size of SIZES) {
+    it(`gifts: no "Cadeau" on one's own videos; with 0 coins the picker says so and offers "Recharger" (${size.name})`, async () => {
+      const own = await loggedIn(author, size.viewport);
+      await own.page.goto(`${live.server.url}/video/${videoId}`);
+      await own.page.getByRole('button', { name: 'Partager' }).first().waitFor();
+      expect(await own.page.getByRole('button', { name: 'Envoyer un cadeau' }).count()).toBe(0);
+      await own.page.goto(`${live.server.url}/user/${author.member.pseudo}`);
+      await own.page.locator('video').first().waitFor();
+      await own.page.waitForLoadState('networkidle');
+      expect(await own.page.getByRole('button', { name: 'Envoyer un cadeau' }).count()).toBe(0);
+      await own.context.close();
+
+      // another member, with no coins (a new account), taps "Cadeau" on that video
+      expect(
+        (await fan.client.get(`/api/coins/balance/${encodeURIComponent(fan.member.email)}`)).json.coins_balance,
+      ).toBe(0);
+      const { context, page } = await loggedIn(fan, size.viewport);
+      await page.goto(`${live.server.url}/video/${videoId}`);
+      await page.getByRole('button', { name: 'Envoyer un cadeau' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText("Vous n'avez pas assez de coins. Rechargez votre coffre !").waitFor();
+      // the video stays where it was: the member chooses to go and buy coins
+      expect(new URL(page.url()).pathname).toBe(`/video/${videoId}`);
+      await screenshot(page, `e2e-r2-gift-no-coins-${size.name}`, { fullPage: false });
+      await dialog.getByRole('link', { name: 'Recharger' }).click();
+      await page.waitForURL('**/packs');
+      await page.getByRole('heading', { name: 'Boutique de coins' }).waitFor();
+      await context.close();
+    }, 90_000);
+  }
+
+  it('notifications: a tap on a row opens what it is about; a message offers "Voir"; the dismiss control is an icon with a label', async () => {
+    // fan and author follow each other; the fan likes the author's video and writes to them
+    await follow(fan, author.member);
+    await follow(author, fan.member);
+    expect((await fan.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
+    const sent = await fan.client.post('/api/messages', {
+      senderEmail: fan.member.email,
+      receiverEmail: author.member.email,
+      content: 'Salut, super vidéo !',
+    });
+    expect(sent.status).toBeLessThan(300);
+    for (const size of SIZES) {
+      const { context, page } = await loggedIn(author, size.viewport);
+      await page.goto(`${live.server.url}/notifications`);
+      const row = (text: string) => page.locator('main .notif', { hasText: text }).first();
+      await row('a aimé').waitFor();
+      await row('Salut').waitFor();
+      // the dismiss control: an icon (no bare "X" text) named for screen readers
+      const dismiss = row('a aimé').locator('.notif__delete');
+      expect((await dismiss.textContent())?.trim()).toBe('');
+      expect(await dismiss.locator('svg').count()).toBe(1);
+      expect(await dismiss.getAttribute('aria-label')).toBe(`Supprimer la notification de ${fan.member.pseudo}`);
+      // a message notification offers "Voir"
+      await row('Salut').getByRole('button', { name: 'Voir', exact: true }).waitFor();
+      await screenshot(page, `e2e-r2-notifications-${size.name}`, { fullPage: false });
+      // a tap on the row's time (not on a link or a button) opens the liked video
+      await row('a aimé').locator('.notif__meta').click();
+      await page.waitForURL((u) => u.pathname === `/video/${videoId}`);
+      // the follow row opens the follower's profile
+      await page.goto(`${live.server.url}/notifications`);
+      await row('abonné').locator('.notif__meta').click();
+      await page.waitForURL((u) => u.pathname === `/user/${fan.member.pseudo}`);
+      // and "Voir" on the message opens the messages
+      await page.goto(`${live.server.url}/notifications`);
+      await row('Salut').getByRole('button', { name: 'Voir', exact: true }).click();
+      await page.waitForURL((u) => u.pathname.startsWith('/messages'));
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -10,10 +10,13 @@ import './gifts.css';
 const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
 const EMPTY = 'Aucun cadeau trouvé.';
 const TOO_EXPENSIVE = 'Solde insuffisant';
+const NO_COINS = "Vous n'avez pas assez de coins. Rechargez votre coffre !";
 
 interface GiftPickerProps {
   /** how the receiver is named in the title: '@pseudo' (never an email) */
   receiverLabel: string;
+  /** the balance was at or below 0 when the picker opened: this is said, with a way to buy coins */
+  outOfCoinsMessage?: string | null;
   sending: boolean;
   onConfirm: (gift: CatalogueGift) => void;
   onClose: () => void;
@@ -24,12 +27,14 @@ interface GiftPickerProps {
  * member's balance, then "Envoyer …" confirms. A modal <dialog> (the page behind is inert, Escape
  * closes it, it lies above the fixed bars). The card's gift (the product business constants, id 1) is chosen first.
  */
-export function GiftPicker({ receiverLabel, sending, onConfirm, onClose }: GiftPickerProps) {
+export function GiftPicker({ receiverLabel, outOfCoinsMessage = null, sending, onConfirm, onClose }: GiftPickerProps) {
   const wallet = useWallet(); // loaded (and kept live) while the picker is open
   const dialogRef = useRef<HTMLDialogElement>(null);
   const catalog = useCatalog();
   const titleId = useId();
   const balance = wallet.wallet?.coins_balance;
+  // out of coins: said at once, and again if the live balance drops to 0 while the picker is open
+  const empty = outOfCoinsMessage !== null || (balance !== undefined && balance <= 0);
   const affordable = (g: CatalogueGift) => balance === undefined || g.coin_cost <= balance;
   const [chosenId, setChosenId] = useState<number | null>(null);
   const gifts = catalog.data ?? [];
@@ -68,11 +73,23 @@ export function GiftPicker({ receiverLabel, sending, onConfirm, onClose }: GiftP
         <p className="gift-picker__balance">
           Votre solde :{' '}
           <strong data-testid="gift-picker-balance">{balance === undefined ? '…' : formatCoins(balance)}</strong>
-          {' · '}
-          <Link to="/coffre" onClick={onClose}>
-            Recharger
-          </Link>
+          {empty ? null : (
+            <>
+              {' · '}
+              <Link to="/packs" onClick={onClose}>
+                Recharger
+              </Link>
+            </>
+          )}
         </p>
+        {empty ? (
+          <div className="gift-picker__empty" role="alert">
+            <p>{outOfCoinsMessage ?? NO_COINS}</p>
+            <Link to="/packs" className="btn btn--primary" onClick={onClose}>
+              Recharger
+            </Link>
+          </div>
+        ) : null}
         {catalog.error && !catalog.data ? (
           <p className="coins-error" role="alert">
             {LOAD_FAILED}

@@ -1,4 +1,4 @@
-import { useState, type ComponentType } from 'react';
+import { useState, type ComponentType, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -6,7 +6,7 @@ import { followBack } from '../social/api';
 import { formatFullDate, formatRelative, isoDate, sameIdentity, userPath } from '../social/format';
 import { useToast } from '../shell/toast';
 import { BellIcon } from '../shell/ui/icons';
-import { CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
+import { CloseIcon, CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
 import type { AppNotification } from './api';
 import { markFollowed, useFollowsSender } from './followedSenders';
 import { markRead, removeNotification } from './store';
@@ -18,6 +18,7 @@ const FOLLOW_BACK_OK = '✅ Abonné en retour !';
 const FOLLOW_BACK_FAILED = '❌ Erreur abonnement en retour';
 const SEE_VIDEO = 'Voir la vidéo';
 const SEE_DECISIONS = 'Voir la décision';
+const SEE_MESSAGES = 'Voir';
 /** what a reporter is told when their report is closed: about their report, not a decision about them */
 const REPORT_CLOSED = 'Votre signalement a été traité.';
 const EMPTY = 'Aucune notification';
@@ -76,6 +77,28 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     navigate('/messages');
   };
 
+  // what the notification is about, opened by a tap anywhere on its row (issue 30)
+  const target =
+    notification.type === 'message'
+      ? '/messages'
+      : aboutMe
+        ? '/moderation'
+        : notification.video_id > 0
+          ? `/video/${notification.video_id}`
+          : notification.type === 'follow' && notification.sender_pseudo
+            ? userPath(notification.sender_pseudo)
+            : notification.type === 'gift'
+              ? '/coins/received'
+              : null;
+  const openRow = (event: MouseEvent<HTMLLIElement>) => {
+    // the row's own links and buttons do their own thing; a text selection is not a tap
+    if (!target || (event.target as HTMLElement).closest('a, button')) return;
+    if (window.getSelection()?.toString()) return;
+    if (unread) void markRead(notification.id);
+    onNavigate?.();
+    navigate(target);
+  };
+
   const doFollowBack = async () => {
     if (!user || following) return;
     setFollowing(true);
@@ -121,7 +144,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   );
 
   return (
-    <li className={unread ? 'notif notif--unread' : 'notif'}>
+    // the keyboard reaches the same place through the item's own link or button ("Voir…")
+    <li className={`notif${unread ? ' notif--unread' : ''}${target ? ' notif--link' : ''}`} onClick={openRow}>
       <span className={`notif__icon notif__icon--${TYPES[notification.type] ? notification.type : 'default'}`}>
         <Icon size={18} />
         <span className="sr-only">{label}</span>
@@ -142,8 +166,13 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
             </time>
           ) : null}
         </p>
-        {notification.video_id > 0 || canFollowBack || aboutMe ? (
+        {notification.video_id > 0 || canFollowBack || aboutMe || notification.type === 'message' ? (
           <div className="notif__actions">
+            {notification.type === 'message' ? (
+              <button type="button" className="btn btn--small btn--secondary" onClick={openMessages}>
+                {SEE_MESSAGES}
+              </button>
+            ) : null}
             {aboutMe ? (
               <Link to="/moderation" className="btn btn--small btn--secondary" onClick={onNavigate}>
                 {SEE_DECISIONS}
@@ -175,9 +204,10 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
         type="button"
         className="notif__delete"
         aria-label={`Supprimer la notification de ${sender}`}
+        title="Supprimer"
         onClick={(event) => void remove(event.currentTarget)}
       >
-        X
+        <CloseIcon size={18} />
       </button>
     </li>
   );

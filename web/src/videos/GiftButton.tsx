@@ -11,6 +11,7 @@ import {
   type GiftReceiver,
 } from '../gifts/api';
 import { useCurrentUser } from '../identity/sessionContext';
+import { sameIdentity } from '../social/format';
 import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
@@ -52,6 +53,8 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   const run = useIdempotentAction();
   const [pending, setPending] = useState(false);
   const [picking, setPicking] = useState(false);
+  // the balance was found at or below 0 on opening: the picker says so and offers "Recharger"
+  const [outOfCoins, setOutOfCoins] = useState(false);
   const pseudo = video.user_pseudo.trim();
   const receiver: GiftReceiver | null = pseudo
     ? receiverByPseudo(pseudo)
@@ -77,11 +80,9 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
         if (isNetworkFailure(err)) throw err;
         return null;
       });
-      if (balance !== null && balance <= 0) {
-        toast.error(NO_COINS);
-        void navigate('/coffre');
-        return;
-      }
+      // the product rule's message, said in the picker with a "Recharger" path to the packs rather
+      // than by leaving the video for the vault (issue 30): the member goes there by choice
+      setOutOfCoins(balance !== null && balance <= 0);
       setPicking(true);
     } catch {
       toast.error(NETWORK_FAILED);
@@ -116,6 +117,10 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
     }
   };
 
+  // no gift to oneself: the button is not offered on one's own videos (the server refuses it)
+  if (user && (sameIdentity(user.email, video.user_email) || (pseudo !== '' && user.pseudo?.trim() === pseudo)))
+    return null;
+
   return (
     <>
       <button
@@ -138,6 +143,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
         <Suspense fallback={null}>
           <GiftPicker
             receiverLabel={receiver.label}
+            outOfCoinsMessage={outOfCoins ? NO_COINS : null}
             sending={pending}
             onConfirm={(gift) => void send(gift)}
             onClose={() => setPicking(false)}
