@@ -181,6 +181,8 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     await page.keyboard.press('Enter');
     expect(await nav.isVisible()).toBe(true);
     await page.keyboard.press('Tab'); // the brand
+    await page.keyboard.press('Tab'); // the search field, first in the panel
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Accueil');
     await page.mouse.click(4, 700); // the page margin, under the panel

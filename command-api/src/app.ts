@@ -14,6 +14,7 @@ import { ServedHosts, hostGuard } from './http/host-guard';
 import { awaitOwnWrites } from './http/read-your-writes';
 import { sliceGuard } from './http/slice-guard';
 import { identityRouter } from './identity/routes';
+import { searchRouter } from './search/routes';
 import { videosRouter } from './videos/routes';
 import { socialRouter } from './social/routes';
 import { moderationRouter } from './moderation/routes';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     giftsRouter,
     adminRouter,
     analyticsRouter,
+    searchRouter,
   ])
     api.use(sliceGuard(slice(deps)));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));

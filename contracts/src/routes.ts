@@ -31,6 +31,8 @@ export const APP_ROUTE_PATHS = [
   '/friends',
   '/friends-list',
   '/notifications',
+  '/recherche',
+  '/profil/modifier',
   '/moderation',
   '/messages',
   '/messages/:pseudo',

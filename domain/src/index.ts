@@ -16,3 +16,4 @@ export * from './comments/index';
 export * from './ledger/index';
 export * from './gifts/index';
 export * from './moderation/index';
+export * from './search/index';

@@ -24,3 +24,4 @@ export * from './runtime/projection-service';
 export * from './runtime/fingerprint';
 export * from './gifts/transit';
 export * from './analytics/index';
+export * from './search/index';

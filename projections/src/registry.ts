@@ -14,6 +14,7 @@ import { decisionsProjector } from './moderation/decisions-projector';
 import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
 import { analyticsProjector } from './analytics/analytics-projector';
+import { searchProjector } from './search/search-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
 export const allProjectors: readonly Projector[] = [
@@ -32,4 +33,5 @@ export const allProjectors: readonly Projector[] = [
   statsProjector,
   auditProjector,
   analyticsProjector,
+  searchProjector,
 ];

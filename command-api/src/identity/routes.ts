@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type {
   MeAnswer,
   PasswordResetDoneAnswer,
+  ProfileEditedAnswer,
   PasswordResetRequestedAnswer,
   ProfileAnswer,
   PublicUser,
@@ -14,6 +15,9 @@ import {
   MESSAGES,
   PasswordResetBody,
   PasswordResetRequestBody,
+  ProfileEditBody,
+  userDecider,
+  userStream,
   RESET_MESSAGES,
   RegisterBody,
   normalize,
@@ -26,11 +30,11 @@ import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
 import { enqueueVideoProcessing } from '../videos/processing';
 import { LoginThrottle } from './login-throttle';
 import { setRetryAfter } from '../http/member-limits';
-import { isDiskFull, type LimitRule } from '@evo/infra';
+import { handleCommand, isDiskFull, type LimitRule } from '@evo/infra';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
-import { findMemberBy } from './members';
+import { findMemberBy, sessionMember } from './members';
 import { sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
@@ -245,6 +249,52 @@ export function identityRouter(deps: AppDeps): Router {
         is_admin: user.is_admin,
         admin_email: deps.config.ADMIN_EMAIL,
       } satisfies MeAnswer);
+    }),
+  );
+
+  /**
+   * "Modifier le profil": a new picture (an image file, `profilePic`) and/or bio, as
+   * `ProfileUpdated` on the member's own stream; the pseudo stays (every link names it).
+   */
+  r.put(
+    '/users/me/profile',
+    requireAuth,
+    uploads.multipart([{ name: 'profilePic', maxCount: 1, as: 'image', folder: 'profile_pics' }]),
+    route(async (req, res) => {
+      const body = parseInput(ProfileEditBody, req.body);
+      const member = await sessionMember(events, currentUserId(req));
+      const pic = firstFile(req, 'profilePic');
+      const kept = pic ? await uploads.keep(pic, 'image', 'profile_pics') : undefined;
+      let result;
+      try {
+        result = await handleCommand(
+          events,
+          userStream(member.userId),
+          userDecider,
+          (state) => ({
+            type: 'UpdateProfile' as const,
+            userId: member.userId,
+            bio: body.bio ?? (state.status === 'registered' ? state.bio : member.bio),
+            profilePicture:
+              kept?.name ?? (state.status === 'registered' ? state.profilePicture : member.profilePicture),
+          }),
+          contextOf(req),
+        );
+      } catch (e) {
+        if (kept) await uploads.remove('profile_pics', kept.name);
+        throw e;
+      }
+      await answerWrite(sessions, req, res, result.position);
+      const now = result.state.status === 'registered' ? result.state : member;
+      res.json({
+        message: result.events.length > 0 ? MESSAGES.profileSaved : MESSAGES.profileUnchanged,
+        email: now.email,
+        pseudo: now.pseudo,
+        bio: now.bio,
+        profile_picture: now.profilePicture,
+        role: now.role,
+        is_admin: now.role === 'admin',
+      } satisfies ProfileEditedAnswer);
     }),
   );
 

@@ -28,3 +28,7 @@ export type PasswordResetRequestedAnswer = z.infer<typeof PasswordResetRequested
 /** POST /api/auth/password-reset/confirm { token, password }: the member, now logged in. */
 export const PasswordResetDoneAnswer = SessionUser.extend({ message: z.string() });
 export type PasswordResetDoneAnswer = z.infer<typeof PasswordResetDoneAnswer>;
+
+/** PUT /api/users/me/profile (multipart: bio, profilePic): the member as they now show. */
+export const ProfileEditedAnswer = SessionUser.extend({ bio: z.string(), message: z.string() });
+export type ProfileEditedAnswer = z.infer<typeof ProfileEditedAnswer>;

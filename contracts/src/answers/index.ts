@@ -6,3 +6,4 @@ export * from './identity';
 export * from './admin';
 export * from './analytics';
 export * from './moderation';
+export * from './search';

@@ -53,6 +53,8 @@ export const MESSAGES = {
   alreadyAdmin: 'Cet utilisateur est déjà administrateur.',
   notAdmin: "Cet utilisateur n'est pas administrateur.",
   lastAdmin: 'Impossible de retirer le dernier administrateur.',
+  profileSaved: '✅ Profil mis à jour.',
+  profileUnchanged: 'Rien à enregistrer : ton profil est déjà ainsi.',
 } as const;
 
 const required = (msg: string) => z.string({ required_error: msg, invalid_type_error: msg });
@@ -111,4 +113,14 @@ export const PasswordResetBody = z.object({
     .string({ required_error: RESET_MESSAGES.invalid, invalid_type_error: RESET_MESSAGES.invalid })
     .max(200, RESET_MESSAGES.invalid),
   password: passwordField,
+});
+
+/**
+ * "Modifier le profil": a bio (may be emptied: screens then say 'Aucune bio') and, as a file, a
+ * picture; an absent field keeps what is there. The pseudo is not edited: links and mentions name it.
+ */
+export const ProfileEditBody = z.object({
+  bio: cleanedText(
+    z.string({ invalid_type_error: MESSAGES.bioTooLong }).trim().max(LIMITS.bioMax, MESSAGES.bioTooLong),
+  ).optional(),
 });

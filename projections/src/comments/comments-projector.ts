@@ -44,9 +44,16 @@ export const toCommentView = (c: CommentDoc): CommentView => ({
 export const commentsProjector: Projector = {
   name: 'comments',
   collections: [COMMENTS],
-  eventTypes: ['CommentPosted'],
-  indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }] },
+  eventTypes: ['CommentPosted', 'ProfileUpdated'],
+  indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }] },
   async project(event, store, ctx) {
+    if (event.type === 'ProfileUpdated') {
+      // the author's new picture beside their comments (a $set of the event's value: redelivery-safe)
+      await store
+        .collection<CommentDoc>(COMMENTS)
+        .updateMany({ user_id: event.data.userId }, { $set: { user_profile_picture: event.data.profilePicture } });
+      return;
+    }
     if (event.type !== 'CommentPosted') return;
     const d = event.data;
     const author = await store

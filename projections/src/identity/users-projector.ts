@@ -28,7 +28,7 @@ export interface UserDoc extends Doc {
 export const usersProjector: Projector = {
   name: 'users',
   collections: [USERS],
-  eventTypes: ['UserRegistered', 'UserLoggedIn', 'AdminRoleGranted', 'AdminRoleRevoked'],
+  eventTypes: ['UserRegistered', 'UserLoggedIn', 'AdminRoleGranted', 'AdminRoleRevoked', 'ProfileUpdated'],
   indexes: {
     [USERS]: [
       { key: { email_lc: 1 }, unique: true },
@@ -65,6 +65,11 @@ export const usersProjector: Projector = {
         );
         return;
       }
+      case 'ProfileUpdated':
+        await applyOnce(users, event.data.userId, event.position, {
+          $set: { bio: event.data.bio, profile_picture: event.data.profilePicture },
+        });
+        return;
       case 'UserLoggedIn':
         await applyOnce(users, event.data.userId, event.position, {
           $set: { last_login_at: event.metadata.at },

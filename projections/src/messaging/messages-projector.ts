@@ -69,14 +69,18 @@ export function toMessageView(m: MessageView): MessageView {
 export const messagesProjector: Projector = {
   name: 'messages',
   collections: [MAILBOXES, CONVERSATIONS],
-  eventTypes: ['MessageSent', 'ConversationDeleted'],
+  eventTypes: ['MessageSent', 'ConversationDeleted', 'ProfileUpdated'],
   indexes: {
     [MAILBOXES]: [
       { key: { owner_id: 1, hidden: 1, id: 1 } },
       { key: { owner_id: 1, other_id: 1, hidden: 1, id: 1 } },
       { key: { owner_id: 1, pos: 1 } },
     ],
-    [CONVERSATIONS]: [{ key: { owner_id: 1, visible: 1, last_pos: -1 } }, { key: { owner_id: 1, hidden_pos: 1 } }],
+    [CONVERSATIONS]: [
+      { key: { owner_id: 1, visible: 1, last_pos: -1 } },
+      { key: { owner_id: 1, hidden_pos: 1 } },
+      { key: { other_id: 1 } },
+    ],
   },
   async project(event, store, ctx) {
     const mailboxes = store.collection<MailboxDoc>(MAILBOXES);
@@ -84,6 +88,14 @@ export const messagesProjector: Projector = {
     const key = positionKey(event.position);
     const position = positionToString(event.position);
 
+    if (event.type === 'ProfileUpdated') {
+      // the inboxes show the other member's current picture (a $set of the event's value: redelivery-safe)
+      await conversations.updateMany(
+        { other_id: event.data.userId },
+        { $set: { other_profile_picture: event.data.profilePicture } },
+      );
+      return;
+    }
     if (event.type === 'ConversationDeleted') {
       const { userId, otherId, upToMessageId } = event.data;
       await mailboxes.updateMany(

@@ -94,6 +94,7 @@ export const videosProjector: Projector = {
     'VideoProcessingRetried',
     'VideoDeleted',
     'VideoVisibilityChanged',
+    'ProfileUpdated',
   ],
   indexes: {
     [VIDEOS]: [
@@ -159,6 +160,13 @@ export const videosProjector: Projector = {
         await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
         return;
       }
+      case 'ProfileUpdated':
+        // a new picture shows on the member's cards (a $set of the event's value: redelivery-safe)
+        await videos.updateMany(
+          { user_id: event.data.userId },
+          { $set: { user_profile_picture: event.data.profilePicture } },
+        );
+        return;
       case 'VideoUploaded': {
         const d = event.data;
         // UserRegistered precedes any video of its user in the log, so the owner is already projected

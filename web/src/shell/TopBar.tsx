@@ -19,6 +19,7 @@ import {
   type IconProps,
 } from './ui/icons';
 import { ProfilePicture } from './ui/ProfilePicture';
+import { SearchBox } from '../search/SearchBox';
 
 interface Destination {
   to: string;
@@ -85,6 +86,11 @@ export function TopBar({ light }: { light: boolean }) {
         {/* in the DOM between the logo and the bell: keyboard focus follows the reading order */}
         <nav id={navId} className="topbar__nav" aria-label="Navigation principale">
           <ul>
+            {user ? (
+              <li className="topbar__mobile-only topbar__search-item">
+                <SearchBox id={`${navId}-search`} onDone={menu.close} />
+              </li>
+            ) : null}
             {destinations.map(({ to, label, Icon, end, mobileOnly }) => (
               <li key={label} className={mobileOnly ? 'topbar__mobile-only' : undefined}>
                 <NavLink to={to} end={end} onClick={menu.close}>
@@ -107,6 +113,9 @@ export function TopBar({ light }: { light: boolean }) {
         <div className="topbar__actions" onPointerDown={menu.close}>
           {user ? (
             <>
+              <div className="topbar__desktop-only topbar__search-wide">
+                <SearchBox id={`${navId}-search-wide`} />
+              </div>
               <NotificationMenu />
               <ProfilePicture pseudo={user.pseudo || user.email} profilePicture={user.profile_picture} size={40} />
               <button

@@ -76,6 +76,8 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/friends', Screen: FriendsScreen },
   { path: '/friends-list', Screen: FriendsScreen },
   { path: '/notifications', Screen: NotificationsScreen },
+  { path: '/recherche', Screen: lazy(() => import('../search/SearchScreen')) },
+  { path: '/profil/modifier', Screen: membersOnly(lazy(() => import('../social/EditProfileScreen'))) },
   { path: '/moderation', Screen: membersOnly(lazy(() => import('../moderation/MyDecisionsScreen'))) },
 
   // Messaging

@@ -229,6 +229,9 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
         ) : null}
         {!isOther && user ? (
           <div className="profile__actions">
+            <Link to="/profil/modifier" className="btn btn--primary">
+              Modifier le profil
+            </Link>
             <Link to="/analytics" className="btn btn--secondary">
               Mes statistiques
             </Link>

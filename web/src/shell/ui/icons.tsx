@@ -279,3 +279,10 @@ export const WarningIcon = (props: IconProps) => (
     <path d="M12 10v4.5M12 17.5h.01" />
   </Svg>
 );
+
+export const SearchIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-4-4" />
+  </Svg>
+);

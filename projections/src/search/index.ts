@@ -1,0 +1,2 @@
+export * from './search-projector';
+export * from './queries';
