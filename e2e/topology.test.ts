@@ -26,11 +26,11 @@ import {
 } from '@evo/infra';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '@evo/infra/testing/postgres';
 import { s3ServerAvailability, startMinio, type S3Server } from '@evo/infra/testing/minio';
-import { MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
+import { MESSAGES, MODERATION_MESSAGES, type RecordedEvent } from '@evo/domain';
 import { freePort, mongoServerAvailability, startMongoServer, type MongoServer } from '@evo/infra/testing/ferretdb';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, demoVideo, registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
-import { uploadVideo } from '@evo/command-api';
+import { AUTH_ROUTE_MESSAGES, uploadVideo } from '@evo/command-api';
 import {
   ROOT,
   deleteRedisKeys,
@@ -192,6 +192,50 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     // and a stranger's cookie is refused on B
     const stranger = new Client(urlB);
     expect((await stranger.get('/api/auth/me')).status).toBe(401);
+  });
+
+  it('login failures on api A and api B add up to one budget (limits in Redis): refused in French once it is spent, on both, as one replica alone would', async () => {
+    // alice (no new registration: those count against the address's shared hourly budget too)
+    const target = alice;
+    const email = target.member.email;
+    const onA = new Client(urlA);
+    const onB = new Client(urlB);
+    // the budget of one address on one account is DEFAULT_LOGIN_LIMITS.perPair = 5 failures: spread
+    // over the two replicas (3 on A, 2 on B), each answered as a failure; with counters per process
+    // each replica would have seen fewer than 5 and let more through
+    const failures = [];
+    for (let i = 0; i < 5; i++) {
+      failures.push(await (i % 2 ? onB : onA).post('/api/auth/login', { email, password: `faux-${i}` }));
+    }
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(failures[4].json).toEqual({ error: MESSAGES.badCredentials });
+    // spent: the next attempt is refused before its password is checked, on either replica, even the right one
+    for (const [client, password] of [
+      [onB, 'faux-5'],
+      [onA, 'faux-6'],
+      [onA, target.member.password],
+      [onB, target.member.password],
+    ] as const) {
+      const refused = await client.post('/api/auth/login', { email, password });
+      expect(refused.status, refused.text).toBe(429);
+      expect(refused.json).toEqual({ error: AUTH_ROUTE_MESSAGES.tooManyAttempts });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // the back-office on B counts the 5 failures seen by both; its unlock on B frees the login on A
+    const admin = new Client(urlB);
+    expect(
+      (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
+    ).toBe(200);
+    const listed = await admin.get(`/api/admin/users?q=${encodeURIComponent(email)}`);
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.json.items as Array<{ email: string; login_failures: number }>)[0]).toMatchObject({
+      email,
+      login_failures: 5,
+    });
+    const unlocked = await admin.post('/api/admin/users/unlock-login', { email });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    const back = await onA.post('/api/auth/login', { email, password: target.member.password });
+    expect(back.status, back.text).toBe(200);
   });
 
   it('a video uploaded on api A is processed by the workers process; its card is in the read models of the projections process', async () => {
