@@ -125,14 +125,14 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await page.goto(`${live.server.url}/notifications`);
       const row = (text: string) => page.locator('main .notif', { hasText: text }).first();
       await row('a aimé').waitFor();
-      await row('Salut').waitFor();
+      await row('envoyé un message').waitFor();
       // the dismiss control: an icon (no bare "X" text) named for screen readers
       const dismiss = row('a aimé').locator('.notif__delete');
       expect((await dismiss.textContent())?.trim()).toBe('');
       expect(await dismiss.locator('svg').count()).toBe(1);
       expect(await dismiss.getAttribute('aria-label')).toBe(`Supprimer la notification de ${fan.member.pseudo}`);
       // a message notification offers "Voir"
-      await row('Salut').getByRole('button', { name: 'Voir', exact: true }).waitFor();
+      await row('envoyé un message').getByRole('button', { name: 'Voir', exact: true }).waitFor();
       await screenshot(page, `e2e-r2-notifications-${size.name}`, { fullPage: false });
       // a tap on the row's time (not on a link or a button) opens the liked video
       await row('a aimé').locator('.notif__meta').click();
@@ -143,9 +143,63 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await page.waitForURL((u) => u.pathname === `/user/${fan.member.pseudo}`);
       // and "Voir" on the message opens the messages
       await page.goto(`${live.server.url}/notifications`);
-      await row('Salut').getByRole('button', { name: 'Voir', exact: true }).click();
+      await row('envoyé un message').getByRole('button', { name: 'Voir', exact: true }).click();
       await page.waitForURL((u) => u.pathname.startsWith('/messages'));
       await context.close();
     }
   }, 120_000);
+
+  for (const size of SIZES) {
+    it(`messages: the first message from "Message privé" opens its conversation; the bell does not count a message of the conversation being read (${size.name})`, async () => {
+      const [a, b] = await registerAtOnce(live.server.url, 2);
+      await follow(a, b.member);
+      await follow(b, a.member);
+      const { context, page } = await loggedIn(a, size.viewport);
+      await page.goto(`${live.server.url}/send-message/${b.member.pseudo}`);
+      const box = page.getByLabel(`Votre message à @${b.member.pseudo}`);
+      await expect.poll(() => box.isEnabled()).toBe(true);
+      await box.fill('Premier message');
+      await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
+      // the product's /messages, with this conversation open: the thread and its reply box
+      await page.waitForURL((u) => u.pathname === '/messages');
+      await page.getByLabel(`Votre réponse à @${b.member.pseudo}`).waitFor();
+      await expect
+        .poll(() => page.locator('.bubble, .message', { hasText: 'Premier message' }).count())
+        .toBeGreaterThan(0);
+      await screenshot(page, `e2e-r2-first-message-${size.name}`, { fullPage: false });
+
+      // b reads the conversation when a's answer comes: seen in the thread, not counted by the bell
+      const unread = async () => Number((await b.client.get('/api/notifications/unread')).json.unread);
+      expect((await b.client.put('/api/notifications/read-all')).status).toBeLessThan(300);
+      const reader = await loggedIn(b, size.viewport);
+      await reader.page.goto(`${live.server.url}/messages/${a.member.pseudo}`);
+      await reader.page.getByLabel(`Votre réponse à @${a.member.pseudo}`).waitFor();
+      await reader.page.waitForLoadState('networkidle');
+      const sent = await a.client.post('/api/messages', {
+        senderEmail: a.member.email,
+        receiverEmail: b.member.email,
+        content: 'Tu es là ?',
+      });
+      expect(sent.status).toBe(201);
+      await reader.page.getByText('Tu es là ?').waitFor({ timeout: 15_000 });
+      // the notification came (it is in the list) and is read at once
+      await expect
+        .poll(
+          async () =>
+            (
+              (await b.client.get(`/api/notifications?email=${encodeURIComponent(b.member.email)}`))
+                .json as unknown as Array<{ type: string; seen: number }>
+            )
+              .filter((n) => n.type === 'message')
+              .map((n) => n.seen),
+          { timeout: 15_000 },
+        )
+        .toEqual([1, 1]);
+      expect(await unread()).toBe(0);
+      expect(await reader.page.locator('.bell .badge').count()).toBe(0);
+      await screenshot(reader.page, `e2e-r2-conversation-read-${size.name}`, { fullPage: false });
+      await reader.context.close();
+      await context.close();
+    }, 120_000);
+  }
 });

@@ -12,6 +12,7 @@ import { Composer } from './Composer';
 import { MessageThread } from './MessageThread';
 import { useConversation } from './useConversation';
 import { useMessagePermission } from './useMessagePermission';
+import { setOpenConversation } from '../notifications/store';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import './messaging.css';
@@ -70,6 +71,12 @@ export function ConversationView({
     },
     [],
   );
+
+  // the messages of this conversation are read here: the bell does not count them (issue 30)
+  useEffect(() => {
+    setOpenConversation(other.email);
+    return () => setOpenConversation(null);
+  }, [other.email]);
 
   // a restriction from writing messages (issue 32): shown before the member tries
   const restricted = useRestriction('message');

@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
 import { useToast } from '../shell/toast';
@@ -30,9 +30,12 @@ export default function InboxScreen() {
   const { setData } = inbox;
   const listHeading = useRef<HTMLHeadingElement>(null);
 
+  // the message just sent from "Message privé" (issue 30): its conversation opens at once, even
+  // before the inbox's read model has it
+  const sent = (useLocation().state as { sent?: Message } | null)?.sent;
   const conversations = useMemo(
-    () => (inbox.data && email ? groupConversations(inbox.data, email) : []),
-    [inbox.data, email],
+    () => (inbox.data && email ? groupConversations(sent ? mergeMessages(inbox.data, [sent]) : inbox.data, email) : []),
+    [inbox.data, email, sent],
   );
   const selected = conversations.find((c) => sameIdentity(c.otherPseudo, selectedPseudo)) ?? null;
 

@@ -61,9 +61,10 @@ export default function SendMessageScreen() {
     setSending(true);
     setError(null);
     try {
-      await sendMessage({ senderEmail: me, receiverEmail: target.email, content });
+      const sent = await sendMessage({ senderEmail: me, receiverEmail: target.email, content });
       toast.success(SENT);
-      navigate('/messages');
+      // the product's /messages, with the new conversation open rather than the bare inbox (issue 30)
+      navigate(`/messages?avec=${encodeURIComponent(target.pseudo)}`, { state: { sent } });
       return true;
     } catch (err) {
       // Server refusals (inappropriate word, not following…) are shown as they come.

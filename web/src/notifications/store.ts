@@ -118,6 +118,7 @@ export async function loadNotifications(email: string): Promise<void> {
       if ((changes !== before || writing.size > 0) && attempt < LOAD_ATTEMPTS) continue;
       const sorted = sortNewestFirst(items);
       set({ items: sorted, unread: unread ?? countUnread(sorted), loaded: true, loading: false });
+      readOpenConversation();
       return;
     }
   } catch (err) {
@@ -125,6 +126,28 @@ export async function loadNotifications(email: string): Promise<void> {
     console.warn('Chargement des notifications impossible', err);
     set({ loading: false });
   }
+}
+
+/**
+ * The conversation on screen (the other party's email): its message notifications are read as they
+ * come, so that the bell does not count a message the member is reading (issue 30).
+ */
+let openConversation: string | null = null;
+
+const fromOpenConversation = (n: AppNotification) =>
+  openConversation !== null &&
+  n.type === 'message' &&
+  !n.seen &&
+  n.sender_email.trim().toLowerCase() === openConversation.trim().toLowerCase();
+
+function readOpenConversation() {
+  for (const n of state.items) if (fromOpenConversation(n)) void markRead(n.id);
+}
+
+/** A conversation is shown (its party's email), or none (null). */
+export function setOpenConversation(otherEmail: string | null): void {
+  openConversation = otherEmail;
+  readOpenConversation();
 }
 
 /** 'notification:new' {notification, unread} */
@@ -136,6 +159,7 @@ export function applyNewNotification({
   const items = merge(state.items, [notification]);
   const fallback = known ? countUnread(items) : state.unread + (notification.seen ? 0 : 1);
   change({ items, unread: clampUnread(unread, fallback) });
+  if (fromOpenConversation(notification)) void markRead(notification.id);
 }
 
 type UnreadPush = PushEvents['notification:unread'];
@@ -163,6 +187,7 @@ export function applySync(
   const deleted = new Set(payload.deleted_notification_ids);
   const items = merge(state.items, payload.notifications).filter((n) => !deleted.has(n.id));
   change({ items, unread: clampUnread(payload.unread, countUnread(items)) });
+  readOpenConversation();
   if (payload.truncated === true && state.owner) void loadNotifications(state.owner);
 }
 
@@ -170,7 +195,10 @@ export function applySync(
 export async function markRead(id: string): Promise<void> {
   const target = state.items.find((n) => n.id === id);
   if (!target || target.seen) return;
-  change({ items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)), unread: state.unread - 1 });
+  change({
+    items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)),
+    unread: Math.max(0, state.unread - 1),
+  });
   try {
     await write(markNotificationRead(id));
   } catch {
