@@ -136,7 +136,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     await visitor.close();
   }, 90_000);
 
-  it('the dashboard: its seven sections, the figures the server counts; without them when they cannot load; on a phone', async () => {
+  it('the dashboard: its nine sections (appeals and restrictions since issue 32), the figures the server counts; without them when they cannot load; on a phone', async () => {
     const { context, page, errors } = await asAdmin();
     await page.goto(`${live.server.url}/admin`);
     await heading(page, 'Administration').waitFor();
@@ -144,6 +144,8 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
       '/admin/stats',
       '/admin/reports',
+      '/admin/appeals',
+      '/admin/restrictions',
       '/admin/gifts',
       '/admin/transactions',
       '/admin/users',

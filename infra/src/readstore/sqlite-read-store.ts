@@ -554,9 +554,10 @@ export class SqliteReadStore implements ReadStore {
    * the language (`sortedHere`) or to a temporary B-tree, and whether every row SQL gives is a
    * match (`exact`: nothing left to the language's matcher).
    */
-  explain(collection: string, filter: Filter, options: FindOptions = {}): QueryExplain {
+  explain(collection: string, filter: Filter, options: FindOptions & { count?: boolean } = {}): QueryExplain {
     const plan = this.plan(collection, filter, options.sort);
-    const sql = `EXPLAIN QUERY PLAN ${this.selectSql(collection, plan)}`;
+    const what = options.count && plan.exact ? 'count(*)' : 'id, doc';
+    const sql = `EXPLAIN QUERY PLAN ${this.selectSql(collection, plan, what)}`;
     const details = (this.reader.prepare(sql).all(...plan.params) as Array<{ detail: string }>).map((r) => r.detail);
     const scans = details.some((d) => /^SCAN c:/.test(d) && !/USING/.test(d));
     return {

@@ -37,7 +37,11 @@ export const reportsProjector: Projector = {
   collections: [REPORTS],
   eventTypes: ['VideoReported'],
   indexes: {
-    [REPORTS]: [{ key: { created_at: -1 } }, { key: { status: 1, created_at: -1 } }, { key: { video_id: 1 } }],
+    [REPORTS]: [
+      { key: { created_at: -1, _id: -1 } },
+      { key: { status: 1, created_at: -1, _id: -1 } },
+      { key: { video_id: 1 } },
+    ],
   },
   async project(event, store, ctx) {
     if (event.type !== 'VideoReported') return;
