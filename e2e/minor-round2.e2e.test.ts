@@ -8,6 +8,7 @@ import {
   SIZES,
   firstVideoId,
   follow,
+  ADMIN,
   type Member,
   registerAtOnce,
   serverAndBrowser,
@@ -201,5 +202,23 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await reader.context.close();
       await context.close();
     }, 120_000);
+  }
+
+  for (const size of SIZES) {
+    it(`admin gifts: while 'Mode local (sans BDD)' is checked, the screen says the changes stay in this browser and are not saved (${size.name})`, async () => {
+      const { context, page } = await loggedInPage(live.browser, live.server.url, ADMIN, size.viewport);
+      await page.goto(`${live.server.url}/admin/gifts`);
+      const mode = page.getByLabel('Mode local (sans BDD)');
+      await mode.waitFor();
+      expect(await mode.isChecked()).toBe(true);
+      const notice = page.getByText('vos changements restent dans ce navigateur. Ils ne sont pas enregistrés');
+      await notice.waitFor();
+      await screenshot(page, `e2e-r2-admin-gifts-local-${size.name}`, { fullPage: false });
+      await mode.uncheck();
+      await notice.waitFor({ state: 'detached' });
+      await page.getByText('Vos changements sont enregistrés et visibles par les membres.').waitFor();
+      expect(await sidewaysOverflow(page)).toBe(0);
+      await context.close();
+    }, 60_000);
   }
 });

@@ -23,6 +23,10 @@ import { useAdminGifts } from './hooks';
 
 const TITLE = 'Gestion des cadeaux';
 const LOCAL_MODE = 'Mode local (sans BDD)';
+// said in plain words while the product's default local mode is on (issue 30)
+const LOCAL_NOTICE =
+  'Attention : vos changements restent dans ce navigateur. Ils ne sont pas enregistrés et les membres ne les voient pas.';
+const SAVED_NOTICE = 'Vos changements sont enregistrés et visibles par les membres.';
 const NAME_REQUIRED = 'Nom requis';
 const DELETE_CONFIRM = 'Supprimer ce cadeau ?';
 const API_ERROR = {
@@ -198,9 +202,13 @@ export default function GiftsScreen() {
           <label htmlFor={modeId}>{LOCAL_MODE}</label>
         </div>
         <p id={`${modeId}-hint`} className="gift-mode__hint">
-          {local
-            ? 'Les ajouts, modifications et suppressions restent dans cette session du navigateur et ne sont pas envoyés au serveur.'
-            : 'Les ajouts, modifications et suppressions sont enregistrés sur le serveur.'}
+          {local ? (
+            <>
+              <strong>{LOCAL_NOTICE}</strong> Décochez « {LOCAL_MODE} » pour enregistrer vos changements pour de bon.
+            </>
+          ) : (
+            SAVED_NOTICE
+          )}
         </p>
         {local && !isEmptyOverride(override) ? (
           <button type="button" className="btn btn--ghost btn--small" onClick={() => void forgetLocalChanges()}>
