@@ -40,6 +40,8 @@ interface Pending {
 
 interface Entry extends WalletView {
   userId: string;
+  /** the stream was read into this entry at least once (else its state is only the initial one) */
+  loaded: boolean;
   queue: Pending[];
   running: boolean;
 }
@@ -51,8 +53,12 @@ const MAX_CACHED = 20_000;
 /**
  * The command side of wallets, as `handleCommand` does it (fold, decide, append with the expected
  * revision, decide again on a conflict), with two things for throughput:
- * - the folded wallet is cached per stream and only newer events are read before each decision
- *   (the stream is append-only, so a cache is never wrong, only behind);
+ * - the folded wallet is cached per stream (the stream is append-only, so a cache is never wrong,
+ *   only behind) and a decision is taken on it WITHOUT reading the stream first: the append's
+ *   expected revision is the check. When another process appended meanwhile (a gift credit, a
+ *   replica), the append is refused, the newer events are read, and the batch is decided again. So
+ *   a send from a wallet this process keeps up to date costs one round trip to the store (the
+ *   append), not two (a read, then the append);
  * - commands for one wallet queue in this process and are decided one after the other against
  *   the state left by the previous one, then appended together, at the expected revision, in ONE
  *   append. A refused command gets its own error; a conflict with another process re-decides the
@@ -93,6 +99,7 @@ export class WalletRepository {
         state: walletDecider.initialState(),
         revision: -1,
         position: undefined,
+        loaded: false,
         queue: [],
         running: false,
       };
@@ -118,6 +125,7 @@ export class WalletRepository {
       entry.revision = e.revision;
       entry.position = e.position;
     }
+    entry.loaded = true;
   }
 
   private async run(entry: Entry): Promise<void> {
@@ -136,7 +144,9 @@ export class WalletRepository {
     const streamId = walletStream(entry.userId);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.refresh(entry);
+        // the first attempt decides on the cached wallet (the append's expected revision checks it);
+        // after a refused append, or for a wallet never read, the newer events are read first
+        if (!entry.loaded || attempt > 1) await this.refresh(entry);
       } catch (e) {
         for (const p of batch) p.reject(e);
         return;
