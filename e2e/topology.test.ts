@@ -138,6 +138,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       SESSION_SECRET: randomBytes(24).toString('hex'),
       // a crashed worker's job runs again after 2 s rather than BullMQ's default 30 s
       JOB_STALLED_SECONDS: '2',
+      // every member of these journeys registers from this one address, counted in Redis across replicas
+      REGISTER_LIMIT_PER_HOUR: '100',
     };
     urlA = `http://127.0.0.1:${portA}`;
     urlB = `http://127.0.0.1:${portB}`;
