@@ -1,5 +1,12 @@
 import { Router, type Request } from 'express';
-import { statsAsOf, statsQueries, STATS_KINDS, type StatsKind } from '@evo/projections';
+import {
+  statsAsOf,
+  statsMomentsExact,
+  statsQueries,
+  statsQueriesAsOf,
+  STATS_KINDS,
+  type StatsKind,
+} from '@evo/projections';
 import type { EventStore, ReadStore } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
@@ -18,7 +25,7 @@ const PATHS: Record<StatsKind, string> = {
 };
 
 /**
- * Replays "as of" a date, kept for the few last (date, log position) pairs: the stats screen asks
+ * Only when the log's times went backwards (see statsMomentsExact): replays "as of" a date, kept for the few last (date, log position) pairs: the stats screen asks
  * for several objects of one date in a row, and each replay reads the whole log. A new event
  * changes the log position, so an answer is never stale.
  */
@@ -46,8 +53,8 @@ class AsOfReplays {
 
 /**
  * The administrators' statistics (the product entities, "Stats objects"), from the stats projection;
- * every call accepts `?asOf=<ISO date>` (the figures as they were then, by a replay of the log up
- * to it; 400 'Date invalide.' otherwise).
+ * every call accepts `?asOf=<ISO date>` (the figures as they were then: a query of the projection's
+ * moments, or a replay of the log up to it if its times went backwards; 400 'Date invalide.' otherwise).
  */
 export function statsRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
@@ -55,7 +62,10 @@ export function statsRouter(deps: AppDeps): Router {
   const r = Router();
   const queriesFor = async (req: Request) => {
     const { asOf } = parseInput(StatsQuery, req.query);
-    return asOf ? statsQueries(await replays.store(asOf), asOf) : statsQueries(deps.read, new Date());
+    if (!asOf) return statsQueries(deps.read, new Date());
+    return (await statsMomentsExact(deps.read))
+      ? statsQueriesAsOf(deps.read, asOf)
+      : statsQueries(await replays.store(asOf), asOf);
   };
   for (const kind of STATS_KINDS) {
     r.get(

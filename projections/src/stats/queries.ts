@@ -9,33 +9,105 @@ import type {
 } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import {
+  DAY_MS,
   STATS,
   STATS_GLOBAL_ID,
+  STATS_LOGINS,
   STATS_MEMBERS,
-  STATS_VIDEOS,
+  momentAt,
+  topCreator,
+  topVideo,
+  utcDay,
   type StatsDoc,
+  type StatsLoginDoc,
   type StatsMemberDoc,
-  type StatsVideoDoc,
+  type StatsMomentDoc,
 } from './stats-projector';
 
-const DAY_MS = 86_400_000;
 /** the product business constants: new users over 30 days, recent logins over 7 days */
 export const STATS_WINDOWS = { newUsersDays: 30, recentLoginsDays: 7 } as const;
 
 const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const round2 = (x: number) => Math.round(x * 100) / 100;
-const utcDay = (t: number) => Math.floor(t / DAY_MS);
+
+/** Where the figures come from: the live documents (now) or the moment in force at a date. */
+interface StatsSource {
+  counters(): Promise<StatsDoc>;
+  tops(): Promise<Pick<StatsMomentDoc, 'top_creator' | 'top_video'>>;
+  /** members registered in [since, until] */
+  newUsers(since: string, until: string): Promise<number>;
+  /** members with a login in [since, until] */
+  recentLogins(since: string, until: string): Promise<number>;
+}
 
 /**
- * The administrators' statistics from the stats projector's documents, at `ref` (now, or the date
- * of an "as of" replay): time windows end at `ref`. Every figure is a counter or an indexed query.
+ * The administrators' statistics now, from the stats projector's live documents; time windows end
+ * at `ref` (now). Every figure is a counter or an indexed query.
  */
 export function statsQueries(read: ReadStore, ref: Date) {
   const stats = read.collection<StatsDoc>(STATS);
   const members = read.collection<StatsMemberDoc>(STATS_MEMBERS);
-  const videos = read.collection<StatsVideoDoc>(STATS_VIDEOS);
-  const counters = async (): Promise<StatsDoc> =>
-    (await stats.findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
+  return figures(read, ref, {
+    counters: async () => (await stats.findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID },
+    tops: async () => ({ top_creator: await topCreator(read), top_video: await topVideo(read) }),
+    newUsers: (since, until) => members.countDocuments({ created_at: { $gte: since, $lte: until } }),
+    recentLogins: (since, until) => members.countDocuments({ last_login_at: { $gte: since, $lte: until } }),
+  });
+}
+
+/**
+ * The statistics as they were at `asOf` (counting the events whose time is at or before it): the
+ * moment in force then (one indexed read) and the windows' queries ending at `asOf`; the logins of
+ * the last 7 days are the members with a login day in the window (the window's first and last days
+ * by their first and last login times).
+ */
+export function statsQueriesAsOf(read: ReadStore, asOf: Date) {
+  const until = asOf.toISOString();
+  let moment: Promise<StatsMomentDoc | null> | undefined;
+  const inForce = () => (moment ??= momentAt(read, until));
+  const members = read.collection<StatsMemberDoc>(STATS_MEMBERS);
+  return figures(read, asOf, {
+    async counters() {
+      const m = await inForce();
+      return {
+        _id: STATS_GLOBAL_ID,
+        ...(m?.counters ?? {}),
+        ...(m?.first_video_at ? { first_video_at: m.first_video_at } : {}),
+      };
+    },
+    async tops() {
+      const m = await inForce();
+      return { top_creator: m?.top_creator ?? null, top_video: m?.top_video ?? null };
+    },
+    // counted as of their clock, which is never before their own time: a range on it bounds the reads
+    async newUsers(since, until) {
+      const counted = await members.find(
+        { counted_at: { $gte: since, $lte: until } },
+        { projection: { created_at: 1 } },
+      );
+      return counted.filter((m) => m.created_at >= since).length;
+    },
+    async recentLogins(since, until) {
+      const logins = await read
+        .collection<StatsLoginDoc>(STATS_LOGINS)
+        .find({ clock: { $gte: since, $lte: until } }, { projection: { user_id: 1, at: 1 } });
+      return new Set(logins.filter((l) => l.at >= since).map((l) => l.user_id)).size;
+    },
+  });
+}
+
+/**
+ * Whether the moments answer "as of" exactly as a replay keeping the events stamped at or before
+ * the date would: yes unless an event was stamped before one logged earlier (never when the log
+ * stamps its events as it appends them; a history written with back-dated times, as tests do).
+ */
+export async function statsMomentsExact(read: ReadStore): Promise<boolean> {
+  const c = await read.collection<StatsDoc>(STATS).findOne({ _id: STATS_GLOBAL_ID });
+  return c?.clock_went_back !== true;
+}
+
+function figures(read: ReadStore, ref: Date, source: StatsSource) {
+  const { counters } = source;
   const since = (days: number) => new Date(ref.getTime() - days * DAY_MS).toISOString();
   const until = ref.toISOString();
 
@@ -53,17 +125,13 @@ export function statsQueries(read: ReadStore, ref: Date) {
 
     async advanced(): Promise<AdvancedStats> {
       const c = await counters();
-      const [creator] = await members.find(
-        { public_videos: { $gt: 0 } },
-        { sort: { public_videos: -1, created_at: 1 }, limit: 1 },
-      );
-      const [video] = await videos.find({ category: 'public' }, { sort: { views: -1, _id: 1 }, limit: 1 });
+      const { top_creator: creator, top_video: video } = await source.tops();
       const total = n(c.videos_total);
       // calendar days (UTC) from the first upload's day to ref's day, both counted
       const days = c.first_video_at ? Math.max(1, utcDay(ref.getTime()) - utcDay(Date.parse(c.first_video_at)) + 1) : 1;
       return {
         top_creator: creator ? { user_email: creator.email, video_count: creator.public_videos } : null,
-        top_video: video ? { title: video.title, views: n(video.views) } : null,
+        top_video: video ? { title: video.title, views: video.views } : null,
         total_reports: n(c.reports),
         public_videos: n(c.videos_public),
         deleted_videos: n(c.videos_deleted),
@@ -74,8 +142,8 @@ export function statsQueries(read: ReadStore, ref: Date) {
     async users(): Promise<UsersStats> {
       const c = await counters();
       const [newUsers, recentLogins] = await Promise.all([
-        members.countDocuments({ created_at: { $gte: since(STATS_WINDOWS.newUsersDays), $lte: until } }),
-        members.countDocuments({ last_login_at: { $gte: since(STATS_WINDOWS.recentLoginsDays), $lte: until } }),
+        source.newUsers(since(STATS_WINDOWS.newUsersDays), until),
+        source.recentLogins(since(STATS_WINDOWS.recentLoginsDays), until),
       ]);
       return {
         total_users: n(c.users),
@@ -122,6 +190,6 @@ export function statsQueries(read: ReadStore, ref: Date) {
   };
 }
 
-export type StatsQueries = ReturnType<typeof statsQueries>;
+export type StatsQueries = ReturnType<typeof figures>;
 export const STATS_KINDS = ['general', 'advanced', 'users', 'videos', 'messages', 'gifts', 'coins'] as const;
 export type StatsKind = (typeof STATS_KINDS)[number];

@@ -6,10 +6,11 @@ import {
   netChanges,
   parseUserAccount,
   type LogPosition,
+  positionKey,
 } from '@evo/domain';
 import type { Doc, ReadStore, Update } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
+import { applyOnce, insertOnce } from '../runtime/write-once';
 
 /** one document (`_id: 'global'`) of counters */
 export const STATS = 'stats';
@@ -18,6 +19,14 @@ export const STATS_MEMBERS = 'stats_members';
 /** one document per video: its category and views (top video) */
 export const STATS_VIDEOS = 'stats_videos';
 export const STATS_GLOBAL_ID = 'global';
+/**
+ * One document per moment (`_id`: the event time, ISO) at which a figure changed: every figure of
+ * the statistics as they stood after the events of that moment, so that "as of" a date is the last
+ * document at or before it (one indexed read).
+ */
+export const STATS_MOMENTS = 'stats_moments';
+/** One document per login (its time and the log's clock then): "logins in the last 7 days" as of a date. */
+export const STATS_LOGINS = 'stats_logins';
 
 /** What a video counts as: public (members see it), hidden, deleted, or rejected by processing. */
 export type VideoCategory = 'public' | 'hidden' | 'deleted' | 'rejected';
@@ -56,12 +65,21 @@ export interface StatsDoc extends Doc {
   fees?: number;
   /** number of pack purchases */
   purchases?: number;
+  /** the last event whose moment was recorded (see recordMoment) */
+  _pos_moment?: string;
+  /** the latest event time seen so far: the time of the moments (see recordMoment) */
+  clock?: string;
+  /** set when an event was stamped before the clock: the moments then follow the log, not the times */
+  clock_went_back?: boolean;
+  _pos?: string;
 }
 
 export interface StatsMemberDoc extends Doc {
   _id: string;
   email: string;
   created_at: string;
+  /** the log's clock at the registration (see recordMoment): the member counts as of this time */
+  counted_at: string;
   last_login_at: string | null;
   validated: boolean;
   public_videos: number;
@@ -78,10 +96,129 @@ export interface StatsVideoDoc extends Doc {
   created_at: string;
 }
 
+/** The figures that are not time windows, as they stood at a moment. */
+export interface StatsMomentDoc extends Doc {
+  /** the moment (an event's `metadata.at`) */
+  _id: string;
+  counters: Record<Counter, number>;
+  first_video_at: string | null;
+  top_creator: { email: string; public_videos: number } | null;
+  top_video: { title: string; views: number } | null;
+}
+
+export interface StatsLoginDoc extends Doc {
+  /** the event's position key */
+  _id: string;
+  user_id: string;
+  /** the login's time */
+  at: string;
+  /** the log's clock then (see recordMoment): the login counts as of this time */
+  clock: string;
+}
+
+export const DAY_MS = 86_400_000;
+export const utcDay = (t: number) => Math.floor(t / DAY_MS);
+
 export const videoCategory = (v: Pick<StatsVideoDoc, 'visibility' | 'rejected'>): VideoCategory =>
   v.visibility === 'masquée' ? 'hidden' : v.visibility === 'supprimée' ? 'deleted' : v.rejected ? 'rejected' : 'public';
 
-type Counter = Exclude<keyof StatsDoc, '_id' | 'first_video_at'>;
+export type Counter = Exclude<
+  keyof StatsDoc,
+  '_id' | 'first_video_at' | '_pos' | '_pos_moment' | 'clock' | 'clock_went_back'
+>;
+/** every counter of the global document, in a fixed order (moments compare field by field) */
+export const COUNTERS: readonly Counter[] = [
+  'users',
+  'validated_users',
+  'videos_total',
+  'videos_public',
+  'videos_hidden',
+  'videos_deleted',
+  'videos_rejected',
+  'reports',
+  'comments',
+  'private_messages',
+  'gifts_sent',
+  'gifts_catalog',
+  'coins_bought',
+  'coins_added',
+  'coins_in_balances',
+  'coins_in_unclaimed_gifts',
+  'coins_in_transit',
+  'coins_withdrawn',
+  'fees',
+  'purchases',
+];
+
+/** the top creator (most public videos, the earlier member on a tie) in the live documents */
+export async function topCreator(store: ReadStore): Promise<StatsMomentDoc['top_creator']> {
+  const [m] = await store
+    .collection<StatsMemberDoc>(STATS_MEMBERS)
+    .find({ public_videos: { $gt: 0 } }, { sort: { public_videos: -1, created_at: 1 }, limit: 1 });
+  return m ? { email: m.email, public_videos: m.public_videos } : null;
+}
+
+/** the top video (most views among public videos, the lower id on a tie) in the live documents */
+export async function topVideo(store: ReadStore): Promise<StatsMomentDoc['top_video']> {
+  const [v] = await store
+    .collection<StatsVideoDoc>(STATS_VIDEOS)
+    .find({ category: 'public' }, { sort: { views: -1, _id: 1 }, limit: 1 });
+  return v ? { title: v.title, views: typeof v.views === 'number' ? v.views : 0 } : null;
+}
+
+/** the moment document in force at `at` (the last at or before it), if any */
+export async function momentAt(store: ReadStore, at: string): Promise<StatsMomentDoc | null> {
+  const [m] = await store
+    .collection<StatsMomentDoc>(STATS_MOMENTS)
+    .find({ _id: { $lte: at } }, { sort: { _id: -1 }, limit: 1 });
+  return m ?? null;
+}
+
+const momentFigures = (m: Pick<StatsMomentDoc, 'counters' | 'first_video_at' | 'top_creator' | 'top_video'>) =>
+  JSON.stringify([COUNTERS.map((k) => m.counters[k] ?? 0), m.first_video_at, m.top_creator, m.top_video]);
+
+/**
+ * After an event's writes: the figures as they now stand, written as the moment of the log's clock
+ * (the latest event time seen so far, so that moments follow the log: an event stamped earlier
+ * than one before it counts from the clock's time) unless the moment in force then already says
+ * the same (a view of a video that is not the top changes nothing). The global document keeps the
+ * clock and the last event whose moment was recorded (its own guard, set last): a redelivered event
+ * is skipped, since the documents may then hold later events; a crash before that mark leaves the
+ * documents as this event made them, and the redelivery computes the same figures.
+ */
+async function recordMoment(store: ReadStore, position: LogPosition, at: string, clock: string, changed: boolean) {
+  const stats = store.collection<StatsDoc>(STATS);
+  const c = (await stats.findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
+  if (c._pos_moment !== undefined && c._pos_moment >= positionKey(position)) return;
+  if (changed) {
+    const now = {
+      counters: Object.fromEntries(COUNTERS.map((k) => [k, typeof c[k] === 'number' ? c[k] : 0])) as Record<
+        Counter,
+        number
+      >,
+      first_video_at: c.first_video_at ?? null,
+      top_creator: await topCreator(store),
+      top_video: await topVideo(store),
+    };
+    const before = await momentAt(store, clock);
+    if (!before || momentFigures(before) !== momentFigures(now))
+      await applyOnce(
+        store.collection<StatsMomentDoc>(STATS_MOMENTS),
+        clock,
+        position,
+        { $set: now },
+        { upsert: true },
+      );
+  }
+  const wentBack = c.clock_went_back === true || at < clock;
+  await applyOnce(
+    stats,
+    STATS_GLOBAL_ID,
+    position,
+    { $set: { clock, ...(wentBack ? { clock_went_back: true } : {}) } },
+    { upsert: true, guard: 'moment' },
+  );
+}
 
 /** Guarded change of the counters: at most one per event, so a redelivery never counts twice. */
 async function bump(
@@ -147,13 +284,13 @@ async function moveVideo(
 
 /**
  * The administrators' statistics (the product entities, "Stats objects"): counters kept event by event
- * and the few per-member and per-video facts the time windows and the tops need. Queries never
- * scan the log; a figure "as of" a date replays the log up to it through this same projector
- * (see `statsAsOf`).
+ * and the few per-member and per-video facts the time windows and the tops need; after each event,
+ * the figures of its moment (`stats_moments`) and a member's logins per day (`stats_login_days`),
+ * so that the figures "as of" a date are queries too. Queries never scan the log.
  */
 export const statsProjector: Projector = {
   name: 'stats',
-  collections: [STATS, STATS_MEMBERS, STATS_VIDEOS],
+  collections: [STATS, STATS_MEMBERS, STATS_VIDEOS, STATS_MOMENTS, STATS_LOGINS],
   eventTypes: [
     ...(WALLET_EVENT_TYPES as ReadonlySet<WalletEventType>),
     'UserRegistered',
@@ -172,95 +309,124 @@ export const statsProjector: Projector = {
   indexes: {
     [STATS_MEMBERS]: [
       { key: { created_at: 1 } },
+      { key: { counted_at: 1 } },
       { key: { last_login_at: 1 } },
       { key: { public_videos: -1, created_at: 1 } },
     ],
     [STATS_VIDEOS]: [{ key: { category: 1, views: -1 } }],
+    [STATS_LOGINS]: [{ key: { clock: 1 } }],
   },
   async project(event, store) {
-    const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
-    const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
+    const c = (await store.collection<StatsDoc>(STATS).findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
     const at = event.metadata.at;
-    const pos = event.position;
-    if (isWalletEvent(event)) {
-      const inc = coinCounters(event.data.postings);
-      if (event.type === 'GiftSent') inc.gifts_sent = 1;
-      if (event.type === 'CoinsPurchased') inc.purchases = 1;
-      await bump(store, pos, inc);
-      return;
-    }
-    switch (event.type) {
-      case 'UserRegistered':
-        await bump(store, pos, { users: 1 });
-        await applyOnce(
-          members,
-          event.data.userId,
-          pos,
-          {
-            $set: { email: event.data.email, created_at: at, last_login_at: null, validated: false, public_videos: 0 },
-          },
-          { upsert: true },
-        );
-        return;
-      case 'UserLoggedIn': {
-        const before = await members.findOne({ _id: event.data.userId });
-        if (!before) return;
-        if (!before.validated) await bump(store, pos, { validated_users: 1 });
-        await applyOnce(members, event.data.userId, pos, { $set: { validated: true }, $max: { last_login_at: at } });
-        return;
-      }
-      case 'VideoUploaded': {
-        const d = event.data;
-        await bump(store, pos, { videos_total: 1, videos_public: 1 }, { $min: { first_video_at: at } });
-        await applyOnce(members, d.ownerId, pos, { $inc: { public_videos: 1 } });
-        await applyOnce(
-          videos,
-          d.videoId,
-          pos,
-          {
-            $set: {
-              owner_id: d.ownerId,
-              title: d.title,
-              visibility: 'publique',
-              rejected: false,
-              category: 'public',
-              created_at: at,
-            },
-            $setOnInsert: { views: 0 },
-          },
-          { upsert: true },
-        );
-        return;
-      }
-      case 'VideoRejected':
-        await moveVideo(store, pos, event.data.videoId, { rejected: true });
-        return;
-      case 'VideoDeleted':
-        await moveVideo(store, pos, event.data.videoId, { visibility: 'supprimée' });
-        return;
-      case 'VideoVisibilityChanged':
-        await moveVideo(store, pos, event.data.videoId, { visibility: event.data.status });
-        return;
-      case 'VideoViewed':
-        await applyOnce(videos, event.data.videoId, pos, { $inc: { views: 1 } });
-        return;
-      case 'VideoReported':
-        await bump(store, pos, { reports: 1 });
-        return;
-      case 'CommentPosted':
-        await bump(store, pos, { comments: 1 });
-        return;
-      case 'MessageSent':
-        await bump(store, pos, { private_messages: 1 });
-        return;
-      case 'GiftAdded':
-        await bump(store, pos, { gifts_catalog: 1 });
-        return;
-      case 'GiftRemoved':
-        await bump(store, pos, { gifts_catalog: -1 });
-        return;
-      default:
-        return;
-    }
+    const clock = c.clock !== undefined && c.clock > at ? c.clock : at;
+    const changed = await projectFigures(event, store, clock);
+    await recordMoment(store, event.position, at, clock, changed);
   },
 };
+
+/** The event's writes to the counters, members and videos; false when it can change no figure. */
+async function projectFigures(
+  event: Parameters<Projector['project']>[0],
+  store: ReadStore,
+  clock: string,
+): Promise<boolean> {
+  const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
+  const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
+  const at = event.metadata.at;
+  const pos = event.position;
+  if (isWalletEvent(event)) {
+    const inc = coinCounters(event.data.postings);
+    if (event.type === 'GiftSent') inc.gifts_sent = 1;
+    if (event.type === 'CoinsPurchased') inc.purchases = 1;
+    await bump(store, pos, inc);
+    return true;
+  }
+  switch (event.type) {
+    case 'UserRegistered':
+      await bump(store, pos, { users: 1 });
+      await applyOnce(
+        members,
+        event.data.userId,
+        pos,
+        {
+          $set: {
+            email: event.data.email,
+            created_at: at,
+            counted_at: clock,
+            last_login_at: null,
+            validated: false,
+            public_videos: 0,
+          },
+        },
+        { upsert: true },
+      );
+      return true;
+    case 'UserLoggedIn': {
+      const before = await members.findOne({ _id: event.data.userId });
+      if (!before) return false;
+      if (!before.validated) await bump(store, pos, { validated_users: 1 });
+      await applyOnce(members, event.data.userId, pos, { $set: { validated: true }, $max: { last_login_at: at } });
+      await insertOnce(store.collection<StatsLoginDoc>(STATS_LOGINS), {
+        _id: positionKey(pos),
+        user_id: event.data.userId,
+        at,
+        clock,
+      });
+      return true;
+    }
+    case 'VideoUploaded': {
+      const d = event.data;
+      await bump(store, pos, { videos_total: 1, videos_public: 1 }, { $min: { first_video_at: at } });
+      await applyOnce(members, d.ownerId, pos, { $inc: { public_videos: 1 } });
+      await applyOnce(
+        videos,
+        d.videoId,
+        pos,
+        {
+          $set: {
+            owner_id: d.ownerId,
+            title: d.title,
+            visibility: 'publique',
+            rejected: false,
+            category: 'public',
+            created_at: at,
+          },
+          $setOnInsert: { views: 0 },
+        },
+        { upsert: true },
+      );
+      return true;
+    }
+    case 'VideoRejected':
+      await moveVideo(store, pos, event.data.videoId, { rejected: true });
+      return true;
+    case 'VideoDeleted':
+      await moveVideo(store, pos, event.data.videoId, { visibility: 'supprimée' });
+      return true;
+    case 'VideoVisibilityChanged':
+      await moveVideo(store, pos, event.data.videoId, { visibility: event.data.status });
+      return true;
+    case 'VideoViewed':
+      await applyOnce(videos, event.data.videoId, pos, { $inc: { views: 1 } });
+      // views of a video members do not see change no top
+      return (await videos.findOne({ _id: event.data.videoId }))?.category === 'public';
+    case 'VideoReported':
+      await bump(store, pos, { reports: 1 });
+      return true;
+    case 'CommentPosted':
+      await bump(store, pos, { comments: 1 });
+      return true;
+    case 'MessageSent':
+      await bump(store, pos, { private_messages: 1 });
+      return true;
+    case 'GiftAdded':
+      await bump(store, pos, { gifts_catalog: 1 });
+      return true;
+    case 'GiftRemoved':
+      await bump(store, pos, { gifts_catalog: -1 });
+      return true;
+    default:
+      return false;
+  }
+}

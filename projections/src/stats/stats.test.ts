@@ -34,7 +34,10 @@ import {
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
-import { statsQueries, STATS_KINDS } from './queries';
+import { statsMomentsExact, statsQueries, statsQueriesAsOf, STATS_KINDS, type StatsQueries } from './queries';
+import { STATS_LOGINS, STATS_MOMENTS } from './stats-projector';
+import { ProjectionRunner } from '../runtime/runner';
+import { writeScriptedHistory } from '../testing/scripted-history';
 import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 import { closedAfterEach } from '../testing/test-lifecycle';
 
@@ -214,7 +217,10 @@ async function writeKnownHistory(events: EventStore) {
 }
 
 async function allStats(read: ReadStore, ref: Date) {
-  const q = statsQueries(read, ref);
+  return allOf(statsQueries(read, ref));
+}
+
+async function allOf(q: StatsQueries) {
   return Object.fromEntries(await Promise.all(STATS_KINDS.map(async (k) => [k, await q[k]()] as const)));
 }
 
@@ -325,4 +331,80 @@ describe('statistics', () => {
       recent_logins_7d: 0,
     });
   });
+
+  /**
+   * Every moment worth asking about: before the first event, each event's time, a millisecond
+   * before and after it, halfway to the next one, and the windows' edges (7 and 30 days after each
+   * time, and a millisecond around them), so that each figure is seen changing and not changing.
+   */
+  function momentsOf(times: number[], edges: boolean): Date[] {
+    const DAY = 86_400_000;
+    const distinct = [...new Set(times)].sort((a, b) => a - b);
+    const out = new Set<number>([distinct[0] - DAY]);
+    distinct.forEach((t, i) => {
+      for (const d of edges ? [0, 7 * DAY, 30 * DAY] : [0])
+        for (const e of edges ? [-1, 0, 1] : [0]) out.add(t + d + e);
+      if (i + 1 < distinct.length) out.add(Math.floor((t + distinct[i + 1]) / 2));
+    });
+    return [...out].sort((a, b) => a - b).map((t) => new Date(t));
+  }
+
+  async function expectAsOfEqualsReplay(events: EventStore, mode: 'filter' | 'prefix' = 'filter', edges = true) {
+    const all: { metadata: { at: string } }[] = [];
+    for await (const batch of events.readAll(undefined, 500)) all.push(...batch);
+    const moments = momentsOf(
+      all.map((e) => Date.parse(e.metadata.at)),
+      edges,
+    );
+    // live, event by event in small batches, and by a rebuild: the same answers
+    const live = SqliteReadStore.temporary();
+    open.push(live);
+    const runner = new ProjectionRunner({ events, read: live, projectors: allProjectors, batchSize: 3 });
+    await runner.start();
+    expect(await runner.waitFor((await events.lastPosition())!, 60_000)).toBe(true);
+    await runner.stop();
+    const rebuilt = SqliteReadStore.temporary();
+    open.push(rebuilt);
+    await rebuildReadModels({ events, read: rebuilt, projectors: allProjectors, batchSize: 5 });
+    let compared = 0;
+    for (const moment of moments) {
+      const replay = await statsAsOf(events, moment, 1000, mode);
+      const expected = await allStats(replay, moment);
+      await replay.close();
+      expect({ moment, figures: await allOf(statsQueriesAsOf(live, moment)) }).toEqual({ moment, figures: expected });
+      expect({ moment, figures: await allOf(statsQueriesAsOf(rebuilt, moment)) }).toEqual({
+        moment,
+        figures: expected,
+      });
+      compared++;
+    }
+    // the history moved every kind of figure at least once (the comparison is not trivially of zeros)
+    expect(compared).toBe(moments.length);
+    return { live, moments };
+  }
+
+  it('as of any moment are queries that equal the replay of the log up to it (differential)', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await writeKnownHistory(events);
+    const { live } = await expectAsOfEqualsReplay(events);
+    expect(await statsMomentsExact(live)).toBe(true);
+    // the known figures, from the moments
+    expect(await allOf(statsQueriesAsOf(live, MIDDLE))).toEqual(expectedInTheMiddle);
+    expect(await allOf(statsQueriesAsOf(live, END))).toEqual(expectedAtEnd);
+    // bounded: a moment per time at which a figure changed, at most one per event; a login day per member and day
+    const moments = await live.collection(STATS_MOMENTS).countDocuments({});
+    expect(moments).toBeGreaterThan(10);
+    expect(await live.collection(STATS_LOGINS).countDocuments({})).toBe(4);
+  }, 120_000);
+
+  it("as of any moment of the projections' scripted history equal the replay too (differential)", async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    await writeScriptedHistory(events, 3);
+    // its times go back and forth (processing is stamped March 1st): each time and halfway between
+    const { live } = await expectAsOfEqualsReplay(events, 'prefix', false);
+    // so the moments say the log as it stood, and the route replays instead
+    expect(await statsMomentsExact(live)).toBe(false);
+  }, 120_000);
 });
