@@ -221,4 +221,31 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await context.close();
     }, 60_000);
   }
+
+  for (const size of SIZES) {
+    it(`coins: /coins/received offers "Récupérer mes cadeaux" only while a gift is left to claim (${size.name})`, async () => {
+      const [giver, receiver] = await registerAtOnce(live.server.url, 2);
+      expect((await giver.client.post('/api/coins/add', { email: giver.member.email, amount: 10 })).status).toBe(200);
+      const gift = await giver.client.post('/api/gifts/send', {
+        sender_email: giver.member.email,
+        receiver_email: receiver.member.email,
+        gift_id: 1,
+      });
+      expect(gift.status).toBeLessThan(300);
+      const { context, page } = await loggedIn(receiver, size.viewport);
+      await page.goto(`${live.server.url}/coins/received`);
+      await page.getByRole('link', { name: 'Récupérer mes cadeaux' }).click();
+      await page.waitForURL('**/cadeaux-recues');
+      await page
+        .getByRole('button', { name: /Récupérer/ })
+        .first()
+        .click();
+      await page.getByText('Déjà récupéré').first().waitFor();
+      await page.goto(`${live.server.url}/coins/received`);
+      await page.getByRole('link', { name: 'Voir mes cadeaux reçus' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Récupérer mes cadeaux' }).count()).toBe(0);
+      await screenshot(page, `e2e-r2-coins-received-${size.name}`, { fullPage: false });
+      await context.close();
+    }, 60_000);
+  }
 });

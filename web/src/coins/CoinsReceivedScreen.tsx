@@ -1,5 +1,11 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
+import { z } from 'zod';
+import { ReceivedGiftView } from '@evo/contracts';
+import { api } from '../api/http';
+import { decode } from '../api/decode';
+import { useLoad } from '../api/useLoad';
+import { useSocketEvent } from '../shell/socket';
 import { CoinGiftList } from './CoinGiftList';
 import { LoginNeeded } from './LoginNeeded';
 import './coins.css';
@@ -10,6 +16,17 @@ const INTRO = 'Les cadeaux que vous avez reçus, en coins.';
 /** /coins-received and /coins/received: the product screens, "Received coin gifts list", live. */
 export default function CoinsReceivedScreen() {
   const { user } = useCurrentUser();
+  const email = user?.email ?? null;
+  // GET /api/gifts/received/{email} (the contract's view; the coins slice does not import the gifts one)
+  const received = useLoad(email ? `coins:gifts-to-claim:${email}` : null, async (signal) =>
+    decode(
+      z.array(ReceivedGiftView),
+      await api.get(`/api/gifts/received/${encodeURIComponent(email ?? '')}`, { signal }),
+    ),
+  );
+  useSocketEvent('wallet:changed', received.reload);
+  // "Récupérer" only when a gift is left to claim (issue 30): not for gifts already 'Déjà récupéré'
+  const toClaim = (received.data ?? []).some((gift) => !gift.claimed);
   return (
     <section className="page coins" aria-labelledby="coins-received-title">
       <title>{`${TITLE} · EVO`}</title>
@@ -21,7 +38,7 @@ export default function CoinsReceivedScreen() {
         <>
           <CoinGiftList />
           <p className="coins__links">
-            <Link to="/cadeaux-recues">Récupérer mes cadeaux</Link>
+            <Link to="/cadeaux-recues">{toClaim ? 'Récupérer mes cadeaux' : 'Voir mes cadeaux reçus'}</Link>
             <Link to="/coins/retrait">Retrait</Link>
           </p>
         </>
