@@ -130,6 +130,22 @@ export const LedgerAuditAnswer = LedgerAudit.extend({
 });
 export type LedgerAuditAnswer = z.infer<typeof LedgerAuditAnswer>;
 
+/**
+ * The ledger events a coin audit line names (`event_type`, the log's own names): the web app gives
+ * each a French label; projections/src/ledger/ledger-event-types.test.ts keeps this list equal to
+ * the wallet events the wallets projector writes.
+ */
+export const LEDGER_EVENT_TYPES = [
+  'CoinsPurchased',
+  'CoinsAdded',
+  'CoinsWithdrawn',
+  'GiftSent',
+  'GiftReceived',
+  'GiftClaimed',
+  'GiftsConverted',
+] as const;
+export type LedgerEventType = (typeof LEDGER_EVENT_TYPES)[number];
+
 /** An invariant that did not hold at a position of the log. */
 export const LedgerViolation = z.object({
   position: z.string(),

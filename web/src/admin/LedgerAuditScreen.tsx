@@ -4,7 +4,7 @@ import { FormError } from '../shell/ui/FormError';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import type { LedgerAudit } from './api';
 import { AsOfPicker } from './AsOfPicker';
-import { accountLabel, typeLabel } from './coinLabels';
+import { accountLabel, ledgerEventLabel, logReference, typeLabel } from './coinLabels';
 import { formatCoins, formatDateTime, formatNumber, formatSigned } from './format';
 import { useAsOf, useConsoleError, useLedgerAudit, useReconciliation } from './hooks';
 import { StatGrid } from './StatGrid';
@@ -102,9 +102,11 @@ export default function LedgerAuditScreen() {
                     <td className="admin-table__mono">
                       <Actor actor={entry.actor} member={data.user} />
                     </td>
-                    <td className="admin-table__mono">
-                      <span title={entry.event_id}>{entry.event_type}</span>
-                      <span className="admin-table__sub">position {entry.position}</span>
+                    <td>
+                      <span title={`${entry.event_type} · ${entry.event_id}`}>
+                        {ledgerEventLabel(entry.event_type)}
+                      </span>
+                      <span className="admin-table__sub">{logReference(entry.position)}</span>
                     </td>
                   </tr>
                 ))}
@@ -164,8 +166,8 @@ function ReconciliationStatus() {
       </p>
       {v ? (
         <p>
-          Première violation : {v.message} (règle <code>{v.rule}</code>, {v.type}, position {v.position}, événement{' '}
-          <code>{v.event_id}</code>)
+          Première violation : {v.message} (règle <code>{v.rule}</code>, {ledgerEventLabel(v.type)},{' '}
+          {logReference(v.position).toLowerCase()}, identifiant <code>{v.event_id}</code>)
         </p>
       ) : null}
     </div>

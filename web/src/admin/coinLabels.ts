@@ -1,3 +1,5 @@
+import type { LedgerEventType } from '@evo/contracts';
+
 /** French names of coin movement types, methods and accounts (shared by the transactions screens). */
 
 const TYPES: Record<string, string> = {
@@ -34,3 +36,23 @@ export function accountLabel(account: string): string {
 
 /** Link to a member's coin audit trail. */
 export const auditPath = (email: string) => `/admin/transactions/${encodeURIComponent(email)}`;
+
+/**
+ * French names of the ledger events the coin audit lists (`event_type`, the log's own names):
+ * one per type of the contract's list (the compiler and coinLabels.test.ts check it).
+ */
+export const LEDGER_EVENT_LABELS: Record<LedgerEventType, string> = {
+  CoinsPurchased: 'Achat de coins',
+  CoinsAdded: 'Ajout de coins',
+  CoinsWithdrawn: 'Retrait de coins',
+  GiftSent: 'Cadeau envoyé',
+  GiftReceived: 'Cadeau reçu',
+  GiftClaimed: 'Cadeau récupéré',
+  GiftsConverted: 'Cadeaux convertis en coins',
+};
+
+export const ledgerEventLabel = (eventType: string): string =>
+  (LEDGER_EVENT_LABELS as Record<string, string>)[eventType] ?? (eventType || '—');
+
+/** The log position as a reader's reference: 'Événement n° 43 du journal'. */
+export const logReference = (position: string): string => `Événement n° ${position} du journal`;
