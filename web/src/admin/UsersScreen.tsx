@@ -212,7 +212,9 @@ export default function UsersScreen() {
                               Débloquer
                             </button>
                           </span>
-                        ) : null}
+                        ) : (
+                          <span className="admin-login-lock__none">—</span>
+                        )}
                         <button
                           type="button"
                           className="btn btn--ghost btn--small"
