@@ -1,6 +1,18 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { browserSkipReason, loggedInPage, screenshot } from './harness';
-import { ADMIN, SIZES, type Member, registerAtOnce, serverAndBrowser, sidewaysOverflow } from './helpers';
+import {
+  ADMIN,
+  SIZES,
+  adminClient,
+  firstVideoId,
+  type Member,
+  registerAtOnce,
+  serverAndBrowser,
+  sidewaysOverflow,
+  toast,
+} from './helpers';
+
+const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
 
 const skip = browserSkipReason();
 
@@ -8,9 +20,10 @@ const skip = browserSkipReason();
 describe.skipIf(!!skip)('minor fixes, second round: admin and feed (issue 30)', () => {
   const live = serverAndBrowser();
   let buyer: Member;
+  let authors: Member[];
 
   beforeAll(async () => {
-    [buyer] = await registerAtOnce(live.server.url, 1);
+    [buyer, ...authors] = await registerAtOnce(live.server.url, 3);
     expect((await buyer.client.post('/api/coins/purchase', { email: buyer.member.email, packId: 1 })).status).toBe(200);
   }, 180_000);
 
@@ -32,4 +45,58 @@ describe.skipIf(!!skip)('minor fixes, second round: admin and feed (issue 30)', 
       await context.close();
     }, 90_000);
   }
+  SIZES.forEach((size, i) => {
+    it(`reports: "Masquer" says it is done and is then disabled; "Rendre publique" is disabled on a public video; the author's notice reads "EVO : Votre vidéo…" (${size.name})`, async () => {
+      const author = authors[i];
+      const admin = await adminClient(live.server.url);
+      const videoId = await firstVideoId(buyer.client, author.member.pseudo);
+      expect((await buyer.client.post(`/api/report/${videoId}`, { reason: `Signalé (${size.name})` })).status).toBe(
+        201,
+      );
+      await expect
+        .poll(async () =>
+          ((await admin.get('/api/admin/reports')).json as unknown as Array<{ video_id: number }>).some(
+            (r) => r.video_id === videoId,
+          ),
+        )
+        .toBe(true);
+
+      const { context, page, errors } = await loggedInPage(live.browser, live.server.url, ADMIN, size.viewport);
+      await page.goto(`${live.server.url}/admin/reports`);
+      const card = page.locator('.reports > li', { hasText: `Signalé (${size.name})` });
+      await card.waitFor();
+      const hide = card.getByRole('button', { name: 'Masquer' });
+      const publish = card.getByRole('button', { name: 'Rendre publique' });
+      // a public video: making it public again is not offered
+      expect(await publish.isDisabled()).toBe(true);
+      expect(await hide.isEnabled()).toBe(true);
+      await card.getByLabel("Message à l'auteur").selectOption(SANCTION);
+      await hide.click();
+      await toast(page, 'Vidéo mise à jour : masquée').waitFor();
+      await expect.poll(() => hide.isDisabled()).toBe(true);
+      expect(await hide.getAttribute('title')).toBe('La vidéo est déjà masquée');
+      await expect.poll(() => publish.isEnabled()).toBe(true);
+      expect(await card.locator('dd', { hasText: /^masquée$/ }).count()).toBe(1);
+      // after a reload too (the server's visibility)
+      await page.reload();
+      await card.waitFor();
+      await expect.poll(() => hide.isDisabled()).toBe(true);
+      expect(await publish.isEnabled()).toBe(true);
+      await card.scrollIntoViewIfNeeded();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `e2e-r2-report-hidden-${size.name}`, { fullPage: false });
+      expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+      await context.close();
+
+      // the author is told, by the platform (no member): its name and the sentence are apart
+      const mine = await loggedInPage(live.browser, live.server.url, author.member, size.viewport);
+      await mine.page.goto(`${live.server.url}/notifications`);
+      const notice = mine.page.locator('.notif', { hasText: SANCTION }).first();
+      await notice.waitFor();
+      const text = ((await notice.locator('.notif__text, .notif__open').first().textContent()) ?? '').trim();
+      expect(text.startsWith(`EVO : ${SANCTION}`), text).toBe(true);
+      await screenshot(mine.page, `e2e-r2-report-notice-${size.name}`, { fullPage: false });
+      await mine.context.close();
+    }, 120_000);
+  });
 });

@@ -31,6 +31,7 @@ const NO_REASON = 'Non spécifié';
 const UNTITLED = 'Sans titre';
 const REPLY_SENT = 'Réponse envoyée ✅';
 const videoUpdated = (status: VideoVisibility) => `Vidéo mise à jour : ${status}`;
+const alreadyLabel = (status: string | undefined) => `La vidéo est déjà ${status ?? ''}`.trim();
 
 export function ReportStatusBadge({ status }: { status: string }) {
   const known = STATUS[status];
@@ -55,13 +56,22 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
     SANCTIONS.find((message) => message === report.admin_response) ?? '',
   );
   const [busy, setBusy] = useState(false);
+  // the visibility the video has now: the server's, then the one this card just set (the list
+  // reloads from a read model that may not have caught up yet)
+  const [visibility, setVisibility] = useState<string | undefined>(report.video_status ?? undefined);
+  const [seenStatus, setSeenStatus] = useState(report.video_status);
+  if (seenStatus !== report.video_status) {
+    setSeenStatus(report.video_status);
+    setVisibility(report.video_status ?? undefined);
+  }
 
-  const changeVisibility = async (visibility: VideoVisibility) => {
+  const changeVisibility = async (next: VideoVisibility) => {
     setBusy(true);
     try {
       // the chosen sanction message is the decision's reason (SPEC's matching one when none is chosen)
-      await setVideoVisibility(report.video_id, visibility, visibility === 'publique' ? undefined : sanction);
-      toast.success(videoUpdated(visibility));
+      await setVideoVisibility(report.video_id, next, next === 'publique' ? undefined : sanction);
+      setVisibility(next);
+      toast.success(videoUpdated(next));
       onChanged();
     } catch (err) {
       console.error('Mise à jour de la visibilité impossible', err);
@@ -105,10 +115,10 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
           <dt>Auteur de la vidéo</dt>
           <dd>{report.auteur ?? UNKNOWN_PERSON}</dd>
         </div>
-        {report.video_status ? (
+        {visibility ? (
           <div>
             <dt>Visibilité</dt>
-            <dd>{report.video_status}</dd>
+            <dd>{visibility}</dd>
           </div>
         ) : null}
         <div className="report__reason">
@@ -149,17 +159,24 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
 
       <div className="report__actions">
         <div className="report__visibility" role="group" aria-label={`Visibilité de la vidéo « ${title} »`}>
-          {VISIBILITY_ACTIONS.map((action) => (
-            <button
-              key={action.status}
-              type="button"
-              className={action.status === 'supprimée' ? 'btn btn--small btn--danger' : 'btn btn--small btn--secondary'}
-              disabled={busy}
-              onClick={() => void changeVisibility(action.status)}
-            >
-              {action.label}
-            </button>
-          ))}
+          {VISIBILITY_ACTIONS.map((action) => {
+            // the video's current visibility is not offered again (a deleted one offers nothing)
+            const current = visibility === action.status || visibility === 'supprimée';
+            return (
+              <button
+                key={action.status}
+                type="button"
+                className={
+                  action.status === 'supprimée' ? 'btn btn--small btn--danger' : 'btn btn--small btn--secondary'
+                }
+                disabled={busy || current}
+                title={current ? alreadyLabel(visibility) : undefined}
+                onClick={() => void changeVisibility(action.status)}
+              >
+                {action.label}
+              </button>
+            );
+          })}
         </div>
         <button type="button" className="btn btn--primary btn--small" disabled={busy} onClick={() => void reply()}>
           Envoyer la réponse

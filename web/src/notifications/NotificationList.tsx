@@ -138,7 +138,9 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
         </Link>
       ) : (
         <span className="notif__sender">{sender}</span>
-      )}{' '}
+      )}
+      {/* the platform's own notices are not a sentence about a member: 'EVO : Votre vidéo…' */}
+      {notification.sender_pseudo ? ' ' : ' : '}
       <span className="notif__message">{rest}</span>
     </>
   );
