@@ -5,6 +5,7 @@ import {
   SIZES,
   adminClient,
   firstVideoId,
+  follow,
   type Member,
   registerAtOnce,
   serverAndBrowser,
@@ -99,4 +100,41 @@ describe.skipIf(!!skip)('minor fixes, second round: admin and feed (issue 30)', 
       await mine.context.close();
     }, 120_000);
   });
+  for (const size of SIZES) {
+    it(`feed: a tap on the video pauses and plays without touching the sound; Space does the same (${size.name})`, async () => {
+      const [viewer, star] = await registerAtOnce(live.server.url, 2);
+      await follow(viewer, star.member);
+      const { context, page, errors } = await loggedInPage(live.browser, live.server.url, viewer.member, size.viewport);
+      await page.goto(`${live.server.url}/feed`);
+      const slide = page.locator('.feed-slide--active');
+      await slide.waitFor();
+      const state = () =>
+        page.evaluate(() => {
+          const v = document.querySelector<HTMLVideoElement>('.feed-slide--active video');
+          return v ? { paused: v.paused, muted: v.muted } : null;
+        });
+      await expect.poll(async () => (await state())?.paused, { timeout: 15_000 }).toBe(false);
+      expect((await state())?.muted).toBe(true);
+      // the tap pauses (the sound stays off: it has its own "Activer le son")
+      await slide.locator('.feed-slide__tap').click();
+      await expect.poll(async () => (await state())?.paused).toBe(true);
+      expect((await state())?.muted).toBe(true);
+      await slide.getByRole('button', { name: 'Lire la vidéo' }).waitFor();
+      await screenshot(page, `e2e-r2-feed-tap-paused-${size.name}`, { fullPage: false });
+      await slide.locator('.feed-slide__tap').click();
+      await expect.poll(async () => (await state())?.paused).toBe(false);
+      expect((await state())?.muted).toBe(true);
+      await slide.getByRole('button', { name: 'Activer le son' }).waitFor();
+      // Space, with nothing focused: pause, then play; the page does not scroll
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const scrollY = await page.evaluate(() => window.scrollY);
+      await page.keyboard.press('Space');
+      await expect.poll(async () => (await state())?.paused).toBe(true);
+      await page.keyboard.press('Space');
+      await expect.poll(async () => (await state())?.paused).toBe(false);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollY);
+      expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+      await context.close();
+    }, 90_000);
+  }
 });

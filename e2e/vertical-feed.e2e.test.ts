@@ -241,11 +241,16 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(true);
       await page.keyboard.press('m');
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
-      // a tap on the video: muted, it turns the sound on; with sound, it pauses and plays
+      // a tap on the video pauses and plays, muted or not (issue 30); the sound keeps its own button
       await active(page).getByRole('button', { name: 'Couper le son' }).click();
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(true);
       const tap = active(page).locator('.feed-slide__tap');
       await tap.click();
+      await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);
+      expect((await media(page, first))?.muted).toBe(true);
+      await tap.click();
+      await expectPlaying(page, first, true);
+      await active(page).getByRole('button', { name: 'Activer le son' }).click();
       await expect.poll(async () => (await media(page, first))?.muted, POLL).toBe(false);
       await tap.click();
       await expect.poll(async () => (await media(page, first))?.paused, POLL).toBe(true);

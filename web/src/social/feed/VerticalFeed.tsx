@@ -122,16 +122,19 @@ export function VerticalFeed({ state, dispatch, onRetry }: VerticalFeedProps) {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       const step = KEY_STEPS[event.key];
       const mute = event.key === 'm' || event.key === 'M';
-      if (!step && !mute) return;
+      const pause = event.key === ' ';
+      if (!step && !mute && !pause) return;
       if (sheetOpenRef.current || document.querySelector('dialog[open]')) return;
       const target = event.target instanceof Element ? event.target : null;
       const onPage = !target || target === document.body || target.id === 'contenu';
       if (!onPage && !feedRef.current?.contains(target)) return;
       if (target?.closest(OWN_KEYS)) return;
+      // Space on a focused button or link presses it; elsewhere it pauses and plays (not a page scroll)
+      if (pause && target?.closest('button, a')) return;
       event.preventDefault();
       // the focused control's slide leaves the screen (and the tab order): keep the focus on the feed
       if (step && target?.closest('.feed-slide')) scrollerRef.current?.focus({ preventScroll: true });
-      dispatch(step ? { type: 'step', delta: step } : { type: 'toggleMute' });
+      dispatch(step ? { type: 'step', delta: step } : pause ? { type: 'togglePause' } : { type: 'toggleMute' });
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);

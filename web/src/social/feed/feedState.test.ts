@@ -251,15 +251,16 @@ describe('feed: moving from one video to the next', () => {
 });
 
 describe('feed: sound and pause', () => {
-  it('the first tap turns the sound on; the next ones pause and play', () => {
+  it('a tap pauses and plays, muted or not; it leaves the sound as it is', () => {
     let state = withFriends(2);
     expect(state.muted).toBe(true);
     state = run(state, { type: 'tap' });
-    expect(state).toMatchObject({ muted: false, paused: false });
+    expect(state).toMatchObject({ muted: true, paused: true });
     state = run(state, { type: 'tap' });
-    expect(state.paused).toBe(true);
+    expect(state).toMatchObject({ muted: true, paused: false });
+    state = run(state, { type: 'toggleMute' });
     state = run(state, { type: 'tap' });
-    expect(state.paused).toBe(false);
+    expect(state).toMatchObject({ muted: false, paused: true });
   });
 
   it('the sound button toggles; the sound choice stays for the next video, a pause does not', () => {

@@ -207,7 +207,8 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 
     case 'tap':
       if (!currentItem(state)) return state;
-      return state.muted ? { ...state, muted: false, paused: false } : { ...state, paused: !state.paused };
+      // a tap pauses and plays, as on any video app; the sound has its own control ("Activer le son")
+      return { ...state, paused: !state.paused };
 
     case 'toggleMute':
       return { ...state, muted: !state.muted };
