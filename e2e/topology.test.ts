@@ -610,8 +610,9 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     // an append cut by the kill is there once or not at all; none twice
     for (const [content, n] of stored) expect(n, content).toBe(1);
     expect(answers.some((a) => a.status === 'no answer')).toBe(true);
-    // what B answered never failed
-    expect(answers.filter((a) => a.content.includes('.1.') && a.status !== 201)).toEqual([]);
+    // what B answered never failed (a member's comments past 20 a minute are refused with a 429: a
+    // limit, not a failure)
+    expect(answers.filter((a) => a.content.includes('.1.') && a.status !== 201 && a.status !== 429)).toEqual([]);
   });
 
   it('Redis away for a few seconds: requests needing it answer a French 503, the API recovers by itself', async () => {

@@ -317,6 +317,8 @@ export const statsProjector: Projector = {
     [STATS_LOGINS]: [{ key: { clock: 1 } }],
   },
   async project(event, store) {
+    // an event of another type is not this projector's (the runner routes only its own; nothing read)
+    if (!(statsProjector.eventTypes as readonly string[]).includes(event.type)) return;
     const c = (await store.collection<StatsDoc>(STATS).findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
     const at = event.metadata.at;
     const clock = c.clock !== undefined && c.clock > at ? c.clock : at;
