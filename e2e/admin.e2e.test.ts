@@ -188,7 +188,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     await page.waitForURL((u) => u.pathname === `/admin/transactions/${encodeURIComponent(author.member.email)}`);
     await page.getByRole('heading', { name: 'Audit des coins' }).waitFor();
     await expect.poll(visible(page, 'Grand livre cohérent')).toBe(true);
-    expect(await page.getByText(`@${author.member.pseudo} · ${author.member.email}`).isVisible()).toBe(true);
+    await expect.poll(visible(page, `@${author.member.pseudo} · ${author.member.email}`)).toBe(true);
     await expect.poll(() => stat(page, 'Solde')).toBe('40 coins');
     expect(await stat(page, 'Cadeaux non récupérés')).toBe('5 coins');
     expect(await stat(page, 'Mouvements')).toBe('2');
