@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESTART_LOGS as CACHE, ensureHistoryLogs, historyLogFile } from './lib/history-log';
+import { childLogger } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 
@@ -38,6 +39,7 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const logFile = (size: number) => historyLogFile(CACHE, size);
+const log = childLogger('bench-restart');
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -202,7 +204,7 @@ async function main() {
           same ? 'same answers' : 'ANSWERS DIFFER',
         ];
         rows.push(row);
-        console.log(row.join(' | '));
+        log.info({ row: row.join(' | ') }, 'démarrage mesuré');
         if (!goal) {
           printGoal(`embedded ${what}, ${fmtCount(size)} events`, row[2] + `, ${row[3]}`, 'reference', undefined);
           continue;
@@ -218,6 +220,7 @@ async function main() {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
+  // the report, printed once on stdout (`npm run bench` runs every bench with LOG_LEVEL=silent)
   console.log('\n| events | start | times (CPU of the process until then) | resident | phases | answers |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
