@@ -1,7 +1,8 @@
 import { cleanUserText } from '../shared/text';
-import { invalid } from '../shared/errors';
+import { conflict, forbidden, invalid, notFound } from '../shared/errors';
 import type { VideoVisibility } from '../videos/video-decider';
-import { SANCTION_MESSAGES } from './rules';
+import type { AppealAnswered } from './events';
+import { MODERATION_MESSAGES, SANCTION_MESSAGES } from './rules';
 
 /**
  * Moderation decisions and their appeals (issue 32): an administrator's decision about a member (a
@@ -127,4 +128,30 @@ export function checkedText(raw: string, max: number, required: string, tooLong:
   if (!text) throw invalid(required);
   if ([...text].length > max) throw invalid(tooLong);
   return text;
+}
+
+/**
+ * An administrator's answer to an appeal, whatever the decision (a video's, a restriction): only
+ * an administrator, only an appeal there is and once, one of the outcomes, an answer of their own.
+ */
+export function answeredAppeal(
+  appeal: { answered: unknown } | null | undefined,
+  command: { requesterIsAdmin: boolean; outcome: string; answer: string },
+  ref: Omit<AppealAnswered['data'], 'outcome' | 'answer' | 'at'>,
+  now: Date,
+): AppealAnswered {
+  if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
+  if (!appeal) throw notFound(APPEAL_MESSAGES.appealNotFound);
+  if (appeal.answered) throw conflict(APPEAL_MESSAGES.alreadyAnswered);
+  if (!(APPEAL_OUTCOMES as readonly string[]).includes(command.outcome)) throw invalid(APPEAL_MESSAGES.badOutcome);
+  const answer = checkedText(
+    command.answer,
+    APPEAL_ANSWER_MAX,
+    APPEAL_MESSAGES.answerRequired,
+    APPEAL_MESSAGES.answerTooLong,
+  );
+  return {
+    type: 'AppealAnswered',
+    data: { ...ref, outcome: command.outcome as AppealOutcome, answer, at: now.toISOString() },
+  };
 }

@@ -1,10 +1,8 @@
 import type { Decider } from '../shared/decider';
 import { conflict, forbidden, invalid, notFound } from '../shared/errors';
-import type { AppealAnswered, RestrictionEvent } from './events';
+import type { RestrictionEvent } from './events';
 import {
-  APPEAL_ANSWER_MAX,
   APPEAL_MESSAGES,
-  APPEAL_OUTCOMES,
   APPEAL_TEXT_MAX,
   RESTRICTION_MESSAGES,
   RESTRICTION_REASON_MAX,
@@ -12,8 +10,8 @@ import {
   checkedText,
   isRestrictionScope,
   restrictionDecisionId,
-  type AppealOutcome,
   type RestrictionScope,
+  answeredAppeal,
 } from './appeal-rules';
 import { MODERATION_MESSAGES } from './rules';
 import type { AppealState } from './video-appeal-decider';
@@ -205,27 +203,16 @@ export const restrictionDecider: Decider<RestrictionCommand, RestrictionEvent, M
       );
       return [{ type: 'DecisionAppealed', data: { ...ref, text, at: now.toISOString() } }];
     }
-    if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
-    if (!restriction?.appeal) throw notFound(APPEAL_MESSAGES.appealNotFound);
-    if (restriction.appeal.answered) throw conflict(APPEAL_MESSAGES.alreadyAnswered);
-    if (!(APPEAL_OUTCOMES as readonly string[]).includes(command.outcome)) throw invalid(APPEAL_MESSAGES.badOutcome);
-    const outcome = command.outcome as AppealOutcome;
-    const answer = checkedText(
-      command.answer,
-      APPEAL_ANSWER_MAX,
-      APPEAL_MESSAGES.answerRequired,
-      APPEAL_MESSAGES.answerTooLong,
-    );
-    const answered: AppealAnswered = {
-      type: 'AppealAnswered',
-      data: { ...ref, outcome, answer, at: now.toISOString() },
-    };
-    if (outcome === 'maintenue' || !isRestrictionActive(restriction, now)) return [answered];
+    const answered = answeredAppeal(restriction?.appeal, command, ref, now);
+    const outcome = answered.data.outcome;
+    // answeredAppeal found its appeal, so the restriction is there
+    const answeredOn = restriction!;
+    if (outcome === 'maintenue' || !isRestrictionActive(answeredOn, now)) return [answered];
     return [
       answered,
       {
         type: 'MemberRestrictionLifted',
-        data: { userId, restrictionNo: restriction.restrictionNo, via: 'appeal', at: now.toISOString() },
+        data: { userId, restrictionNo: answeredOn.restrictionNo, via: 'appeal', at: now.toISOString() },
       },
     ];
   },

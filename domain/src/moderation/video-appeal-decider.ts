@@ -1,18 +1,15 @@
 import type { Decider } from '../shared/decider';
-import { conflict, forbidden, invalid, notFound } from '../shared/errors';
+import { conflict, forbidden, notFound } from '../shared/errors';
 import type { VideoVisibility, VideoStreamEvent } from '../videos/video-decider';
-import type { AppealAnswered } from './events';
 import {
-  APPEAL_ANSWER_MAX,
   APPEAL_MESSAGES,
-  APPEAL_OUTCOMES,
   APPEAL_TEXT_MAX,
   appealDeadline,
   checkedText,
   videoDecisionId,
   type AppealOutcome,
+  answeredAppeal,
 } from './appeal-rules';
-import { MODERATION_MESSAGES } from './rules';
 
 /** An appeal as its decision remembers it. */
 export interface AppealState {
@@ -122,28 +119,17 @@ export const videoAppealDecider: Decider<VideoAppealCommand, VideoStreamEvent, V
       );
       return [{ type: 'DecisionAppealed', data: { ...ref, text, at: command.now.toISOString() } }];
     }
-    if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
-    if (!decision?.appeal) throw notFound(APPEAL_MESSAGES.appealNotFound);
-    if (decision.appeal.answered) throw conflict(APPEAL_MESSAGES.alreadyAnswered);
-    if (!(APPEAL_OUTCOMES as readonly string[]).includes(command.outcome)) throw invalid(APPEAL_MESSAGES.badOutcome);
-    const outcome = command.outcome as AppealOutcome;
-    const answer = checkedText(
-      command.answer,
-      APPEAL_ANSWER_MAX,
-      APPEAL_MESSAGES.answerRequired,
-      APPEAL_MESSAGES.answerTooLong,
-    );
-    const answered: AppealAnswered = {
-      type: 'AppealAnswered',
-      data: { ...ref, outcome, answer, at: command.now.toISOString() },
-    };
+    const answered = answeredAppeal(decision?.appeal, command, ref, command.now);
+    const outcome = answered.data.outcome;
+    // answeredAppeal found its appeal, so the decision is there
+    const answeredOn = decision!;
     // a decision another one replaced since is not undone: the later decision holds
-    if (outcome === 'maintenue' || !decision.inForce) return [answered];
+    if (outcome === 'maintenue' || !answeredOn.inForce) return [answered];
     return [
       answered,
       {
         type: 'VideoVisibilityChanged',
-        data: { videoId: state.videoId, status: decision.previous, changedBy: command.requesterId },
+        data: { videoId: state.videoId, status: answeredOn.previous, changedBy: command.requesterId },
       },
     ];
   },
