@@ -52,6 +52,7 @@ if (json) {
   console.log(`  external:credits      ${t.external_credits}`);
   console.log(`  external:withdrawals  ${t.external_withdrawals}`);
   console.log(`  platform:fees         ${t.platform_fees}`);
+  console.log(`  platform:forfeits     ${t.platform_forfeits} (comptes supprimés)`);
   console.log(
     `  transit:gifts         ${t.transit_gifts} (${report.pending_gifts.count} cadeau(x) pas encore crédité(s))`,
   );

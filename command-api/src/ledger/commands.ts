@@ -11,6 +11,8 @@ import {
   packById,
   packPriceCents,
   purchaseRequestDecider,
+  recordAmount,
+  transactionIdOf,
   purchaseRequestStream,
   type LogPosition,
   type RequestRecord,
@@ -96,14 +98,8 @@ function answerOf(r: RequestRecord): CoinCommandAnswer {
 /** The record-like view of an unkeyed command's own events. */
 function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEvent['type']): RequestRecord {
   const e = events[0];
-  const amount = !e
-    ? 0
-    : e.type === 'CoinsPurchased'
-      ? e.data.coins
-      : e.type === 'GiftSent'
-        ? e.data.coinCost
-        : e.data.amount;
-  const txId = !e ? 0 : 'txId' in e.data ? e.data.txId : e.data.giftId;
+  const amount = !e ? 0 : recordAmount(e);
+  const txId = !e ? 0 : transactionIdOf(e);
   return {
     hash: '',
     event: e?.type ?? fallback,

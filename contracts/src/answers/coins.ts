@@ -143,6 +143,8 @@ export const LEDGER_EVENT_TYPES = [
   'GiftReceived',
   'GiftClaimed',
   'GiftsConverted',
+  'WalletClosed',
+  'GiftForfeited',
 ] as const;
 export type LedgerEventType = (typeof LEDGER_EVENT_TYPES)[number];
 
@@ -176,6 +178,8 @@ export const LedgerReconciliation = z.object({
     external_credits: z.number(),
     external_withdrawals: z.number(),
     platform_fees: z.number(),
+    /** coins of deleted accounts and the gifts that reached them */
+    platform_forfeits: z.number(),
     transit_gifts: z.number(),
     users_balance: z.number(),
     users_earnings: z.number(),

@@ -37,6 +37,15 @@ export const ProfileUpdatedSchema = z.object({
   profilePicture: z.string().min(1),
 });
 
+/**
+ * The member deleted their account (password asked again). Carries no personal data: the member is
+ * only their id. From it every read model forgets them; the erasure process then removes their
+ * files and destroys their key (account-deletion.ts).
+ */
+export const AccountDeletedSchema = z.object({ userId: z.string().min(1) });
+/** The erasure of a deleted member is complete: files removed, key destroyed (`files`: how many removed). */
+export const MemberErasedSchema = z.object({ userId: z.string().min(1), files: z.number().int().nonnegative() });
+
 export type UserRegistered = DomainEvent<'UserRegistered', z.infer<typeof UserRegisteredSchema>>;
 export type UserLoggedIn = DomainEvent<'UserLoggedIn', z.infer<typeof UserLoggedInSchema>>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', z.infer<typeof AdminRoleGrantedSchema>>;
@@ -46,8 +55,12 @@ export type LoginLockCleared = DomainEvent<'LoginLockCleared', z.infer<typeof Lo
 export type PasswordResetIssued = DomainEvent<'PasswordResetIssued', z.infer<typeof PasswordResetIssuedSchema>>;
 export type PasswordResetUsed = DomainEvent<'PasswordResetUsed', z.infer<typeof PasswordResetUsedSchema>>;
 export type ProfileUpdated = DomainEvent<'ProfileUpdated', z.infer<typeof ProfileUpdatedSchema>>;
+export type AccountDeleted = DomainEvent<'AccountDeleted', z.infer<typeof AccountDeletedSchema>>;
+export type MemberErased = DomainEvent<'MemberErased', z.infer<typeof MemberErasedSchema>>;
 export type UserEvent =
   | UserRegistered
+  | AccountDeleted
+  | MemberErased
   | UserLoggedIn
   | AdminRoleGranted
   | AdminRoleRevoked
@@ -80,6 +93,8 @@ export const identityEventSchemas = {
   PasswordResetIssued: PasswordResetIssuedSchema,
   PasswordResetUsed: PasswordResetUsedSchema,
   ProfileUpdated: ProfileUpdatedSchema,
+  AccountDeleted: AccountDeletedSchema,
+  MemberErased: MemberErasedSchema,
   ValueReserved: ValueReservedSchema,
   ValueReleased: ValueReleasedSchema,
 } as const;

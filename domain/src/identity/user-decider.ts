@@ -3,6 +3,7 @@ import { DomainError, conflict, gone, invalid, notFound } from '../shared/errors
 import type { UserEvent } from './events';
 import { ADMIN_ROLE, MEMBER_ROLE, MESSAGES } from './rules';
 import { RESET_LINKS_KEPT, RESET_MESSAGES, type ResetLink } from './password-reset';
+import { DELETION_MESSAGES } from './account-deletion';
 
 export type UserCommand =
   | {
@@ -26,6 +27,13 @@ export type UserCommand =
   /** the member's picture (a stored file's name) and bio; what did not change appends nothing */
   | { type: 'UpdateProfile'; userId: string; bio: string; profilePicture: string }
   | { type: 'GrantAdmin'; userId: string }
+  /**
+   * the member deletes their account: `passwordMatches` is the handler's check of the password typed
+   * again, `withdrawableCoins` their wallet's earnings (which must be withdrawn first)
+   */
+  | { type: 'DeleteAccount'; userId: string; passwordMatches: boolean; withdrawableCoins: number }
+  /** the erasure process finished (files removed: `files`, key destroyed) */
+  | { type: 'RecordErasure'; userId: string; files: number }
   | {
       type: 'RevokeAdmin';
       userId: string;
@@ -49,7 +57,9 @@ export type UserState =
       role: typeof ADMIN_ROLE | typeof MEMBER_ROLE;
       /** the reset links issued lately, newest last */
       resetLinks: ResetLink[];
-    };
+    }
+  /** deleted: nothing but the id is known any more; `erased` once the erasure process is done */
+  | { status: 'deleted'; userId: string; erased: boolean };
 
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: () => ({ status: 'none' }),
@@ -98,6 +108,10 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         return state.status === 'registered'
           ? { ...state, bio: event.data.bio, profilePicture: event.data.profilePicture }
           : state;
+      case 'AccountDeleted':
+        return { status: 'deleted', userId: event.data.userId, erased: false };
+      case 'MemberErased':
+        return { status: 'deleted', userId: event.data.userId, erased: true };
       case 'UserLoggedIn':
       case 'LoginLockCleared':
         return state;
@@ -110,8 +124,21 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       const { type: _t, ...data } = command;
       return [{ type: 'UserRegistered', data }];
     }
+    if (command.type === 'RecordErasure') {
+      if (state.status !== 'deleted') throw conflict(MESSAGES.unknownUser);
+      return state.erased ? [] : [{ type: 'MemberErased', data: { userId: state.userId, files: command.files } }];
+    }
+    if (state.status === 'deleted' && command.type === 'DeleteAccount')
+      throw conflict(DELETION_MESSAGES.alreadyDeleted);
     if (state.status !== 'registered') throw notFound(MESSAGES.unknownUser);
     switch (command.type) {
+      case 'DeleteAccount':
+        if (!command.passwordMatches) throw invalid(DELETION_MESSAGES.wrongPassword);
+        // the platform keeps its administrators (the last one could otherwise leave it with none)
+        if (state.role === ADMIN_ROLE) throw conflict(DELETION_MESSAGES.adminAccount);
+        // the ledger rule: coins that may leave the platform are withdrawn by their owner, never forfeited
+        if (command.withdrawableCoins > 0) throw conflict(DELETION_MESSAGES.withdrawFirst(command.withdrawableCoins));
+        return [{ type: 'AccountDeleted', data: { userId: state.userId } }];
       case 'RecordLogin':
         return [{ type: 'UserLoggedIn', data: { userId: state.userId } }];
       case 'ChangePassword':

@@ -9,6 +9,8 @@ import { z } from 'zod/v4';
  * - `external:credits`: coins added without a payment (the vault's "add coins" form)
  * - `external:withdrawals`: coins members withdrew
  * - `platform:fees`: the platform's commission on gifts (GIFT_FEE_PERCENT)
+ * - `platform:forfeits`: coins of deleted accounts that could not be withdrawn (bought, bonus,
+ *   unclaimed gifts) and gifts that reached a closed wallet (account-deletion.ts in identity/)
  * - `transit:gifts`: gifts sent and not yet credited to their receiver (between GiftSent and GiftReceived)
  * - `user:<id>:balance`: coins a member bought (packs; and, in logs written before the bonus
  *   account existed, coins added for free): spendable on gifts, never withdrawable by them
@@ -29,6 +31,7 @@ export const ACCOUNTS = {
   credits: 'external:credits',
   withdrawals: 'external:withdrawals',
   fees: 'platform:fees',
+  forfeits: 'platform:forfeits',
   transit: 'transit:gifts',
 } as const;
 

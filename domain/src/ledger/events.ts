@@ -117,6 +117,27 @@ export const GiftsConvertedSchema = z.object({
   bonusAmount,
 });
 
+/**
+ * The member deleted their account: every coin left leaves their accounts and the wallet refuses
+ * every movement after it. Bought and bonus coins and unclaimed gifts go to `platform:forfeits`
+ * (`forfeited`); earnings, which the deletion asks to withdraw first, are paid out
+ * (`external:withdrawals`, `paidOut`, worth `valueCents`) when some arrived meanwhile (a claim racing
+ * with the deletion). `after` is all zeros.
+ */
+export const WalletClosedSchema = z.object({
+  ...movement,
+  forfeited: z.number().int().nonnegative(),
+  paidOut: z.number().int().nonnegative(),
+  valueCents: z.number().int().nonnegative(),
+});
+/** A gift that reached a closed wallet (its receiver deleted their account): to `platform:forfeits`, whole. */
+export const GiftForfeitedSchema = z.object({
+  ...movement,
+  ...giftFacts,
+  senderId: id,
+  sentAt: z.string(),
+});
+
 export type CoinsPurchased = DomainEvent<'CoinsPurchased', z.infer<typeof CoinsPurchasedSchema>>;
 export type CoinsAdded = DomainEvent<'CoinsAdded', z.infer<typeof CoinsAddedSchema>>;
 export type CoinsWithdrawn = DomainEvent<'CoinsWithdrawn', z.infer<typeof CoinsWithdrawnSchema>>;
@@ -124,8 +145,18 @@ export type GiftSent = DomainEvent<'GiftSent', z.infer<typeof GiftSentSchema>>;
 export type GiftReceived = DomainEvent<'GiftReceived', z.infer<typeof GiftReceivedSchema>>;
 export type GiftClaimed = DomainEvent<'GiftClaimed', z.infer<typeof GiftClaimedSchema>>;
 export type GiftsConverted = DomainEvent<'GiftsConverted', z.infer<typeof GiftsConvertedSchema>>;
+export type WalletClosed = DomainEvent<'WalletClosed', z.infer<typeof WalletClosedSchema>>;
+export type GiftForfeited = DomainEvent<'GiftForfeited', z.infer<typeof GiftForfeitedSchema>>;
 export type WalletEvent =
-  CoinsPurchased | CoinsAdded | CoinsWithdrawn | GiftSent | GiftReceived | GiftClaimed | GiftsConverted;
+  | CoinsPurchased
+  | CoinsAdded
+  | CoinsWithdrawn
+  | GiftSent
+  | GiftReceived
+  | GiftClaimed
+  | GiftsConverted
+  | WalletClosed
+  | GiftForfeited;
 export type WalletEventType = WalletEvent['type'];
 
 export const ledgerEventSchemas = {
@@ -136,6 +167,8 @@ export const ledgerEventSchemas = {
   GiftReceived: GiftReceivedSchema,
   GiftClaimed: GiftClaimedSchema,
   GiftsConverted: GiftsConvertedSchema,
+  WalletClosed: WalletClosedSchema,
+  GiftForfeited: GiftForfeitedSchema,
 } as const;
 
 export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(ledgerEventSchemas));
@@ -150,7 +183,10 @@ export const TRANSACTION_TYPES = {
   GiftReceived: 'cadeau_recu',
   GiftClaimed: 'recuperation',
   GiftsConverted: 'conversion',
+  WalletClosed: 'fermeture',
+  GiftForfeited: 'cadeau_perdu',
 } as const satisfies Record<WalletEventType, string>;
 
-/** The transaction id of a movement: gifts use their gift id. */
-export const transactionIdOf = (e: WalletEvent): number => ('txId' in e.data ? e.data.txId : e.data.giftId);
+/** The transaction id of a movement: gifts use their gift id; a wallet's closing (once per wallet) has none: 0. */
+export const transactionIdOf = (e: WalletEvent): number =>
+  'txId' in e.data ? e.data.txId : 'giftId' in e.data ? e.data.giftId : 0;

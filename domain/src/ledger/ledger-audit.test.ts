@@ -69,6 +69,7 @@ describe('ledger reconciliation', () => {
       external_credits: -20,
       external_withdrawals: 8,
       platform_fees: 2,
+      platform_forfeits: 0,
       transit_gifts: 1,
       users_balance: 99,
       users_earnings: 0,

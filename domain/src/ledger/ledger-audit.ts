@@ -35,7 +35,8 @@ export type LedgerRule =
   | 'claim_invalid'
   | 'not_withdrawable'
   | 'origin_lost'
-  | 'withdrawn_exceeds_bought';
+  | 'withdrawn_exceeds_bought'
+  | 'wallet_closed';
 
 export interface LedgerViolation {
   position: string;
@@ -63,6 +64,8 @@ export interface LedgerReport {
     external_credits: number;
     external_withdrawals: number;
     platform_fees: number;
+    /** coins of deleted accounts and gifts that reached them (WalletClosed, GiftForfeited) */
+    platform_forfeits: number;
     transit_gifts: number;
     users_balance: number;
     /** Σ user:<id>:earnings: the coins members may withdraw */
@@ -108,7 +111,9 @@ interface GiftTrack {
  */
 export class LedgerAuditor {
   private readonly balances = new Map<string, number>();
-  private readonly transfers = new Map<string, Set<number>>();
+  private readonly transfers = new Map<string, Set<number | string>>();
+  /** members whose wallet is closed (their account deleted) */
+  private readonly closed = new Set<string>();
   private readonly gifts = new Map<number, GiftTrack>();
   /** per member, the coins of free origin an old balance holds (added before the bonus account) */
   private readonly legacyFree = new Map<string, number>();
@@ -150,12 +155,17 @@ export class LedgerAuditor {
       }
     }
 
-    const txId = transactionIdOf(e);
-    const seen = this.transfers.get(e.type) ?? new Set<number>();
+    // a wallet closes once: its closing is known by its member
+    const txId = e.type === 'WalletClosed' ? `membre ${d.userId}` : transactionIdOf(e);
+    const seen = this.transfers.get(e.type) ?? new Set<number | string>();
     this.transfers.set(e.type, seen);
     if (seen.has(txId))
       return this.violation(event, 'duplicate_transfer', `Transfert ${e.type} n°${txId} enregistré deux fois.`);
     seen.add(txId);
+    if (this.closed.has(d.userId) && e.type !== 'GiftForfeited')
+      return this.violation(event, 'wallet_closed', `Mouvement sur le portefeuille fermé du membre ${d.userId}.`);
+    if (e.type === 'GiftForfeited' && !this.closed.has(d.userId))
+      return this.violation(event, 'wallet_closed', `Cadeau n°${e.data.giftId} perdu sur un portefeuille ouvert.`);
 
     const semantic = this.checkSemantics(e);
     if (semantic) return this.violation(event, semantic.rule, semantic.message);
@@ -200,7 +210,7 @@ export class LedgerAuditor {
     // only what someone paid for ever leaves the platform
     const withdrawn = this.balance(ACCOUNTS.withdrawals);
     const bought = -this.balance(ACCOUNTS.payments);
-    if (e.type === 'CoinsWithdrawn' && withdrawn > bought)
+    if ((e.type === 'CoinsWithdrawn' || (e.type === 'WalletClosed' && e.data.paidOut > 0)) && withdrawn > bought)
       return this.violation(
         event,
         'withdrawn_exceeds_bought',
@@ -348,6 +358,45 @@ export class LedgerAuditor {
         g.claimed = true;
         return undefined;
       }
+      case 'WalletClosed': {
+        // everything leaves: what cannot be withdrawn to the forfeits, the earnings paid out
+        const forfeitedIn = changes.get(ACCOUNTS.forfeits) ?? 0;
+        const paidOut = changes.get(ACCOUNTS.withdrawals) ?? 0;
+        const fromEarnings = -earnedDelta;
+        if (
+          forfeitedIn !== e.data.forfeited ||
+          paidOut !== e.data.paidOut ||
+          fromEarnings !== (legacy ? 0 : e.data.paidOut) ||
+          balanceDelta + bonusDelta + giftsDelta + (legacy ? 0 : earningsDelta) !==
+            -(e.data.forfeited + e.data.paidOut) ||
+          changes.size !== [...changes.values()].filter((v) => v !== 0).length ||
+          [...changes.keys()].some((a) => !parseUserAccount(a) && a !== ACCOUNTS.forfeits && a !== ACCOUNTS.withdrawals)
+        )
+          return mismatch('fermeture');
+        if (d.after.balance !== 0 || d.after.gifts !== 0 || (d.after.earnings ?? 0) !== 0 || (d.after.bonus ?? 0) !== 0)
+          return mismatch('fermeture incomplète');
+        this.closed.add(d.userId);
+        return undefined;
+      }
+      case 'GiftForfeited': {
+        const g = this.gifts.get(e.data.giftId);
+        if (!g) return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} perdu sans avoir été envoyé.` };
+        if (g.received !== undefined)
+          return { rule: 'duplicate_transfer', message: `Cadeau n°${e.data.giftId} crédité deux fois.` };
+        if (g.receiverId !== d.userId || g.senderId !== e.data.senderId || g.coinCost !== e.data.coinCost)
+          return { rule: 'gift_mismatch', message: `Cadeau n°${e.data.giftId} perdu autrement qu'envoyé.` };
+        if (
+          changes.get(ACCOUNTS.transit) !== -e.data.coinCost ||
+          changes.get(ACCOUNTS.forfeits) !== e.data.coinCost ||
+          changes.size !== 2
+        )
+          return mismatch('cadeau perdu');
+        g.received = 0;
+        g.claimed = true;
+        this.pendingCount--;
+        this.pendingCoins -= g.coinCost;
+        return undefined;
+      }
       case 'GiftsConverted': {
         let total = 0;
         let totalBonus = 0;
@@ -414,6 +463,7 @@ export class LedgerAuditor {
         external_credits: this.balance(ACCOUNTS.credits),
         external_withdrawals: this.balance(ACCOUNTS.withdrawals),
         platform_fees: this.balance(ACCOUNTS.fees),
+        platform_forfeits: this.balance(ACCOUNTS.forfeits),
         transit_gifts: this.balance(ACCOUNTS.transit),
         users_balance: usersBalance,
         users_earnings: usersEarnings,

@@ -39,6 +39,7 @@ export const LEDGER_MESSAGES = {
   claimed: '✅ Cadeau récupéré !',
   converted: (n: number) => `✅ ${n} coins transférés vers votre solde.`,
   nothingToConvert: 'Aucun cadeau à transférer.',
+  walletClosed: "Ce compte a été supprimé : plus aucun mouvement de coins n'est possible.",
   withdrawn: (n: number) => `✅ Retrait de ${n} coins effectué.`,
 } as const;
 

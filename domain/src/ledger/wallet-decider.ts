@@ -11,7 +11,7 @@ import {
   type Posting,
 } from './accounts';
 import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
-import type { GiftSent, WalletEvent } from './events';
+import { transactionIdOf, type GiftSent, type WalletEvent } from './events';
 import type { CoinPack } from './packs';
 import { packPriceCents } from './packs';
 import { PAYOUT_SANDBOX, payoutValueCents } from './withdrawals';
@@ -86,7 +86,9 @@ export type WalletCommand =
     }
   | { type: 'ReceiveGift'; userId: string; sent: GiftSent['data']; sentAt: string }
   | { type: 'ClaimGift'; userId: string; txId: number; giftId: number; request?: RequestRef }
-  | { type: 'ConvertGifts'; userId: string; txId: number; request?: RequestRef };
+  | { type: 'ConvertGifts'; userId: string; txId: number; request?: RequestRef }
+  /** the member deleted their account: forfeit what cannot be withdrawn, pay out what can, refuse all after */
+  | { type: 'CloseWallet'; userId: string };
 
 export interface WalletState {
   userId: string | null;
@@ -108,6 +110,8 @@ export interface WalletState {
   claimed: IdMap<true>;
   /** keyed requests already handled */
   requests: KeyMap<RequestRecord>;
+  /** closed by the deletion of the account: every movement is refused, arriving gifts forfeited */
+  closed: boolean;
 }
 
 /**
@@ -128,6 +132,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
     unclaimedBonus: emptyIdMap(),
     claimed: emptyIdMap(),
     requests: emptyKeyMap(),
+    closed: false,
   }),
 
   evolve(state, event) {
@@ -161,6 +166,13 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           claimed: idMapSet(next.claimed, event.data.giftId, true),
         };
         break;
+      case 'WalletClosed':
+        next = { ...next, closed: true, unclaimed: emptyIdMap(), unclaimedBonus: emptyIdMap() };
+        break;
+      case 'GiftForfeited':
+        // remembered as handled, so that a redelivered gift is not forfeited twice
+        next = { ...next, claimed: idMapSet(next.claimed, event.data.giftId, true) };
+        break;
       case 'GiftsConverted': {
         let { unclaimed, unclaimedBonus, claimed } = next;
         for (const giftId of event.data.giftIds) {
@@ -181,7 +193,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         requests: keyMapSet(next.requests, r.key, {
           hash: r.hash,
           event: event.type,
-          txId: 'txId' in event.data ? event.data.txId : event.data.giftId,
+          txId: transactionIdOf(event),
           amount: recordAmount(event),
           balance: next.balance,
           gifts: next.gifts,
@@ -211,6 +223,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
     const gifts = userGiftsAccount(userId);
     const bonus = userBonusAccount(userId);
     const request = 'request' in command && command.request ? { request: command.request } : {};
+    if (state.closed) return decideOnClosed(command, state);
 
     switch (command.type) {
       case 'PurchaseCoins': {
@@ -363,6 +376,29 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
           },
         ];
       }
+      case 'CloseWallet': {
+        const postings: Posting[] = [];
+        if (state.balance > 0) postings.push({ debit: balance, credit: ACCOUNTS.forfeits, amount: state.balance });
+        if (state.bonus > 0) postings.push({ debit: bonus, credit: ACCOUNTS.forfeits, amount: state.bonus });
+        if (state.gifts > 0) postings.push({ debit: gifts, credit: ACCOUNTS.forfeits, amount: state.gifts });
+        // earnings are withdrawn before a deletion (the user decider refuses it otherwise); those a
+        // claim racing with it brought in are the member's money: paid out, not forfeited
+        if (state.earnings > 0)
+          postings.push({ debit: earnings, credit: ACCOUNTS.withdrawals, amount: state.earnings });
+        return [
+          {
+            type: 'WalletClosed',
+            data: {
+              userId,
+              forfeited: state.balance + state.bonus + state.gifts,
+              paidOut: state.earnings,
+              valueCents: payoutValueCents(state.earnings),
+              postings,
+              after: after(state, userId, postings),
+            },
+          },
+        ];
+      }
       case 'ConvertGifts': {
         const giftIds: number[] = [];
         let amount = 0;
@@ -395,6 +431,35 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   },
 };
 
+/** A closed wallet: gifts arriving are forfeited (once each), closing again does nothing, the rest is refused. */
+function decideOnClosed(command: WalletCommand, state: WalletState): WalletEvent[] {
+  if (command.type === 'CloseWallet') return [];
+  if (command.type !== 'ReceiveGift') throw conflict(LEDGER_MESSAGES.walletClosed);
+  const s = command.sent;
+  if (s.receiverId !== command.userId)
+    throw new Error(`gift ${s.giftId} is for ${s.receiverId}, not ${command.userId}`);
+  if (idMapHas(state.claimed, s.giftId)) return [];
+  const postings: Posting[] = [{ debit: ACCOUNTS.transit, credit: ACCOUNTS.forfeits, amount: s.coinCost }];
+  return [
+    {
+      type: 'GiftForfeited',
+      data: {
+        userId: command.userId,
+        giftId: s.giftId,
+        senderId: s.userId,
+        catalogGiftId: s.catalogGiftId,
+        name: s.name,
+        emoji: s.emoji,
+        coinCost: s.coinCost,
+        fee: s.fee,
+        sentAt: command.sentAt,
+        postings,
+        after: after(state, command.userId, postings),
+      },
+    },
+  ];
+}
+
 /** Received coins claimed: the paid ones to the earnings (withdrawable), the free ones to the bonus. */
 function claimPostings(gifts: string, earnings: string, bonus: string, amount: number, bonusAmount: number) {
   const postings: Posting[] = [];
@@ -417,12 +482,16 @@ function after(state: WalletState, userId: string, postings: Posting[]) {
   return { balance, gifts, earnings, bonus };
 }
 
-function recordAmount(event: WalletEvent): number {
+/** The coins a movement moved, as a request's record keeps them. */
+export function recordAmount(event: WalletEvent): number {
   switch (event.type) {
     case 'CoinsPurchased':
       return event.data.coins;
     case 'GiftSent':
+    case 'GiftForfeited':
       return event.data.coinCost;
+    case 'WalletClosed':
+      return event.data.forfeited + event.data.paidOut;
     default:
       return event.data.amount;
   }

@@ -20,13 +20,13 @@ interface GiftInTransitDoc extends Doc {
 export const giftsInTransitProjector: Projector = {
   name: 'gifts-in-transit',
   collections: [GIFTS_IN_TRANSIT],
-  eventTypes: ['GiftSent', 'GiftReceived'],
+  eventTypes: ['GiftSent', 'GiftReceived', 'GiftForfeited'],
   async project(event, store) {
     const transit = store.collection<GiftInTransitDoc>(GIFTS_IN_TRANSIT);
     if (event.type === 'GiftSent') {
       const { position, ...rest } = event as RecordedEvent;
       await insertOnce(transit, { _id: event.data.giftId, event: { ...rest, position: positionToString(position) } });
-    } else if (event.type === 'GiftReceived') {
+    } else if (event.type === 'GiftReceived' || event.type === 'GiftForfeited') {
       // the log puts a gift's GiftReceived after its GiftSent: a redelivered suffix deletes it again
       await transit.deleteOne({ _id: event.data.giftId });
     }

@@ -104,7 +104,17 @@ function describe(e: WalletEvent): Described {
       return described(null, false, e.data.giftId, null, e.data.txId, e.data.amount, 'balance');
     case 'GiftsConverted':
       return described(null, false, null, null, e.data.txId, e.data.amount, 'balance');
+    case 'WalletClosed':
+      // the account was deleted: its spendable coins leave it (earnings paid out: coins leave the platform)
+      return described('fermeture', e.data.paidOut > 0, null, null, 0, -closedSpendable(e), 'balance');
+    case 'GiftForfeited':
+      return described(null, false, e.data.giftId, e.data.senderId, e.data.giftId, 0, 'gifts');
   }
+}
+
+/** What a closing took out of the spendable balance (bought, bonus and earned coins: not the unclaimed gifts). */
+function closedSpendable(e: Extract<WalletEvent, { type: 'WalletClosed' }>): number {
+  return e.data.postings.filter((p) => !p.debit.endsWith(':gifts')).reduce((n, p) => n + p.amount, 0);
 }
 
 /** What a member sees of the balances a movement states (`after`). */

@@ -10,6 +10,8 @@ const TYPES: Record<string, string> = {
   cadeau_recu: 'Cadeau reçu',
   recuperation: 'Cadeau récupéré',
   conversion: 'Conversion des cadeaux',
+  fermeture: 'Compte supprimé : coins perdus',
+  cadeau_perdu: 'Cadeau à un compte supprimé',
 };
 
 const METHODS: Record<string, string> = {
@@ -31,6 +33,7 @@ export function accountLabel(account: string): string {
   if (account.endsWith(':bonus')) return 'Coins bonus (non retirables)';
   if (account.endsWith(':earnings')) return 'Gains retirables';
   if (account.endsWith(':gifts')) return 'Cadeaux non récupérés';
+  if (account === 'platform:forfeits') return 'Coins des comptes supprimés';
   return account;
 }
 
@@ -49,6 +52,8 @@ export const LEDGER_EVENT_LABELS: Record<LedgerEventType, string> = {
   GiftReceived: 'Cadeau reçu',
   GiftClaimed: 'Cadeau récupéré',
   GiftsConverted: 'Cadeaux convertis en coins',
+  WalletClosed: 'Fermeture du portefeuille (compte supprimé)',
+  GiftForfeited: 'Cadeau perdu (compte supprimé)',
 };
 
 export const ledgerEventLabel = (eventType: string): string =>

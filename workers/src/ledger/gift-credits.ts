@@ -108,7 +108,9 @@ export class GiftCreditProcess {
   /** One more event of the log into the gifts in transit. */
   private fold(e: RecordedEvent): void {
     if (e.type === 'GiftSent') this.transit.set((e.data as GiftSent['data']).giftId, e);
-    else if (e.type === 'GiftReceived') this.transit.delete((e.data as { giftId: number }).giftId);
+    // forfeited: it reached a closed wallet (its receiver deleted their account)
+    else if (e.type === 'GiftReceived' || e.type === 'GiftForfeited')
+      this.transit.delete((e.data as { giftId: number }).giftId);
     this.folded = { position: e.position, eventId: e.id };
   }
 
