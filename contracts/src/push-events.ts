@@ -52,6 +52,8 @@ export interface PushEvents {
   'moderation:changed': { position: PositionString };
   /** to `catalogue`: a gift of the catalogue was added, edited or removed */
   'catalogue:changed': { gift_id: number; removed?: true; position: PositionString };
+  /** to `user:<id>` (their own archive) or `admins` (an administrator's): a data export progressed, is ready or failed */
+  'data-export:changed': { export_id: string; member_id: string; position: PositionString };
   /** to `admins`: a rebuild's progress, about four times a second, then its end */
   'rebuild:progress': RebuildView;
   /** to one socket, right after it connects: what the member missed */

@@ -11,7 +11,15 @@ import { z } from 'zod';
 export const PositionString = z.string();
 export type PositionString = z.infer<typeof PositionString>;
 
-export const NOTIFICATION_TYPES = ['follow', 'like', 'comment', 'message', 'gift', 'report_update'] as const;
+export const NOTIFICATION_TYPES = [
+  'follow',
+  'like',
+  'comment',
+  'message',
+  'gift',
+  'report_update',
+  'data_export',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What the API and the pushes answer for a notification. */

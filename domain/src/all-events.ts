@@ -13,6 +13,7 @@ import { ledgerEventSchemas } from './ledger/events';
 import { purchaseRequestEventSchemas } from './ledger/purchase-request-decider';
 import { giftEventSchemas } from './gifts/events';
 import { moderationEventSchemas } from './moderation/events';
+import { dataExportEventSchemas } from './data-export/events';
 import type { DomainEvent } from './shared/decider';
 import type { RecordedEvent } from './shared/envelope';
 import type { ReservationEvent, UserEvent } from './identity/events';
@@ -26,6 +27,7 @@ import type { WalletEvent } from './ledger/events';
 import type { PurchaseRequestEvent } from './ledger/purchase-request-decider';
 import type { CatalogueEvent } from './gifts/events';
 import type { ModerationEvent } from './moderation/events';
+import type { DataExportEvent } from './data-export/events';
 
 /**
  * An event's schema. The events' schemas are zod 4's (`zod/v4`; the request and answer schemas are
@@ -45,6 +47,7 @@ export const eventSchemas: Record<string, EventSchema> = {
   ...purchaseRequestEventSchemas,
   ...giftEventSchemas,
   ...moderationEventSchemas,
+  ...dataExportEventSchemas,
   IdAssigned: IdAssignedSchema,
 };
 
@@ -61,7 +64,8 @@ export type AppEvent =
   | WalletEvent
   | PurchaseRequestEvent
   | CatalogueEvent
-  | ModerationEvent;
+  | ModerationEvent
+  | DataExportEvent;
 
 /** A stored event narrowed to one of the product's event types. */
 export type RecordedOf<E> = E extends DomainEvent ? RecordedEvent<E['type'], E['data']> : never;

@@ -17,3 +17,5 @@ export * from './ledger/index';
 export * from './gifts/index';
 export * from './moderation/index';
 export * from './search/index';
+export * from './data-export/events';
+export * from './data-export/index';

@@ -25,3 +25,4 @@ export * from './runtime/fingerprint';
 export * from './gifts/transit';
 export * from './analytics/index';
 export * from './search/index';
+export * from './data-export/index';

@@ -15,6 +15,7 @@ import { statsProjector } from './stats/stats-projector';
 import { auditProjector } from './admin/audit-projector';
 import { analyticsProjector } from './analytics/analytics-projector';
 import { searchProjector } from './search/search-projector';
+import { dataExportsProjector } from './data-export/data-exports-projector';
 
 /** Every projector, in the order they see each event (users before what denormalises them). */
 export const allProjectors: readonly Projector[] = [
@@ -34,4 +35,5 @@ export const allProjectors: readonly Projector[] = [
   auditProjector,
   analyticsProjector,
   searchProjector,
+  dataExportsProjector,
 ];

@@ -7,3 +7,4 @@ export * from './admin';
 export * from './analytics';
 export * from './moderation';
 export * from './search';
+export * from './data-export';

@@ -2,6 +2,7 @@ import type { AppEvent } from '../all-events';
 import type { DomainEvent } from '../shared/decider';
 import { MODERATION_MESSAGES, REPORT_CLOSED } from '../moderation/rules';
 import { APPEAL_MESSAGES, RESTRICTION_MESSAGES } from '../moderation/appeal-rules';
+import { DATA_EXPORT_MESSAGES } from '../data-export/rules';
 import type { NotificationType } from '@evo/contracts';
 
 /**
@@ -97,6 +98,19 @@ export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
       detail: RESTRICTION_MESSAGES.notice(d.scopes, d.endsAt, d.reason),
     },
   ],
+  // "Mes données": the member's own archive is ready (an administrator's, for a request by post, is not announced)
+  DataExportReady: (d) =>
+    d.byAdmin
+      ? []
+      : [
+          {
+            type: 'data_export',
+            recipientId: d.memberId,
+            senderId: null,
+            videoId: 0,
+            detail: DATA_EXPORT_MESSAGES.readyNotice(d.expiresAt),
+          },
+        ],
   // lifted on appeal: the appeal's answer says it
   MemberRestrictionLifted: (d) =>
     d.via === 'admin'
@@ -121,6 +135,7 @@ export const NOTIFICATION_TEXTS: Record<NotificationType, (senderPseudo: string,
   gift: (p, detail) => (detail ? `${p} vous a envoyé un cadeau : ${detail}` : `${p} vous a envoyé un cadeau`),
   // the detail is the whole text: a sanction message to the author, or the closing of a report to its reporter
   report_update: (_p, detail) => detail || 'Votre signalement a été mis à jour.',
+  data_export: (_p, detail) => detail || 'Ton archive « Mes données » est prête.',
 };
 
 /** The notifications an event causes; nobody is notified of their own action. */

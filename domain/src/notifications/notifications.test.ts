@@ -42,8 +42,16 @@ describe('notification rules', () => {
     expect(ev({ type: 'VideoUnliked', data: { videoId: 3, userId: 'a', ownerId: 'b' } })).toEqual([]);
     expect(ev({ type: 'UserLoggedIn', data: { userId: 'a' } })).toEqual([]);
   });
-  it('has a French text for every type of the product specification', () => {
-    expect(NOTIFICATION_TYPES).toEqual(['follow', 'like', 'comment', 'message', 'gift', 'report_update']);
+  it('has a French text for every type of the product specification (and "Mes données", issue 31)', () => {
+    expect(NOTIFICATION_TYPES).toEqual([
+      'follow',
+      'like',
+      'comment',
+      'message',
+      'gift',
+      'report_update',
+      'data_export',
+    ]);
     expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à vous");
     for (const t of NOTIFICATION_TYPES) expect(NOTIFICATION_TEXTS[t]('Alice')).toMatch(/\S/);
   });

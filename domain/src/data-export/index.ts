@@ -1,0 +1,3 @@
+// the event schemas (./events) are exported by the package index already
+export * from './rules';
+export * from './data-export-decider';

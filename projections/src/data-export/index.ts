@@ -1,0 +1,2 @@
+export * from './data-exports-projector';
+export * from './queries';
