@@ -3,6 +3,7 @@ import path from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { APP_ROUTE_PATHS } from '@evo/contracts';
 import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot } from './harness';
 import { serverAndBrowser, slowUplink } from './helpers';
@@ -10,58 +11,17 @@ import { serverAndBrowser, slowUplink } from './helpers';
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
 
-/** Every route of the product screens's table, with sample parameters. */
-const ROUTES = [
-  '/',
-  '/feed',
-  '/upload',
-  '/live',
-  '/create',
-  '/upload/video',
-  '/video/1',
-  '/test-video',
-  '/user/{pseudo}',
-  '/friends',
-  '/friends-list',
-  '/messages',
-  '/messages/{pseudo}',
-  '/conversation/{pseudo}',
-  '/test',
-  '/coffre',
-  '/coins/balance',
-  '/coins/transactions',
-  '/coins/conversion',
-  '/vault/withdraw',
-  '/vault/shop',
-  '/packs',
-  '/cadeaux-recues',
-  '/envoyer-cadeau',
-  '/historique',
-  '/cadeaux-coins',
-  '/gift',
-  '/catalogue',
-  '/coins-received',
-  '/coins/received',
-  '/coins/retrait',
-  '/users-with-videos',
-  '/notifications',
-  '/profile',
-  '/send-message/{pseudo}',
-  '/admin',
-  '/admin/reports',
-  '/admin/transactions',
-  '/admin/gifts',
-  '/admin/users',
-  '/admin/tools',
-  '/admin/stats',
-  '/admin/stats/general',
-  '/admin/stats/users',
-  '/admin/stats/videos',
-  '/admin/stats/messages',
-  '/admin/stats/gifts',
-  '/admin/stats/coins',
-  '/admin/stats/advanced',
-];
+/**
+ * Every route the client-side router answers (contracts' APP_ROUTE_PATHS, so that this walk cannot
+ * drift from the router), with sample parameters. The visitor's screens are walked logged out.
+ */
+const VISITOR_ROUTES = new Set<string>(['/login', '/register', '/mot-de-passe-oublie', '/nouveau-mot-de-passe']);
+const withSamples = (route: string, member: { pseudo: string; email: string }) =>
+  route
+    .replace(':pseudo', member.pseudo)
+    .replace(':email', encodeURIComponent(member.email))
+    // a conversation's id is the other party's pseudo; elsewhere :id is the first video's
+    .replace(':id', route.startsWith('/conversation/') ? member.pseudo : '1');
 
 describe.skipIf(!!skip)('web shell in a real browser', () => {
   const live = serverAndBrowser();
@@ -179,13 +139,8 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
   it('answers every route of the table without a console error, and a French 404 elsewhere', async () => {
     const context = await live.browser.newContext();
     const { page, errors } = await newPage(context);
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL(`**/user/${member.pseudo}`);
     const visit = async (route: string) => {
-      const url = route.replace('{pseudo}', member.pseudo);
+      const url = withSamples(route, member);
       const res = await page.goto(live.server.url + url);
       expect(res?.status(), url).toBe(200);
       await page.waitForLoadState('networkidle');
@@ -195,15 +150,23 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
         .toBe(true);
       expect(await page.getByText('Page introuvable').count(), `${url} is a known route`).toBe(0);
     };
-    for (const route of ROUTES.filter((r) => !r.startsWith('/admin'))) await visit(route);
+    for (const route of VISITOR_ROUTES) await visit(route);
+    await page.goto(`${live.server.url}/login`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Mot de passe').fill(member.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(`**/user/${member.pseudo}`);
+    const memberRoutes = APP_ROUTE_PATHS.filter((r) => !VISITOR_ROUTES.has(r) && !r.startsWith('/admin'));
+    for (const route of memberRoutes) await visit(route);
     // the back-office as its administrator
+    await page.goto(`${live.server.url}/`);
     await page.getByRole('button', { name: 'Déconnexion' }).click();
     await page.waitForURL('**/login');
     await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
     await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    for (const route of ROUTES.filter((r) => r.startsWith('/admin'))) await visit(route);
+    for (const route of APP_ROUTE_PATHS.filter((r) => r.startsWith('/admin'))) await visit(route);
     // an unknown path is answered 404 (the browser logs that status), with the French page
     const unknown = await page.goto(`${live.server.url}/nimporte/quoi`);
     expect(unknown?.status()).toBe(404);
@@ -215,7 +178,7 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     );
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
     await context.close();
-  }, 180_000);
+  }, 300_000);
 
   it('is usable at 375x812 with the bottom bar', async () => {
     const context = await live.browser.newContext({

@@ -32,7 +32,7 @@ export interface Projector {
   collections: readonly string[];
   /**
    * The event types `project` handles: the runner hands it these and no others (every projector
-   * no longer sees every event). projectors.test.ts checks that an undeclared type is never handled.
+   * no longer sees every event). runtime/routing.test.ts checks that an undeclared type is never handled.
    */
   eventTypes: readonly AppEvent['type'][];
   indexes?: Readonly<Record<string, readonly IndexSpec[]>>;
