@@ -20,7 +20,9 @@ import {
   DEMO_ADMIN_PASSWORD,
   IdBlocks,
   MongoReadStore,
+  PersonalDataEventStore,
   PostgresEventStore,
+  PostgresKeyStore,
   S3FileStore,
   systemContext,
 } from '@evo/infra';
@@ -101,7 +103,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
   let workers: ServiceProcess;
   let urlA: string;
   let urlB: string;
-  let log: PostgresEventStore;
+  let log: PersonalDataEventStore;
   const sockets: Socket[] = [];
 
   /** a new empty DATA_DIR for one process */
@@ -154,7 +156,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       waitForStatus(`http://127.0.0.1:${healthP}/ready`, 200, projections),
       workers.waitForLine(/workers ready/),
     ]);
-    log = new PostgresEventStore(db.url);
+    // read as the services read it: personal fields decrypted with the members' keys (same database)
+    log = new PersonalDataEventStore(new PostgresEventStore(db.url), new PostgresKeyStore(db.url), { closeKeys: true });
     bucket = new S3FileStore({
       endpoint: minio.endpoint,
       bucket: bucketName,

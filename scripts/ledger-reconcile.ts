@@ -11,7 +11,7 @@
  * Safe while the server runs (SQLite in WAL mode: it reads a consistent snapshot per batch).
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, ServiceUnreachableError, openEventStore, loadConfig } from '@evo/infra';
+import { ConfigError, ServiceUnreachableError, openEventStore, openKeyStore, loadConfig } from '@evo/infra';
 import { reconcileLedger } from '@evo/workers';
 
 const json = process.argv.includes('--json');
@@ -27,7 +27,11 @@ if (!config.EVENTSTORE_URL && !existsSync(config.eventsFile)) {
   process.exit(2);
 }
 
-const events = await openEventStore(config).catch((e: unknown) => {
+const keys = await openKeyStore(config).catch((e: unknown) => {
+  console.error(e instanceof ConfigError || e instanceof ServiceUnreachableError ? e.message : e);
+  process.exit(2);
+});
+const events = await openEventStore(config, keys).catch((e: unknown) => {
   console.error(e instanceof ConfigError || e instanceof ServiceUnreachableError ? e.message : e);
   process.exit(2);
 });
@@ -36,6 +40,7 @@ const report = await reconcileLedger(events, (n) => {
   if (!json && process.stderr.isTTY) process.stderr.write(`\r${n} événements lus…`);
 });
 await events.close();
+await keys.close();
 const seconds = (performance.now() - started) / 1000;
 
 if (json) {

@@ -1,5 +1,15 @@
 import type { MediaToolsSource } from '@evo/workers';
-import type { Config, EventStore, IdAllocator, JobQueue, Mailer, PushBus, RateLimitStore, ReadStore } from '@evo/infra';
+import type {
+  Config,
+  EventStore,
+  IdAllocator,
+  JobQueue,
+  KeyStore,
+  Mailer,
+  PushBus,
+  RateLimitStore,
+  ReadStore,
+} from '@evo/infra';
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
@@ -9,6 +19,8 @@ import type { LedgerRepositories } from './ledger/repositories';
 export interface AppDeps {
   config: Config;
   events: EventStore;
+  /** the members' keys (crypto-shredding): an account deletion destroys the member's */
+  keys: KeyStore;
   /** the numeric ids of what commands create (videos, comments, messages, reports, coin transactions), by blocks */
   ids: IdAllocator;
   /** the ledger's command-side caches (wallets, catalogue, members), one set per process */

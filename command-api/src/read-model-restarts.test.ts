@@ -2,7 +2,8 @@ import { describe, it, expect, vi } from 'vitest';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteEventStore, SqliteReadStore } from '@evo/infra';
+import { SqliteReadStore } from '@evo/infra';
+import { openEmbeddedLog } from '@evo/infra/testing/embedded-log';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { Client, registrationForm, newMember } from './testing/test-server';
@@ -10,7 +11,7 @@ import { freePort, spawnProduct, waitReady, type ProductProcess } from './testin
 
 /** The read models in DATA_DIR, document by document, next to a rebuild of the log from scratch. */
 async function readModelsAndRebuild(dataDir: string) {
-  const events = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+  const events = openEmbeddedLog(dataDir);
   const files = await readdir(dataDir);
   const current = files.includes('read-models.current')
     ? (await import('node:fs')).readFileSync(path.join(dataDir, 'read-models.current'), 'utf8').trim()

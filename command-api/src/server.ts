@@ -7,6 +7,8 @@ import {
   checkDistributedServices,
   childLogger,
   openEventStore,
+  openKeyStore,
+  type EventStore,
   openFileStore,
   type ReadStore,
   FoldingEventStore,
@@ -118,11 +120,12 @@ function verifiedLogRecord(config: Config): VerifiedLogRecord {
  */
 async function checkEmbeddedLog(
   events: SqliteEventStore,
+  reader: EventStore,
   config: Config,
   uploads: UploadStore,
 ): Promise<LogPosition | undefined> {
   const started = performance.now();
-  const v = await verifyEventLog(events, config.eventsFile, eventSchemas, verifiedLogRecord(config));
+  const v = await verifyEventLog(events, config.eventsFile, eventSchemas, verifiedLogRecord(config), reader);
   log.info(
     {
       events: v.checked,
@@ -151,13 +154,14 @@ async function checkEmbeddedLog(
  */
 async function closeEmbeddedLog(
   events: SqliteEventStore,
+  reader: EventStore,
   config: Config,
   verifiedUpTo: LogPosition | undefined,
 ): Promise<void> {
   const started = performance.now();
   let verified: Awaited<ReturnType<typeof verifyBeforeClose>>;
   try {
-    verified = await verifyBeforeClose(events, config.eventsFile, eventSchemas, verifiedUpTo);
+    verified = await verifyBeforeClose(events, config.eventsFile, eventSchemas, verifiedUpTo, reader);
   } catch (err) {
     log.error({ err }, "journal d'événements : vérification à l'arrêt en échec, le prochain démarrage vérifiera tout");
   }
@@ -201,13 +205,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
   await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
-  const events = await openEventStore(config);
+  // the members' keys, apart from the log: every process reads and writes the log through them
+  const keys = await openKeyStore(config);
+  const events = await openEventStore(config, keys);
+  const embeddedLog = events.inner instanceof SqliteEventStore ? events.inner : undefined;
   let verifiedUpTo: LogPosition | undefined;
-  if (events instanceof SqliteEventStore) {
+  if (embeddedLog) {
     try {
-      verifiedUpTo = await checkEmbeddedLog(events, config, uploads);
+      verifiedUpTo = await checkEmbeddedLog(embeddedLog, events, config, uploads);
     } catch (e) {
       await events.close();
+      await keys.close();
       throw e;
     }
   }
@@ -315,6 +323,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const deps: AppDeps = {
     config,
     events: commandEvents,
+    keys,
     ids,
     ledger,
     read,
@@ -362,8 +371,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await limits.close();
       await mailer.close();
       await read.close();
-      if (events instanceof SqliteEventStore) await closeEmbeddedLog(events, config, verifiedUpTo);
+      if (embeddedLog) await closeEmbeddedLog(embeddedLog, events, config, verifiedUpTo);
       else await events.close();
+      await keys.close();
     })());
   const listening = listeningUrl(http);
   const everywhere = ['0.0.0.0', '::'].includes((http.address() as AddressInfo).address);

@@ -19,3 +19,4 @@ export * from './moderation/index';
 export * from './search/index';
 export * from './data-export/events';
 export * from './data-export/index';
+export * from './privacy/personal-fields';

@@ -7,6 +7,12 @@ import { SqliteEventStore } from './eventstore/sqlite-event-store';
 import { EventStoreDbEventStore } from './eventstore/eventstoredb-event-store';
 import { LogFormatError, PostgresEventStore } from './eventstore/postgres-event-store';
 import { ServiceUnreachableError } from './services';
+import type { KeyStore } from './keys/port';
+import { CachedKeyStore } from './keys/cached-key-store';
+import { SqliteKeyStore } from './keys/sqlite-key-store';
+import { PostgresKeyStore } from './keys/postgres-key-store';
+import { MongoKeyStore } from './keys/mongo-key-store';
+import { PersonalDataEventStore } from './privacy/personal-data-event-store';
 import type { ReadStore } from './readstore/port';
 import { MongoReadStore } from './readstore/mongo-read-store';
 import { SqliteReadModelFiles, type ReadModelGenerations } from './readstore/read-model-files';
@@ -51,11 +57,48 @@ function postgresRefusal(err: unknown): unknown {
 }
 
 /**
- * The event store, ready to use: a server's is reached (and its tables made) before anything
- * else starts, so that a wrong or unreachable EVENTSTORE_URL stops the start with one line naming
- * it. (EventStoreDB's client connects on first use: its adapter is left as it is.)
+ * Where the members' keys are kept, apart from the log: beside a PostgreSQL log, its own table;
+ * beside EventStoreDB (which has no place for them), MongoDB's `evo_keys` database when MONGO_URL
+ * is set; otherwise a SQLite file of DATA_DIR (`keys.sqlite`; an EventStoreDB without MONGO_URL is
+ * then a one-machine setup).
  */
-export async function openEventStore(config: Config): Promise<EventStore> {
+export function createKeyStore(config: Config): KeyStore {
+  if (config.EVENTSTORE_URL && isPostgresUrl(config.EVENTSTORE_URL)) return new PostgresKeyStore(config.EVENTSTORE_URL);
+  if (config.EVENTSTORE_URL && config.MONGO_URL) return new MongoKeyStore(config.MONGO_URL);
+  makePrivateDir(config.DATA_DIR);
+  return new SqliteKeyStore(config.keysFile);
+}
+
+/**
+ * The key store, reached (its table made), behind a short-lived cache of keys: built once by each
+ * composition root, handed to openEventStore and to whatever destroys keys (account deletion).
+ */
+export async function openKeyStore(config: Config): Promise<CachedKeyStore> {
+  const store = createKeyStore(config);
+  try {
+    if (store instanceof PostgresKeyStore) await store.ready();
+    if (store instanceof MongoKeyStore) await store.ready();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    if (store instanceof PostgresKeyStore)
+      throw new ServiceUnreachableError('EVENTSTORE_URL', 'PostgreSQL', config.EVENTSTORE_URL!, postgresRefusal(err));
+    throw new ServiceUnreachableError('MONGO_URL', 'MongoDB', config.MONGO_URL!, err);
+  }
+  return new CachedKeyStore(store);
+}
+
+/**
+ * The event store, ready to use, as every process uses it: through PersonalDataEventStore, which
+ * encrypts the members' personal fields with their keys (`keys`, from openKeyStore). A server's
+ * log is reached (and its tables made) before anything else starts, so that a wrong or
+ * unreachable EVENTSTORE_URL stops the start with one line naming it. (EventStoreDB's client
+ * connects on first use: its adapter is left as it is.)
+ */
+export async function openEventStore(config: Config, keys: KeyStore): Promise<PersonalDataEventStore> {
+  return new PersonalDataEventStore(await openLog(config), keys);
+}
+
+async function openLog(config: Config): Promise<EventStore> {
   const store = createEventStore(config);
   if (store instanceof PostgresEventStore) {
     try {

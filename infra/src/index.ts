@@ -13,3 +13,5 @@ export * from './files/index';
 export * from './limits/index';
 export * from './disk-full';
 export * from './mail/index';
+export * from './keys/index';
+export * from './privacy/index';

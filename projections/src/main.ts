@@ -6,6 +6,7 @@ import {
   checkDistributedServices,
   childLogger,
   openEventStore,
+  openKeyStore,
   createReadStore,
   loadConfig,
   pushChannelKey,
@@ -19,7 +20,8 @@ try {
   const config = loadConfig();
   // MONGO_URL and REDIS_URL set and answering before anything starts (no half-started service)
   await checkDistributedServices(config, 'projections');
-  const events = await openEventStore(config);
+  const keys = await openKeyStore(config);
+  const events = await openEventStore(config, keys);
   const read = createReadStore(config);
   const push = RedisEmitterPushBus.connect(config.REDIS_URL!, { key: pushChannelKey(config) });
   const runner = new ProjectionRunner({
@@ -39,6 +41,7 @@ try {
     await push.close();
     await read.close();
     await events.close();
+    await keys.close();
     health.close();
     process.exit(0);
   };

@@ -9,6 +9,7 @@ import {
   createJobQueue,
   loadConfig,
   openEventStore,
+  openKeyStore,
   openFileStore,
   startHealthServer,
 } from '@evo/infra';
@@ -20,7 +21,8 @@ try {
   const config = loadConfig();
   // REDIS_URL set and answering before anything starts (no half-started service)
   await checkDistributedServices(config, 'workers');
-  const events = await openEventStore(config);
+  const keys = await openKeyStore(config);
+  const events = await openEventStore(config, keys);
   const files = await openFileStore(config);
   await files.ready();
   const jobs = createJobQueue(config);
@@ -38,6 +40,7 @@ try {
   const stop = async () => {
     await workers.stop();
     await events.close();
+    await keys.close();
     await files.close();
     health.close();
     process.exit(0);

@@ -1,5 +1,5 @@
 // npm run admin:grant -- <email>: give the administrator role to a member (an event).
-import { ConfigError, openEventStore, loadConfig, systemContext } from '@evo/infra';
+import { ConfigError, openEventStore, openKeyStore, loadConfig, systemContext } from '@evo/infra';
 import { adminRoleCommands } from '../admin/commands';
 
 const email = process.argv[2];
@@ -9,7 +9,8 @@ if (!email) {
 }
 try {
   const config = loadConfig();
-  const events = await openEventStore(config);
+  const keys = await openKeyStore(config);
+  const events = await openEventStore(config, keys);
   try {
     const r = await adminRoleCommands(events).grant(email, { ...systemContext(), userId: 'cli:admin-grant' });
     console.log(
@@ -17,6 +18,7 @@ try {
     );
   } finally {
     await events.close();
+    await keys.close();
   }
 } catch (e) {
   console.error(e instanceof ConfigError ? e.message : `Échec : ${(e as Error).message}`);

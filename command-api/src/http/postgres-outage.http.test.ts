@@ -4,7 +4,7 @@
 // recovers by itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { PostgresEventStore } from '@evo/infra';
+import { PersonalDataEventStore, PostgresEventStore, PostgresKeyStore } from '@evo/infra';
 import { freePort } from '@evo/infra/testing/ferretdb';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '@evo/infra/testing/postgres';
 import { TcpProxy } from '@evo/infra/testing/tcp-proxy';
@@ -18,7 +18,7 @@ describe.skipIf(!availability.ok)('events in PostgreSQL: the server restarted un
   let db: TestDatabase;
   let proxy: TcpProxy;
   let server: TestServer;
-  let log: PostgresEventStore;
+  let log: PersonalDataEventStore;
   let alice: Member;
   let videoId: number;
 
@@ -36,7 +36,8 @@ describe.skipIf(!availability.ok)('events in PostgreSQL: the server restarted un
       // in member-limits.http.test.ts) would answer 429 in the middle of it
       MEMBER_LIMITS: 'false',
     });
-    log = new PostgresEventStore(db.url);
+    // read as the processes read it: the comments' texts decrypted with the members' keys (same database)
+    log = new PersonalDataEventStore(new PostgresEventStore(db.url), new PostgresKeyStore(db.url), { closeKeys: true });
     alice = await registerAndLogin(server.url);
     const profile = await alice.client.get(`/api/users/profile/${alice.member.pseudo}`);
     videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
@@ -81,7 +82,7 @@ describe.skipIf(!availability.ok)('events in PostgreSQL: the server restarted un
     // recovered: the last answers are 201 again
     expect(answers.slice(-4).every((a) => a.status === 201)).toBe(true);
 
-    // the log, read straight from PostgreSQL
+    // the log, read straight from PostgreSQL (through the members' keys)
     const posted = new Map<string, number>();
     for await (const batch of log.readAll()) {
       for (const e of batch) {

@@ -5,14 +5,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, SqliteEventStore } from '@evo/infra';
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { openEmbeddedLog } from '@evo/infra/testing/embedded-log';
 import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 async function countRegistrations(dataDir: string, email: string) {
-  const store = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+  const store = openEmbeddedLog(dataDir);
   let n = 0;
   for await (const batch of store.readAll()) {
     for (const e of batch) if (e.type === 'UserRegistered' && (e.data as { email: string }).email === email) n++;

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteEventStore } from '@evo/infra';
+import { openEmbeddedLog } from '@evo/infra/testing/embedded-log';
 import { Client, embeddedEnv, newMember, registrationForm } from '../testing/test-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -87,7 +87,7 @@ describe('the product survives kill -9', () => {
       child.kill('SIGTERM');
       await exited(child);
 
-      const store = new SqliteEventStore(path.join(dataDir, 'events.sqlite'));
+      const store = openEmbeddedLog(dataDir);
       const registered = new Map<string, number>();
       for await (const batch of store.readAll()) {
         for (const e of batch) {

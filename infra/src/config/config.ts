@@ -210,6 +210,8 @@ export type Config = Omit<
   embedded: boolean;
   uploadsDir: string;
   eventsFile: string;
+  /** the members' keys (SQLite) when the log is not on PostgreSQL nor EventStoreDB with MONGO_URL */
+  keysFile: string;
   /** embedded sessions (SQLite) */
   sessionsFile: string;
   /** the embedded session cookie secret, made at the first start when SESSION_SECRET is unset */
@@ -304,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded,
     uploadsDir: path.join(dataDir, 'uploads'),
     eventsFile: path.join(dataDir, 'events.sqlite'),
+    keysFile: path.join(dataDir, 'keys.sqlite'),
     sessionsFile: path.join(dataDir, 'sessions.sqlite'),
     sessionSecretFile: path.join(dataDir, 'session-secret'),
   };

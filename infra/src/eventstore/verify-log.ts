@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { EventSchema, LogPosition, RecordedEvent } from '@evo/domain';
 import { DAMAGED_LOG_ADVICE, DataFileError, UnreadableEventError } from './data-file-error';
 import { isSqliteDamage, type SqliteEventStore } from './sqlite-event-store';
+import type { EventStore } from './port';
 
 /** What is wrong with one stored event, in French; undefined when it is sound. */
 export function eventProblem(event: RecordedEvent, schemas: Record<string, EventSchema>): string | undefined {
@@ -130,16 +131,20 @@ async function trustedPrefix(
  * With `record`: when the last clean stop recorded (recordVerifiedLog) that the file passed these
  * checks, and the file is exactly as it left it, only the events after the recorded position are
  * read (none after a clean stop); otherwise the whole log is checked, as without a record.
+ *
+ * `reader` reads the events to check: the store as the processes read it (its personal fields
+ * decrypted), by default the file's own.
  */
 export async function verifyEventLog(
   store: SqliteEventStore,
   file: string,
   schemas: Record<string, EventSchema>,
   record?: VerifiedLogRecord,
+  reader: Pick<EventStore, 'readAll'> = store,
 ): Promise<LogVerification> {
   const trust = record ? await trustedPrefix(store, file, record) : {};
   if (trust.upTo === undefined) checkPages(store, file);
-  const { checked, last } = await checkEvents(store, file, schemas, trust.upTo);
+  const { checked, last } = await checkEvents(reader, file, schemas, trust.upTo);
   return { checked, last: last ?? trust.upTo, trustedUpTo: trust.upTo, recordIgnored: trust.ignored };
 }
 
@@ -155,9 +160,10 @@ export async function verifyBeforeClose(
   file: string,
   schemas: Record<string, EventSchema>,
   from: LogPosition | undefined,
+  reader: Pick<EventStore, 'readAll'> = store,
 ): Promise<{ position: LogPosition; eventId: string } | undefined> {
   checkPages(store, file);
-  const { last } = await checkEvents(store, file, schemas, from);
+  const { last } = await checkEvents(reader, file, schemas, from);
   const position = last ?? from;
   if (position === undefined) return undefined;
   if ((await store.lastPosition()) !== position) return undefined; // appended meanwhile: nothing to vouch for
@@ -203,7 +209,7 @@ function checkPages(store: SqliteEventStore, file: string): void {
 
 /** Every event after `from` read back and checked against its schema; DataFileError on the first bad one. */
 async function checkEvents(
-  store: SqliteEventStore,
+  store: Pick<EventStore, 'readAll'>,
   file: string,
   schemas: Record<string, EventSchema>,
   from: LogPosition | undefined,

@@ -13,6 +13,7 @@ import {
   createReadStore,
   loadConfig,
   openEventStore,
+  openKeyStore,
   type ReadStore,
 } from '@evo/infra';
 import { allProjectors } from '../registry';
@@ -80,7 +81,8 @@ try {
   const batchSize = batchSizeArgument(args);
   const resume = resumeArgument(args);
   const config = loadConfig();
-  const events = await openEventStore(config);
+  const keys = await openKeyStore(config);
+  const events = await openEventStore(config, keys);
   if (resume) {
     const read = createReadStore(config);
     const runner = new ProjectionRunner({
@@ -97,6 +99,7 @@ try {
       await runner.stop();
       await read.close();
       await events.close();
+      await keys.close();
     }
     process.exit(0);
   }
@@ -140,6 +143,7 @@ try {
   );
   await read.close();
   await events.close();
+  await keys.close();
 } catch (e) {
   console.error(e instanceof ConfigError ? e.message : e);
   process.exit(1);
