@@ -223,8 +223,8 @@ async function main() {
     await until('unused after claim', async () => (await unusedText(pb2)).includes('100 coins'), 15_000);
     await pb2.setViewportSize(MOBILE);
     await screenshot(pb2, 'coins-16-withdraw-before');
-    await pb2.getByRole('button', { name: 'Transférer mes cadeaux vers mon solde' }).click();
-    await until('converted', visible(pb2, '✅ 100 coins transférés vers votre solde.'));
+    await pb2.getByRole('button', { name: 'Récupérer tous mes cadeaux' }).click();
+    await until('converted', visible(pb2, '✅ 100 coins récupérés sur ton solde.'));
     await until('unused 0', async () => (await unusedText(pb2)).includes('0 coin'));
     await until('balance 101', async () => (await balanceText(pb2)).includes('101 coins'));
     const withdrawAmount = pb2.getByLabel('Montant à retirer (en coins)');
@@ -307,8 +307,8 @@ async function main() {
     assert.ok(
       labels.includes('Retrait') &&
         labels.includes('Cadeau reçu') &&
-        labels.includes('Récupération') &&
-        labels.includes('Conversion') &&
+        labels.includes('Cadeau récupéré') &&
+        labels.includes('Cadeaux récupérés') &&
         !labels.includes('Autre'),
       labels.join(','),
     );

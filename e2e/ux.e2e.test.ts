@@ -201,7 +201,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       },
       {
         who: d.member,
-        labels: ['Cadeau envoyé', 'Retrait', 'Conversion', 'Récupération', 'Cadeau reçu', 'Cadeau reçu'],
+        labels: ['Cadeau envoyé', 'Retrait', 'Cadeaux récupérés', 'Cadeau récupéré', 'Cadeau reçu', 'Cadeau reçu'],
         balance: '11 coins',
         unclaimed: '0 coin',
       },
@@ -244,7 +244,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
           expect(row.balanceAfter, row.label).toMatch(/^Solde : /);
           if (row.toGifts) gifts += amount;
           else bal += amount;
-          if (row.label === 'Récupération' || row.label === 'Conversion') gifts -= amount;
+          if (row.label === 'Cadeau récupéré' || row.label === 'Cadeaux récupérés') gifts -= amount;
           expect(digits(row.balanceAfter), `balance after ${row.label} ${row.amount}`).toBe(bal);
           if (row.giftsAfter !== null) expect(digits(row.giftsAfter), `gifts after ${row.label}`).toBe(gifts);
         }

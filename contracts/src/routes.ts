@@ -42,6 +42,7 @@ export const APP_ROUTE_PATHS = [
   '/coins/balance',
   '/coins/transactions',
   '/coins/conversion',
+  '/coins/recu/:id',
   '/vault/withdraw',
   '/vault/shop',
   '/packs',

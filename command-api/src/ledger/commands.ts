@@ -74,7 +74,7 @@ function answerOf(r: RequestRecord): CoinCommandAnswer {
   };
   switch (r.event) {
     case 'CoinsPurchased':
-      return { message: LEDGER_MESSAGES.purchased, ...coins };
+      return { message: LEDGER_MESSAGES.purchased, ...coins, id: r.txId };
     case 'CoinsAdded':
       return { message: LEDGER_MESSAGES.added(r.amount), ...coins };
     case 'CoinsWithdrawn':

@@ -116,11 +116,13 @@ describe('coins', () => {
     const m = await member();
     const p = await m.client.post('/api/coins/purchase', { email: m.member.email, packId: 2 });
     expect(p.status).toBe(200);
+    // `id`: the purchase's transaction, whose line of the history is its receipt
     expect(p.json).toEqual({
       message: '✅ Achat effectué avec succès !',
       coins_balance: 220,
       coins_withdrawable: 0,
       coins_bonus: 0,
+      id: expect.any(Number),
     });
     expect(p.headers.get('x-evo-position')).toMatch(/^\d+$/);
     const a = await add(m, 10);
@@ -182,6 +184,15 @@ describe('coins', () => {
       expect(t.id).toBeTypeOf('number');
       expect(Date.parse(String(t.created_at))).not.toBeNaN();
     }
+    // the purchase's receipt: its pack, price and the payment's reference; no other line has one
+    expect(tx.find((t) => t.type === 'achat')).toMatchObject({
+      id: p.json.id,
+      pack_name: 'Bronze',
+      value_cents: 200,
+      reference: `sandbox-achat-${p.json.id}`,
+      coins_balance_after: 220,
+    });
+    expect(tx.filter((t) => t.pack_name !== null || t.reference !== null)).toHaveLength(1);
     const all = (await admin.get('/api/coins/admin/transactions')).json as unknown as Array<Record<string, unknown>>;
     const mine = all.filter((t) => t.user_email === m.member.email);
     expect(mine.map((t) => [t.amount, t.method])).toEqual([

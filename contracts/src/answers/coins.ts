@@ -33,10 +33,14 @@ export const CoinTransaction = z.object({
   gifts_unclaimed_after: z.number(),
   /** the other member of a gift, by pseudo (never an email) */
   counterpart_pseudo: z.string().nullable(),
-  /** a withdrawal: what it paid, in euro cents (null otherwise, and for older withdrawals) */
+  /** euro cents: a purchase's price, a withdrawal's payout (null otherwise, and for older withdrawals) */
   value_cents: z.number().nullable(),
   /** a withdrawal: where the money went, 'sandbox' for none (null otherwise, and for older withdrawals) */
   payout: z.string().nullable(),
+  /** a purchase (its receipt): the pack's name (null otherwise) */
+  pack_name: z.string().nullable(),
+  /** a purchase (its receipt): the payment provider's reference (null otherwise) */
+  reference: z.string().nullable(),
 });
 export type CoinTransaction = z.infer<typeof CoinTransaction>;
 
@@ -66,7 +70,7 @@ export type CoinPack = z.infer<typeof CoinPack>;
 /**
  * What a coin or gift command answers: always the message and the coins after it; the others by
  * command (`gifts_unclaimed` after a claim or conversion, `transferred` after a conversion, `id`
- * of the transaction after a gift send).
+ * of the transaction after a gift send or a purchase: its receipt).
  */
 export const CoinCommandAnswer = WalletCoins.extend({
   message: z.string(),

@@ -37,8 +37,8 @@ export const LEDGER_MESSAGES = {
   added: (n: number) => `✅ ${n} coins ajoutés avec succès.`,
   giftSent: '🎁 Cadeau envoyé !',
   claimed: '✅ Cadeau récupéré !',
-  converted: (n: number) => `✅ ${n} coins transférés vers votre solde.`,
-  nothingToConvert: 'Aucun cadeau à transférer.',
+  converted: (n: number) => `✅ ${n} coins récupérés sur ton solde.`,
+  nothingToConvert: 'Aucun cadeau à récupérer.',
   walletClosed: "Ce compte a été supprimé : plus aucun mouvement de coins n'est possible.",
   withdrawn: (n: number) => `✅ Retrait de ${n} coins effectué.`,
 } as const;

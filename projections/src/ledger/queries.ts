@@ -60,6 +60,8 @@ export function ledgerQueries(read: ReadStore) {
         // documents written before withdrawals carried them have neither field
         value_cents: m.value_cents ?? null,
         payout: m.payout ?? null,
+        pack_name: m.pack_name ?? null,
+        reference: m.payment_ref ?? null,
       }));
     },
 

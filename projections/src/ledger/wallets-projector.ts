@@ -2,6 +2,7 @@ import {
   TRANSACTION_TYPES,
   WALLET_EVENT_TYPES,
   isWalletEvent,
+  packById,
   positionKey,
   type Posting,
   type WalletEvent,
@@ -64,10 +65,13 @@ export interface CoinMovementDoc extends Doc {
   gift_id: number | null;
   /** the other member of a gift */
   counterpart_id: string | null;
-  /** a withdrawal: what it paid, in euro cents (null otherwise, and for older withdrawals) */
+  /** euro cents: a purchase's price, a withdrawal's payout (null otherwise, and for older withdrawals) */
   value_cents: number | null;
   /** a withdrawal: where the money went ('sandbox': nowhere) (null otherwise, and for older withdrawals) */
   payout: string | null;
+  /** a purchase, for its receipt: the pack's name and the payment's reference (null otherwise; absent on older documents) */
+  pack_name?: string | null;
+  payment_ref?: string | null;
 }
 
 /** What a movement records of its event beyond the common fields (one shape for every type). */
@@ -166,8 +170,16 @@ export const walletsProjector: Projector = {
       tx_id: m.tx_id,
       amount: m.amount,
       account: m.account,
-      value_cents: e.type === 'CoinsWithdrawn' ? (e.data.valueCents ?? null) : null,
+      value_cents:
+        e.type === 'CoinsWithdrawn'
+          ? (e.data.valueCents ?? null)
+          : e.type === 'CoinsPurchased'
+            ? e.data.priceCents
+            : null,
       payout: e.type === 'CoinsWithdrawn' ? (e.data.payout ?? null) : null,
+      // the receipt names the pack as it was sold
+      pack_name: e.type === 'CoinsPurchased' ? (packById(e.data.packId)?.name ?? null) : null,
+      payment_ref: e.type === 'CoinsPurchased' ? e.data.paymentRef : null,
     });
     const coins = walletCoins(d.after);
     await replaceIfNewer(store.collection<CoinWalletDoc>(COIN_WALLETS), {

@@ -9,7 +9,7 @@ const TYPES: Record<string, string> = {
   cadeau_envoye: 'Cadeau envoyé',
   cadeau_recu: 'Cadeau reçu',
   recuperation: 'Cadeau récupéré',
-  conversion: 'Conversion des cadeaux',
+  conversion: 'Cadeaux récupérés (tous)',
   fermeture: 'Compte supprimé : coins perdus',
   cadeau_perdu: 'Cadeau à un compte supprimé',
 };
@@ -51,7 +51,7 @@ export const LEDGER_EVENT_LABELS: Record<LedgerEventType, string> = {
   GiftSent: 'Cadeau envoyé',
   GiftReceived: 'Cadeau reçu',
   GiftClaimed: 'Cadeau récupéré',
-  GiftsConverted: 'Cadeaux convertis en coins',
+  GiftsConverted: 'Cadeaux récupérés (tous)',
   WalletClosed: 'Fermeture du portefeuille (compte supprimé)',
   GiftForfeited: 'Cadeau perdu (compte supprimé)',
 };

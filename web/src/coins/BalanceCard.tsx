@@ -3,7 +3,7 @@ import { formatCoins, formatNumber } from './format';
 import { CashOutIcon, CoinIcon, GiftBoxIcon } from '../shell/ui/icons';
 
 const BALANCE = 'Solde';
-const UNCLAIMED = 'Cadeaux reçus non utilisés';
+const UNCLAIMED = 'Cadeaux reçus à récupérer';
 const WITHDRAWABLE = 'Dont retirable';
 const WITHDRAWABLE_HINT = 'Seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.';
 const NOT_WITHDRAWABLE = 'Non retirable';
@@ -11,7 +11,7 @@ const NOT_WITHDRAWABLE = 'Non retirable';
 const BOUGHT_REASON = 'achetés : à offrir ; offerts, ils deviennent retirables pour qui les reçoit.';
 const BONUS_REASON =
   'bonus : ajoutés sans paiement ou reçus avec des cadeaux payés en coins bonus ; jamais retirables, même offerts.';
-const LOAD_FAILED = 'Impossible de charger votre solde.';
+const LOAD_FAILED = 'Impossible de charger ton solde.';
 
 interface BalanceCardProps {
   handle: WalletHandle;

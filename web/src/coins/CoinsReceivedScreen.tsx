@@ -11,7 +11,7 @@ import { LoginNeeded } from './LoginNeeded';
 import './coins.css';
 
 const TITLE = 'Coins reçus';
-const INTRO = 'Les cadeaux que vous avez reçus, en coins.';
+const INTRO = 'Les cadeaux que tu as reçus, en coins.';
 
 /** /coins-received and /coins/received: the product screens, "Received coin gifts list", live. */
 export default function CoinsReceivedScreen() {

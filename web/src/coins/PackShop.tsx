@@ -9,6 +9,7 @@ import { usePacks } from './hooks';
 import { useIdempotentAction } from './idempotency';
 import { useWallet } from './useWallet';
 import { CoinIcon } from '../shell/ui/icons';
+import { PurchaseReceipt } from './PurchaseReceipt';
 
 /** the product validation rules, "Buy a pack", the product error catalogue "Coins". */
 const LOGIN_TO_BUY = 'Veuillez vous connecter pour acheter.';
@@ -25,6 +26,8 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const confirm = useConfirm();
   const run = useIdempotentAction();
   const [pending, setPending] = useState<number | null>(null);
+  /** the transaction id of the purchase just made: its receipt shows above the packs */
+  const [receipt, setReceipt] = useState<number | null>(null);
   const Title = `h${headingLevel + 1}` as 'h3' | 'h4';
 
   const buy = async (pack: CoinPack) => {
@@ -43,6 +46,7 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
       const answer = await run(`purchase:${user.email}:${pack.id}`, (key) => purchasePack(user.email, pack.id, key));
       wallet.apply(answer);
       toast.success(PURCHASED);
+      if (answer.id !== undefined) setReceipt(answer.id);
     } catch (err) {
       toast.error(PURCHASE_FAILED, { detail: serverMessageOf(err) });
     } finally {
@@ -68,30 +72,44 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
     );
   }
   return (
-    <ul className="coins-packs" aria-label="Packs de coins à acheter">
-      {packs.data.map((pack) => {
-        const price = formatEuros(pack.price_euros);
-        return (
-          <li key={pack.id} className="coins-pack card">
-            <Title className="coins-pack__name">{pack.name}</Title>
-            <p className="coins-pack__coins">
-              <CoinIcon size={20} className="coins-icon" />
-              {formatCoins(pack.coins_amount)}
-            </p>
-            <p className="coins-pack__price">{price}</p>
-            <button
-              type="button"
-              className="btn btn--primary btn--small btn--block"
-              aria-label={`Acheter le pack ${pack.name} : ${formatCoins(pack.coins_amount)} pour ${price}`}
-              aria-disabled={pending === pack.id}
-              aria-busy={pending === pack.id}
-              onClick={() => void buy(pack)}
-            >
-              {pending === pack.id ? 'Achat…' : 'Acheter'}
+    <>
+      {receipt !== null ? (
+        <PurchaseReceipt
+          key={receipt}
+          txId={receipt}
+          focusOnShow
+          actions={
+            <button type="button" className="btn btn--ghost btn--small" onClick={() => setReceipt(null)}>
+              Fermer le reçu
             </button>
-          </li>
-        );
-      })}
-    </ul>
+          }
+        />
+      ) : null}
+      <ul className="coins-packs" aria-label="Packs de coins à acheter">
+        {packs.data.map((pack) => {
+          const price = formatEuros(pack.price_euros);
+          return (
+            <li key={pack.id} className="coins-pack card">
+              <Title className="coins-pack__name">{pack.name}</Title>
+              <p className="coins-pack__coins">
+                <CoinIcon size={20} className="coins-icon" />
+                {formatCoins(pack.coins_amount)}
+              </p>
+              <p className="coins-pack__price">{price}</p>
+              <button
+                type="button"
+                className="btn btn--primary btn--small btn--block"
+                aria-label={`Acheter le pack ${pack.name} : ${formatCoins(pack.coins_amount)} pour ${price}`}
+                aria-disabled={pending === pack.id}
+                aria-busy={pending === pack.id}
+                onClick={() => void buy(pack)}
+              >
+                {pending === pack.id ? 'Achat…' : 'Acheter'}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

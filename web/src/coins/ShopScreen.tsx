@@ -7,7 +7,7 @@ import { useWallet } from './useWallet';
 import './coins.css';
 
 const TITLE = 'Boutique de coins';
-const INTRO = 'Choisissez un pack : les coins arrivent aussitôt sur votre solde.';
+const INTRO = 'Choisis un pack : les coins arrivent aussitôt sur ton solde.';
 
 /**
  * the product screens, "Coin shop": /packs shows the live shop; /vault/shop shows it too, followed by the

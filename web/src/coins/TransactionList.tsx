@@ -1,6 +1,8 @@
 import { formatDateTime, formatEuros, formatNumber, formatSigned } from './format';
 import { payoutStatus } from './withdrawal';
 import { useTransactions } from './hooks';
+import { Link } from 'react-router-dom';
+import { receiptPath } from './PurchaseReceipt';
 
 /**
  * the product entities, "Coin transaction": every movement the ledger records, named in French; "Autre" only
@@ -11,13 +13,13 @@ const TYPE_LABELS: Record<string, string> = {
   ajout: 'Ajout',
   cadeau_envoye: 'Cadeau envoyé',
   cadeau_recu: 'Cadeau reçu',
-  recuperation: 'Récupération',
-  conversion: 'Conversion',
+  recuperation: 'Cadeau récupéré',
+  conversion: 'Cadeaux récupérés',
   retrait: 'Retrait',
 };
 const OTHER = 'Autre';
 const EMPTY = 'Aucune transaction trouvée.';
-const LOAD_FAILED = 'Impossible de charger vos transactions.';
+const LOAD_FAILED = 'Impossible de charger tes transactions.';
 const TO_CLAIM = 'à récupérer';
 
 export const transactionLabel = (type: string) => TYPE_LABELS[type] ?? OTHER;
@@ -54,7 +56,7 @@ export function TransactionList({ limit }: { limit?: number }) {
     <ul className="coins-tx" aria-label="Transactions" aria-busy={transactions.loading}>
       {shown.map((tx) => {
         // A received gift waits in its own account (the gifts to claim): it does not change the
-        // balance until it is claimed or converted, so it is shown apart, never as a balance "+".
+        // balance until it is claimed (alone or with the others), so it is shown apart, never as a balance "+".
         const toGifts = tx.account === 'gifts';
         const sign = tx.amount > 0 ? 'in' : tx.amount < 0 ? 'out' : 'zero';
         const movesGifts = toGifts || FROM_GIFTS.has(tx.type);
@@ -70,10 +72,15 @@ export function TransactionList({ limit }: { limit?: number }) {
                 <span className="coins-tx__detail"> · {formatEuros(tx.value_cents / 100)}</span>
               ) : null}
               {tx.payout ? <span className="coins-tx__status">{payoutStatus(tx.payout)}</span> : null}
+              {tx.type === 'achat' ? (
+                <Link className="coins-tx__receipt" to={receiptPath(tx.id)}>
+                  Voir le reçu<span className="sr-only"> de l’achat du {formatDateTime(tx.created_at)}</span>
+                </Link>
+              ) : null}
             </span>
             <span
               className={`coins-tx__amount coins-tx__amount--${toGifts ? 'gifts' : sign}`}
-              title={toGifts ? 'Cadeau reçu, pas encore dans votre solde' : undefined}
+              title={toGifts ? 'Cadeau reçu, pas encore dans ton solde' : undefined}
             >
               <span aria-hidden="true">{formatSigned(tx.amount)}</span>
               {toGifts ? <span className="coins-tx__unit"> {TO_CLAIM}</span> : null}

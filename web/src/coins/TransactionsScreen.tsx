@@ -8,8 +8,7 @@ import './coins.css';
 
 const TITLE = 'Historique des transactions';
 const SUMMARY = 'Résumé du coffre';
-const UNCLAIMED_HINT =
-  'Les cadeaux reçus ne sont pas dans votre solde tant que vous ne les avez pas récupérés ou convertis.';
+const UNCLAIMED_HINT = 'Les cadeaux reçus ne sont pas dans ton solde tant que tu ne les as pas récupérés.';
 
 /** /coins/transactions: the product screens, "Transaction history", live, under the balances it adds up to. */
 export default function TransactionsScreen() {

@@ -16,12 +16,12 @@ import './coins.css';
 
 /** the product screens, "Withdraw / exchange", the product states and transitions "Withdrawal", the product validation rules "Withdraw", the product error catalogue "Coins". */
 const TITLE = 'Retrait';
-const INTRO = 'Transférez vos cadeaux reçus vers votre solde, puis retirez vos coins.';
+const INTRO = 'Récupère tes cadeaux reçus sur ton solde, puis retire tes coins.';
 const CONVERT_FAILED = 'Erreur transfert cadeaux.';
-const NOTHING_TO_CONVERT = 'Aucun cadeau à transférer.';
+const NOTHING_TO_CONVERT = 'Aucun cadeau à récupérer.';
 const INVALID_AMOUNT = '❌ Montant invalide.';
 const WITHDRAW_FAILED = 'Erreur lors du retrait.';
-const converted = (n: number) => `✅ ${n} coins transférés vers votre solde.`;
+const converted = (n: number) => `✅ ${n} coins récupérés sur ton solde.`;
 const withdrawn = (n: number) => `✅ Retrait de ${n} coins effectué.`;
 
 /** /vault/withdraw and /coins/retrait. */
@@ -52,7 +52,7 @@ export default function WithdrawScreen() {
   );
 }
 
-/** Moves every unused received gift to the balance (unused total becomes 0). */
+/** Claims every unused received gift at once (unused total becomes 0): one verb, "Récupérer", as for one gift. */
 function ConvertGifts({ email, wallet }: { email: string; wallet: WalletHandle }) {
   const [pending, setPending] = useState(false);
   const { flash, success, error } = useFlash();
@@ -77,11 +77,11 @@ function ConvertGifts({ email, wallet }: { email: string; wallet: WalletHandle }
 
   return (
     <div className="coins-panel card">
-      <h2>Échanger mes cadeaux</h2>
+      <h2>Récupérer mes cadeaux</h2>
       <p className="coins-panel__hint">
         {unused > 0
-          ? `${unused} ${unused >= 2 ? 'coins' : 'coin'} de cadeaux reçus peuvent rejoindre votre solde.`
-          : 'Aucun cadeau reçu à transférer pour le moment.'}
+          ? `${unused} ${unused >= 2 ? 'coins' : 'coin'} de cadeaux reçus à récupérer sur ton solde.`
+          : 'Aucun cadeau reçu à récupérer pour le moment.'}
       </p>
       <button
         type="button"
@@ -91,7 +91,7 @@ function ConvertGifts({ email, wallet }: { email: string; wallet: WalletHandle }
         aria-busy={pending}
         aria-describedby={messageId}
       >
-        {pending ? 'Transfert…' : 'Transférer mes cadeaux vers mon solde'}
+        {pending ? 'Récupération…' : 'Récupérer tous mes cadeaux'}
       </button>
       <FlashMessage id={messageId} flash={flash} />
     </div>

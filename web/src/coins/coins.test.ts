@@ -26,8 +26,8 @@ describe('coin formats', () => {
     expect(transactionLabel('ajout')).toBe('Ajout');
     expect(transactionLabel('cadeau_envoye')).toBe('Cadeau envoyé');
     expect(transactionLabel('cadeau_recu')).toBe('Cadeau reçu');
-    expect(transactionLabel('recuperation')).toBe('Récupération');
-    expect(transactionLabel('conversion')).toBe('Conversion');
+    expect(transactionLabel('recuperation')).toBe('Cadeau récupéré');
+    expect(transactionLabel('conversion')).toBe('Cadeaux récupérés');
     expect(transactionLabel('retrait')).toBe('Retrait');
     expect(transactionLabel('remboursement')).toBe('Autre');
   });

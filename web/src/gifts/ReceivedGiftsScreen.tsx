@@ -8,7 +8,7 @@ import '../coins/coins.css';
 import './gifts.css';
 
 const TITLE = 'Cadeaux reçus';
-const INTRO = 'Récupérez un cadeau pour ajouter sa valeur à votre solde.';
+const INTRO = 'Récupère un cadeau pour ajouter sa valeur à ton solde.';
 
 /** /cadeaux-recues: the product screens, "Received gifts table", live. */
 export default function ReceivedGiftsScreen() {
@@ -26,7 +26,7 @@ export default function ReceivedGiftsScreen() {
           <BalanceCard handle={wallet} showUnclaimed />
           <ReceivedGiftsTable />
           <p className="coins__links">
-            <Link to="/coins/retrait">Tout transférer vers mon solde</Link>
+            <Link to="/coins/retrait">Récupérer tous mes cadeaux</Link>
             <Link to="/coffre">Retour au coffre</Link>
           </p>
         </>

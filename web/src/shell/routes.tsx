@@ -91,6 +91,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/coins/balance', Screen: lazy(() => import('../coins/BalanceScreen')) },
   { path: '/coins/transactions', Screen: lazy(() => import('../coins/TransactionsScreen')) },
   { path: '/coins/conversion', Screen: placeholder('conversion') },
+  { path: '/coins/recu/:id', Screen: lazy(() => import('../coins/ReceiptScreen')) },
   { path: '/vault/withdraw', Screen: WithdrawScreen },
   { path: '/vault/shop', Screen: lazy(() => import('../coins/VaultShopScreen')) },
   { path: '/packs', Screen: lazy(() => import('../coins/ShopScreen')) },
