@@ -10,6 +10,8 @@ export const userStream = (userId: string) => `user-${userId}`;
  * Uniqueness claims: `email-<normalised>`, `pseudo-<normalised>` (the exact pseudo, case aside),
  * and `pseudoskeleton-<skeleton>`: the pseudo's confusables skeleton, so that two pseudos that
  * look alike (Cyrillic `lеa`, `Iea`) claim the same stream and only one is ever registered.
+ * These names hold personal data: the log stores them under a keyed hash (see
+ * `personalStreamKind`), never as they are.
  */
 export type ReservationKind = 'email' | 'pseudo' | 'pseudoSkeleton';
 export const reservationStream = (kind: ReservationKind, value: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventSchemas } from '../all-events';
-import { PERSONAL_FIELDS, erasedValue, personalDataOwner } from './personal-fields';
+import { PERSONAL_FIELDS, erasedValue, personalDataOwner, personalStreamKind } from './personal-fields';
 
 /** one valid event of each type holding personal data, as the deciders write them */
 const samples: Record<string, Record<string, unknown>> = {
@@ -69,5 +69,16 @@ describe('personal fields of the events', () => {
     expect(personalDataOwner('CommentPosted', samples.CommentPosted)).toBe('u-1');
     expect(personalDataOwner('MessageSent', samples.MessageSent)).toBe('u-1');
     expect(personalDataOwner('VideoLiked', { videoId: 1, userId: 'u-1', ownerId: 'u-2' })).toBeUndefined();
+  });
+});
+
+describe('streams named by a personal value', () => {
+  it('are the uniqueness claims of an email, a pseudo and its skeleton, nothing else', async () => {
+    const { reservationStream } = await import('../identity/rules');
+    expect(personalStreamKind(reservationStream('email', 'Lea@Example.com'))).toBe('email');
+    expect(personalStreamKind(reservationStream('pseudo', 'Lea'))).toBe('pseudo');
+    expect(personalStreamKind(reservationStream('pseudoSkeleton', 'Lea'))).toBe('pseudoskeleton');
+    for (const id of ['user-u-1', 'comment-7', 'purchase-request-u-1-abc', 'data-export-u-1', 'pseudonym', 'email'])
+      expect(personalStreamKind(id), id).toBeUndefined();
   });
 });

@@ -60,6 +60,18 @@ export const PERSONAL_FIELDS: Readonly<Record<string, PersonalFields>> = {
   DecisionAppealed: { owner: 'subjectId', fields: { text: 'text' } },
 };
 
+/**
+ * Streams named by a personal value (the uniqueness claims of `reservationStream`: an email, a
+ * pseudo, a pseudo's skeleton): the log stores them under a keyed hash of the name, as
+ * `<kind>~<hash>`, so that no stream id holds the value. Answers the kind, or undefined for a
+ * stream named by ids only.
+ */
+export function personalStreamKind(streamId: string): 'email' | 'pseudo' | 'pseudoskeleton' | undefined {
+  const dash = streamId.indexOf('-');
+  const kind = dash < 0 ? '' : streamId.slice(0, dash);
+  return kind === 'email' || kind === 'pseudo' || kind === 'pseudoskeleton' ? kind : undefined;
+}
+
 /** What a personal field reads as once its owner's (`ownerId`) key is destroyed. */
 export function erasedValue(as: ErasedAs, ownerId: string): string {
   switch (as) {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   ERASED_TEXT,
   eventSchemas,
+  reservationStream,
   erasedValue,
   type DomainEvent,
   type NewEvent,
@@ -18,6 +19,7 @@ import { eventStoreContract, waitFor } from '../eventstore/event-store.contract'
 import { SqliteKeyStore } from '../keys/sqlite-key-store';
 import { CachedKeyStore } from '../keys/cached-key-store';
 import { MemberKeyDestroyedError } from '../keys/port';
+import { WrongExpectedRevisionError } from '../eventstore/port';
 import { MissingMemberKeyError, PersonalDataEventStore } from './personal-data-event-store';
 import { ENCRYPTED_PREFIX } from './field-cipher';
 
@@ -208,5 +210,56 @@ describe('PersonalDataEventStore', () => {
     await otherKeys.close();
     await store.close();
     await keys.close();
+  });
+
+  describe('streams named by a personal value (uniqueness claims)', () => {
+    const claim = (kind: 'email' | 'pseudo' | 'pseudoSkeleton', value: string, userId: string): DomainEvent => ({
+      type: 'ValueReserved',
+      data: { kind, value, userId, reservedAt: new Date().toISOString() },
+    });
+
+    it('are stored under a keyed hash of their name: the file holds neither the email nor the pseudo, and one claim per value still wins', async () => {
+      const { store, log, keys, file } = open();
+      const emailStream = reservationStream('email', 'Lea.Hidden@Example.com');
+      const pseudoStream = reservationStream('pseudoSkeleton', 'LeaHidden');
+      await store.append(emailStream, events(emailStream, claim('email', 'Lea.Hidden@Example.com', lea)), 'no_stream');
+      await store.append(pseudoStream, events(pseudoStream, claim('pseudoSkeleton', 'LeaHidden', lea)), 'no_stream');
+      const bytes = onDisk(file).toLowerCase();
+      expect(bytes).not.toContain('lea.hidden');
+      expect(bytes).not.toContain('leahidden');
+      expect(await log.readStream(emailStream)).toEqual([]);
+      const stored = [];
+      for await (const batch of log.readAll()) stored.push(...batch.map((e) => e.streamId));
+      expect(stored).toHaveLength(2);
+      expect(stored[0]).toMatch(/^email~[A-Za-z0-9_-]{43}$/);
+      expect(stored[1]).toMatch(/^pseudoskeleton~[A-Za-z0-9_-]{43}$/);
+      // read under the name the domain gives, decrypted
+      const [read] = await store.readStream(emailStream);
+      expect(read).toMatchObject({ streamId: emailStream, data: { value: 'Lea.Hidden@Example.com', userId: lea } });
+      // the same value (after normalisation) names the same stream: a second claim conflicts
+      const again = reservationStream('email', ' lea.hidden@example.COM ');
+      await expect(store.append(again, events(again, claim('email', 'x', bob)), 'no_stream')).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await store.append(again, events(again, claim('email', 'lea.hidden@example.com', bob)), 0);
+      expect(await store.readStream(emailStream)).toHaveLength(2);
+      await store.close();
+      await keys.close();
+    });
+
+    it('a claim written under its clear name (a log not migrated) is still found and appended to there: uniqueness holds across the two names', async () => {
+      const { store, log, keys } = open();
+      const old = reservationStream('email', 'ancien@example.com');
+      await log.append(old, events(old, claim('email', 'ancien@example.com', lea)), 'no_stream');
+      const [found] = await store.readStream(old);
+      expect(found).toMatchObject({ data: { userId: lea } });
+      await expect(
+        store.append(old, events(old, claim('email', 'ancien@example.com', bob)), 'no_stream'),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await store.append(old, events(old, claim('email', 'ancien@example.com', bob)), 0);
+      expect(await log.readStream(old)).toHaveLength(2);
+      await store.close();
+      await keys.close();
+    });
   });
 });

@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import {
   PERSONAL_FIELDS,
   erasedValue,
   personalDataOwner,
+  personalStreamKind,
   type LogPosition,
   type NewEvent,
   type RecordedEvent,
@@ -32,6 +34,19 @@ export class MissingMemberKeyError extends Error {
 const context = (type: string, field: string) => `${type}.${field}`;
 
 /**
+ * The name the log stores a stream under: a stream named by a personal value (`email-<email>`,
+ * `pseudo-…`, `pseudoskeleton-…`) as `<kind>~<HMAC-SHA256 of its name under the platform secret>`
+ * (base64url); every other stream as it is named.
+ */
+export function storedStreamId(secret: Buffer, streamId: string): string {
+  const kind = personalStreamKind(streamId);
+  return kind ? `${kind}~${createHmac('sha256', secret).update(streamId).digest('base64url')}` : streamId;
+}
+
+/** stored names kept in memory (a registration asks for the same three a few times) */
+const HASHED_NAMES_KEPT = 10_000;
+
+/**
  * The event store as every process uses it (crypto-shredding, issue 31): the personal fields of
  * each event (domain `PERSONAL_FIELDS`) are encrypted with their owner's key at append, after the
  * event was validated on its clear data, and decrypted on every read path. Once the owner's key
@@ -39,6 +54,12 @@ const context = (type: string, field: string) => `${type}.${field}`;
  * and valid, whether they were stored encrypted or (a log not migrated yet) in clear; an append of
  * an event carrying that member's personal data is refused with MemberKeyDestroyedError (one whose
  * personal fields are the erased values themselves is stored as it is).
+ *
+ * The streams named by a personal value are stored under a keyed hash of their name
+ * (storedStreamId); readStream and append take and answer their names as the domain builds them.
+ * A log written before (not migrated yet by `npm run data:encrypt`) holds them under their clear
+ * names: a value has one or the other, never both, so a read finds the hashed one or else the
+ * clear one, and an append goes where the stream already is, new ones hashed.
  */
 export class PersonalDataEventStore implements EventStore {
   constructor(
@@ -47,6 +68,26 @@ export class PersonalDataEventStore implements EventStore {
     /** closeKeys: close() closes the key store too (when this store's maker opened it for it alone) */
     private readonly options: { closeKeys?: boolean } = {},
   ) {}
+
+  private readonly hashedNames = new Map<string, string>();
+
+  private async hashed(streamId: string): Promise<string> {
+    let name = this.hashedNames.get(streamId);
+    if (name === undefined) {
+      name = storedStreamId(await this.keys.platformSecret(), streamId);
+      if (this.hashedNames.size >= HASHED_NAMES_KEPT) this.hashedNames.clear();
+      this.hashedNames.set(streamId, name);
+    }
+    return name;
+  }
+
+  /** where an append to a stream named by a personal value goes: its hashed name, unless it exists under its clear one */
+  private async appendTarget(streamId: string): Promise<string> {
+    if (!personalStreamKind(streamId)) return streamId;
+    const hashed = await this.hashed(streamId);
+    if ((await this.inner.readStream(hashed)).length > 0) return hashed;
+    return (await this.inner.readStream(streamId)).length > 0 ? streamId : hashed;
+  }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     let sealed: NewEvent[] = events;
@@ -57,7 +98,7 @@ export class PersonalDataEventStore implements EventStore {
       if (sealed === events) sealed = events.slice();
       sealed[i] = { ...e, data: await this.seal(e.type, e.data as Record<string, unknown>, owner) };
     }
-    return this.inner.append(streamId, sealed, expected);
+    return this.inner.append(await this.appendTarget(streamId), sealed, expected);
   }
 
   private async seal(type: string, data: Record<string, unknown>, owner: string): Promise<Record<string, unknown>> {
@@ -122,6 +163,11 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]> {
+    if (personalStreamKind(streamId)) {
+      const hashed = await this.inner.readStream(await this.hashed(streamId), fromRevision);
+      // answered under the name asked for
+      if (hashed.length > 0) return (await this.openAll(hashed)).map((e) => ({ ...e, streamId }));
+    }
     return this.openAll(await this.inner.readStream(streamId, fromRevision));
   }
 
