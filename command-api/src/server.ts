@@ -36,6 +36,7 @@ import {
 import { eventSchemas, useFrenchZodErrors, type LogPosition } from '@evo/domain';
 import {
   allProjectors,
+  deletionsNotErased,
   giftsInTransit,
   ProjectionService,
   ReadStoreProgress,
@@ -45,6 +46,7 @@ import {
 } from '@evo/projections';
 import {
   announceMediaTools,
+  erasureJobOptions,
   jobHandlers,
   posterName,
   sweepOrphanVideoFiles,
@@ -299,7 +301,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       { ms: Math.round(performance.now() - started), position: projections.currentPosition?.toString() },
       'read models ready',
     );
-    await jobs.process(jobHandlers({ events: commandEvents, files: uploads.files }), { concurrency: 1 });
+    await jobs.process(
+      jobHandlers({ events: commandEvents, files: uploads.files, wallets: ledger.wallets, progress: projections }),
+      { concurrency: 1 },
+    );
   }
   // this process runs the video jobs (embedded): say whose ffmpeg reads the uploads (not awaited:
   // two `-version` runs)
@@ -352,6 +357,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, videoJobOptions(v.id));
     } catch (err) {
       log.error({ err }, 'vidéos en attente de traitement non relancées');
+    }
+    // deleted accounts whose erasure was not recorded (the process died during it) are finished
+    try {
+      for (const d of await deletionsNotErased(read))
+        await jobs.add('account.erase', { userId: d._id }, erasureJobOptions(d._id));
+    } catch (err) {
+      log.error({ err }, 'effacements de comptes non repris');
     }
     // video files no video names (a crash between storing an upload and recording it), once past
     // the grace period; in the distributed stack the workers service does it, from the log

@@ -58,6 +58,8 @@ export const CommentView = z.object({
   user_profile_picture: z.string(),
   content: z.string(),
   created_at: z.string(),
+  /** a deleted member's comment kept as a placeholder ('Membre supprimé', no text) because replies depend on it */
+  author_deleted: z.boolean().optional(),
 });
 export type CommentView = z.infer<typeof CommentView>;
 

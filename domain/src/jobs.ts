@@ -5,5 +5,10 @@
 export interface JobMap {
   /** probe an uploaded video (duration, size, codec) and make its poster; reject what is not a video */
   'video.process': { videoId: number; filePath: string };
+  /**
+   * finish a deleted account's erasure: close the wallet, wait for the read models to forget the
+   * member, remove their files, destroy their key, record MemberErased (identity/account-deletion.ts)
+   */
+  'account.erase': { userId: string };
 }
 export type JobType = keyof JobMap;

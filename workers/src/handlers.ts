@@ -1,9 +1,11 @@
-import type { EventStore, FileStore, JobHandlers } from '@evo/infra';
+import type { JobHandlers } from '@evo/infra';
 import { videoProcessingHandler } from './videos/process-video';
+import { erasureHandler, type ErasureDeps } from './erasure/erase-member';
 
 /** One handler per job type of JobMap: a job type without a handler does not compile. */
-export function jobHandlers(deps: { events: EventStore; files: FileStore }): JobHandlers {
+export function jobHandlers(deps: ErasureDeps): JobHandlers {
   return {
     'video.process': videoProcessingHandler(deps),
+    'account.erase': erasureHandler(deps),
   };
 }

@@ -8,3 +8,4 @@ export * from './ledger/reconcile';
 export * from './videos/video-log';
 export * from './videos/requeue';
 export * from './service';
+export * from './erasure/erase-member';

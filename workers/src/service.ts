@@ -3,6 +3,7 @@ import { WalletRepository } from '@evo/commands';
 import { jobHandlers } from './handlers';
 import { GiftCreditProcess } from './ledger/gift-credits';
 import { VideoLogFold, requeueVideos, sweepOrphanVideoFiles } from './videos/video-log';
+import { erasureJobOptions, type MemberKeys, type ReadModelProgress } from './erasure/erase-member';
 
 const log = childLogger('workers');
 
@@ -14,6 +15,10 @@ export interface WorkersServiceParts {
   orphanGraceMs: number;
   /** jobs run at once by this process */
   concurrency?: number;
+  /** the members' key store (account erasure) */
+  keys?: MemberKeys;
+  /** the read models' progress, where this service can see them (the erasure waits for them) */
+  progress?: ReadModelProgress;
 }
 
 export interface RunningWorkers {
@@ -32,18 +37,29 @@ export interface RunningWorkers {
  */
 export async function startWorkersService(parts: WorkersServiceParts): Promise<RunningWorkers> {
   const { events, jobs, files } = parts;
-  await jobs.process(jobHandlers({ events, files }), { concurrency: parts.concurrency ?? 2 });
+  const wallets = new WalletRepository(events);
+  await jobs.process(jobHandlers({ events, files, wallets, keys: parts.keys, progress: parts.progress }), {
+    concurrency: parts.concurrency ?? 2,
+  });
   const videos = new VideoLogFold();
+  // deleted accounts whose erasure is not recorded (a process died during it)
+  const unerased = new Set<string>();
   // gifts sent are credited to their receiver: scans the log, then follows it
   const giftCredits = new GiftCreditProcess(events, {
-    wallets: new WalletRepository(events),
+    wallets,
     onError: (err) => log.error({ err }, 'gift credit error, retrying'),
-    onScanned: (e) => videos.apply(e),
+    onScanned: (e) => {
+      videos.apply(e);
+      if (e.type === 'AccountDeleted') unerased.add((e.data as { userId: string }).userId);
+      else if (e.type === 'MemberErased') unerased.delete((e.data as { userId: string }).userId);
+    },
   });
   await giftCredits.start();
   // uploads recorded whose job was never queued (an API replica died in between) get it now
   const requeued = await requeueVideos(videos, jobs);
   if (requeued > 0) log.info({ videos: requeued }, 'video jobs queued again');
+  for (const userId of unerased) await jobs.add('account.erase', { userId }, erasureJobOptions(userId));
+  if (unerased.size > 0) log.info({ members: unerased.size }, 'effacements de comptes repris');
   // files of uploads no event names (a process died between storing and appending), after a grace period
   const swept = sweepOrphanVideoFiles(files, videos.referenced(), { graceMs: parts.orphanGraceMs }).then(
     (removed) => {

@@ -28,19 +28,23 @@ export interface NewVideo {
 async function reserveCommand(events: EventStore, kind: ReservationKind, value: string, userId: string, now: Date) {
   const { state } = await loadState(events, reservationStream(kind, value), reservationDecider);
   const checkedOwner = state.ownerId;
-  const ownerRegistered = checkedOwner !== null && (await events.readStream(userStream(checkedOwner))).length > 0;
+  const ownerStream = checkedOwner !== null ? await events.readStream(userStream(checkedOwner)) : [];
+  const ownerRegistered = ownerStream.length > 0;
+  // a deleted member's claims are free again after the grace period (ACCOUNT_DELETION_GRACE_DAYS)
+  const ownerDeletedAt = ownerStream.find((e) => e.type === 'AccountDeleted')?.metadata.at ?? null;
   return {
     state,
     checkedOwner,
     ownerRegistered,
-    command: { type: 'Reserve' as const, kind, value: value.trim(), userId, now, ownerRegistered },
+    ownerDeletedAt,
+    command: { type: 'Reserve' as const, kind, value: value.trim(), userId, now, ownerRegistered, ownerDeletedAt },
   };
 }
 
 /** Claim a unique email or pseudo for `userId`, taking over only abandoned claims. */
 async function reserve(events: EventStore, kind: ReservationKind, value: string, userId: string, ctx: CommandContext) {
   const streamId = reservationStream(kind, value);
-  const { checkedOwner, ownerRegistered } = await reserveCommand(events, kind, value, userId, ctx.now);
+  const { checkedOwner, ownerRegistered, ownerDeletedAt } = await reserveCommand(events, kind, value, userId, ctx.now);
   return handleCommand(
     events,
     streamId,
@@ -53,6 +57,7 @@ async function reserve(events: EventStore, kind: ReservationKind, value: string,
       now: ctx.now,
       // if the owner changed meanwhile we did not look it up: assume it is a real member
       ownerRegistered: s.ownerId === checkedOwner ? ownerRegistered : true,
+      ownerDeletedAt: s.ownerId === checkedOwner ? ownerDeletedAt : null,
     }),
     ctx,
   );

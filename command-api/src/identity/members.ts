@@ -100,10 +100,16 @@ export class MemberDirectory {
     return state.ownerId;
   }
 
+  /** A member who deleted their account: their pseudo and email name nobody any more. */
+  forget(userId: string): void {
+    this.registered.delete(userId);
+    for (const [key, owner] of this.owners) if (owner === userId) this.owners.delete(key);
+  }
+
   async isRegistered(userId: string): Promise<boolean> {
     if (this.registered.has(userId)) return true;
-    const first = (await this.events.readStream(userStream(userId)))[0];
-    if (first?.type !== 'UserRegistered') return false;
+    // registered and not deleted since
+    if ((await loadState(this.events, userStream(userId), userDecider)).state.status !== 'registered') return false;
     if (this.registered.size > 100_000) this.registered.clear();
     this.registered.add(userId);
     return true;

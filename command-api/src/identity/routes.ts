@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type {
+  AccountDeletedAnswer,
   MeAnswer,
   PasswordResetDoneAnswer,
   ProfileEditedAnswer,
@@ -11,6 +12,8 @@ import type {
 } from '@evo/contracts';
 import { z } from 'zod';
 import {
+  DELETION_MESSAGES,
+  DeleteAccountBody,
   LoginBody,
   MESSAGES,
   PasswordResetBody,
@@ -40,6 +43,7 @@ import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
 import { pageQuery } from '../http/page-query';
 import { PasswordResets, siteBase } from './password-reset';
+import { deleteAccount } from './account-deletion';
 
 export const AUTH_ROUTE_MESSAGES = {
   tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
@@ -295,6 +299,23 @@ export function identityRouter(deps: AppDeps): Router {
         role: now.role,
         is_admin: now.role === 'admin',
       } satisfies ProfileEditedAnswer);
+    }),
+  );
+
+  /**
+   * "Supprimer mon compte": the password typed again; the account is deleted, every session of the
+   * member ends (their sockets are disconnected) and this browser is logged out.
+   */
+  r.delete(
+    '/users/me',
+    requireAuth,
+    route(async (req, res) => {
+      const { password } = parseInput(DeleteAccountBody, req.body);
+      const userId = currentUserId(req);
+      await deleteAccount(deps, userId, password, contextOf(req), res);
+      await sessions.destroy(req, res);
+      await sessions.endAllOf(userId);
+      res.json({ message: DELETION_MESSAGES.deleted } satisfies AccountDeletedAnswer);
     }),
   );
 

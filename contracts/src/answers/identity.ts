@@ -25,6 +25,10 @@ export type RegisteredAnswer = z.infer<typeof RegisteredAnswer>;
 export const PasswordResetRequestedAnswer = z.object({ message: z.string() });
 export type PasswordResetRequestedAnswer = z.infer<typeof PasswordResetRequestedAnswer>;
 
+/** DELETE /api/users/me { password }: the account is deleted and this browser logged out. */
+export const AccountDeletedAnswer = z.object({ message: z.string() });
+export type AccountDeletedAnswer = z.infer<typeof AccountDeletedAnswer>;
+
 /** POST /api/auth/password-reset/confirm { token, password }: the member, now logged in. */
 export const PasswordResetDoneAnswer = SessionUser.extend({ message: z.string() });
 export type PasswordResetDoneAnswer = z.infer<typeof PasswordResetDoneAnswer>;

@@ -107,6 +107,7 @@ if (!redisUrl) {
           'video.process': async (_data, ctx) => {
             seen.push(ctx.jobId);
           },
+          'account.erase': async () => {},
         } as JobHandlers);
         await consumer.drain(10_000);
         await consumer.close();

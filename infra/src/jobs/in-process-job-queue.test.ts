@@ -21,6 +21,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data: { videoId: number }) => {
         seen.push(data.videoId);
       },
+      'account.erase': async () => {},
     } as JobHandlers;
     const timersBefore = timeoutCount();
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { delayMs: 60_000 });
@@ -45,6 +46,7 @@ describe('InProcessJobQueue', () => {
         finished = true;
         throw new Error('arrêt');
       },
+      'account.erase': async () => {},
     } as JobHandlers;
     const timersBefore = timeoutCount();
     await queue.process(handlers);
@@ -64,6 +66,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data) => {
         seen.push(data.videoId);
       },
+      'account.erase': async () => {},
     } as JobHandlers);
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { jobId: 'x' });
     await queue.drain();
@@ -83,6 +86,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data) => {
         seen.push(data.videoId);
       },
+      'account.erase': async () => {},
     } as JobHandlers);
     for (const id of [1, 2, 3])
       await queue.add('video.process', { videoId: id, filePath: '/v.mp4' }, { jobId: `j${id}` });

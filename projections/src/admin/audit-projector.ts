@@ -8,6 +8,7 @@ import {
 } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { insertOnce } from '../runtime/write-once';
 
@@ -28,6 +29,12 @@ export interface AuditDoc extends Doc {
   /** what it was done to: 'vidéo #12', 'cadeau #3', a member's email, ... */
   target: string;
   details: string;
+  /**
+   * the members the line names (the administrator, the member acted on) and their emails then: a
+   * deleted member's email is replaced by their pseudonymous id (`membre <id>`) wherever it appears
+   */
+  named_ids: string[];
+  named_emails: string[];
 }
 
 type Entry = Pick<AuditDoc, 'action' | 'target' | 'details'>;
@@ -47,6 +54,35 @@ const decisionDetails = (d: { decisionNo?: number; reason?: string }) =>
 
 const decisionTarget = (d: { videoId: number | null; decisionNo: number }) =>
   d.videoId !== null ? `décision n° ${d.decisionNo} sur la vidéo #${d.videoId}` : `restriction n° ${d.decisionNo}`;
+
+/** The member an administrator's event acts on, if any. */
+function namedMember(event: RecordedAppEvent): string | undefined {
+  const d = event.data as Record<string, unknown>;
+  for (const field of ['userId', 'ownerId', 'subjectId'])
+    if (typeof d[field] === 'string' && d[field]) return d[field] as string;
+  return undefined;
+}
+
+/** A deleted member's lines stay (the administrators' record), naming them by their id only. */
+async function pseudonymise(store: ReadStore, memberId: string): Promise<void> {
+  const audit = store.collection<AuditDoc>(ADMIN_AUDIT);
+  const alias = `membre ${memberId}`;
+  for (const line of await audit.find({ named_ids: memberId })) {
+    const email = line.named_emails[line.named_ids.indexOf(memberId)];
+    const swap = (text: string) => (email ? text.split(email).join(alias) : text);
+    await audit.updateOne(
+      { _id: line._id },
+      {
+        $set: {
+          target: swap(line.target),
+          details: swap(line.details),
+          ...(line.admin_id === memberId ? { admin_email: '', admin_pseudo: alias } : {}),
+          named_emails: line.named_emails.map((e, i) => (line.named_ids[i] === memberId ? '' : e)),
+        },
+      },
+    );
+  }
+}
 
 /** The audit line of an administrator's event; undefined for anything else. */
 async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry | undefined> {
@@ -162,9 +198,12 @@ export const auditProjector: Projector = {
     'AppealAnswered',
     'MemberRestricted',
     'MemberRestrictionLifted',
+    ...MEMBER_GONE_EVENTS,
   ],
-  indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }] },
+  indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }, { key: { named_ids: 1 } }] },
   async project(event, store) {
+    const gone = goneMember(event);
+    if (gone) return pseudonymise(store, gone);
     const adminId = event.metadata.userId;
     if (!adminId) return;
     const entry = await entryOf(event, store);
@@ -172,6 +211,8 @@ export const auditProjector: Projector = {
     const admin = await store
       .collection<UserDoc>(USERS)
       .findOne({ _id: adminId }, { projection: { email: 1, pseudo: 1 } });
+    const subject = namedMember(event);
+    const named = [...new Set([adminId, ...(subject ? [subject] : [])])];
     await insertOnce(store.collection<AuditDoc>(ADMIN_AUDIT), {
       _id: event.id,
       at: event.metadata.at,
@@ -182,6 +223,8 @@ export const auditProjector: Projector = {
       // an actor that is not a member (a command-line tool) shows as itself
       admin_pseudo: admin?.pseudo ?? adminId,
       ...entry,
+      named_ids: named,
+      named_emails: await Promise.all(named.map((id) => emailOf(store, id))),
     });
   },
 };

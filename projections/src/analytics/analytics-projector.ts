@@ -1,6 +1,7 @@
 import type { LogPosition } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { applyOnce, insertOnce } from '../runtime/write-once';
 import { parisDay } from './days';
 
@@ -97,10 +98,12 @@ export const analyticsProjector: Projector = {
     'GiftReceived',
     'UserFollowed',
     'UserUnfollowed',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [ANALYTICS_CREATOR_DAYS]: [{ key: { user_id: 1, day: 1 } }],
     [ANALYTICS_VIDEO_DAYS]: [{ key: { video_id: 1, day: 1 } }, { key: { owner_id: 1, day: 1 } }],
+    [ANALYTICS_VIDEOS]: [{ key: { owner_id: 1 } }],
   },
   async project(event, store) {
     const pos = event.position;
@@ -109,6 +112,14 @@ export const analyticsProjector: Projector = {
       await bumpVideo(store, pos, videoId, ownerId, at, inc);
       await bumpCreator(store, pos, ownerId, at, inc);
     };
+    const gone = goneMember(event);
+    if (gone) {
+      // a deleted creator's figures go (what they gave others stays in those figures: counts, naming nobody)
+      await store.collection<CreatorDayDoc>(ANALYTICS_CREATOR_DAYS).deleteMany({ user_id: gone });
+      await store.collection<VideoDayDoc>(ANALYTICS_VIDEO_DAYS).deleteMany({ owner_id: gone });
+      await store.collection<AnalyticsVideoDoc>(ANALYTICS_VIDEOS).deleteMany({ owner_id: gone });
+      return;
+    }
     switch (event.type) {
       case 'VideoUploaded':
         await insertOnce(store.collection<AnalyticsVideoDoc>(ANALYTICS_VIDEOS), {

@@ -1,5 +1,6 @@
-import { positionToString } from '@evo/domain';
-import type { Doc } from '@evo/infra';
+import { DEFAULT_PROFILE_PICTURE, DELETED_MEMBER_LABEL, positionToString, type LogPosition } from '@evo/domain';
+import type { Doc, ReadStore } from '@evo/infra';
+import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
@@ -26,6 +27,8 @@ export interface CommentDoc extends Doc {
   user_profile_picture: string;
   content: string;
   created_at: string;
+  /** a deleted member's comment kept as a placeholder: replies of others depend on it */
+  author_deleted?: boolean;
 }
 
 export const toCommentView = (c: CommentDoc): CommentView => ({
@@ -35,7 +38,60 @@ export const toCommentView = (c: CommentDoc): CommentView => ({
   user_profile_picture: c.user_profile_picture,
   content: c.content,
   created_at: c.created_at,
+  ...(c.author_deleted ? { author_deleted: true } : {}),
 });
+
+/**
+ * A deleted member's comments go, and the videos they commented count them no more; a top-level
+ * comment others replied to stays as a placeholder ('Membre supprimé', no text), so that the
+ * thread keeps its replies. Every comment of the member's own videos goes with the videos.
+ */
+async function forgetComments(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
+  const comments = store.collection<CommentDoc>(COMMENTS);
+  const theirs = await comments.find(
+    { user_id: memberId },
+    { projection: { _id: 1, video_id: 1, parent_id: 1, author_deleted: 1 } },
+  );
+  const answered = new Set(
+    (
+      await comments.find(
+        { parent_id: { $in: theirs.filter((c) => c.parent_id === null).map((c) => c._id) } },
+        { projection: { parent_id: 1, user_id: 1 } },
+      )
+    )
+      .filter((r) => r.user_id !== memberId)
+      .map((r) => r.parent_id),
+  );
+  const kept = theirs.filter((c) => answered.has(c._id));
+  const removed = theirs.filter((c) => !answered.has(c._id));
+  for (const [videoId, n] of tally(removed.map((c) => c.video_id)))
+    await applyOnce(
+      store.collection<VideoDoc>(VIDEOS),
+      videoId,
+      position,
+      { $inc: { comments_count: -n } },
+      {
+        guard: COMMENTS_VIDEO_GUARD,
+      },
+    );
+  if (kept.length > 0)
+    await comments.updateMany(
+      { _id: { $in: kept.map((c) => c._id) } },
+      {
+        $set: {
+          user_id: '',
+          user_email: '',
+          user_pseudo: DELETED_MEMBER_LABEL,
+          user_profile_picture: DEFAULT_PROFILE_PICTURE,
+          content: '',
+          author_deleted: true,
+        },
+      },
+    );
+  if (removed.length > 0) await comments.deleteMany({ _id: { $in: removed.map((c) => c._id) } });
+  const own = await store.collection<VideoDoc>(VIDEOS).find({ user_id: memberId }, { projection: { _id: 1 } });
+  if (own.length > 0) await comments.deleteMany({ video_id: { $in: own.map((v) => v._id) } });
+}
 
 /**
  * Comments per video, and the videos' `comments_count`. Pushes `comment:new` to the video's room
@@ -44,9 +100,11 @@ export const toCommentView = (c: CommentDoc): CommentView => ({
 export const commentsProjector: Projector = {
   name: 'comments',
   collections: [COMMENTS],
-  eventTypes: ['CommentPosted', 'ProfileUpdated'],
-  indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }] },
+  eventTypes: ['CommentPosted', 'ProfileUpdated', ...MEMBER_GONE_EVENTS],
+  indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }, { key: { parent_id: 1 } }] },
   async project(event, store, ctx) {
+    const gone = goneMember(event);
+    if (gone) return forgetComments(store, gone, event.position);
     if (event.type === 'ProfileUpdated') {
       // the author's new picture beside their comments (a $set of the event's value: redelivery-safe)
       await store

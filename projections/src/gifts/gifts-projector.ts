@@ -1,7 +1,8 @@
-import { positionKey, positionToString } from '@evo/domain';
+import { DELETED_MEMBER_LABEL, positionKey, positionToString } from '@evo/domain';
 import type { ReceivedGiftView } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { insertOnce } from '../runtime/write-once';
 
@@ -65,13 +66,31 @@ export const receivedGiftRow = (g: ReceivedGiftDoc): ReceivedGiftView => ({
 export const giftsProjector: Projector = {
   name: 'gifts',
   collections: [GIFT_CATALOG, GIFTS_RECEIVED],
-  eventTypes: ['GiftAdded', 'GiftUpdated', 'GiftRemoved', 'GiftReceived', 'GiftClaimed', 'GiftsConverted'],
+  eventTypes: [
+    'GiftAdded',
+    'GiftUpdated',
+    'GiftRemoved',
+    'GiftReceived',
+    'GiftClaimed',
+    'GiftsConverted',
+    ...MEMBER_GONE_EVENTS,
+  ],
   indexes: {
-    [GIFTS_RECEIVED]: [{ key: { receiver_id: 1, pos_key: -1 } }],
+    [GIFTS_RECEIVED]: [{ key: { receiver_id: 1, pos_key: -1 } }, { key: { sender_id: 1 } }],
   },
   async project(event, store, ctx) {
     const catalog = store.collection<GiftCatalogDoc>(GIFT_CATALOG);
     const received = store.collection<ReceivedGiftDoc>(GIFTS_RECEIVED);
+    const gone = goneMember(event);
+    if (gone) {
+      // a deleted member's received gifts go; those they sent stay with their receivers, from nobody
+      await received.deleteMany({ receiver_id: gone });
+      await received.updateMany(
+        { sender_id: gone },
+        { $set: { sender_id: '', sender_pseudo: DELETED_MEMBER_LABEL, sender_email: '' } },
+      );
+      return;
+    }
     switch (event.type) {
       case 'GiftAdded':
       case 'GiftUpdated': {

@@ -1,7 +1,7 @@
 import { normalize } from '@evo/domain';
 import type { ProfileAnswer, PublicUser, VideoCard } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
-import { USERS, type UserDoc } from './users-projector';
+import { ACCOUNT_DELETIONS, USERS, type AccountDeletionDoc, type UserDoc } from './users-projector';
 import { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
 import { latestSanctions } from '../moderation/queries';
 
@@ -60,6 +60,11 @@ export function publicVideo(v: VideoDoc, extras: CardExtras = {}): VideoCard {
 
 /** Videos per profile page (`?limit=` up to `maxLimit`). */
 export const PROFILE_PAGE = { defaultLimit: 24, maxLimit: 60 } as const;
+
+/** Deleted accounts whose erasure is not done (a start finishes them), oldest first. */
+export async function deletionsNotErased(read: ReadStore): Promise<AccountDeletionDoc[]> {
+  return read.collection<AccountDeletionDoc>(ACCOUNT_DELETIONS).find({ erased_at: null }, { sort: { deleted_at: 1 } });
+}
 
 export function identityQueries(read: ReadStore) {
   const users = read.collection<UserDoc>(USERS);

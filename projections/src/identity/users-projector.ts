@@ -1,12 +1,24 @@
 import { ADMIN_ROLE, MEMBER_ROLE, normalize } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
+import { applyOnce, insertOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS } from '../runtime/member-gone';
 
 /** Socket.IO room of the administrators (report and rebuild pushes). */
 export const ADMINS_ROOM = 'admins';
 
 export const USERS = 'users';
+/**
+ * One document per deleted account: when, and whether its erasure is done (no personal data: the
+ * id only). A start finishes the erasures not done (`deletionsNotErased`).
+ */
+export const ACCOUNT_DELETIONS = 'account_deletions';
+
+export interface AccountDeletionDoc extends Doc {
+  _id: string;
+  deleted_at: string;
+  erased_at: string | null;
+}
 
 /** A member as the screens show them (the product entities: pseudo, email, bio, profile_picture). */
 export interface UserDoc extends Doc {
@@ -27,14 +39,22 @@ export interface UserDoc extends Doc {
 
 export const usersProjector: Projector = {
   name: 'users',
-  collections: [USERS],
-  eventTypes: ['UserRegistered', 'UserLoggedIn', 'AdminRoleGranted', 'AdminRoleRevoked', 'ProfileUpdated'],
+  collections: [USERS, ACCOUNT_DELETIONS],
+  eventTypes: [
+    'UserRegistered',
+    'UserLoggedIn',
+    'AdminRoleGranted',
+    'AdminRoleRevoked',
+    'ProfileUpdated',
+    ...MEMBER_GONE_EVENTS,
+  ],
   indexes: {
     [USERS]: [
       { key: { email_lc: 1 }, unique: true },
       { key: { pseudo_lc: 1 }, unique: true },
       { key: { created_at: -1 } },
     ],
+    [ACCOUNT_DELETIONS]: [{ key: { erased_at: 1 } }],
   },
   async project(event, store, ctx) {
     const users = store.collection<UserDoc>(USERS);
@@ -68,6 +88,21 @@ export const usersProjector: Projector = {
       case 'ProfileUpdated':
         await applyOnce(users, event.data.userId, event.position, {
           $set: { bio: event.data.bio, profile_picture: event.data.profilePicture },
+        });
+        return;
+      case 'AccountDeleted': {
+        await users.deleteOne({ _id: event.data.userId });
+        await insertOnce(store.collection<AccountDeletionDoc>(ACCOUNT_DELETIONS), {
+          _id: event.data.userId,
+          deleted_at: event.metadata.at,
+          erased_at: null,
+        });
+        return;
+      }
+      case 'MemberErased':
+        await users.deleteOne({ _id: event.data.userId });
+        await applyOnce(store.collection<AccountDeletionDoc>(ACCOUNT_DELETIONS), event.data.userId, event.position, {
+          $set: { erased_at: event.metadata.at },
         });
         return;
       case 'UserLoggedIn':

@@ -74,7 +74,8 @@ export function ledgerQueries(read: ReadStore) {
       const emails = new Map(owners.map((u) => [u._id, u.email]));
       return docs.map((m) => ({
         id: m.tx_id,
-        user_email: emails.get(m.user_id) ?? '',
+        // a deleted member has no email any more: named by their id (pseudonymous)
+        user_email: emails.get(m.user_id) ?? `membre ${m.user_id}`,
         amount: m.amount,
         method: m.method ?? m.type,
         created_at: m.created_at,

@@ -2,6 +2,7 @@ import { positionKey, positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import type { MessageView } from '@evo/contracts';
 
@@ -69,12 +70,13 @@ export function toMessageView(m: MessageView): MessageView {
 export const messagesProjector: Projector = {
   name: 'messages',
   collections: [MAILBOXES, CONVERSATIONS],
-  eventTypes: ['MessageSent', 'ConversationDeleted', 'ProfileUpdated'],
+  eventTypes: ['MessageSent', 'ConversationDeleted', 'ProfileUpdated', ...MEMBER_GONE_EVENTS],
   indexes: {
     [MAILBOXES]: [
       { key: { owner_id: 1, hidden: 1, id: 1 } },
       { key: { owner_id: 1, other_id: 1, hidden: 1, id: 1 } },
       { key: { owner_id: 1, pos: 1 } },
+      { key: { other_id: 1 } },
     ],
     [CONVERSATIONS]: [
       { key: { owner_id: 1, visible: 1, last_pos: -1 } },
@@ -88,6 +90,16 @@ export const messagesProjector: Projector = {
     const key = positionKey(event.position);
     const position = positionToString(event.position);
 
+    const gone = goneMember(event);
+    if (gone) {
+      // a deleted member's messages go from both sides: their mailbox and inbox, and every copy
+      // and conversation of the members they wrote with
+      await mailboxes.deleteMany({ owner_id: gone });
+      await mailboxes.deleteMany({ other_id: gone });
+      await conversations.deleteMany({ owner_id: gone });
+      await conversations.deleteMany({ other_id: gone });
+      return;
+    }
     if (event.type === 'ProfileUpdated') {
       // the inboxes show the other member's current picture (a $set of the event's value: redelivery-safe)
       await conversations.updateMany(

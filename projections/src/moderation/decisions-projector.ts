@@ -1,6 +1,7 @@
 import { appealDeadline, positionKey, positionToString, restrictionDecisionId, videoDecisionId } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
@@ -58,6 +59,7 @@ export const decisionsProjector: Projector = {
     'AppealAnswered',
     'MemberRestricted',
     'MemberRestrictionLifted',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [MODERATION_DECISIONS]: [
@@ -69,6 +71,9 @@ export const decisionsProjector: Projector = {
   },
   async project(event, store, ctx) {
     const decisions = store.collection<DecisionDoc>(MODERATION_DECISIONS);
+    const gone = goneMember(event);
+    // a deleted member's decisions, restrictions and appeals go with them
+    if (gone) return void (await decisions.deleteMany({ subject_id: gone }));
     const users = usersOf(store);
     const admin = event.metadata.userId ?? '';
     let subjectId: string | undefined;

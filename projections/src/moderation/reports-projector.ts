@@ -1,4 +1,6 @@
 import type { Doc } from '@evo/infra';
+import { DELETED_MEMBER_LABEL } from '@evo/domain';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { ADMINS_ROOM, USERS, type UserDoc } from '../identity/users-projector';
@@ -35,15 +37,31 @@ export interface ReportDoc extends Doc {
 export const reportsProjector: Projector = {
   name: 'reports',
   collections: [REPORTS],
-  eventTypes: ['VideoReported'],
+  eventTypes: ['VideoReported', ...MEMBER_GONE_EVENTS],
   indexes: {
     [REPORTS]: [
       { key: { created_at: -1, _id: -1 } },
       { key: { status: 1, created_at: -1, _id: -1 } },
       { key: { video_id: 1 } },
+      { key: { reporter_id: 1 } },
+      { key: { author_id: 1 } },
     ],
   },
   async project(event, store, ctx) {
+    const gone = goneMember(event);
+    if (gone) {
+      // the reports stay (moderation records), without the deleted member: a reporter's reason is theirs
+      const reports = store.collection<ReportDoc>(REPORTS);
+      await reports.updateMany(
+        { reporter_id: gone },
+        { $set: { reporter_id: '', signalant: DELETED_MEMBER_LABEL, reason: '' } },
+      );
+      await reports.updateMany(
+        { author_id: gone },
+        { $set: { author_id: '', auteur: DELETED_MEMBER_LABEL, video_title: '' } },
+      );
+      return;
+    }
     if (event.type !== 'VideoReported') return;
     const d = event.data;
     const reporter = await store

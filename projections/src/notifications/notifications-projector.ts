@@ -12,6 +12,7 @@ import {
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import type { NotificationView } from '@evo/contracts';
 
@@ -91,6 +92,7 @@ export const notificationsProjector: Projector = {
     'NotificationRead',
     'NotificationDeleted',
     'AllNotificationsRead',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [NOTIFICATIONS]: [
@@ -99,6 +101,7 @@ export const notificationsProjector: Projector = {
       { key: { id: 1 } },
       { key: { user_id: 1, seen: 1, deleted: 1 } },
       { key: { user_id: 1, _pos: 1 } },
+      { key: { sender_id: 1 } },
     ],
   },
   async project(event, store, ctx) {
@@ -113,6 +116,19 @@ export const notificationsProjector: Projector = {
       return unreadOf(store, userId);
     };
 
+    const gone = goneMember(event);
+    if (gone) {
+      // a deleted member's notifications go, and those they caused: their receivers count them no more
+      await notifications.deleteMany({ user_id: gone });
+      await counters.deleteOne({ _id: gone });
+      const caused = await notifications.find({ sender_id: gone }, { projection: { user_id: 1 } });
+      await notifications.deleteMany({ sender_id: gone });
+      for (const userId of new Set(caused.map((n) => n.user_id))) {
+        const unread = await recount(userId);
+        ctx.push(`user:${userId}`, 'notification:unread', { unread, position });
+      }
+      return;
+    }
     switch (event.type) {
       case 'NotificationRead': {
         const userId = event.data.userId;

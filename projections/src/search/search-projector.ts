@@ -1,6 +1,7 @@
 import { searchKey } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { applyOnce } from '../runtime/write-once';
 import { PROCESSING, VISIBILITY_DELETED, VISIBILITY_PUBLIC } from '../videos/videos-projector';
 
@@ -52,6 +53,7 @@ export const searchProjector: Projector = {
     'VideoProcessingRetried',
     'VideoDeleted',
     'VideoVisibilityChanged',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [SEARCH_MEMBERS]: [{ key: { pseudo_key: 1 } }],
@@ -62,6 +64,13 @@ export const searchProjector: Projector = {
     const videos = store.collection<SearchVideoDoc>(SEARCH_VIDEOS);
     const setVideo = (videoId: number, fields: Partial<SearchVideoDoc>) =>
       applyOnce(videos, videoId, event.position, { $set: fields });
+    const gone = goneMember(event);
+    if (gone) {
+      // search forgets a deleted member and their videos
+      await members.deleteOne({ _id: gone });
+      await videos.deleteMany({ owner_id: gone });
+      return;
+    }
     switch (event.type) {
       case 'UserRegistered': {
         const d = event.data;

@@ -2,6 +2,8 @@ import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { deleteOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
+import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 
 export const FAVORITES = 'favorites';
 
@@ -20,9 +22,18 @@ export const favoriteEdgeId = (userId: string, videoId: number) => `${userId}:${
 export const favoritesProjector: Projector = {
   name: 'favorites',
   collections: [FAVORITES],
-  eventTypes: ['VideoFavorited', 'VideoUnfavorited'],
-  indexes: { [FAVORITES]: [{ key: { user_id: 1, created_at: -1 } }] },
+  eventTypes: ['VideoFavorited', 'VideoUnfavorited', ...MEMBER_GONE_EVENTS],
+  indexes: { [FAVORITES]: [{ key: { user_id: 1, created_at: -1 } }, { key: { video_id: 1 } }] },
   async project(event, store) {
+    const gone = goneMember(event);
+    if (gone) {
+      // a deleted member's favourites go, and their videos leave everyone's favourites
+      const favorites = store.collection<FavoriteDoc>(FAVORITES);
+      await favorites.deleteMany({ user_id: gone });
+      const own = await store.collection<VideoDoc>(VIDEOS).find({ user_id: gone }, { projection: { _id: 1 } });
+      if (own.length > 0) await favorites.deleteMany({ video_id: { $in: own.map((v) => v._id) } });
+      return;
+    }
     if (event.type !== 'VideoFavorited' && event.type !== 'VideoUnfavorited') return;
     const { userId, videoId } = event.data;
     const favorites = store.collection<FavoriteDoc>(FAVORITES);

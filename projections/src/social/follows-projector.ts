@@ -1,8 +1,10 @@
-import type { Doc } from '@evo/infra';
+import type { LogPosition } from '@evo/domain';
+import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { deleteOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 
 export const FOLLOWS = 'follows';
 /** one document per follower: the ids they follow, in follow order (feeds and suggestions read it in one go) */
@@ -29,6 +31,34 @@ export interface FollowingDoc extends Doc {
   ids: string[];
 }
 
+/**
+ * A deleted member's follows, both ways, leave the graph; the members they followed lose a
+ * follower, those who followed them one followee. Counters first (guarded: a redelivery finds
+ * them applied), then the edges, from which the counters were taken.
+ */
+async function forgetFollows(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
+  const follows = store.collection<FollowDoc>(FOLLOWS);
+  const users = store.collection<UserDoc>(USERS);
+  const following = store.collection<FollowingDoc>(FOLLOWING);
+  const followed = await follows.find({ follower_id: memberId });
+  const followers = await follows.find({ followee_id: memberId });
+  // one guarded write per member: a member may both follow and be followed by the deleted one
+  const changes = new Map<string, { followers_count: number; following_count: number }>();
+  const change = (id: string) => {
+    const c = changes.get(id) ?? { followers_count: 0, following_count: 0 };
+    changes.set(id, c);
+    return c;
+  };
+  for (const f of followed) if (f.followee_id !== memberId) change(f.followee_id).followers_count--;
+  for (const f of followers) if (f.follower_id !== memberId) change(f.follower_id).following_count--;
+  for (const [id, inc] of changes) await applyOnce(users, id, position, { $inc: inc }, { guard: FOLLOWS_USER_GUARD });
+  for (const f of followers)
+    if (f.follower_id !== memberId) await applyOnce(following, f.follower_id, position, { $pull: { ids: memberId } });
+  await follows.deleteMany({ follower_id: memberId });
+  await follows.deleteMany({ followee_id: memberId });
+  await following.deleteOne({ _id: memberId });
+}
+
 export const followEdgeId = (followerId: string, followeeId: string) => `${followerId}:${followeeId}`;
 
 /**
@@ -41,11 +71,13 @@ export const followEdgeId = (followerId: string, followeeId: string) => `${follo
 export const followsProjector: Projector = {
   name: 'follows',
   collections: [FOLLOWS, FOLLOWING],
-  eventTypes: ['UserFollowed', 'UserUnfollowed'],
+  eventTypes: ['UserFollowed', 'UserUnfollowed', ...MEMBER_GONE_EVENTS],
   indexes: {
-    [FOLLOWS]: [{ key: { followee_id: 1 } }],
+    [FOLLOWS]: [{ key: { followee_id: 1 } }, { key: { follower_id: 1 } }],
   },
   async project(event, store, ctx) {
+    const gone = goneMember(event);
+    if (gone) return forgetFollows(store, gone, event.position);
     if (event.type !== 'UserFollowed' && event.type !== 'UserUnfollowed') return;
     const { followerId, followeeId } = event.data;
     const follows = store.collection<FollowDoc>(FOLLOWS);

@@ -1,6 +1,7 @@
 import type { LogPosition } from '@evo/domain';
 import type { Doc, ReadCollection, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
@@ -92,6 +93,27 @@ function edit(
     return entries;
   }
   return [...entries, ...new Map(adding.map((e) => [e.id, e])).values()].sort(feedOrder);
+}
+
+/**
+ * A deleted member: their own timeline goes, and their videos leave their followers' timelines (the
+ * buckets holding them are found by video id: the follows projector, before this one, has already
+ * removed the follow edges; the videos projector keeps the bare video documents until MemberErased).
+ */
+async function forgetTimelines(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
+  const timelines = store.collection<TimelineDoc>(TIMELINES);
+  const videos = (
+    await store.collection<VideoDoc>(VIDEOS).find({ user_id: memberId }, { projection: { _id: 1, created_at: 1 } })
+  ).map(entryOf);
+  for (let i = 0; i < videos.length; i += ID_CHUNK) {
+    const chunk = videos.slice(i, i + ID_CHUNK);
+    const holding = await timelines.find({ ids: { $in: chunk.map((v) => v.id) } }, { projection: { follower_id: 1 } });
+    const followers = [...new Set(holding.map((b) => b.follower_id))].filter((f) => f !== memberId);
+    await changeTimelines(store, followers, [], chunk, position);
+  }
+  await timelines.deleteMany({ follower_id: memberId });
+  if (await isHub(store, memberId))
+    await applyOnce(store.collection<HubsDoc>(TIMELINE_HUBS), HUBS_ID, position, { $pull: { ids: memberId } });
 }
 
 /**
@@ -188,9 +210,12 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
       'VideoRejected',
       'VideoDeleted',
       'VideoVisibilityChanged',
+      ...MEMBER_GONE_EVENTS,
     ],
     indexes: { [TIMELINES]: [{ key: { follower_id: 1, month: -1 } }] },
     async project(event, store) {
+      const gone = goneMember(event);
+      if (gone) return forgetTimelines(store, gone, event.position);
       switch (event.type) {
         case 'UserFollowed':
         case 'UserUnfollowed': {

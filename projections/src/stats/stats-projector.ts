@@ -1,5 +1,6 @@
 import {
   ACCOUNTS,
+  DELETED_MEMBER_LABEL,
   WALLET_EVENT_TYPES,
   isWalletEvent,
   type WalletEventType,
@@ -10,6 +11,7 @@ import {
 } from '@evo/domain';
 import type { Doc, ReadStore, Update } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
+import { MEMBER_GONE_EVENTS } from '../runtime/member-gone';
 import { applyOnce, insertOnce } from '../runtime/write-once';
 
 /** one document (`_id: 'global'`) of counters */
@@ -305,6 +307,7 @@ export const statsProjector: Projector = {
     'MessageSent',
     'GiftAdded',
     'GiftRemoved',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [STATS_MEMBERS]: [
@@ -313,7 +316,7 @@ export const statsProjector: Projector = {
       { key: { last_login_at: 1 } },
       { key: { public_videos: -1, created_at: 1 } },
     ],
-    [STATS_VIDEOS]: [{ key: { category: 1, views: -1 } }],
+    [STATS_VIDEOS]: [{ key: { category: 1, views: -1 } }, { key: { owner_id: 1 } }],
     [STATS_LOGINS]: [{ key: { clock: 1 } }],
   },
   async project(event, store) {
@@ -326,6 +329,39 @@ export const statsProjector: Projector = {
     await recordMoment(store, event.position, at, clock, changed);
   },
 };
+
+/**
+ * A deleted member leaves the statistics: one member less (and one validated less), their own and
+ * their videos' documents go, and the figures recorded at past moments no longer name them (top
+ * creator, top video). The counts of what they did (comments, messages, coins) stay: numbers, no one's.
+ */
+async function forgetMember(store: ReadStore, memberId: string, pos: LogPosition): Promise<boolean> {
+  const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
+  const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
+  const member = await members.findOne({ _id: memberId });
+  const theirVideos = await videos.find({ owner_id: memberId }, { projection: { title: 1 } });
+  if (!member && theirVideos.length === 0) return false;
+  const titles = new Set(theirVideos.map((v) => v.title));
+  const moments = store.collection<StatsMomentDoc>(STATS_MOMENTS);
+  for (const m of await moments.find({}, { projection: { top_creator: 1, top_video: 1 } })) {
+    const creator = member && m.top_creator?.email === member.email;
+    const video = m.top_video !== null && titles.has(m.top_video.title);
+    if (!creator && !video) continue;
+    await moments.updateOne(
+      { _id: m._id },
+      {
+        $set: {
+          ...(creator ? { top_creator: { ...m.top_creator!, email: DELETED_MEMBER_LABEL } } : {}),
+          ...(video ? { top_video: { ...m.top_video!, title: DELETED_MEMBER_LABEL } } : {}),
+        },
+      },
+    );
+  }
+  if (member) await bump(store, pos, { users: -1, validated_users: member.validated ? -1 : 0 });
+  await members.deleteOne({ _id: memberId });
+  await videos.deleteMany({ owner_id: memberId });
+  return true;
+}
 
 /** The event's writes to the counters, members and videos; false when it can change no figure. */
 async function projectFigures(
@@ -428,6 +464,9 @@ async function projectFigures(
     case 'GiftRemoved':
       await bump(store, pos, { gifts_catalog: -1 });
       return true;
+    case 'AccountDeleted':
+    case 'MemberErased':
+      return forgetMember(store, event.data.userId, pos);
     default:
       return false;
   }

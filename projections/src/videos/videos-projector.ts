@@ -1,7 +1,8 @@
-import type { LogPosition } from '@evo/domain';
+import { DEFAULT_PROFILE_PICTURE, type LogPosition } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS } from '../runtime/member-gone';
 import { USERS, type UserDoc } from '../identity/users-projector';
 
 export const VIDEOS = 'videos';
@@ -83,6 +84,21 @@ export async function videoVisibilityChanged(
   );
 }
 
+/** What a deleted member's video keeps until their erasure is done: nothing of theirs. */
+const ERASED_VIDEO_FIELDS = {
+  status: VISIBILITY_DELETED,
+  title: '',
+  description: '',
+  file_path: '',
+  poster: null,
+  user_email: '',
+  email: '',
+  owner_email: '',
+  user_pseudo: '',
+  user_profile_picture: DEFAULT_PROFILE_PICTURE,
+  reject_reason: null,
+};
+
 export const videosProjector: Projector = {
   name: 'videos',
   collections: [VIDEOS],
@@ -95,6 +111,7 @@ export const videosProjector: Projector = {
     'VideoDeleted',
     'VideoVisibilityChanged',
     'ProfileUpdated',
+    ...MEMBER_GONE_EVENTS,
   ],
   indexes: {
     [VIDEOS]: [
@@ -160,6 +177,15 @@ export const videosProjector: Projector = {
         await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
         return;
       }
+      case 'AccountDeleted':
+        // the member's videos leave every screen at once, emptied of what was theirs; the bare
+        // documents (ids, dates) stay until MemberErased, for the timelines, likes and favourites
+        // projectors (after this one) to find which videos to take out
+        await videos.updateMany({ user_id: event.data.userId }, { $set: ERASED_VIDEO_FIELDS });
+        return;
+      case 'MemberErased':
+        await videos.deleteMany({ user_id: event.data.userId });
+        return;
       case 'ProfileUpdated':
         // a new picture shows on the member's cards (a $set of the event's value: redelivery-safe)
         await videos.updateMany(
