@@ -13,8 +13,8 @@ import {
   type ReadStore,
   FoldingEventStore,
   createJobQueue,
-  createReadModelGenerations,
-  createReadStore,
+  openReadModelGenerations,
+  openReadStore,
   createRateLimitStore,
   createSessionStore,
   createMailer,
@@ -227,11 +227,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? new ProjectionService({
           events,
           projectors: allProjectors,
-          generations: createReadModelGenerations(config),
+          generations: await openReadModelGenerations(config),
           onError: (err) => log.error({ err }, 'projection error, retrying'),
         })
       : undefined;
-  const read = projections?.read ?? createReadStore(config);
+  const read = projections?.read ?? (await openReadStore(config));
   // the command side reads its streams through folds kept between commands
   const commandEvents = new FoldingEventStore(events);
   // this process's numeric ids (videos, comments, messages, reports, coin transactions), by blocks:

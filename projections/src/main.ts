@@ -6,14 +6,16 @@ import {
   checkDistributedServices,
   childLogger,
   openEventStore,
+  MongoReadModelGenerations,
   openKeyStore,
-  createReadStore,
   loadConfig,
+  openReadModelGenerations,
   pushChannelKey,
   startHealthServer,
 } from '@evo/infra';
 import { allProjectors } from './registry';
-import { ProjectionRunner, readiness } from './runtime/runner';
+import { readiness } from './runtime/runner';
+import { ProjectionService } from './runtime/projection-service';
 
 const log = childLogger('projections');
 try {
@@ -22,12 +24,15 @@ try {
   await checkDistributedServices(config, 'projections');
   const keys = await openKeyStore(config);
   const events = await openEventStore(config, keys);
-  const read = createReadStore(config);
   const push = RedisEmitterPushBus.connect(config.REDIS_URL!, { key: pushChannelKey(config) });
-  const runner = new ProjectionRunner({
+  // the read models' database, and the ones `npm run replay` builds beside it (switched to once caught up)
+  const generations = await openReadModelGenerations(config);
+  // databases of an interrupted rebuild, or left by a switch a stop cut short (this is the one writer)
+  if (generations instanceof MongoReadModelGenerations) await generations.sweep();
+  const runner = new ProjectionService({
     events,
-    read,
     projectors: allProjectors,
+    generations,
     push,
     onError: (err) => log.error({ err }, 'projection error, retrying'),
   });
@@ -35,11 +40,12 @@ try {
     readiness(await runner.health()),
   );
   await runner.start();
+  runner.followReplays();
   log.info({ position: runner.currentPosition?.toString() }, 'projections caught up, following the log');
   const stop = async () => {
     await runner.stop();
     await push.close();
-    await read.close();
+    await runner.read.close();
     await events.close();
     await keys.close();
     health.close();

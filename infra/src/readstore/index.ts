@@ -3,3 +3,4 @@ export { SqliteReadStore, type QueryExplain, type SqliteReadStoreOptions } from 
 export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';
 export * from './switchable-read-store';
 export * from './read-model-files';
+export { MongoReadModelGenerations, FollowingReadStore } from './mongo-generations';

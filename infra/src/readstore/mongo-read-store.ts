@@ -607,7 +607,8 @@ async function collectionNames(db: Db): Promise<string[]> {
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
-  private readonly db: Db;
+  /** the database itself (read-model generations keep their pointer beside the read models) */
+  readonly db: Db;
   private detected: ServerTraits | undefined;
   private detecting: Promise<ServerTraits> | undefined;
   private readonly uniqueKeyCache = new Map<string, Promise<string[][]>>();
@@ -737,6 +738,12 @@ export class MongoReadStore implements ReadStore {
 
   async dropAll(): Promise<void> {
     for (const name of await collectionNames(this.db)) await dropCollection(this.db.collection<Doc>(name));
+    this.ctx.forgetIndexes();
+  }
+
+  /** The whole database gone (a read-model generation no longer in use). */
+  async dropDatabase(): Promise<void> {
+    await this.db.dropDatabase();
     this.ctx.forgetIndexes();
   }
 

@@ -12,14 +12,16 @@ export interface ReadModelGenerations {
   /** the read models as they are (opened once) */
   current(): ReadStore;
   /** an empty set beside the current one, for a rebuild; `promote` makes it the current one for good */
-  fresh(): FreshReadModels;
+  fresh(): Promise<FreshReadModels>;
   /** the current set is unusable (damaged): set it aside and start an empty one */
   replaceDamaged(reason: string): ReadStore;
   /**
    * A set another process made current since this one opened its own (`npm run replay` beside a
    * running server): to be caught up and switched to, then `promote`d (which removes the old one).
    */
-  newerSet?(): FreshReadModels | undefined;
+  newerSet?(): Promise<FreshReadModels | undefined>;
+  /** what the generations hold open beyond the read models themselves (MongoDB: the pointer's connection) */
+  close?(): Promise<void>;
 }
 
 export interface FreshReadModels {
@@ -130,7 +132,7 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     return new SqliteReadStore(file);
   }
 
-  newerSet(): FreshReadModels | undefined {
+  async newerSet(): Promise<FreshReadModels | undefined> {
     const file = this.currentFile();
     if (!this.opened || file === this.opened.file) return undefined;
     const store = openChecked(file);
@@ -148,7 +150,7 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     };
   }
 
-  fresh(): FreshReadModels {
+  async fresh(): Promise<FreshReadModels> {
     const current = path.basename(this.currentFile());
     const n = Number(/-(\d+)\./.exec(current)?.[1] ?? 1) + 1;
     const file = path.join(this.dataDir, `read-models-${n}.sqlite`);

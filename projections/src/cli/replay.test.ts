@@ -135,7 +135,9 @@ if (!availability.ok) {
       const live = new MongoReadStore(server.url, { dbName: `evo_live_${runId}` });
       const replayUrl = new URL(server.url);
       replayUrl.pathname = `/evo_replay_${runId}`;
-      const replayed = new MongoReadStore(replayUrl.toString());
+      // the replay builds beside MONGO_URL's database, into the next generation's
+      const replayed = new MongoReadStore(server.url, { dbName: `evo_replay_${runId}_g2` });
+      const meta = new MongoReadStore(server.url, { dbName: `evo_replay_${runId}_meta` });
       try {
         // live: the runner follows the log while the history is written
         const runner = new ProjectionRunner({ events, read: live, projectors: allProjectors });
@@ -160,7 +162,11 @@ if (!availability.ok) {
           ['--batch=10'],
         );
         expect(code, out).toBe(0);
-        expect(out).toMatch(new RegExp(`Read models : base « evo_replay_${runId} » sur (FerretDB|MongoDB)`));
+        expect(out).toMatch(
+          new RegExp(
+            `Read models : nouvelle base « evo_replay_${runId}_g2 » sur (FerretDB|MongoDB).*« evo_replay_${runId} » reste en service`,
+          ),
+        );
         const percents = [...out.matchAll(/Relecture : (\d+) % \| (\d+) événements/g)].map((m) => Number(m[1]));
         expect(percents.length).toBeGreaterThan(2);
         expect(percents).toEqual([...percents].sort((a, b) => a - b));
@@ -172,7 +178,15 @@ if (!availability.ok) {
         expect(Object.keys(a).length).toBeGreaterThan(10);
         expect(b).toEqual(a);
         expect(await readCheckpoint(replayed)).toBe(last);
+        // built, for the projections service to catch up and make current (it is not running here)
+        expect(await meta.db.collection('generations').findOne({})).toEqual({
+          _id: 'read-models',
+          current: `evo_replay_${runId}`,
+          built: `evo_replay_${runId}_g2`,
+        });
       } finally {
+        await meta.dropDatabase();
+        await meta.close();
         await live.dropAll();
         await live.close();
         await replayed.dropAll();

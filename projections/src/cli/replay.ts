@@ -2,19 +2,21 @@
 // on a terminal, a line per tenth otherwise: CI logs, `docker compose run`, a pipe).
 // --batch: events per read-store transaction (default 1000); progress is reported after each.
 // Embedded (no MONGO_URL): into a new file beside the current read models, made current at the end
-// (a running server switches to it; a crash leaves the old one current). With MONGO_URL: in place.
+// (a running server switches to it; a crash leaves the old one current). With MONGO_URL likewise, into
+// a new database (see MongoReadModelGenerations).
 // npm run replay -- --resume NAME: a projection stopped on an event, brought up to date (with the
 // service that writes the read models stopped; the embedded server resumes from its back-office).
 import cliProgress from 'cli-progress';
 import {
   ConfigError,
-  MongoReadStore,
-  SqliteReadModelFiles,
-  createReadStore,
+  MongoReadModelGenerations,
+  type MongoReadStore,
+  type SqliteReadModelFiles,
   loadConfig,
   openEventStore,
   openKeyStore,
-  type ReadStore,
+  openReadModelGenerations,
+  openReadStore,
 } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels, type RebuildProgress } from '../runtime/rebuild';
@@ -84,7 +86,7 @@ try {
   const keys = await openKeyStore(config);
   const events = await openEventStore(config, keys);
   if (resume) {
-    const read = createReadStore(config);
+    const read = await openReadStore(config);
     const runner = new ProjectionRunner({
       events,
       read,
@@ -103,21 +105,23 @@ try {
     }
     process.exit(0);
   }
-  const files = config.MONGO_URL ? undefined : new SqliteReadModelFiles(config.DATA_DIR);
-  const fresh = files?.fresh();
-  const read: ReadStore = fresh?.store ?? createReadStore(config);
-  if (read instanceof MongoReadStore) {
-    // connect first: an unreachable MONGO_URL fails here, before anything is dropped
-    await read.connect().catch((err: unknown) => {
-      throw new ConfigError('MONGO_URL', `injoignable (${err instanceof Error ? err.message : String(err)})`);
-    });
+  // the pointer read first: an unreachable MONGO_URL fails here, before anything is written
+  const generations = await openReadModelGenerations(config).catch((err: unknown) => {
+    throw new ConfigError('MONGO_URL', `injoignable (${err instanceof Error ? err.message : String(err)})`);
+  });
+  const fresh = await generations.fresh();
+  const read = fresh.store;
+  if (generations instanceof MongoReadModelGenerations) {
+    const mongo = read as MongoReadStore;
+    await mongo.connect();
     console.log(
-      `Read models : base « ${read.databaseName} » sur ${read.isFerretDb ? 'FerretDB' : 'MongoDB'}` +
-        (read.supportsTransactions ? ' (un lot par transaction)' : ' (sans transactions : projecteurs idempotents)'),
+      `Read models : nouvelle base « ${mongo.databaseName} » sur ${mongo.isFerretDb ? 'FerretDB' : 'MongoDB'}` +
+        (mongo.supportsTransactions ? ' (un lot par transaction)' : ' (sans transactions : projecteurs idempotents)') +
+        `, « ${generations.currentDatabase} » reste en service jusqu'à la fin.`,
     );
   } else {
     console.log(
-      `Read models : nouveau fichier SQLite ${files!.currentFile()} → ${(read as { file?: string }).file ?? ''}, les actuels restent en service jusqu'à la fin.`,
+      `Read models : nouveau fichier SQLite ${(generations as SqliteReadModelFiles).currentFile()} → ${(read as { file?: string }).file ?? ''}, les actuels restent en service jusqu'à la fin.`,
     );
   }
   const display = process.stdout.isTTY ? progressBar() : { update: progressLines(console.log), stop: () => undefined };
@@ -131,17 +135,19 @@ try {
       onProgress: display.update,
     });
   } catch (err) {
-    // the current read models stay; the half-built file goes
-    await fresh?.discard();
+    // the current read models stay; the half-built file (or database) goes
+    await fresh.discard();
     throw err;
   }
   display.stop();
-  // embedded: the new file is the current one from now on (a running server switches to it)
-  await fresh?.promote();
+  // the new set is the current one from now on: a running server switches to it (on MongoDB, the
+  // projections service catches it up and switches, then the API processes follow)
+  await fresh.promote();
   console.log(
     `Terminé : ${result.events} événements en ${result.seconds.toFixed(1)} s (${Math.round(result.events / Math.max(result.seconds, 1e-6))} évt/s).`,
   );
   await read.close();
+  await generations.close?.();
   await events.close();
   await keys.close();
 } catch (e) {

@@ -115,6 +115,7 @@ export class ProjectionService implements ProjectionProgress {
     clearInterval(this.watcher);
     await this.rebuilding?.catch(() => undefined);
     await this.live.stop();
+    await this.options.generations.close?.();
   }
 
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
@@ -178,7 +179,7 @@ export class ProjectionService implements ProjectionProgress {
     onProgress?: (p: RebuildProgress) => void,
     logProgress?: ReturnType<typeof progressLog>,
   ): Promise<number> {
-    const fresh = this.options.generations.fresh();
+    const fresh = await this.options.generations.fresh();
     const started = performance.now();
     const last = (await this.options.events.lastPosition()) ?? 0n;
     let applied = 0;
@@ -233,7 +234,7 @@ export class ProjectionService implements ProjectionProgress {
   followReplays(everyMs = 2000): void {
     const look = async () => {
       if (this.rebuilding) return;
-      const newer = this.options.generations.newerSet?.();
+      const newer = await this.options.generations.newerSet?.();
       if (!newer) return;
       log.info('modèles de lecture reconstruits par « npm run replay » : bascule sur eux');
       this.rebuilding = this.switchTo(newer).finally(() => {
