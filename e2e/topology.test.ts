@@ -562,7 +562,8 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     expect(replay.status, `${replay.stdout}\n${replay.stderr}`).toBe(0);
     expect(replay.stdout).toMatch(/Terminé : \d+ événements/);
     const live = new MongoReadStore(env.MONGO_URL);
-    const rebuilt = new MongoReadStore(replayUrl);
+    // the replay builds beside MONGO_URL's database, into its next generation (`<base>_g2`)
+    const rebuilt = new MongoReadStore(withDatabase(ferret.url, `${database}_replay_g2`));
     try {
       const [a, b] = [await dumpReadModels(live), await dumpReadModels(rebuilt)];
       expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
