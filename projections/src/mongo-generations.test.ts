@@ -159,8 +159,13 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
       const left = new MongoReadStore(server.url, { dbName: `${base}_g7` });
       await left.collection('users').insertOne({ _id: 'vieux', pseudo: 'vieux' });
       await left.close();
+      // a database that only starts alike is not one of ours
+      const other = new MongoReadStore(server.url, { dbName: `${base}_gifts` });
+      await other.collection('x').insertOne({ _id: 'garde' });
       expect(await generations.sweep()).toEqual([`${base}_g7`]);
-      expect(await databases(base)).toEqual([base]);
+      expect(await databases(base)).toEqual([base, `${base}_gifts`]);
+      await other.dropDatabase();
+      await other.close();
     } finally {
       await live.stop();
       await live.read.close();

@@ -104,13 +104,17 @@ export class MongoReadModelGenerations implements ReadModelGenerations {
   }
 
   async fresh(): Promise<FreshReadModels> {
-    const numbers = [this.pointer.current, this.pointer.built ?? ''].map((name) =>
-      Number(new RegExp(`^${escape(this.base)}_g(\\d+)$`).exec(name)?.[1] ?? 1),
-    );
+    const numbers = [this.pointer.current, this.pointer.built ?? ''].map((name) => this.generationNumber(name) ?? 1);
     const store = this.store(`${this.base}_g${Math.max(...numbers) + 1}`);
     // a stray of an interrupted rebuild under the same name starts empty
     await store.dropDatabase();
     return this.generation(store);
+  }
+
+  /** n for `<base>_g<n>` (never another database that merely starts alike, such as `<base>_gifts`) */
+  private generationNumber(name: string): number | undefined {
+    const n = new RegExp(`^${escape(this.base)}_g(\\d+)$`).exec(name)?.[1];
+    return n === undefined ? undefined : Number(n);
   }
 
   private generation(store: MongoReadStore): FreshReadModels {
@@ -155,7 +159,7 @@ export class MongoReadModelGenerations implements ReadModelGenerations {
     const keep = new Set([this.pointer.current, this.pointer.built]);
     const stray = databases
       .map((d) => d.name)
-      .filter((name) => (name === this.base || name.startsWith(`${this.base}_g`)) && !keep.has(name));
+      .filter((name) => (name === this.base || this.generationNumber(name) !== undefined) && !keep.has(name));
     for (const name of stray) {
       const store = this.store(name);
       await dropAndClose(store);
