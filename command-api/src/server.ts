@@ -302,7 +302,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'read models ready',
     );
     await jobs.process(
-      jobHandlers({ events: commandEvents, files: uploads.files, wallets: ledger.wallets, progress: projections }),
+      jobHandlers({
+        events: commandEvents,
+        files: uploads.files,
+        wallets: ledger.wallets,
+        keys,
+        progress: projections,
+      }),
       { concurrency: 1 },
     );
   }

@@ -31,6 +31,7 @@ try {
     jobs,
     files,
     orphanGraceMs: config.ORPHAN_FILES_GRACE_MINUTES * 60_000,
+    keys,
   });
   const { source } = await announceMediaTools(log);
   const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3002), async () => true, {

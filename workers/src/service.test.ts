@@ -69,7 +69,13 @@ describe('the workers service at start', () => {
       } as unknown as JobQueue;
       const events = counting(log);
 
-      const workers = await startWorkersService({ events, jobs, files, orphanGraceMs: 0 });
+      const workers = await startWorkersService({
+        events,
+        jobs,
+        files,
+        orphanGraceMs: 0,
+        keys: { destroy: async () => undefined },
+      });
       const swept = await workers.swept;
       await workers.stop();
 

@@ -15,8 +15,8 @@ export interface WorkersServiceParts {
   orphanGraceMs: number;
   /** jobs run at once by this process */
   concurrency?: number;
-  /** the members' key store (account erasure) */
-  keys?: MemberKeys;
+  /** the members' key store (the account erasure destroys a deleted member's key) */
+  keys: MemberKeys;
   /** the read models' progress, where this service can see them (the erasure waits for them) */
   progress?: ReadModelProgress;
 }

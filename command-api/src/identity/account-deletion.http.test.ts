@@ -241,7 +241,8 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(transactions).toContain(`membre ${goneId}`);
     expect(transactions).not.toContain(gone.member.email);
 
-    // rebuilt from scratch, the read models hold nothing of the member, nor does any file but the log
+    // rebuilt from scratch, the read models hold nothing of the member, nor does any file of
+    // DATA_DIR: the log's copies of their personal fields were encrypted with their key, destroyed
     const rebuild = await admin.post('/api/admin/projections/rebuild');
     expect(rebuild.status).toBeLessThan(300);
     for (let i = 0; i < 300 && server.deps.projections!.rebuildState().status === 'running'; i++)
@@ -258,17 +259,8 @@ describe('DELETE /api/users/me (account deletion)', () => {
     const documents = texts(await dumpReadModels(server.deps.read)).join('\n');
     for (const needle of needles) expect(documents, needle).not.toContain(needle);
     for (const file of await filesUnder(server.dataDir)) {
-      // the event log holds them until the member's key is destroyed (crypto-shredding, issue 31
-      // item 3, another engineer's part), and so does the rebuilt read models' file (SQLite keeps
-      // the pages of the documents the replay wrote then deleted): both are checked by the test
-      // below once the key store has landed
-      if (/^(events|read-models)/.test(path.basename(file))) continue;
       const bytes = await readFile(file);
       for (const needle of needles) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
     }
   });
-
-  it.todo(
-    'the event log file holds none of the deleted member’s data once their key is destroyed (needs the key store)',
-  );
 });

@@ -37,7 +37,7 @@ export interface ErasureDeps {
   wallets: WalletRepository;
   /** the read models' progress; undefined where this process cannot see them (then not waited for) */
   progress?: ReadModelProgress;
-  keys?: MemberKeys;
+  keys: MemberKeys;
   /** test hook: called after each step (a crash test kills the process there) */
   afterStep?: (step: ErasureStep, userId: string) => Promise<void>;
 }
@@ -86,7 +86,7 @@ export async function eraseMember(deps: ErasureDeps, userId: string): Promise<'e
   for (const v of files.videos) await eraseVideoFiles(deps.files, v.videoId, v.filePath);
   await step('files');
 
-  await deps.keys?.destroy(userId);
+  await deps.keys.destroy(userId);
   await step('key');
 
   await handleCommand(
