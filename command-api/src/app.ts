@@ -25,6 +25,7 @@ import { ledgerRouter } from './ledger/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
 import { analyticsRouter } from './analytics/routes';
+import { dataExportRouter } from './data-export/routes';
 import { uploadsRouter } from './uploads/media-routes';
 import { webAppRouter } from './web-app';
 
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     adminRouter,
     analyticsRouter,
     searchRouter,
+    dataExportRouter,
   ])
     api.use(sliceGuard(slice(deps)));
   api.use((_req, _res, next) => next(new HttpError(404, MESSAGES.notFound)));

@@ -43,6 +43,8 @@ import {
   PROCESSING,
   VIDEOS,
   type VideoDoc,
+  DATA_EXPORTS,
+  type DataExportDoc,
 } from '@evo/projections';
 import {
   announceMediaTools,
@@ -52,6 +54,8 @@ import {
   sweepOrphanVideoFiles,
   videoFileName,
   videoJobOptions,
+  dataExportJobOptions,
+  startExportSweeper,
 } from '@evo/workers';
 import type { AppDeps } from './deps';
 import { ledgerRepositories } from './ledger/repositories';
@@ -374,12 +378,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // video files no video names (a crash between storing an upload and recording it), once past
     // the grace period; in the distributed stack the workers service does it, from the log
     void sweepEmbeddedOrphans(read, uploads, config.ORPHAN_FILES_GRACE_MINUTES * 60_000);
+    // "Mes données" archives whose in-process job died with the last process are built again
+    try {
+      for (const x of await read.collection<DataExportDoc>(DATA_EXPORTS).find({ status: 'en_preparation' }))
+        await jobs.add('data-export.build', { exportId: x._id, memberId: x.member_id }, dataExportJobOptions(x._id));
+    } catch (err) {
+      log.error({ err }, 'archives « Mes données » en préparation non relancées');
+    }
   }
+  // archives past their link's life, once per topology (the workers service in the distributed stack)
+  const stopExportSweeper = projections ? startExportSweeper(uploads.files) : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((r) => io.close(() => r()));
+      stopExportSweeper?.();
       await giftCredits?.stop();
       await closeRedisAdapter?.();
       await runner?.stop();

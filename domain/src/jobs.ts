@@ -10,5 +10,7 @@ export interface JobMap {
    * member, remove their files, destroy their key, record MemberErased (identity/account-deletion.ts)
    */
   'account.erase': { userId: string };
+  /** build a member's "Mes données" archive from the log (data-export-<memberId>) into the file store */
+  'data-export.build': { exportId: string; memberId: string };
 }
 export type JobType = keyof JobMap;

@@ -9,3 +9,6 @@ export * from './videos/video-log';
 export * from './videos/requeue';
 export * from './service';
 export * from './erasure/erase-member';
+export * from './data-export/build-archive';
+export * from './data-export/member-data';
+export * from './data-export/sweep';

@@ -1,6 +1,7 @@
 import { childLogger, type EventStore, type FileStore, type JobQueue } from '@evo/infra';
 import { WalletRepository } from '@evo/commands';
 import { jobHandlers } from './handlers';
+import { startExportSweeper } from './data-export/sweep';
 import { GiftCreditProcess } from './ledger/gift-credits';
 import { VideoLogFold, requeueVideos, sweepOrphanVideoFiles } from './videos/video-log';
 import { erasureJobOptions, type MemberKeys, type ReadModelProgress } from './erasure/erase-member';
@@ -71,11 +72,14 @@ export async function startWorkersService(parts: WorkersServiceParts): Promise<R
       return [];
     },
   );
+  // "Mes données" archives past their link's life
+  const stopExportSweeper = startExportSweeper(files);
   return {
     giftCredits,
     requeued,
     swept,
     async stop() {
+      stopExportSweeper();
       await giftCredits.stop();
       await jobs.close();
     },

@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 
-/** The folders of stored files; a file's URL is /uploads/<folder>/<name>. */
-export const FILE_FOLDERS = ['videos', 'posters', 'profile_pics', 'gifts'] as const;
+/**
+ * The folders of stored files; a file's URL is /uploads/<folder>/<name>, except `exports` (members'
+ * data archives: served only by their owner's download route, never under /uploads).
+ */
+export const FILE_FOLDERS = ['videos', 'posters', 'profile_pics', 'gifts', 'exports'] as const;
 export type FileFolder = (typeof FILE_FOLDERS)[number];
 
 /** a stored name (we generate them all): one path segment, no dot files */

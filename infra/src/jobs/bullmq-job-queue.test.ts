@@ -108,6 +108,7 @@ if (!redisUrl) {
             seen.push(ctx.jobId);
           },
           'account.erase': async () => {},
+          'data-export.build': async () => {},
         } as JobHandlers);
         await consumer.drain(10_000);
         await consumer.close();

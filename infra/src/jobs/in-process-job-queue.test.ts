@@ -21,8 +21,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data: { videoId: number }) => {
         seen.push(data.videoId);
       },
-      'account.erase': async () => {},
-    } as JobHandlers;
+    } as Partial<JobHandlers> as JobHandlers;
     const timersBefore = timeoutCount();
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { delayMs: 60_000 });
     await queue.add('video.process', { videoId: 2, filePath: '/b.mp4' }, { delayMs: 100 });
@@ -46,8 +45,7 @@ describe('InProcessJobQueue', () => {
         finished = true;
         throw new Error('arrêt');
       },
-      'account.erase': async () => {},
-    } as JobHandlers;
+    } as Partial<JobHandlers> as JobHandlers;
     const timersBefore = timeoutCount();
     await queue.process(handlers);
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { backoffMs: 10 });
@@ -66,8 +64,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data) => {
         seen.push(data.videoId);
       },
-      'account.erase': async () => {},
-    } as JobHandlers);
+    } as Partial<JobHandlers> as JobHandlers);
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { jobId: 'x' });
     await queue.drain();
     await queue.add('video.process', { videoId: 2, filePath: '/b.mp4' }, { jobId: 'x' });
@@ -86,8 +83,7 @@ describe('InProcessJobQueue', () => {
       'video.process': async (data) => {
         seen.push(data.videoId);
       },
-      'account.erase': async () => {},
-    } as JobHandlers);
+    } as Partial<JobHandlers> as JobHandlers);
     for (const id of [1, 2, 3])
       await queue.add('video.process', { videoId: id, filePath: '/v.mp4' }, { jobId: `j${id}` });
     await queue.drain();

@@ -166,6 +166,14 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
       };
     case 'ProjectionsRebuildRequested':
       return { action: 'Reconstruction des projections lancée', target: 'projections', details: '' };
+    case 'DataExportRequested':
+      // a member asking for their own archive is not an administrator's action
+      if (!event.data.byAdmin) return undefined;
+      return {
+        action: 'Archive « Mes données » demandée pour un membre',
+        target: await emailOf(store, event.data.memberId),
+        details: `Archive ${event.data.exportId}`,
+      };
     default:
       return undefined;
   }
@@ -199,6 +207,7 @@ export const auditProjector: Projector = {
     'MemberRestricted',
     'MemberRestrictionLifted',
     ...MEMBER_GONE_EVENTS,
+    'DataExportRequested',
   ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }, { key: { named_ids: 1 } }] },
   async project(event, store) {
