@@ -127,13 +127,16 @@ export class PersonalDataEventStore implements EventStore {
   async open<E extends RecordedEvent>(event: E): Promise<E> {
     const owner = personalDataOwner(event.type, event.data);
     if (owner === undefined) return event;
-    const key = await this.keys.find(owner);
+    return this.openWith(event, owner, await this.keys.find(owner));
+  }
+
+  private openWith<E extends RecordedEvent>(event: E, owner: string, key: Buffer | 'destroyed' | undefined): E {
     const fields = PERSONAL_FIELDS[event.type]!.fields;
     const data = { ...(event.data as Record<string, unknown>) };
-    for (const [field, as] of Object.entries(fields)) {
+    for (const field in fields) {
       const v = data[field];
       if (typeof v !== 'string') continue;
-      if (key === 'destroyed') data[field] = erasedValue(as, owner);
+      if (key === 'destroyed') data[field] = erasedValue(fields[field]!, owner);
       else if (isEncrypted(v)) {
         if (key === undefined) throw new MissingMemberKeyError(owner, event.position);
         // a clear text that merely starts like a ciphertext (a log not migrated yet) stays as it is
@@ -144,22 +147,23 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    // the batch's owners asked together (the key store's cache then answers each event)
-    const owners = new Set<string>();
+    // the batch's owners asked together, once each, then every event opened without waiting
+    let owners: Map<string, Buffer | 'destroyed' | undefined> | undefined;
     for (const e of events) {
       const owner = personalDataOwner(e.type, e.data);
-      if (owner !== undefined) owners.add(owner);
+      if (owner !== undefined) (owners ??= new Map()).set(owner, undefined);
     }
-    if (owners.size === 0) return events;
-    if (owners.size > 1) await Promise.all([...owners].map((o) => this.keys.find(o)));
-    let out: RecordedEvent[] | undefined;
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i]!;
-      if (!PERSONAL_FIELDS[e.type]) continue;
-      out ??= events.slice();
-      out[i] = await this.open(e);
+    if (!owners) return events;
+    const found = await Promise.all([...owners.keys()].map((o) => this.keys.find(o)));
+    let i = 0;
+    for (const o of owners.keys()) owners.set(o, found[i++]);
+    const out = events.slice();
+    for (let j = 0; j < out.length; j++) {
+      const e = out[j]!;
+      const owner = personalDataOwner(e.type, e.data);
+      if (owner !== undefined) out[j] = this.openWith(e, owner, owners.get(owner));
     }
-    return out ?? events;
+    return out;
   }
 
   async readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]> {
