@@ -22,9 +22,12 @@ export function ensureWebBuild(): void {
 }
 
 /** A real server (as `npm start` runs it) on a fresh DATA_DIR and a free port, serving the built web app. */
-export async function startE2eServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startE2eServer(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[3] = {},
+): Promise<TestServer> {
   ensureWebBuild();
-  return startTestServer(env, undefined, WEB_DIST);
+  return startTestServer(env, undefined, WEB_DIST, options);
 }
 
 export interface LaunchOptions {

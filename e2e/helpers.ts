@@ -105,10 +105,11 @@ export async function login(page: Page, base: string, m: Registration): Promise<
 export function serverAndBrowser(
   launch: LaunchOptions = {},
   env: Record<string, string> = {},
+  options: Parameters<typeof startE2eServer>[1] = {},
 ): { server: TestServer; browser: Browser } {
   const live = {} as { server: TestServer; browser: Browser };
   beforeAll(async () => {
-    live.server = await startE2eServer(env);
+    live.server = await startE2eServer(env, options);
     live.browser = await launchBrowser(launch);
   }, 180_000);
   afterAll(async () => {

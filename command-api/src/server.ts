@@ -45,6 +45,7 @@ import {
   type VideoDoc,
   DATA_EXPORTS,
   type DataExportDoc,
+  type Projector,
 } from '@evo/projections';
 import {
   announceMediaTools,
@@ -82,6 +83,8 @@ export interface ServerOptions {
   port?: number;
   /** how the numeric id allocator reserves (benchmarks: other block sizes); its defaults otherwise */
   idBlocks?: IdBlocksOptions;
+  /** the read side's projectors (tests add one that fails on an event); every projector otherwise */
+  projectors?: readonly Projector[];
 }
 
 /** The URL of what `http` listens on, as bound (0.0.0.0 and :: stand for every interface). */
@@ -230,7 +233,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     role === 'embedded'
       ? new ProjectionService({
           events,
-          projectors: allProjectors,
+          projectors: options.projectors ?? allProjectors,
           generations: await openReadModelGenerations(config),
           onError: (err) => log.error({ err }, 'projection error, retrying'),
         })

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@evo/infra';
-import { startServer, type RunningServer } from '../server';
+import { startServer, type RunningServer, type ServerOptions } from '../server';
 
 export const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets');
 
@@ -45,6 +45,7 @@ export async function startTestServer(
   env: Record<string, string> = {},
   dataDir?: string,
   webDist?: string,
+  options: Pick<ServerOptions, 'projectors'> = {},
 ): Promise<TestServer> {
   const dir = dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'evo-test-')));
   const config = loadConfig({
@@ -55,7 +56,7 @@ export async function startTestServer(
     PASSWORD_RESET_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
     ...env,
   });
-  const server = await startServer({ config, port: 0, webDist });
+  const server = await startServer({ config, port: 0, webDist, ...options });
   return {
     ...server,
     dataDir: dir,

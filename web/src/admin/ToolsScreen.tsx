@@ -1,6 +1,7 @@
 import { useToast } from '../shell/toast';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { RebuildCard } from './RebuildCard';
+import { ProjectionsHealthCard } from './ProjectionsHealthCard';
 import { BroomIcon, BugIcon, DatabaseIcon } from '../shell/ui/icons';
 
 const TITLE = 'Outils';
@@ -20,7 +21,7 @@ const LATER = [
   },
 ] as const;
 
-/** /admin/tools (the product screens): clear cache (not active yet), two tools to come, and the projections rebuild. */
+/** /admin/tools (the product screens): clear cache (not active yet), two tools to come, the projections' state (resume a stopped one) and their rebuild. */
 export default function ToolsScreen() {
   const toast = useToast();
   return (
@@ -60,6 +61,9 @@ export default function ToolsScreen() {
             </article>
           </li>
         ))}
+        <li className="tool-grid__wide">
+          <ProjectionsHealthCard />
+        </li>
         <li className="tool-grid__wide">
           <RebuildCard />
         </li>

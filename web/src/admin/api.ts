@@ -12,6 +12,7 @@ import {
   LoginUnlockedAnswer,
   MessageAnswer,
   PasswordResetLinkAnswer,
+  ProjectionsHealthAnswer,
   RebuildView,
   REPORT_STATUSES,
   ReportAnsweredAnswer,
@@ -235,4 +236,14 @@ export const isRebuildElsewhere = (err: unknown): boolean => err instanceof ApiE
 /** GET /api/admin/projections/rebuild: 409 outside the embedded role (see `isRebuildElsewhere`). */
 export async function fetchRebuild(signal?: AbortSignal): Promise<RebuildState> {
   return decode(RebuildView, await api.get('/api/admin/projections/rebuild', { signal }));
+}
+
+/** GET /api/admin/projections/status → caught up, projections stopped on an event, a store that cannot be written */
+export async function fetchProjectionsHealth(signal?: AbortSignal): Promise<ProjectionsHealthAnswer> {
+  return decode(ProjectionsHealthAnswer, await api.get('/api/admin/projections/status', { signal }));
+}
+
+/** POST /api/admin/projections/:name/resume → { message } (409 while it still fails, or outside the embedded role) */
+export async function resumeProjection(name: string): Promise<MessageAnswer> {
+  return decode(MessageAnswer, await api.post(`/api/admin/projections/${encodeURIComponent(name)}/resume`));
 }

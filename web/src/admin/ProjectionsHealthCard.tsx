@@ -1,0 +1,117 @@
+import { useEffect, useId, useState } from 'react';
+import type { StoppedProjectionView } from '@evo/contracts';
+import { errorMessage } from '../api/http';
+import { useLoad } from '../api/useLoad';
+import { useConfirm } from '../shell/confirm';
+import { useToast } from '../shell/toast';
+import { fetchProjectionsHealth, resumeProjection } from './api';
+import { formatDateTime } from './format';
+import { CheckCircleIcon, DatabaseIcon, WarningIcon } from '../shell/ui/icons';
+
+const TITLE = 'État des projections';
+/** the state is looked at again this often while the screen is open */
+const POLL_MS = 10_000;
+
+/**
+ * GET /api/admin/projections/status: whether the read models follow the log, the projections
+ * stopped on an event they could not apply (event, type, error), each with "Reprendre" once the
+ * cause is fixed (POST …/:name/resume; the server answers in French when it still fails, or when
+ * the projections service of a distributed deployment owns them: `npm run replay -- --resume`).
+ */
+export function ProjectionsHealthCard() {
+  const id = useId();
+  const { data, error, loading, reload } = useLoad('projections-health', fetchProjectionsHealth);
+  useEffect(() => {
+    const timer = window.setInterval(reload, POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [reload]);
+
+  return (
+    <article className="tool-card card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="tool-card__title">
+        <DatabaseIcon className="tool-card__icon" />
+        {TITLE}
+      </h2>
+      <p className="tool-card__text">
+        Les projections tiennent à jour les modèles de lecture depuis le journal. Une projection qui échoue plusieurs
+        fois sur le même événement est arrêtée là ; les autres continuent. Corrige la cause, puis reprends-la.
+      </p>
+      {!data && loading ? <p className="rebuild-result rebuild-result--idle">Chargement…</p> : null}
+      {!data && error !== undefined ? (
+        <p className="alert alert--danger" role="alert">
+          État des projections indisponible. {errorMessage(error) ?? ''}
+        </p>
+      ) : null}
+      {data ? (
+        <>
+          <p
+            className={`rebuild-result ${data.stopped.length === 0 && !data.store_error ? 'rebuild-result--ok' : 'rebuild-result--ko'}`}
+            role="status"
+          >
+            {data.stopped.length === 0 && !data.store_error ? (
+              <CheckCircleIcon size={20} className="status-icon" />
+            ) : (
+              <WarningIcon size={20} className="status-icon" />
+            )}
+            {summary(data.caught_up, data.stopped.length)}
+          </p>
+          {data.store_error ? (
+            <p className="alert alert--danger" role="alert">
+              Les modèles de lecture ne peuvent pas être écrits : {data.store_error}. Nouvel essai automatique.
+            </p>
+          ) : null}
+          {data.stopped.length > 0 ? (
+            <ul className="stopped-list" aria-label="Projections arrêtées">
+              {data.stopped.map((s) => (
+                <StoppedRow key={s.name} stopped={s} onResumed={reload} />
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+    </article>
+  );
+}
+
+function summary(caughtUp: boolean, stopped: number): string {
+  if (stopped === 1) return '1 projection est arrêtée : les autres sont à jour.';
+  if (stopped > 1) return `${stopped} projections sont arrêtées : les autres sont à jour.`;
+  return caughtUp ? 'Toutes les projections sont à jour.' : 'Les projections rattrapent le journal…';
+}
+
+function StoppedRow({ stopped, onResumed }: { stopped: StoppedProjectionView; onResumed: () => void }) {
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [resuming, setResuming] = useState(false);
+  const resume = async () => {
+    if (
+      !(await confirm(`Reprendre la projection « ${stopped.name} » à l'événement ${stopped.position} ?`, {
+        confirmLabel: 'Reprendre',
+      }))
+    )
+      return;
+    setResuming(true);
+    try {
+      toast.success((await resumeProjection(stopped.name)).message);
+      onResumed();
+    } catch (err) {
+      toast.error('Reprise impossible.', { detail: errorMessage(err) });
+    } finally {
+      setResuming(false);
+    }
+  };
+  return (
+    <li className="stopped-projection">
+      <div className="stopped-projection__text">
+        <strong>{stopped.name}</strong>
+        <span>
+          Arrêtée à l'événement {stopped.position} ({stopped.type}) le {formatDateTime(stopped.at)}
+        </span>
+        <code className="stopped-projection__error">{stopped.error}</code>
+      </div>
+      <button type="button" className="btn btn--primary" disabled={resuming} onClick={() => void resume()}>
+        {resuming ? 'Reprise…' : 'Reprendre'}
+      </button>
+    </li>
+  );
+}
