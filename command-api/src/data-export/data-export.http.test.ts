@@ -6,7 +6,6 @@ import {
   DATA_EXPORT_TTL_MS,
   dataExportFileName,
   dataExportStream,
-  userStream,
 } from '@evo/domain';
 import { Readable } from 'node:stream';
 import { DEMO_ADMIN_EMAIL, toNewEvents } from '@evo/infra';
@@ -344,32 +343,30 @@ describe('an administrator produces a member’s archive (a request received by 
 });
 
 describe('after the account’s deletion', () => {
-  it('refuses new archives, for the member and for an administrator, and hands out no earlier one (410)', async () => {
+  it('refuses new archives, hands out no earlier one (410) and the erasure removes its file', async () => {
     const carol = await registerAndLogin(server.url);
     await t.settle();
     const carolId = await t.userId(carol.member.email);
-    const asked = await carol.client.post('/api/me/data-exports');
+    const asked = await admin.post(`/api/admin/users/${carolId}/data-exports`);
     expect(asked.status).toBe(202);
-    const url = await readyUrl(carol.client, (asked.json.export as { id: string }).id);
-    // AccountDeleted on the member's stream, as the deletion records it
-    const stream = userStream(carolId);
-    await server.deps.events.append(
-      stream,
-      toNewEvents([{ type: 'AccountDeleted', data: { userId: carolId } }], stream, {
-        userId: carolId,
-        correlationId: randomUUID(),
-        now: new Date(),
-      }),
-      'stream_exists',
-    );
-    const again = await carol.client.post('/api/me/data-exports');
-    expect(again.status).toBe(410);
-    expect(again.json).toEqual({ error: M.accountDeleted });
+    const exportId = (asked.json.export as { id: string }).id;
+    const url = await readyUrl(admin, exportId, `/api/admin/users/${carolId}/data-exports`);
+    expect(await server.deps.uploads.files.stat('exports', dataExportFileName(exportId))).toBeDefined();
+
+    const deleted = await carol.client.request('DELETE', '/api/users/me', { password: carol.member.password });
+    expect(deleted.status, deleted.text).toBe(200);
+    // her session ended with the account: she is a visitor now
+    expect((await carol.client.post('/api/me/data-exports')).status).toBe(401);
     const byAdmin = await admin.post(`/api/admin/users/${carolId}/data-exports`);
     expect(byAdmin.status).toBe(410);
     expect(byAdmin.json).toEqual({ error: M.accountDeleted });
-    const late = await download(carol.client, url);
+    const late = await download(admin, url);
     expect(late.status).toBe(410);
     expect(JSON.parse(strFromU8(late.bytes))).toEqual({ error: M.accountDeleted });
+    await eventually(
+      async () => (await server.deps.uploads.files.stat('exports', dataExportFileName(exportId))) === undefined,
+      15_000,
+      'archive erased with the account',
+    );
   });
 });

@@ -182,3 +182,9 @@ export function dataExportHandler(deps: DataExportDeps) {
     }
   };
 }
+
+/** Every archive file a member's exports may have left in the file store (their erasure removes them). */
+export async function dataExportFiles(events: EventStore, memberId: string): Promise<string[]> {
+  const { state } = await loadState(events, dataExportStream(memberId), dataExportDecider);
+  return [...state.exports.keys()].map(dataExportFileName);
+}

@@ -18,6 +18,7 @@ import {
 } from '@evo/infra';
 import type { WalletRepository } from '@evo/commands';
 import { eraseVideoFiles } from '../videos/video-files';
+import { dataExportFiles } from '../data-export/build-archive';
 
 const log = childLogger('erasure');
 
@@ -58,7 +59,8 @@ const READ_MODELS_WAIT_MS = 60_000;
  * retry or a start after `kill -9` anywhere finishes it:
  * 1. the wallet closes (forfeits, or pays out, what is left: the ledger's rule, `CloseWallet`);
  * 2. the read models have applied `AccountDeleted` (they forget the member);
- * 3. the member's files go: pictures, videos and posters (named by their events, read before 4);
+ * 3. the member's files go: pictures, videos and posters (named by their events, read before 4), and
+ *    their data archives;
  * 4. the member's key is destroyed: their events' personal fields become unreadable for good;
  * 5. `MemberErased` (the read models forget what raced in since `AccountDeleted`).
  */
@@ -84,6 +86,8 @@ export async function eraseMember(deps: ErasureDeps, userId: string): Promise<'e
   const files = await memberFiles(deps.events, userId, stream);
   for (const picture of files.pictures) await deps.files.remove('profile_pics', picture);
   for (const v of files.videos) await eraseVideoFiles(deps.files, v.videoId, v.filePath);
+  // their "Mes données" archives: a copy of all of the above
+  for (const archive of await dataExportFiles(deps.events, userId)) await deps.files.remove('exports', archive);
   await step('files');
 
   await deps.keys.destroy(userId);
