@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
-import {
-  DATA_EXPORT_MESSAGES as M,
-  DATA_EXPORT_TTL_MS,
-  dataExportFileName,
-  dataExportStream,
-} from '@evo/domain';
+import { DATA_EXPORT_MESSAGES as M, DATA_EXPORT_TTL_MS, dataExportFileName, dataExportStream } from '@evo/domain';
 import { Readable } from 'node:stream';
 import { DEMO_ADMIN_EMAIL, toNewEvents } from '@evo/infra';
 import type { DataExportsAnswer } from '@evo/contracts';
