@@ -1,6 +1,8 @@
 import type { KeyStore } from './port';
 
 type Found = Buffer | 'destroyed';
+/** remembered: the store had no key for the member */
+const NONE = 'none';
 
 /**
  * Keys kept in memory for a short while (`ttlMs`, 10 s by default), so that appends and reads ask
@@ -9,7 +11,7 @@ type Found = Buffer | 'destroyed';
  * A member without a key is not remembered: another process may make it at any time.
  */
 export class CachedKeyStore implements KeyStore {
-  private readonly cache = new Map<string, { found: Found; until: number }>();
+  private readonly cache = new Map<string, { found: Found | typeof NONE; until: number }>();
   private readonly asking = new Map<string, Promise<Found | undefined>>();
   private secret: Promise<Buffer> | undefined;
 
@@ -22,7 +24,7 @@ export class CachedKeyStore implements KeyStore {
     return (this.options.now ?? Date.now)();
   }
 
-  private remember(memberId: string, found: Found): void {
+  private remember(memberId: string, found: Found | typeof NONE): void {
     const max = this.options.maxEntries ?? 50_000;
     if (this.cache.size >= max) {
       // the oldest entry goes (Map keeps insertion order)
@@ -33,7 +35,7 @@ export class CachedKeyStore implements KeyStore {
     this.cache.set(memberId, { found, until: this.now + (this.options.ttlMs ?? 10_000) });
   }
 
-  private cached(memberId: string): Found | undefined {
+  private cached(memberId: string): Found | typeof NONE | undefined {
     const hit = this.cache.get(memberId);
     if (!hit) return undefined;
     // destroyed is for ever
@@ -47,13 +49,24 @@ export class CachedKeyStore implements KeyStore {
   /** find, one question to the store at a time per member */
   find(memberId: string): Promise<Found | undefined> {
     const hit = this.cached(memberId);
-    if (hit !== undefined) return Promise.resolve(hit);
+    if (hit !== undefined) return Promise.resolve(hit === NONE ? undefined : hit);
+    return this.ask(memberId);
+  }
+
+  /** find, asking the store even when it had no key for the member lately */
+  findFresh(memberId: string): Promise<Found | undefined> {
+    const hit = this.cached(memberId);
+    if (hit !== undefined && hit !== NONE) return Promise.resolve(hit);
+    return this.ask(memberId);
+  }
+
+  private ask(memberId: string): Promise<Found | undefined> {
     let asked = this.asking.get(memberId);
     if (!asked) {
       asked = this.inner.find(memberId).then(
         (found) => {
           this.asking.delete(memberId);
-          if (found !== undefined) this.remember(memberId, found);
+          this.remember(memberId, found ?? NONE);
           return found;
         },
         (err: unknown) => {

@@ -199,6 +199,22 @@ describe('PersonalDataEventStore', () => {
     await keys.close();
   });
 
+  it("reads a member's events another process encrypted with a key made after this one last found none", async () => {
+    const { store: a, log, keys: keysA, file } = open();
+    const keysFile = path.join(path.dirname(file), 'keys.sqlite');
+    const keysB = new CachedKeyStore(new SqliteKeyStore(keysFile));
+    const b = new PersonalDataEventStore(log, keysB);
+    // A reads a clear event of Léa's first: no key for her yet (remembered)
+    await log.append('comment-6', events('comment-6', comment(lea, 'En clair')), 'no_stream');
+    expect((await a.readStream('comment-6'))[0]!.data).toMatchObject({ content: 'En clair' });
+    // B makes her key and encrypts with it
+    await b.append('comment-7', events('comment-7', comment(lea, 'Chiffré par B')), 'no_stream');
+    expect((await a.readStream('comment-7'))[0]!.data).toMatchObject({ content: 'Chiffré par B' });
+    await keysB.close();
+    await a.close();
+    await keysA.close();
+  });
+
   it('fails loudly on an encrypted field whose owner the key store does not know (the wrong key store): never reads it as erased', async () => {
     const { store, log, keys } = open();
     await store.append('comment-7', events('comment-7', comment(lea, 'Bravo')), 'no_stream');

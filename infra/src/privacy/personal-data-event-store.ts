@@ -16,6 +16,7 @@ import type {
   SubscriptionHandle,
 } from '../eventstore/port';
 import { MemberKeyDestroyedError, type KeyStore } from '../keys/port';
+import { CachedKeyStore } from '../keys/cached-key-store';
 import { decryptField, encryptField, isEncrypted } from './field-cipher';
 
 /** An encrypted field whose owner has no key at all: the key store is not the one of this log. */
@@ -45,6 +46,11 @@ export function storedStreamId(secret: Buffer, streamId: string): string {
 
 /** stored names kept in memory (a registration asks for the same three a few times) */
 const HASHED_NAMES_KEPT = 10_000;
+/**
+ * decrypted fields kept in memory: every subscription of the process (projections, gift credits)
+ * and the commands reading a stream get the same events; each field is decrypted once for all
+ */
+const CLEAR_TEXTS_KEPT = 20_000;
 
 /**
  * The event store as every process uses it (crypto-shredding, issue 31): the personal fields of
@@ -70,6 +76,19 @@ export class PersonalDataEventStore implements EventStore {
   ) {}
 
   private readonly hashedNames = new Map<string, string>();
+  /** ciphertext → its owner, context and clear text (a ciphertext's random IV makes it unique) */
+  private readonly clearTexts = new Map<string, { owner: string; context: string; clear: string }>();
+
+  private decrypt(key: Buffer, owner: string, ctx: string, value: string): string | undefined {
+    const kept = this.clearTexts.get(value);
+    if (kept && kept.owner === owner && kept.context === ctx) return kept.clear;
+    const clear = decryptField(key, ctx, value);
+    if (clear !== undefined) {
+      if (this.clearTexts.size >= CLEAR_TEXTS_KEPT) this.clearTexts.clear();
+      this.clearTexts.set(value, { owner, context: ctx, clear });
+    }
+    return clear;
+  }
 
   private async hashed(streamId: string): Promise<string> {
     let name = this.hashedNames.get(streamId);
@@ -127,7 +146,23 @@ export class PersonalDataEventStore implements EventStore {
   async open<E extends RecordedEvent>(event: E): Promise<E> {
     const owner = personalDataOwner(event.type, event.data);
     if (owner === undefined) return event;
-    return this.openWith(event, owner, await this.keys.find(owner));
+    return this.openWith(event, owner, await this.keyOf(event, owner, await this.keys.find(owner)));
+  }
+
+  /**
+   * The owner's key as found, or, when the (cached) store had none yet the event holds a
+   * ciphertext, as the store answers now (another process may have made it since).
+   */
+  private async keyOf(
+    event: RecordedEvent,
+    owner: string,
+    found: Buffer | 'destroyed' | undefined,
+  ): Promise<Buffer | 'destroyed' | undefined> {
+    if (found !== undefined || !(this.keys instanceof CachedKeyStore)) return found;
+    const data = event.data as Record<string, unknown>;
+    for (const field in PERSONAL_FIELDS[event.type]!.fields)
+      if (isEncrypted(data[field])) return this.keys.findFresh(owner);
+    return found;
   }
 
   private openWith<E extends RecordedEvent>(event: E, owner: string, key: Buffer | 'destroyed' | undefined): E {
@@ -140,7 +175,7 @@ export class PersonalDataEventStore implements EventStore {
       else if (isEncrypted(v)) {
         if (key === undefined) throw new MissingMemberKeyError(owner, event.position);
         // a clear text that merely starts like a ciphertext (a log not migrated yet) stays as it is
-        data[field] = decryptField(key, context(event.type, field), v) ?? v;
+        data[field] = this.decrypt(key, owner, context(event.type, field), v) ?? v;
       }
     }
     return { ...event, data };
@@ -161,7 +196,10 @@ export class PersonalDataEventStore implements EventStore {
     for (let j = 0; j < out.length; j++) {
       const e = out[j]!;
       const owner = personalDataOwner(e.type, e.data);
-      if (owner !== undefined) out[j] = this.openWith(e, owner, owners.get(owner));
+      if (owner === undefined) continue;
+      let key = owners.get(owner);
+      if (key === undefined) owners.set(owner, (key = await this.keyOf(e, owner, key)));
+      out[j] = this.openWith(e, owner, key);
     }
     return out;
   }
