@@ -228,9 +228,9 @@ describe.skipIf(!!skip)('creator analytics', () => {
   it("a member gets the French refusal on someone else's analytics; an administrator reads them", async () => {
     const { context, page } = await loggedInPage(live.browser, live.server.url, bob.member, SIZES[1].viewport);
     await page.goto(`${live.server.url}/analytics?pseudo=${alice.member.pseudo}`);
-    await page.getByText('Vous ne pouvez consulter que vos propres statistiques.').waitFor();
+    await page.getByText('Tu ne peux consulter que tes propres statistiques.').waitFor();
     await page.goto(`${live.server.url}/analytics/video/${first}`);
-    await page.getByText('Vous ne pouvez consulter que vos propres statistiques.').waitFor();
+    await page.getByText('Tu ne peux consulter que tes propres statistiques.').waitFor();
     await screenshot(page, 'analytics-refused-mobile');
     await context.close();
 

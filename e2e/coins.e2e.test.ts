@@ -203,7 +203,7 @@ async function main() {
     await screenshot(pa, 'coins-13-catalogue-insufficient-to-vault');
     // the product specification's ?to= with an email still names the receiver, never shown
     await pa.goto(`${base}/catalogue?to=${encodeURIComponent(B.email)}`);
-    await until('?to= receiver', () => pa.getByText('Destinataire : le membre de votre lien').isVisible());
+    await until('?to= receiver', () => pa.getByText('Destinataire : le membre de ton lien').isVisible());
     assert.ok(!(await pa.evaluate(() => document.body.innerText)).includes(B.email), 'email not shown');
     // a fresh visit (the same URL again would be a reload, which keeps the ?to= receiver)
     await pa.goto(`${base}/coffre`);

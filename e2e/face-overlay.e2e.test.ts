@@ -36,7 +36,7 @@ const SCREEN_LEFT_EYE = [33, 133, 159, 145] as const;
 const SCREEN_RIGHT_EYE = [263, 362, 386, 374] as const;
 /** the product business constants: the 100x60 overlay's eye midpoint (see web/public/filters/*.svg) sits on the eyes' midpoint. */
 const OVERLAY_EYE_ANCHOR = { x: 50, y: 36 };
-const FACE_SEEN = 'Visage détecté : le filtre suit vos yeux.';
+const FACE_SEEN = 'Visage détecté : le filtre suit tes yeux.';
 const NO_FACE = 'Aucun visage détecté.';
 
 /** Generous waits: Face Mesh's wasm on a loaded 2-core machine. */

@@ -86,7 +86,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await page.waitForURL((u) => u.searchParams.get('avec') === bob.member.pseudo);
     const thread = page.getByRole('log', { name: `Messages avec @${bob.member.pseudo}` });
     await thread.getByText('Prends de quoi réparer').waitFor();
-    const box = page.getByRole('textbox', { name: `Votre réponse à @${bob.member.pseudo}` });
+    const box = page.getByRole('textbox', { name: `Ta réponse à @${bob.member.pseudo}` });
     const sendButton = page.getByRole('button', { name: 'Envoyer', exact: true });
     // a blank reply is not sent (the next one is the first request)
     await box.fill('   ');
@@ -171,7 +171,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     // emma, whom I do not follow: the reply box is disabled, with the reason
     await page.locator('.inbox__item', { hasText: `@${emma.member.pseudo}` }).click();
     await page.getByText(MUST_FOLLOW).waitFor();
-    expect(await page.getByRole('textbox', { name: `Votre réponse à @${emma.member.pseudo}` }).isDisabled()).toBe(true);
+    expect(await page.getByRole('textbox', { name: `Ta réponse à @${emma.member.pseudo}` }).isDisabled()).toBe(true);
     await screenshot(page, 'messages-must-follow', { fullPage: false });
     expect(realErrors(errors)).toEqual([]);
     await context.close();
@@ -201,7 +201,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     // bubbles at most 70 % of the thread's width
     await page.goto(`${live.server.url}/messages/${bob.member.pseudo}`);
     const thread = page.getByRole('log', { name: `Messages avec @${bob.member.pseudo}` });
-    const box = page.getByRole('textbox', { name: `Votre réponse à @${bob.member.pseudo}` });
+    const box = page.getByRole('textbox', { name: `Ta réponse à @${bob.member.pseudo}` });
     await expect.poll(() => box.isEnabled()).toBe(true);
     await page.waitForLoadState('networkidle');
     await box.fill('On se retrouve au col ? Je serai là vers dix heures avec tout le matériel.');
@@ -244,7 +244,7 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     expect(
       await page.getByRole('link', { name: `Envoyer un cadeau à @${bob.member.pseudo}` }).getAttribute('href'),
     ).toBe(`/catalogue?receiver=${bob.member.pseudo}`);
-    const box = page.getByRole('textbox', { name: `Votre message à @${bob.member.pseudo}` });
+    const box = page.getByRole('textbox', { name: `Ton message à @${bob.member.pseudo}` });
     await expect.poll(() => box.isEnabled()).toBe(true);
     const sendButton = page.getByRole('button', { name: 'Envoyer', exact: true });
     await sendButton.click();

@@ -157,13 +157,13 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await follow(b, a.member);
       const { context, page } = await loggedIn(a, size.viewport);
       await page.goto(`${live.server.url}/send-message/${b.member.pseudo}`);
-      const box = page.getByLabel(`Votre message à @${b.member.pseudo}`);
+      const box = page.getByLabel(`Ton message à @${b.member.pseudo}`);
       await expect.poll(() => box.isEnabled()).toBe(true);
       await box.fill('Premier message');
       await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
       // the product's /messages, with this conversation open: the thread and its reply box
       await page.waitForURL((u) => u.pathname === '/messages');
-      await page.getByLabel(`Votre réponse à @${b.member.pseudo}`).waitFor();
+      await page.getByLabel(`Ta réponse à @${b.member.pseudo}`).waitFor();
       await expect
         .poll(() => page.locator('.bubble, .message', { hasText: 'Premier message' }).count())
         .toBeGreaterThan(0);
@@ -174,7 +174,7 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       expect((await b.client.put('/api/notifications/read-all')).status).toBeLessThan(300);
       const reader = await loggedIn(b, size.viewport);
       await reader.page.goto(`${live.server.url}/messages/${a.member.pseudo}`);
-      await reader.page.getByLabel(`Votre réponse à @${a.member.pseudo}`).waitFor();
+      await reader.page.getByLabel(`Ta réponse à @${a.member.pseudo}`).waitFor();
       await reader.page.waitForLoadState('networkidle');
       const sent = await a.client.post('/api/messages', {
         senderEmail: a.member.email,

@@ -54,7 +54,7 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       await card.getByText(SANCTION).waitFor();
       expect(await card.getByText('En vigueur').isVisible()).toBe(true);
       await card.getByRole('button', { name: 'Contester la décision' }).click();
-      await card.getByLabel('Pourquoi contestez-vous cette décision ?').fill('Ma vidéo montre un tutoriel de cuisine.');
+      await card.getByLabel('Pourquoi contestes-tu cette décision ?').fill('Ma vidéo montre un tutoriel de cuisine.');
       await screenshot(page, `e2e-moderation-appeal-form-${size.name}`, { fullPage: false });
       await card.getByRole('button', { name: 'Envoyer la contestation' }).click();
       await card.getByText('Contestation en attente de réponse').waitFor();
@@ -131,9 +131,9 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       await m.page.goto(`${live.server.url}/video/${videoId}`);
       const notice = m.page.locator('.comments .restriction-notice');
       await notice
-        .getByText(/^Restriction en cours : vous ne pouvez pas commenter jusqu'au .+\. Motif : Insultes répétées$/)
+        .getByText(/^Restriction en cours : tu ne peux pas commenter jusqu'au .+\. Motif : Insultes répétées$/)
         .waitFor();
-      expect(await m.page.getByLabel('Votre commentaire').isDisabled()).toBe(true);
+      expect(await m.page.getByLabel('Ton commentaire').isDisabled()).toBe(true);
       expect(await m.page.getByRole('button', { name: 'Envoyer', exact: true }).isDisabled()).toBe(true);
       await clearOfTheBottomBar(m.page, notice);
       await clearOfTheBottomBar(m.page, m.page.getByRole('button', { name: 'Envoyer', exact: true }));
@@ -149,13 +149,13 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
       await m.page.goto(`${live.server.url}/send-message/${authors[size.name].member.pseudo}`);
       const messageNotice = m.page.locator('.composer .restriction-notice');
       await messageNotice
-        .getByText(/^Restriction en cours : vous ne pouvez pas écrire des messages privés jusqu'au /)
+        .getByText(/^Restriction en cours : tu ne peux pas écrire des messages privés jusqu'au /)
         .waitFor();
       expect(await m.page.getByRole('button', { name: 'Envoyer' }).isDisabled()).toBe(true);
       expect(await sidewaysOverflow(m.page)).toBeLessThanOrEqual(0);
       await screenshot(m.page, `e2e-moderation-restricted-message-${size.name}`, { fullPage: false });
       await m.page.goto(`${live.server.url}/upload`);
-      await m.page.getByText(/^Restriction en cours : vous ne pouvez pas publier des vidéos jusqu'au /).waitFor();
+      await m.page.getByText(/^Restriction en cours : tu ne peux pas publier des vidéos jusqu'au /).waitFor();
       expect(await m.page.getByRole('button', { name: 'Publier' }).isDisabled()).toBe(true);
       expect(await sidewaysOverflow(m.page)).toBeLessThanOrEqual(0);
       await screenshot(m.page, `e2e-moderation-restricted-upload-${size.name}`, { fullPage: false });
@@ -177,7 +177,7 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.waitForURL((u) => u.pathname !== '/login');
     await page.goto(`${live.server.url}/video/${videoId}`);
-    const box = page.getByLabel('Votre commentaire');
+    const box = page.getByLabel('Ton commentaire');
     await box.waitFor();
     await box.fill('Je tape un commentaire…');
     const made = await admin.post('/api/admin/restrictions', {
@@ -189,9 +189,7 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
     expect(made.status).toBe(201);
     await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
     const notice = page.locator('.comments .restriction-notice');
-    await notice
-      .getByText(/^Restriction en cours : vous ne pouvez pas commenter jusqu'au .+\. Motif : Spam$/)
-      .waitFor();
+    await notice.getByText(/^Restriction en cours : tu ne peux pas commenter jusqu'au .+\. Motif : Spam$/).waitFor();
     // the text typed is kept, the composer is now disabled
     expect(await box.inputValue()).toBe('Je tape un commentaire…');
     await expect.poll(() => box.isDisabled()).toBe(true);

@@ -277,7 +277,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     const { page } = await newPage(context);
     await page.goto(`${live.server.url}/`);
     const section = page.getByRole('region', { name: 'Vidéos à découvrir' });
-    await section.getByText('Connectez-vous pour voir les vidéos').waitFor();
+    await section.getByText('Connecte-toi pour voir les vidéos').waitFor();
     expect(await section.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
     await context.close();
   }, 60_000);
@@ -285,7 +285,7 @@ describe.skipIf(!!skip)('one navigation at every size, and a way to create from 
     it(`on the video page: the comment placeholder fits, "Supprimer" stays in the side bar, a toast leaves the top bar free (${size.name})`, async () => {
       const { context, page, errors } = await loggedIn(member, size);
       await page.goto(`${live.server.url}/video/${ownVideoId}`);
-      const box = page.getByLabel('Votre commentaire');
+      const box = page.getByLabel('Ton commentaire');
       await box.waitFor();
 
       // the placeholder is drawn on one line inside the input, not cut off

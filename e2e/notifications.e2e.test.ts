@@ -103,7 +103,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     await expect.poll(() => panel.locator('.notif').count(), { timeout: 15_000 }).toBe(4);
     await expect.poll(() => badge(page).textContent()).toBe('4');
     const fresh = panel.locator('.notif').first();
-    expect(await fresh.textContent()).toContain(`${carol.member.pseudo} a commenté votre vidéo`);
+    expect(await fresh.textContent()).toContain(`${carol.member.pseudo} a commenté ta vidéo`);
     await fresh.getByText('Non lue').waitFor();
     // read on another device: the item loses its mark, the badge goes down
     const id = Math.max(...(await notifications(me)).filter((n) => n.type === 'comment').map((n) => n.id));

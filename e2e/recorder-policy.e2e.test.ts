@@ -11,7 +11,7 @@ import { browserSkipReason, launchBrowser, screenshot, startE2eServer } from './
  * page keeps it, and the app's links to it load that page as a new document.
  */
 const skip = browserSkipReason();
-const FACE_SEEN = 'Visage détecté : le filtre suit vos yeux.';
+const FACE_SEEN = 'Visage détecté : le filtre suit tes yeux.';
 
 describe.skipIf(!!skip)('the recorder page alone may eval', () => {
   let server: TestServer;

@@ -68,7 +68,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     await page.goto(`${live.server.url}/video/${videoId}`);
     await page.getByRole('button', { name: 'Signaler' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Pourquoi signalez-vous cette vidéo ? (facultatif)').waitFor();
+    await dialog.getByText('Pourquoi signales-tu cette vidéo ? (facultatif)').waitFor();
     await dialog.getByLabel('Spam ou arnaque').check();
     await screenshot(page, 'e2e-report-reasons-mobile', { fullPage: false });
     await dialog.getByRole('button', { name: 'Signaler' }).click();
@@ -85,13 +85,13 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     it(`the single video page shows its comment thread (${size.name})`, async () => {
       const { context, page } = await loggedIn(friend.member, size.viewport);
       await page.goto(`${live.server.url}/video/${videoId}`);
-      const box = page.getByLabel('Votre commentaire');
+      const box = page.getByLabel('Ton commentaire');
       await box.waitFor();
       await box.fill(`Bravo (${size.name})`);
       await page.getByRole('button', { name: 'Envoyer', exact: true }).click();
       await expect.poll(() => page.getByText(`Bravo (${size.name})`).isVisible()).toBe(true);
       // the thread stays open after sending
-      expect(await page.getByLabel('Votre commentaire').isVisible()).toBe(true);
+      expect(await page.getByLabel('Ton commentaire').isVisible()).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
         0,
       );

@@ -36,7 +36,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
 
   it('A cannot message B before following; A follows B from the suggestions and B’s bell updates live', async () => {
     await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
-    const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
+    const box = pa.getByLabel(`Ton message à @${b.pseudo}`);
     await box.waitFor();
     expect(await box.isDisabled()).toBe(true);
 
@@ -56,7 +56,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
       .getByRole('button', { name: /^Commentaires/ })
       .first()
       .click();
-    await pa.getByLabel('Votre commentaire').fill('Superbe vidéo !');
+    await pa.getByLabel('Ton commentaire').fill('Superbe vidéo !');
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await expect.poll(() => badge(pb), { timeout: 10_000 }).toBe('2');
 
@@ -66,7 +66,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
       .first()
       .click();
     await pb.getByRole('button', { name: `Répondre à @${a.pseudo}` }).click();
-    await pb.getByLabel(`Votre réponse à @${a.pseudo}`).fill('Merci beaucoup !');
+    await pb.getByLabel(`Ta réponse à @${a.pseudo}`).fill('Merci beaucoup !');
     await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
     // the panel closes after sending; reopen and check the thread
     await pb
@@ -77,7 +77,7 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
     await expect.poll(() => replies.getByText('Merci beaucoup !').isVisible()).toBe(true);
     // a reply to the reply attaches to the top-level comment
     await pb.getByRole('button', { name: `Répondre à @${b.pseudo}` }).click();
-    await pb.getByLabel(`Votre réponse à @${b.pseudo}`).fill('Et une autre réponse');
+    await pb.getByLabel(`Ta réponse à @${b.pseudo}`).fill('Et une autre réponse');
     await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
     await pb
       .getByRole('button', { name: /^Commentaires \(3\)/ })
@@ -102,9 +102,9 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
 
   it('an insult is refused with the exact text; a normal message arrives live in B’s open conversation', async () => {
     await pb.goto(`${live.server.url}/messages/${a.pseudo}`);
-    await pb.getByLabel(`Votre réponse à @${a.pseudo}`).waitFor();
+    await pb.getByLabel(`Ta réponse à @${a.pseudo}`).waitFor();
     await pa.goto(`${live.server.url}/send-message/${b.pseudo}`);
-    const box = pa.getByLabel(`Votre message à @${b.pseudo}`);
+    const box = pa.getByLabel(`Ton message à @${b.pseudo}`);
     await expect.poll(() => box.isEnabled()).toBe(true);
     await box.fill('Espèce de connard');
     await pa.getByRole('button', { name: 'Envoyer', exact: true }).click();

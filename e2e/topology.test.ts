@@ -641,7 +641,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
         'a 503 while Redis is away',
         10_000,
       );
-      expect(down.json).toEqual({ error: 'Service momentanément indisponible, réessayez dans quelques instants.' });
+      expect(down.json).toEqual({ error: 'Service momentanément indisponible, réessaie dans quelques instants.' });
       // what does not need Redis keeps answering, and the process stays up
       expect((await fetch(`${urlC}/health`)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 2000));

@@ -88,7 +88,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
     for (const { name, viewport } of SIZES) {
       const page = await pageFor(a.member, viewport);
       await page.goto(`${server.url}/messages/${b.member.pseudo}`);
-      const input = page.getByLabel(`Votre réponse à @${b.member.pseudo}`);
+      const input = page.getByLabel(`Ta réponse à @${b.member.pseudo}`);
       await input.waitFor();
       await expect.poll(() => page.getByText('Message 14', { exact: true }).isVisible()).toBe(true);
       await page.waitForLoadState('networkidle');
@@ -128,7 +128,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
     const profile = await a.client.get(`/api/users/profile/${a.member.pseudo}`);
     const videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
     expect((await b.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
-    const liked = `${b.member.pseudo} a aimé votre vidéo`;
+    const liked = `${b.member.pseudo} a aimé ta vidéo`;
     const texts = (page: Page, scope: string) =>
       page
         .locator(`${scope} .notif__text, ${scope} .notif__open`)
@@ -145,7 +145,7 @@ describe.skipIf(!!skip)('issue 12: what members see (desktop 1280x800, mobile 39
       await page.goto(`${server.url}/notifications`);
       await expect.poll(() => texts(page, 'main')).toContain(liked);
       const all = await texts(page, 'main');
-      expect(all).toContain(`${b.member.pseudo} vous a envoyé un message`);
+      expect(all).toContain(`${b.member.pseudo} t'a envoyé un message`);
       for (const text of all) {
         expect(text.split(b.member.pseudo).length - 1, `"${text}" on /notifications at ${name}`).toBeLessThanOrEqual(1);
       }

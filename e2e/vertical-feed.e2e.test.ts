@@ -368,7 +368,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
       const feedBox = await boxOf(page.locator('.feed'));
       expect(sheetBox.top).toBeGreaterThanOrEqual(feedBox.top - 0.5);
       expect(sheetBox.bottom).toBeLessThanOrEqual(feedBox.bottom + 0.5);
-      await sheet.getByRole('textbox', { name: 'Votre commentaire' }).fill('Superbe vidéo !');
+      await sheet.getByRole('textbox', { name: 'Ton commentaire' }).fill('Superbe vidéo !');
       await shot(page, `feed-comments-${size.name}`);
       await sheet.getByRole('button', { name: 'Envoyer', exact: true }).click();
       await sheet.getByText('Superbe vidéo !').first().waitFor();
@@ -445,7 +445,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
         .isVisible(),
     ).toBe(true);
     for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowDown');
-    await page.getByText('Vous avez tout vu pour le moment.').waitFor();
+    await page.getByText('Tu as tout vu pour le moment.').waitFor();
     await page.waitForTimeout(600); // the last scroll ends
     await shot(page, 'feed-end-desktop');
     // never more than two videos loaded on the way

@@ -18,7 +18,7 @@ export const CACHE_OTHER = 'public, max-age=3600';
 export const CACHE_PAGE = 'no-cache';
 
 /** what a link to any page shows where it is shared */
-export const SITE_DESCRIPTION = 'EVO : partagez vos vidéos, vos lives et vos moments entre amis.';
+export const SITE_DESCRIPTION = 'EVO : partage tes vidéos, tes lives et tes moments entre amis.';
 
 /**
  * The built web app (web/dist): its files as the build precompressed them (`.br`, then `.gz`, as

@@ -9,7 +9,7 @@ const CHECKED = 'adminChecked';
 const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
 
 /**
- * Every administrator call: 401 'Vous devez être connecté.' without a session, 403 'Accès réservé
+ * Every administrator call: 401 'Tu dois être connecté(e).' without a session, 403 'Accès réservé
  * aux administrateurs.' for members. Reads take the role from the users read model (`is_admin`);
  * commands from the member's own stream (the user decider's state), never from a read model. A
  * request checked once (the `/api/admin` prefix guard) is not checked again by its route.

@@ -7,8 +7,8 @@ import { requireAuth } from '../http/session';
 import { sessionUser } from '../http/actor';
 
 export const ANALYTICS_MESSAGES = {
-  badPeriod: 'Période invalide : choisissez 7, 30 ou 60 jours.',
-  notYours: 'Vous ne pouvez consulter que vos propres statistiques.',
+  badPeriod: 'Période invalide : choisis 7, 30 ou 60 jours.',
+  notYours: 'Tu ne peux consulter que tes propres statistiques.',
   userNotFound: 'Utilisateur introuvable.',
   videoNotFound: 'Vidéo introuvable.',
 } as const;

@@ -79,7 +79,7 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
         type: 'comment',
         sender_email: fan.member.email,
         sender_pseudo: fan.member.pseudo,
-        message: `${fan.member.pseudo} a commenté votre vidéo`,
+        message: `${fan.member.pseudo} a commenté ta vidéo`,
         video_id: videoId,
         seen: 0,
         created_at: expect.any(String),
@@ -92,7 +92,7 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     await t.expectRefused(
       () => comment(new Client(server.url), videoId, { content: 'x' }),
       401,
-      'Vous devez être connecté.',
+      'Tu dois être connecté(e).',
     );
     await t.expectRefused(
       () => comment(c, videoId, { userEmail: owner.member.email, content: 'x' }),

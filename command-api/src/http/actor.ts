@@ -14,7 +14,7 @@ import { currentUserId } from './session';
  */
 export const ACTOR_MESSAGES = {
   /** a session whose member is not (or no longer) known */
-  sessionExpired: 'Session expirée, reconnectez-vous.',
+  sessionExpired: 'Session expirée, reconnecte-toi.',
   userNotFound: 'Utilisateur introuvable.',
   /** the request names someone else as who acts (see NOT_YOURS) */
   actionForbidden: NOT_YOURS.action,

@@ -178,7 +178,7 @@ describe('each path alone: many members on one video or one creator at once', ()
     expect(reports.filter((a) => a.status === 201)).toHaveLength(CROWD);
     const refused = reports.filter((a) => a.status !== 201);
     expect(refused).toHaveLength(CROWD);
-    for (const r of refused) expect(r.json).toEqual({ error: 'Vous avez déjà signalé cette vidéo.' });
+    for (const r of refused) expect(r.json).toEqual({ error: 'Tu as déjà signalé cette vidéo.' });
     await settle();
     const listed = (await admin.get('/api/admin/reports?limit=500')).json as unknown as Array<{ video_id: number }>;
     expect(listed.filter((r) => r.video_id === videoId)).toHaveLength(CROWD);

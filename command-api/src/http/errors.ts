@@ -13,11 +13,11 @@ export const MESSAGES = {
   notFound: 'Ressource introuvable.',
   unexpectedFile: 'Fichier inattendu dans le formulaire.',
   badForm: 'Formulaire invalide.',
-  unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
-  busy: 'Trop de modifications simultanées, réessayez dans quelques instants.',
+  unavailable: 'Service momentanément indisponible, réessaie dans quelques instants.',
+  busy: 'Trop de modifications simultanées, réessaie dans quelques instants.',
   idempotencyKeyTooLong:
     "L'en-tête Idempotency-Key ne doit pas dépasser 200 caractères : choisissez une clé plus courte (un UUID suffit).",
-  diskFull: "Espace disque insuffisant sur le serveur : rien n'a été enregistré, réessayez plus tard.",
+  diskFull: "Espace disque insuffisant sur le serveur : rien n'a été enregistré, réessaie plus tard.",
 } as const;
 
 /** seconds a client should wait before retrying a request answered 503 */

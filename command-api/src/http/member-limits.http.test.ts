@@ -50,7 +50,7 @@ const expectFrench429 = (
   const seconds = Number(refused!.headers.get('retry-after'));
   expect(seconds).toBeGreaterThan(0);
   expect(seconds).toBeLessThanOrEqual(windowMs / 1000);
-  expect(refused!.json.error).toMatch(new RegExp(`^${message} Réessayez dans \\d+ (s|min|h)\\.$`));
+  expect(refused!.json.error).toMatch(new RegExp(`^${message} Réessaie dans \\d+ (s|min|h)\\.$`));
 };
 
 describe('per-member write limits', () => {

@@ -36,11 +36,11 @@ export const MEMBER_WRITE_LIMITS = {
 export type MemberWrite = keyof typeof MEMBER_WRITE_LIMITS;
 
 export const MEMBER_LIMIT_MESSAGES: Record<MemberWrite, string> = {
-  comment: 'Vous commentez trop vite.',
-  message: 'Vous envoyez trop de messages.',
-  upload: 'Vous publiez trop de vidéos.',
-  report: 'Vous signalez trop de vidéos.',
-  gift: 'Vous envoyez trop de cadeaux.',
+  comment: 'Tu commentes trop vite.',
+  message: 'Tu envoies trop de messages.',
+  upload: 'Tu publies trop de vidéos.',
+  report: 'Tu signales trop de vidéos.',
+  gift: 'Tu envoies trop de cadeaux.',
 };
 
 /** The daily quota of video bytes a member may upload (UPLOAD_MB_PER_DAY). */
@@ -65,7 +65,7 @@ export class TooManyError extends HttpError {
     message: string,
     readonly retryAfterMs: number,
   ) {
-    super(429, `${message} Réessayez dans ${frenchWait(retryAfterMs)}.`);
+    super(429, `${message} Réessaie dans ${frenchWait(retryAfterMs)}.`);
   }
 }
 

@@ -29,7 +29,7 @@ declare module 'express-serve-static-core' {
 }
 
 export const AUTH_MESSAGES = {
-  unauthenticated: 'Vous devez être connecté.',
+  unauthenticated: 'Tu dois être connecté(e).',
   adminOnly: 'Accès réservé aux administrateurs.',
 } as const;
 

@@ -136,7 +136,7 @@ export function createSocketServer(
     sessions
       .fromCookieHeader(socket.handshake.headers.cookie)
       .then(async (session) => {
-        if (!session) return next(handshakeError('Vous devez être connecté.', 401));
+        if (!session) return next(handshakeError('Tu dois être connecté(e).', 401));
         socket.data.userId = session.data.userId;
         socket.data.sessionId = session.id;
         await socket.join(sessionRoom(session.id));

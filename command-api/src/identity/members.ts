@@ -44,7 +44,7 @@ export async function requireMemberBy(events: EventStore, kind: 'email' | 'pseud
   return m;
 }
 
-/** The registered member behind a session: 401 'Vous devez être connecté.' when there is none. */
+/** The registered member behind a session: 401 'Tu dois être connecté(e).' when there is none. */
 export async function sessionMember(events: EventStore, userId: string): Promise<Member> {
   const member = await loadMember(events, userId);
   if (!member) throw new DomainError(AUTH_MESSAGES.unauthenticated, 'unauthenticated');

@@ -46,10 +46,10 @@ import { PasswordResets, siteBase } from './password-reset';
 import { deleteAccount } from './account-deletion';
 
 export const AUTH_ROUTE_MESSAGES = {
-  tooManyAttempts: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
-  tooManyRegistrations: "Trop d'inscriptions depuis cette adresse. Réessayez plus tard.",
+  tooManyAttempts: 'Trop de tentatives de connexion. Réessaie dans quelques minutes.',
+  tooManyRegistrations: "Trop d'inscriptions depuis cette adresse. Réessaie plus tard.",
   logoutNotRecorded:
-    "Espace disque insuffisant sur le serveur : la déconnexion n'a pas pu être enregistrée, vous êtes toujours connecté. Réessayez plus tard.",
+    "Espace disque insuffisant sur le serveur : la déconnexion n'a pas pu être enregistrée, tu es toujours connecté(e). Réessaie plus tard.",
   registered: '✅ Compte créé avec succès ! Vous pouvez vous connecter.',
   userNotFound: 'Utilisateur introuvable.',
 } as const;

@@ -1037,7 +1037,7 @@ describe('push', () => {
     expect(notifications[0]).toMatchObject({
       type: 'gift',
       sender_email: a.member.email,
-      message: `${a.member.pseudo} vous a envoyé un cadeau : ❤️ Cœur`,
+      message: `${a.member.pseudo} t'a envoyé un cadeau : ❤️ Cœur`,
     });
   });
 });

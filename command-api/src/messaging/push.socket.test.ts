@@ -59,7 +59,7 @@ describe('live push', () => {
     const socket = connect(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
     sockets.push(socket);
     const err = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
-    expect(err.message).toBe('Vous devez être connecté.');
+    expect(err.message).toBe('Tu dois être connecté(e).');
   });
 
   it('pushes notification:new to the video owner when someone comments, then notification:unread on reads', async () => {
@@ -81,7 +81,7 @@ describe('live push', () => {
         type: 'comment',
         sender_email: alice.member.email,
         sender_pseudo: alice.member.pseudo,
-        message: `${alice.member.pseudo} a commenté votre vidéo`,
+        message: `${alice.member.pseudo} a commenté ta vidéo`,
         video_id: videoId,
         seen: 0,
         created_at: expect.any(String),

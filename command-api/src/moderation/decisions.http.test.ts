@@ -313,11 +313,9 @@ describe('restrictions', () => {
       { id, scopes: ['comment', 'message'], ends_at: expect.any(String), reason: 'Insultes répétées' },
     ]);
     expect(me.blocked.comment).toMatch(
-      /^Restriction en cours : vous ne pouvez pas commenter jusqu'au .+\. Motif : Insultes répétées$/,
+      /^Restriction en cours : tu ne peux pas commenter jusqu'au .+\. Motif : Insultes répétées$/,
     );
-    expect(me.blocked.message).toMatch(
-      /^Restriction en cours : vous ne pouvez pas écrire des messages privés jusqu'au /,
-    );
+    expect(me.blocked.message).toMatch(/^Restriction en cours : tu ne peux pas écrire des messages privés jusqu'au /);
     expect(me.blocked.upload).toBeUndefined();
     // the server refuses with the same words, and nothing is appended
     await t.expectRefused(() => comment(talker, videoId), 403, me.blocked.comment);
@@ -361,7 +359,7 @@ describe('restrictions', () => {
     await t.expectRefused(
       () => author.client.post('/api/videos/upload', f),
       403,
-      "Restriction en cours : vous ne pouvez pas publier des vidéos jusqu'à nouvel ordre. Motif : Vidéos volées",
+      "Restriction en cours : tu ne peux pas publier des vidéos jusqu'à nouvel ordre. Motif : Vidéos volées",
     );
     // appealed like a decision, reversed: lifted
     const id = made.json.id as string;

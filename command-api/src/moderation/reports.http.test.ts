@@ -173,7 +173,7 @@ describe('the report workflow, end to end', () => {
       expect.objectContaining({ type: 'report_update', message: sanction, video_id: videoId, sender_email: '' }),
     ]);
     expect(reporterNotes.map((n) => n.notification)).toEqual([
-      expect.objectContaining({ type: 'report_update', message: 'Votre signalement a été traité.', video_id: videoId }),
+      expect.objectContaining({ type: 'report_update', message: 'Ton signalement a été traité.', video_id: videoId }),
     ]);
     await eventually(() => adminPushes.length >= 2, 5000, 'report:updated pushes');
     expect(adminPushes.map((p) => [p.id, p.status])).toEqual([
@@ -194,11 +194,7 @@ describe('the report workflow, end to end', () => {
     // the report is closed: the reporter may report the video again
     const again = await reporter.client.post(`/api/report/${videoId}`, { reason: 'Toujours choquant' });
     expect(again.status).toBe(201);
-    await t.expectRefused(
-      () => reporter.client.post(`/api/report/${videoId}`),
-      409,
-      'Vous avez déjà signalé cette vidéo.',
-    );
+    await t.expectRefused(() => reporter.client.post(`/api/report/${videoId}`), 409, 'Tu as déjà signalé cette vidéo.');
 
     // hidden: gone for members (feeds, suggestions, profile, counters, the video itself), not for administrators
     const hidden = await admin.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' });

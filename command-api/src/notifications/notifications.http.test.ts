@@ -53,15 +53,15 @@ describe('GET /api/notifications', () => {
       {
         id: ids.comment,
         type: 'comment',
-        message: `${alice.member.pseudo} a commenté votre vidéo`,
+        message: `${alice.member.pseudo} a commenté ta vidéo`,
         video_id: v,
         ...sender,
       },
-      { id: ids.like, type: 'like', message: `${alice.member.pseudo} a aimé votre vidéo`, video_id: v, ...sender },
+      { id: ids.like, type: 'like', message: `${alice.member.pseudo} a aimé ta vidéo`, video_id: v, ...sender },
       {
         id: ids.follow,
         type: 'follow',
-        message: `${alice.member.pseudo} s'est abonné(e) à vous`,
+        message: `${alice.member.pseudo} s'est abonné(e) à toi`,
         video_id: 0,
         ...sender,
       },
@@ -174,7 +174,7 @@ describe('reading and deleting notifications', () => {
     expect((await list(bob))[0]).toMatchObject({
       type: 'message',
       seen: 0,
-      message: `${alice.member.pseudo} vous a envoyé un message`,
+      message: `${alice.member.pseudo} t'a envoyé un message`,
     });
   });
 

@@ -13,7 +13,7 @@ export const COMMENT_LIMITS = { contentMax: 1000 } as const;
 export const COMMENT_MESSAGES = {
   empty: 'Le commentaire ne peut pas être vide.',
   tooLong: `Le commentaire ne doit pas dépasser ${COMMENT_LIMITS.contentMax} caractères.`,
-  parentNotFound: 'Le commentaire auquel vous répondez est introuvable.',
+  parentNotFound: 'Le commentaire auquel tu réponds est introuvable.',
   alreadyPosted: 'Ce commentaire existe déjà.',
   videoNotFound: VIDEO_MESSAGES.notFound,
   notAllowed: NOT_YOURS.action,

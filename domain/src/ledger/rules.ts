@@ -12,7 +12,7 @@ export const LEDGER_MESSAGES = {
   insufficient: 'Solde insuffisant.',
   notWithdrawable:
     'Solde retirable insuffisant : seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.',
-  selfGift: 'Vous ne pouvez pas vous offrir un cadeau.',
+  selfGift: "Tu ne peux pas t'offrir un cadeau.",
   receiverNotFound: 'Destinataire introuvable.',
   receiverRequired: '⚠️ Aucun destinataire.',
   receiverMismatch: "Le pseudo et l'adresse du destinataire ne désignent pas le même membre.",
@@ -29,7 +29,7 @@ export const LEDGER_MESSAGES = {
   packNotFound: 'Pack introuvable.',
   balanceTooLarge: 'Solde maximal atteint.',
   idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
-  purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessayez dans un instant.',
+  purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessaie dans un instant.',
   paymentDeclined: 'Paiement refusé.',
   actionForbidden: NOT_YOURS.action,
   freeCoinsDisabled: "L'ajout de coins gratuits est désactivé sur cette plateforme.",

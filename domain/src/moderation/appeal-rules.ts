@@ -72,15 +72,15 @@ export function frenchDateTime(iso: string | Date): string {
 
 export const APPEAL_MESSAGES = {
   decisionNotFound: 'Décision introuvable.',
-  notYours: 'Vous ne pouvez contester que les décisions qui vous concernent.',
-  alreadyAppealed: 'Vous avez déjà contesté cette décision : une seule contestation est possible.',
+  notYours: 'Tu ne peux contester que les décisions qui te concernent.',
+  alreadyAppealed: 'Tu as déjà contesté cette décision : une seule contestation est possible.',
   noLongerInForce: "Cette décision a été annulée ou remplacée depuis : il n'y a plus rien à contester.",
   restrictionOver: "Cette restriction est terminée : il n'y a plus rien à contester.",
   deadlinePassed: (deadline: Date) =>
     `Le délai pour contester cette décision (${APPEAL_WINDOW_MONTHS} mois) est dépassé depuis le ${frenchDateTime(deadline)}.`,
-  textRequired: 'Expliquez en quelques mots pourquoi vous contestez la décision.',
-  textTooLong: `Votre contestation ne doit pas dépasser ${APPEAL_TEXT_MAX} caractères.`,
-  appealSent: 'Contestation envoyée. Un administrateur vous répondra.',
+  textRequired: 'Explique en quelques mots pourquoi tu contestes la décision.',
+  textTooLong: `Ta contestation ne doit pas dépasser ${APPEAL_TEXT_MAX} caractères.`,
+  appealSent: 'Contestation envoyée. Un administrateur te répondra.',
   appealNotFound: 'Contestation introuvable.',
   alreadyAnswered: 'Cette contestation a déjà reçu une réponse.',
   answerRequired: "La réponse à l'auteur est obligatoire.",
@@ -90,8 +90,8 @@ export const APPEAL_MESSAGES = {
   /** notifications to the member */
   decided: (outcome: AppealOutcome, answer: string) =>
     outcome === 'annulée'
-      ? `Votre contestation a été acceptée : la décision est annulée. Réponse : ${answer}`
-      : `Votre contestation a été examinée : la décision est maintenue. Réponse : ${answer}`,
+      ? `Ta contestation a été acceptée : la décision est annulée. Réponse : ${answer}`
+      : `Ta contestation a été examinée : la décision est maintenue. Réponse : ${answer}`,
 } as const;
 
 export const RESTRICTION_MESSAGES = {
@@ -111,15 +111,15 @@ export const RESTRICTION_MESSAGES = {
   lifted: 'Restriction levée.',
   /** the 403 of a restricted action: which restriction, until when, why */
   refused: (scope: RestrictionScope, endsAt: string | null, reason: string) =>
-    `Restriction en cours : vous ne pouvez pas ${RESTRICTION_SCOPE_LABELS[scope]} ${
+    `Restriction en cours : tu ne peux pas ${RESTRICTION_SCOPE_LABELS[scope]} ${
       endsAt ? `jusqu'au ${frenchDateTime(endsAt)}` : "jusqu'à nouvel ordre"
     }. Motif : ${reason}`,
   /** the member's notification */
   notice: (scopes: readonly RestrictionScope[], endsAt: string | null, reason: string) =>
-    `Restriction : vous ne pouvez plus ${scopes.map((s) => RESTRICTION_SCOPE_LABELS[s]).join(', ')} ${
+    `Restriction : tu ne peux plus ${scopes.map((s) => RESTRICTION_SCOPE_LABELS[s]).join(', ')} ${
       endsAt ? `jusqu'au ${frenchDateTime(endsAt)}` : "jusqu'à nouvel ordre"
     }. Motif : ${reason}`,
-  liftedNotice: 'Votre restriction a été levée.',
+  liftedNotice: 'Ta restriction a été levée.',
 } as const;
 
 /** A member's or an administrator's text, cleaned and checked (400 with `required` / `tooLong`). */

@@ -99,14 +99,14 @@ describe('report update notifications', () => {
   it('a new sanction reaches the author; closing tells the reporter', () => {
     expect(of(changed('ferme', RESTRICTED, 'en_cours', null))).toEqual([
       ['auth', RESTRICTED, 'report_update', 7],
-      ['rep', 'Votre signalement a été traité.', 'report_update', 7],
+      ['rep', 'Ton signalement a été traité.', 'report_update', 7],
     ]);
   });
   it('nothing new, nobody notified', () => {
     expect(of(changed('en_cours', null, 'en_attente', null))).toEqual([]);
     // the same sanction again, a closed report saved again
     expect(of(changed('ferme', RESTRICTED, 'en_cours', RESTRICTED))).toEqual([
-      ['rep', 'Votre signalement a été traité.', 'report_update', 7],
+      ['rep', 'Ton signalement a été traité.', 'report_update', 7],
     ]);
     expect(of(changed('ferme', RESTRICTED, 'ferme', null))).toEqual([['auth', RESTRICTED, 'report_update', 7]]);
   });

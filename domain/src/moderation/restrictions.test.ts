@@ -150,12 +150,12 @@ describe('restrictions of a member', () => {
     expect(caught).toBeInstanceOf(DomainError);
     expect((caught as DomainError).kind).toBe('forbidden');
     expect((caught as DomainError).message).toBe(
-      "Restriction en cours : vous ne pouvez pas commenter jusqu'au 1 décembre 2026 à 11:00. Motif : Insultes répétées",
+      "Restriction en cours : tu ne peux pas commenter jusqu'au 1 décembre 2026 à 11:00. Motif : Insultes répétées",
     );
     expect(() => checkNotRestricted(state, 'upload', now)).not.toThrow();
     const forever = fold(restrictionDecider, [restricted(1, null, ['upload'])]);
     expect(() => checkNotRestricted(forever, 'upload', now)).toThrow(
-      "Restriction en cours : vous ne pouvez pas publier des vidéos jusqu'à nouvel ordre. Motif : Insultes répétées",
+      "Restriction en cours : tu ne peux pas publier des vidéos jusqu'à nouvel ordre. Motif : Insultes répétées",
     );
   });
   it('a restriction ends by itself at its end, with no event', () => {

@@ -38,7 +38,7 @@ export const MODERATION_MESSAGES = {
   badVisibility: 'Visibilité invalide.',
   answered: 'Réponse envoyée ✅',
   /** what the reporter's notification says when their report is closed */
-  reportClosed: 'Votre signalement a été traité.',
+  reportClosed: 'Ton signalement a été traité.',
   videoUpdated: (status: VideoVisibility) => `Vidéo mise à jour : ${status}`,
   rebuildStarted: 'Reconstruction lancée.',
   rebuildRunning: 'Une reconstruction est déjà en cours.',
@@ -102,8 +102,8 @@ export const REPORT_REASON_MAX = 500;
 export const DEFAULT_REPORT_REASON = 'Non spécifié';
 
 export const REPORT_MESSAGES = {
-  alreadyReported: 'Vous avez déjà signalé cette vidéo.',
-  ownVideo: 'Vous ne pouvez pas signaler votre propre vidéo.',
+  alreadyReported: 'Tu as déjà signalé cette vidéo.',
+  ownVideo: 'Tu ne peux pas signaler ta propre vidéo.',
   reasonInvalid: 'Le motif du signalement doit être un texte.',
   reasonTooLong: `Le motif du signalement ne doit pas dépasser ${REPORT_REASON_MAX} caractères.`,
 } as const;

@@ -128,13 +128,13 @@ export const NOTIFICATION_RULES: { [T in AppEvent['type']]?: Rule<T> } = {
 
 /** The French text of a notification, from the sender's pseudo. */
 export const NOTIFICATION_TEXTS: Record<NotificationType, (senderPseudo: string, detail?: string) => string> = {
-  follow: (p) => `${p} s'est abonné(e) à vous`,
-  like: (p) => `${p} a aimé votre vidéo`,
-  comment: (p) => `${p} a commenté votre vidéo`,
-  message: (p) => `${p} vous a envoyé un message`,
-  gift: (p, detail) => (detail ? `${p} vous a envoyé un cadeau : ${detail}` : `${p} vous a envoyé un cadeau`),
+  follow: (p) => `${p} s'est abonné(e) à toi`,
+  like: (p) => `${p} a aimé ta vidéo`,
+  comment: (p) => `${p} a commenté ta vidéo`,
+  message: (p) => `${p} t'a envoyé un message`,
+  gift: (p, detail) => (detail ? `${p} t'a envoyé un cadeau : ${detail}` : `${p} t'a envoyé un cadeau`),
   // the detail is the whole text: a sanction message to the author, or the closing of a report to its reporter
-  report_update: (_p, detail) => detail || 'Votre signalement a été mis à jour.',
+  report_update: (_p, detail) => detail || 'Ton signalement a été mis à jour.',
   data_export: (_p, detail) => detail || 'Ton archive « Mes données » est prête.',
 };
 

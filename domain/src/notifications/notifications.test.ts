@@ -52,7 +52,7 @@ describe('notification rules', () => {
       'report_update',
       'data_export',
     ]);
-    expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à vous");
+    expect(NOTIFICATION_TEXTS.follow('Alice')).toBe("Alice s'est abonné(e) à toi");
     for (const t of NOTIFICATION_TYPES) expect(NOTIFICATION_TEXTS[t]('Alice')).toMatch(/\S/);
   });
 });

@@ -20,5 +20,5 @@ export const windowElapsed = (since: string | null, now: Date, windowMs: number)
   since === null || !(now.getTime() - Date.parse(since) < windowMs);
 
 export const SOCIAL_MESSAGES = {
-  selfFollow: 'Vous ne pouvez pas vous suivre vous-même.',
+  selfFollow: 'Tu ne peux pas te suivre toi-même.',
 } as const;

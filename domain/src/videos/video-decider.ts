@@ -17,11 +17,11 @@ export const VIDEO_MESSAGES = {
   exists: 'Cette vidéo existe déjà.',
   notFound: 'Vidéo introuvable.',
   unreadable: "Le fichier n'a pas pu être lu comme une vidéo.",
-  notOwner: 'Vous ne pouvez supprimer que vos propres vidéos.',
+  notOwner: 'Tu ne peux supprimer que tes propres vidéos.',
   adminOnly: 'Accès réservé aux administrateurs.',
   erasedByOwner:
     'Cette vidéo a été supprimée par son auteur : ses fichiers sont effacés, elle ne peut plus être rétablie.',
-  processingFailed: 'Le traitement de la vidéo a échoué sur le serveur. Relancez-le ou supprimez la vidéo.',
+  processingFailed: 'Le traitement de la vidéo a échoué sur le serveur. Relance-le ou supprime la vidéo.',
   notFailed: "Le traitement de cette vidéo n'a pas échoué : il n'y a rien à relancer.",
   notOwnerRetry: 'Seul son auteur peut relancer le traitement de cette vidéo.',
 } as const;

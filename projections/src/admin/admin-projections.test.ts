@@ -109,23 +109,23 @@ describe('administration read models', () => {
     const of = (userId: string) => notes.filter((x) => x.user_id === userId).map((x) => x.message);
     expect(of(userIds[1])).toEqual([
       SANCTION_MESSAGES[0],
-      'Votre signalement a été traité.',
+      'Ton signalement a été traité.',
       // restricted, then lifted (issue 32)
-      "Restriction : vous ne pouvez plus commenter, écrire des messages privés jusqu'au 2 juin 2026 à 10:15. Motif : Propos insultants",
-      'Votre restriction a été levée.',
+      "Restriction : tu ne peux plus commenter, écrire des messages privés jusqu'au 2 juin 2026 à 10:15. Motif : Propos insultants",
+      'Ta restriction a été levée.',
     ]);
     // member 0's video was hidden by an administrator: a decision, told with its reason (issue 32)
-    expect(of(userIds[0])).toEqual(['Votre signalement a été traité.', SANCTION_MESSAGES[0]]);
+    expect(of(userIds[0])).toEqual(['Ton signalement a été traité.', SANCTION_MESSAGES[0]]);
     // member 3 got a sanction, then it was withdrawn; then their video was hidden: a decision with its reason
     // and their appeal was answered: the decision kept (issue 32)
     expect(of(userIds[3])).toEqual([
       SANCTION_MESSAGES[1],
       SANCTION_MESSAGES[0],
-      'Votre contestation a été examinée : la décision est maintenue. Réponse : Contenu interdit.',
+      'Ta contestation a été examinée : la décision est maintenue. Réponse : Contenu interdit.',
     ]);
     expect(of(userIds[2]).slice(-2)).toEqual([
-      "Restriction : vous ne pouvez plus publier des vidéos jusqu'à nouvel ordre. Motif : Propos insultants",
-      'Votre contestation a été acceptée : la décision est annulée. Réponse : Vérifié, désolé.',
+      "Restriction : tu ne peux plus publier des vidéos jusqu'à nouvel ordre. Motif : Propos insultants",
+      'Ta contestation a été acceptée : la décision est annulée. Réponse : Vérifié, désolé.',
     ]);
     expect(notes.every((x) => x.sender_email === '')).toBe(true);
     // about a video, they name it; about a restriction, none

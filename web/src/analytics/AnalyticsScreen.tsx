@@ -28,7 +28,7 @@ const COLORS = {
 };
 
 const NOTE =
-  'Jours comptés à l’heure de Paris. Les J’aime sont nets : un J’aime retiré est déduit le jour du retrait. Les pièces des cadeaux sont celles qui vous reviennent, commission déduite.';
+  'Jours comptés à l’heure de Paris. Les J’aime sont nets : un J’aime retiré est déduit le jour du retrait. Les pièces des cadeaux sont celles qui te reviennent, commission déduite.';
 
 interface Card {
   label: string;
@@ -182,7 +182,7 @@ function TopVideos({ data }: { data: CreatorAnalyticsAnswer }) {
     <section className="analytics__top card" aria-labelledby="analytics-top-title">
       <h2 id="analytics-top-title">Vidéos les plus vues sur la période</h2>
       {data.top_videos.length === 0 ? (
-        <p>Aucune vue, aucun J’aime ni commentaire sur vos vidéos pendant cette période.</p>
+        <p>Aucune vue, aucun J’aime ni commentaire sur tes vidéos pendant cette période.</p>
       ) : (
         <ol className="analytics__top-list">
           {data.top_videos.map((v) => (

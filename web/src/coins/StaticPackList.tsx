@@ -15,7 +15,7 @@ const STATIC_PACKS = [
 ] as const;
 
 const TITLE = 'Grille des packs';
-const NOTE = 'Grille indicative : ces boutons ne déclenchent pas d’achat. Achetez avec la boutique ci-dessus.';
+const NOTE = 'Grille indicative : ces boutons ne déclenchent pas d’achat. Achète avec la boutique ci-dessus.';
 
 /** The static page's eight fixed packs; its buttons are inert (the product screens, "Coin shop"). */
 export function StaticPackList() {

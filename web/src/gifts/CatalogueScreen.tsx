@@ -7,7 +7,7 @@ import './gifts.css';
 
 const TITLE = 'Catalogue des cadeaux';
 /** What the page shows for a receiver given by email: a member's email is never displayed. */
-const LINKED_MEMBER = 'le membre de votre lien';
+const LINKED_MEMBER = 'le membre de ton lien';
 
 const looksLikeEmail = (value: string) => /^[^@\s]+@[^@\s]+$/.test(value);
 

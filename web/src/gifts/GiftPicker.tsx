@@ -71,7 +71,7 @@ export function GiftPicker({ receiverLabel, outOfCoinsMessage = null, sending, o
           Envoyer un cadeau à {receiverLabel}
         </h2>
         <p className="gift-picker__balance">
-          Votre solde :{' '}
+          Ton solde :{' '}
           <strong data-testid="gift-picker-balance">{balance === undefined ? '…' : formatCoins(balance)}</strong>
           {empty ? null : (
             <>
@@ -102,7 +102,7 @@ export function GiftPicker({ receiverLabel, outOfCoinsMessage = null, sending, o
           <p className="coins-empty">{EMPTY}</p>
         ) : (
           <fieldset className="gift-picker__choices">
-            <legend className="sr-only">Choisissez un cadeau</legend>
+            <legend className="sr-only">Choisis un cadeau</legend>
             {gifts.map((gift) => {
               const disabled = !affordable(gift);
               return (

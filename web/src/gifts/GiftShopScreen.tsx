@@ -4,7 +4,7 @@ import '../coins/coins.css';
 import './gifts.css';
 
 const TITLE = 'Boutique de cadeaux';
-const INTRO = "Offrez un cadeau à l'équipe EVO.";
+const INTRO = "Offre un cadeau à l'équipe EVO.";
 /** the fixed recipient is shown by what it is, not by its address */
 const TEAM = "l'équipe EVO";
 

@@ -13,7 +13,7 @@ const ALREADY_CLAIMED = 'Déjà récupéré';
 const CLAIMED = '✅ Cadeau récupéré !';
 const CLAIM_FAILED = 'Erreur serveur';
 const EMPTY = 'Aucun cadeau reçu.';
-const LOAD_FAILED = 'Impossible de charger vos cadeaux reçus.';
+const LOAD_FAILED = 'Impossible de charger tes cadeaux reçus.';
 
 /** Gift, sender, amount, date, and claim (or 'Déjà récupéré'); new gifts appear live. */
 export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: string }) {

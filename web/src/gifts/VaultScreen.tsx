@@ -19,9 +19,9 @@ const TITLE = 'Mon coffre';
 /** the product screens, "Coin vault hub": the four tiles. */
 const TILES = [
   { to: '/packs', Icon: CartIcon, title: 'Acheter des coins', text: 'Packs de coins' },
-  { to: '/coins/received', Icon: GiftBoxIcon, title: 'Coins reçus', text: 'Vos cadeaux en coins' },
+  { to: '/coins/received', Icon: GiftBoxIcon, title: 'Coins reçus', text: 'Tes cadeaux en coins' },
   { to: '/coins/retrait', Icon: CashOutIcon, title: 'Retrait', text: 'Échanger et retirer' },
-  { to: '/coins/transactions', Icon: ReceiptIcon, title: 'Transactions', text: 'Tout votre historique' },
+  { to: '/coins/transactions', Icon: ReceiptIcon, title: 'Transactions', text: 'Tout ton historique' },
 ] as const;
 
 /**
@@ -70,7 +70,7 @@ function CombinedVault({ email, pseudo, picture }: { email: string; pseudo: stri
         <ProfilePicture pseudo={pseudo} profilePicture={picture} size={64} alt="" />
         <div className="vault-owner__text">
           <p className="vault-owner__pseudo">{pseudo ? `@${pseudo}` : email}</p>
-          <p className="vault-owner__hint">Votre coffre de coins et de cadeaux</p>
+          <p className="vault-owner__hint">Ton coffre de coins et de cadeaux</p>
         </div>
       </div>
       <BalanceCard handle={wallet} showWithdrawable showUnclaimed />

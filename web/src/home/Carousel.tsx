@@ -18,17 +18,17 @@ interface Slide {
 const SLIDES: Slide[] = [
   {
     title: 'Créer une Vidéo',
-    text: 'Filmez avec la caméra et ajoutez un filtre.',
+    text: 'Filme avec la caméra et ajoute un filtre.',
     to: RECORDER_PAGE,
     Icon: CameraIcon,
   },
   {
     title: 'Importer depuis la Galerie',
-    text: 'Publiez une vidéo déjà enregistrée.',
+    text: 'Publie une vidéo déjà enregistrée.',
     to: '/upload/video',
     Icon: GalleryIcon,
   },
-  { title: 'Démarrer un Live', text: 'Partagez un moment en direct avec vos amis.', to: '/live', Icon: LiveIcon },
+  { title: 'Démarrer un Live', text: 'Partage un moment en direct avec tes amis.', to: '/live', Icon: LiveIcon },
 ];
 
 export function Carousel() {

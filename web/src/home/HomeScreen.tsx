@@ -14,7 +14,7 @@ export default function HomeScreen() {
         <h1 id="home-title">
           {user?.pseudo ? `Bienvenue sur EVO, ${user.pseudo}\u00a0!` : 'Bienvenue sur EVO\u00a0!'}
         </h1>
-        <p>Partagez vos vidéos, lancez un live et suivez vos amis : tout se passe ici, entre amis.</p>
+        <p>Partage tes vidéos, lance un live et suis tes amis : tout se passe ici, entre amis.</p>
         <div className="home__actions">
           <Link to="/feed" className="btn btn--primary">
             Vidéos de mes amis

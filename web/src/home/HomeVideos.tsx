@@ -18,7 +18,7 @@ export function HomeVideos() {
   if (!email) {
     content = (
       <div className="home-videos__prompt card">
-        <p>Connectez-vous pour voir les vidéos de vos amis et des créateurs à suivre.</p>
+        <p>Connecte-toi pour voir les vidéos de tes amis et des créateurs à suivre.</p>
         <div className="form__actions">
           <Link to="/login" className="btn btn--primary">
             Se connecter
@@ -44,7 +44,7 @@ export function HomeVideos() {
   } else if (list.data.length === 0) {
     content = (
       <div className="home-videos__prompt card">
-        <p>Aucune vidéo pour le moment : publiez la première !</p>
+        <p>Aucune vidéo pour le moment : publie la première !</p>
         <div className="form__actions">
           {ADD_CHOICES.map(({ to, label }) => (
             <Link key={to} to={to} reloadDocument={opensOwnDocument(to)} className="btn btn--secondary">

@@ -8,8 +8,11 @@ import { returnPathOf, withReturn } from './returnPath';
 import { isAdmin, type CurrentUser } from './session';
 import { useCurrentUser } from './sessionContext';
 
+/** the product validation rules, "Login": a wrong email or password (and an answer without an email) */
 const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
+/** the product error catalogue, "Auth": only when the server did not answer, or failed */
 const LOGIN_FAILED = "❌ Impossible de se connecter. Vérifie tes identifiants ou l'état du serveur.";
+const NO_ANSWER = 'Le serveur ne répond pas : vérifie ta connexion à Internet, puis réessaie.';
 
 interface LoginError {
   message: string;
@@ -17,6 +20,20 @@ interface LoginError {
 }
 
 const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
+
+/**
+ * What a failed login says. The member's own mistake (a wrong email or password, too many tries) is
+ * said as such and never blames the server; only no answer or a server failure says it may be the server.
+ */
+function loginErrorOf(err: unknown): LoginError {
+  if (err instanceof ApiError && !err.isNetworkError && err.status < 500) {
+    return { message: err.status === 401 ? BAD_CREDENTIALS : (err.serverMessage ?? BAD_CREDENTIALS) };
+  }
+  // an answer that is not a session (no email): SPEC's alert for it
+  if (err instanceof InvalidAnswerError) return { message: BAD_CREDENTIALS };
+  const detail = err instanceof ApiError ? (err.isNetworkError ? NO_ANSWER : err.serverMessage) : undefined;
+  return { message: LOGIN_FAILED, detail };
+}
 
 /** After login: the page the visitor asked for, else /admin for an administrator, else their profile. */
 function landingPath(user: CurrentUser, adminEmail: string | null, search: string): string {
@@ -58,13 +75,7 @@ export default function LoginScreen() {
       navigate(landingPath(user, adminEmail, location.search), { replace: true });
     } catch (err) {
       if (isAbortError(err)) return;
-      const detail =
-        err instanceof ApiError && !err.isNetworkError
-          ? err.serverMessage
-          : err instanceof InvalidAnswerError
-            ? err.message
-            : undefined;
-      setError({ message: LOGIN_FAILED, detail });
+      setError(loginErrorOf(err));
     } finally {
       setBusy(false);
     }

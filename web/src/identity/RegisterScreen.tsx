@@ -13,8 +13,8 @@ import { PASSWORD_MIN, PASSWORD_RULE } from './passwordRule';
 
 const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
 const REGISTER_FAILED = "❌ Erreur lors de l'inscription.";
-const WRONG_IMAGE = 'Choisissez un fichier image.';
-const WRONG_VIDEO = 'Choisissez un fichier vidéo.';
+const WRONG_IMAGE = 'Choisis un fichier image.';
+const WRONG_VIDEO = 'Choisis un fichier vidéo.';
 /** SPEC's success message, shown as the new member lands on their profile, logged in */
 const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
 

@@ -17,7 +17,7 @@ import { SessionContext, type Session } from './sessionContext';
 import { useSocketEvent } from '../shell/socket';
 
 const readNothing = () => null;
-const LOGOUT_FAILED = 'Déconnexion impossible pour le moment : vous êtes toujours connecté. Réessayez.';
+const LOGOUT_FAILED = 'Déconnexion impossible pour le moment : tu es toujours connecté(e). Réessaie.';
 
 /**
  * Holds the current user. The stored user gives an instant first paint; then

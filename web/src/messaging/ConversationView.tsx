@@ -163,7 +163,7 @@ export function ConversationView({
       </div>
       {sendError ? <FormError message={SEND_FAILED} detail={sendError.detail} /> : null}
       <Composer
-        label={`Votre réponse à @${other.pseudo}`}
+        label={`Ta réponse à @${other.pseudo}`}
         placeholder="Écrire un message…"
         onSend={send}
         sending={sending}

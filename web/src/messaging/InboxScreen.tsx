@@ -16,7 +16,7 @@ import { LoginPrompt } from '../identity/LoginPrompt';
 const TITLE = 'Messages';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const EMPTY = 'Aucune conversation pour le moment.';
-const PICK = 'Choisissez une conversation pour la lire et y répondre.';
+const PICK = 'Choisis une conversation pour la lire et y répondre.';
 const PARAM = 'avec';
 
 /** the product screens, "Messages inbox (/messages)": conversations grouped by the other party; ?avec={pseudo} opens one. */
@@ -135,7 +135,7 @@ export default function InboxScreen() {
                     ) : null}
                   </span>
                   <span className="inbox__preview">
-                    {conversation.lastIsMine ? 'Vous : ' : ''}
+                    {conversation.lastIsMine ? 'Toi : ' : ''}
                     {conversation.last.content}
                   </span>
                 </span>

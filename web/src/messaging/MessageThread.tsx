@@ -8,7 +8,7 @@ export function MessageThread({
   messages,
   me,
   otherPseudo,
-  empty = 'Aucun message pour le moment. Écrivez le premier !',
+  empty = 'Aucun message pour le moment. Écris le premier !',
 }: {
   messages: Message[];
   me: string;
@@ -38,7 +38,7 @@ export function MessageThread({
         const mine = sameIdentity(message.sender_email, me);
         return (
           <li key={message.id} className={mine ? 'bubble bubble--mine' : 'bubble'}>
-            <span className="sr-only">{mine ? 'Vous : ' : `@${message.sender_pseudo || otherPseudo} : `}</span>
+            <span className="sr-only">{mine ? 'Toi : ' : `@${message.sender_pseudo || otherPseudo} : `}</span>
             <p className="bubble__text">{message.content}</p>
             {message.created_at ? (
               <time

@@ -103,7 +103,7 @@ export default function SendMessageScreen() {
             {!me ? <LoginPrompt message={NOT_LOGGED_IN} /> : null}
             {error ? <FormError message={error.message} detail={error.detail} /> : null}
             <Composer
-              label={`Votre message à @${target.pseudo}`}
+              label={`Ton message à @${target.pseudo}`}
               placeholder={`Écrire à @${target.pseudo}…`}
               rows={4}
               onSend={send}

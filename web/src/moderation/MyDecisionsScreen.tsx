@@ -12,8 +12,8 @@ import './moderation.css';
 
 const TITLE = 'Décisions de modération';
 const INTRO =
-  'Les décisions de la modération qui vous concernent, avec leur motif. Vous pouvez contester chacune une fois, dans les 6 mois.';
-const NONE = 'Aucune décision de modération ne vous concerne.';
+  'Les décisions de la modération qui te concernent, avec leur motif. Tu peux contester chacune une fois, dans les 6 mois.';
+const NONE = 'Aucune décision de modération ne te concerne.';
 const APPEAL_FAILED = 'Contestation impossible';
 const APPEAL_MAX = 2000;
 
@@ -59,7 +59,7 @@ function AppealForm({ decision, onDone }: { decision: DecisionView; onDone: () =
   return (
     <form className="appeal-form" onSubmit={submit} aria-busy={busy}>
       <div className="field">
-        <label htmlFor={id}>Pourquoi contestez-vous cette décision ?</label>
+        <label htmlFor={id}>Pourquoi contestes-tu cette décision ?</label>
         <textarea
           id={id}
           rows={4}
@@ -129,7 +129,7 @@ export function DecisionCard({ decision }: { decision: DecisionView }) {
             {APPEAL_STATUS_LABELS[d.appeal.status]}
           </p>
           <p>
-            <strong>Votre contestation</strong> ({formatDay(d.appeal.at)}) : {d.appeal.text}
+            <strong>Ta contestation</strong> ({formatDay(d.appeal.at)}) : {d.appeal.text}
           </p>
           {d.appeal.answer ? (
             <p>

@@ -20,7 +20,7 @@ const SEE_VIDEO = 'Voir la vidéo';
 const SEE_DECISIONS = 'Voir la décision';
 const SEE_MESSAGES = 'Voir';
 /** what a reporter is told when their report is closed: about their report, not a decision about them */
-const REPORT_CLOSED = 'Votre signalement a été traité.';
+const REPORT_CLOSED = 'Ton signalement a été traité.';
 const EMPTY = 'Aucune notification';
 const DELETE_FAILED = 'Impossible de supprimer la notification.';
 
@@ -128,7 +128,7 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   };
 
   // The server's message is a whole sentence that already starts with the sender's pseudo
-  // ("hugo a aimé votre vidéo"): the pseudo is shown once, as the sender, followed by the rest.
+  // ("hugo a aimé ta vidéo"): the pseudo is shown once, as the sender, followed by the rest.
   const rest = messageAfterSender(notification.message, notification.sender_pseudo);
   const text = (linkSender: boolean) => (
     <>

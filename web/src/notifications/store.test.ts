@@ -29,7 +29,7 @@ const note = (id: string, created_at = '2026-03-01T10:00:00.000Z'): AppNotificat
   type: 'like',
   sender_email: 'alice@x.fr',
   sender_pseudo: 'alice',
-  message: 'alice a aimé votre vidéo',
+  message: 'alice a aimé ta vidéo',
   video_id: 3,
   seen: 0,
   created_at,

@@ -4,11 +4,11 @@
  * may then delete the entry here.
  */
 export const PLACEHOLDERS = {
-  live: { title: 'Live', description: 'Vous pourrez bientôt démarrer un live ici.' },
+  live: { title: 'Live', description: 'Tu pourras bientôt démarrer un live ici.' },
   conversion: { title: 'Conversion', description: 'Cette page est à compléter.' },
-  sendGift: { title: 'Envoyer un cadeau', description: 'Vous pourrez choisir et envoyer un cadeau ici.' },
-  history: { title: 'Historique', description: "L'historique de vos cadeaux et de vos coins apparaîtra ici." },
-  giftsCoins: { title: 'Cadeaux reçus', description: 'Les cadeaux que vous avez reçus apparaîtront bientôt ici.' },
+  sendGift: { title: 'Envoyer un cadeau', description: 'Tu pourras choisir et envoyer un cadeau ici.' },
+  history: { title: 'Historique', description: "L'historique de tes cadeaux et de tes coins apparaîtra ici." },
+  giftsCoins: { title: 'Cadeaux reçus', description: 'Les cadeaux que tu as reçus apparaîtront bientôt ici.' },
 } as const satisfies Record<string, { title: string; description: string }>;
 
 export type PlaceholderId = keyof typeof PLACEHOLDERS;

@@ -45,7 +45,7 @@ export default function CameraTestScreen() {
     <section className="page camera-test" aria-labelledby="camera-test-title">
       <title>Test caméra · EVO</title>
       <h1 id="camera-test-title">Test caméra</h1>
-      <p>Vérifiez que votre caméra fonctionne : l'image est affichée comme dans un miroir, sans le son.</p>
+      <p>Vérifie que ta caméra fonctionne : l'image est affichée comme dans un miroir, sans le son.</p>
       <div className="camera-test__frame">
         <video
           ref={videoRef}

@@ -34,7 +34,7 @@ const CAPTURE_FPS = 30;
 const CLOCK_POLL_MS = 200;
 
 const TRACKER_TEXT: Record<FaceTrackerStatus, string> = {
-  idle: 'Les filtres suivent votre visage une fois la caméra activée.',
+  idle: 'Les filtres suivent ton visage une fois la caméra activée.',
   loading: 'Chargement de la détection du visage...',
   ready: 'Détection du visage prête.',
   error: 'Détection du visage indisponible : la vidéo est enregistrée sans filtre.',
@@ -455,7 +455,7 @@ export default function RecorderScreen() {
           </p>
           {face.status === 'ready' && (state.phase === 'on' || recordingNow) ? (
             <p className="recorder__face-seen" data-face={face.faceSeen}>
-              {face.faceSeen ? 'Visage détecté : le filtre suit vos yeux.' : 'Aucun visage détecté.'}
+              {face.faceSeen ? 'Visage détecté : le filtre suit tes yeux.' : 'Aucun visage détecté.'}
             </p>
           ) : null}
         </div>

@@ -9,7 +9,7 @@ export default function TestVideoScreen() {
     <section className="page test-video" aria-labelledby="test-video-title">
       <title>Vidéo de test · EVO</title>
       <h1 id="test-video-title">Vidéo de test</h1>
-      <p>Une courte vidéo d'exemple pour vérifier la lecture et le son sur votre appareil.</p>
+      <p>Une courte vidéo d'exemple pour vérifier la lecture et le son sur ton appareil.</p>
       <video
         className="test-video__player"
         src={SAMPLE_VIDEO_URL}

@@ -9,7 +9,7 @@ export default function NotFound() {
         404
       </p>
       <h1 id="not-found-title">Page introuvable</h1>
-      <p>La page que vous cherchez n'existe pas ou a été déplacée.</p>
+      <p>La page que tu cherches n'existe pas ou a été déplacée.</p>
       <Link to="/" className="btn btn--primary">
         Retour à l'accueil
       </Link>

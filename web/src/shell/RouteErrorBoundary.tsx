@@ -21,7 +21,7 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
     return (
       <section className="page page--center" aria-labelledby="route-error-title">
         <h1 id="route-error-title">Une erreur est survenue</h1>
-        <p>Cette page n'a pas pu s'afficher. Vérifiez votre connexion puis rechargez la page.</p>
+        <p>Cette page n'a pas pu s'afficher. Vérifie ta connexion puis recharge la page.</p>
         <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
           Recharger la page
         </button>

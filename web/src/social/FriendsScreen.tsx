@@ -17,7 +17,7 @@ const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const EMPTY = 'Vous ne suivez encore personne';
 const NO_BIO = 'Aucune bio';
 const UNFOLLOW_CONFIRM = 'Se désabonner de cet utilisateur ?';
-const LOAD_FAILED = 'Impossible de charger vos amis.';
+const LOAD_FAILED = 'Impossible de charger tes amis.';
 
 /** the product screens, "Friends list ('Mes amis')", at /friends and /friends-list. */
 export default function FriendsScreen() {
@@ -76,7 +76,7 @@ export default function FriendsScreen() {
     );
   } else {
     content = (
-      <ul className="friends" aria-label="Personnes que vous suivez" aria-busy={friends.loading}>
+      <ul className="friends" aria-label="Personnes que tu suis" aria-busy={friends.loading}>
         {friends.data.map((friend) => (
           <li key={friend.pseudo} className="friend card">
             <ProfilePicture pseudo={friend.pseudo} profilePicture={friend.profile_picture} size={56} alt="" />
@@ -128,9 +128,7 @@ export default function FriendsScreen() {
       <header className="social__header">
         <h1 id="friends-title">{TITLE}</h1>
         {friends.data && friends.data.length > 0 ? (
-          <p>
-            {friends.data.length === 1 ? 'Vous suivez 1 personne.' : `Vous suivez ${friends.data.length} personnes.`}
-          </p>
+          <p>{friends.data.length === 1 ? 'Tu suis 1 personne.' : `Tu suis ${friends.data.length} personnes.`}</p>
         ) : null}
       </header>
       {content}

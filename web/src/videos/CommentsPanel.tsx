@@ -164,7 +164,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
             </p>
           ) : null}
           <label htmlFor={inputId} className="sr-only">
-            {replyTo ? `Votre réponse à @${replyTo.pseudo}` : 'Votre commentaire'}
+            {replyTo ? `Ta réponse à @${replyTo.pseudo}` : 'Ton commentaire'}
           </label>
           <div className="comments__row">
             <textarea
@@ -172,7 +172,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
               id={inputId}
               rows={1}
               maxLength={1000}
-              placeholder={replyTo ? 'Votre réponse…' : 'Votre commentaire…'}
+              placeholder={replyTo ? 'Ta réponse…' : 'Ton commentaire…'}
               value={draft}
               disabled={blocked !== null}
               onChange={(event) => setDraft(event.target.value)}

@@ -40,7 +40,7 @@ const UNFAVORITED = 'Retiré des favoris';
 const LIKE_FAILED = "Impossible d'enregistrer le j'aime.";
 const FAVORITE_FAILED = "Impossible d'ajouter aux favoris.";
 const REPORT_FAILED = "Impossible d'envoyer le signalement.";
-const REPORT_QUESTION = 'Pourquoi signalez-vous cette vidéo ? (facultatif)';
+const REPORT_QUESTION = 'Pourquoi signales-tu cette vidéo ? (facultatif)';
 /** reasons offered when reporting; none chosen is allowed */
 export const REPORT_REASONS = [
   'Contenu choquant ou violent',

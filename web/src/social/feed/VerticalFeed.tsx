@@ -4,7 +4,7 @@ import { ChevronDownIcon, ChevronUpIcon } from '../../videos/icons';
 import { FeedSlide } from './FeedSlide';
 import { hasClosingSlide, isLoaded, isNear, slideCount, type FeedAction, type FeedState } from './feedState';
 
-const END = 'Vous avez tout vu pour le moment.';
+const END = 'Tu as tout vu pour le moment.';
 const MORE_FAILED = 'Impossible de charger la suite du feed.';
 const HINT =
   'Une vidéo à la fois : flèches haut et bas, Page précédente et Page suivante, ou la molette pour changer de vidéo ; la touche M coupe ou active le son.';
