@@ -51,6 +51,7 @@ import {
   announceMediaTools,
   erasureJobOptions,
   jobHandlers,
+  pauseAfterSteps,
   posterName,
   sweepOrphanVideoFiles,
   videoFileName,
@@ -315,6 +316,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         wallets: ledger.wallets,
         keys,
         progress: projections,
+        afterStep: pauseAfterSteps(config.ERASURE_STEP_PAUSE_MS),
       }),
       { concurrency: 1 },
     );

@@ -263,4 +263,43 @@ describe('DELETE /api/users/me (account deletion)', () => {
       for (const needle of needles) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
     }
   });
+
+  it("races with the member's own comments and gift sends on another tab: nothing of theirs stays readable, the ledger reconciles", async () => {
+    const tag = `course${Date.now().toString(36)}`;
+    const gone = await registerAndLogin(server.url);
+    const other = await registerAndLogin(server.url);
+    const tab = new Client(server.url);
+    expect(
+      (await tab.post('/api/auth/login', { email: gone.member.email, password: gone.member.password })).status,
+    ).toBe(200);
+    const goneId = await userIdOf(gone);
+    expect((await gone.client.post('/api/coins/add', { email: gone.member.email, amount: 100 })).status).toBe(200);
+    const videoId = await firstVideoId(other);
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      i % 2 === 0
+        ? tab.post(`/api/videos/${videoId}/comment`, { content: `${tag} n°${i}` })
+        : tab.post('/api/gifts/send', {
+            sender_email: gone.member.email,
+            receiver_email: other.member.email,
+            gift_id: 1,
+          }),
+    );
+    const [deletion, ...answers] = await Promise.all([deleteAccount(gone, gone.member.password), ...writes]);
+    expect(deletion.status, deletion.text).toBe(200);
+    // each write is done or refused in French, never a server error
+    for (const a of answers) {
+      expect(a.status, a.text).toBeLessThan(500);
+      if (a.status >= 400) expect(typeof a.json.error).toBe('string');
+    }
+    await settle();
+    expect(await erased(goneId)).toBe(true);
+    const thread = await comments(other, videoId);
+    expect(thread.filter((c) => c.content.includes(tag))).toEqual([]);
+    const documents = texts(await dumpReadModels(server.deps.read)).join('\n');
+    expect(documents).not.toContain(tag);
+    expect(documents).not.toContain(gone.member.email);
+    const report = await reconcileLedger(server.deps.events);
+    expect(report.first_violation).toBeNull();
+    expect(report.pending_gifts.count).toBe(0);
+  });
 });

@@ -72,6 +72,11 @@ const ConfigSchema = z.object({
    * are removed at start once older than this: younger ones may be uploads in flight
    */
   ORPHAN_FILES_GRACE_MINUTES: z.coerce.number().min(0).max(100_000).default(60),
+  /**
+   * a pause after each step of an account's erasure, logged (tests only: the crash test kills the
+   * process at a chosen step); 0 in production
+   */
+  ERASURE_STEP_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible servers want */
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),

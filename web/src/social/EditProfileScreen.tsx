@@ -8,6 +8,7 @@ import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { useToast } from '../shell/toast';
 import { fetchMyProfile, saveProfile } from './profileEditApi';
+import { DeleteAccountSection } from '../identity/DeleteAccountSection';
 import './social.css';
 
 const TITLE = 'Modifier le profil';
@@ -140,6 +141,7 @@ export default function EditProfileScreen() {
           </Link>
         </div>
       </form>
+      <DeleteAccountSection />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import {
   DEFAULT_PROFILE_PICTURE,
+  ERASED_FILE,
   userDecider,
   userStream,
   type LogPosition,
@@ -44,6 +45,15 @@ export interface ErasureDeps {
 }
 
 export type ErasureStep = 'wallet' | 'read-models' | 'files' | 'key' | 'recorded';
+
+/** A pause after each step, logged with the step's name (ERASURE_STEP_PAUSE_MS: the crash test's window). */
+export const pauseAfterSteps =
+  (ms: number): ErasureDeps['afterStep'] =>
+  async (step, userId) => {
+    if (ms <= 0) return;
+    log.warn({ userId, step }, `effacement : étape ${step} faite`);
+    await new Promise((r) => setTimeout(r, ms));
+  };
 
 /** One erasure job per member; retried for about 8 minutes, and started again at every start until recorded. */
 export const erasureJobOptions = (userId: string): AddJobOptions => ({
@@ -118,7 +128,10 @@ async function memberFiles(events: EventStore, userId: string, stream: RecordedE
     for (const e of batch)
       if (e.type === 'VideoUploaded') {
         const d = e.data as VideoUploaded['data'];
-        if (d.ownerId === userId) videos.push({ videoId: d.videoId, filePath: d.filePath });
+        // once the key is destroyed (a start after a crash past step 4) the path reads as erased:
+        // its file went at step 3; the poster is named by the video id
+        if (d.ownerId === userId)
+          videos.push({ videoId: d.videoId, filePath: d.filePath === ERASED_FILE ? '' : d.filePath });
       }
   return { pictures, videos, count: pictures.size + videos.length * 2 };
 }
