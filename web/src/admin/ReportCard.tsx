@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useToast } from '../shell/toast';
 import { answerReport, REPORT_STATUSES, setVideoVisibility, type Report, type VideoVisibility } from './api';
 import { formatDateTime } from './format';
+import { ReportVideoPreview } from './ReportVideoPreview';
 
 /** Status labels and colours (the product states and transitions, "Report status"). */
 const STATUS: Record<string, { label: string; tone: 'warning' | 'primary' | 'success' }> = {
@@ -56,6 +57,7 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
     SANCTIONS.find((message) => message === report.admin_response) ?? '',
   );
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState(false);
   // the visibility the video has now: the server's, then the one this card just set (the list
   // reloads from a read model that may not have caught up yet)
   const [visibility, setVisibility] = useState<string | undefined>(report.video_status ?? undefined);
@@ -101,6 +103,19 @@ export function ReportCard({ report, onChanged }: ReportCardProps) {
         </h2>
         <ReportStatusBadge status={report.status} />
       </header>
+
+      <div className="report__preview" id={`${id}-preview`}>
+        {preview ? <ReportVideoPreview videoId={report.video_id} title={title} /> : null}
+        <button
+          type="button"
+          className="btn btn--secondary btn--small"
+          aria-expanded={preview}
+          aria-controls={`${id}-preview`}
+          onClick={() => setPreview((shown) => !shown)}
+        >
+          {preview ? 'Fermer l’aperçu' : 'Voir la vidéo ici'}
+        </button>
+      </div>
 
       <dl className="report__meta">
         <div>

@@ -23,6 +23,7 @@ import {
   type LedgerAuditEntry,
   type StatsAnswer,
   type StatsKind,
+  VideoCard,
 } from '@evo/contracts';
 import { ApiError, api, uploadWithProgress } from '../api/http';
 import { decode } from '../api/decode';
@@ -56,6 +57,11 @@ export type VideoVisibility = 'masquée' | 'publique' | 'supprimée';
 
 /** A report; `status` as sent by the server: anything but the three known values is shown as unknown. */
 export type Report = ReportView;
+
+/** GET /api/videos/:id as an administrator reads it: hidden and moderated videos included. */
+export async function fetchReportedVideo(id: number, signal?: AbortSignal): Promise<VideoCard> {
+  return decode(VideoCard, await api.get(`/api/videos/${id}`, { signal }));
+}
 
 /** GET /api/admin/reports */
 export async function fetchReports(signal?: AbortSignal): Promise<Report[]> {
