@@ -34,6 +34,7 @@ export const APP_ROUTE_PATHS = [
   '/recherche',
   '/profil/modifier',
   '/moderation',
+  '/mes-donnees',
   '/messages',
   '/messages/:pseudo',
   '/conversation/:id',

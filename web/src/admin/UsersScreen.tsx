@@ -13,6 +13,8 @@ import { useAdminUsers, useDebounced } from './hooks';
 import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
 
+import { AdminMemberExports } from '../data-export/AdminMemberExports';
+
 const TITLE = 'Utilisateurs';
 const PAGE_SIZE = 20;
 /** the server refuses longer searches ('Recherche invalide.') */
@@ -45,6 +47,8 @@ export default function UsersScreen() {
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   /** the last reset link issued, shown for the administrator to hand over */
   const [resetLink, setResetLink] = useState<{ who: string; message: string; link: string } | null>(null);
+  /** the member whose data archives are shown ("Mes données" for a request received by post) */
+  const [exportsOf, setExportsOf] = useState<{ id: string; who: string } | null>(null);
 
   // the typed search becomes ?q= (and goes back to page 1) once typing pauses
   useEffect(() => {
@@ -227,19 +231,30 @@ export default function UsersScreen() {
                       </div>
                     </td>
                     <td>
-                      <button
-                        type="button"
-                        className={user.is_admin ? 'btn btn--ghost btn--small' : 'btn btn--secondary btn--small'}
-                        disabled={pendingEmail === user.email}
-                        aria-label={
-                          user.is_admin
-                            ? `Retirer les droits d'administrateur à ${who(user)}`
-                            : `Donner les droits d'administrateur à ${who(user)}`
-                        }
-                        onClick={() => void toggleAdmin(user)}
-                      >
-                        {user.is_admin ? (self ? 'Retirer mes droits' : 'Retirer admin') : 'Nommer admin'}
-                      </button>
+                      {/* one above the other: the column keeps its width in a 1280-px window */}
+                      <div className="admin-login-cell">
+                        <button
+                          type="button"
+                          className={user.is_admin ? 'btn btn--ghost btn--small' : 'btn btn--secondary btn--small'}
+                          disabled={pendingEmail === user.email}
+                          aria-label={
+                            user.is_admin
+                              ? `Retirer les droits d'administrateur à ${who(user)}`
+                              : `Donner les droits d'administrateur à ${who(user)}`
+                          }
+                          onClick={() => void toggleAdmin(user)}
+                        >
+                          {user.is_admin ? (self ? 'Retirer mes droits' : 'Retirer admin') : 'Nommer admin'}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn--ghost btn--small"
+                          aria-label={`Archive des données de ${who(user)}`}
+                          onClick={() => setExportsOf({ id: user.id, who: who(user) })}
+                        >
+                          Données
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 );
@@ -262,7 +277,7 @@ export default function UsersScreen() {
     <AdminPage
       title={TITLE}
       crumbs={[ADMIN_CRUMB]}
-      intro="Rechercher un membre, voir son activité, débloquer sa connexion, lui créer un lien pour changer de mot de passe, gérer les droits d’administrateur."
+      intro="Rechercher un membre, voir son activité, débloquer sa connexion, lui créer un lien pour changer de mot de passe, gérer les droits d’administrateur, préparer l’archive de ses données."
     >
       <div className="admin-toolbar">
         <div className="field admin-toolbar__search">
@@ -306,6 +321,14 @@ export default function UsersScreen() {
             </button>
           </div>
         </section>
+      ) : null}
+      {exportsOf ? (
+        <AdminMemberExports
+          key={exportsOf.id}
+          memberId={exportsOf.id}
+          who={exportsOf.who}
+          onClose={() => setExportsOf(null)}
+        />
       ) : null}
       {content}
     </AdminPage>

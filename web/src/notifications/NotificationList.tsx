@@ -31,6 +31,7 @@ const TYPES: Record<string, { Icon: ComponentType<{ size?: number }>; label: str
   message: { Icon: MailIcon, label: 'Message' },
   gift: { Icon: GiftIcon, label: 'Cadeau' },
   report_update: { Icon: FlagIcon, label: 'Signalement' },
+  data_export: { Icon: BellIcon, label: 'Mes données' },
 };
 const DEFAULT_TYPE = { Icon: BellIcon, label: 'Notification' };
 
@@ -89,7 +90,9 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
             ? userPath(notification.sender_pseudo)
             : notification.type === 'gift'
               ? '/coins/received'
-              : null;
+              : notification.type === 'data_export'
+                ? '/mes-donnees'
+                : null;
   const openRow = (event: MouseEvent<HTMLLIElement>) => {
     // the row's own links and buttons do their own thing; a text selection is not a tap
     if (!target || (event.target as HTMLElement).closest('a, button')) return;
@@ -168,12 +171,21 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
             </time>
           ) : null}
         </p>
-        {notification.video_id > 0 || canFollowBack || aboutMe || notification.type === 'message' ? (
+        {notification.video_id > 0 ||
+        canFollowBack ||
+        aboutMe ||
+        notification.type === 'message' ||
+        notification.type === 'data_export' ? (
           <div className="notif__actions">
             {notification.type === 'message' ? (
               <button type="button" className="btn btn--small btn--secondary" onClick={openMessages}>
                 {SEE_MESSAGES}
               </button>
+            ) : null}
+            {notification.type === 'data_export' ? (
+              <Link to="/mes-donnees" className="btn btn--small btn--secondary" onClick={onNavigate}>
+                Voir mes données
+              </Link>
             ) : null}
             {aboutMe ? (
               <Link to="/moderation" className="btn btn--small btn--secondary" onClick={onNavigate}>

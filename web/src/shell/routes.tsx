@@ -79,6 +79,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/recherche', Screen: lazy(() => import('../search/SearchScreen')) },
   { path: '/profil/modifier', Screen: membersOnly(lazy(() => import('../social/EditProfileScreen'))) },
   { path: '/moderation', Screen: membersOnly(lazy(() => import('../moderation/MyDecisionsScreen'))) },
+  { path: '/mes-donnees', Screen: membersOnly(lazy(() => import('../data-export/MyDataScreen'))) },
 
   // Messaging
   { path: '/messages', Screen: InboxScreen },

@@ -235,6 +235,9 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
             <Link to="/analytics" className="btn btn--secondary">
               Mes statistiques
             </Link>
+            <Link to="/mes-donnees" className="btn btn--secondary">
+              Mes données
+            </Link>
           </div>
         ) : isOther && user?.is_admin && viewed.pseudo ? (
           <div className="profile__actions">

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { errorMessage } from '../api/http';
+import { useCurrentUser } from '../identity/sessionContext';
+import { LoginPrompt } from '../identity/LoginPrompt';
+import { useToast } from '../shell/toast';
+import { fetchMyExports, requestMyExport } from './api';
+import { ExportRow } from './ExportRow';
+import { useExports } from './useExports';
+import './data-export.css';
+
+const TITLE = 'Mes données';
+const REQUEST = 'Demander mon archive';
+const REQUEST_FAILED = 'Demande impossible';
+
+/** /mes-donnees: the member asks for an archive of everything EVO holds about them, and downloads it. */
+export default function MyDataScreen() {
+  const { user } = useCurrentUser();
+  const toast = useToast();
+  const { data, error, reload } = useExports(fetchMyExports, null);
+  const [busy, setBusy] = useState(false);
+  const ttl = data?.ttl_days ?? 7;
+
+  const ask = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      toast.success((await requestMyExport()).message);
+    } catch (err) {
+      toast.error(REQUEST_FAILED, { detail: errorMessage(err) });
+    } finally {
+      await reload();
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="page data-export-page" aria-labelledby="data-export-title">
+      <title>{`${TITLE} · EVO`}</title>
+      <header>
+        <h1 id="data-export-title" tabIndex={-1}>
+          {TITLE}
+        </h1>
+        <p className="data-export-page__intro">
+          Demande une archive de tout ce qu’EVO garde à ton sujet : ton profil et ta photo, tes vidéos (fichiers
+          compris), tes commentaires, tes messages privés envoyés et reçus, tes « j’aime », favoris, abonnements,
+          signalements, notifications, cadeaux, chaque mouvement de coins avec ton solde après, et tes connexions.
+        </p>
+        <p className="data-export-page__intro">
+          C’est un fichier ZIP (des fichiers JSON, tes médias et un mode d’emploi en français). Sa préparation peut
+          prendre quelques minutes : tu reçois une notification quand elle est prête. Le lien de téléchargement est
+          valable <strong>{ttl} jours</strong>, pour toi seul·e ; l’archive est ensuite effacée.
+        </p>
+      </header>
+      {!user ? (
+        <LoginPrompt message="Utilisateur non connecté" />
+      ) : (
+        <>
+          <div className="data-export-page__actions">
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={() => void ask()}
+              disabled={busy || !data || !data.can_request}
+            >
+              {REQUEST}
+            </button>
+            {data && !data.can_request ? (
+              <span className="data-export-page__hint">Ton archive est en préparation.</span>
+            ) : null}
+          </div>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {!data ? (
+            <p className="loading" role="status">
+              Chargement...
+            </p>
+          ) : data.exports.length === 0 ? (
+            <p className="card">Tu n’as encore demandé aucune archive.</p>
+          ) : (
+            <ul className="data-export-list" aria-label="Mes archives">
+              {data.exports.map((x) => (
+                <ExportRow key={x.id} x={x} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
