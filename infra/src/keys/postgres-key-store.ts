@@ -16,7 +16,13 @@ export class PostgresKeyStore implements KeyStore {
   private schemaReady: Promise<void> | undefined;
 
   constructor(url: string) {
-    this.pool = new (pg().Pool)({ connectionString: url, max: 4, application_name: 'evo-keys' });
+    this.pool = new (pg().Pool)({
+      connectionString: url,
+      max: 4,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      application_name: 'evo-keys',
+    });
     this.pool.on('error', () => undefined);
   }
 
