@@ -36,7 +36,7 @@ export function ProjectionsHealthCard() {
         Les projections tiennent à jour les modèles de lecture depuis le journal. Une projection qui échoue plusieurs
         fois sur le même événement est arrêtée là ; les autres continuent. Corrige la cause, puis reprends-la.
       </p>
-      {!data && loading ? <p className="rebuild-result rebuild-result--idle">Chargement…</p> : null}
+      {!data && loading ? <p className="projections-state projections-state--idle">Chargement…</p> : null}
       {!data && error !== undefined ? (
         <p className="alert alert--danger" role="alert">
           État des projections indisponible. {errorMessage(error) ?? ''}
@@ -45,7 +45,7 @@ export function ProjectionsHealthCard() {
       {data ? (
         <>
           <p
-            className={`rebuild-result ${data.stopped.length === 0 && !data.store_error ? 'rebuild-result--ok' : 'rebuild-result--ko'}`}
+            className={`projections-state ${data.stopped.length === 0 && !data.store_error ? 'projections-state--ok' : 'projections-state--ko'}`}
             role="status"
           >
             {data.stopped.length === 0 && !data.store_error ? (
