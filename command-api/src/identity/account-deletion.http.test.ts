@@ -240,6 +240,11 @@ describe('DELETE /api/users/me (account deletion)', () => {
     const transactions = JSON.stringify((await admin.get('/api/coins/admin/transactions')).json);
     expect(transactions).toContain(`membre ${goneId}`);
     expect(transactions).not.toContain(gone.member.email);
+    const audit = await admin.get(`/api/admin/ledger/${encodeURIComponent(`membre ${goneId}`)}`);
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.json.user).toEqual({ id: goneId, email: '', pseudo: `membre ${goneId}` });
+    const audited = (audit.json.entries as Array<{ event_type: string }>).map((e) => e.event_type);
+    expect(audited).toEqual(expect.arrayContaining(['CoinsAdded', 'GiftSent', 'GiftReceived', 'WalletClosed']));
 
     // rebuilt from scratch, the read models hold nothing of the member, nor does any file of
     // DATA_DIR: the log's copies of their personal fields were encrypted with their key, destroyed
@@ -262,7 +267,7 @@ describe('DELETE /api/users/me (account deletion)', () => {
       const bytes = await readFile(file);
       for (const needle of needles) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
     }
-  });
+  }, 90_000);
 
   it("races with the member's own comments and gift sends on another tab: nothing of theirs stays readable, the ledger reconciles", async () => {
     const tag = `course${Date.now().toString(36)}`;
@@ -301,5 +306,5 @@ describe('DELETE /api/users/me (account deletion)', () => {
     const report = await reconcileLedger(server.deps.events);
     expect(report.first_violation).toBeNull();
     expect(report.pending_gifts.count).toBe(0);
-  });
+  }, 90_000);
 });

@@ -39,6 +39,9 @@ export async function answerLedger(deps: AppDeps, req: Request, res: Response, a
  * Coins (the product API calls, "Coins") and the administrators' ledger audit. Every write takes the
  * member from the session: an email in the body that is not theirs is refused (403).
  */
+/** How the admin lists name a deleted member (projections' adminTransactions). */
+const DELETED_MEMBER_ALIAS = /^membre ([0-9a-f-]{36})$/;
+
 export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
   const commands = ledgerCommandsOf(deps, options);
   const ledger = ledgerQueries(deps.read);
@@ -145,13 +148,14 @@ export function ledgerRouter(deps: AppDeps, options: LedgerRouterOptions = {}): 
     '/admin/ledger/:email',
     ...admin,
     route(async (req, res) => {
-      const user = await subject(req, emailOf(req));
       const { asOf } = parseInput(AsOfQuery, req.query);
-      const audit = await ledger.audit(user._id, asOf);
-      res.json({
-        user: { id: user._id, email: user.email, pseudo: user.pseudo },
-        ...audit,
-      } satisfies LedgerAuditAnswer);
+      // a deleted member has no email any more: the lists name them 'membre <id>', and so does this path
+      const deleted = DELETED_MEMBER_ALIAS.exec(emailOf(req));
+      const user = deleted
+        ? { id: deleted[1], email: '', pseudo: `membre ${deleted[1]}` }
+        : await subject(req, emailOf(req)).then((u) => ({ id: u._id, email: u.email, pseudo: u.pseudo }));
+      const audit = await ledger.audit(user.id, asOf);
+      res.json({ user, ...audit } satisfies LedgerAuditAnswer);
     }),
   );
 
