@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { io as connect } from 'socket.io-client';
 import { DELETED_MEMBER_LABEL, DELETION_MESSAGES, MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
@@ -122,6 +123,18 @@ describe('DELETE /api/users/me (account deletion)', () => {
     });
     const other = await registerAndLogin(server.url);
     const secondTab = new Client(server.url);
+    // an open socket of the member (the app's live updates)
+    const socket = connect(server.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      extraHeaders: { cookie: gone.client.cookie },
+      reconnection: false,
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('sync', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const socketEnded = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
     expect(
       (await secondTab.post('/api/auth/login', { email: gone.member.email, password: gone.member.password })).status,
     ).toBe(200);
@@ -194,7 +207,8 @@ describe('DELETE /api/users/me (account deletion)', () => {
     await settle();
     expect(await erased(goneId)).toBe(true);
 
-    // sessions ended, on every tab; the credentials open nothing
+    // sessions ended, on every tab, and the open socket with them; the credentials open nothing
+    expect(await socketEnded).toBe('io server disconnect');
     expect((await gone.client.get('/api/auth/me')).status).toBe(401);
     expect((await secondTab.get('/api/auth/me')).status).toBe(401);
     const login = await new Client(server.url).post('/api/auth/login', {
@@ -224,6 +238,13 @@ describe('DELETE /api/users/me (account deletion)', () => {
     // the placeholder is still a row of the thread, counted as one
     expect(video.comments_count).toBe(thread.length);
     expect((await other.client.get('/api/messages/inbox')).json).toEqual([]);
+    for (const screen of [
+      '/api/users/with-videos',
+      `/api/users/friends/${other.member.email}`,
+      `/api/videos/friends-feed/${other.member.email}`,
+      `/api/favorites`,
+    ])
+      expect(JSON.stringify((await other.client.get(screen)).json), screen).not.toContain(gone.member.pseudo);
     const notifications = (await other.client.get('/api/notifications')).json as unknown;
     expect(JSON.stringify(notifications)).not.toContain(gone.member.pseudo);
     const search = (await other.client.get(`/api/search?q=${tag}`)).json as { members: unknown[]; videos: unknown[] };
