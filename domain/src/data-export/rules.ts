@@ -1,4 +1,5 @@
 import { frenchDateTime } from '../moderation/appeal-rules';
+import type { AccountDeleted } from '../identity/events';
 
 /** The stream of a member's data exports. */
 export const dataExportStream = (memberId: string) => `data-export-${memberId}`;
@@ -33,11 +34,8 @@ export const DATA_EXPORT_MESSAGES = {
   buildFailed: "L'archive n'a pas pu être préparée. Réessaie dans quelques minutes.",
 } as const;
 
-/**
- * The event that closes a member's account on `user-<id>` (issue 31, its deletion part): after it,
- * no archive is made nor handed out. Named here until that event's own module lands.
- */
-export const ACCOUNT_DELETED_EVENT = 'AccountDeleted';
+/** The event that closes a member's account on `user-<id>`: after it, no archive is made nor handed out. */
+export const ACCOUNT_DELETED_EVENT: AccountDeleted['type'] = 'AccountDeleted';
 /** Does the member's own stream record the account's deletion? */
 export const accountDeletedIn = (userEvents: ReadonlyArray<{ type: string }>): boolean =>
   userEvents.some((e) => e.type === ACCOUNT_DELETED_EVENT);

@@ -310,6 +310,8 @@ export class MemberDataCollector {
       case 'GiftReceived':
       case 'GiftClaimed':
       case 'GiftsConverted':
+      case 'WalletClosed':
+      case 'GiftForfeited':
         if (e.data.userId === me) this.addMovement(e, at);
         break;
       case 'MemberRestricted':
@@ -363,7 +365,8 @@ export class MemberDataCollector {
     const spendable = after.balance + (after.bonus ?? 0) + (after.earnings ?? 0);
     const d = e.data as Record<string, unknown>;
     this.coins.push({
-      transaction_id: 'txId' in e.data ? e.data.txId : (d.giftId as number),
+      // a closing has no transaction id of its own
+      transaction_id: 'txId' in e.data ? e.data.txId : ((d.giftId as number | undefined) ?? null),
       type: TRANSACTION_TYPES[e.type],
       at,
       /** change of the coins the member may spend (balance + bonus + earnings) */
