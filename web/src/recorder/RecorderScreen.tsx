@@ -9,23 +9,24 @@ import { FilterPicker } from './FilterPicker';
 import { FACE_FILTERS, type FilterId } from './filters';
 import { startFrameLoop } from './frameLoop';
 import { baseType, openCameraWithMicrophone, pickRecordingType, stopStream } from './media';
-import { CANVAS_HEIGHT, CANVAS_WIDTH } from './overlayPlacement';
 import {
   DURATIONS,
+  TITLE_MAX,
   controlsFor,
   initialRecorderState,
   isRecording,
   recorderReducer,
   remainingSeconds,
+  titleProblem,
 } from './recorderState';
+import { recordingFrame } from './recordingFrame';
 import { RecordingPreview } from './RecordingPreview';
 import { useFaceTracker, type FaceTrackerStatus } from './useFaceTracker';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 import './recorder.css';
 
-/** the product API calls, "POST videos/upload", recorder fields. */
-const UPLOAD_TITLE = 'Vidéo EVO';
+/** the product API calls, "POST videos/upload", recorder fields (the title is the member's, 'Vidéo EVO' by default). */
 const UPLOAD_DESCRIPTION = 'Vidéo enregistrée avec EVO';
 const UPLOAD_FILE_NAME = 'enregistrement.webm';
 /** Frames per second of the recorded canvas. */
@@ -76,6 +77,10 @@ export default function RecorderScreen() {
   const [recording, setRecording] = useState<Blob | null>(null);
   const [filter, setFilter] = useState<FilterId | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  // vertical on a phone held upright, as of when the camera opens (the canvas keeps its size while recording)
+  const [frame, setFrame] = useState(() => recordingFrame({ width: window.innerWidth, height: window.innerHeight }));
+  const titleRef = useRef<HTMLInputElement>(null);
+  const publishRef = useRef<HTMLFormElement>(null);
   const face = useFaceTracker();
   const images = useOverlayImages();
 
@@ -143,9 +148,11 @@ export default function RecorderScreen() {
 
   /** getUserMedia, then the canvas loop (camera frame + overlay, face tracking). */
   const openCamera = useCallback(async () => {
+    const shape = recordingFrame({ width: window.innerWidth, height: window.innerHeight });
+    setFrame(shape);
     let stream: MediaStream;
     try {
-      stream = await openCameraWithMicrophone();
+      stream = await openCameraWithMicrophone(shape.camera);
     } catch {
       if (mountedRef.current) dispatch({ type: 'cameraDenied' });
       return;
@@ -247,6 +254,11 @@ export default function RecorderScreen() {
     }
   }, [state.phase, startRecorder, releaseCamera]);
 
+  // The recording is ready: its title and Publier come into view (on a phone they sit under the preview).
+  useEffect(() => {
+    if (state.phase === 'stopped') publishRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [state.phase]);
+
   // The clock ticks every second while recording (measured, so a busy page does not slow it); pause stops it.
   useEffect(() => {
     if (state.phase !== 'recording') return;
@@ -280,8 +292,10 @@ export default function RecorderScreen() {
 
   const onPublish = async () => {
     if (restricted) return;
-    if (!controls.publish || !recording) {
-      dispatch({ type: 'publish' }); // nothing recorded: 'Aucune vidéo à publier !'
+    if (!controls.publish || !recording || titleProblem(state.title)) {
+      // nothing recorded: 'Aucune vidéo à publier !'; no title: the upload's message, at the field
+      dispatch({ type: 'publish' });
+      if (recording) titleRef.current?.focus();
       return;
     }
     dispatch({ type: 'publish' });
@@ -292,7 +306,7 @@ export default function RecorderScreen() {
       await uploadVideo(
         {
           file: new File([recording], UPLOAD_FILE_NAME, { type: recording.type || 'video/webm' }),
-          title: UPLOAD_TITLE,
+          title: state.title.trim(),
           description: UPLOAD_DESCRIPTION,
           email: user?.email || 'anonymous',
           pseudo: user?.pseudo || 'inconnu',
@@ -325,6 +339,55 @@ export default function RecorderScreen() {
           ? "Finalisation de l'enregistrement..."
           : null;
 
+  const portrait = frame.orientation === 'portrait';
+  // one main button: Démarrer, then Arrêter in its place while recording; Pause and Reprendre share one spot
+  const stopShown = recordingNow || state.phase === 'finishing';
+  const cameraFirst = state.phase === 'off' || state.phase === 'starting';
+
+  // once recorded, naming and publishing come first, right under the preview (the deck has nothing to offer then)
+  const publishFirst = state.phase === 'stopped' || state.publishing;
+  const publishForm = (
+    <form
+      ref={publishRef}
+      className="recorder__publish"
+      // the reducer says what is wrong with the title, in the app's words (not the browser's bubble)
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onPublish();
+      }}
+    >
+      {controls.title || state.publishing ? (
+        <div className="field">
+          <label htmlFor="recorder-title-input">Titre de la vidéo</label>
+          <input
+            id="recorder-title-input"
+            ref={titleRef}
+            type="text"
+            required
+            maxLength={TITLE_MAX}
+            value={state.title}
+            disabled={!controls.title}
+            aria-invalid={titleProblem(state.title) ? true : undefined}
+            onFocus={(event) => event.currentTarget.select()}
+            onChange={(event) => dispatch({ type: 'setTitle', title: event.target.value })}
+          />
+        </div>
+      ) : null}
+      <div className="recorder__controls recorder__controls--after" role="group" aria-label="Vidéo enregistrée">
+        <button type="button" className="btn btn--ghost btn--small" disabled={!controls.discard} onClick={onDiscard}>
+          Supprimer
+        </button>
+        <button type="button" className="btn btn--ghost btn--small" disabled={!controls.restart} onClick={onRestart}>
+          Recommencer
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={!controls.publish || restricted !== null}>
+          {state.publishing ? 'Envoi en cours...' : 'Publier'}
+        </button>
+      </div>
+    </form>
+  );
+
   return (
     <section className="page recorder" aria-labelledby="recorder-title">
       <title>Créer une Vidéo · EVO</title>
@@ -333,15 +396,23 @@ export default function RecorderScreen() {
       <div className="recorder__layout">
         <div className="recorder__main">
           <div
-            className={recordingNow ? 'recorder__stage recorder__stage--recording' : 'recorder__stage'}
+            className={[
+              'recorder__stage',
+              portrait ? 'recorder__stage--portrait' : '',
+              recordingNow ? 'recorder__stage--recording' : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+            style={{ aspectRatio: `${frame.canvas.width} / ${frame.canvas.height}` }}
             data-recording={recordingNow}
+            data-orientation={frame.orientation}
           >
             <video ref={videoRef} className="recorder__source" muted playsInline aria-hidden="true" tabIndex={-1} />
             <canvas
               ref={canvasRef}
               className="recorder__canvas"
-              width={CANVAS_WIDTH}
-              height={CANVAS_HEIGHT}
+              width={frame.canvas.width}
+              height={frame.canvas.height}
               hidden={showPreview}
               role="img"
               aria-label={
@@ -372,62 +443,58 @@ export default function RecorderScreen() {
             </span>
           </p>
 
-          <div className="recorder__controls" role="group" aria-label="Caméra">
-            <button
-              type="button"
-              className="btn btn--secondary"
-              disabled={!controls.enableCamera}
-              onClick={onEnableCamera}
-            >
-              Activer caméra
-            </button>
-            <button type="button" className="btn btn--primary" disabled={!controls.start} onClick={onStart}>
-              Démarrer
-            </button>
+          {publishFirst ? publishForm : null}
+          <div className="recorder__controls recorder__deck" role="group" aria-label="Caméra et enregistrement">
+            <div className="recorder__deck-side">
+              {state.phase === 'paused' ? (
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--small"
+                  disabled={!controls.resume}
+                  onClick={() => dispatch({ type: 'resume' })}
+                >
+                  Reprendre
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--small"
+                  disabled={!controls.pause}
+                  onClick={() => dispatch({ type: 'pause' })}
+                >
+                  Pause
+                </button>
+              )}
+            </div>
+            {stopShown ? (
+              <button
+                type="button"
+                className="recorder__record recorder__record--stop"
+                disabled={!controls.stop}
+                onClick={() => dispatch({ type: 'stop' })}
+              >
+                <span className="recorder__record-mark" aria-hidden="true" />
+                <span className="recorder__record-label">Arrêter</span>
+              </button>
+            ) : (
+              <button type="button" className="recorder__record" disabled={!controls.start} onClick={onStart}>
+                <span className="recorder__record-mark" aria-hidden="true" />
+                <span className="recorder__record-label">Démarrer</span>
+              </button>
+            )}
+            <div className="recorder__deck-side">
+              <button
+                type="button"
+                // the only way forward while the camera is off: it leads until then
+                className={cameraFirst ? 'btn btn--primary btn--small' : 'btn btn--secondary btn--small'}
+                disabled={!controls.enableCamera}
+                onClick={onEnableCamera}
+              >
+                Activer caméra
+              </button>
+            </div>
           </div>
-          <div className="recorder__controls" role="group" aria-label="Enregistrement en cours">
-            <button
-              type="button"
-              className="btn btn--secondary"
-              disabled={!controls.pause}
-              onClick={() => dispatch({ type: 'pause' })}
-            >
-              Pause
-            </button>
-            <button
-              type="button"
-              className="btn btn--secondary"
-              disabled={!controls.resume}
-              onClick={() => dispatch({ type: 'resume' })}
-            >
-              Reprendre
-            </button>
-            <button
-              type="button"
-              className="btn btn--danger"
-              disabled={!controls.stop}
-              onClick={() => dispatch({ type: 'stop' })}
-            >
-              Arrêter
-            </button>
-          </div>
-
-          <div className="recorder__controls" role="group" aria-label="Vidéo enregistrée">
-            <button type="button" className="btn btn--ghost" disabled={!controls.discard} onClick={onDiscard}>
-              Supprimer
-            </button>
-            <button type="button" className="btn btn--ghost" disabled={!controls.restart} onClick={onRestart}>
-              Recommencer
-            </button>
-            <button
-              type="button"
-              className="btn btn--primary"
-              disabled={!controls.publish || restricted !== null}
-              onClick={onPublish}
-            >
-              {state.publishing ? 'Envoi en cours...' : 'Publier'}
-            </button>
-          </div>
+          {publishFirst ? null : publishForm}
           <RestrictionNotice message={restricted} />
           {state.publishing ? <ProgressBar value={progress ?? 0} label="Envoi de la vidéo" /> : null}
         </div>

@@ -31,11 +31,13 @@ function getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream>
  * the camera alone (the video is then recorded without sound). Rejects when the
  * camera itself is refused or absent.
  */
-export async function openCameraWithMicrophone(): Promise<MediaStream> {
+export async function openCameraWithMicrophone(
+  video: MediaTrackConstraints = CAMERA_CONSTRAINTS,
+): Promise<MediaStream> {
   try {
-    return await getUserMedia({ video: CAMERA_CONSTRAINTS, audio: true });
+    return await getUserMedia({ video, audio: true });
   } catch {
-    return getUserMedia({ video: CAMERA_CONSTRAINTS, audio: false });
+    return getUserMedia({ video, audio: false });
   }
 }
 

@@ -13,7 +13,10 @@ import {
   type RecorderAction,
   type RecorderPhase,
   type RecorderState,
+  TITLE_MAX,
+  titleProblem,
 } from './recorderState';
+import { recordingFrame } from './recordingFrame';
 
 const run = (state: RecorderState, ...actions: RecorderAction[]) => actions.reduce(recorderReducer, state);
 const at = (phase: RecorderPhase, extra: Partial<RecorderState> = {}): RecorderState => ({
@@ -36,6 +39,7 @@ describe('recorder: initial state', () => {
       duration: 30,
       elapsed: 0,
       publishing: false,
+      title: 'Vidéo EVO',
       notice: null,
     });
     expect(DEFAULT_DURATION).toBe(30);
@@ -316,6 +320,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: true,
+      title: false,
     },
     starting: {
       enableCamera: false,
@@ -327,6 +332,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: true,
+      title: false,
     },
     on: {
       enableCamera: false,
@@ -338,6 +344,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: true,
+      title: false,
     },
     recording: {
       enableCamera: false,
@@ -349,6 +356,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: false,
+      title: false,
     },
     paused: {
       enableCamera: false,
@@ -360,6 +368,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: false,
+      title: false,
     },
     finishing: {
       enableCamera: false,
@@ -371,6 +380,7 @@ describe('recorder: enabling rules', () => {
       restart: false,
       publish: false,
       duration: false,
+      title: false,
     },
     stopped: {
       enableCamera: false,
@@ -382,6 +392,7 @@ describe('recorder: enabling rules', () => {
       restart: true,
       publish: true,
       duration: true,
+      title: true,
     },
   };
 
@@ -423,5 +434,59 @@ describe('recorder: enabling rules', () => {
     expect(uploading.publish).toBe(false);
     expect(uploading.discard).toBe(false);
     expect(uploading.restart).toBe(false);
+  });
+});
+
+describe('recorder: the title asked before Publier', () => {
+  it("offers SPEC's 'Vidéo EVO' once recorded; the member may change it then only", () => {
+    expect(stopped().title).toBe('Vidéo EVO');
+    expect(run(stopped(), { type: 'setTitle', title: 'Mon premier live' }).title).toBe('Mon premier live');
+    for (const phase of ALL_PHASES.filter((p) => p !== 'stopped'))
+      expect(run(at(phase), { type: 'setTitle', title: 'x' }).title, phase).toBe('Vidéo EVO');
+    expect(run(stopped(), { type: 'publish' }, { type: 'setTitle', title: 'x' }).title).toBe('Vidéo EVO');
+  });
+
+  it("refuses to publish without a title, or one too long, with the upload's messages, and stays ready", () => {
+    const blank = run(stopped(), { type: 'setTitle', title: '   ' }, { type: 'publish' });
+    expect(blank).toMatchObject({ phase: 'stopped', publishing: false });
+    expect(blank.notice).toMatchObject({ kind: 'error', text: MESSAGES.titleRequired });
+    expect(MESSAGES.titleRequired).toBe('Le titre de la vidéo est obligatoire.');
+    const long = run(stopped(), { type: 'setTitle', title: 'a'.repeat(TITLE_MAX + 1) }, { type: 'publish' });
+    expect(long).toMatchObject({ phase: 'stopped', publishing: false });
+    expect(long.notice).toMatchObject({ kind: 'error', text: MESSAGES.titleTooLong });
+    expect(titleProblem(` ${'a'.repeat(TITLE_MAX)} `)).toBeNull();
+  });
+
+  it('publishes under the chosen title, then the next video starts from the default again', () => {
+    const named = run(stopped(), { type: 'setTitle', title: 'Coucou' }, { type: 'publish' });
+    expect(named).toMatchObject({ publishing: true, title: 'Coucou' });
+    expect(run(named, { type: 'publishFailed' }).title).toBe('Coucou');
+    expect(run(named, { type: 'publishSucceeded' }).title).toBe('Vidéo EVO');
+    expect(run(stopped(), { type: 'setTitle', title: 'x' }, { type: 'discard' }).title).toBe('Vidéo EVO');
+  });
+});
+
+describe('recorder: the frame it films', () => {
+  it('is the product frame on a wide screen: 640x480 camera, 320x220 canvas', () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 844, height: 390 },
+      { width: 700, height: 900 },
+    ]) {
+      const frame = recordingFrame(viewport);
+      expect(frame.orientation).toBe('landscape');
+      expect(frame.canvas).toEqual({ width: 320, height: 220 });
+      expect(frame.camera).toMatchObject({ width: 640, height: 480, facingMode: 'user' });
+    }
+  });
+
+  it('is vertical, 9:16, on a phone held upright: a portrait camera asked for, never required', () => {
+    const frame = recordingFrame({ width: 390, height: 844 });
+    expect(frame.orientation).toBe('portrait');
+    expect(frame.canvas.width / frame.canvas.height).toBeCloseTo(9 / 16);
+    expect(frame.camera).toMatchObject({ facingMode: 'user', aspectRatio: { ideal: 9 / 16 } });
+    // ideal values only: a camera with no portrait mode still opens
+    for (const value of Object.values(frame.camera))
+      if (typeof value === 'object') expect(Object.keys(value as object)).toEqual(['ideal']);
   });
 });

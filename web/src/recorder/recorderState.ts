@@ -8,6 +8,9 @@
  *                                    │
  *                                    └──Recommencer──▶ starting (recording cleared, camera reopened)
  *
+ * Before Publier the member names the video: `title`, checked as the upload form's (required, at
+ * most TITLE_MAX characters), SPEC's fixed 'Vidéo EVO' until they change it.
+ *
  * The screen performs the side effects (getUserMedia, MediaRecorder, upload) and
  * reports their outcome with the `camera*`, `recording*` and `publish*` actions.
  * User messages come out as `notice` (shown by the screen with the toast).
@@ -16,6 +19,10 @@
 export const DURATIONS = [15, 30, 60] as const;
 export type RecordingDuration = (typeof DURATIONS)[number];
 export const DEFAULT_DURATION: RecordingDuration = 30;
+/** the product API calls, "POST videos/upload": the recorder's title, offered until the member writes theirs */
+export const DEFAULT_TITLE = 'Vidéo EVO';
+/** the upload's limit (domain LIMITS.titleMax) */
+export const TITLE_MAX = 150;
 
 export const MESSAGES = {
   noCamera: 'Caméra non activée',
@@ -24,6 +31,9 @@ export const MESSAGES = {
   publishFailed: "Échec de l'envoi.",
   published: 'Vidéo publiée !',
   recordingFailed: "L'enregistrement a échoué.",
+  /** the upload's own rules (the server answers the same) */
+  titleRequired: 'Le titre de la vidéo est obligatoire.',
+  titleTooLong: `Le titre ne doit pas dépasser ${TITLE_MAX} caractères.`,
 } as const;
 
 export type RecorderPhase =
@@ -56,6 +66,8 @@ export interface RecorderState {
   elapsed: number;
   /** An upload of the recorded file is in flight. */
   publishing: boolean;
+  /** The title the video is published under (asked once recorded). */
+  title: string;
   notice: Notice | null;
 }
 
@@ -78,6 +90,7 @@ export type RecorderAction =
   | { type: 'recordingReady'; empty?: boolean }
   | { type: 'recordingFailed' }
   | { type: 'setDuration'; duration: number }
+  | { type: 'setTitle'; title: string }
   | { type: 'discard' }
   | { type: 'restart' }
   | { type: 'publish' }
@@ -91,6 +104,7 @@ export const initialRecorderState: RecorderState = {
   duration: DEFAULT_DURATION,
   elapsed: 0,
   publishing: false,
+  title: DEFAULT_TITLE,
   notice: null,
 };
 
@@ -109,6 +123,13 @@ export const isPaused = (state: RecorderState) => state.phase === 'paused';
 /** A recorded file is ready. */
 export const hasRecording = (state: RecorderState) => state.phase === 'stopped';
 export const remainingSeconds = (state: RecorderState) => Math.max(0, state.duration - state.elapsed);
+/** What is wrong with the title, as the upload says it; null when it may be published. */
+export function titleProblem(title: string): string | null {
+  const trimmed = title.trim();
+  if (!trimmed) return MESSAGES.titleRequired;
+  if (trimmed.length > TITLE_MAX) return MESSAGES.titleTooLong;
+  return null;
+}
 
 export interface RecorderControls {
   enableCamera: boolean;
@@ -120,6 +141,7 @@ export interface RecorderControls {
   restart: boolean;
   publish: boolean;
   duration: boolean;
+  title: boolean;
 }
 
 /** Which buttons are enabled. */
@@ -143,6 +165,8 @@ export function controlsFor(state: RecorderState): RecorderControls {
     publish: ready,
     // The maximum duration is chosen before recording.
     duration: !recording && state.phase !== 'finishing',
+    // Named once recorded, until it is sent.
+    title: ready,
   };
 }
 
@@ -154,9 +178,9 @@ function notify(state: RecorderState, kind: Notice['kind'], text: string, detail
   return notice;
 }
 
-/** Back to "no camera, no recording", keeping the chosen duration and the last notice. */
+/** Back to "no camera, no recording", keeping the chosen duration and the last notice; the next video gets the default title. */
 function cleared(state: RecorderState): RecorderState {
-  return { ...state, phase: 'off', elapsed: 0, publishing: false };
+  return { ...state, phase: 'off', elapsed: 0, publishing: false, title: DEFAULT_TITLE };
 }
 
 export function recorderReducer(state: RecorderState, action: RecorderAction): RecorderState {
@@ -217,15 +241,21 @@ export function recorderReducer(state: RecorderState, action: RecorderAction): R
       if (!isDuration(action.duration) || !controlsFor(state).duration) return state;
       return { ...state, duration: action.duration };
 
+    case 'setTitle':
+      return controlsFor(state).title ? { ...state, title: action.title } : state;
+
     case 'discard':
       return hasRecording(state) && !state.publishing ? cleared(state) : state;
 
     case 'restart':
       return hasRecording(state) && !state.publishing ? { ...cleared(state), phase: 'starting' } : state;
 
-    case 'publish':
+    case 'publish': {
       if (!hasRecording(state)) return { ...state, notice: notify(state, 'error', MESSAGES.nothingToPublish) };
-      return state.publishing ? state : { ...state, publishing: true };
+      if (state.publishing) return state;
+      const problem = titleProblem(state.title);
+      return problem ? { ...state, notice: notify(state, 'error', problem) } : { ...state, publishing: true };
+    }
 
     case 'publishSucceeded':
       return state.publishing ? { ...cleared(state), notice: notify(state, 'success', MESSAGES.published) } : state;
