@@ -64,5 +64,41 @@ describe.skipIf(!!skip)('account deletion', () => {
       expect(realErrors(errors)).toEqual([]);
       await context.close();
     }, 120_000);
+
+    it(`a reply to a deleted member's comment stays under a 'Membre supprimé' placeholder (${size.name})`, async () => {
+      const gone = await registerAndLogin(live.server.url);
+      const owner = await registerAndLogin(live.server.url, { video_title: `Au sommet ${size.name}` });
+      const videoId = (
+        (await owner.client.get(`/api/users/profile/${owner.member.pseudo}`)).json.videos as Array<{ id: number }>
+      )[0].id;
+      const top = await gone.client.post(`/api/videos/${videoId}/comment`, { content: 'Un texte qui doit partir' });
+      const parentId = (top.json.item as { id: number }).id;
+      expect(
+        (await owner.client.post(`/api/videos/${videoId}/comment`, { content: 'Merci beaucoup !', parentId })).status,
+      ).toBe(201);
+      expect((await gone.client.request('DELETE', '/api/users/me', { password: gone.member.password })).status).toBe(
+        200,
+      );
+      await live.server.deps.jobs.drain(30_000);
+      const last = (await live.server.deps.events.lastPosition())!;
+      expect(await live.server.deps.progress.waitFor(last, 10_000)).toBe(true);
+
+      const { context, page, errors } = await loggedInPage(live.browser, live.server.url, owner.member, size.viewport);
+      await page.goto(`${live.server.url}/user/${owner.member.pseudo}`);
+      const card = page.locator('.card-grid > li', { hasText: `Au sommet ${size.name}` });
+      await card.getByRole('button', { name: /^Commentaires/ }).click();
+      const panel = card.getByRole('region', { name: 'Commentaires' });
+      const placeholder = panel.getByRole('article', { name: 'Commentaire supprimé avec le compte de son auteur.' });
+      await placeholder.getByText('Membre supprimé', { exact: true }).waitFor();
+      await panel.getByText('Merci beaucoup !').waitFor();
+      expect(await panel.getByText('Un texte qui doit partir').count()).toBe(0);
+      expect(await placeholder.getByRole('link').count()).toBe(0);
+      await placeholder.scrollIntoViewIfNeeded();
+      expect(await coveredBy(placeholder)).toEqual([]);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `account-deletion-thread-${size.name}`, { fullPage: false });
+      expect(realErrors(errors)).toEqual([]);
+      await context.close();
+    }, 120_000);
   }
 });

@@ -9,6 +9,9 @@ import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import type { CommentsState } from './useComments';
 import { postComment, threadComments, type VideoComment } from './videoApi';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
+
+/** a comment kept for its replies, its author's account deleted */
+const DELETED_COMMENT = 'Commentaire supprimé avec le compte de son auteur.';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
 
 const PSEUDO_MISSING = '❌ Erreur : pseudo introuvable, reconnectez-vous.';
@@ -94,12 +97,14 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
   const renderComment = (comment: VideoComment, rootId: number, isReply: boolean) => (
     <article
       className={isReply ? 'comment comment--reply' : 'comment'}
-      aria-label={`Commentaire de @${comment.user_pseudo}`}
+      aria-label={comment.author_deleted ? DELETED_COMMENT : `Commentaire de @${comment.user_pseudo}`}
     >
       <ProfilePicture pseudo={comment.user_pseudo} profilePicture={comment.user_profile_picture} size={32} alt="" />
       <div className="comment__body">
         <p className="comment__meta">
-          {comment.user_pseudo ? (
+          {comment.author_deleted ? (
+            <span className="comment__author comment__author--deleted">{comment.user_pseudo}</span>
+          ) : comment.user_pseudo ? (
             <Link to={userPath(comment.user_pseudo)} className="comment__author">
               @{comment.user_pseudo}
             </Link>
@@ -112,8 +117,13 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
             </time>
           ) : null}
         </p>
-        <p className="comment__content">{comment.content}</p>
-        {user ? (
+        {comment.author_deleted ? (
+          // kept because others answered it: its author deleted their account, and their text with it
+          <p className="comment__content comment__content--deleted">{DELETED_COMMENT}</p>
+        ) : (
+          <p className="comment__content">{comment.content}</p>
+        )}
+        {user && !comment.author_deleted ? (
           <button
             type="button"
             className="link-button comment__reply"
