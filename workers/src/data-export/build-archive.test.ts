@@ -21,6 +21,8 @@ import {
   toNewEvents,
   type FileStore,
 } from '@evo/infra';
+import { S3FileStore } from '@evo/infra';
+import { s3ServerAvailability, startMinio } from '@evo/infra/testing/minio';
 import { dataExportHandler } from './build-archive';
 import { sweepExpiredExports } from './sweep';
 
@@ -29,10 +31,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function setup() {
+async function setup(store?: FileStore) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-export-'));
   dirs.push(dir);
-  const files = new LocalFolderStore(dir);
+  const files = store ?? new LocalFolderStore(dir);
   await files.ready();
   const events = new SqliteEventStore(':memory:');
   const stream = userStream('m');
@@ -146,3 +148,62 @@ async function streamBytes(body: Readable | undefined): Promise<Buffer> {
   for await (const c of body!) chunks.push(Buffer.from(c as Uint8Array));
   return Buffer.concat(chunks);
 }
+
+const s3 = s3ServerAvailability();
+
+describe.skipIf(!s3.ok)("the 'data-export.build' job on S3-compatible storage (MinIO)", () => {
+  it('streams an archive larger than one upload part to the bucket, the video byte for byte', async () => {
+    const minio = await startMinio();
+    const bucket = new S3FileStore({
+      endpoint: minio.endpoint,
+      bucket: `evo-exports-${Date.now().toString(36)}`,
+      accessKeyId: minio.accessKeyId,
+      secretAccessKey: minio.secretAccessKey,
+      region: minio.region,
+      forcePathStyle: true,
+    });
+    try {
+      const { files, events, request, state } = await setup(bucket);
+      // 20 MB of video: several multipart parts, read and written chunk by chunk
+      const video = Buffer.alloc(20 * 1024 * 1024, 7);
+      video.write('EVO', 0);
+      await files.put('videos', 'v.mp4', Readable.from([video.subarray(0, 10_000_000), video.subarray(10_000_000)]));
+      const stream = 'video-1';
+      await events.append(
+        stream,
+        toNewEvents(
+          [
+            {
+              type: 'VideoUploaded',
+              data: {
+                videoId: 1,
+                ownerId: 'm',
+                title: 'Vacances',
+                description: '',
+                filePath: '/uploads/videos/v.mp4',
+                mimeType: 'video/mp4',
+                sizeBytes: video.length,
+              },
+            },
+          ],
+          stream,
+          systemContext(),
+        ),
+        'no_stream',
+      );
+      await request('x1');
+      await dataExportHandler({ events, files })(
+        { exportId: 'x1', memberId: 'm' },
+        { jobId: 'j', attempt: 1, attempts: 3 },
+      );
+      expect((await state()).exports.get('x1')?.status).toBe('ready');
+      const zip = unzipSync(new Uint8Array(await streamBytes(await files.read('exports', dataExportFileName('x1')))));
+      const [entry] = JSON.parse(strFromU8(zip['videos.json'])) as Array<{ file: string }>;
+      expect(entry.file).toBe('media/videos/1.mp4');
+      expect(Buffer.from(zip['media/videos/1.mp4']).equals(video)).toBe(true);
+    } finally {
+      await bucket.close();
+      await minio.stop();
+    }
+  }, 120_000);
+});
