@@ -59,6 +59,8 @@ describe('purchases through the payment port', () => {
     const ok = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
     expect(ok.body).toEqual({
       message: '✅ Achat effectué avec succès !',
+      // the purchase's transaction: its receipt (/coins/recu/:id)
+      id: expect.any(Number),
       coins_balance: 5000,
       coins_withdrawable: 0,
       coins_bonus: 0,
@@ -112,9 +114,13 @@ describe('purchases through the payment port', () => {
       idempotencyKey: 'cle-concurrente',
       reference: expect.stringMatching(/^achat-\d+$/),
     });
+    // one charge: every answer names the same transaction
+    const { id } = answers[0].body as { id: number };
+    expect(id).toBeGreaterThan(0);
     for (const a of answers)
       expect(a.body).toEqual({
         message: '✅ Achat effectué avec succès !',
+        id,
         coins_balance: 220,
         coins_withdrawable: 0,
         coins_bonus: 0,
@@ -151,6 +157,7 @@ describe('purchases through the payment port', () => {
     const ok = await commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
     expect(ok.body).toEqual({
       message: '✅ Achat effectué avec succès !',
+      id: expect.any(Number),
       coins_balance: 110,
       coins_withdrawable: 0,
       coins_bonus: 0,
