@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { DELETED_MEMBER_LABEL, DELETION_MESSAGES, MESSAGES } from '@evo/domain';
+import { DELETED_MEMBER_LABEL, DELETION_MESSAGES, LEDGER_MESSAGES, MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger } from '@evo/workers';
@@ -253,6 +253,15 @@ describe('DELETE /api/users/me (account deletion)', () => {
     const received = JSON.stringify((await other.client.get(`/api/gifts/received/${other.member.email}`)).json);
     expect(received).toContain(DELETED_MEMBER_LABEL);
     expect(received).not.toContain(gone.member.pseudo);
+
+    // no gift reaches them any more
+    const toGone = await other.client.post('/api/gifts/send', {
+      sender_email: other.member.email,
+      receiver_email: gone.member.email,
+      gift_id: 1,
+    });
+    expect(toGone.status).toBe(404);
+    expect(toGone.json.error).toBe(LEDGER_MESSAGES.receiverNotFound);
 
     // the ledger: balanced, the member's movements kept under their id, their coins forfeited
     const report = await reconcileLedger(server.deps.events);
