@@ -207,8 +207,10 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(await authorCard.locator('dd').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
     await screenshot(page, 'back-office-reports', { fullPage: false });
 
-    // the keyboard goes from the video link to the first control
+    // the keyboard goes from the video link to its inline preview (issue 30), then to the first control
     await authorCard.getByRole('link').first().focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Voir la vidéo ici');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SELECT');
 
