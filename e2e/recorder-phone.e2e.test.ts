@@ -81,6 +81,11 @@ describe.skipIf(!!skip)('recorder: vertical on a phone, one record button, a tit
         const other = await page.getByRole('button', { name }).boundingBox();
         expect(other!.height, name).toBeLessThan(record.height);
       }
+      // the row of the recording's actions too (disabled until there is one): above the bottom bar, unscrolled
+      for (const name of ['Supprimer', 'Recommencer', 'Publier']) {
+        const action = await page.getByRole('button', { name, exact: true }).boundingBox();
+        expect(action!.y + action!.height, name).toBeLessThanOrEqual(size.viewport.height - (phone ? 64 : 0));
+      }
       await screenshot(page, `recorder-phone-ready-${size.name}`, { fullPage: false });
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 
