@@ -467,7 +467,9 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       },
       'the job run again',
       30_000,
-    );
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\nWORKERS:\n${workers.output().slice(-5000)}`);
+    });
     await eventually(
       async () => (await allEvents()).some((e) => e.type === 'GiftReceived'),
       'the gift credited by the restarted workers service',
@@ -571,6 +573,37 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     } finally {
       await live.close();
       await rebuilt.close();
+    }
+  });
+
+  it('an account deleted while the projections process is down keeps its key until the read models forget it (issue 31)', async () => {
+    const gone = await registerAndLogin(urlA);
+    const registered = (await allEvents()).find(
+      (e) => e.type === 'UserRegistered' && (e.data as { pseudo: string }).pseudo === gone.member.pseudo,
+    );
+    const userId = (registered!.data as { userId: string }).userId;
+    const keys = new PostgresKeyStore(db.url);
+    const read = new MongoReadStore(env.MONGO_URL);
+    const erasedInLog = async () => (await log.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased');
+    try {
+      expect(await keys.find(userId)).toBeInstanceOf(Buffer);
+      await projections.kill9();
+      const deleted = await gone.client.request('DELETE', '/api/users/me', { password: gone.member.password });
+      expect(deleted.status, deleted.text).toBeLessThan(300);
+      // the workers close the wallet, then wait for the read models: the key outlives the copies
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(await read.collection('users').find({ pseudo: gone.member.pseudo })).toHaveLength(1);
+      expect(await keys.find(userId)).toBeInstanceOf(Buffer);
+      expect(await erasedInLog()).toBe(false);
+
+      projections = startProjections();
+      await waitForStatus(`${urlA}/ready`, 200, projections);
+      await eventually(erasedInLog, 'the erasure recorded once the read models caught up', 60_000);
+      expect(await keys.find(userId)).toBe('destroyed');
+      expect(await read.collection('users').find({ pseudo: gone.member.pseudo })).toEqual([]);
+    } finally {
+      await keys.close();
+      await read.close();
     }
   });
 

@@ -11,8 +11,10 @@ import {
   openEventStore,
   openKeyStore,
   openFileStore,
+  openReadStore,
   startHealthServer,
 } from '@evo/infra';
+import { ReadStoreProgress } from '@evo/projections';
 import { startWorkersService } from './service';
 import { announceMediaTools } from './videos/media-tools';
 
@@ -26,12 +28,16 @@ try {
   const files = await openFileStore(config);
   await files.ready();
   const jobs = createJobQueue(config);
+  // the read models the projections service writes (MONGO_URL): an account's erasure destroys the
+  // member's key only once they have forgotten the member (no readable copy outlives the key)
+  const read = config.MONGO_URL ? await openReadStore(config) : undefined;
   const workers = await startWorkersService({
     events,
     jobs,
     files,
     orphanGraceMs: config.ORPHAN_FILES_GRACE_MINUTES * 60_000,
     keys,
+    progress: read && new ReadStoreProgress(read, events, 200),
   });
   const { source } = await announceMediaTools(log);
   const health = await startHealthServer(Number(process.env.HEALTH_PORT ?? 3002), async () => true, {
@@ -40,6 +46,7 @@ try {
   log.info('workers ready (jobs, gift credits)');
   const stop = async () => {
     await workers.stop();
+    await read?.close();
     await events.close();
     await keys.close();
     await files.close();
