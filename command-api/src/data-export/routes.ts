@@ -14,7 +14,7 @@ import {
   type ArchiveViewer,
 } from '@evo/domain';
 import { childLogger, handleCommand, loadState } from '@evo/infra';
-import { dataExportQueries, toDataExportView, type DataExportDoc } from '@evo/projections';
+import { dataExportQueries, requestedDataExport, toDataExportView, type DataExportDoc } from '@evo/projections';
 import { dataExportJobOptions } from '@evo/workers';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
@@ -79,20 +79,7 @@ export function dataExportRouter(deps: AppDeps): Router {
     );
     await deps.jobs.add('data-export.build', { exportId, memberId }, dataExportJobOptions(exportId));
     await answerWrite(deps.sessions, req, res, result.position);
-    const doc: DataExportDoc = {
-      _id: exportId,
-      member_id: memberId,
-      requested_by: actor,
-      by_admin: byAdmin,
-      requested_at: ctx.now.toISOString(),
-      status: 'en_preparation',
-      done: 0,
-      total: 1,
-      ready_at: null,
-      expires_at: null,
-      size_bytes: null,
-      error: null,
-    };
+    const doc = requestedDataExport({ exportId, memberId, requestedBy: actor, byAdmin, at: ctx.now.toISOString() });
     res.status(202).json({
       message: byAdmin ? M.requestedAdmin : M.requested,
       export: toDataExportView(doc, ctx.now, null),

@@ -1,4 +1,4 @@
-import { positionToString } from '@evo/domain';
+import { positionToString, type DataExportRequested } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
@@ -21,6 +21,24 @@ export interface DataExportDoc extends Doc {
   expires_at: string | null;
   size_bytes: number | null;
   error: string | null;
+}
+
+/** An archive just asked for, as DataExportRequested makes it (the request's answer shows the same). */
+export function requestedDataExport(d: DataExportRequested['data']): DataExportDoc {
+  return {
+    _id: d.exportId,
+    member_id: d.memberId,
+    requested_by: d.requestedBy,
+    by_admin: d.byAdmin,
+    requested_at: d.at,
+    status: 'en_preparation',
+    done: 0,
+    total: 1,
+    ready_at: null,
+    expires_at: null,
+    size_bytes: null,
+    error: null,
+  };
 }
 
 /** The exports of each member; pushes 'data-export:changed' to the member (their own) or to `admins`. */
@@ -48,21 +66,7 @@ export const dataExportsProjector: Projector = {
           exports,
           d.exportId,
           event.position,
-          {
-            $set: {
-              member_id: d.memberId,
-              requested_by: event.data.requestedBy,
-              by_admin: event.data.byAdmin,
-              requested_at: event.data.at,
-              status: 'en_preparation',
-              done: 0,
-              total: 1,
-              ready_at: null,
-              expires_at: null,
-              size_bytes: null,
-              error: null,
-            },
-          },
+          { $set: withoutId(requestedDataExport(event.data)) },
           { upsert: true },
         );
         break;
@@ -98,3 +102,5 @@ export const dataExportsProjector: Projector = {
     });
   },
 };
+
+const withoutId = ({ _id: _, ...rest }: DataExportDoc) => rest;
