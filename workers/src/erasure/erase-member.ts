@@ -3,7 +3,6 @@ import {
   ERASED_FILE,
   userDecider,
   userStream,
-  type LogPosition,
   type RecordedEvent,
   type VideoUploaded,
 } from '@evo/domain';
@@ -16,22 +15,20 @@ import {
   type EventStore,
   type FileStore,
   type JobHandler,
+  type KeyStore,
 } from '@evo/infra';
+import type { ProjectionProgress } from '@evo/projections';
 import type { WalletRepository } from '@evo/commands';
 import { eraseVideoFiles } from '../videos/video-files';
 import { dataExportFiles } from '../data-export/build-archive';
 
 const log = childLogger('erasure');
 
-/** The key store's part the erasure uses (infra/src/keys): a member's key destroyed for good, idempotent. */
-export interface MemberKeys {
-  destroy(memberId: string): Promise<void>;
-}
+/** The key store's part the erasure uses: a member's key destroyed for good, idempotent. */
+export type MemberKeys = Pick<KeyStore, 'destroy'>;
 
 /** Where the read models are: the erasure waits until they have forgotten the member. */
-export interface ReadModelProgress {
-  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean>;
-}
+export type ReadModelProgress = Pick<ProjectionProgress, 'waitFor'>;
 
 export interface ErasureDeps {
   events: EventStore;
