@@ -1,57 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger, type ErasureStep } from '@evo/workers';
-import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The real entry point in its own process, pausing 4 s after each step of an erasure. */
-async function spawnServer(dataDir: string, port: number) {
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
-    cwd: ROOT,
-    env: embeddedEnv({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      ERASURE_STEP_PAUSE_MS: '4000',
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`${url}/ready`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, output: () => output };
-}
+import { Client, freePort, registerAndLogin, spawnEmbeddedServer, startTestServer } from '../testing/test-server';
 
 async function until(what: string, check: () => boolean, ms = 60_000) {
   const deadline = Date.now() + ms;
@@ -66,7 +20,9 @@ describe('kill -9 during an account erasure', () => {
     it(`the next start finishes it (killed after the step '${step}'): files, key, read models, ledger`, async () => {
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'evo-erase-crash-'));
       try {
-        const { child, url, output } = await spawnServer(dataDir, await freePort());
+        const { child, url, output } = await spawnEmbeddedServer(dataDir, await freePort(), {
+          ERASURE_STEP_PAUSE_MS: '4000',
+        });
         const gone = await registerAndLogin(url, { bio: `Bio à effacer ${step}` });
         const other = await registerAndLogin(url);
         expect((await gone.client.post('/api/coins/add', { email: gone.member.email, amount: 40 })).status).toBe(200);

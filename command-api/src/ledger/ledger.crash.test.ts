@@ -1,56 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedEvent } from '@evo/domain';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger } from '@evo/workers';
-import { Client, embeddedEnv, registerAndLogin, startTestServer } from '../testing/test-server';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The real entry point in its own process, as `npm start` runs it. */
-async function spawnServer(
-  dataDir: string,
-  port: number,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
-    cwd: ROOT,
-    env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`${url}/ready`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, output: () => output };
-}
+import { Client, freePort, registerAndLogin, spawnEmbeddedServer, startTestServer } from '../testing/test-server';
 
 const COSTS: Record<number, number> = { 1: 1, 2: 5, 3: 10 };
 
@@ -58,7 +15,7 @@ describe('crash during a gift load', () => {
   it('keeps every acknowledged movement exactly once after kill -9 and a restart', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'evo-crash-'));
     try {
-      const { child, url, output } = await spawnServer(dataDir, await freePort());
+      const { child, url, output } = await spawnEmbeddedServer(dataDir, await freePort());
       const senders = await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(url)));
       const receivers = await Promise.all(Array.from({ length: 3 }, () => registerAndLogin(url)));
       for (const s of senders)

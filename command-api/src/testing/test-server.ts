@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,4 +159,49 @@ export async function registerMembers(base: string, count: number): Promise<Memb
   const members: Member[] = [];
   for (let i = 0; i < count; i++) members.push(await registerAndLogin(base));
   return members;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** A free TCP port on this machine. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * The real entry point in a process of its own, as `npm start` runs it (a crash test kills it with
+ * SIGKILL), on a DATA_DIR without demo data; resolves once `/ready` answers 200.
+ */
+export async function spawnEmbeddedServer(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
+    cwd: ROOT,
+    env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`${url}/ready`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url, output: () => output };
 }
