@@ -34,9 +34,9 @@ if (!Number.isInteger(batchSize) || batchSize < 1) {
   process.exit(2);
 }
 
-/** Why an EventStoreDB log is not migrated in place, and what to do instead (ARCHITECTURE). */
+/** Why an EventStoreDB log is not migrated in place, and what to do instead (docs/personal-data.md). */
 const EVENTSTOREDB_REFUSAL =
-  "Migration impossible sur EventStoreDB : ses événements sont immuables, ils ne peuvent pas être réécrits chiffrés. Procédure : démarrez un nouveau serveur EventStoreDB, recopiez-y le journal en relisant l'ancien et en réécrivant chaque événement par EVO (PersonalDataEventStore, qui chiffre les champs personnels et renomme les flux d'unicité), basculez EVENTSTORE_URL sur le nouveau, puis supprimez l'ancienne base (ou lancez un scavenge après avoir supprimé ses flux) : voir docs/ARCHITECTURE.md, « Personal data in the log ».";
+  "Migration impossible sur EventStoreDB : ses événements sont immuables, ils ne peuvent pas être réécrits chiffrés. Procédure : démarrez un nouveau serveur EventStoreDB, recopiez-y le journal en relisant l'ancien et en réécrivant chaque événement par EVO (PersonalDataEventStore, qui chiffre les champs personnels et renomme les flux d'unicité), basculez EVENTSTORE_URL sur le nouveau, puis supprimez l'ancienne base (ou lancez un scavenge après avoir supprimé ses flux) : voir docs/personal-data.md.";
 
 let config;
 try {

@@ -2,8 +2,8 @@
  * Personal data in events (issue 31, crypto-shredding): for each event type that holds some, the
  * data field naming the member whose key encrypts it (the owner) and its personal fields, each with
  * what it reads as once that key is destroyed. Every other field of every event is kept in clear:
- * ids, coin amounts, postings, dates, statuses, and the platform's own texts (see ARCHITECTURE,
- * "Personal data in the log").
+ * ids, coin amounts, postings, dates, statuses, and the platform's own texts (docs/personal-data.md
+ * says why).
  *
  * An erased field keeps the event valid against its schema, so projectors and deciders still run
  * on it: the email and pseudo stay unique per member (the users read model indexes them), the

@@ -9,7 +9,7 @@ import { PLATFORM_SECRET_ID } from './sqlite-key-store';
  * the log's. A destroy sets the key to NULL and then runs VACUUM FULL on this small table, which
  * rewrites it to new files without the dead row (plain VACUUM only marks its space reusable). The
  * server's WAL and any base backup or WAL archive still hold the old row until they are recycled
- * or expire (see ARCHITECTURE, "Personal data in the log").
+ * or expire (see docs/personal-data.md).
  */
 export class PostgresKeyStore implements KeyStore {
   private readonly pool: PgPool;

@@ -269,7 +269,7 @@ if (!availability.ok) {
         await expect(coll.updateOne({ _id: 1 }, { $set: { v: -Infinity } }, { upsert: true })).rejects.toThrow(
           /-Infinity/,
         );
-        // outside the port's language: refused by the store, as MemoryReadStore does
+        // outside the port's language: refused by the store, as SqliteReadStore does
         await expect(coll.insertOne({ _id: 3, 'a.b': 1 })).rejects.toThrow(UnsupportedQueryError);
         await expect(coll.insertOne({ _id: 3, $a: 1 })).rejects.toThrow(UnsupportedQueryError);
         // not routed around (no read model has them): FerretDB's own refusal, which names the cause

@@ -37,9 +37,9 @@ import {
 /*
  * ReadStore over the MongoDB wire protocol: MongoDB itself, or FerretDB v1 (SQLite / PostgreSQL).
  *
- * FerretDB v1.24 differs from MongoDB in ways the port cannot let through (docs/ARCHITECTURE.md,
- * "Read side", lists them). The store asks the server once (`buildInfo.ferretdbVersion`) and, on
- * FerretDB only, routes around each difference here:
+ * FerretDB v1.24 differs from MongoDB in ways the port cannot let through (found by running the
+ * contract and the projections on it). The store asks the server once (`buildInfo.ferretdbVersion`)
+ * and, on FerretDB only, routes around each difference here:
  * - no transactions: probed with a real start/commit, never inferred from `hello`;
  * - upserts: the equalities inside a one-clause `$or` seed the new document through `$setOnInsert`;
  *   `$setOnInsert` skips null and empty-array values there, so such an upsert is emulated;
@@ -48,9 +48,11 @@ import {
  * - duplicate keys in updates and index builds come back as InternalError: mapped to 11000;
  * - bulkWrite runs its operations one by one (FerretDB's update command ignores `ordered`);
  * - NaN and ±Infinity are refused before they reach the server (it drops the connection on NaN).
+ * Not routed around, since no read model has them: `-0` stored as 0, nested arrays and NUL refused.
+ * Concurrent updates of one document may lose one there (no lock): writes of a store are queued.
  * Emulated writes read first and write by _id; they are exact with one writer per collection (the
  * projections runner), which is how the read models are written. Every filter, update, projection
- * and sort is first checked against the port's language (query-language.ts), as in MemoryReadStore.
+ * and sort is first checked against the port's language (query-language.ts), as in SqliteReadStore.
  */
 
 export interface MongoReadStoreOptions {

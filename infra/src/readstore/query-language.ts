@@ -12,7 +12,7 @@ import {
  * The ReadStore's query language: the part of MongoDB's that projectors and queries use, and no
  * more (see port.ts for the list). Both adapters check every filter, update, projection and sort
  * with `checkQuery` first and refuse the rest (UnsupportedQueryError), so a read model that works
- * on one store works on the other. MemoryReadStore evaluates the language with the functions
+ * on one store works on the other. SqliteReadStore evaluates the language with the functions
  * below; MongoReadStore hands it to the server. Within the language, the answers are MongoDB's
  * (the differential test `query-language.test.ts` holds them to mingo's, and the contract suite
  * runs on FerretDB).
@@ -161,7 +161,7 @@ export function checkSort(sort: Sort | undefined): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// evaluation, for MemoryReadStore
+// evaluation, for SqliteReadStore (MongoReadStore hands queries to the server)
 // ---------------------------------------------------------------------------------------------
 
 export type Matcher = (doc: PlainObject) => boolean;
