@@ -3,39 +3,36 @@ import {
   type BulkOp,
   type Doc,
   type Filter,
+  type FindOptions,
   type Projection,
   type Sort,
   type Update,
+  type UpdateResult,
 } from './port';
+import {
+  cloneValue,
+  compareValues,
+  deepEqual,
+  isPlainObject,
+  isScalar,
+  newId,
+  type PlainObject,
+  type Scalar,
+} from './values';
 
 /*
  * The ReadStore's query language: the part of MongoDB's that projectors and queries use, and no
- * more (see port.ts for the list). Both adapters check every filter, update, projection and sort
- * with `checkQuery` first and refuse the rest (UnsupportedQueryError), so a read model that works
- * on one store works on the other. SqliteReadStore evaluates the language with the functions
- * below; MongoReadStore hands it to the server. Within the language, the answers are MongoDB's
- * (the differential test `query-language.test.ts` holds them to mingo's, and the contract suite
- * runs on FerretDB).
+ * more (see port.ts for the list). CheckedCollection runs the checks below on every call of both
+ * adapters and refuses the rest (UnsupportedQueryError), so a read model that works on one store
+ * works on the other. The evaluation below is what SqliteReadStore runs, and what MongoReadStore
+ * computes its writes with on FerretDB; on MongoDB the server evaluates the language. Within it,
+ * the answers are MongoDB's (the differential test `query-language.test.ts` holds them to mingo's,
+ * and the contract suite runs on FerretDB).
  */
-
-type PlainObject = Record<string, unknown>;
-export type Scalar = string | number | boolean;
 
 const FILTER_OPERATORS = new Set(['$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$exists', '$regex']);
 const UPDATE_OPERATORS = new Set(['$set', '$setOnInsert', '$inc', '$min', '$max', '$addToSet', '$pull']);
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
-
-export function isPlainObject(value: unknown): value is PlainObject {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-export function isScalar(value: unknown): value is Scalar {
-  return (
-    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
-  );
-}
 
 const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
@@ -49,9 +46,7 @@ function checkField(name: string): void {
     refuse(`field '${name}'`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// checks, shared by both adapters
-// ---------------------------------------------------------------------------------------------
+// ---- checks ----------------------------------------------------------------------------------
 
 function checkCondition(field: string, op: string, operand: unknown): void {
   switch (op) {
@@ -134,8 +129,19 @@ export function checkUpdate(update: Update): void {
   }
 }
 
-export function checkReplacement(replacement: PlainObject): void {
-  for (const key of Object.keys(replacement)) checkField(key);
+/** A document to insert or replace with: a plain object of top-level fields. */
+export function checkDocument(doc: unknown): void {
+  if (!isPlainObject(doc)) refuse('a document that is not an object');
+  for (const key of Object.keys(doc)) checkField(key);
+}
+
+export function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
+  const skip = options.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
+  const raw = options.limit ?? 0;
+  if (!Number.isInteger(raw)) throw new Error(`limit must be an integer, got ${raw}`);
+  // MongoDB: 0 means no limit, a negative limit is its absolute value
+  return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
 }
 
 export function checkProjection(projection: Projection | undefined): void {
@@ -160,9 +166,7 @@ export function checkSort(sort: Sort | undefined): void {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// evaluation, for SqliteReadStore (MongoReadStore hands queries to the server)
-// ---------------------------------------------------------------------------------------------
+// ---- evaluation ------------------------------------------------------------------------------
 
 export type Matcher = (doc: PlainObject) => boolean;
 
@@ -225,21 +229,13 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
   }
 }
 
-/**
- * A matcher for a filter of the language (checked first, once: the $or clauses are inside it;
- * `checked`: the caller has run checkFilter on it already).
- */
-export function compileFilter(filter: Filter, checked = false): Matcher {
-  if (!checked) checkFilter(filter);
-  return compileChecked(filter);
-}
-
-function compileChecked(filter: Filter): Matcher {
+/** A matcher for a filter of the language (checked already: its $or clauses are inside it). */
+export function compileFilter(filter: Filter): Matcher {
   const tests: Matcher[] = [];
   for (const key of Object.keys(filter)) {
     const value = filter[key];
     if (key === '$or') {
-      const clauses = (value as Filter[]).map(compileChecked);
+      const clauses = (value as Filter[]).map(compileFilter);
       tests.push((doc) => {
         for (const clause of clauses) if (clause(doc)) return true;
         return false;
@@ -274,26 +270,13 @@ export function equalityFields(filter: Filter): Array<[string, Scalar | null]> {
   return out;
 }
 
-export class UpdateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UpdateError';
-  }
-}
-
 /**
- * Applies an update of the language to a copy of `doc` (values copied with `clone`). On insert
+ * Applies an update of the language to a copy of `doc` (the values it sets copied). On insert
  * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
  * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
  * updateMany applies one update to many documents).
  */
-export function applyUpdate(
-  doc: PlainObject,
-  update: Update,
-  isInsert: boolean,
-  compare: (a: unknown, b: unknown) => number,
-  clone: <V>(v: V) => V,
-): PlainObject {
+export function applyUpdate(doc: PlainObject, update: Update, isInsert: boolean): PlainObject {
   const next: PlainObject = { ...doc };
   for (const op in update) {
     if (op === '$setOnInsert' && !isInsert) continue;
@@ -302,37 +285,36 @@ export function applyUpdate(
       const operand = fields[field];
       const current = hasOwn(next, field) ? next[field] : undefined;
       if (field === '_id') {
-        if (op !== '$set' && op !== '$setOnInsert') throw new UpdateError(`Cannot apply ${op} to _id`);
+        if (op !== '$set' && op !== '$setOnInsert') throw new Error(`Cannot apply ${op} to _id`);
         if (current !== undefined && current !== operand)
-          throw new UpdateError("Performing an update on the path '_id' would modify the immutable field '_id'");
+          throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
         next._id = operand;
         continue;
       }
       switch (op) {
         case '$set':
         case '$setOnInsert':
-          next[field] = clone(operand);
+          next[field] = cloneValue(operand);
           break;
         case '$inc':
           if (current !== undefined && typeof current !== 'number')
-            throw new UpdateError(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
+            throw new Error(`Cannot apply $inc to a value of non-numeric type (field '${field}')`);
           next[field] = (current ?? 0) + (operand as number);
           break;
         case '$min':
         case '$max': {
-          const c = current === undefined ? 0 : compare(operand, current);
+          const c = current === undefined ? 0 : compareValues(operand, current);
           if (current === undefined || (op === '$min' ? c < 0 : c > 0)) next[field] = operand;
           break;
         }
         case '$addToSet':
           if (current === undefined) next[field] = [operand];
-          else if (!Array.isArray(current))
-            throw new UpdateError(`Cannot apply $addToSet to a non-array field '${field}'`);
+          else if (!Array.isArray(current)) throw new Error(`Cannot apply $addToSet to a non-array field '${field}'`);
           else if (!current.includes(operand)) next[field] = [...current, operand];
           break;
         case '$pull':
           if (current === undefined) break;
-          if (!Array.isArray(current)) throw new UpdateError(`Cannot apply $pull to a non-array value '${field}'`);
+          if (!Array.isArray(current)) throw new Error(`Cannot apply $pull to a non-array value '${field}'`);
           if (current.includes(operand)) next[field] = current.filter((v) => v !== operand);
           break;
       }
@@ -341,7 +323,7 @@ export function applyUpdate(
   return next;
 }
 
-export type ProjectionFn = (doc: PlainObject, clone: <V>(v: V) => V) => PlainObject;
+export type ProjectionFn = (doc: PlainObject) => PlainObject;
 
 /**
  * Inclusion ({ a: 1, b: 1 }) or exclusion ({ a: 0 }) of top-level fields, _id kept unless
@@ -357,33 +339,98 @@ export function compileProjection(projection: Projection): ProjectionFn {
   const keeps = include
     ? (key: string) => (key === '_id' ? keepId : fields.has(key))
     : (key: string) => (key === '_id' ? keepId : !fields.has(key));
-  return (doc, clone) => {
+  return (doc) => {
     const out: PlainObject = {};
     // for…in: no array of keys per document (stored documents are plain objects, nothing inherited)
-    for (const key in doc) if (doc[key] !== undefined && keeps(key)) out[key] = clone(doc[key]);
+    for (const key in doc) if (doc[key] !== undefined && keeps(key)) out[key] = doc[key];
     return out;
   };
 }
 
-/** The writes of a collection that `bulkWrite` dispatches to (see runBulkWrite). */
-export interface BulkWriter {
-  insert(doc: Doc): void;
-  update(filter: Filter, update: Update, upsert: boolean, one: boolean): void;
-  delete(filter: Filter, one: boolean): void;
-  replace(filter: Filter, replacement: Doc, upsert: boolean): void;
+/** The writes of a collection, as bulkWrite's operations name them. */
+export interface Writes<R> {
+  insert(doc: Doc): R;
+  update(filter: Filter, update: Update, upsert: boolean, one: boolean): R;
+  delete(filter: Filter, one: boolean): R;
+  replace(filter: Filter, replacement: Doc, upsert: boolean): R;
 }
 
-/** `bulkWrite`'s operations, ordered: each runs after the previous one; the first error ends the batch, earlier writes stay. */
-export function runBulkWrite(ops: readonly BulkOp[], to: BulkWriter): void {
-  for (const op of ops) {
-    if ('insertOne' in op) to.insert(op.insertOne.document);
-    else if ('updateOne' in op) to.update(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert === true, true);
-    else if ('updateMany' in op)
-      to.update(op.updateMany.filter, op.updateMany.update, op.updateMany.upsert === true, false);
-    else if ('deleteOne' in op) to.delete(op.deleteOne.filter, true);
-    else if ('deleteMany' in op) to.delete(op.deleteMany.filter, false);
-    else if ('replaceOne' in op)
-      to.replace(op.replaceOne.filter, op.replaceOne.replacement, op.replaceOne.upsert === true);
-    else throw new Error(`Unknown bulkWrite operation: ${Object.keys(op).join(', ')}`);
+/** One of bulkWrite's operations, handed to the write it names. */
+export function dispatch<R>(op: BulkOp, to: Writes<R>): R {
+  if ('insertOne' in op) return to.insert(op.insertOne.document);
+  if ('updateOne' in op) return to.update(op.updateOne.filter, op.updateOne.update, !!op.updateOne.upsert, true);
+  if ('updateMany' in op) return to.update(op.updateMany.filter, op.updateMany.update, !!op.updateMany.upsert, false);
+  if ('deleteOne' in op) return to.delete(op.deleteOne.filter, true);
+  if ('deleteMany' in op) return to.delete(op.deleteMany.filter, false);
+  if ('replaceOne' in op) return to.replace(op.replaceOne.filter, op.replaceOne.replacement, !!op.replaceOne.upsert);
+  refuse(`bulkWrite operation ${Object.keys(op as object).join(', ')}`);
+}
+
+// ---- writes, for the stores that compute them (SqliteReadStore; MongoReadStore on FerretDB) ----
+
+/** What a write computed here does: the documents it writes (`previous`: the one each replaces) and its counts. */
+export interface Written {
+  docs: Array<{ next: Doc; previous?: Doc }>;
+  result: UpdateResult;
+}
+
+const counts = (matchedCount: number, modifiedCount: number, upsertedCount: number): UpdateResult => ({
+  matchedCount,
+  modifiedCount,
+  upsertedCount,
+});
+
+/**
+ * An update of the documents it matched (`targets`, left as they are), computed against the state
+ * before the first write as one server-side pass would be. No match and `upsert`: the filter's
+ * equalities and the update (with $setOnInsert) make the new document, its _id from them or `newDocId()`.
+ */
+export function updateWrites(
+  targets: Doc[],
+  filter: Filter,
+  update: Update,
+  upsert: boolean,
+  newDocId: () => Doc['_id'],
+): Written {
+  if (targets.length === 0) {
+    if (!upsert) return { docs: [], result: counts(0, 0, 0) };
+    const seed: PlainObject = {};
+    for (const [field, value] of equalityFields(filter)) seed[field] = value;
+    const created = applyUpdate(seed, update, true);
+    return { docs: [{ next: withIdFirst(created, created._id ?? newDocId()) }], result: counts(0, 0, 1) };
   }
+  const docs = targets
+    .map((previous) => ({ previous, next: applyUpdate(previous, update, false) as Doc }))
+    .filter(({ previous, next }) => !deepEqual(previous, next));
+  return { docs, result: counts(targets.length, docs.length, 0) };
+}
+
+/**
+ * A replacement of `target`, whose _id never changes; an upsert takes the replacement's _id, else
+ * the filter's equality on _id, else a new one (MongoDB's errors when they differ).
+ */
+export function replaceWrites(target: Doc | undefined, filter: Filter, replacement: Doc, upsert: boolean): Written {
+  const own = replacement._id;
+  if (!target) {
+    if (!upsert) return { docs: [], result: counts(0, 0, 0) };
+    const fromFilter = equalityFields(filter).find(([field]) => field === '_id')?.[1];
+    if (own !== undefined && fromFilter !== undefined && !deepEqual(own, fromFilter))
+      throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
+    return { docs: [{ next: withIdFirst(replacement, own ?? fromFilter ?? newId()) }], result: counts(0, 0, 1) };
+  }
+  if (own !== undefined && !deepEqual(own, target._id))
+    throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+  const next = withIdFirst(replacement, target._id);
+  const docs = deepEqual(target, next) ? [] : [{ previous: target, next }];
+  return { docs, result: counts(1, docs.length, 0) };
+}
+
+/** MongoDB stores _id first; new documents are shaped like the server's. */
+export function withIdFirst(doc: PlainObject, id: unknown): Doc {
+  for (const first in doc) {
+    if (first === '_id' && doc._id === id) return doc as Doc;
+    break;
+  }
+  const { _id: _ignored, ...rest } = doc;
+  return { _id: id as Doc['_id'], ...rest };
 }

@@ -88,25 +88,6 @@ describe('SqliteReadStore, how it answers', () => {
     }
   });
 
-  it('a reader of a file another connection writes sees its new indexes and multikey fields (sharedWriter)', async () => {
-    const file = fileName();
-    try {
-      const writer = new SqliteReadStore(file);
-      const reader = new SqliteReadStore(file, { sharedWriter: true });
-      await writer.collection('c').insertOne({ _id: 1, k: 'x' });
-      expect(await reader.collection('c').find({ k: 'x' })).toEqual([{ _id: 1, k: 'x' }]);
-      await writer.collection('c').createIndex({ key: { k: 1 } });
-      expect(reader.explain('c', { k: 'x' }).plan).toBe('IXSCAN');
-      await writer.collection('c').insertOne({ _id: 2, k: ['x', 'y'] });
-      expect((await reader.collection('c').find({ k: 'x' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([1, 2]);
-      await writer.collection('d').insertOne({ _id: 1 });
-      expect(await reader.collection('d').countDocuments()).toBe(1);
-      await Promise.all([reader.close(), writer.close()]);
-    } finally {
-      removeFile(file);
-    }
-  });
-
   it('writes a document once per transaction however often the transaction changes it, and readers see none of it before the commit', async () => {
     const store = SqliteReadStore.temporary();
     const users = store.collection('users');

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDatabaseFile } from '../files/private-files';
+import { CheckedCollection, TransactionStore, type CollectionEngine } from './checked-collection';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
-  type BulkOp,
   type Doc,
   type Filter,
   type FindOptions,
@@ -14,34 +14,19 @@ import {
   type ReadCollection,
   type ReadStore,
   type Sort,
-  type Update,
-  type UpdateOptions,
-  type UpdateResult,
 } from './port';
 import {
-  checkFilter,
-  checkProjection,
-  checkReplacement,
-  checkSort,
-  checkUpdate,
+  checkFindOptions,
   compileFilter,
   compileProjection,
-  isScalar,
-  runBulkWrite,
-  type Matcher,
-} from './query-language';
-import {
-  applyUpdate,
-  buildUpsertFromFilter,
-  checkFindOptions,
-  checkReplacementKeepsId,
-  deepEqual,
-  isPlainObject,
-  newId,
-  sortDocs,
-  upsertedReplacementId,
+  dispatch,
+  replaceWrites,
+  updateWrites,
   withIdFirst,
-} from './values';
+  type Matcher,
+  type Writes,
+} from './query-language';
+import { deepEqual, isPlainObject, isScalar, newId, sortDocs, type PlainObject } from './values';
 
 /*
  * Read models in a SQLite file (better-sqlite3): the embedded default.
@@ -68,7 +53,6 @@ import {
  *   reader sees only committed transactions, so nobody reads half a projection batch.
  */
 
-type PlainObject = Record<string, unknown>;
 type Row = { id: unknown; doc: string };
 type DocId = string | number;
 
@@ -173,16 +157,8 @@ export interface QueryExplain {
 }
 
 export interface SqliteReadStoreOptions {
-  /** SQLite's page cache per connection, in MiB */
-  cacheMiB?: number;
   /** remove the file when closed (tests, temporary stores) */
   temporary?: boolean;
-  /**
-   * another connection (a thread or a process) writes this file too: before each query, look
-   * whether it changed the indexes or multikey fields (otherwise this store's writer is the only
-   * one, and what it knows is the truth)
-   */
-  sharedWriter?: boolean;
 }
 
 export class SqliteReadStore implements ReadStore {
@@ -191,9 +167,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly writer: Database.Database;
   private readonly reader: Database.Database;
   private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  /** what this store (the file's one writer) knows of each collection's indexes and multikey fields */
   private schemas = new Map<string, CollectionSchema>();
-  private schemaStamp = 0;
-  private readerVersion = -1;
   /** the writer's transaction, while one runs; other writes wait for it */
   private txOpen = false;
   private queue: Promise<void> = Promise.resolve();
@@ -203,6 +178,7 @@ export class SqliteReadStore implements ReadStore {
   private closed = false;
   private docsExamined = 0;
   private rowsWritten = 0;
+  private readonly engines = new Map<string, CollectionEngine>();
   /** tables this store created or found (a write to a new collection creates its table) */
   private readonly tables = new Set<string>();
   /** runs a function in a transaction of the writer (a savepoint inside one) */
@@ -227,7 +203,7 @@ export class SqliteReadStore implements ReadStore {
     private readonly options: SqliteReadStoreOptions = {},
   ) {
     this.file = file;
-    const cache = `cache_size = -${(options.cacheMiB ?? 16) * 1024}`;
+    const cache = `cache_size = -${16 * 1024}`;
     makePrivateDatabaseFile(file);
     this.writer = new Database(file, { timeout: 5000 });
     try {
@@ -239,7 +215,7 @@ export class SqliteReadStore implements ReadStore {
         `CREATE TABLE IF NOT EXISTS _evo_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
          CREATE TABLE IF NOT EXISTS _evo_indexes (collection TEXT, name TEXT, spec TEXT NOT NULL, PRIMARY KEY (collection, name)) WITHOUT ROWID;
          CREATE TABLE IF NOT EXISTS _evo_multikey (collection TEXT, field TEXT, PRIMARY KEY (collection, field)) WITHOUT ROWID;
-         INSERT OR IGNORE INTO _evo_meta VALUES ('format', ${FORMAT_VERSION}), ('schema', 0);`,
+         INSERT OR IGNORE INTO _evo_meta VALUES ('format', ${FORMAT_VERSION});`,
       );
       const format = this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'format'`).pluck().get();
       if (format !== FORMAT_VERSION) throw new Error(`read-model file format ${String(format)}, not ${FORMAT_VERSION}`);
@@ -267,23 +243,8 @@ export class SqliteReadStore implements ReadStore {
     return stmt;
   }
 
-  /**
-   * What the store knows of a collection's indexes and multikey fields. Another connection (a
-   * projection runner in another thread or process) may have changed them: the reader's
-   * data_version tells that something was committed, the `schema` stamp whether it was this.
-   */
+  /** A collection's indexes and multikey fields, read from the file once. */
   private schemaOf(collection: string): CollectionSchema {
-    const version = this.options.sharedWriter
-      ? (this.statement(this.reader, 'PRAGMA data_version').pluck().get() as number)
-      : this.readerVersion;
-    if (version !== this.readerVersion) {
-      this.readerVersion = version;
-      const stamp = this.statement(this.reader, `SELECT value FROM _evo_meta WHERE key = 'schema'`).pluck().get();
-      if (stamp !== this.schemaStamp) {
-        this.schemaStamp = stamp as number;
-        this.schemas = new Map();
-      }
-    }
     let schema = this.schemas.get(collection);
     if (!schema) {
       schema = { indexes: new Map(), columns: new Set(), multikey: new Set() };
@@ -308,13 +269,6 @@ export class SqliteReadStore implements ReadStore {
     this.schemas = new Map();
     this.tables.clear();
     for (const name of this.tableNames()) this.tables.add(name);
-  }
-
-  /** Schema changes made here: the stamp moves so that other connections reload theirs. */
-  private bumpSchema(): void {
-    this.schemaStamp =
-      (this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'schema'`).pluck().get() as number) + 1;
-    this.writer.prepare(`UPDATE _evo_meta SET value = ? WHERE key = 'schema'`).run(this.schemaStamp);
   }
 
   private ensureTable(collection: string): void {
@@ -444,7 +398,41 @@ export class SqliteReadStore implements ReadStore {
   // ---- the port -------------------------------------------------------------------------------
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new SqliteCollection<T>(this, name, false);
+    return new CheckedCollection<T>(name, this.engine(name, false));
+  }
+
+  /** A collection's reads and writes: in the running transaction (`inTx`), or on their own (made once). */
+  private engine(collection: string, inTx: boolean): CollectionEngine {
+    const key = `${inTx ? 't' : 'o'}${collection}`;
+    let engine = this.engines.get(key);
+    if (engine) return engine;
+    const db = inTx ? this.writer : this.reader;
+    const write = <R>(fn: () => R) => this.write(inTx, fn);
+    const now = this.writesOf(collection);
+    engine = {
+      find: async (filter, options) => this.find(db, collection, filter, options),
+      count: async (filter) => this.count(db, collection, filter),
+      insert: (doc) => write(() => now.insert(doc)),
+      update: (filter, update, upsert, one) => write(() => now.update(filter, update, upsert, one)),
+      replace: (filter, replacement, upsert) => write(() => now.replace(filter, replacement, upsert)),
+      delete: (filter, one) => write(() => now.delete(filter, one)),
+      bulkWrite: async (ops) => {
+        // ordered, and earlier writes stay when one fails: each operation undone alone, the
+        // others committed, then the error
+        const failure = await write(() => {
+          try {
+            for (const op of ops) this.undoable(() => dispatch<unknown>(op, now));
+          } catch (err) {
+            return err as Error;
+          }
+        });
+        if (failure) throw failure;
+      },
+      createIndex: (spec) => this.write(false, () => this.createIndexNow(collection, spec)),
+      drop: () => this.write(false, () => this.dropCollection(collection)),
+    };
+    this.engines.set(key, engine);
+    return engine;
   }
 
   private tableNames(): string[] {
@@ -462,12 +450,9 @@ export class SqliteReadStore implements ReadStore {
     return this.tableNames();
   }
 
-  /**
-   * Does the collection's table exist? This store's writer creates and drops them, so it knows;
-   * with another writer, SQL is asked (a query on a missing table then answers nothing).
-   */
+  /** Does the collection's table exist? This store's writer creates and drops them, so it knows. */
   private hasTable(collection: string): boolean {
-    return this.options.sharedWriter === true || this.tables.has(collection);
+    return this.tables.has(collection);
   }
 
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
@@ -482,7 +467,7 @@ export class SqliteReadStore implements ReadStore {
     this.txOpen = true;
     this.writer.exec('BEGIN IMMEDIATE');
     try {
-      const result = await fn(new SqliteTxStore(this));
+      const result = await fn(new TransactionStore((name) => this.engine(name, true), this));
       this.flushAll();
       this.writer.exec('COMMIT');
       return result;
@@ -660,11 +645,26 @@ export class SqliteReadStore implements ReadStore {
     );
   }
 
+  private find(db: Database.Database, collection: string, filter: Filter, options: FindOptions): Doc[] {
+    const { skip, limit } = checkFindOptions(options);
+    const id = filter._id;
+    let docs: Doc[];
+    if (isDocId(id) && Object.keys(filter).length === 1 && skip === 0) {
+      // the commonest read, one document by _id
+      const doc = this.byId(db, collection, id);
+      docs = doc && limit !== 0 ? [doc] : [];
+    } else {
+      docs = this.select(db, collection, filter, options.sort, skip, limit);
+    }
+    if (!options.projection || Object.keys(options.projection).length === 0) return docs;
+    return docs.map(compileProjection(options.projection)) as Doc[];
+  }
+
   /**
    * The documents matching `filter`, in `sort`'s order, `skip` and `limit` applied: parsed, fresh
    * objects (the caller may keep or change them).
    */
-  select(
+  private select(
     db: Database.Database,
     collection: string,
     filter: Filter,
@@ -685,7 +685,7 @@ export class SqliteReadStore implements ReadStore {
     }
     if (!this.hasTable(collection)) return [];
     const plan = this.plan(collection, filter, sort);
-    const matcher: Matcher | undefined = plan.exact ? undefined : compileFilter(filter, true);
+    const matcher: Matcher | undefined = plan.exact ? undefined : compileFilter(filter);
     const sortsHere = sort !== undefined && Object.keys(sort).length > 0 && plan.orderBy === undefined;
     const out: Doc[] = [];
     let skipped = 0;
@@ -715,7 +715,7 @@ export class SqliteReadStore implements ReadStore {
     return sorted.slice(skip, limit === undefined ? undefined : skip + limit);
   }
 
-  count(db: Database.Database, collection: string, filter: Filter): number {
+  private count(db: Database.Database, collection: string, filter: Filter): number {
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) return found.length;
@@ -735,7 +735,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** One document by _id, through the given connection (the writer's: as its transaction has it), a fresh copy. */
-  byId(db: Database.Database, collection: string, id: DocId): Doc | null {
+  private byId(db: Database.Database, collection: string, id: DocId): Doc | null {
     const text = db === this.writer ? this.txText(collection, id) : this.rowText(db, collection, id);
     if (text === undefined) return null;
     this.docsExamined++;
@@ -755,7 +755,7 @@ export class SqliteReadStore implements ReadStore {
     else if (isPlainObject(id) && Object.keys(id).length === 1 && Array.isArray(id.$in) && id.$in.every(isDocId)) {
       ids = [...new Set(id.$in as DocId[])];
     } else return undefined;
-    const matcher = rest ? compileFilter(filter, true) : undefined;
+    const matcher = rest ? compileFilter(filter) : undefined;
     const out: Array<{ doc: Doc; entry: TxDoc }> = [];
     for (const one of ids) {
       const entry = this.txDoc(collection, one);
@@ -781,10 +781,6 @@ export class SqliteReadStore implements ReadStore {
       if (missingTable(err)) return undefined;
       throw err;
     }
-  }
-
-  readerFor(inTx: boolean): Database.Database {
-    return inTx ? this.writer : this.reader;
   }
 
   // ---- writes (on the writer connection, inside a transaction or a savepoint) ---------------
@@ -813,7 +809,6 @@ export class SqliteReadStore implements ReadStore {
       if (isNested(doc[field]) && !schema.multikey.has(field)) {
         this.writer.prepare(`INSERT OR IGNORE INTO _evo_multikey VALUES (?, ?)`).run(collection, field);
         schema.multikey.add(field);
-        this.bumpSchema();
       }
     }
     if (previous === undefined && this.txDoc(collection, id).present)
@@ -910,111 +905,31 @@ export class SqliteReadStore implements ReadStore {
     return false;
   }
 
-  private remove(collection: string, id: DocId): void {
-    this.setTxDoc(collection, id, { present: false, dirty: true });
-  }
-
-  insert(inTx: boolean, collection: string, doc: Doc): Promise<void> {
-    if (!isPlainObject(doc)) return Promise.reject(new Error('insertOne expects a document'));
-    return this.write(inTx, () => this.insertNow(collection, doc));
-  }
-
-  private insertNow(collection: string, doc: Doc): void {
-    checkReplacement(doc);
-    const copy = doc._id === undefined ? withIdFirst(doc, newId()) : doc;
-    this.put(collection, copy, undefined, false);
-  }
-
-  update(
-    inTx: boolean,
-    collection: string,
-    filter: Filter,
-    update: Update,
-    upsert: boolean,
-    one: boolean,
-  ): Promise<UpdateResult> {
-    return this.write(inTx, () => this.updateNow(collection, filter, update, upsert, one));
-  }
-
-  private updateNow(collection: string, filter: Filter, update: Update, upsert: boolean, one: boolean): UpdateResult {
-    checkFilter(filter);
-    checkUpdate(update);
-    const targets = this.targets(collection, filter, one);
-    if (targets.length === 0) {
-      if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-      const created = applyUpdate(buildUpsertFromFilter(filter), update, true) as PlainObject;
-      this.put(collection, withIdFirst(created, created._id ?? newId()), undefined, false);
-      return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
-    }
-    // computed against the state before the first write, like one server-side pass
-    const updated = targets.map((doc) => ({ doc, next: applyUpdate(doc, update, false) }));
-    let modifiedCount = 0;
-    for (const { doc, next } of updated) {
-      if (deepEqual(doc, next)) continue;
-      this.put(collection, next, doc, true);
-      modifiedCount += 1;
-    }
-    return { matchedCount: targets.length, modifiedCount, upsertedCount: 0 };
-  }
-
-  replace(inTx: boolean, collection: string, filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult> {
-    return this.write(inTx, () => this.replaceNow(collection, filter, replacement, upsert));
-  }
-
-  private replaceNow(collection: string, filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
-    checkFilter(filter);
-    if (!isPlainObject(replacement)) throw new Error('replaceOne expects a document');
-    checkReplacement(replacement);
-    const [target] = this.targets(collection, filter, true);
-    if (!target) {
-      if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
-      this.put(collection, withIdFirst(replacement, upsertedReplacementId(replacement, filter)), undefined, false);
-      return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
-    }
-    checkReplacementKeepsId(replacement, target._id);
-    const next = withIdFirst(replacement, target._id);
-    if (deepEqual(target, next)) return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0 };
-    this.put(collection, next, target, false);
-    return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
-  }
-
-  delete(inTx: boolean, collection: string, filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
-    return this.write(inTx, () => this.deleteNow(collection, filter, one));
-  }
-
-  private deleteNow(collection: string, filter: Filter, one: boolean): { deletedCount: number } {
-    checkFilter(filter);
-    const targets = this.targets(collection, filter, one);
-    for (const doc of targets) this.remove(collection, doc._id as DocId);
-    return { deletedCount: targets.length };
-  }
-
-  bulkWrite(inTx: boolean, collection: string, ops: BulkOp[]): Promise<void> {
-    // ordered, and earlier writes stay when one fails: each operation undone alone
-    const failure = this.write(inTx, () => {
-      try {
-        runBulkWrite(ops, {
-          insert: (d) => this.undoable(() => this.insertNow(collection, d)),
-          update: (f, u, upsert, one) => this.undoable(() => this.updateNow(collection, f, u, upsert, one)),
-          delete: (f, one) => this.undoable(() => this.deleteNow(collection, f, one)),
-          replace: (f, r, upsert) => this.undoable(() => this.replaceNow(collection, f, r, upsert)),
-        });
-        return undefined;
-      } catch (err) {
-        return err;
-      }
-    });
-    return failure.then((err) => {
-      if (err !== undefined) throw err;
-    });
-  }
-
-  createIndex(collection: string, spec: IndexSpec): Promise<void> {
-    return this.write(false, () => this.createIndexNow(collection, spec));
+  /** The writes of a collection, run at once in the writer's transaction. */
+  private writesOf(collection: string) {
+    return {
+      insert: (doc) => this.put(collection, doc._id === undefined ? withIdFirst(doc, newId()) : doc, undefined, false),
+      update: (filter, update, upsert, one) => {
+        const targets = this.targets(collection, filter, one);
+        const { docs, result } = updateWrites(targets, filter, update, upsert, newId);
+        for (const { next, previous } of docs) this.put(collection, next, previous, true);
+        return result;
+      },
+      replace: (filter, replacement, upsert) => {
+        const [target] = this.targets(collection, filter, true);
+        const { docs, result } = replaceWrites(target, filter, replacement, upsert);
+        for (const { next, previous } of docs) this.put(collection, next, previous, false);
+        return result;
+      },
+      delete: (filter, one) => {
+        const targets = this.targets(collection, filter, one);
+        for (const doc of targets) this.setTxDoc(collection, doc._id as DocId, { present: false, dirty: true });
+        return { deletedCount: targets.length };
+      },
+    } satisfies Writes<unknown>;
   }
 
   private createIndexNow(collection: string, spec: IndexSpec): void {
-    checkSort(spec.key);
     const name = spec.name ?? defaultIndexName(spec.key);
     const schema = this.schemaOf(collection);
     const existing = schema.indexes.get(name);
@@ -1057,7 +972,6 @@ export class SqliteReadStore implements ReadStore {
     if (!this.bulk) this.buildIndex(collection, stored);
     else if (this.deferred.has(collection)) this.deferred.get(collection)!.add(name);
     else this.deferred.set(collection, new Set([name]));
-    this.bumpSchema();
   }
 
   private buildIndex(collection: string, spec: IndexSpec): void {
@@ -1081,10 +995,6 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  drop(collection: string): Promise<void> {
-    return this.write(false, () => this.dropCollection(collection));
-  }
-
   private dropCollection(collection: string): void {
     this.writer.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
     this.tables.delete(collection);
@@ -1093,11 +1003,6 @@ export class SqliteReadStore implements ReadStore {
     this.writer.prepare(`DELETE FROM _evo_multikey WHERE collection = ?`).run(collection);
     this.schemas.delete(collection);
     this.deferred.delete(collection);
-    this.bumpSchema();
-  }
-
-  get inTransaction(): boolean {
-    return this.txOpen;
   }
 }
 
@@ -1122,99 +1027,4 @@ function keyTuples(doc: Doc, fields: string[]): string[] {
     tuples = tuples.flatMap((t) => values.map((v) => [...t, v]));
   }
   return tuples.map((t) => JSON.stringify(t));
-}
-
-/** The store handed to a transaction's callback: reads see its own writes (the writer connection). */
-class SqliteTxStore implements ReadStore {
-  constructor(private readonly store: SqliteReadStore) {}
-  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new SqliteCollection<T>(this.store, name, true);
-  }
-  listCollections(): Promise<string[]> {
-    return this.store.listCollections();
-  }
-  withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
-    return fn(this);
-  }
-  dropAll(): Promise<void> {
-    return Promise.reject(new UnsupportedQueryError('dropAll inside a transaction'));
-  }
-  close(): Promise<void> {
-    return Promise.reject(new Error('close inside a transaction'));
-  }
-}
-
-class SqliteCollection<T extends Doc> implements ReadCollection<T> {
-  constructor(
-    private readonly store: SqliteReadStore,
-    readonly name: string,
-    private readonly inTx: boolean,
-  ) {}
-
-  private get db() {
-    return this.store.readerFor(this.inTx);
-  }
-
-  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    const [doc] = await this.find(filter, { ...options, limit: 1 });
-    return doc ?? null;
-  }
-
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    checkFilter(filter);
-    checkSort(options.sort);
-    checkProjection(options.projection);
-    const { skip, limit } = checkFindOptions(options);
-    const id = filter._id;
-    let docs: Doc[];
-    if (
-      (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) &&
-      Object.keys(filter).length === 1 &&
-      skip === 0
-    ) {
-      // the commonest read, one document by _id
-      const doc = this.store.byId(this.db, this.name, id);
-      docs = doc && limit !== 0 ? [doc] : [];
-    } else {
-      docs = this.store.select(this.db, this.name, filter, options.sort, skip, limit);
-    }
-    if (!options.projection || Object.keys(options.projection).length === 0) return docs as T[];
-    const project = compileProjection(options.projection);
-    return docs.map((doc) => project(doc, (v) => v)) as T[];
-  }
-
-  async countDocuments(filter: Filter = {}): Promise<number> {
-    checkFilter(filter);
-    return this.store.count(this.db, this.name, filter);
-  }
-
-  insertOne(doc: T): Promise<void> {
-    return this.store.insert(this.inTx, this.name, doc);
-  }
-  updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.store.update(this.inTx, this.name, filter, update, options.upsert === true, true);
-  }
-  updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.store.update(this.inTx, this.name, filter, update, options.upsert === true, false);
-  }
-  replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.store.replace(this.inTx, this.name, filter, replacement, options.upsert === true);
-  }
-  deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    return this.store.delete(this.inTx, this.name, filter, true);
-  }
-  deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
-    return this.store.delete(this.inTx, this.name, filter, false);
-  }
-  bulkWrite(ops: BulkOp[]): Promise<void> {
-    return this.store.bulkWrite(this.inTx, this.name, ops);
-  }
-  createIndex(spec: IndexSpec): Promise<void> {
-    if (this.inTx) return Promise.reject(new UnsupportedQueryError('createIndex inside a transaction'));
-    return this.store.createIndex(this.name, spec);
-  }
-  drop(): Promise<void> {
-    if (this.inTx) return Promise.reject(new UnsupportedQueryError('drop inside a transaction'));
-    return this.store.drop(this.name);
-  }
 }

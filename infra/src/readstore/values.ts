@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import type { Doc, Filter, FindOptions, Sort, Update } from './port';
-import { applyUpdate as applyLanguageUpdate, equalityFields, isPlainObject } from './query-language';
+import type { Doc, Sort } from './port';
 
 /*
- * MongoDB's order, equality and copies of the port's JSON values, and the rules of new documents
- * (upsert seeds, _id), shared by the adapters that evaluate the language themselves
- * (SqliteReadStore) or emulate part of it (MongoReadStore on FerretDB).
+ * MongoDB's order, equality and copies of the port's JSON values, for the language's evaluation
+ * (query-language.ts) and the stores that sort themselves (SqliteReadStore).
  */
 
-type PlainObject = Record<string, unknown>;
+export type PlainObject = Record<string, unknown>;
+export type Scalar = string | number | boolean;
+
+export function isPlainObject(value: unknown): value is PlainObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+export function isScalar(value: unknown): value is Scalar {
+  return (
+    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  );
+}
 
 /** MongoDB's BSON type order for the port's JSON values (null < numbers < strings < objects < arrays < booleans). */
 function typeRank(value: unknown): number {
@@ -131,59 +142,3 @@ export function sortDocs<T extends Doc>(docs: T[], sort: Sort): T[] {
   });
   return keyed.map((k) => k.doc);
 }
-
-export function checkFindOptions(options: FindOptions): { skip: number; limit: number | undefined } {
-  const skip = options.skip ?? 0;
-  if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip must be a non-negative integer, got ${skip}`);
-  const raw = options.limit ?? 0;
-  if (!Number.isInteger(raw)) throw new Error(`limit must be an integer, got ${raw}`);
-  // MongoDB: 0 means no limit, a negative limit is its absolute value
-  return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
-}
-
-function sameId(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && deepEqual(a, b));
-}
-
-/**
- * The _id of a document a replacement upserts with `filter`: the replacement's own, else the
- * filter's equality on _id, else a new one; MongoDB's error when its own and the filter's differ.
- */
-export function upsertedReplacementId(replacement: PlainObject, filter: Filter): unknown {
-  const fromFilter = equalityFields(filter).find(([path]) => path === '_id')?.[1];
-  if (replacement._id !== undefined && fromFilter !== undefined && !sameId(replacement._id, fromFilter)) {
-    throw new Error("The _id field cannot be changed: the replacement's _id differs from the filter's");
-  }
-  return replacement._id ?? fromFilter ?? newId();
-}
-
-/** MongoDB's error when a replacement names an _id other than its target's (an _id never changes). */
-export function checkReplacementKeepsId(replacement: PlainObject, targetId: unknown): void {
-  if (replacement._id !== undefined && !sameId(replacement._id, targetId)) {
-    throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
-  }
-}
-
-/** An update of the language applied to a copy of `doc` (on insert, $setOnInsert too). */
-export function applyUpdate(doc: Doc | PlainObject, update: Update, isInsert: boolean): Doc {
-  return applyLanguageUpdate(doc, update, isInsert, compareValues, cloneValue) as Doc;
-}
-
-/** The document an upsert starts from: the filter's equalities. */
-export function buildUpsertFromFilter(filter: Filter): PlainObject {
-  const doc: PlainObject = {};
-  for (const [field, value] of equalityFields(filter)) doc[field] = value;
-  return doc;
-}
-
-/** MongoDB stores _id first; new documents are shaped like the server's. */
-export function withIdFirst(doc: PlainObject, id: unknown): Doc {
-  for (const first in doc) {
-    if (first === '_id' && doc._id === id) return doc as Doc;
-    break;
-  }
-  const { _id: _ignored, ...rest } = doc;
-  return { _id: id as Doc['_id'], ...rest };
-}
-
-export { isPlainObject };

@@ -1,0 +1,162 @@
+import {
+  UnsupportedQueryError,
+  type BulkOp,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type ReadCollection,
+  type ReadStore,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from './port';
+import {
+  checkDocument,
+  checkFilter,
+  checkProjection,
+  checkSort,
+  checkUpdate,
+  dispatch,
+  type Writes,
+} from './query-language';
+
+/** What an adapter does for one collection, with input the language has accepted. */
+export interface CollectionEngine {
+  find(filter: Filter, options: FindOptions): Promise<Doc[]>;
+  count(filter: Filter): Promise<number>;
+  insert(doc: Doc): Promise<void>;
+  update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult>;
+  replace(filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult>;
+  delete(filter: Filter, one: boolean): Promise<{ deletedCount: number }>;
+  /** operations in order, the first error ending the batch (earlier writes stay) */
+  bulkWrite(ops: BulkOp[]): Promise<void>;
+  createIndex(spec: IndexSpec): Promise<void>;
+  drop(): Promise<void>;
+}
+
+/** The language's checks of each write (a bulkWrite's operations are all checked before the first runs). */
+const checks: Writes<void> = {
+  insert: (doc) => checkDocument(doc),
+  update: (filter, update) => {
+    checkFilter(filter);
+    checkUpdate(update);
+  },
+  delete: (filter) => checkFilter(filter),
+  replace: (filter, replacement) => {
+    checkFilter(filter);
+    checkDocument(replacement);
+  },
+};
+
+const refuseInTransaction = (what: string) =>
+  // MongoDB would run DDL outside the session, where it can wait on the transaction's own locks
+  Promise.reject(new UnsupportedQueryError(`${what} is not allowed inside withTransaction`));
+
+/**
+ * The port's collection over an adapter's engine: both stores' calls are checked here against the
+ * query language, so they refuse the same things the same way before touching anything.
+ */
+export class CheckedCollection<T extends Doc = Doc> implements ReadCollection<T> {
+  constructor(
+    readonly name: string,
+    private readonly engine: CollectionEngine,
+    /** the collection of a store handed to withTransaction: no DDL */
+    private readonly inTransaction = false,
+  ) {}
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    checkFilter(filter);
+    checkSort(options.sort);
+    checkProjection(options.projection);
+    return (await this.engine.find(filter, options)) as T[];
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    checkFilter(filter);
+    return this.engine.count(filter);
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    checks.insert(doc);
+    return this.engine.insert(doc);
+  }
+
+  updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update(filter, update, options.upsert === true, true);
+  }
+
+  updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update(filter, update, options.upsert === true, false);
+  }
+
+  private async update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
+    checks.update(filter, update, upsert, one);
+    return this.engine.update(filter, update, upsert, one);
+  }
+
+  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
+    checks.replace(filter, replacement, options.upsert === true);
+    return this.engine.replace(filter, replacement, options.upsert === true);
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    checkFilter(filter);
+    return this.engine.delete(filter, true);
+  }
+
+  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    checkFilter(filter);
+    return this.engine.delete(filter, false);
+  }
+
+  async bulkWrite(ops: BulkOp[]): Promise<void> {
+    for (const op of ops) dispatch(op, checks);
+    if (ops.length > 0) await this.engine.bulkWrite(ops);
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    checkSort(spec.key);
+    return this.inTransaction ? refuseInTransaction('createIndex') : this.engine.createIndex(spec);
+  }
+
+  async drop(): Promise<void> {
+    return this.inTransaction ? refuseInTransaction('drop') : this.engine.drop();
+  }
+}
+
+/**
+ * The store handed to withTransaction's `fn`: its collections write in the transaction, a nested
+ * withTransaction joins it, and what would end it or change the schema is refused.
+ */
+export class TransactionStore implements ReadStore {
+  constructor(
+    private readonly engineOf: (name: string) => CollectionEngine,
+    private readonly outer: ReadStore,
+  ) {}
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return new CheckedCollection<T>(name, this.engineOf(name), true);
+  }
+
+  listCollections(): Promise<string[]> {
+    return this.outer.listCollections();
+  }
+
+  withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    return fn(this);
+  }
+
+  dropAll(): Promise<void> {
+    return refuseInTransaction('dropAll');
+  }
+
+  close(): Promise<void> {
+    return refuseInTransaction('close');
+  }
+}
