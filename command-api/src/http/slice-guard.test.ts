@@ -59,7 +59,8 @@ describe('sliceGuard', () => {
       servers.forEach((s) => s.close());
     }
     // the router with a middleware for every path was entered by every request that reached it
+    // (the paths the routers before it did not answer)
+    expect(plain.seen).toEqual(['/coins/9', '/other', '/gifts']);
     expect(guarded.seen).toEqual(plain.seen);
-    expect(plain.seen.length).toBeGreaterThan(0);
   });
 });

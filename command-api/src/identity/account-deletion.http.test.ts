@@ -2,7 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { DELETED_MEMBER_LABEL, DELETION_MESSAGES, LEDGER_MESSAGES, MESSAGES } from '@evo/domain';
+import {
+  DEFAULT_GIFT_CATALOGUE,
+  DELETED_MEMBER_LABEL,
+  DELETION_MESSAGES,
+  LEDGER_MESSAGES,
+  MESSAGES,
+} from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger } from '@evo/workers';
@@ -96,7 +102,8 @@ describe('DELETE /api/users/me (account deletion)', () => {
     );
     const wallet = (await creator.client.get(`/api/coins/balance/${creator.member.email}`)).json;
     const withdrawable = wallet.coins_withdrawable as number;
-    expect(withdrawable).toBeGreaterThan(0);
+    // the gift's cost (no fee here), paid with bought coins: all of it the creator's earnings
+    expect(withdrawable).toBe(DEFAULT_GIFT_CATALOGUE[2].coinCost);
     const refused = await deleteAccount(creator, creator.member.password);
     expect(refused.status).toBe(409);
     expect(refused.json.error).toBe(DELETION_MESSAGES.withdrawFirst(withdrawable));

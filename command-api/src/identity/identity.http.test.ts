@@ -294,12 +294,10 @@ describe('POST /api/videos/upload', () => {
       await uploadForm({ title: 'Deuxième', description: 'desc', email: b.member.email, pseudo: b.member.pseudo }),
     );
     expect(r.status).toBe(201);
-    expect((r.json.video as { id: number }).id).toBeGreaterThan(0);
     const mine = await a.client.get(`/api/users/profile/${a.member.pseudo}`);
-    expect((mine.json.videos as Array<{ title: string }>).map((v) => v.title)).toEqual([
-      'Deuxième',
-      a.member.video_title,
-    ]);
+    const videos = mine.json.videos as Array<{ id: number; title: string }>;
+    expect(videos.map((v) => v.title)).toEqual(['Deuxième', a.member.video_title]);
+    expect(videos[0].id).toBe((r.json.video as { id: number }).id);
     const theirs = await a.client.get(`/api/users/profile/${b.member.pseudo}`);
     expect(theirs.json.videos).toHaveLength(1);
   });
