@@ -14,7 +14,7 @@ import {
   type PrivateMessageFacts,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
-import type { MessageView } from '@evo/projections';
+import type { MessageView } from '@evo/contracts';
 import { claimsOtherUser, findMemberBy, sessionMember } from '../identity/members';
 import { assertNotRestricted } from '../moderation/decision-commands';
 
