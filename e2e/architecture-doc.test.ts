@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The docs stay true to the tree: every path they name exists, ARCHITECTURE.md stays a short map,
-// and figures that go stale (the benchmarks print them) stay out. Also: a test a comment cites exists.
+// and figures that go stale (the benchmarks print them) stay out. Also: a file a source file cites exists.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = path.join(ROOT, 'docs');
@@ -78,12 +78,17 @@ const BENCHMARK_FIGURES = [
 const figuresIn = (text: string) =>
   text.split('\n').filter((line) => BENCHMARK_FIGURES.some((pattern) => pattern.test(line)));
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
+/** The files under `dir` (skipping dependencies, builds and data) that `keep` keeps: sources by default. */
+function sourceFiles(
+  dir: string,
+  out: string[] = [],
+  keep = (name: string) => /\.(?:ts|tsx|mjs)$/.test(name),
+): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (SKIPPED_DIRS.has(entry.name)) continue;
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(full, out);
-    else if (/\.(?:ts|tsx|mjs)$/.test(entry.name) && statSync(full).isFile()) out.push(full);
+    if (entry.isDirectory()) sourceFiles(full, out, keep);
+    else if (keep(entry.name) && statSync(full).isFile()) out.push(full);
   }
   return out;
 }
@@ -122,30 +127,33 @@ describe('the docs', () => {
   });
 });
 
-/** The test files a source text names (`runtime/routing.test.ts`, `member-limits.http.test.ts`). */
-const citedTests = (text: string) =>
-  [...text.matchAll(/[\w./-]*[\w-]\.test\.tsx?\b/g)].map((m) => m[0].replace(/^\.?\//, ''));
+/**
+ * The source files a source text names (`runtime/routing.test.ts`, `query-language.ts`), with any
+ * leading `./` or `../` taken off; names starting with a dot (`'.test.ts'` in code) are none.
+ */
+const citedSources = (text: string) =>
+  [...text.matchAll(/[\w./-]*[\w-]\.tsx?\b/g)]
+    .map((m) => m[0].replace(/^(?:\.{1,2}\/)+/, ''))
+    .filter((cited) => !cited.startsWith('.'));
 
-describe('comments and tests', () => {
-  it('cite only test files that exist', () => {
-    const files = ['contracts', 'domain', 'infra', 'projections', 'commands', 'workers', 'command-api', 'web']
+describe('source files', () => {
+  it('cite only files that exist (a test, a module named in a comment)', () => {
+    const tree = sourceFiles(ROOT, [], () => true).map((f) => path.relative(ROOT, f));
+    const exists = (cited: string) => tree.some((t) => t === cited || t.endsWith(`/${cited}`));
+    const sources = ['contracts', 'domain', 'infra', 'projections', 'commands', 'workers', 'command-api', 'web']
       .map((w) => path.join(ROOT, w, 'src'))
       .filter((dir) => existsSync(dir))
       .concat(path.join(ROOT, 'e2e'), path.join(ROOT, 'scripts'))
       .flatMap((dir) => sourceFiles(dir))
-      .filter((f) => f !== fileURLToPath(import.meta.url)); // this file's samples cite missing tests on purpose
-    const tests = files.filter((f) => /\.test\.tsx?$/.test(f)).map((f) => path.relative(ROOT, f));
-    const exists = (cited: string) => tests.some((t) => t === cited || t.endsWith(`/${cited}`));
-    const missing = files.flatMap((file) =>
-      citedTests(readFileSync(file, 'utf8'))
+      // this file's samples cite missing files on purpose
+      .filter((f) => f !== fileURLToPath(import.meta.url));
+    const missing = sources.flatMap((file) =>
+      citedSources(readFileSync(file, 'utf8'))
         .filter((cited) => !exists(cited))
         .map((cited) => `${path.relative(ROOT, file)} cites ${cited}`),
     );
     expect(missing).toEqual([]);
-    expect(
-      citedTests("// see runtime/routing.test.ts and projectors.test.ts; endsWith('.test.ts')").filter(
-        (c) => !exists(c),
-      ),
-    ).toEqual(['projectors.test.ts']);
+    const sample = "// see runtime/routing.test.ts, ../http/errors.ts and projectors.test.ts; endsWith('.test.ts')";
+    expect(citedSources(sample).filter((c) => !exists(c))).toEqual(['projectors.test.ts']);
   });
 });

@@ -25,7 +25,7 @@ export interface ProjectionContext {
 export interface Projector {
   name: string;
   /**
-   * 1 when absent. Part of the snapshot fingerprint (runtime/snapshots.ts): bump it when what the
+   * 1 when absent. Part of the read models' fingerprint (runtime/fingerprint.ts): bump it when what the
    * projector writes changes for a reason its source in this package does not show.
    */
   version?: number;
