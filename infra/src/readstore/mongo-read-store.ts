@@ -34,9 +34,10 @@ import { isPlainObject, newId, type PlainObject } from './values';
  * and, on FerretDB only, routes around each difference here:
  * - no transactions: probed with a real start/commit, never inferred from `hello`;
  * - its updates seed an upsert from top-level equalities only, skip null and empty-array values of
- *   `$setOnInsert`, and lose concurrent writes to one document: updates and replacements are
- *   computed here with the language's updater (as SqliteReadStore computes them) and written by
- *   _id, one write at a time, which is exact with one writer (the projections runner);
+ *   `$setOnInsert`, and lose concurrent writes to one document: writes run one at a time, and
+ *   upserts, replacements and updates of collections with unique keys are computed here with the
+ *   language's updater (as SqliteReadStore computes them) and written by _id, which is exact with
+ *   one writer (the projections runner); other updates are its own command (one round trip);
  * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
  *   with a missing or null part is checked against the collection first;
  * - duplicate keys come back as InternalError with the backend's text: mapped to 11000;
@@ -210,7 +211,11 @@ class MongoCollection implements CollectionEngine {
   }
 
   async update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    if (await this.ferretDb()) return this.ctx.exclusive(() => this.updateHere(filter, update, upsert, one));
+    if (await this.ferretDb()) return this.ctx.exclusive(() => this.here.update(filter, update, upsert, one));
+    return this.updateOnServer(filter, update, upsert, one);
+  }
+
+  private async updateOnServer(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
     const run = (u: Update) =>
       mapErrors(() => {
         const options = { upsert, session: this.session };
@@ -279,6 +284,11 @@ class MongoCollection implements CollectionEngine {
   }
 
   private async updateHere(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
+    if (!upsert && (await this.ctx.uniqueKeys(this.name)).length === 0) {
+      // nothing to insert and no unique key to check: its own command is exact (one round trip)
+      assertStorable(update);
+      return this.updateOnServer(filter, update, false, one);
+    }
     const targets = await this.matching(filter, one);
     const id = targets.length === 0 && upsert && needsUpsertId(filter, update) ? await this.upsertId(filter) : '';
     return this.writeHere(updateWrites(targets, filter, update, upsert, () => id));

@@ -450,11 +450,6 @@ export class SqliteReadStore implements ReadStore {
     return this.tableNames();
   }
 
-  /** Does the collection's table exist? This store's writer creates and drops them, so it knows. */
-  private hasTable(collection: string): boolean {
-    return this.tables.has(collection);
-  }
-
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
     const previous = this.queue;
     let release!: () => void;
@@ -683,7 +678,7 @@ export class SqliteReadStore implements ReadStore {
       this.flush(collection);
       if (this.deferred.size > 0) this.buildDeferred(collection);
     }
-    if (!this.hasTable(collection)) return [];
+    if (!this.tables.has(collection)) return [];
     const plan = this.plan(collection, filter, sort);
     const matcher: Matcher | undefined = plan.exact ? undefined : compileFilter(filter);
     const sortsHere = sort !== undefined && Object.keys(sort).length > 0 && plan.orderBy === undefined;
@@ -721,7 +716,7 @@ export class SqliteReadStore implements ReadStore {
       if (found !== undefined) return found.length;
       this.flush(collection);
     }
-    if (!this.hasTable(collection)) return 0;
+    if (!this.tables.has(collection)) return 0;
     const plan = this.plan(collection, filter, undefined);
     if (!plan.exact) return this.select(db, collection, filter, undefined, 0, undefined).length;
     try {
@@ -772,7 +767,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private rowText(db: Database.Database, collection: string, id: DocId): string | undefined {
-    if (!this.hasTable(collection)) return undefined;
+    if (!this.tables.has(collection)) return undefined;
     try {
       return this.statement(db, `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`)
         .pluck()
