@@ -13,8 +13,6 @@ import {
   type ReadStore,
   FoldingEventStore,
   createJobQueue,
-  openReadModelGenerations,
-  openReadStore,
   createRateLimitStore,
   createSessionStore,
   createMailer,
@@ -46,6 +44,8 @@ import {
   DATA_EXPORTS,
   type DataExportDoc,
   type Projector,
+  openReadModelGenerations,
+  openReadStore,
 } from '@evo/projections';
 import {
   announceMediaTools,

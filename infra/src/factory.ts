@@ -13,9 +13,6 @@ import { SqliteKeyStore } from './keys/sqlite-key-store';
 import { PostgresKeyStore } from './keys/postgres-key-store';
 import { MongoKeyStore } from './keys/mongo-key-store';
 import { PersonalDataEventStore } from './privacy/personal-data-event-store';
-import type { ReadStore } from './readstore/port';
-import { FollowingReadStore, MongoReadModelGenerations } from './readstore/mongo-generations';
-import { SqliteReadModelFiles, type ReadModelGenerations } from './readstore/read-model-files';
 import type { JobQueue } from './jobs/port';
 import { InProcessJobQueue } from './jobs/in-process-job-queue';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue';
@@ -111,28 +108,6 @@ async function openLog(config: Config): Promise<EventStore> {
     }
   }
   return store;
-}
-
-/**
- * The read models to query: on MongoDB the database the generations' pointer names, followed
- * when a rebuild switches to another (an API process: the projections service writes); else the
- * embedded SQLite file in use (see SqliteReadModelFiles).
- */
-export async function openReadStore(config: Config): Promise<ReadStore> {
-  if (!config.MONGO_URL) return createReadModelGenerations(config).current();
-  return FollowingReadStore.open(await MongoReadModelGenerations.open(config.MONGO_URL));
-}
-
-/** The read models and their rebuilds: SQLite files in DATA_DIR, or MongoDB databases. */
-export async function openReadModelGenerations(config: Config): Promise<ReadModelGenerations> {
-  if (config.MONGO_URL) return MongoReadModelGenerations.open(config.MONGO_URL);
-  return createReadModelGenerations(config);
-}
-
-/** The embedded read models: SQLite files in DATA_DIR. */
-export function createReadModelGenerations(config: Config): SqliteReadModelFiles {
-  makePrivateDir(config.DATA_DIR);
-  return new SqliteReadModelFiles(config.DATA_DIR);
 }
 
 /** Redis when configured (every API process counts in one place), else counters in this process. */

@@ -6,16 +6,16 @@ import {
   checkDistributedServices,
   childLogger,
   openEventStore,
-  MongoReadModelGenerations,
   openKeyStore,
   loadConfig,
-  openReadModelGenerations,
   pushChannelKey,
   startHealthServer,
 } from '@evo/infra';
 import { allProjectors } from './registry';
 import { readiness } from './runtime/runner';
 import { ProjectionService } from './runtime/projection-service';
+import { MongoReadModelGenerations } from './runtime/mongo-generations';
+import { openReadModelGenerations } from './runtime/read-model-files';
 
 const log = childLogger('projections');
 try {

@@ -11,10 +11,9 @@ import {
   openEventStore,
   openKeyStore,
   openFileStore,
-  openReadStore,
   startHealthServer,
 } from '@evo/infra';
-import { ReadStoreProgress } from '@evo/projections';
+import { ReadStoreProgress, openReadStore } from '@evo/projections';
 import { startWorkersService } from './service';
 import { announceMediaTools } from './videos/media-tools';
 

@@ -7,21 +7,13 @@
 // npm run replay -- --resume NAME: a projection stopped on an event, brought up to date (with the
 // service that writes the read models stopped; the embedded server resumes from its back-office).
 import cliProgress from 'cli-progress';
-import {
-  ConfigError,
-  MongoReadModelGenerations,
-  type MongoReadStore,
-  type SqliteReadModelFiles,
-  loadConfig,
-  openEventStore,
-  openKeyStore,
-  openReadModelGenerations,
-  openReadStore,
-} from '@evo/infra';
+import { ConfigError, type MongoReadStore, loadConfig, openEventStore, openKeyStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels, type RebuildProgress } from '../runtime/rebuild';
 import { ProjectionRunner } from '../runtime/runner';
 import { projectorFingerprint } from '../runtime/fingerprint';
+import { MongoReadModelGenerations } from '../runtime/mongo-generations';
+import { openReadModelGenerations, openReadStore, type SqliteReadModelFiles } from '../runtime/read-model-files';
 
 /** Progress as plain lines, at most one per tenth of the log (and the last one). */
 function progressLines(write: (line: string) => void): (p: RebuildProgress) => void {

@@ -1,19 +1,12 @@
 import type { LogPosition } from '@evo/domain';
-import {
-  SwitchableReadStore,
-  childLogger,
-  eventIdAt,
-  type EventStore,
-  type FreshReadModels,
-  type PushBus,
-  type ReadModelGenerations,
-  type ReadStore,
-} from '@evo/infra';
+import { childLogger, eventIdAt, type EventStore, type PushBus, type ReadStore } from '@evo/infra';
 import type { Projector } from './projector';
 import { ProjectionRunner, type BatchProgress, type ProjectionProgress } from './runner';
 import type { RebuildProgress } from './rebuild';
 import { readCheckpointDoc } from './checkpoint';
 import { projectorFingerprint } from './fingerprint';
+import type { FreshReadModels, ReadModelGenerations } from './read-model-files';
+import { SwitchableReadStore } from './switchable-read-store';
 
 const log = childLogger('read-models');
 

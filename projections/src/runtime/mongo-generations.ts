@@ -1,7 +1,5 @@
-import { childLogger } from '../logger';
-import { MongoReadStore } from './mongo-read-store';
+import { MongoReadStore, childLogger, type ReadStore } from '@evo/infra';
 import type { FreshReadModels, ReadModelGenerations } from './read-model-files';
-import type { ReadStore } from './port';
 import { SwitchableReadStore } from './switchable-read-store';
 
 const log = childLogger('read-models');

@@ -1,4 +1,4 @@
-import type { Doc, ReadCollection, ReadStore } from './port';
+import type { Doc, ReadCollection, ReadStore } from '@evo/infra';
 
 /**
  * A ReadStore that forwards every call to its current target and can be switched to another

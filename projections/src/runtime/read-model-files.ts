@@ -1,9 +1,14 @@
 import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomically } from '../files/atomic-file';
-import { childLogger } from '../logger';
-import type { ReadStore } from './port';
-import { SqliteReadStore } from './sqlite-read-store';
+import {
+  SqliteReadStore,
+  childLogger,
+  makePrivateDir,
+  writeFileAtomically,
+  type Config,
+  type ReadStore,
+} from '@evo/infra';
+import { FollowingReadStore, MongoReadModelGenerations } from './mongo-generations';
 
 const log = childLogger('read-models');
 
@@ -194,4 +199,25 @@ function openChecked(file: string): SqliteReadStore {
     void store.close();
     throw err;
   }
+}
+
+/**
+ * The read models to query: on MongoDB the database the generations' pointer names, followed
+ * when a rebuild switches to another (an API process: the projections service writes); else the
+ * embedded SQLite file in use.
+ */
+export async function openReadStore(config: Config): Promise<ReadStore> {
+  if (!config.MONGO_URL) return embedded(config).current();
+  return FollowingReadStore.open(await MongoReadModelGenerations.open(config.MONGO_URL));
+}
+
+/** The read models and their rebuilds: SQLite files in DATA_DIR, or MongoDB databases. */
+export async function openReadModelGenerations(config: Config): Promise<ReadModelGenerations> {
+  if (config.MONGO_URL) return MongoReadModelGenerations.open(config.MONGO_URL);
+  return embedded(config);
+}
+
+function embedded(config: Config): SqliteReadModelFiles {
+  makePrivateDir(config.DATA_DIR);
+  return new SqliteReadModelFiles(config.DATA_DIR);
 }
