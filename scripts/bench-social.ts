@@ -4,7 +4,9 @@
  * them, the timelines included): 10,000 members, 100,000 videos, 1,000,000 follows. A sample of
  * feed pages is checked against the query-time join. Then p50/p99 of the friends feed, profile and
  * suggestions queries (and a few cheaper ones) over random calls, and issue 14's figures with their
- * goals (feed and top-1 % profile p99 ≤ 3 ms, heap ≤ 700 MB, measured after a gc()).
+ * goals (feed and top-1 % profile p99 ≤ 3 ms, heap ≤ 700 MB, measured after a gc()). Then the
+ * timeline's fan-out on write: uploads of a median creator, of the most followed creator still
+ * fanned out and of the most followed hub, each projected alone, timed and counted in rows written.
  *
  * Then "friends feed, memory vs FerretDB, same data": a smaller data set (BENCH_CMP_MEMBERS /
  * BENCH_CMP_VIDEOS / BENCH_CMP_FOLLOWS, default 2,000 / 20,000 / 100,000) written by the same fill
@@ -30,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
-import { normalize, positionKey } from '@evo/domain';
+import { normalize, positionKey, type RecordedAppEvent } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
 import { SqliteReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
@@ -40,13 +42,12 @@ import {
   USERS,
   FOLLOWS,
   FOLLOWING,
-  TIMELINES,
-  TIMELINE_HUBS,
-  HUBS_ID,
+  TIMELINE_ENTRIES,
+  TIMELINE_VIDEOS,
+  TIMELINE_FOLLOWS,
+  TIMELINE_CREATORS,
   FANOUT_MAX_FOLLOWERS,
-  feedOrder,
-  monthOf,
-  timelineBucketId,
+  timelineEntryId,
   type TimelineEntry,
   allProjectors,
   identityQueries,
@@ -153,7 +154,16 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
     }
     const email = `membre${owner}@evo.test`;
     const createdAt = iso(T0 + int(365 * 86_400_000));
-    if (status === 'publique' && processing !== PROCESSING.rejected) visibleOf[owner].push({ id, at: createdAt });
+    const visible = status === 'publique' && processing !== PROCESSING.rejected;
+    if (visible) visibleOf[owner].push({ id, at: createdAt });
+    await target.put(TIMELINE_VIDEOS, {
+      _id: id,
+      owner_id: userId(owner),
+      at: createdAt,
+      status,
+      rejected: processing === PROCESSING.rejected,
+      visible,
+    });
     await target.put(VIDEOS, {
       _id: id,
       id,
@@ -203,6 +213,12 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
           follower_id: userId(i),
           followee_id: userId(j),
         });
+        await target.put(TIMELINE_FOLLOWS, {
+          _id: id,
+          _pos: nextPos(),
+          follower_id: userId(i),
+          followee_id: userId(j),
+        });
       }
     }
   }
@@ -211,36 +227,36 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
     if (lists[i].length > 0) await target.put(FOLLOWING, { _id: userId(i), _pos: nextPos(), ids: lists[i] });
   }
 
-  // timelines, as the timeline projector writes them: the visible videos of the followees that
-  // are not hubs (more than FANOUT_MAX_FOLLOWERS followers), one document per follower and month
+  // timelines, as the timeline projector writes them: one row per follower and visible video of
+  // a followee that is not a hub (more than FANOUT_MAX_FOLLOWERS followers)
   const hubs = counters.flatMap((c, i) => (c.followers > FANOUT_MAX_FOLLOWERS ? [i] : []));
   const isHub = new Set(hubs);
   let timelineEntries = 0;
   for (let i = 0; i < MEMBERS; i++) {
-    const entries = lists[i].flatMap((followee) => {
+    for (const followee of lists[i]) {
       const j = Number(followee.slice(-12));
-      return isHub.has(j) ? [] : visibleOf[j];
-    });
-    entries.sort(feedOrder);
-    timelineEntries += entries.length;
-    for (let k = 0; k < entries.length;) {
-      const month = monthOf(entries[k].at);
-      let end = k;
-      while (end < entries.length && monthOf(entries[end].at) === month) end++;
-      const bucket = entries.slice(k, end);
-      await target.put(TIMELINES, {
-        _id: timelineBucketId(userId(i), month),
-        follower_id: userId(i),
-        month,
-        n: bucket.length,
-        ids: bucket.map((e) => e.id),
-        ats: bucket.map((e) => e.at),
-        _pos: nextPos(),
-      });
-      k = end;
+      if (isHub.has(j)) continue;
+      for (const e of visibleOf[j]) {
+        timelineEntries++;
+        await target.put(TIMELINE_ENTRIES, {
+          _id: timelineEntryId(userId(i), e.id),
+          follower_id: userId(i),
+          at: e.at,
+          video_id: e.id,
+        });
+      }
     }
   }
-  await target.put(TIMELINE_HUBS, { _id: HUBS_ID, ids: hubs.map(userId), _pos: nextPos() });
+  for (let i = 0; i < MEMBERS; i++) {
+    const followers = counters[i].followers;
+    if (followers > 0)
+      await target.put(TIMELINE_CREATORS, {
+        _id: userId(i),
+        _pos: nextPos(),
+        followers,
+        ...(isHub.has(i) ? { hub: true } : {}),
+      });
+  }
 
   for (let i = 0; i < MEMBERS; i++) {
     const c = counters[i];
@@ -433,6 +449,61 @@ async function measure(
   };
 }
 
+/**
+ * What one upload costs the timeline projector, by its creator's follower count: the most
+ * followed creator still fanned out, a median one and the most followed hub; `UPLOADS` uploads
+ * each, every one projected alone in a transaction of the store (as a live batch of one event),
+ * from the event alone (the projector keeps what it needs of videos and follows itself).
+ */
+const UPLOADS = 20;
+async function fanOutCost(read: SqliteReadStore, counters: Array<{ followers: number }>, videoCount: number) {
+  const byFollowers = counters.map((c, i) => ({ i, n: c.followers })).filter((c) => c.n > 0);
+  byFollowers.sort((a, b) => a.n - b.n);
+  const fannedOut = byFollowers.filter((c) => c.n <= FANOUT_MAX_FOLLOWERS);
+  const creators = [
+    ['median creator', byFollowers[byFollowers.length >> 1]],
+    ['most followed fanned-out creator', fannedOut[fannedOut.length - 1]],
+    ['most followed hub', byFollowers[byFollowers.length - 1]],
+  ] as const;
+  const ctx = { live: true, push: () => {}, rooms: () => {} };
+  const projector = allProjectors.find((p) => p.name === 'timeline')!;
+  let videoId = videoCount + 1_000;
+  console.log(`\nfan-out on write: one upload projected by the timeline projector, ${UPLOADS} per creator`);
+  for (const [label, creator] of creators) {
+    if (!creator) continue;
+    const times: number[] = [];
+    const rowsBefore = read.counters().rowsWritten;
+    for (let k = 0; k < UPLOADS; k++) {
+      videoId++;
+      const event = {
+        id: `bench-${videoId}`,
+        type: 'VideoUploaded',
+        data: {
+          videoId,
+          ownerId: userId(creator.i),
+          title: 't',
+          description: '',
+          filePath: `/uploads/videos/${videoId}.mp4`,
+          mimeType: 'video/mp4',
+          sizeBytes: 1,
+        },
+        metadata: { correlationId: 'bench', at: iso(T0 + 400 * 86_400_000 + k) },
+        streamId: `video-${videoId}`,
+        revision: 0,
+        position: BigInt(50_000_000 + videoId),
+      } as unknown as RecordedAppEvent;
+      const t = performance.now();
+      await read.withTransaction((tx) => projector.project(event, tx, ctx));
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const rows = (read.counters().rowsWritten - rowsBefore) / UPLOADS;
+    console.log(
+      `  ${label} (${creator.n} followers): p50 ${times[UPLOADS >> 1].toFixed(2)} ms, max ${times[UPLOADS - 1].toFixed(2)} ms, ${rows.toFixed(0)} rows written per upload`,
+    );
+  }
+}
+
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (x: number, d = 2) => (Number.isNaN(x) ? '—' : x.toFixed(d)).padStart(9);
 
@@ -459,7 +530,7 @@ async function largeInMemory() {
   (globalThis as { gc?: () => void }).gc?.();
   const heapMb = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
   console.log(
-    `inserted in ${(insertMs / 1000).toFixed(1)} s, indexes built in ${(indexMs / 1000).toFixed(1)} s; timelines: ${(timelineEntries / 1e6).toFixed(2)} M entries, ${hubs} hubs (more than ${FANOUT_MAX_FOLLOWERS} followers, merged at read time)`,
+    `inserted in ${(insertMs / 1000).toFixed(1)} s, indexes built in ${(indexMs / 1000).toFixed(1)} s; timelines: ${(timelineEntries / 1e6).toFixed(2)} M entries (one row each), ${hubs} hubs (more than ${FANOUT_MAX_FOLLOWERS} followers, merged at read time)`,
   );
 
   const { int, popular } = randomSource(SEED + 1);
@@ -575,6 +646,7 @@ async function largeInMemory() {
   goal('friends feed p99, page 5', p99Of(feed5), 3, 'ms', cpuOf(feed5));
   goal('profile of a top-1 % creator p99', p99Of(profile), 3, 'ms', cpuOf(profile));
   goal('heap for those read models', heapMb, 700, 'MB');
+  await fanOutCost(read, counters, VIDEO_COUNT);
   await heapByCollection(read);
 }
 

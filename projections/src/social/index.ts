@@ -11,8 +11,8 @@ export * from './timeline-projector';
 export * from './queries';
 
 /**
- * The social slice's projectors; they read `users` and `videos`, so they come after them (and the
- * timeline reads the follow edges and counters, so it comes after the follows projector).
+ * The social slice's projectors; they read `users` and `videos`, so they come after them (the
+ * timeline reads only its own collections: it may run anywhere).
  */
 export const socialProjectors: readonly Projector[] = [
   followsProjector,

@@ -8,13 +8,18 @@ import { FOLLOWING, FOLLOWS, followEdgeId, type FollowDoc, type FollowingDoc } f
 import { LIKES, likeEdgeId, type LikeDoc } from './video-counters-projector';
 import { FAVORITES, favoriteEdgeId, type FavoriteDoc } from './favorites-projector';
 import {
-  HUBS_ID,
-  TIMELINES,
-  TIMELINE_HUBS,
+  ENTRY_ORDER,
+  HUB_VIDEO_ORDER,
+  TIMELINE_CREATORS,
+  TIMELINE_ENTRIES,
+  TIMELINE_FOLLOWS,
+  TIMELINE_VIDEOS,
   feedOrder,
-  type HubsDoc,
-  type TimelineDoc,
+  type TimelineCreatorDoc,
   type TimelineEntry,
+  type TimelineEntryDoc,
+  type TimelineFollowDoc,
+  type TimelineVideoDoc,
 } from './timeline-projector';
 
 export const PAGE = { defaultLimit: 20, maxLimit: 50 } as const;
@@ -58,9 +63,9 @@ async function findByIds<T extends Doc>(
 
 /**
  * Read side of the social slice. Every query goes through an index or _id: whom a member follows
- * through their `following` list, edges through `follows`, feeds through `timelines`
- * (follower_id, month) and, for hubs, videos (user_id, status, created_at), suggestions through
- * users (created_at).
+ * through their `following` list, edges through `follows`, feeds through `timeline_entries`
+ * (follower_id, at, video_id) and, for hubs, `timeline_videos` (owner_id, visible, at, _id),
+ * suggestions through users (created_at).
  */
 export function socialQueries(read: ReadStore) {
   const users = read.collection<UserDoc>(USERS);
@@ -69,45 +74,32 @@ export function socialQueries(read: ReadStore) {
   const following = read.collection<FollowingDoc>(FOLLOWING);
   const likes = read.collection<LikeDoc>(LIKES);
   const favorites = read.collection<FavoriteDoc>(FAVORITES);
-  const timelines = read.collection<TimelineDoc>(TIMELINES);
-  const hubs = read.collection<HubsDoc>(TIMELINE_HUBS);
+  const timeline = read.collection<TimelineEntryDoc>(TIMELINE_ENTRIES);
+  const timelineVideos = read.collection<TimelineVideoDoc>(TIMELINE_VIDEOS);
+  const timelineFollows = read.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
+  const creators = read.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
 
   /** ids of the members `userId` follows, most recently followed first */
   const followingIds = async (userId: string): Promise<string[]> =>
     [...((await following.findOne({ _id: userId }))?.ids ?? [])].reverse();
 
-  /**
-   * Entries [from, to) of `userId`'s timeline (the fanned-out part of the feed): the bucket counts
-   * locate them, then only the buckets holding them are read.
-   */
-  async function timelineEntries(
-    userId: string,
-    from: number,
-    to: number,
-  ): Promise<{ entries: TimelineEntry[]; total: number }> {
-    const counts = await timelines.find({ follower_id: userId }, { sort: { month: -1 }, projection: { n: 1 } });
-    const wanted: string[] = [];
-    /** position of the first wanted bucket's first entry in the timeline */
-    let first = 0;
-    let total = 0;
-    for (const b of counts) {
-      if (total + b.n > from && total < to) wanted.push(b._id);
-      else if (wanted.length === 0) first = total + b.n;
-      total += b.n;
-    }
-    const entries: TimelineEntry[] = [];
-    // only the wanted part of the buckets becomes entries
-    let at = first;
-    // one or two buckets: read by _id equality (FerretDB v1 pushes equalities down, not `$in`)
-    const buckets = await Promise.all(wanted.map((id) => timelines.findOne({ _id: id })));
-    for (const b of buckets) {
-      if (!b) continue;
-      for (let i = Math.max(0, from - at); i < b.ids.length && at + i < to; i++)
-        entries.push({ id: b.ids[i], at: b.ats[i] });
-      at += b.ids.length;
-    }
-    return { entries, total };
-  }
+  /** entries of `userId`'s timeline in feed order, from `skip`, at most `limit` */
+  const timelineEntries = async (userId: string, skip: number, limit: number): Promise<TimelineEntry[]> =>
+    (
+      await timeline.find(
+        { follower_id: userId },
+        { sort: ENTRY_ORDER, skip, limit, projection: { video_id: 1, at: 1 } },
+      )
+    ).map((e) => ({ id: e.video_id, at: e.at }));
+
+  /** the `limit` newest visible videos of the hub `creatorId`, none older than `since`, in feed order */
+  const hubEntries = async (creatorId: string, limit: number, since: string | undefined): Promise<TimelineEntry[]> =>
+    (
+      await timelineVideos.find(
+        { owner_id: creatorId, visible: true, ...(since === undefined ? {} : { at: { $gte: since } }) },
+        { sort: HUB_VIDEO_ORDER, limit, projection: { _id: 1, at: 1 } },
+      )
+    ).map((v) => ({ id: v._id, at: v.at }));
 
   /**
    * The `limit` newest visible videos of `creatorId` (none older than `since`), in feed order
@@ -254,37 +246,34 @@ export function socialQueries(read: ReadStore) {
 
     /**
      * Visible videos of the members `userId` follows, newest first (ties by video id), read from
-     * their timeline (see the timeline projector): the bucket counts, the buckets holding the
-     * page, then those videos by _id. The videos of the hubs they follow (creators with very many
-     * followers, not fanned out; found by their follow edges' _id) are merged in: each hub's newest
-     * visible videos through the (user_id, status, created_at) index, no older than the
-     * timeline's last entry of the pages up to this one. Nothing here grows with the follow
-     * count or the platform's size, except the number of hubs.
+     * their timeline (see the timeline projector): one page of its entries in the order of their
+     * index, then those videos by _id. The videos of the hubs they follow (creators with very
+     * many followers, not fanned out; found by the follow edges' _id) are merged in: each hub's
+     * newest visible videos in the order of their index, no older than the timeline's last entry
+     * of the pages up to this one. Nothing here grows with the follow count or the platform's
+     * size, except the number of hubs.
      */
     async friendsFeed(userId: string, page: Page): Promise<ViewerVideo[]> {
       const skip = skipOf(page);
       const needed = skip + page.limit;
-      // the hubs this member follows: their follow edges, by _id
-      const hubIds = (await hubs.findOne({ _id: HUBS_ID }))?.ids ?? [];
+      const hubIds = (await creators.find({ hub: true }, { projection: { _id: 1 } })).map((c) => c._id);
       const followedHubs = (
         await findByIds(
-          follows,
+          timelineFollows,
           hubIds.map((h) => followEdgeId(userId, h)),
           { projection: { followee_id: 1 } },
         )
       ).map((f) => f.followee_id);
       let pageEntries: TimelineEntry[];
       if (followedHubs.length === 0) {
-        pageEntries = (await timelineEntries(userId, skip, needed)).entries;
+        pageEntries = await timelineEntries(userId, skip, page.limit);
       } else {
-        const { entries, total } = await timelineEntries(userId, 0, needed);
+        const entries = await timelineEntries(userId, 0, needed);
         // older than the needed-th timeline entry, a hub's video cannot be on these pages
-        const since = total >= needed ? entries[entries.length - 1].at : undefined;
-        const parts = await Promise.all(
-          followedHubs.map((h) => newestVisibleVideos(h, needed, { since, projection: { _id: 1, created_at: 1 } })),
-        );
+        const since = entries.length >= needed ? entries[entries.length - 1].at : undefined;
+        const parts = await Promise.all(followedHubs.map((h) => hubEntries(h, needed, since)));
         const merged = entries;
-        for (const part of parts) for (const v of part) merged.push({ id: v._id, at: v.created_at });
+        for (const part of parts) merged.push(...part);
         merged.sort(feedOrder);
         // a video twice (a hub's video still in a timeline) would sit next to itself: kept once
         pageEntries = [];

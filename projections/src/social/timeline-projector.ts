@@ -1,208 +1,255 @@
 import type { LogPosition } from '@evo/domain';
-import type { Doc, ReadCollection, ReadStore } from '@evo/infra';
+import type { BulkOp, Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { applyOnce } from '../runtime/write-once';
-import { USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
-import { FOLLOWS, type FollowDoc } from './follows-projector';
-import { deleteOnce } from '../runtime/write-once';
+import { applyOnce, deleteOnce, insertOnce } from '../runtime/write-once';
+import { chunks } from '../runtime/chunks';
+import { VISIBILITY_DELETED, VISIBILITY_PUBLIC } from '../videos/videos-projector';
+import { followEdgeId } from './follows-projector';
 
-/** each member's friends feed, one document per month of the videos' dates (see TimelineDoc) */
-export const TIMELINES = 'timelines';
-/** the creators whose videos are merged into feeds at read time (one document, HUBS_ID) */
-export const TIMELINE_HUBS = 'timeline_hubs';
-export const HUBS_ID = 'hubs';
+/*
+ * The friends feed as a read model (fan-out on write). Everything the projector decides from is
+ * projected by itself from the events, into its own collections: it reads no other projector's
+ * documents, so it gives the same read models whatever the order the projectors run in.
+ */
+
+/** One row per entry of a member's friends feed: a visible video of someone they follow. */
+export const TIMELINE_ENTRIES = 'timeline_entries';
+/** What the timeline knows of each video: its owner, its date and whether members see it. */
+export const TIMELINE_VIDEOS = 'timeline_videos';
+/** The follow edges, as the timeline needs them (followers of a creator). */
+export const TIMELINE_FOLLOWS = 'timeline_follows';
+/** Per followed creator: the follower count and whether they are a hub. */
+export const TIMELINE_CREATORS = 'timeline_creators';
+
 /**
  * A creator with more followers than this is a hub: their videos are not copied into their
- * followers' timelines (one upload would be that many writes) but merged at read time from their
- * own videos. The rule depends only on the current `followers_count`, so live projection, a
- * redelivery and a rebuild put every creator on the same side.
+ * followers' timelines (one upload would be that many writes) but merged at read time from
+ * `timeline_videos`; a hub is fanned out again below half of it. The rule depends only on the
+ * creator's follower count as of the event, so live projection, a redelivery and a rebuild put
+ * every creator on the same side.
  */
 export const FANOUT_MAX_FOLLOWERS = 1000;
 
-/**
- * The visible videos of the non-hub members `follower_id` follows, whose `created_at` starts with
- * `month` (its first 7 characters: the buckets are ordered like the dates), in feed order: newest
- * first, ties by video id. `ids[i]` was created at `ats[i]`.
- */
-export interface TimelineDoc extends Doc {
-  /** `${follower_id}:${month}` */
+export interface TimelineEntryDoc extends Doc {
+  /** `${follower_id}:${video_id}` */
   _id: string;
   follower_id: string;
-  month: string;
-  /** entries in this bucket (the feed locates a page from the counts alone) */
-  n: number;
-  ids: number[];
-  ats: string[];
+  /** the video's date (`created_at`) */
+  at: string;
+  video_id: number;
 }
 
-export interface HubsDoc extends Doc {
-  _id: typeof HUBS_ID;
-  ids: string[];
+export interface TimelineVideoDoc extends Doc {
+  _id: number;
+  owner_id: string;
+  at: string;
+  /** publique, masquée or supprimée */
+  status: string;
+  /** rejected by processing (for good: the decider never processes it again) */
+  rejected: boolean;
+  /** shown to members: public and not rejected (the videos read model's VISIBLE_VIDEO) */
+  visible: boolean;
 }
 
-export const timelineBucketId = (followerId: string, month: string) => `${followerId}:${month}`;
-export const monthOf = (createdAt: string) => createdAt.slice(0, 7);
+export interface TimelineFollowDoc extends Doc {
+  /** followEdgeId(follower_id, followee_id) */
+  _id: string;
+  follower_id: string;
+  followee_id: string;
+}
 
-/** An entry of a timeline: a video and its date. */
+export interface TimelineCreatorDoc extends Doc {
+  _id: string;
+  followers: number;
+  /** true while merged at read time (absent: fanned out) */
+  hub?: boolean;
+}
+
+/** Feed order of the entries, the order of their index: newest first, ties by the smaller video id. */
+export const ENTRY_ORDER = { at: -1, video_id: 1 } as const;
+/** The same order for a hub's videos, the order of their index. */
+export const HUB_VIDEO_ORDER = { at: -1, _id: 1 } as const;
+
+/** An entry of a feed: a video and its date. */
 export interface TimelineEntry {
   id: number;
   at: string;
 }
 
-/** Feed order: newest first, then the smaller video id (the order of the videos index). */
+/** Feed order: newest first, then the smaller video id. */
 export const feedOrder = (a: TimelineEntry, b: TimelineEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id - b.id);
 
-const ID_CHUNK = 64;
+export const timelineEntryId = (followerId: string, videoId: number) => `${followerId}:${videoId}`;
+const isShown = (v: Pick<TimelineVideoDoc, 'status' | 'rejected'>) => v.status === VISIBILITY_PUBLIC && !v.rejected;
 
-async function byIds<T extends Doc>(coll: ReadCollection<T>, ids: ReadonlyArray<T['_id']>): Promise<Map<T['_id'], T>> {
-  const out = new Map<T['_id'], T>();
-  for (let i = 0; i < ids.length; i += ID_CHUNK) {
-    for (const d of await coll.find({ _id: { $in: ids.slice(i, i + ID_CHUNK) } })) out.set(d._id, d);
-  }
-  return out;
-}
-
-/** Entries of a bucket with `add` put in place and the ids of `remove` taken out (both optional). */
-function edit(
-  doc: TimelineDoc | undefined,
-  add: readonly TimelineEntry[],
-  remove: ReadonlySet<number>,
-): TimelineEntry[] | null {
-  const ids = doc?.ids ?? [];
-  const ats = doc?.ats ?? [];
-  const present = new Set(ids);
-  const adding = add.filter((e) => !present.has(e.id));
-  const removing = ids.some((id) => remove.has(id));
-  if (adding.length === 0 && !removing) return null;
-  const entries: TimelineEntry[] = [];
-  for (let i = 0; i < ids.length; i++) if (!remove.has(ids[i])) entries.push({ id: ids[i], at: ats[i] });
-  if (adding.length === 0) return entries;
-  // the common case, a new upload, is one entry that goes first
-  if (adding.length === 1) {
-    const e = adding[0];
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (feedOrder(entries[mid], e) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    entries.splice(lo, 0, e);
-    return entries;
-  }
-  return [...entries, ...new Map(adding.map((e) => [e.id, e])).values()].sort(feedOrder);
-}
+/** bulk writes of entries go by this many operations (one round trip each on MongoDB) */
+const WRITE_CHUNK = 500;
 
 /**
- * A deleted member: their own timeline goes, and their videos leave their followers' timelines (the
- * buckets holding them are found by video id: the follows projector, before this one, has already
- * removed the follow edges; the videos projector keeps the bare video documents until MemberErased).
+ * Puts every video of `videos` into each of `followers`' timelines; an entry already there stays
+ * as it is. One upsert per entry, by `_id` (FerretDB pushes `_id` equalities down).
  */
-async function forgetTimelines(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
-  const timelines = store.collection<TimelineDoc>(TIMELINES);
-  const videos = (
-    await store.collection<VideoDoc>(VIDEOS).find({ user_id: memberId }, { projection: { _id: 1, created_at: 1 } })
-  ).map(entryOf);
-  for (let i = 0; i < videos.length; i += ID_CHUNK) {
-    const chunk = videos.slice(i, i + ID_CHUNK);
-    const holding = await timelines.find({ ids: { $in: chunk.map((v) => v.id) } }, { projection: { follower_id: 1 } });
-    const followers = [...new Set(holding.map((b) => b.follower_id))].filter((f) => f !== memberId);
-    await changeTimelines(store, followers, [], chunk, position);
-  }
-  await timelines.deleteMany({ follower_id: memberId });
-  if (await isHub(store, memberId))
-    await applyOnce(store.collection<HubsDoc>(TIMELINE_HUBS), HUBS_ID, position, { $pull: { ids: memberId } });
-}
-
-/**
- * Changes `followers`' timelines: every video of `add` in, every id of `remove` out. One write per
- * bucket document (guarded by the event's position, so a redelivered event skips the buckets it
- * already wrote); a bucket left empty is deleted.
- */
-async function changeTimelines(
+async function addEntries(
   store: ReadStore,
   followers: readonly string[],
-  add: readonly TimelineEntry[],
-  remove: ReadonlyArray<{ id: number; at: string }>,
-  position: LogPosition,
+  videos: ReadonlyArray<Pick<TimelineVideoDoc, '_id' | 'at'>>,
 ): Promise<void> {
-  if (followers.length === 0 || (add.length === 0 && remove.length === 0)) return;
-  const timelines = store.collection<TimelineDoc>(TIMELINES);
-  const addByMonth = new Map<string, TimelineEntry[]>();
-  for (const e of add) addByMonth.set(monthOf(e.at), [...(addByMonth.get(monthOf(e.at)) ?? []), e]);
-  const removeByMonth = new Map<string, Set<number>>();
-  for (const e of remove) {
-    const m = monthOf(e.at);
-    if (!removeByMonth.has(m)) removeByMonth.set(m, new Set());
-    removeByMonth.get(m)!.add(e.id);
-  }
-  const months = [...new Set([...addByMonth.keys(), ...removeByMonth.keys()])].sort();
-  const none = new Set<number>();
-  const bucketIds = followers.flatMap((f) => months.map((m) => timelineBucketId(f, m)));
-  const existing = await byIds(timelines, bucketIds);
-  for (const follower of followers) {
-    for (const month of months) {
-      const id = timelineBucketId(follower, month);
-      const doc = existing.get(id);
-      const entries = edit(doc, addByMonth.get(month) ?? [], removeByMonth.get(month) ?? none);
-      if (!entries) continue;
-      if (entries.length === 0) {
-        await deleteOnce(timelines, id, position);
-        continue;
-      }
-      await applyOnce(
-        timelines,
-        id,
-        position,
-        {
-          $set: {
-            follower_id: follower,
-            month,
-            n: entries.length,
-            ids: entries.map((e) => e.id),
-            ats: entries.map((e) => e.at),
-          },
+  const ops: BulkOp[] = [];
+  for (const f of followers)
+    for (const v of videos)
+      ops.push({
+        updateOne: {
+          filter: { _id: timelineEntryId(f, v._id) },
+          update: { $setOnInsert: { follower_id: f, at: v.at, video_id: v._id } },
+          upsert: true,
         },
-        { upsert: true },
-      );
-    }
-  }
+      });
+  const entries = store.collection<TimelineEntryDoc>(TIMELINE_ENTRIES);
+  for (const part of chunks(ops, WRITE_CHUNK)) await entries.bulkWrite(part);
+}
+
+/** Takes the videos `videoIds` out of each of `followers`' timelines (those not there are skipped). */
+async function removeEntries(store: ReadStore, followers: readonly string[], videoIds: readonly number[]) {
+  const ops: BulkOp[] = [];
+  for (const f of followers)
+    for (const v of videoIds) ops.push({ deleteOne: { filter: { _id: timelineEntryId(f, v) } } });
+  const entries = store.collection<TimelineEntryDoc>(TIMELINE_ENTRIES);
+  for (const part of chunks(ops, WRITE_CHUNK)) await entries.bulkWrite(part);
 }
 
 const followersOf = async (store: ReadStore, creatorId: string): Promise<string[]> =>
-  (await store.collection<FollowDoc>(FOLLOWS).find({ followee_id: creatorId }, { projection: { follower_id: 1 } })).map(
-    (f) => f.follower_id,
-  );
+  (
+    await store
+      .collection<TimelineFollowDoc>(TIMELINE_FOLLOWS)
+      .find({ followee_id: creatorId }, { projection: { follower_id: 1 } })
+  ).map((f) => f.follower_id);
 
-/** every video of `creatorId` (any visibility), with what decides whether feeds show it */
-const videosOf = (store: ReadStore, creatorId: string) =>
+/** the creator's videos: every one, or only those members see */
+const videosOf = (store: ReadStore, creatorId: string, only?: { visible: true }) =>
   store
-    .collection<VideoDoc>(VIDEOS)
-    .find({ user_id: creatorId }, { projection: { _id: 1, created_at: 1, status: 1, processing: 1 } });
+    .collection<TimelineVideoDoc>(TIMELINE_VIDEOS)
+    .find({ owner_id: creatorId, ...only }, { projection: { _id: 1, at: 1 } });
 
-const entryOf = (v: Pick<VideoDoc, '_id' | 'created_at'>): TimelineEntry => ({ id: v._id, at: v.created_at });
+const isHub = async (store: ReadStore, creatorId: string) =>
+  (await store.collection<TimelineCreatorDoc>(TIMELINE_CREATORS).findOne({ _id: creatorId }))?.hub === true;
 
-async function isHub(store: ReadStore, creatorId: string): Promise<boolean> {
-  return (await store.collection<HubsDoc>(TIMELINE_HUBS).findOne({ _id: HUBS_ID }))?.ids.includes(creatorId) ?? false;
+/**
+ * The followers' timelines made to agree with the video as it is now: in them while it is shown,
+ * out otherwise (a hub's videos are in none). Written from the state rather than from the event,
+ * so a redelivered event finishes what a crash interrupted.
+ */
+async function showOrHide(store: ReadStore, video: TimelineVideoDoc): Promise<void> {
+  if (await isHub(store, video.owner_id)) return;
+  const followers = await followersOf(store, video.owner_id);
+  if (video.visible) await addEntries(store, followers, [video]);
+  else await removeEntries(store, followers, [video._id]);
+}
+
+/** A video's status or rejection changed by an event (guarded), then its entries follow. */
+async function changeVideo(
+  store: ReadStore,
+  videoId: number,
+  change: Partial<Pick<TimelineVideoDoc, 'status' | 'rejected'>>,
+  position: LogPosition,
+): Promise<void> {
+  const videos = store.collection<TimelineVideoDoc>(TIMELINE_VIDEOS);
+  const before = await videos.findOne({ _id: videoId });
+  if (!before) return;
+  const after = { ...before, ...change, visible: isShown({ ...before, ...change }) };
+  const applied = await applyOnce(videos, videoId, position, { $set: { ...change, visible: after.visible } });
+  // not applied: a later event already wrote the video (a redelivery); follow it as it is
+  await showOrHide(store, applied ? after : before);
 }
 
 /**
- * Friends feeds as a read model (fan-out on write): each member's timeline holds the visible
- * videos of whom they follow, so a feed page is one ordered read, whatever the follow count or the
- * platform's size. A new visible video goes into its owner's followers' timelines; a follow brings
- * the followee's visible videos in, an unfollow takes them out; a video hidden, deleted or rejected
- * leaves every timeline, made public again it comes back. Hubs (creators above
- * `fanoutMaxFollowers` followers) are left out of timelines and merged at read time: crossing
- * the threshold moves their videos out of (or into) their followers' timelines, before the hub
- * list says so (a crash in between leaves both, which the feed deduplicates, never neither).
+ * A follow or an unfollow: the edge and the creator's follower count (guarded), then the
+ * timelines. Crossing the hub threshold moves the creator's videos out of (or into) every
+ * follower's timeline before the creator's `hub` flag says so (a crash in between leaves both,
+ * which the feed deduplicates, never neither).
+ */
+async function followChanged(
+  store: ReadStore,
+  followerId: string,
+  followeeId: string,
+  following: boolean,
+  position: LogPosition,
+  fanoutMaxFollowers: number,
+): Promise<void> {
+  const follows = store.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
+  const creators = store.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
+  const edge = followEdgeId(followerId, followeeId);
+  if (following)
+    await applyOnce(
+      follows,
+      edge,
+      position,
+      { $set: { follower_id: followerId, followee_id: followeeId } },
+      { upsert: true },
+    );
+  else await deleteOnce(follows, edge, position);
+  await applyOnce(creators, followeeId, position, { $inc: { followers: following ? 1 : -1 } }, { upsert: true });
+  const creator = await creators.findOne({ _id: followeeId });
+  const hub = creator?.hub === true;
+  // back under half the threshold only: a creator whose count wavers around it is not moved each time
+  const shouldBeHub = (creator?.followers ?? 0) > (hub ? fanoutMaxFollowers / 2 : fanoutMaxFollowers);
+  if (shouldBeHub && !hub) {
+    const all = (await videosOf(store, followeeId)).map((v) => v._id);
+    await removeEntries(store, await followersOf(store, followeeId), all);
+    await creators.updateOne({ _id: followeeId }, { $set: { hub: true } });
+    return;
+  }
+  if (!shouldBeHub && hub) {
+    await addEntries(store, await followersOf(store, followeeId), await videosOf(store, followeeId, { visible: true }));
+    await creators.updateOne({ _id: followeeId }, { $set: { hub: false } });
+    return;
+  }
+  if (hub) return;
+  // the edge as it is now: a redelivered unfollow leaves the entries of a later follow in place
+  if (await follows.findOne({ _id: edge }, { projection: { _id: 1 } }))
+    await addEntries(store, [followerId], await videosOf(store, followeeId, { visible: true }));
+  else
+    await removeEntries(
+      store,
+      [followerId],
+      (await videosOf(store, followeeId)).map((v) => v._id),
+    );
+}
+
+/**
+ * A deleted member (`AccountDeleted`, then again `MemberErased` for what raced in): their videos
+ * leave their followers' timelines, their own timeline goes, the creators they followed count
+ * one follower less, their edges go; their videos are kept hidden until the erasure, then removed.
+ */
+async function forgetMember(store: ReadStore, memberId: string, erased: boolean, position: LogPosition) {
+  const follows = store.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
+  const creators = store.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
+  const videos = store.collection<TimelineVideoDoc>(TIMELINE_VIDEOS);
+  const own = (await videosOf(store, memberId)).map((v) => v._id);
+  await removeEntries(store, await followersOf(store, memberId), own);
+  await store.collection<TimelineEntryDoc>(TIMELINE_ENTRIES).deleteMany({ follower_id: memberId });
+  const followed = await follows.find({ follower_id: memberId }, { projection: { followee_id: 1 } });
+  for (const f of followed) await applyOnce(creators, f.followee_id, position, { $inc: { followers: -1 } });
+  await follows.deleteMany({ follower_id: memberId });
+  await follows.deleteMany({ followee_id: memberId });
+  await creators.deleteOne({ _id: memberId });
+  if (erased) await videos.deleteMany({ owner_id: memberId });
+  else await videos.updateMany({ owner_id: memberId }, { $set: { status: VISIBILITY_DELETED, visible: false } });
+}
+
+/**
+ * Friends feeds as a read model (fan-out on write): each member's timeline holds one row per
+ * visible video of whom they follow, so a feed page is one ordered index read, whatever the
+ * follow count or the platform's size. A new visible video goes into its owner's followers'
+ * timelines; a follow brings the followee's visible videos in, an unfollow takes them out; a video
+ * hidden, deleted or rejected leaves every timeline, made public again it comes back. Hubs
+ * (creators above `fanoutMaxFollowers` followers) are left out of timelines and merged at read time.
  */
 export function createTimelineProjector(options: { fanoutMaxFollowers?: number } = {}): Projector {
   const fanoutMaxFollowers = options.fanoutMaxFollowers ?? FANOUT_MAX_FOLLOWERS;
   return {
     name: 'timeline',
-    collections: [TIMELINES, TIMELINE_HUBS],
+    collections: [TIMELINE_ENTRIES, TIMELINE_VIDEOS, TIMELINE_FOLLOWS, TIMELINE_CREATORS],
     eventTypes: [
       'UserFollowed',
       'UserUnfollowed',
@@ -212,58 +259,48 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
       'VideoVisibilityChanged',
       ...MEMBER_GONE_EVENTS,
     ],
-    indexes: { [TIMELINES]: [{ key: { follower_id: 1, month: -1 } }] },
+    indexes: {
+      // a feed page: one member's entries in feed order
+      [TIMELINE_ENTRIES]: [{ key: { follower_id: 1, ...ENTRY_ORDER } }],
+      // a creator's videos (all, or the visible ones in feed order for the hubs' merge)
+      [TIMELINE_VIDEOS]: [{ key: { owner_id: 1, visible: 1, ...HUB_VIDEO_ORDER } }],
+      [TIMELINE_FOLLOWS]: [{ key: { followee_id: 1 } }, { key: { follower_id: 1 } }],
+      [TIMELINE_CREATORS]: [{ key: { hub: 1 } }],
+    },
     async project(event, store) {
       const gone = goneMember(event);
-      if (gone) return forgetTimelines(store, gone, event.position);
+      if (gone) return forgetMember(store, gone, event.type === 'MemberErased', event.position);
       switch (event.type) {
         case 'UserFollowed':
         case 'UserUnfollowed': {
           const { followerId, followeeId } = event.data;
-          const followee = await store
-            .collection<UserDoc>(USERS)
-            .findOne({ _id: followeeId }, { projection: { followers_count: 1 } });
-          const shouldBeHub = ((followee?.followers_count as number | undefined) ?? 0) > fanoutMaxFollowers;
-          const hub = await isHub(store, followeeId);
-          const hubs = store.collection<HubsDoc>(TIMELINE_HUBS);
-          if (shouldBeHub && !hub) {
-            // out of every timeline first, then merged at read time
-            const all = (await videosOf(store, followeeId)).map(entryOf);
-            await changeTimelines(store, await followersOf(store, followeeId), [], all, event.position);
-            await applyOnce(hubs, HUBS_ID, event.position, { $addToSet: { ids: followeeId } }, { upsert: true });
-            return;
-          }
-          if (!shouldBeHub && hub) {
-            const visible = (await videosOf(store, followeeId)).filter(isVisibleVideo).map(entryOf);
-            await changeTimelines(store, await followersOf(store, followeeId), visible, [], event.position);
-            await applyOnce(hubs, HUBS_ID, event.position, { $pull: { ids: followeeId } });
-            return;
-          }
-          if (hub) return;
-          const videos = await videosOf(store, followeeId);
-          if (event.type === 'UserFollowed')
-            await changeTimelines(store, [followerId], videos.filter(isVisibleVideo).map(entryOf), [], event.position);
-          else await changeTimelines(store, [followerId], [], videos.map(entryOf), event.position);
+          const following = event.type === 'UserFollowed';
+          return followChanged(store, followerId, followeeId, following, event.position, fanoutMaxFollowers);
+        }
+        case 'VideoUploaded': {
+          const video: TimelineVideoDoc = {
+            _id: event.data.videoId,
+            owner_id: event.data.ownerId,
+            at: event.metadata.at,
+            status: VISIBILITY_PUBLIC,
+            rejected: false,
+            visible: true,
+          };
+          // the first event of a video: a redelivery finds it written (maybe changed since) and
+          // follows it as it is
+          const written = await insertOnce(store.collection<TimelineVideoDoc>(TIMELINE_VIDEOS), video);
+          const now = written
+            ? video
+            : await store.collection<TimelineVideoDoc>(TIMELINE_VIDEOS).findOne({ _id: video._id });
+          if (now) await showOrHide(store, now);
           return;
         }
-        case 'VideoUploaded':
         case 'VideoRejected':
+          return changeVideo(store, event.data.videoId, { rejected: true }, event.position);
         case 'VideoDeleted':
-        case 'VideoVisibilityChanged': {
-          // the videos projector ran first: the document says whether members see the video now
-          const video = await store
-            .collection<VideoDoc>(VIDEOS)
-            .findOne(
-              { _id: event.data.videoId },
-              { projection: { _id: 1, user_id: 1, created_at: 1, status: 1, processing: 1 } },
-            );
-          if (!video || (await isHub(store, video.user_id))) return;
-          const followers = await followersOf(store, video.user_id);
-          const entry = entryOf(video);
-          if (isVisibleVideo(video)) await changeTimelines(store, followers, [entry], [], event.position);
-          else await changeTimelines(store, followers, [], [entry], event.position);
-          return;
-        }
+          return changeVideo(store, event.data.videoId, { status: VISIBILITY_DELETED }, event.position);
+        case 'VideoVisibilityChanged':
+          return changeVideo(store, event.data.videoId, { status: event.data.status }, event.position);
         default:
           return;
       }

@@ -2,6 +2,7 @@ import type { ReadStore } from '@evo/infra';
 import { VIDEOS, VISIBLE_VIDEO, type VideoDoc } from '../videos/videos-projector';
 import { FOLLOWING, type FollowingDoc } from '../social/follows-projector';
 import type { Page } from '../social/queries';
+import { chunks } from '../runtime/chunks';
 
 /*
  * The friends feed as it was computed before the timeline read model: a query-time join of the
@@ -15,12 +16,6 @@ const DAY_MS = 86_400_000;
 const FEED_SCAN_MAX = 3000;
 const MAX_WINDOW_MS = 50 * 365 * DAY_MS;
 const NEWEST = { created_at: -1, _id: 1 } as const;
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 const newestFirst = (a: VideoDoc, b: VideoDoc) =>
   a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id;
