@@ -2,3 +2,4 @@ export * from './routes';
 export * from './views';
 export * from './answers';
 export * from './push-events';
+export * from './api-route';

@@ -1,4 +1,6 @@
 import { z, type ZodTypeAny } from 'zod';
+import { getRoute, type GetRoute } from '../api-route';
+import { RebuildView } from '../views';
 
 /** Answers of the administrators' routes (`/api/admin/*`, video visibility). */
 
@@ -215,3 +217,24 @@ export const ProjectionsHealthAnswer = z.object({
   stopped: z.array(StoppedProjectionView),
 });
 export type ProjectionsHealthAnswer = z.infer<typeof ProjectionsHealthAnswer>;
+
+/** The administrators' routes the web app reads. */
+export const adminRoutes = {
+  reports: getRoute('/api/admin/reports', z.array(ReportView)),
+  gifts: getRoute('/api/admin/gifts', z.array(AdminGift)),
+  users: getRoute('/api/admin/users', AdminUsersAnswer),
+  audit: getRoute('/api/admin/audit', AuditPage),
+  rebuild: getRoute('/api/admin/projections/rebuild', RebuildView),
+  projectionsStatus: getRoute('/api/admin/projections/status', ProjectionsHealthAnswer),
+};
+
+/** The statistics routes by kind (`?asOf=<ISO>`). */
+export const statsRoutes = {
+  general: getRoute('/api/admin/stats', GeneralStats),
+  users: getRoute('/api/admin/stats/users', UsersStats),
+  videos: getRoute('/api/admin/stats/videos', VideosStats),
+  messages: getRoute('/api/admin/stats/messages', MessagesStats),
+  gifts: getRoute('/api/admin/stats/gifts', GiftsStats),
+  coins: getRoute('/api/admin/stats/coins', CoinsStats),
+  advanced: getRoute('/api/admin/stats/advanced', AdvancedStats),
+} satisfies { [K in StatsKind]: GetRoute<StatsAnswer<K>> };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /** Answers of the creator analytics (`/api/analytics`, `/api/analytics/videos/:id`). */
 
@@ -70,3 +71,9 @@ export const VideoAnalyticsAnswer = z.object({
   ...period,
 });
 export type VideoAnalyticsAnswer = z.infer<typeof VideoAnalyticsAnswer>;
+
+/** The creator analytics routes (`?period=7|30|60`, and `&pseudo=` for another member's as an administrator). */
+export const analyticsRoutes = {
+  creator: getRoute('/api/analytics', CreatorAnalyticsAnswer),
+  video: getRoute('/api/analytics/videos/:id', VideoAnalyticsAnswer),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 import { WalletCoins } from '../views';
 
 /** Answers of the coin routes (`/api/coins/*`, the administrators' ledger audit and reconciliation). */
@@ -197,3 +198,14 @@ export const LedgerReconciliation = z.object({
   violations: z.number(),
 });
 export type LedgerReconciliation = z.infer<typeof LedgerReconciliation>;
+
+/** The coin routes the web app reads (a member's own wallet, history and received coins; the shop). */
+export const coinRoutes = {
+  wallet: getRoute('/api/coins/balance/:email', WalletAnswer),
+  transactions: getRoute('/api/coins/transactions/:email', z.array(CoinTransaction)),
+  received: getRoute('/api/coins/received/:email', z.array(CoinGift)),
+  packs: getRoute('/api/coins/packs', z.array(CoinPack)),
+  adminTransactions: getRoute('/api/coins/admin/transactions', z.array(AdminCoinTransaction)),
+  ledgerAudit: getRoute('/api/admin/ledger/:email', LedgerAuditAnswer),
+  reconciliation: getRoute('/api/admin/ledger/reconcile', LedgerReconciliation),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 import { CommentView, MessageView, NotificationView } from '../views';
 
 /** Answers of the comments, messages and notifications routes. */
@@ -35,3 +36,12 @@ export type NotificationList = z.infer<typeof NotificationList>;
 /** GET /api/notifications/unread */
 export const UnreadAnswer = z.object({ unread: z.number() });
 export type UnreadAnswer = z.infer<typeof UnreadAnswer>;
+
+/** The comments, messages and notifications routes the web app reads. */
+export const conversationRoutes = {
+  comments: getRoute('/api/videos/:id/comments', CommentsAnswer),
+  received: getRoute('/api/messages/received/:email', MessageList),
+  conversation: getRoute('/api/messages/conversation/:email/:pseudo', MessageList),
+  notifications: getRoute('/api/notifications', NotificationList),
+  unread: getRoute('/api/notifications/unread', UnreadAnswer),
+};

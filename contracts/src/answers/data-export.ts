@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /**
  * "Mes données" (issue 31): a member's archives of their data, and the back-office's for a member.
@@ -39,3 +40,9 @@ export type DataExportsAnswer = z.infer<typeof DataExportsAnswer>;
 /** POST /api/me/data-exports and POST /api/admin/users/:id/data-exports: 202 */
 export const DataExportRequestAnswer = z.object({ message: z.string(), export: DataExportView });
 export type DataExportRequestAnswer = z.infer<typeof DataExportRequestAnswer>;
+
+/** A member's own archives, and an administrator's view of a member's. */
+export const dataExportRoutes = {
+  mine: getRoute('/api/me/data-exports', DataExportsAnswer),
+  member: getRoute('/api/admin/users/:id/data-exports', DataExportsAnswer),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /** Answers of the session routes (`/api/auth/*`). */
 
@@ -36,3 +37,6 @@ export type PasswordResetDoneAnswer = z.infer<typeof PasswordResetDoneAnswer>;
 /** PUT /api/users/me/profile (multipart: bio, profilePic): the member as they now show. */
 export const ProfileEditedAnswer = SessionUser.extend({ bio: z.string(), message: z.string() });
 export type ProfileEditedAnswer = z.infer<typeof ProfileEditedAnswer>;
+
+/** The session's member (`/api/auth/me`). */
+export const identityRoutes = { me: getRoute('/api/auth/me', MeAnswer) };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /**
  * Moderation decisions, their appeals and members' restrictions (issue 32): what a member is told
@@ -83,3 +84,10 @@ export type ActiveRestrictionsAnswer = z.infer<typeof ActiveRestrictionsAnswer>;
 /** POST /api/admin/restrictions → 201 */
 export const RestrictionCreatedAnswer = z.object({ message: z.string(), id: z.string() });
 export type RestrictionCreatedAnswer = z.infer<typeof RestrictionCreatedAnswer>;
+
+/** The moderation routes the web app reads. */
+export const moderationRoutes = {
+  mine: getRoute('/api/moderation/mine', MyModerationAnswer),
+  appeals: getRoute('/api/admin/appeals', AppealsQueueAnswer),
+  restrictions: getRoute('/api/admin/restrictions', ActiveRestrictionsAnswer),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /** A member found by the search (a link to /user/{pseudo}). */
 export const SearchMember = z.object({ pseudo: z.string(), profile_picture: z.string(), bio: z.string() });
@@ -22,3 +23,6 @@ export const SearchAnswer = z.object({
   videos: z.array(SearchVideo),
 });
 export type SearchAnswer = z.infer<typeof SearchAnswer>;
+
+/** `?q=` */
+export const searchRoutes = { search: getRoute('/api/search', SearchAnswer) };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getRoute } from '../api-route';
 
 /** Answers of the members, follows and videos routes (`/api/users/*`, `/api/follows/*`, `/api/videos/*`). */
 
@@ -95,3 +96,16 @@ export const VideoUploadedAnswer = z.object({
   video: z.object({ id: z.number(), title: z.string(), description: z.string(), file_path: z.string() }),
 });
 export type VideoUploadedAnswer = z.infer<typeof VideoUploadedAnswer>;
+
+/** The members, follows and videos routes the web app reads. */
+export const socialRoutes = {
+  /** `?currentEmail=&page=&limit=` */
+  suggestions: getRoute('/api/users/with-videos', z.array(SuggestedUser)),
+  /** `?page=&limit=` */
+  profile: getRoute('/api/users/profile/:pseudo', ProfileAnswer),
+  stats: getRoute('/api/users/stats/:email', UserStats),
+  isFollowing: getRoute('/api/users/follows/is-following/:followerEmail/:pseudo', IsFollowingAnswer),
+  friends: getRoute('/api/users/friends/:email', z.array(FriendEntry)),
+  userByPseudo: getRoute('/api/users/by-pseudo/:pseudo', PublicUser),
+  video: getRoute('/api/videos/:id', VideoCard),
+};

@@ -156,32 +156,44 @@ export function useSocketLifecycle(): void {
   }, [isLoggedIn, email]);
 }
 
+/** Handlers of server events, by event; each payload is the contract's (`PushEvents`). */
+export type PushHandlers = { [E in PushEventName]?: (payload: PushEvents[E]) => void };
+
 /**
- * Subscribes to a server event while logged in; the latest handler is always used. Events and their
+ * Subscribes to server events while logged in; the latest handlers are always used. Events and their
  * payloads are the contract's (`PushEvents`); a handler may still take `unknown` and decode it.
  */
-export function useSocketEvent<E extends PushEventName>(event: E, handler: (payload: PushEvents[E]) => void): void {
+export function useSocketEvents(handlers: PushHandlers): void {
   const { isLoggedIn } = useCurrentUser();
-  const handlerRef = useRef(handler);
+  const handlersRef = useRef(handlers);
   useLayoutEffect(() => {
-    handlerRef.current = handler;
+    handlersRef.current = handlers;
   });
+  const events = Object.keys(handlers).sort().join(' ');
 
   useEffect(() => {
-    if (!isLoggedIn) return;
+    if (!isLoggedIn || events === '') return;
     let cancelled = false;
     let detach: (() => void) | undefined;
-    // socket.io-client types listeners loosely; the payload's type is the contract's
-    const listener = (payload: unknown) => handlerRef.current(payload as PushEvents[E]);
     void loadSocket().then((socket) => {
       if (cancelled) return;
-      const name: string = event;
-      socket.on(name, listener);
-      detach = () => socket.off(name, listener);
+      const detaches = events.split(' ').map((name) => {
+        // socket.io-client types listeners loosely; the payload's type is the contract's
+        const listener = (payload: unknown) =>
+          (handlersRef.current as Record<string, ((payload: unknown) => void) | undefined>)[name]?.(payload);
+        socket.on(name, listener);
+        return () => socket.off(name, listener);
+      });
+      detach = () => detaches.forEach((off) => off());
     });
     return () => {
       cancelled = true;
       detach?.();
     };
-  }, [event, isLoggedIn]);
+  }, [events, isLoggedIn]);
+}
+
+/** Subscribes to one server event while logged in (see `useSocketEvents`). */
+export function useSocketEvent<E extends PushEventName>(event: E, handler: (payload: PushEvents[E]) => void): void {
+  useSocketEvents({ [event]: handler } as PushHandlers);
 }
