@@ -1,11 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
-import { z } from 'zod';
-import { ReceivedGiftView } from '@evo/contracts';
-import { api } from '../api/http';
-import { decode } from '../api/decode';
-import { useLoad } from '../api/useLoad';
-import { useSocketEvent } from '../shell/socket';
+import { giftRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 import { CoinGiftList } from './CoinGiftList';
 import { LoginNeeded } from './LoginNeeded';
 import './coins.css';
@@ -16,15 +12,8 @@ const INTRO = 'Les cadeaux que tu as reçus, en coins.';
 /** /coins-received and /coins/received: the product screens, "Received coin gifts list", live. */
 export default function CoinsReceivedScreen() {
   const { user } = useCurrentUser();
-  const email = user?.email ?? null;
-  // GET /api/gifts/received/{email} (the contract's view; the coins slice does not import the gifts one)
-  const received = useLoad(email ? `coins:gifts-to-claim:${email}` : null, async (signal) =>
-    decode(
-      z.array(ReceivedGiftView),
-      await api.get(`/api/gifts/received/${encodeURIComponent(email ?? '')}`, { signal }),
-    ),
-  );
-  useSocketEvent('wallet:changed', received.reload);
+  // the received gifts' cached answer (the coins slice does not import the gifts one; live: gifts/live.ts)
+  const received = useRouteQuery(giftRoutes.received, user ? { email: user.email } : null);
   // "Récupérer" only when a gift is left to claim (issue 30): not for gifts already 'Déjà récupéré'
   const toClaim = (received.data ?? []).some((gift) => !gift.claimed);
   return (

@@ -10,6 +10,7 @@ import { useIdempotentAction } from './idempotency';
 import { useWallet } from './useWallet';
 import { CoinIcon } from '../shell/ui/icons';
 import { PurchaseReceipt } from './PurchaseReceipt';
+import { QueryState } from '../shell/ui/QueryState';
 
 /** the product validation rules, "Buy a pack", the product error catalogue "Coins". */
 const LOGIN_TO_BUY = 'Veuillez vous connecter pour acheter.';
@@ -54,62 +55,49 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
     }
   };
 
-  if (packs.error && !packs.data) {
-    return (
-      <div className="coins-error" role="alert">
-        <p>{LOAD_FAILED}</p>
-        <button type="button" className="btn btn--secondary btn--small" onClick={packs.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  }
-  if (!packs.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
   return (
-    <>
-      {receipt !== null ? (
-        <PurchaseReceipt
-          key={receipt}
-          txId={receipt}
-          focusOnShow
-          actions={
-            <button type="button" className="btn btn--ghost btn--small" onClick={() => setReceipt(null)}>
-              Fermer le reçu
-            </button>
-          }
-        />
-      ) : null}
-      <ul className="coins-packs" aria-label="Packs de coins à acheter">
-        {packs.data.map((pack) => {
-          const price = formatEuros(pack.price_euros);
-          return (
-            <li key={pack.id} className="coins-pack card">
-              <Title className="coins-pack__name">{pack.name}</Title>
-              <p className="coins-pack__coins">
-                <CoinIcon size={20} className="coins-icon" />
-                {formatCoins(pack.coins_amount)}
-              </p>
-              <p className="coins-pack__price">{price}</p>
-              <button
-                type="button"
-                className="btn btn--primary btn--small btn--block"
-                aria-label={`Acheter le pack ${pack.name} : ${formatCoins(pack.coins_amount)} pour ${price}`}
-                aria-disabled={pending === pack.id}
-                aria-busy={pending === pack.id}
-                onClick={() => void buy(pack)}
-              >
-                {pending === pack.id ? 'Achat…' : 'Acheter'}
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-    </>
+    <QueryState query={packs} failed={LOAD_FAILED}>
+      {(list) => (
+        <>
+          {receipt !== null ? (
+            <PurchaseReceipt
+              key={receipt}
+              txId={receipt}
+              focusOnShow
+              actions={
+                <button type="button" className="btn btn--ghost btn--small" onClick={() => setReceipt(null)}>
+                  Fermer le reçu
+                </button>
+              }
+            />
+          ) : null}
+          <ul className="coins-packs" aria-label="Packs de coins à acheter">
+            {list.map((pack) => {
+              const price = formatEuros(pack.price_euros);
+              return (
+                <li key={pack.id} className="coins-pack card">
+                  <Title className="coins-pack__name">{pack.name}</Title>
+                  <p className="coins-pack__coins">
+                    <CoinIcon size={20} className="coins-icon" />
+                    {formatCoins(pack.coins_amount)}
+                  </p>
+                  <p className="coins-pack__price">{price}</p>
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--small btn--block"
+                    aria-label={`Acheter le pack ${pack.name} : ${formatCoins(pack.coins_amount)} pour ${price}`}
+                    aria-disabled={pending === pack.id}
+                    aria-busy={pending === pack.id}
+                    onClick={() => void buy(pack)}
+                  >
+                    {pending === pack.id ? 'Achat…' : 'Acheter'}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </QueryState>
   );
 }

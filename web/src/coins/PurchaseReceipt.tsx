@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { CoinTransaction } from './api';
 import { formatCoins, formatDateTime, formatEuros } from './format';
 import { useTransactions } from './hooks';
+import { QueryState } from '../shell/ui/QueryState';
 
 export const RECEIPT_TITLE = 'Reçu d’achat';
 const NOT_FOUND = 'Reçu introuvable : cet achat n’est pas dans ton historique.';
@@ -42,8 +43,7 @@ export function PurchaseReceipt({
     if (shown && focusOnShow) titleRef.current?.focus();
   }, [shown, focusOnShow]);
 
-  let body: ReactNode;
-  if (tx) {
+  const rowsOf = (tx: CoinTransaction) => {
     const rows: Array<[string, string]> = [
       ['Pack', tx.pack_name ?? '—'],
       ['Coins', formatCoins(tx.amount)],
@@ -52,7 +52,7 @@ export function PurchaseReceipt({
       ['Référence', tx.reference ?? `achat-${tx.id}`],
       ['Nouveau solde', formatCoins(tx.coins_balance_after)],
     ];
-    body = (
+    return (
       <dl className="coins-receipt__rows">
         {rows.map(([label, value]) => (
           <div key={label} className="coins-receipt__row">
@@ -62,28 +62,22 @@ export function PurchaseReceipt({
         ))}
       </dl>
     );
-  } else if (transactions.error && !transactions.data) {
-    body = (
-      <p className="coins-error" role="alert">
-        {LOAD_FAILED}
-      </p>
-    );
-  } else if (!transactions.data) {
-    body = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else {
-    body = <p className="coins-empty">{NOT_FOUND}</p>;
-  }
+  };
 
   return (
     <section className="coins-receipt card" aria-labelledby={titleId}>
       <Heading id={titleId} ref={titleRef} tabIndex={-1}>
         {RECEIPT_TITLE}
       </Heading>
-      {body}
+      <QueryState
+        query={transactions}
+        failed={LOAD_FAILED}
+        retry={false}
+        empty={NOT_FOUND}
+        isEmpty={(list) => purchaseOf(list, txId) === undefined}
+      >
+        {(list) => rowsOf(purchaseOf(list, txId) as CoinTransaction)}
+      </QueryState>
       <p className="coins__links">
         {actions}
         <Link to="/coins/transactions">Voir mes transactions</Link>

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { CoinCommandAnswer, CoinGift, CoinPack, CoinTransaction, WalletAnswer } from '@evo/contracts';
+import { CoinCommandAnswer } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 import { idempotencyHeaders } from './idempotency';
@@ -19,28 +18,6 @@ export type { CoinGift, CoinPack, CoinTransaction, WalletAnswer as Wallet } from
 
 /** What a coin or gift command answers (fields vary by command). */
 export type CoinAnswer = CoinCommandAnswer;
-
-const enc = encodeURIComponent;
-
-/** GET /api/coins/balance/{email} → { coins_balance, coins_withdrawable, gifts_unclaimed, add_coins_enabled } */
-export async function fetchWallet(email: string, signal?: AbortSignal): Promise<WalletAnswer> {
-  return decode(WalletAnswer, await api.get(`/api/coins/balance/${enc(email)}`, { signal }));
-}
-
-/** GET /api/coins/transactions/{email}, newest first. */
-export async function fetchTransactions(email: string, signal?: AbortSignal): Promise<CoinTransaction[]> {
-  return decode(z.array(CoinTransaction), await api.get(`/api/coins/transactions/${enc(email)}`, { signal }));
-}
-
-/** GET /api/coins/received/{email}: received gifts as coin amounts, newest first. */
-export async function fetchCoinGifts(email: string, signal?: AbortSignal): Promise<CoinGift[]> {
-  return decode(z.array(CoinGift), await api.get(`/api/coins/received/${enc(email)}`, { signal }));
-}
-
-/** GET /api/coins/packs (public). */
-export async function fetchPacks(signal?: AbortSignal): Promise<CoinPack[]> {
-  return decode(z.array(CoinPack), await api.get('/api/coins/packs', { signal }));
-}
 
 /** What a coin or gift command answered. */
 export const coinAnswer = (data: unknown): CoinAnswer => decode(CoinCommandAnswer, data);

@@ -1,36 +1,18 @@
+import { coinRoutes } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../api/useLoad';
-import {
-  fetchCoinGifts,
-  fetchPacks,
-  fetchTransactions,
-  type CoinGift,
-  type CoinPack,
-  type CoinTransaction,
-} from './api';
+import { useRouteQuery } from '../api/queries';
 
-/** The member's coin history; reloaded (keeping the list on screen) whenever their wallet changes. */
-export function useTransactions(): Loaded<CoinTransaction[]> & { email: string | null } {
+/** The member's coin history (live: coins/live.ts). */
+export function useTransactions() {
   const { user } = useCurrentUser();
-  const email = user?.email ?? null;
-  const loaded = useLoad(email ? `coins:transactions:${email}` : null, (signal) =>
-    fetchTransactions(email ?? '', signal),
-  );
-  useSocketEvent('wallet:changed', loaded.reload);
-  return { ...loaded, email };
+  return useRouteQuery(coinRoutes.transactions, user ? { email: user.email } : null);
 }
 
-/** Gifts received as coin amounts; reloaded when a gift arrives. */
-export function useCoinGifts(): Loaded<CoinGift[]> & { email: string | null } {
+/** Gifts received as coin amounts (live: coins/live.ts). */
+export function useCoinGifts() {
   const { user } = useCurrentUser();
-  const email = user?.email ?? null;
-  const loaded = useLoad(email ? `coins:received:${email}` : null, (signal) => fetchCoinGifts(email ?? '', signal));
-  useSocketEvent('gift:received', loaded.reload);
-  return { ...loaded, email };
+  return useRouteQuery(coinRoutes.received, user ? { email: user.email } : null);
 }
 
 /** The shop's packs (public). */
-export function usePacks(): Loaded<CoinPack[]> {
-  return useLoad('coins:packs', fetchPacks);
-}
+export const usePacks = () => useRouteQuery(coinRoutes.packs, {});

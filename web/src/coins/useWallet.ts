@@ -1,119 +1,58 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { coinRoutes } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useSocketEvent } from '../shell/socket';
-import { fetchWallet, type Wallet } from './api';
+import { routeKey, useRouteQuery } from '../api/queries';
+import type { Wallet } from './api';
 
 /**
- * The current member's balance, shared by every screen and section that shows it (one small
- * store for the tab), kept live by the server's 'wallet:changed' push
- * ({ coins_balance, coins_withdrawable, gifts_unclaimed, position }) and by the answers of the member's own coin
- * commands. Pushes older than the last one applied are ignored (by log position); a GET that
- * started before a newer push or answer is dropped.
+ * The current member's balance, one cached answer shared by every screen and section that shows
+ * it, kept live by the server's 'wallet:changed' push ({ coins_balance, coins_withdrawable,
+ * gifts_unclaimed, position }, applied in coins/live.ts) and by the answers of the member's own
+ * coin commands. Pushes older than the last one applied are ignored (by log position); a GET
+ * under way when a newer push or answer is applied is dropped.
  */
-
-interface WalletState {
-  email: string | null;
-  wallet: Wallet | null;
-  error: unknown;
-  loading: boolean;
-}
 
 /** A command's answer, a 'wallet:changed' push (with its position), or part of one. */
 export type WalletUpdate = Partial<Wallet> & { position?: string };
 
-let state: WalletState = { email: null, wallet: null, error: undefined, loading: false };
-let position: bigint | null = null;
-/** bumped by every push or answer applied: an older GET answer is then stale */
-let version = 0;
-let inFlight: { email: string; promise: Promise<void> } | null = null;
-const listeners = new Set<() => void>();
+/** the log position of the last push applied, per cache and member */
+const positions = new WeakMap<QueryClient, Map<string, bigint>>();
 
-function set(next: WalletState) {
-  state = next;
-  for (const listener of listeners) listener();
-}
-
-function forEmail(email: string): WalletState {
-  if (state.email === email) return state;
-  position = null;
-  return { email, wallet: null, error: undefined, loading: false };
-}
-
-/** Loads the balance again (one request at a time per member). */
-export function refreshWallet(email: string): Promise<void> {
-  if (inFlight?.email === email) return inFlight.promise;
-  const started = version;
-  set({ ...forEmail(email), loading: true });
-  const promise = fetchWallet(email)
-    .then((wallet) => {
-      if (state.email !== email) return;
-      // a push or an answer arrived meanwhile: it is at least as new as this answer
-      set({
-        email,
-        wallet: version === started || !state.wallet ? wallet : state.wallet,
-        error: undefined,
-        loading: false,
-      });
-    })
-    .catch((error: unknown) => {
-      if (state.email === email) set({ ...state, error, loading: false });
-    })
-    .finally(() => {
-      if (inFlight?.promise === promise) inFlight = null;
-    });
-  inFlight = { email, promise };
-  return promise;
+/** Whether a push at `position` is newer than the last one applied for the member (and notes it). */
+function isNewer(client: QueryClient, email: string, position: string | undefined): boolean {
+  if (position === undefined || position === null) return true;
+  let p: bigint;
+  try {
+    p = BigInt(String(position));
+  } catch {
+    return true; // no usable position: apply it anyway
+  }
+  const seen = positions.get(client) ?? new Map<string, bigint>();
+  positions.set(client, seen);
+  const last = seen.get(email);
+  if (last !== undefined && p <= last) return false;
+  seen.set(email, p);
+  return true;
 }
 
 /** New balances for the member: from a command answer, or a push (with its position). */
-export function applyWallet(email: string, update: WalletUpdate): void {
-  const current = forEmail(email);
-  if ('position' in update && update.position !== undefined && update.position !== null) {
-    try {
-      const p = BigInt(String(update.position));
-      if (position !== null && p <= position) return;
-      position = p;
-    } catch {
-      // no usable position: apply it anyway
-    }
-  }
-  const { coins_balance: coins, coins_withdrawable: withdrawable, coins_bonus: bonus, gifts_unclaimed: gifts } = update;
-  if (coins === undefined && gifts === undefined && withdrawable === undefined && bonus === undefined) return;
-  version += 1;
-  const base = current.wallet ?? {
-    coins_balance: 0,
-    coins_withdrawable: 0,
-    coins_bonus: 0,
-    gifts_unclaimed: 0,
-    add_coins_enabled: true,
-    // not known until the wallet is fetched ('' : the withdrawal form then states coins only)
-    withdrawal_cents_per_100_coins: 0,
-    withdrawal_payout: '',
-  };
-  set({
-    ...current,
-    wallet: {
-      ...base,
-      coins_balance: coins ?? base.coins_balance,
-      coins_withdrawable: withdrawable ?? base.coins_withdrawable,
-      coins_bonus: bonus ?? base.coins_bonus,
-      gifts_unclaimed: gifts ?? base.gifts_unclaimed,
-    },
-    error: undefined,
-  });
+export async function applyWallet(client: QueryClient, email: string, update: WalletUpdate): Promise<void> {
+  if (!isNewer(client, email, update.position)) return;
+  const { coins_balance, coins_withdrawable, coins_bonus, gifts_unclaimed } = update;
+  const fields = Object.fromEntries(
+    Object.entries({ coins_balance, coins_withdrawable, coins_bonus, gifts_unclaimed }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  if (Object.keys(fields).length === 0) return;
+  const queryKey = routeKey(coinRoutes.wallet, { email });
+  // not loaded yet: the balance is asked (the push or answer is in the read model by now)
+  if (client.getQueryData(queryKey) === undefined) return client.invalidateQueries({ queryKey });
+  // a GET under way may predate this: it is dropped
+  await client.cancelQueries({ queryKey });
+  client.setQueryData<Wallet>(queryKey, (wallet) => (wallet ? { ...wallet, ...fields } : wallet));
 }
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-const snapshot = () => state;
-/** The store's current state (tests). */
-export const walletSnapshot = snapshot;
-const EMPTY: WalletState = { email: null, wallet: null, error: undefined, loading: false };
 
 export interface WalletHandle {
   /** null until loaded (or when logged out) */
@@ -129,31 +68,21 @@ export interface WalletHandle {
 export function useWallet(): WalletHandle {
   const { user } = useCurrentUser();
   const email = user?.email ?? null;
-  const current = useSyncExternalStore(subscribe, snapshot, snapshot);
+  const client = useQueryClient();
+  const query = useRouteQuery(coinRoutes.wallet, email ? { email } : null);
+  const { refetch } = query;
 
-  useEffect(() => {
-    if (email) void refreshWallet(email);
-  }, [email]);
-
-  useSocketEvent('wallet:changed', (payload) => {
-    if (email && payload && typeof payload === 'object') applyWallet(email, payload);
-  });
-
-  const reload = useCallback(() => {
-    if (email) void refreshWallet(email);
-  }, [email]);
+  const reload = useCallback(() => void refetch(), [refetch]);
   const apply = useCallback(
     (answer: WalletUpdate) => {
-      if (email) applyWallet(email, answer);
+      if (email) void applyWallet(client, email, answer);
     },
-    [email],
+    [client, email],
   );
-
-  const mine = email && current.email === email ? current : EMPTY;
   return {
-    wallet: mine.wallet,
-    error: mine.error,
-    loading: mine.loading || (email !== null && current.email !== email),
+    wallet: query.data ?? null,
+    error: query.error,
+    loading: query.isFetching || (email !== null && query.isPending),
     reload,
     apply,
   };

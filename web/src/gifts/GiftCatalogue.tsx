@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
-import { useLoad } from '../api/useLoad';
-import { fetchFriends } from '../social/api';
+import { socialRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { RecipientPicker } from './RecipientPicker';
 import { useNavigate } from 'react-router-dom';
 import { BalanceCard } from '../coins/BalanceCard';
@@ -56,9 +57,7 @@ export function GiftCatalogue({
   const given = receiver && ('pseudo' in receiver ? receiver.pseudo.trim() : receiver.email.trim()) ? receiver : null;
   // no receiver given: the member picks one among those they follow
   const picking = pickReceiver && !given && user !== null;
-  const friends = useLoad(picking && user ? `friends:${user.email}` : null, (signal) =>
-    fetchFriends(user?.email ?? '', signal),
-  );
+  const friends = useRouteQuery(socialRoutes.friends, picking && user ? { email: user.email } : null);
   const [chosen, setChosen] = useState<GiftReceiver | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const to = given ?? (picking ? chosen : null);
@@ -104,49 +103,33 @@ export function GiftCatalogue({
     }
   };
 
-  let grid;
-  if (catalog.error && !catalog.data) {
-    grid = (
-      <div className="coins-error" role="alert">
-        <p>{LOAD_FAILED}</p>
-        <button type="button" className="btn btn--secondary btn--small" onClick={catalog.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  } else if (!catalog.data) {
-    grid = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (catalog.data.length === 0) {
-    grid = <p className="coins-empty">{EMPTY}</p>;
-  } else {
-    grid = (
-      <ul className="tile-grid" aria-label="Cadeaux">
-        {catalog.data.map((gift) => (
-          <li key={gift.id} className="gift-tile card">
-            <GiftVisual gift={gift} />
-            <h3 className="gift-tile__name">{gift.name}</h3>
-            <p className="gift-tile__cost">{formatCoins(gift.coin_cost)}</p>
-            {canSend ? (
-              <button
-                type="button"
-                className="btn btn--primary btn--small btn--block"
-                aria-label={`Envoyer le cadeau ${gift.name} (${formatCoins(gift.coin_cost)})`}
-                aria-disabled={pending === gift.id}
-                aria-busy={pending === gift.id}
-                onClick={() => void send(gift)}
-              >
-                {pending === gift.id ? 'Envoi…' : 'Envoyer'}
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    );
-  }
+  const grid = (
+    <QueryState query={catalog} failed={LOAD_FAILED} empty={EMPTY}>
+      {(gifts) => (
+        <ul className="tile-grid" aria-label="Cadeaux">
+          {gifts.map((gift) => (
+            <li key={gift.id} className="gift-tile card">
+              <GiftVisual gift={gift} />
+              <h3 className="gift-tile__name">{gift.name}</h3>
+              <p className="gift-tile__cost">{formatCoins(gift.coin_cost)}</p>
+              {canSend ? (
+                <button
+                  type="button"
+                  className="btn btn--primary btn--small btn--block"
+                  aria-label={`Envoyer le cadeau ${gift.name} (${formatCoins(gift.coin_cost)})`}
+                  aria-disabled={pending === gift.id}
+                  aria-busy={pending === gift.id}
+                  onClick={() => void send(gift)}
+                >
+                  {pending === gift.id ? 'Envoi…' : 'Envoyer'}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryState>
+  );
 
   return (
     <div className="gift-catalogue">

@@ -5,6 +5,7 @@ import { useWallet } from '../coins/useWallet';
 import { GiftVisual } from './GiftCatalogue';
 import { VIDEO_CARD_GIFT_ID, type CatalogueGift } from './api';
 import { useCatalog } from './hooks';
+import { QueryState } from '../shell/ui/QueryState';
 import './gifts.css';
 
 const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
@@ -90,43 +91,35 @@ export function GiftPicker({ receiverLabel, outOfCoinsMessage = null, sending, o
             </Link>
           </div>
         ) : null}
-        {catalog.error && !catalog.data ? (
-          <p className="coins-error" role="alert">
-            {LOAD_FAILED}
-          </p>
-        ) : !catalog.data ? (
-          <p className="loading" role="status">
-            Chargement...
-          </p>
-        ) : gifts.length === 0 ? (
-          <p className="coins-empty">{EMPTY}</p>
-        ) : (
-          <fieldset className="gift-picker__choices">
-            <legend className="sr-only">Choisis un cadeau</legend>
-            {gifts.map((gift) => {
-              const disabled = !affordable(gift);
-              return (
-                <label
-                  key={gift.id}
-                  className={disabled ? 'gift-choice gift-choice--disabled' : 'gift-choice'}
-                  title={disabled ? TOO_EXPENSIVE : undefined}
-                >
-                  <input
-                    type="radio"
-                    name="gift"
-                    value={gift.id}
-                    checked={chosen?.id === gift.id}
-                    disabled={disabled || sending}
-                    onChange={() => setChosenId(gift.id)}
-                  />
-                  <GiftVisual gift={gift} />
-                  <span className="gift-choice__name">{gift.name}</span>
-                  <span className="gift-choice__cost">{formatCoins(gift.coin_cost)}</span>
-                </label>
-              );
-            })}
-          </fieldset>
-        )}
+        <QueryState query={catalog} failed={LOAD_FAILED} retry={false} empty={EMPTY}>
+          {() => (
+            <fieldset className="gift-picker__choices">
+              <legend className="sr-only">Choisis un cadeau</legend>
+              {gifts.map((gift) => {
+                const disabled = !affordable(gift);
+                return (
+                  <label
+                    key={gift.id}
+                    className={disabled ? 'gift-choice gift-choice--disabled' : 'gift-choice'}
+                    title={disabled ? TOO_EXPENSIVE : undefined}
+                  >
+                    <input
+                      type="radio"
+                      name="gift"
+                      value={gift.id}
+                      checked={chosen?.id === gift.id}
+                      disabled={disabled || sending}
+                      onChange={() => setChosenId(gift.id)}
+                    />
+                    <GiftVisual gift={gift} />
+                    <span className="gift-choice__name">{gift.name}</span>
+                    <span className="gift-choice__cost">{formatCoins(gift.coin_cost)}</span>
+                  </label>
+                );
+              })}
+            </fieldset>
+          )}
+        </QueryState>
         <div className="gift-picker__actions">
           <button type="button" className="btn btn--ghost gift-picker__cancel" onClick={onClose}>
             Annuler

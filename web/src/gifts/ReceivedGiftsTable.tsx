@@ -6,6 +6,11 @@ import { useWallet } from '../coins/useWallet';
 import { useToast } from '../shell/toast';
 import { claimGift, type ReceivedGift } from './api';
 import { useReceivedGifts } from './hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { giftRoutes } from '@evo/contracts';
+import { updateRoute } from '../api/queries';
+import { useCurrentUser } from '../identity/sessionContext';
+import { QueryState } from '../shell/ui/QueryState';
 import { GiftBoxIcon } from '../shell/ui/icons';
 
 /** the product screens, "Received gifts table", the product states and transitions "Gift received", the product error catalogue "Gifts" (claim failure). */
@@ -18,6 +23,8 @@ const LOAD_FAILED = 'Impossible de charger tes cadeaux reçus.';
 /** Gift, sender, amount, date, and claim (or 'Déjà récupéré'); new gifts appear live. */
 export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: string }) {
   const gifts = useReceivedGifts();
+  const { user } = useCurrentUser();
+  const client = useQueryClient();
   const wallet = useWallet();
   const toast = useToast();
   const run = useIdempotentAction();
@@ -28,100 +35,89 @@ export function ReceivedGiftsTable({ caption = 'Cadeaux reçus' }: { caption?: s
     setPending(gift.id);
     try {
       const answer = await run(`claim:${gift.id}`, (key) => claimGift(gift.id, key));
-      gifts.setData((list) => list.map((g) => (g.id === gift.id ? { ...g, claimed: true } : g)));
+      if (user)
+        updateRoute(client, giftRoutes.received, { email: user.email }, (list) =>
+          list.map((g) => (g.id === gift.id ? { ...g, claimed: true } : g)),
+        );
       wallet.apply(answer);
       toast.success(answer.message ?? CLAIMED);
     } catch (err) {
       toast.error(serverMessageOf(err) ?? CLAIM_FAILED);
-      gifts.reload(); // e.g. already claimed from another tab: show the truth
+      void gifts.refetch(); // e.g. already claimed from another tab: show the truth
     } finally {
       setPending(null);
     }
   };
 
-  if (gifts.error && !gifts.data) {
-    return (
-      <div className="coins-error" role="alert">
-        <p>{LOAD_FAILED}</p>
-        <button type="button" className="btn btn--secondary btn--small" onClick={gifts.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  }
-  if (!gifts.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
-  if (gifts.data.length === 0) return <p className="coins-empty">{EMPTY}</p>;
   return (
-    <div className="gift-table-wrap">
-      <table className="gift-table" role="table" aria-busy={gifts.loading}>
-        <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th scope="col" role="columnheader">
-              Cadeau
-            </th>
-            <th scope="col" role="columnheader">
-              Expéditeur
-            </th>
-            <th scope="col" role="columnheader">
-              Montant
-            </th>
-            <th scope="col" role="columnheader">
-              Date
-            </th>
-            <th scope="col" role="columnheader">
-              Action
-            </th>
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {gifts.data.map((gift) => (
-            <tr
-              key={gift.id}
-              role="row"
-              className={gift.claimed ? 'gift-table__row gift-table__row--claimed' : 'gift-table__row'}
-            >
-              <th scope="row" role="rowheader" data-label="Cadeau" className="gift-table__gift">
-                <span className="catalogue-emoji" aria-hidden="true">
-                  {gift.emoji || <GiftBoxIcon size={20} />}{' '}
-                </span>
-                {gift.name || 'Cadeau'}
-              </th>
-              <td role="cell" data-label="Expéditeur">
-                {gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}
-              </td>
-              <td role="cell" data-label="Montant">
-                {formatCoins(gift.amount)}
-              </td>
-              <td role="cell" data-label="Date">
-                <time dateTime={gift.sent_at}>{formatDateTime(gift.sent_at)}</time>
-              </td>
-              <td role="cell" data-label="Action" className="gift-table__action">
-                {gift.claimed ? (
-                  <span className="gift-table__done">{ALREADY_CLAIMED}</span>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn--primary btn--small"
-                    aria-label={`Récupérer ${gift.name || 'le cadeau'} de ${gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}`}
-                    aria-disabled={pending === gift.id}
-                    aria-busy={pending === gift.id}
-                    onClick={() => void claim(gift)}
-                  >
-                    {pending === gift.id ? 'Récupération…' : 'Récupérer'}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <QueryState query={gifts} failed={LOAD_FAILED} empty={EMPTY}>
+      {(list) => (
+        <div className="gift-table-wrap">
+          <table className="gift-table" role="table" aria-busy={gifts.isFetching}>
+            <caption className="sr-only">{caption}</caption>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Cadeau
+                </th>
+                <th scope="col" role="columnheader">
+                  Expéditeur
+                </th>
+                <th scope="col" role="columnheader">
+                  Montant
+                </th>
+                <th scope="col" role="columnheader">
+                  Date
+                </th>
+                <th scope="col" role="columnheader">
+                  Action
+                </th>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {list.map((gift) => (
+                <tr
+                  key={gift.id}
+                  role="row"
+                  className={gift.claimed ? 'gift-table__row gift-table__row--claimed' : 'gift-table__row'}
+                >
+                  <th scope="row" role="rowheader" data-label="Cadeau" className="gift-table__gift">
+                    <span className="catalogue-emoji" aria-hidden="true">
+                      {gift.emoji || <GiftBoxIcon size={20} />}{' '}
+                    </span>
+                    {gift.name || 'Cadeau'}
+                  </th>
+                  <td role="cell" data-label="Expéditeur">
+                    {gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}
+                  </td>
+                  <td role="cell" data-label="Montant">
+                    {formatCoins(gift.amount)}
+                  </td>
+                  <td role="cell" data-label="Date">
+                    <time dateTime={gift.sent_at}>{formatDateTime(gift.sent_at)}</time>
+                  </td>
+                  <td role="cell" data-label="Action" className="gift-table__action">
+                    {gift.claimed ? (
+                      <span className="gift-table__done">{ALREADY_CLAIMED}</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn--primary btn--small"
+                        aria-label={`Récupérer ${gift.name || 'le cadeau'} de ${gift.sender_pseudo ? `@${gift.sender_pseudo}` : 'inconnu'}`}
+                        aria-disabled={pending === gift.id}
+                        aria-busy={pending === gift.id}
+                        onClick={() => void claim(gift)}
+                      >
+                        {pending === gift.id ? 'Récupération…' : 'Récupérer'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </QueryState>
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
-import type { Loaded } from '../api/useLoad';
+import { QueryState, type ShownQuery } from '../shell/ui/QueryState';
 import type { Friend } from '../social/api';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { receiverByPseudo, type GiftReceiver } from './api';
@@ -23,7 +23,7 @@ export function RecipientPicker({
   searchRef,
 }: {
   /** the members the member follows (GET /api/users/friends/:email) */
-  friends: Loaded<Friend[]>;
+  friends: ShownQuery<Friend[]>;
   value: GiftReceiver | null;
   onChange: (receiver: GiftReceiver | null) => void;
   /** the search field, focused when a send is tried without a recipient */
@@ -46,32 +46,10 @@ export function RecipientPicker({
     );
   }
 
-  let body;
-  if (friends.error && !friends.data) {
-    body = (
-      <div className="coins-error" role="alert">
-        <p>{LOAD_FAILED}</p>
-        <button type="button" className="btn btn--secondary btn--small" onClick={friends.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  } else if (!friends.data) {
-    body = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (friends.data.length === 0) {
-    body = (
-      <p className="recipient-picker__empty">
-        {FOLLOWS_NOBODY} <Link to="/users-with-videos">Trouver des membres à suivre</Link>
-      </p>
-    );
-  } else {
+  const listOf = (list: Friend[]) => {
     const q = normalized(query);
-    const matches = friends.data.filter((f) => normalized(f.pseudo).includes(q));
-    body = (
+    const matches = list.filter((f) => normalized(f.pseudo).includes(q));
+    return (
       <>
         <label htmlFor={searchId} className="recipient-picker__label">
           Rechercher parmi les membres que tu suis
@@ -112,14 +90,24 @@ export function RecipientPicker({
         ) : null}
       </>
     );
-  }
+  };
 
   return (
     <div className="recipient-picker card" role="group" aria-labelledby={titleId}>
       <p id={titleId} className="recipient-picker__title">
         À qui offrir un cadeau ?
       </p>
-      {body}
+      <QueryState
+        query={friends}
+        failed={LOAD_FAILED}
+        empty={
+          <>
+            {FOLLOWS_NOBODY} <Link to="/users-with-videos">Trouver des membres à suivre</Link>
+          </>
+        }
+      >
+        {listOf}
+      </QueryState>
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { CatalogueGift, CoinCommandAnswer, GiftBalanceAnswer, ReceivedGiftView } from '@evo/contracts';
+import { CatalogueGift, CoinCommandAnswer, giftRoutes, ReceivedGiftView } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
+import { fetchRoute } from '../api/queries';
 import { idempotencyHeaders } from '../coins/idempotency';
 
 /** Gift calls (the product API calls, "Gifts"; command-api/src/gifts/routes.ts). */
@@ -29,14 +29,9 @@ export function giftImageUrl(imageUrl: string): string | null {
   return `/uploads/gifts/${enc(value)}`;
 }
 
-/** GET /api/gifts/catalog (public). */
-export async function fetchCatalog(signal?: AbortSignal): Promise<CatalogueGift[]> {
-  return decode(z.array(CatalogueGift), await api.get('/api/gifts/catalog', { signal }));
-}
-
 /** GET /api/gifts/balance/{email} → { balance } (the gift client's view of the balance). */
 export async function fetchGiftBalance(email: string, signal?: AbortSignal): Promise<number> {
-  return decode(GiftBalanceAnswer, await api.get(`/api/gifts/balance/${enc(email)}`, { signal })).balance;
+  return (await fetchRoute(giftRoutes.balance, { email }, undefined, signal)).balance;
 }
 
 /**
@@ -65,11 +60,6 @@ export async function sendGift(
   const to = 'pseudo' in receiver ? { receiver_pseudo: receiver.pseudo } : { receiver_email: receiver.email };
   const body = { sender_email: senderEmail, ...to, gift_id: giftId };
   return decode(CoinCommandAnswer, await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
-}
-
-/** GET /api/gifts/received/{email}, newest first. */
-export async function fetchReceivedGifts(email: string, signal?: AbortSignal): Promise<ReceivedGift[]> {
-  return decode(z.array(ReceivedGiftView), await api.get(`/api/gifts/received/${enc(email)}`, { signal }));
 }
 
 /** POST /api/gifts/claim { gift_id } → { message, coins_balance, gifts_unclaimed } */

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { isNetworkFailure, serverMessageOf } from '../coins/errors';
 import { useIdempotentAction } from '../coins/idempotency';
 import {
@@ -16,7 +17,7 @@ import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
 
-// the picker (catalogue, balance) and the wallet store load on the first tap, not with the page
+// the picker (catalogue, balance) and the wallet cache updates load on the first tap, not with the page
 const loadPicker = () => import('../gifts/GiftPicker');
 const GiftPicker = lazy(() => loadPicker().then((m) => ({ default: m.GiftPicker })));
 const loadWallet = () => import('../coins/useWallet');
@@ -50,6 +51,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const toast = useToast();
+  const client = useQueryClient();
   const run = useIdempotentAction();
   const [pending, setPending] = useState(false);
   const [picking, setPicking] = useState(false);
@@ -98,7 +100,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       const answer = await run(`send:${user.email}:${receiverKey(receiver)}:${gift.id}`, (key) =>
         sendGift(user.email, receiver, gift.id, key),
       );
-      void loadWallet().then(({ applyWallet }) => applyWallet(user.email, answer));
+      void loadWallet().then(({ applyWallet }) => applyWallet(client, user.email, answer));
       setPicking(false);
       toast.success(answer.message ?? SENT);
     } catch (err) {

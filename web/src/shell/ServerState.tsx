@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../api/queries';
+import { useCoinsLive } from '../coins/live';
+import { useGiftsLive } from '../gifts/live';
+import { readStoredUser, subscribeStoredUser } from '../identity/session';
+import { useCurrentUser } from '../identity/sessionContext';
+
+/** The app's one query cache (web/src/api/queries.ts). */
+export const queryClient = createQueryClient();
+
+/*
+ * A member's answers are never shown to the next one: the cache is emptied as soon as the stored
+ * member changes (a login, a logout, another tab's), before the screens render for the new one.
+ */
+let member = readStoredUser()?.email ?? null;
+subscribeStoredUser(() => {
+  const next = readStoredUser()?.email ?? null;
+  if (next === member) return;
+  member = next;
+  queryClient.clear();
+});
+
+/** Provides the cache to the screens. */
+export function ServerState({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
+
+/** What each feature's pushes change in the cache, for the logged-in member (mounted once, inside the session). */
+export function LiveUpdates() {
+  const { user } = useCurrentUser();
+  return user ? <MemberLiveUpdates key={user.email} email={user.email} /> : null;
+}
+
+function MemberLiveUpdates({ email }: { email: string }) {
+  useCoinsLive(email);
+  useGiftsLive(email);
+  return null;
+}
