@@ -7,9 +7,9 @@ COPY contracts/package.json contracts/
 COPY domain/package.json domain/
 COPY infra/package.json infra/
 COPY projections/package.json projections/
-COPY commands/package.json commands/
 COPY workers/package.json workers/
 COPY command-api/package.json command-api/
+COPY server/package.json server/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
 COPY . .

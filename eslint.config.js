@@ -41,7 +41,7 @@ export default tseslint.config(
 );
 
 function boundaries() {
-  const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'commands', 'workers', 'command-api', 'web'];
+  const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'command-api', 'workers', 'server', 'web'];
   const deep = {
     // a path inside another workspace, unless it is one of its test helpers (a `testing/` folder)
     regex: '^@evo/[^/]+/(?!(?:[^/]+/)*testing/)',
@@ -61,9 +61,9 @@ function boundaries() {
     group: [
       '@evo/infra',
       '@evo/projections',
-      '@evo/commands',
       '@evo/workers',
       '@evo/command-api',
+      '@evo/server',
       '@evo/web',
       'express',
       'mongodb',
@@ -75,21 +75,25 @@ function boundaries() {
     ],
     message: 'Le domaine est pur : ni adaptateur, ni I/O, ni autre couche.',
   };
-  // the write side shared by the API and the background services: it knows the domain and the
-  // ports, never who calls it (the API and the workers both depend on it, so it cannot depend on them)
-  const notFromCommands = {
-    group: ['@evo/projections', '@evo/workers', '@evo/command-api', '@evo/web'],
-    message: "Le côté écriture partagé ne dépend que du domaine et de l'infrastructure.",
+  // the API holds the command side; the workers run some of it (gift credits, closing a wallet),
+  // and the composition workspace (@evo/server) builds both: the API never imports them back
+  const notFromApi = {
+    group: ['@evo/workers', '@evo/server', '@evo/web'],
+    message: "L'API ne dépend ni des workers ni de la composition (@evo/server) : ils la construisent.",
   };
-  // the API runs the workers' handlers in its embedded process: the workers never import it back
   const notFromWorkers = {
-    group: ['@evo/command-api', '@evo/web'],
-    message: "Les workers ne dépendent pas de l'API (elle les embarque).",
+    group: ['@evo/server', '@evo/web'],
+    message: 'Les workers ne dépendent pas de la composition (@evo/server) : elle les construit.',
   };
   return [
     { files: ['**/*.{ts,tsx,js,mjs}'], rules: rule(deep, outside) },
     { files: ['domain/src/**'], rules: rule(deep, outside, notFromDomain) },
-    { files: ['commands/src/**'], rules: rule(deep, outside, notFromCommands) },
+    {
+      files: ['command-api/src/**'],
+      // its tests start the composed product (test code sits above every workspace)
+      ignores: ['**/*.test.ts', '**/testing/**'],
+      rules: rule(deep, outside, notFromApi),
+    },
     { files: ['workers/src/**'], rules: rule(deep, outside, notFromWorkers) },
     {
       files: ['contracts/src/**'],

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{domain,infra,projections,commands,workers,command-api,web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    include: ['{domain,infra,projections,workers,command-api,server,web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     environment: 'node',
     testTimeout: 30_000,

@@ -143,7 +143,7 @@ describe(
       const dataDir = mkdtempSync(path.join(tmpdir(), 'evo-startup-'));
       dirs.push(dataDir);
       const port = await freePort();
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
         cwd: ROOT,
         env: serviceEnv({
           DATA_DIR: dataDir,

@@ -13,9 +13,9 @@ export type ServiceKind = 'api' | 'projections' | 'workers';
 
 /** The same `node --import tsx …` commands as the package.json scripts (tsx's CLI would put a second process between). */
 const ENTRY: Record<ServiceKind, string[]> = {
-  api: ['--import', 'tsx', 'command-api/src/main.ts', '--role=api'],
-  projections: ['--import', 'tsx', 'projections/src/main.ts'],
-  workers: ['--import', 'tsx', 'workers/src/main.ts'],
+  api: ['--import', 'tsx', 'server/src/main.ts', '--role=api'],
+  projections: ['--import', 'tsx', 'server/src/projections-main.ts'],
+  workers: ['--import', 'tsx', 'server/src/workers-main.ts'],
 };
 
 export interface ServiceProcess {

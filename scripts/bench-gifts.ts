@@ -1,6 +1,6 @@
 /**
  * Gift-send benchmark (not a test): gift sends per second over HTTP with 32 concurrent clients on
- * the embedded default (the real entry point `command-api/src/main.ts`, bundled and run as `npm
+ * the embedded default (the real entry point `server/src/main.ts`, bundled and run as `npm
  * start` runs it, in a child process, SQLite in a temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
  * run, in a child process of its own, with the same client. p50/p99 latencies, and the CPU time the
  * serving process spent per request (from /proc: a cost that other load on the machine hardly
@@ -73,7 +73,7 @@ const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?
  * closure), for comparisons with older commits.
  */
 const EVO_FROM_SOURCES = process.env.BENCH_EVO_TSX === '1';
-const EVO_ENTRY = 'command-api/src/main.ts';
+const EVO_ENTRY = 'server/src/main.ts';
 const EVO_BUNDLE = process.env.BENCH_EVO_BUNDLE ? path.resolve(process.env.BENCH_EVO_BUNDLE) : SERVER_BUNDLE;
 
 function spawnChild(args: string[], env: Record<string, string>) {
@@ -190,7 +190,7 @@ interface EvoUnderTest {
 }
 
 /**
- * Starts `command-api/src/main.ts` (SQLite in a temporary DATA_DIR; `env` adds what differs, e.g.
+ * Starts `server/src/main.ts` (SQLite in a temporary DATA_DIR; `env` adds what differs, e.g.
  * MONGO_URL) and registers the run's members: CLIENTS senders with coins, RECEIVERS receivers.
  * Every row of the table on an EVO server is measured on one made here.
  */

@@ -21,12 +21,12 @@
  *   (which keeps its 64), i.e. one `IdAssigned` appended and waited for per video, comment,
  *   message and report id, as before id blocks (only the ledger had blocks then). With
  *   BENCH_BEFORE_ROOT=/path/to/another/checkout, that row runs that checkout's
- *   command-api/src/main.ts instead (e.g. the code before id blocks).
+ *   server/src/main.ts instead (e.g. the code before id blocks).
  * The goal line: in the blocks rows, every command's rate at least the gift sends' rate of the
  * same run (a comment is a simpler write than a gift).
  */
 import { printGoal } from './lib/goals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,11 +98,14 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
   // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to the EVO processes only
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+  // checkouts from before the composition workspace started from command-api
+  const entryOf = (root: string) =>
+    existsSync(path.join(root, 'server/src/main.ts')) ? 'server/src/main.ts' : 'command-api/src/main.ts';
   const evo =
     idBlockSize === undefined
-      ? spawnNode(['command-api/src/main.ts'], { cwd: ROOT, env, nodeArgs })
+      ? spawnNode(['server/src/main.ts'], { cwd: ROOT, env, nodeArgs })
       : beforeRoot
-        ? spawnNode(['command-api/src/main.ts'], { cwd: beforeRoot, env, nodeArgs })
+        ? spawnNode([entryOf(beforeRoot)], { cwd: beforeRoot, env, nodeArgs })
         : spawnNode([fileURLToPath(import.meta.url), '--evo', `--id-block=${idBlockSize}`], {
             cwd: ROOT,
             env,
@@ -457,7 +460,7 @@ async function main() {
 // ------------------------------------------------------------------------------------------------
 async function evoServer() {
   const { loadConfig } = await import('@evo/infra');
-  const { startServer } = await import('../command-api/src/server');
+  const { startServer } = await import('@evo/server');
   const { ID_BLOCK_SIZES } = await import('@evo/infra');
   const size = arg('id-block', 1);
   const server = await startServer({

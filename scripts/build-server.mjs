@@ -1,4 +1,4 @@
-// Before `npm start`: the server's TypeScript (command-api/src/main.ts and the workspace packages
+// Before `npm start`: the server's TypeScript (server/src/main.ts and the workspace packages
 // it imports) as one ES module, .cache/server/main.mjs, so that a start does not transpile and
 // resolve some 150 modules through tsx's loader (about 0.5 s of every start). Rebuilt at every
 // `npm start` (esbuild takes a fraction of a second), so it is never older than the sources; the
@@ -12,7 +12,7 @@ export const SERVER_BUNDLE = path.join(root, '.cache/server/main.mjs');
 /** `outfile` must be inside the repository: the bundle imports the packages of its node_modules. */
 export async function buildServer(outfile = SERVER_BUNDLE) {
   await build({
-    entryPoints: [path.join(root, 'command-api/src/main.ts')],
+    entryPoints: [path.join(root, 'server/src/main.ts')],
     outfile,
     bundle: true,
     platform: 'node',

@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError, ServiceUnreachableError, openEventStore, openKeyStore, loadConfig } from '@evo/infra';
-import { reconcileLedger } from '@evo/workers';
+import { reconcileLedger } from '@evo/command-api';
 
 const json = process.argv.includes('--json');
 let config;

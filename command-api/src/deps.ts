@@ -1,4 +1,3 @@
-import type { MediaToolsSource } from '@evo/workers';
 import type {
   Config,
   EventStore,
@@ -37,6 +36,6 @@ export interface AppDeps {
   progress: ProjectionProgress;
   /** the in-process read side (embedded role only): rebuilds started by administrators go through it */
   projections?: ProjectionService;
-  /** whose ffmpeg reads the uploads, where this process runs the video jobs (embedded role) */
-  mediaTools?: () => Promise<MediaToolsSource>;
+  /** whose ffmpeg reads the uploads ('system' or 'bundled'), where this process runs the video jobs (embedded role) */
+  mediaTools?: () => Promise<string>;
 }

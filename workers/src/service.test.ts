@@ -14,7 +14,7 @@ import {
   type JobQueue,
 } from '@evo/infra';
 import { startWorkersService } from './service';
-import { VIDEO_JOB_TRIES } from './videos/process-video';
+import { VIDEO_JOB_TRIES } from '@evo/domain';
 
 const uploaded = (videoId: number): DomainEvent => ({
   type: 'VideoUploaded',

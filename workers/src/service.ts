@@ -1,10 +1,10 @@
 import { childLogger, type EventStore, type FileStore, type JobQueue } from '@evo/infra';
-import { WalletRepository } from '@evo/commands';
 import { jobHandlers } from './handlers';
 import { startExportSweeper } from './data-export/sweep';
-import { GiftCreditProcess } from './ledger/gift-credits';
+import { GiftCreditProcess, WalletRepository } from '@evo/command-api';
 import { VideoLogFold, requeueVideos, sweepOrphanVideoFiles } from './videos/video-log';
-import { erasureJobOptions, type MemberKeys, type ReadModelProgress } from './erasure/erase-member';
+import { erasureJobOptions } from '@evo/domain';
+import { type MemberKeys, type ReadModelProgress } from './erasure/erase-member';
 
 const log = childLogger('workers');
 

@@ -15,7 +15,7 @@ import {
 } from '@evo/domain';
 import { childLogger, handleCommand, loadState } from '@evo/infra';
 import { dataExportQueries, requestedDataExport, toDataExportView, type DataExportDoc } from '@evo/projections';
-import { dataExportJobOptions } from '@evo/workers';
+import { dataExportJobOptions } from '@evo/domain';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { reconcileLedger, type ErasureStep } from '@evo/workers';
+import type { ErasureStep } from '@evo/workers';
+import { reconcileLedger } from '../ledger/reconcile';
 import { Client, freePort, registerAndLogin, spawnEmbeddedServer, startTestServer } from '../testing/test-server';
 
 async function until(what: string, check: () => boolean, ms = 60_000) {

@@ -11,7 +11,7 @@ import {
 } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { reconcileLedger } from '@evo/workers';
+import { reconcileLedger } from '../ledger/reconcile';
 import { Client, registerAndLogin, startTestServer, type Member, type TestServer } from '../testing/test-server';
 
 let server: TestServer;

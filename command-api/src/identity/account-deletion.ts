@@ -1,6 +1,6 @@
 import { DELETION_MESSAGES, userDecider, userStream } from '@evo/domain';
 import { childLogger, handleCommand, type CommandContext, type LimitRule } from '@evo/infra';
-import { erasureJobOptions } from '@evo/workers';
+import { erasureJobOptions } from '@evo/domain';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
 import { setRetryAfter } from '../http/member-limits';

@@ -20,7 +20,7 @@ const freePort = () =>
   });
 
 function startProduct(dataDir: string, port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'command-api/src/main.ts')], {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false' }),
     stdio: 'ignore',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
-import { ensureGiftCatalogue } from '@evo/commands';
+import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
 import { LedgerCommands } from './commands';

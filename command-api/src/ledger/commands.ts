@@ -22,7 +22,8 @@ import {
   type WalletState,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
-import { CatalogueRepository, WalletRepository, type WalletOutcome } from '@evo/commands';
+import { WalletRepository, type WalletOutcome } from '../coins/wallet-repository';
+import { CatalogueRepository } from '../gifts/catalogue-repository';
 import { HttpError } from '../http/errors';
 import { MemberDirectory } from '../identity/members';
 import type { PaymentProvider } from './payment-provider';

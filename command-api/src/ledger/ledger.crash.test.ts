@@ -6,7 +6,7 @@ import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedEvent } from '@evo/domain';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { reconcileLedger } from '@evo/workers';
+import { reconcileLedger } from './reconcile';
 import { Client, freePort, registerAndLogin, spawnEmbeddedServer, startTestServer } from '../testing/test-server';
 
 const COSTS: Record<number, number> = { 1: 1, 2: 5, 3: 10 };

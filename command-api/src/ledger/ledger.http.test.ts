@@ -3,8 +3,8 @@ import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { COIN_PACKS, LEDGER_MESSAGES, MESSAGES, type RecordedEvent } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
-import { GiftCreditProcess } from '@evo/workers';
-import { reconcileLedger } from '@evo/workers';
+import { GiftCreditProcess } from '../gifts/gift-credits';
+import { reconcileLedger } from './reconcile';
 import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { AUTH_MESSAGES } from '../http/session';
 

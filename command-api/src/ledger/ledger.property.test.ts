@@ -16,8 +16,8 @@ import {
 import { IdBlocks, SqliteReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { ensureGiftCatalogue } from '@evo/commands';
-import { GiftCreditProcess } from '@evo/workers';
+import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
+import { GiftCreditProcess } from '../gifts/gift-credits';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';
 import { LedgerCommands } from './commands';

@@ -1,5 +1,6 @@
 import type { EventStore } from '@evo/infra';
-import { CatalogueRepository, WalletRepository } from '@evo/commands';
+import { WalletRepository } from '../coins/wallet-repository';
+import { CatalogueRepository } from '../gifts/catalogue-repository';
 import { MemberDirectory } from '../identity/members';
 
 /**

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { CoinPack, LedgerAuditAnswer, LedgerReconciliation, WalletAnswer } from '@evo/contracts';
 import { COIN_PACKS, LEDGER_MESSAGES, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
-import { reconcileLedger } from '@evo/workers';
+import { reconcileLedger } from './reconcile';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';

@@ -33,7 +33,7 @@ function serverBundle(): string {
   return bundle;
 }
 
-/** The product as `npm start` runs it (the bundle of command-api/src/main.ts), its output kept in `output`. */
+/** The product as `npm start` runs it (the bundle of server/src/main.ts), its output kept in `output`. */
 export interface ProductProcess {
   child: ChildProcess;
   /** stdout and stderr so far */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@evo/infra';
-import { startServer, type RunningServer, type ServerOptions } from '../server';
+import { startServer, type RunningServer, type ServerOptions } from '@evo/server';
 
 export const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets');
 
@@ -184,7 +184,7 @@ export async function spawnEmbeddedServer(
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
     env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

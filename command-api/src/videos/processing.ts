@@ -1,6 +1,6 @@
 import { ADMIN_ROLE, videoDecider, videoStream } from '@evo/domain';
 import { handleCommand, type CommandContext, type EventStore, type JobQueue } from '@evo/infra';
-import { videoJobOptions } from '@evo/workers';
+import { videoJobOptions } from '@evo/domain';
 import { loadMember } from '../identity/members';
 
 /**

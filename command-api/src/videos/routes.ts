@@ -10,7 +10,7 @@ import type {
 import { z } from 'zod';
 import { descriptionField, videoTitleField } from '@evo/domain';
 import { childLogger, maxPosition } from '@evo/infra';
-import { eraseVideoFiles } from '@evo/workers';
+import { eraseVideoFiles } from './video-files';
 import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';

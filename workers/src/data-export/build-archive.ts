@@ -26,13 +26,6 @@ import { ARCHIVE_README } from './readme';
 
 const log = childLogger('data-export');
 
-/** The tries of a 'data-export.build' job; its last failure is recorded (DataExportFailed). */
-export const DATA_EXPORT_JOB_TRIES = { attempts: 3, backoffMs: 5000 } as const;
-/** How an export's build is queued: one job per export (`data-export-<id>`), with its tries. */
-export const dataExportJobOptions = (exportId: string) => ({
-  jobId: `data-export-${exportId}`,
-  ...DATA_EXPORT_JOB_TRIES,
-});
 /** progress is recorded at most this often (it is an event: a few per archive, not one per file) */
 const PROGRESS_EVERY_MS = 1000;
 

@@ -10,7 +10,6 @@ import {
   childLogger,
   handleCommand,
   loadState,
-  type AddJobOptions,
   type CommandContext,
   type EventStore,
   type FileStore,
@@ -18,8 +17,7 @@ import {
   type KeyStore,
 } from '@evo/infra';
 import type { ProjectionProgress } from '@evo/projections';
-import type { WalletRepository } from '@evo/commands';
-import { eraseVideoFiles } from '../videos/video-files';
+import { eraseVideoFiles, type WalletRepository } from '@evo/command-api';
 import { dataExportFiles } from '../data-export/build-archive';
 
 const log = childLogger('erasure');
@@ -51,13 +49,6 @@ export const pauseAfterSteps =
     log.warn({ userId, step }, `effacement : étape ${step} faite`);
     await new Promise((r) => setTimeout(r, ms));
   };
-
-/** One erasure job per member; retried for about 8 minutes, and started again at every start until recorded. */
-export const erasureJobOptions = (userId: string): AddJobOptions => ({
-  jobId: `erase-${userId}`,
-  attempts: 8,
-  backoffMs: 2_000,
-});
 
 const READ_MODELS_WAIT_MS = 60_000;
 

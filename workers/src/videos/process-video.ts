@@ -13,7 +13,7 @@ import {
   childLogger,
 } from '@evo/infra';
 import { makePoster, probeVideo } from './probe';
-import { eraseVideoFiles, posterName, videoFileName } from './video-files';
+import { eraseVideoFiles, posterName, videoFileName } from '@evo/command-api';
 
 const log = childLogger('videos');
 
@@ -22,15 +22,6 @@ export interface VideoProcessingDeps {
   /** where uploads are (a local folder or S3) */
   files: FileStore;
 }
-
-/**
- * The tries of a 'video.process' job: a full disk or a crashed ffmpeg gets about a minute to pass
- * (2 s between the first tries, doubled at each) before the video is recorded as failed.
- */
-export const VIDEO_JOB_TRIES = { attempts: 6, backoffMs: 2000 } as const;
-
-/** How a video's processing is queued: one job per video (`video-<id>`), with its tries. */
-export const videoJobOptions = (videoId: number, jobId = `video-${videoId}`) => ({ jobId, ...VIDEO_JOB_TRIES });
 
 /** A missing upload: an error, so that the job is retried with backoff, then failed. */
 class MissingUploadError extends Error {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DomainEvent, JobMap } from '@evo/domain';
 import { SqliteEventStore, systemContext, toNewEvents, type AddJobOptions, type JobQueue } from '@evo/infra';
 import { requeueUnprocessedVideos } from './requeue';
-import { VIDEO_JOB_TRIES } from './process-video';
+import { VIDEO_JOB_TRIES } from '@evo/domain';
 
 /** Records what is added; runs nothing. */
 function recordingQueue() {

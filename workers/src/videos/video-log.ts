@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@evo/domain';
 import type { FileStore, JobQueue } from '@evo/infra';
-import { posterName, videoFileName } from './video-files';
-import { videoJobOptions } from './process-video';
+import { videoJobOptions } from '@evo/domain';
+import { posterName, videoFileName } from '@evo/command-api';
 
 interface VideoFacts {
   filePath: string;

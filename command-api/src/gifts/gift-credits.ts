@@ -1,6 +1,6 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
 import { childLogger, eventIdAt, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
-import { WalletRepository } from '@evo/commands';
+import { WalletRepository } from '../coins/wallet-repository';
 
 const log = childLogger('gift-credits');
 

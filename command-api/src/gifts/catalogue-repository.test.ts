@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteEventStore, systemContext, type EventStore } from '@evo/infra';
-import { CatalogueRepository } from './catalogue';
+import { CatalogueRepository } from './catalogue-repository';
 
 const ctx = systemContext();
 const rose = { name: 'Rose', emoji: '🌹', imageUrl: '', coinCost: 1 };

@@ -31,7 +31,14 @@ import {
   type VerifiedLogRecord,
   type IdBlocksOptions,
 } from '@evo/infra';
-import { eventSchemas, useFrenchZodErrors, type LogPosition } from '@evo/domain';
+import {
+  dataExportJobOptions,
+  erasureJobOptions,
+  eventSchemas,
+  useFrenchZodErrors,
+  videoJobOptions,
+  type LogPosition,
+} from '@evo/domain';
 import {
   allProjectors,
   deletionsNotErased,
@@ -49,29 +56,29 @@ import {
 } from '@evo/projections';
 import {
   announceMediaTools,
-  erasureJobOptions,
   jobHandlers,
   pauseAfterSteps,
-  posterName,
   sweepOrphanVideoFiles,
-  videoFileName,
-  videoJobOptions,
-  dataExportJobOptions,
   startExportSweeper,
 } from '@evo/workers';
-import type { AppDeps } from './deps';
-import { ledgerRepositories } from './ledger/repositories';
-import { createApp } from './app';
-import { Sessions } from './http/session';
-import { createSocketServer } from './http/socket';
-import { ServedHosts } from './http/host-guard';
-import { UploadStore } from './uploads/upload-store';
-import { ensureAdmin } from './identity/commands';
-import { hashPassword, verifyPassword } from './identity/passwords';
-import { secureDemoAccounts } from './seed/demo-accounts';
-import { seedDemoData } from './seed/demo-data';
-import { ensureGiftCatalogue } from '@evo/commands';
-import { GiftCreditProcess } from '@evo/workers';
+import {
+  type AppDeps,
+  createApp,
+  createSocketServer,
+  ensureAdmin,
+  ensureGiftCatalogue,
+  GiftCreditProcess,
+  hashPassword,
+  ledgerRepositories,
+  posterName,
+  secureDemoAccounts,
+  seedDemoData,
+  ServedHosts,
+  Sessions,
+  UploadStore,
+  verifyPassword,
+  videoFileName,
+} from '@evo/command-api';
 
 const log = childLogger('server');
 
@@ -329,7 +336,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // coin ledger: gifts sent are credited to their receiver (starts from the gifts in transit the
   // read models hold at their checkpoint, folds the log after it, then follows it). Work to do once
   // per topology, not once per API replica: in the distributed stack the workers service runs it
-  // (workers/src/main.ts)
+  // (server/src/workers-main.ts)
   const giftCredits =
     role === 'embedded'
       ? new GiftCreditProcess(events, {

@@ -9,7 +9,7 @@ import {
   loadConfig,
   type Config,
 } from '@evo/infra';
-import { startServer } from './server';
+import { startServer } from './embedded';
 
 const log = childLogger('main');
 // found through the package, not this file's location: the same from the sources and from the server bundle

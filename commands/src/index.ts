@@ -1,2 +1,0 @@
-export * from './ledger/wallets';
-export * from './ledger/catalogue';
