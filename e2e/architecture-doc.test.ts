@@ -140,7 +140,7 @@ describe('source files', () => {
   it('cite only files that exist (a test, a module named in a comment)', () => {
     const tree = sourceFiles(ROOT, [], () => true).map((f) => path.relative(ROOT, f));
     const exists = (cited: string) => tree.some((t) => t === cited || t.endsWith(`/${cited}`));
-    const sources = ['contracts', 'domain', 'infra', 'projections', 'commands', 'workers', 'command-api', 'web']
+    const sources = ['contracts', 'domain', 'infra', 'projections', 'command-api', 'workers', 'server', 'web']
       .map((w) => path.join(ROOT, w, 'src'))
       .filter((dir) => existsSync(dir))
       .concat(path.join(ROOT, 'e2e'), path.join(ROOT, 'scripts'))

@@ -100,7 +100,9 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
   // checkouts from before the composition workspace started from command-api
   const entryOf = (root: string) =>
-    existsSync(path.join(root, 'server/src/main.ts')) ? 'server/src/main.ts' : 'command-api/src/main.ts';
+    existsSync(path.join(root, 'server/src/main.ts'))
+      ? 'server/src/main.ts'
+      : path.join('command-api', 'src', 'main.ts');
   const evo =
     idBlockSize === undefined
       ? spawnNode(['server/src/main.ts'], { cwd: ROOT, env, nodeArgs })

@@ -132,7 +132,7 @@ describe('sockets of a session, on the product', () => {
   });
 });
 
-/** A Socket.IO server as server.ts builds it, on its own HTTP server. */
+/** A Socket.IO server as server/src/embedded.ts builds it, on its own HTTP server. */
 async function socketServer(
   sessions: Sessions,
   options: { sessionCheckMs?: number; redis?: { url: string; key: string } } = {},
