@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = path.join(ROOT, 'docs');
 const ARCHITECTURE_MAX_LINES = 300;
+/** the npm workspaces, as the root package.json lists them */
+const WORKSPACES = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] })
+  .workspaces;
 
 const docs = readdirSync(DOCS)
   .filter((f) => f.endsWith('.md'))
@@ -140,8 +143,7 @@ describe('source files', () => {
   it('cite only files that exist (a test, a module named in a comment)', () => {
     const tree = sourceFiles(ROOT, [], () => true).map((f) => path.relative(ROOT, f));
     const exists = (cited: string) => tree.some((t) => t === cited || t.endsWith(`/${cited}`));
-    const sources = ['contracts', 'domain', 'infra', 'projections', 'command-api', 'workers', 'server', 'web']
-      .map((w) => path.join(ROOT, w, 'src'))
+    const sources = WORKSPACES.map((w) => path.join(ROOT, w, 'src'))
       .filter((dir) => existsSync(dir))
       .concat(path.join(ROOT, 'e2e'), path.join(ROOT, 'scripts'))
       .flatMap((dir) => sourceFiles(dir))
