@@ -35,9 +35,10 @@ import { isPlainObject, newId, type PlainObject } from './values';
  * - no transactions: probed with a real start/commit, never inferred from `hello`;
  * - its updates seed an upsert from top-level equalities only, skip null and empty-array values of
  *   `$setOnInsert`, and lose concurrent writes to one document: writes run one at a time, and
- *   upserts, replacements and updates of collections with unique keys are computed here with the
- *   language's updater (as SqliteReadStore computes them) and written by _id, which is exact with
- *   one writer (the projections runner); other updates are its own command (one round trip);
+ *   upserts seeded from more than `_id`, replacements and writes to collections with unique keys
+ *   are computed here with the language's updater (as SqliteReadStore computes them) and written
+ *   by _id, which is exact with one writer (the projections runner); other updates are its own
+ *   command (one round trip);
  * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
  *   with a missing or null part is checked against the collection first;
  * - duplicate keys come back as InternalError with the backend's text: mapped to 11000;
@@ -119,6 +120,21 @@ function needsUpsertId(filter: Filter, update: Update): boolean {
 function derivedUpsertId(filter: Filter): string {
   const equalities = equalityFields(filter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return 'u' + createHash('sha256').update(JSON.stringify(equalities)).digest('hex').slice(0, 24);
+}
+
+/**
+ * An upsert FerretDB inserts as MongoDB does: its filter's only equality is a top-level _id (the
+ * one seed FerretDB takes alike), and no null or empty array in `$setOnInsert` (FerretDB skips them).
+ */
+function seedsOnlyId(filter: Filter, update: Update): boolean {
+  const seeds = equalityFields(filter);
+  const onInsert = isPlainObject(update.$setOnInsert) ? Object.values(update.$setOnInsert) : [];
+  return (
+    seeds.length === 1 &&
+    seeds[0][0] === '_id' &&
+    filter._id === seeds[0][1] &&
+    !onInsert.some((v) => v === null || (Array.isArray(v) && v.length === 0))
+  );
 }
 
 function withSetOnInsert(update: Update, fields: PlainObject): Update {
@@ -284,10 +300,11 @@ class MongoCollection implements CollectionEngine {
   }
 
   private async updateHere(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    if (!upsert && (await this.ctx.uniqueKeys(this.name)).length === 0) {
-      // nothing to insert and no unique key to check: its own command is exact (one round trip)
+    if ((!upsert || seedsOnlyId(filter, update)) && (await this.ctx.uniqueKeys(this.name)).length === 0) {
+      // no unique key to check, and nothing inserted or only under the filter's _id: its own
+      // command is exact (one round trip)
       assertStorable(update);
-      return this.updateOnServer(filter, update, false, one);
+      return this.updateOnServer(filter, update, upsert, one);
     }
     const targets = await this.matching(filter, one);
     const id = targets.length === 0 && upsert && needsUpsertId(filter, update) ? await this.upsertId(filter) : '';
