@@ -205,8 +205,9 @@ async function followChanged(
     return;
   }
   if (hub) return;
-  // the edge as it is now: a redelivered unfollow leaves the entries of a later follow in place
-  if (await follows.findOne({ _id: edge }, { projection: { _id: 1 } }))
+  // the edge as it is now (a follow always leaves one): a redelivered unfollow leaves the
+  // entries of a later follow in place
+  if (following || (await follows.findOne({ _id: edge }, { projection: { _id: 1 } })))
     await addEntries(store, [followerId], await videosOf(store, followeeId, { visible: true }));
   else
     await removeEntries(
