@@ -22,6 +22,7 @@ import { commentsRouter } from './comments/routes';
 import { notificationsRouter } from './notifications/routes';
 import { messagingRouter } from './messaging/routes';
 import { ledgerRouter } from './ledger/routes';
+import { coinsRouter } from './coins/routes';
 import { giftsRootRouter, giftsRouter } from './gifts/routes';
 import { adminRouter, requireAdmin } from './admin/index';
 import { analyticsRouter } from './analytics/routes';
@@ -126,8 +127,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     commentsRouter,
     notificationsRouter,
     messagingRouter,
-    ledgerRouter,
+    coinsRouter,
     giftsRouter,
+    ledgerRouter,
     adminRouter,
     analyticsRouter,
     searchRouter,

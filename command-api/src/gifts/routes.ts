@@ -9,22 +9,25 @@ import { csrfGuard } from '../http/csrf';
 import { awaitOwnWrites } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { readableMember } from '../http/actor';
-import { answerLedger, ledgerCommandsOf, type LedgerRouterOptions } from '../ledger/routes';
-import { ClaimBody, EmailParam, SendGiftBody } from '../ledger/schemas';
+import { answerCoins, walletRequestsOf, type CoinsRouterOptions } from '../coins/routes';
+import { ClaimBody, ConvertBody, EmailParam, SendGiftBody } from '../ledger/schemas';
+import { sendGift } from './send-gift';
+import { claimGift } from './claim-gift';
+import { convertGifts } from './convert-gifts';
 import { parseInput } from '../http/request';
 import { memberLimit } from '../http/member-limits';
 
 /** The handlers both mounts of `/gifts/send` and `/gifts/balance/:email` share. */
-function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
-  const commands = ledgerCommandsOf(deps, options);
+function giftHandlers(deps: AppDeps, options: CoinsRouterOptions) {
+  const requests = walletRequestsOf(deps, options);
   const ledger = ledgerQueries(deps.read);
   const users = identityQueries(deps.read);
   const subject = (req: Request, email: string) => readableMember(req, users, email);
   return {
-    commands,
+    requests,
     send: route(async (req, res) => {
       const body = parseInput(SendGiftBody, req.body);
-      await answerLedger(deps, req, res, await commands.sendGift(currentUserId(req), body, contextOf(req)));
+      await answerCoins(deps, req, res, await sendGift(requests, currentUserId(req), body, contextOf(req)));
     }),
     balance: route(async (req, res) => {
       const user = await subject(req, parseInput(EmailParam, req.params).email);
@@ -34,7 +37,7 @@ function giftHandlers(deps: AppDeps, options: LedgerRouterOptions) {
 }
 
 /** Gifts under /api (the product API calls, "Gifts"). */
-export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
+export function giftsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Router {
   const handlers = giftHandlers(deps, options);
   const gifts = giftsQueries(deps.read);
   const users = identityQueries(deps.read);
@@ -66,7 +69,7 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
       const body = parseInput(ClaimBody, req.body);
       const me = currentUserId(req);
       try {
-        await answerLedger(deps, req, res, await handlers.commands.claim(me, body, contextOf(req)));
+        await answerCoins(deps, req, res, await claimGift(handlers.requests, me, body, contextOf(req)));
       } catch (e) {
         // not in the member's wallet: someone else's gift is refused as such, an unknown one is 404
         if (e instanceof DomainError && e.kind === 'not_found') {
@@ -78,6 +81,20 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
     }),
   );
 
+  r.post(
+    '/coins/convert-gifts',
+    requireAuth,
+    route(async (req, res) => {
+      const body = parseInput(ConvertBody, req.body);
+      await answerCoins(
+        deps,
+        req,
+        res,
+        await convertGifts(handlers.requests, currentUserId(req), body, contextOf(req)),
+      );
+    }),
+  );
+
   return r;
 }
 
@@ -86,7 +103,7 @@ export function giftsRouter(deps: AppDeps, options: LedgerRouterOptions = {}): R
  * the root of the app before the web app's fallback, with the same session, CSRF and
  * read-your-writes handling as /api.
  */
-export function giftsRootRouter(deps: AppDeps, options: LedgerRouterOptions = {}): Router {
+export function giftsRootRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Router {
   const handlers = giftHandlers(deps, options);
   const pre: RequestHandler[] = [
     deps.sessions.middleware(),

@@ -20,8 +20,14 @@ import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { GiftCreditProcess } from '../gifts/gift-credits';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';
-import { LedgerCommands } from './commands';
-import { SandboxPaymentProvider } from './payment-provider';
+import { WalletRequests } from '../coins/wallet-requests';
+import { buyPack } from '../coins/buy-pack';
+import { addCoins } from '../coins/add-coins';
+import { withdrawCoins } from '../coins/withdraw-coins';
+import { sendGift } from '../gifts/send-gift';
+import { claimGift } from '../gifts/claim-gift';
+import { convertGifts } from '../gifts/convert-gifts';
+import { SandboxPaymentProvider } from '../coins/payment-provider';
 import { ledgerRepositories } from './repositories';
 
 const FEE_PERCENT = 20;
@@ -311,7 +317,7 @@ async function world() {
   const repositories = ledgerRepositories(events);
   const pm = new GiftCreditProcess(events, { wallets: repositories.wallets });
   await pm.start();
-  const commands = new LedgerCommands(events, {
+  const commands = new WalletRequests(events, {
     payment: new SandboxPaymentProvider(),
     feePercent: FEE_PERCENT,
     ids: new IdBlocks(events),
@@ -371,21 +377,22 @@ describe('coin ledger, property', () => {
                 const a = await (async () => {
                   switch (o.kind) {
                     case 'purchase':
-                      return w.commands.purchase(w.ids[o.m], { email, packId: o.packId }, c);
+                      return buyPack(w.commands, w.ids[o.m], { email, packId: o.packId }, c);
                     case 'add':
-                      return w.commands.add(w.ids[o.m], { email, amount: o.amount }, c);
+                      return addCoins(w.commands, w.ids[o.m], { email, amount: o.amount }, c);
                     case 'withdraw':
-                      return w.commands.withdraw(w.ids[o.m], { user_email: email, amount: o.amount }, c);
+                      return withdrawCoins(w.commands, w.ids[o.m], { user_email: email, amount: o.amount }, c);
                     case 'send':
-                      return w.commands.sendGift(
+                      return sendGift(
+                        w.commands,
                         w.ids[o.m],
                         { sender_email: email, receiver_email: `m${o.to}@test.fr`, gift_id: o.giftId },
                         c,
                       );
                     case 'claim':
-                      return w.commands.claim(w.ids[o.m], { gift_id: giftIdOf(o)! }, c);
+                      return claimGift(w.commands, w.ids[o.m], { gift_id: giftIdOf(o)! }, c);
                     case 'convert':
-                      return w.commands.convert(w.ids[o.m], { user_email: email }, c);
+                      return convertGifts(w.commands, w.ids[o.m], { user_email: email }, c);
                   }
                 })();
                 actual = { body: a.body };

@@ -4,8 +4,10 @@ import { registerUser, uploadVideo } from '../identity/commands';
 import { findMemberBy } from '../identity/members';
 import { setFollowing, setLike } from '../social/commands';
 import { postComment } from '../comments/commands';
-import { LedgerCommands } from '../ledger/commands';
-import { SandboxPaymentProvider } from '../ledger/payment-provider';
+import { WalletRequests } from '../coins/wallet-requests';
+import { SandboxPaymentProvider } from '../coins/payment-provider';
+import { buyPack } from '../coins/buy-pack';
+import { sendGift } from '../gifts/send-gift';
 
 /** The demo members' password, published in README.md (DEMO_PASSWORD replaces it). */
 export const DEMO_PASSWORD = DEMO_MEMBER_PASSWORD;
@@ -110,10 +112,11 @@ async function seedDemoLife(
     { videoId: lea.videoIds[0], authorId: lea.userId, parentId: comment.id, content: 'Merci Hugo 😊' },
     as(lea.userId),
   );
-  const ledger = new LedgerCommands(events, { payment: new SandboxPaymentProvider(), feePercent: 0, ids });
+  const requests = new WalletRequests(events, { payment: new SandboxPaymentProvider(), feePercent: 0, ids });
   for (const m of DEMO_MEMBERS)
-    await ledger.purchase(seeded[m.pseudo].userId, { email: m.email, packId: 1 }, as(seeded[m.pseudo].userId));
-  await ledger.sendGift(
+    await buyPack(requests, seeded[m.pseudo].userId, { email: m.email, packId: 1 }, as(seeded[m.pseudo].userId));
+  await sendGift(
+    requests,
     hugo.userId,
     { sender_email: 'hugo@evo.local', receiver_email: 'lea@evo.local', gift_id: 1 },
     as(hugo.userId),

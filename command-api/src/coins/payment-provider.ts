@@ -11,7 +11,7 @@
  *   purchase); the sandbox never needs it, so it is not modelled yet;
  * - if the append fails after an approved charge (the process died), the provider's report lists a
  *   payment whose reference has no `CoinsPurchased`: refund it or credit it (operations runbook).
- * Pass the implementation to `ledgerRouter(deps, { payment })`.
+ * Pass the implementation to `coinsRouter(deps, { payment })`.
  */
 export interface PaymentRequest {
   userId: string;

@@ -4,7 +4,8 @@ import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
-import { LedgerCommands } from './commands';
+import { WalletRequests } from './wallet-requests';
+import { buyPack } from './buy-pack';
 import type { PaymentProvider, PaymentRequest } from './payment-provider';
 
 const open = closedAfterEach<SqliteEventStore>();
@@ -37,9 +38,9 @@ describe('purchases through the payment port', () => {
           : { status: 'declined', reason: 'carte refusée' };
       },
     };
-    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const commands = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     const before = await events.lastPosition();
-    await expect(commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({
+    await expect(buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({
       status: 402,
       message: 'Paiement refusé.',
     });
@@ -56,7 +57,7 @@ describe('purchases through the payment port', () => {
     });
 
     approve = true;
-    const ok = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
+    const ok = await buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
     expect(ok.body).toEqual({
       message: '✅ Achat effectué avec succès !',
       // the purchase's transaction: its receipt (/coins/recu/:id)
@@ -67,7 +68,7 @@ describe('purchases through the payment port', () => {
     });
     expect(seen[1].idempotencyKey).toBe('cle-1');
     // the retry is answered from the wallet: the provider is not called again
-    const retry = await commands.purchase(userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
+    const retry = await buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
     expect(retry.body).toEqual(ok.body);
     expect(seen).toHaveLength(2);
     const purchased = [];
@@ -102,11 +103,11 @@ describe('purchases through the payment port', () => {
       },
     };
     // two API processes' worth of command objects on one log, each with its own id allocator
-    const first = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
-    const second = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const first = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const second = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (i % 2 ? first : second).purchase(userId, { email: 'b@test.fr', packId: 2 }, ctx(userId, 'cle-concurrente')),
+        buyPack(i % 2 ? first : second, userId, { email: 'b@test.fr', packId: 2 }, ctx(userId, 'cle-concurrente')),
       ),
     );
     expect(charges).toHaveLength(1);
@@ -150,11 +151,11 @@ describe('purchases through the payment port', () => {
           : { status: 'approved', reference: 'pay-ok' };
       },
     };
-    const commands = new LedgerCommands(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const commands = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
     await expect(
-      commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
+      buyPack(commands, userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
     ).rejects.toMatchObject({ status: 402 });
-    const ok = await commands.purchase(userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
+    const ok = await buyPack(commands, userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
     expect(ok.body).toEqual({
       message: '✅ Achat effectué avec succès !',
       id: expect.any(Number),
@@ -166,7 +167,7 @@ describe('purchases through the payment port', () => {
     expect(charges[1].reference).toBe(charges[0].reference);
     // another request under the key: refused, nothing charged
     await expect(
-      commands.purchase(userId, { email: 'c@test.fr', packId: 3 }, ctx(userId, 'cle-2')),
+      buyPack(commands, userId, { email: 'c@test.fr', packId: 3 }, ctx(userId, 'cle-2')),
     ).rejects.toMatchObject({ kind: 'conflict' });
     expect(charges).toHaveLength(2);
   });

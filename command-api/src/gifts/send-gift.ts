@@ -1,0 +1,48 @@
+import { DomainError, LEDGER_MESSAGES, normalize, notFound } from '@evo/domain';
+import type { CommandContext } from '@evo/infra';
+import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallet-requests';
+
+/**
+ * A gift sent: the receiver by pseudo (or email), the gift from the catalogue, then the sender's
+ * wallet decides (not oneself, a listed gift, enough coins) and appends `GiftSent`; the gift credits
+ * (gift-credits.ts) credit the receiver afterwards.
+ */
+export async function sendGift(
+  requests: WalletRequests,
+
+  userId: string,
+  body: { sender_email: string; receiver_email?: string; receiver_pseudo?: string; gift_id: number },
+  ctx: CommandContext,
+): Promise<CoinAnswer> {
+  await requests.assertOwnEmail(userId, body.sender_email);
+  // the request as sent: an email as before (same hash for old clients' retries), a pseudo marked apart
+  const receiverRef = [body.receiver_email, body.receiver_pseudo && `@${body.receiver_pseudo}`]
+    .filter((v): v is string => Boolean(v))
+    .map(normalize);
+  const request = requestRef(ctx, 'send', normalize(body.sender_email), ...receiverRef, body.gift_id);
+  const replayed = await requests.replay(userId, request);
+  if (replayed) return replayed;
+  const byEmail = body.receiver_email ? await requests.members.userIdOf(body.receiver_email) : undefined;
+  const byPseudo = body.receiver_pseudo ? await requests.members.userIdOfPseudo(body.receiver_pseudo) : undefined;
+  const receiverId = byPseudo ?? byEmail;
+  if (!receiverId) throw notFound(LEDGER_MESSAGES.receiverNotFound);
+  if (body.receiver_email && body.receiver_pseudo && byEmail !== byPseudo) {
+    throw new DomainError(LEDGER_MESSAGES.receiverMismatch, 'invalid');
+  }
+  // the rules (not to oneself, a gift of the catalogue, enough coins) are the decider's
+  const gift = await requests.catalogue.gift(body.gift_id);
+  const giftId = await requests.txId(ctx);
+  return requests.run(
+    {
+      type: 'SendGift',
+      userId,
+      giftId,
+      receiverId,
+      gift: gift ? { id: gift.id, name: gift.name, emoji: gift.emoji, coinCost: gift.coinCost } : null,
+      feePercent: requests.options.feePercent,
+      request,
+    },
+    ctx,
+    'GiftSent',
+  );
+}
