@@ -1,31 +1,51 @@
-export * from './runtime/projector';
-export * from './runtime/runner';
-export * from './runtime/write-once';
-export * from './runtime/checkpoint';
-export * from './runtime/read-store-progress';
-export * from './runtime/rebuild';
-export * from './registry';
-export * from './identity/users-projector';
-export * from './identity/queries';
-export * from './videos/videos-projector';
-export * from './videos/queries';
-export * from './social/index';
-export * from './comments/index';
-export * from './notifications/index';
-export * from './messaging/index';
-export * from './ledger/wallets-projector';
-export * from './ledger/queries';
-export * from './gifts/gifts-projector';
-export * from './gifts/queries';
-export * from './moderation/index';
-export * from './stats/index';
-export * from './admin/index';
-export * from './runtime/projection-service';
-export * from './runtime/read-model-files';
-export * from './runtime/mongo-generations';
-export * from './runtime/switchable-read-store';
-export * from './runtime/fingerprint';
-export * from './gifts/transit';
-export * from './analytics/index';
-export * from './search/index';
-export * from './data-export/index';
+// The public surface of @evo/projections: what the other workspaces import (the rest is the
+// package's own; its tests and `testing/` helpers import the modules themselves).
+export { ADMIN_PAGE, type AdminQueries, adminQueries } from './admin/queries';
+export { parisDay } from './analytics/days';
+export { analyticsQueries } from './analytics/queries';
+export { commentsQueries } from './comments/queries';
+export { DATA_EXPORTS, type DataExportDoc, requestedDataExport } from './data-export/data-exports-projector';
+export { dataExportQueries, toDataExportView } from './data-export/queries';
+export { CATALOGUE_ROOM } from './gifts/gifts-projector';
+export { giftsQueries } from './gifts/queries';
+export { giftsInTransit } from './gifts/transit';
+export { PROFILE_PAGE, deletionsNotErased, identityQueries } from './identity/queries';
+export { ADMINS_ROOM, USERS, type UserDoc } from './identity/users-projector';
+export { ledgerQueries } from './ledger/queries';
+export { messagingQueries } from './messaging/queries';
+export { decisionQueries } from './moderation/decision-queries';
+export { type ModerationQueries, latestSanctions, moderationQueries } from './moderation/queries';
+export { REPORTS, type ReportDoc } from './moderation/reports-projector';
+export { notificationsQueries } from './notifications/queries';
+export { allProjectors } from './registry';
+export { readCheckpoint } from './runtime/checkpoint';
+export { MongoReadModelGenerations } from './runtime/mongo-generations';
+export { ProjectionService, type RebuildState } from './runtime/projection-service';
+export { type Projector } from './runtime/projector';
+export { openReadModelGenerations, openReadStore } from './runtime/read-model-files';
+export { ReadStoreProgress } from './runtime/read-store-progress';
+export { rebuildReadModels } from './runtime/rebuild';
+export {
+  CATCHING_UP,
+  type ProjectionHealth,
+  type ProjectionProgress,
+  ProjectionRunner,
+  readiness,
+  routesOf,
+} from './runtime/runner';
+export { searchQueries } from './search/queries';
+export { FOLLOWING, FOLLOWS } from './social/follows-projector';
+export { PAGE, type Page, socialQueries } from './social/queries';
+export {
+  FANOUT_MAX_FOLLOWERS,
+  TIMELINE_CREATORS,
+  TIMELINE_ENTRIES,
+  TIMELINE_FOLLOWS,
+  TIMELINE_VIDEOS,
+  type TimelineEntry,
+  timelineEntryId,
+} from './social/timeline-projector';
+export { statsAsOf } from './stats/as-of';
+export { STATS_KINDS, type StatsKind, statsMomentsExact, statsQueries, statsQueriesAsOf } from './stats/queries';
+export { mediaQueries } from './videos/queries';
+export { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, type VideoDoc } from './videos/videos-projector';
