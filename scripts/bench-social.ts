@@ -40,6 +40,9 @@ import {
   PROCESSING,
   VIDEOS,
   USERS,
+  VIDEO_COUNTERS,
+  CREATOR_COUNTERS,
+  COMMENT_COUNTS,
   FOLLOWS,
   FOLLOWING,
   TIMELINE_ENTRIES,
@@ -191,14 +194,24 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
       status,
       created_at: createdAt,
       _pos: nextPos(),
-      likes_count: likes,
-      comments_count: int(5),
-      views_count: likes * 10 + int(100),
       processing,
       reject_reason: processing === PROCESSING.rejected ? 'Illisible' : null,
       poster: `/uploads/posters/${id}.jpg`,
       duration: 5 + int(55),
     });
+    // its counters, as the video-counters and comments projectors keep them
+    await target.put(VIDEO_COUNTERS, {
+      _id: id,
+      _pos: nextPos(),
+      owner_id: userId(owner),
+      status,
+      rejected: processing === PROCESSING.rejected,
+      likes_count: likes,
+      views_count: likes * 10 + int(100),
+    });
+    const comments = int(5);
+    if (comments > 0)
+      await target.put(COMMENT_COUNTS, { _id: id, _pos: nextPos(), owner_id: userId(owner), comments_count: comments });
   }
 
   // follows: out-degrees vary (a few members follow thousands), followees skewed to the popular
@@ -287,14 +300,17 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
       created_at: iso(T0 + i * 1000),
       last_login_at: null,
       login_count: 0,
-      _pos_videos: nextPos(),
-      videos_count: c.videos,
       _pos_follows: nextPos(),
       following_count: c.following,
       followers_count: c.followers,
-      _pos_social_counters: nextPos(),
-      total_likes: c.likes,
     });
+    if (c.videos > 0 || c.likes > 0)
+      await target.put(CREATOR_COUNTERS, {
+        _id: userId(i),
+        _pos: nextPos(),
+        videos_count: c.videos,
+        total_likes: c.likes,
+      });
   }
   await target.flush();
   const inserted = performance.now();

@@ -8,7 +8,6 @@ import { messagesProjector } from './messaging/index';
 import { walletsProjector } from './ledger/wallets-projector';
 import { giftsProjector } from './gifts/gifts-projector';
 import { giftsInTransitProjector } from './gifts/transit';
-import { moderationProjector } from './moderation/moderation-projector';
 import { reportsProjector } from './moderation/reports-projector';
 import { decisionsProjector } from './moderation/decisions-projector';
 import { statsProjector } from './stats/stats-projector';
@@ -29,7 +28,6 @@ export const allProjectors: readonly Projector[] = [
   walletsProjector,
   giftsProjector,
   giftsInTransitProjector,
-  moderationProjector,
   decisionsProjector,
   statsProjector,
   auditProjector,

@@ -3,6 +3,8 @@ import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { COIN_WALLETS, type CoinWalletDoc } from '../ledger/wallets-projector';
 import { ADMIN_AUDIT, type AuditDoc } from './audit-projector';
+import { findByIds } from '../runtime/by-ids';
+import { CREATOR_COUNTERS, type CreatorCountersDoc } from '../social/video-counters-projector';
 
 export const ADMIN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
@@ -19,6 +21,7 @@ export function adminQueries(read: ReadStore) {
   const users = read.collection<UserDoc>(USERS);
   const wallets = read.collection<CoinWalletDoc>(COIN_WALLETS);
   const audit = read.collection<AuditDoc>(ADMIN_AUDIT);
+  const creators = read.collection<CreatorCountersDoc>(CREATOR_COUNTERS);
   return {
     /**
      * Members whose email or pseudo contains `q` (case-insensitive), newest first, with their
@@ -33,10 +36,13 @@ export function adminQueries(read: ReadStore) {
         users.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (page.page - 1) * page.limit, limit: page.limit }),
         users.countDocuments(filter),
       ]);
-      const balances = docs.length
-        ? await wallets.find({ _id: { $in: docs.map((u) => u._id) } }, { projection: { coins_balance: 1 } })
-        : [];
+      const ids = docs.map((u) => u._id);
+      const [balances, created] = await Promise.all([
+        findByIds(wallets, ids, { projection: { coins_balance: 1 } }),
+        findByIds(creators, ids, { projection: { videos_count: 1 } }),
+      ]);
       const balanceOf = new Map(balances.map((w) => [w._id, w.coins_balance]));
+      const videosOf = new Map(created.map((c) => [c._id, c.videos_count]));
       const items = docs.map((u) => ({
         id: u._id,
         pseudo: u.pseudo,
@@ -45,7 +51,7 @@ export function adminQueries(read: ReadStore) {
         is_admin: u.is_admin === true,
         created_at: u.created_at,
         last_login_at: u.last_login_at ?? null,
-        videos: count(u.videos_count),
+        videos: count(videosOf.get(u._id)),
         followers: count(u.followers_count),
         balance: balanceOf.get(u._id) ?? 0,
       }));

@@ -4,15 +4,21 @@ import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import type { CommentView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
 export type { CommentView };
 
 export const COMMENTS = 'comments';
-/** guard of this projector's writes to `videos` documents (comments_count) */
-export const COMMENTS_VIDEO_GUARD = 'comments';
+/** one document per commented video: its comments count, and its owner (whose deletion takes the comments) */
+export const COMMENT_COUNTS = 'comment_counts';
+
+export interface CommentCountDoc extends Doc {
+  /** the video's id */
+  _id: number;
+  owner_id: string;
+  comments_count: number;
+}
 
 /** A comment as the comments panel shows it (the product entities, "Comment"), author denormalised. */
 export interface CommentDoc extends Doc {
@@ -64,16 +70,9 @@ async function forgetComments(store: ReadStore, memberId: string, position: LogP
   );
   const kept = theirs.filter((c) => answered.has(c._id));
   const removed = theirs.filter((c) => !answered.has(c._id));
+  const counts = store.collection<CommentCountDoc>(COMMENT_COUNTS);
   for (const [videoId, n] of tally(removed.map((c) => c.video_id)))
-    await applyOnce(
-      store.collection<VideoDoc>(VIDEOS),
-      videoId,
-      position,
-      { $inc: { comments_count: -n } },
-      {
-        guard: COMMENTS_VIDEO_GUARD,
-      },
-    );
+    await applyOnce(counts, videoId, position, { $inc: { comments_count: -n } });
   if (kept.length > 0)
     await comments.updateMany(
       { _id: { $in: kept.map((c) => c._id) } },
@@ -89,19 +88,25 @@ async function forgetComments(store: ReadStore, memberId: string, position: LogP
       },
     );
   if (removed.length > 0) await comments.deleteMany({ _id: { $in: removed.map((c) => c._id) } });
-  const own = await store.collection<VideoDoc>(VIDEOS).find({ user_id: memberId }, { projection: { _id: 1 } });
-  if (own.length > 0) await comments.deleteMany({ video_id: { $in: own.map((v) => v._id) } });
+  const own = (await counts.find({ owner_id: memberId }, { projection: { _id: 1 } })).map((v) => v._id);
+  if (own.length > 0) {
+    await comments.deleteMany({ video_id: { $in: own } });
+    await counts.deleteMany({ _id: { $in: own } });
+  }
 }
 
 /**
- * Comments per video, and the videos' `comments_count`. Pushes `comment:new` to the video's room
+ * Comments per video, and each video's `comments_count` (in `comment_counts`). Pushes `comment:new` to the video's room
  * (`video:<id>`) for panels that are open. The owner's notification is the notifications projector's.
  */
 export const commentsProjector: Projector = {
   name: 'comments',
-  collections: [COMMENTS],
+  collections: [COMMENTS, COMMENT_COUNTS],
   eventTypes: ['CommentPosted', 'ProfileUpdated', ...MEMBER_GONE_EVENTS],
-  indexes: { [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }, { key: { parent_id: 1 } }] },
+  indexes: {
+    [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }, { key: { parent_id: 1 } }],
+    [COMMENT_COUNTS]: [{ key: { owner_id: 1 } }],
+  },
   async project(event, store, ctx) {
     const gone = goneMember(event);
     if (gone) return forgetComments(store, gone, event.position);
@@ -135,17 +140,16 @@ export const commentsProjector: Projector = {
       { $set: doc },
       { upsert: true },
     );
+    const counts = store.collection<CommentCountDoc>(COMMENT_COUNTS);
     const counted = await applyOnce(
-      store.collection<VideoDoc>(VIDEOS),
+      counts,
       d.videoId,
       event.position,
-      { $inc: { comments_count: 1 } },
-      { guard: COMMENTS_VIDEO_GUARD },
+      { $set: { owner_id: d.videoOwnerId }, $inc: { comments_count: 1 } },
+      { upsert: true },
     );
     if (counted && ctx.live) {
-      const video = await store
-        .collection<VideoDoc>(VIDEOS)
-        .findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });
+      const video = await counts.findOne({ _id: d.videoId }, { projection: { comments_count: 1 } });
       ctx.push(`video:${d.videoId}`, 'comment:new', {
         videoId: d.videoId,
         comment: toCommentView({ _id: d.commentId, ...doc }),

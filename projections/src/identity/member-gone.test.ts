@@ -8,7 +8,9 @@ import { registerMember, uploadVideo } from '../testing/member-commands';
 import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 import { USERS, type UserDoc } from './users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
-import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
+import { COMMENTS, COMMENT_COUNTS, type CommentDoc } from '../comments/comments-projector';
+import { CREATOR_COUNTERS, VIDEO_COUNTERS } from '../social/video-counters-projector';
+import { videoCounts } from './queries';
 
 const open = closedAfterEach<SqliteEventStore>();
 const ctx = minuteApartContexts(Date.UTC(2026, 5, 1, 8));
@@ -70,11 +72,14 @@ describe('a deleted member leaves the read models', () => {
     for (const needle of ['alice@test.fr', 'Bio de alice', 'Texte secret', "Clip d'alice"])
       expect(dump, needle).not.toContain(needle);
     const bobDoc = await once.collection<UserDoc>(USERS).findOne({ _id: bob });
-    expect(bobDoc).toMatchObject({ followers_count: 0, following_count: 0, total_likes: 0 });
+    expect(bobDoc).toMatchObject({ followers_count: 0, following_count: 0 });
+    expect(await once.collection(CREATOR_COUNTERS).findOne({ _id: bob })).toMatchObject({ total_likes: 0 });
     expect(await once.collection<UserDoc>(USERS).findOne({ _id: alice })).toBeNull();
-    const video = await once.collection<VideoDoc>(VIDEOS).findOne({ _id: 1 });
-    expect(video).toMatchObject({ likes_count: 0, comments_count: 2 });
+    expect(await once.collection(CREATOR_COUNTERS).findOne({ _id: alice })).toBeNull();
+    expect((await videoCounts(once, [1])).get(1)).toMatchObject({ likes_count: 0, comments_count: 2 });
     expect(await once.collection<VideoDoc>(VIDEOS).findOne({ _id: 2 })).toBeNull();
+    for (const coll of [VIDEO_COUNTERS, COMMENT_COUNTS])
+      expect(await once.collection(coll).findOne({ _id: 2 }), coll).toBeNull();
     const thread = await once.collection<CommentDoc>(COMMENTS).find({ video_id: 1 }, { sort: { id: 1 } });
     expect(thread.map((c) => [c.id, c.user_pseudo, c.content, c.author_deleted ?? false])).toEqual([
       [1, DELETED_MEMBER_LABEL, '', true],

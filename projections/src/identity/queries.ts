@@ -4,6 +4,9 @@ import type { ReadStore } from '@evo/infra';
 import { ACCOUNT_DELETIONS, USERS, type AccountDeletionDoc, type UserDoc } from './users-projector';
 import { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, VISIBILITY_PUBLIC, type VideoDoc } from '../videos/videos-projector';
 import { latestSanctions } from '../moderation/queries';
+import { findByIds } from '../runtime/by-ids';
+import { VIDEO_COUNTERS, type VideoCountersDoc } from '../social/video-counters-projector';
+import { COMMENT_COUNTS, type CommentCountDoc } from '../comments/comments-projector';
 
 /** The public face of a member (no internal fields). */
 export const toPublicUser = (u: UserDoc): PublicUser => ({
@@ -25,13 +28,38 @@ export interface CardExtras {
   moderation_message?: string | null;
 }
 
+/** A video's counters as its card shows them, each kept by the projector that counts it. */
+export type VideoCounts = Pick<VideoCard, 'likes_count' | 'comments_count' | 'views_count'>;
+
 /**
- * A video's card as answered: the contract's fields, read from its document, and the viewer's
- * extras. One object literal: a copy made field by field, through Object.entries or by spreading
+ * The counters of these videos: likes and views from `video_counters` (video-counters projector),
+ * comments from `comment_counts` (comments projector); two `$in` lookups whatever the number.
+ */
+export async function videoCounts(read: ReadStore, ids: readonly number[]): Promise<Map<number, VideoCounts>> {
+  const [counters, comments] = await Promise.all([
+    findByIds(read.collection<VideoCountersDoc>(VIDEO_COUNTERS), ids, {
+      projection: { likes_count: 1, views_count: 1 },
+    }),
+    findByIds(read.collection<CommentCountDoc>(COMMENT_COUNTS), ids, { projection: { comments_count: 1 } }),
+  ]);
+  const commented = new Map(comments.map((c) => [c._id, c.comments_count]));
+  const out = new Map<number, VideoCounts>();
+  for (const c of counters)
+    out.set(c._id, {
+      likes_count: c.likes_count,
+      comments_count: commented.get(c._id) ?? 0,
+      views_count: c.views_count,
+    });
+  return out;
+}
+
+/**
+ * A video's card as answered: the contract's fields, read from its document and its counters
+ * (`videoCounts`: 0 when it has none), and the viewer's extras. One object literal: a copy made field by field, through Object.entries or by spreading
  * a card into a new object with more fields becomes a hash-table object past about 16 fields
  * (1.8 KB each); feeds make dozens per page.
  */
-export function publicVideo(v: VideoDoc, extras: CardExtras = {}): VideoCard {
+export function publicVideo(v: VideoDoc, counts: VideoCounts | undefined, extras: CardExtras = {}): VideoCard {
   const card: Required<VideoCard> = {
     id: v.id,
     title: v.title,
@@ -42,9 +70,9 @@ export function publicVideo(v: VideoDoc, extras: CardExtras = {}): VideoCard {
     owner_email: v.owner_email,
     user_pseudo: v.user_pseudo,
     user_profile_picture: v.user_profile_picture,
-    likes_count: v.likes_count,
-    comments_count: v.comments_count,
-    views_count: v.views_count,
+    likes_count: counts?.likes_count ?? 0,
+    comments_count: counts?.comments_count ?? 0,
+    views_count: counts?.views_count ?? 0,
     status: v.status,
     processing: v.processing,
     reject_reason: v.reject_reason,
@@ -102,13 +130,19 @@ export function identityQueries(read: ReadStore) {
       );
       const shown = list.slice(0, limit);
       const hidden = shown.filter((v) => v.status === VISIBILITY_HIDDEN).map((v) => v.id);
-      const sanctions = await latestSanctions(read, hidden);
+      const [sanctions, counts] = await Promise.all([
+        latestSanctions(read, hidden),
+        videoCounts(
+          read,
+          shown.map((v) => v.id),
+        ),
+      ]);
       return {
         user: toPublicUser(user),
         videos: shown.map((v) =>
           v.status === VISIBILITY_HIDDEN
-            ? publicVideo(v, { moderation_message: sanctions.get(v.id) ?? null })
-            : publicVideo(v),
+            ? publicVideo(v, counts.get(v.id), { moderation_message: sanctions.get(v.id) ?? null })
+            : publicVideo(v, counts.get(v.id)),
         ),
         next_page: list.length > limit ? page + 1 : null,
       };

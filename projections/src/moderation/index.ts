@@ -1,5 +1,4 @@
 export * from './reports-projector';
-export * from './moderation-projector';
 export * from './queries';
 export * from './decisions-projector';
 export * from './decision-queries';

@@ -1,5 +1,5 @@
 import type { Doc } from '@evo/infra';
-import { DELETED_MEMBER_LABEL } from '@evo/domain';
+import { DELETED_MEMBER_LABEL, positionToString } from '@evo/domain';
 import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
@@ -9,10 +9,7 @@ import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 export const REPORTS = 'reports';
 export const REPORT_STATUS_WAITING = 'en_attente';
 
-/**
- * A report as the moderation screen shows it (the product entities, "Report"). Created here; the
- * moderation slice updates `status` / `admin_response` with its own `applyOnce` guard.
- */
+/** A report as the moderation screen shows it (the product entities, "Report"), and its moderation. */
 export interface ReportDoc extends Doc {
   _id: number;
   id: number;
@@ -29,15 +26,19 @@ export interface ReportDoc extends Doc {
   admin_response: string | null;
   reporter_id: string;
   author_id: string;
-  /** time of the last moderation decision (moderation projector) */
+  /** time of the last moderation decision */
   updated_at?: string;
 }
 
-/** Reports of videos, newest first; pushes 'report:new' { id } to the administrators' room. */
+/**
+ * Reports of videos, newest first, and the moderators' decisions on them (status, sanction
+ * message). Pushes 'report:new' { id } and 'report:updated' { id, status, admin_response,
+ * position } to the administrators' room.
+ */
 export const reportsProjector: Projector = {
   name: 'reports',
   collections: [REPORTS],
-  eventTypes: ['VideoReported', ...MEMBER_GONE_EVENTS],
+  eventTypes: ['VideoReported', 'ReportStatusChanged', ...MEMBER_GONE_EVENTS],
   indexes: {
     [REPORTS]: [
       { key: { created_at: -1, _id: -1 } },
@@ -60,6 +61,20 @@ export const reportsProjector: Projector = {
         { author_id: gone },
         { $set: { author_id: '', auteur: DELETED_MEMBER_LABEL, video_title: '' } },
       );
+      return;
+    }
+    if (event.type === 'ReportStatusChanged') {
+      const d = event.data;
+      const applied = await applyOnce(store.collection<ReportDoc>(REPORTS), d.reportId, event.position, {
+        $set: { status: d.status, admin_response: d.adminResponse, updated_at: event.metadata.at },
+      });
+      if (applied)
+        ctx.push(ADMINS_ROOM, 'report:updated', {
+          id: d.reportId,
+          status: d.status,
+          admin_response: d.adminResponse,
+          position: positionToString(event.position),
+        });
       return;
     }
     if (event.type !== 'VideoReported') return;

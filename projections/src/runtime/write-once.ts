@@ -24,8 +24,9 @@ const notYet = (guard: string, key: string) => ({ $or: [{ [guard]: { $exists: fa
  * Apply `update` to document `id` unless an event at this position (or later) was already
  * applied to it: the document remembers the last position in a guard field (fixed-width string
  * so it compares the same in MongoDB and in memory). Makes `$inc`/`$addToSet` safe under redelivery.
- * Each projector writing a shared document uses its own guard field (`guard`), and makes at
- * most one guarded write per document per event. Returns true when the update was applied.
+ * A document has one writer (its projector, see projector.ts), which makes at most one guarded
+ * write per document per event; a second one in the same event names another guard (`guard`,
+ * stored as `_pos_<guard>`). Returns true when the update was applied.
  *
  * Never provokes a duplicate key (the port's rule for writes inside withTransaction: on MongoDB a
  * duplicate key aborts the transaction even when caught): a guarded update first; only when it

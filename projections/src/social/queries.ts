@@ -1,11 +1,20 @@
 import { normalize } from '@evo/domain';
 import type { FriendEntry, SuggestedUser, UserStats, ViewerVideo } from '@evo/contracts';
-import type { Doc, FindOptions, ReadCollection, ReadStore } from '@evo/infra';
+import type { FindOptions, ReadStore } from '@evo/infra';
+import { findByIds } from '../runtime/by-ids';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { publicVideo } from '../identity/queries';
+import { publicVideo, videoCounts, type VideoCounts } from '../identity/queries';
 import { VIDEOS, VISIBLE_VIDEO, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
 import { FOLLOWING, FOLLOWS, followEdgeId, type FollowDoc, type FollowingDoc } from './follows-projector';
-import { LIKES, likeEdgeId, type LikeDoc } from './video-counters-projector';
+import {
+  CREATOR_COUNTERS,
+  LIKES,
+  VIDEO_COUNTERS,
+  likeEdgeId,
+  type CreatorCountersDoc,
+  type LikeDoc,
+  type VideoCountersDoc,
+} from './video-counters-projector';
 import { FAVORITES, favoriteEdgeId, type FavoriteDoc } from './favorites-projector';
 import {
   ENTRY_ORDER,
@@ -44,22 +53,8 @@ const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const INDEX_NEWEST = { created_at: -1, _id: -1 } as const;
 
 /** A video card as answered (the product entities, "Video") with the viewer's flags. */
-const viewerVideo = (v: VideoDoc, liked: boolean, favorited: boolean): ViewerVideo =>
-  publicVideo(v, { liked_by_me: liked, favorited_by_me: favorited }) as ViewerVideo;
-
-/**
- * Documents by _id, in the order of `ids` (missing ones left out): one `$in` query, answered by
- * the primary key (SQLite looks each id up; MongoDB uses the _id index).
- */
-async function findByIds<T extends Doc>(
-  coll: ReadCollection<T>,
-  ids: ReadonlyArray<T['_id']>,
-  options: FindOptions = {},
-): Promise<T[]> {
-  const found = ids.length === 0 ? [] : await coll.find({ _id: { $in: [...ids] } }, options);
-  const byId = new Map(found.map((d) => [d._id, d]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
+const viewerVideo = (v: VideoDoc, counts: VideoCounts | undefined, liked: boolean, favorited: boolean): ViewerVideo =>
+  publicVideo(v, counts, { liked_by_me: liked, favorited_by_me: favorited }) as ViewerVideo;
 
 /**
  * Read side of the social slice. Every query goes through an index or _id: whom a member follows
@@ -78,6 +73,8 @@ export function socialQueries(read: ReadStore) {
   const timelineVideos = read.collection<TimelineVideoDoc>(TIMELINE_VIDEOS);
   const timelineFollows = read.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
   const creators = read.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
+  const creatorCounters = read.collection<CreatorCountersDoc>(CREATOR_COUNTERS);
+  const videoCounters = read.collection<VideoCountersDoc>(VIDEO_COUNTERS);
 
   /** ids of the members `userId` follows, most recently followed first */
   const followingIds = async (userId: string): Promise<string[]> =>
@@ -129,25 +126,31 @@ export function socialQueries(read: ReadStore) {
     return [...read.filter((v) => v.created_at > last), ...ties].sort(byFeedOrder).slice(0, limit);
   }
 
-  /** flags of the viewer on these videos */
-  async function viewerFlags(viewerId: string, videoIds: number[]) {
-    if (videoIds.length === 0) return { liked: new Set<number>(), favorited: new Set<number>() };
-    const [l, f] = await Promise.all([
-      likes.find({ _id: { $in: videoIds.map((v) => likeEdgeId(v, viewerId)) } }, { projection: { video_id: 1 } }),
-      favorites.find(
-        { _id: { $in: videoIds.map((v) => favoriteEdgeId(viewerId, v)) } },
-        { projection: { video_id: 1 } },
-      ),
+  /** the counters of these videos, and the flags of the viewer on them (none for a visitor) */
+  async function cardData(viewerId: string | undefined, videoIds: number[]) {
+    if (videoIds.length === 0)
+      return { counts: new Map<number, VideoCounts>(), liked: new Set<number>(), favorited: new Set<number>() };
+    const [counts, l, f] = await Promise.all([
+      videoCounts(read, videoIds),
+      viewerId
+        ? likes.find({ _id: { $in: videoIds.map((v) => likeEdgeId(v, viewerId)) } }, { projection: { video_id: 1 } })
+        : [],
+      viewerId
+        ? favorites.find(
+            { _id: { $in: videoIds.map((v) => favoriteEdgeId(viewerId, v)) } },
+            { projection: { video_id: 1 } },
+          )
+        : [],
     ]);
-    return { liked: new Set(l.map((x) => x.video_id)), favorited: new Set(f.map((x) => x.video_id)) };
+    return { counts, liked: new Set(l.map((x) => x.video_id)), favorited: new Set(f.map((x) => x.video_id)) };
   }
 
-  async function withViewerFlags(viewerId: string, list: VideoDoc[]): Promise<ViewerVideo[]> {
-    const flags = await viewerFlags(
+  async function cards(viewerId: string | undefined, list: VideoDoc[]): Promise<ViewerVideo[]> {
+    const d = await cardData(
       viewerId,
       list.map((v) => v.id),
     );
-    return list.map((v) => viewerVideo(v, flags.liked.has(v.id), flags.favorited.has(v.id)));
+    return list.map((v) => viewerVideo(v, d.counts.get(v.id), d.liked.has(v.id), d.favorited.has(v.id)));
   }
 
   return {
@@ -163,15 +166,15 @@ export function socialQueries(read: ReadStore) {
     },
 
     async stats(userId: string): Promise<UserStats | null> {
-      const u = await users.findOne(
-        { _id: userId },
-        { projection: { following_count: 1, followers_count: 1, total_likes: 1 } },
-      );
+      const [u, c] = await Promise.all([
+        users.findOne({ _id: userId }, { projection: { following_count: 1, followers_count: 1 } }),
+        creatorCounters.findOne({ _id: userId }, { projection: { total_likes: 1 } }),
+      ]);
       if (!u) return null;
       return {
         following: count(u.following_count),
         followers: count(u.followers_count),
-        total_likes: count(u.total_likes),
+        total_likes: count(c?.total_likes),
       };
     },
 
@@ -179,23 +182,19 @@ export function socialQueries(read: ReadStore) {
     async friends(userId: string): Promise<FriendEntry[]> {
       const ids = await followingIds(userId);
       if (ids.length === 0) return [];
-      const fields = {
-        pseudo: 1,
-        email: 1,
-        bio: 1,
-        profile_picture: 1,
-        followers_count: 1,
-        videos_count: 1,
-        total_likes: 1,
-      } as const;
-      return (await findByIds(users, ids, { projection: fields })).map((u) => ({
+      const [members, c] = await Promise.all([
+        findByIds(users, ids, { projection: { pseudo: 1, email: 1, bio: 1, profile_picture: 1, followers_count: 1 } }),
+        findByIds(creatorCounters, ids, { projection: { videos_count: 1, total_likes: 1 } }),
+      ]);
+      const created = new Map(c.map((x) => [x._id, x]));
+      return members.map((u) => ({
         pseudo: u.pseudo,
         email: u.email,
         bio: u.bio,
         profile_picture: u.profile_picture,
         followers: count(u.followers_count),
-        videos_count: count(u.videos_count),
-        likes: count(u.total_likes),
+        videos_count: count(created.get(u._id)?.videos_count),
+        likes: count(created.get(u._id)?.total_likes),
       }));
     },
 
@@ -210,7 +209,7 @@ export function socialQueries(read: ReadStore) {
       const kept: Pick<UserDoc, '_id' | 'email' | 'pseudo' | 'profile_picture'>[] = [];
       for (let skip = 0; kept.length < needed; skip += batch) {
         const docs = await users.find(
-          { videos_count: { $gt: 0 } },
+          {},
           {
             sort: { created_at: -1, _id: 1 },
             skip,
@@ -218,21 +217,30 @@ export function socialQueries(read: ReadStore) {
             projection: { email: 1, pseudo: 1, profile_picture: 1 },
           },
         );
-        // whom of these the member follows: their follow edges by _id, not the member's whole
-        // following list (its size would set the cost of every page)
-        const edges = await findByIds(
-          follows,
-          docs.map((u) => followEdgeId(userId, u._id)),
-          { projection: { followee_id: 1 } },
-        );
+        // which of these have a visible video, and whom of these the member follows: their
+        // counters and follow edges by _id, not the member's whole following list (its size
+        // would set the cost of every page)
+        const [withVideos, edges] = await Promise.all([
+          findByIds(
+            creatorCounters,
+            docs.map((u) => u._id),
+            { projection: { videos_count: 1 } },
+          ),
+          findByIds(
+            follows,
+            docs.map((u) => followEdgeId(userId, u._id)),
+            { projection: { followee_id: 1 } },
+          ),
+        ]);
+        const creating = new Set(withVideos.filter((c) => c.videos_count > 0).map((c) => c._id));
         const followed = new Set(edges.map((f) => f.followee_id));
-        for (const u of docs) if (u._id !== userId && !followed.has(u._id)) kept.push(u);
+        for (const u of docs) if (creating.has(u._id) && u._id !== userId && !followed.has(u._id)) kept.push(u);
         if (docs.length < batch) break;
       }
       const found = kept.slice(skipOf(page), needed);
       const lists = await Promise.all(found.map((u) => newestVisibleVideos(u._id, SUGGESTION_VIDEOS)));
-      // the viewer's flags (one lookup for the page): their videos are liked and favourited from the feed too
-      const flags = await viewerFlags(
+      // counters and the viewer's flags (one lookup for the page): their videos are liked and favourited from the feed too
+      const d = await cardData(
         userId,
         lists.flat().map((v) => v.id),
       );
@@ -240,7 +248,7 @@ export function socialQueries(read: ReadStore) {
         email: u.email,
         pseudo: u.pseudo,
         profile_picture: u.profile_picture,
-        videos: lists[i].map((v) => viewerVideo(v, flags.liked.has(v.id), flags.favorited.has(v.id))),
+        videos: lists[i].map((v) => viewerVideo(v, d.counts.get(v.id), d.liked.has(v.id), d.favorited.has(v.id))),
       }));
     },
 
@@ -287,7 +295,7 @@ export function socialQueries(read: ReadStore) {
           pageEntries.map((e) => e.id),
         )
       ).filter(isVisibleVideo);
-      return withViewerFlags(userId, list);
+      return cards(userId, list);
     },
 
     /** the viewer's favourite videos still visible, most recently added first */
@@ -303,7 +311,7 @@ export function socialQueries(read: ReadStore) {
           favs.map((f) => f.video_id),
         )
       ).filter(isVisibleVideo);
-      return withViewerFlags(userId, list);
+      return cards(userId, list);
     },
 
     /**
@@ -313,12 +321,12 @@ export function socialQueries(read: ReadStore) {
     async video(videoId: number, viewerId: string | undefined) {
       const v = await videos.findOne({ _id: videoId });
       if (!v) return null;
-      const [shown] = viewerId ? await withViewerFlags(viewerId, [v]) : [viewerVideo(v, false, false)];
+      const [shown] = await cards(viewerId, [v]);
       return { doc: v, visible: isVisibleVideo(v), video: shown };
     },
 
     async likesCount(videoId: number): Promise<number | null> {
-      const v = await videos.findOne({ _id: videoId }, { projection: { likes_count: 1 } });
+      const v = await videoCounters.findOne({ _id: videoId }, { projection: { likes_count: 1 } });
       return v ? (v.likes_count ?? 0) : null;
     },
   };

@@ -5,7 +5,6 @@ import { SqliteReadStore, type ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { usersProjector } from '../identity/users-projector';
 import { VIDEOS, videosProjector } from '../videos/videos-projector';
-import { moderationProjector } from '../moderation/moderation-projector';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 import { followsProjector } from './follows-projector';
@@ -36,7 +35,6 @@ const projectorsWith = (fanoutMaxFollowers: number): Projector[] => [
   videosProjector,
   followsProjector,
   reportsProjector,
-  moderationProjector,
   decisionsProjector,
 ];
 

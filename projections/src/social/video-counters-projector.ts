@@ -1,15 +1,15 @@
 import type { Doc, ReadStore } from '@evo/infra';
-import type { ProjectionContext, Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
-import { USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
-import { deleteOnce } from '../runtime/write-once';
-import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
 import type { LogPosition } from '@evo/domain';
+import type { ProjectionContext, Projector } from '../runtime/projector';
+import { applyOnce, deleteOnce } from '../runtime/write-once';
+import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
+import { VISIBILITY_DELETED, VISIBILITY_PUBLIC } from '../videos/videos-projector';
 
 export const LIKES = 'likes';
-/** guard of this projector's writes to `videos` (likes_count, views_count) and `users` (total_likes) */
-export const COUNTERS_GUARD = 'social_counters';
+/** one document per video: its likes and views, and whether members see it (its likes count on its owner then) */
+export const VIDEO_COUNTERS = 'video_counters';
+/** one document per creator: their visible videos and the likes of those videos */
+export const CREATOR_COUNTERS = 'creator_counters';
 
 /** One member's like of one video. */
 export interface LikeDoc extends Doc {
@@ -20,63 +20,145 @@ export interface LikeDoc extends Doc {
   created_at: string;
 }
 
+/** A video's counters, and what decides whether its likes count on its owner (as isVisibleVideo). */
+export interface VideoCountersDoc extends Doc {
+  _id: number;
+  owner_id: string;
+  /** publique, masquée or supprimée */
+  status: string;
+  /** rejected by processing: never shown */
+  rejected: boolean;
+  likes_count: number;
+  views_count: number;
+}
+
+/** A creator's figures: visible videos, and the likes of those videos. */
+export interface CreatorCountersDoc extends Doc {
+  _id: string;
+  videos_count: number;
+  total_likes: number;
+}
+
 export const likeEdgeId = (videoId: number, userId: string) => `${videoId}:${userId}`;
 
-async function pushCounters(store: ReadStore, ctx: ProjectionContext, videoId: number, toOwner: boolean) {
-  if (!ctx.live) return;
-  const v = await store
-    .collection<VideoDoc>(VIDEOS)
-    .findOne({ _id: videoId }, { projection: { user_id: 1, likes_count: 1, views_count: 1 } });
-  if (!v) return;
-  const payload = { videoId, likes_count: v.likes_count ?? 0, views_count: v.views_count ?? 0 };
-  ctx.push(`video:${videoId}`, 'video:counters', payload);
-  if (toOwner) ctx.push(`user:${v.user_id}`, 'video:counters', payload);
+const counts = (v: Pick<VideoCountersDoc, 'status' | 'rejected'>) => v.status === VISIBILITY_PUBLIC && !v.rejected;
+
+async function pushCounters(ctx: ProjectionContext, v: VideoCountersDoc | null, toOwner: boolean) {
+  if (!ctx.live || !v) return;
+  const payload = { videoId: v._id, likes_count: v.likes_count ?? 0, views_count: v.views_count ?? 0 };
+  ctx.push(`video:${v._id}`, 'video:counters', payload);
+  if (toOwner) ctx.push(`user:${v.owner_id}`, 'video:counters', payload);
+}
+
+/**
+ * A video's visibility changes (`change`: its new status or its rejection). When it starts or
+ * stops counting, its owner's `videos_count` and `total_likes` follow. The owner first, reading
+ * the video as it was: if the process dies in between, the redelivery reads the same "before"
+ * and the guard skips the part already applied, so the counters never drift.
+ */
+async function visibilityChanged(
+  store: ReadStore,
+  videoId: number,
+  change: Partial<Pick<VideoCountersDoc, 'status' | 'rejected'>>,
+  position: LogPosition,
+) {
+  const videos = store.collection<VideoCountersDoc>(VIDEO_COUNTERS);
+  const before = await videos.findOne({ _id: videoId });
+  if (!before) return;
+  const after = counts({ ...before, ...change });
+  if (after !== counts(before)) {
+    const sign = after ? 1 : -1;
+    await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), before.owner_id, position, {
+      $inc: { videos_count: sign, total_likes: sign * (before.likes_count ?? 0) },
+    });
+  }
+  await applyOnce(videos, videoId, position, { $set: change });
 }
 
 /**
  * A deleted member's likes go, and the videos they liked (and those videos' owners) count one like
- * less; the likes of their own videos go with them. Views stay: a count, naming nobody.
+ * less; the likes of their own videos go with them, and their counters. Views stay: a count,
+ * naming nobody. Their videos' counters stay until their erasure (a like racing the deletion is
+ * taken out then).
  */
-async function forgetLikes(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
+async function forgetLikes(store: ReadStore, memberId: string, position: LogPosition, erased: boolean) {
   const likes = store.collection<LikeDoc>(LIKES);
-  const videos = store.collection<VideoDoc>(VIDEOS);
+  const videos = store.collection<VideoCountersDoc>(VIDEO_COUNTERS);
   const given = await likes.find({ user_id: memberId }, { projection: { video_id: 1 } });
-  const liked = await videos.find(
-    { _id: { $in: given.map((l) => l.video_id) } },
-    { projection: { user_id: 1, status: 1, processing: 1 } },
-  );
-  const ownersLost = tally(liked.filter((v) => v.user_id !== memberId && isVisibleVideo(v)).map((v) => v.user_id));
-  for (const [owner, n] of ownersLost)
-    await applyOnce(
-      store.collection<UserDoc>(USERS),
-      owner,
-      position,
-      { $inc: { total_likes: -n } },
-      { guard: COUNTERS_GUARD },
-    );
-  for (const v of liked)
-    if (v.user_id !== memberId)
-      await applyOnce(videos, v._id, position, { $inc: { likes_count: -1 } }, { guard: COUNTERS_GUARD });
+  const liked = (
+    await videos.find(
+      { _id: { $in: given.map((l) => l.video_id) } },
+      { projection: { owner_id: 1, status: 1, rejected: 1 } },
+    )
+  ).filter((v) => v.owner_id !== memberId);
+  for (const [owner, n] of tally(liked.filter(counts).map((v) => v.owner_id)))
+    await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), owner, position, {
+      $inc: { total_likes: -n },
+    });
+  for (const v of liked) await applyOnce(videos, v._id, position, { $inc: { likes_count: -1 } });
   await likes.deleteMany({ user_id: memberId });
-  const own = await videos.find({ user_id: memberId }, { projection: { _id: 1 } });
+  const own = await videos.find({ owner_id: memberId }, { projection: { _id: 1 } });
   if (own.length > 0) await likes.deleteMany({ video_id: { $in: own.map((v) => v._id) } });
+  await store.collection(CREATOR_COUNTERS).deleteOne({ _id: memberId });
+  if (erased) await videos.deleteMany({ owner_id: memberId });
 }
 
 /**
- * Likes and views: the `likes` edges, the videos' `likes_count` / `views_count`, and the owners'
- * `total_likes` (likes of their visible videos: a like of a video already deleted counts on the
- * video only; deleting a video takes its likes off its owner, see the videos projector).
+ * Likes and views: the `likes` edges, each video's `likes_count` / `views_count`, and each
+ * creator's `videos_count` and `total_likes` (likes of their visible videos: a like of a video
+ * already deleted counts on the video only; deleting a video takes its likes off its owner). It
+ * follows the videos' visibility itself, from their events.
  */
 export const videoCountersProjector: Projector = {
   name: 'video-counters',
-  collections: [LIKES],
-  eventTypes: ['VideoLiked', 'VideoUnliked', 'VideoViewed', ...MEMBER_GONE_EVENTS],
-  indexes: { [LIKES]: [{ key: { video_id: 1 } }, { key: { user_id: 1, created_at: -1 } }] },
+  collections: [LIKES, VIDEO_COUNTERS, CREATOR_COUNTERS],
+  eventTypes: [
+    'VideoUploaded',
+    'VideoRejected',
+    'VideoDeleted',
+    'VideoVisibilityChanged',
+    'VideoLiked',
+    'VideoUnliked',
+    'VideoViewed',
+    ...MEMBER_GONE_EVENTS,
+  ],
+  indexes: {
+    [LIKES]: [{ key: { video_id: 1 } }, { key: { user_id: 1, created_at: -1 } }],
+    [VIDEO_COUNTERS]: [{ key: { owner_id: 1 } }],
+  },
   async project(event, store, ctx) {
     const gone = goneMember(event);
-    if (gone) return forgetLikes(store, gone, event.position);
-    const videos = store.collection<VideoDoc>(VIDEOS);
+    if (gone) return forgetLikes(store, gone, event.position, event.type === 'MemberErased');
+    const videos = store.collection<VideoCountersDoc>(VIDEO_COUNTERS);
     switch (event.type) {
+      case 'VideoUploaded': {
+        const d = event.data;
+        await applyOnce(
+          videos,
+          d.videoId,
+          event.position,
+          {
+            $set: { owner_id: d.ownerId, status: VISIBILITY_PUBLIC },
+            $setOnInsert: { rejected: false, likes_count: 0, views_count: 0 },
+          },
+          { upsert: true },
+        );
+        // a new video is visible (being processed): one more on its owner's profile
+        await applyOnce(
+          store.collection<CreatorCountersDoc>(CREATOR_COUNTERS),
+          d.ownerId,
+          event.position,
+          { $inc: { videos_count: 1 }, $setOnInsert: { total_likes: 0 } },
+          { upsert: true },
+        );
+        return;
+      }
+      case 'VideoRejected':
+        return visibilityChanged(store, event.data.videoId, { rejected: true }, event.position);
+      case 'VideoDeleted':
+        return visibilityChanged(store, event.data.videoId, { status: VISIBILITY_DELETED }, event.position);
+      case 'VideoVisibilityChanged':
+        return visibilityChanged(store, event.data.videoId, { status: event.data.status }, event.position);
       case 'VideoLiked':
       case 'VideoUnliked': {
         const { videoId, userId } = event.data;
@@ -93,35 +175,18 @@ export const videoCountersProjector: Projector = {
           );
         else await deleteOnce(likes, id, event.position);
         const step = like ? 1 : -1;
-        const video = await videos.findOne({ _id: videoId }, { projection: { user_id: 1, status: 1, processing: 1 } });
-        if (video && isVisibleVideo(video)) {
-          await applyOnce(
-            store.collection<UserDoc>(USERS),
-            video.user_id,
-            event.position,
-            { $inc: { total_likes: step } },
-            { guard: COUNTERS_GUARD },
-          );
-        }
-        if (
-          await applyOnce(videos, videoId, event.position, { $inc: { likes_count: step } }, { guard: COUNTERS_GUARD })
-        ) {
-          await pushCounters(store, ctx, videoId, true);
-        }
+        const video = await videos.findOne({ _id: videoId }, { projection: { owner_id: 1, status: 1, rejected: 1 } });
+        if (video && counts(video))
+          await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), video.owner_id, event.position, {
+            $inc: { total_likes: step },
+          });
+        if (await applyOnce(videos, videoId, event.position, { $inc: { likes_count: step } }))
+          await pushCounters(ctx, await videos.findOne({ _id: videoId }), true);
         return;
       }
       case 'VideoViewed':
-        if (
-          await applyOnce(
-            videos,
-            event.data.videoId,
-            event.position,
-            { $inc: { views_count: 1 } },
-            { guard: COUNTERS_GUARD },
-          )
-        ) {
-          await pushCounters(store, ctx, event.data.videoId, false);
-        }
+        if (await applyOnce(videos, event.data.videoId, event.position, { $inc: { views_count: 1 } }))
+          await pushCounters(ctx, await videos.findOne({ _id: event.data.videoId }), false);
         return;
       default:
         return;

@@ -1,5 +1,5 @@
-import { DEFAULT_PROFILE_PICTURE, type LogPosition } from '@evo/domain';
-import type { Doc, ReadStore } from '@evo/infra';
+import { DEFAULT_PROFILE_PICTURE } from '@evo/domain';
+import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { MEMBER_GONE_EVENTS } from '../runtime/member-gone';
@@ -29,12 +29,6 @@ export const VISIBLE_VIDEO = { status: VISIBILITY_PUBLIC, processing: { $ne: PRO
 export const isVisibleVideo = (v: Pick<VideoDoc, 'status' | 'processing'>) =>
   v.status === VISIBILITY_PUBLIC && v.processing !== PROCESSING.rejected;
 
-/**
- * Guard of this projector's writes to `users` documents (their `videos_count` and `total_likes`
- * follow the owner's visible videos).
- */
-export const VIDEOS_USER_GUARD = 'videos';
-
 /** A video as cards show it (the product entities, "Video"). */
 export interface VideoDoc extends Doc {
   _id: number;
@@ -48,9 +42,6 @@ export interface VideoDoc extends Doc {
   owner_email: string;
   user_pseudo: string;
   user_profile_picture: string;
-  likes_count: number;
-  comments_count: number;
-  views_count: number;
   /** publique, masquée or supprimée */
   status: string;
   /** en_traitement, prête or rejetée */
@@ -59,29 +50,6 @@ export interface VideoDoc extends Doc {
   poster: string | null;
   duration: number | null;
   created_at: string;
-}
-
-/**
- * A video leaves (or joins again) what members see: its owner's `videos_count` and
- * `total_likes` follow. Called BEFORE the video document itself is updated, reading the document
- * as it was: if the process dies in between, the redelivery reads the same "before" and the
- * guard skips the part already applied, so the counters never drift.
- */
-export async function videoVisibilityChanged(
-  store: ReadStore,
-  before: VideoDoc | null,
-  visibleAfter: boolean,
-  position: LogPosition,
-): Promise<void> {
-  if (!before || isVisibleVideo(before) === visibleAfter) return;
-  const sign = visibleAfter ? 1 : -1;
-  await applyOnce(
-    store.collection<UserDoc>(USERS),
-    before.user_id,
-    position,
-    { $inc: { videos_count: sign, total_likes: sign * (before.likes_count ?? 0) } },
-    { guard: VIDEOS_USER_GUARD },
-  );
 }
 
 /** What a deleted member's video keeps until their erasure is done: nothing of theirs. */
@@ -137,8 +105,6 @@ export const videosProjector: Projector = {
       }
       case 'VideoRejected': {
         const d = event.data;
-        const before = await videos.findOne({ _id: d.videoId });
-        await videoVisibilityChanged(store, before, false, event.position);
         await applyOnce(videos, d.videoId, event.position, {
           $set: { processing: PROCESSING.rejected, reject_reason: d.reason },
         });
@@ -159,28 +125,18 @@ export const videosProjector: Projector = {
       }
       case 'VideoDeleted': {
         const d = event.data;
-        const before = await videos.findOne({ _id: d.videoId });
-        await videoVisibilityChanged(store, before, false, event.position);
         await applyOnce(videos, d.videoId, event.position, { $set: { status: VISIBILITY_DELETED } });
         return;
       }
       case 'VideoVisibilityChanged': {
-        // moderation: hidden or deleted, the video leaves its owner's counts; public again, it is back
         const d = event.data;
-        const before = await videos.findOne({ _id: d.videoId });
-        await videoVisibilityChanged(
-          store,
-          before,
-          !!before && isVisibleVideo({ ...before, status: d.status }),
-          event.position,
-        );
         await applyOnce(videos, d.videoId, event.position, { $set: { status: d.status } });
         return;
       }
       case 'AccountDeleted':
         // the member's videos leave every screen at once, emptied of what was theirs; the bare
-        // documents (ids, dates) stay until MemberErased, for the timelines, likes and favourites
-        // projectors (after this one) to find which videos to take out
+        // documents (ids, owner, dates) stay until MemberErased: the timelines and favourites
+        // projectors find there which videos to take out, whether they see this event before or after
         await videos.updateMany({ user_id: event.data.userId }, { $set: ERASED_VIDEO_FIELDS });
         return;
       case 'MemberErased':
@@ -222,9 +178,6 @@ export const videosProjector: Projector = {
             },
             // processing may be recorded before a redelivered upload: never reset it
             $setOnInsert: {
-              likes_count: 0,
-              comments_count: 0,
-              views_count: 0,
               processing: PROCESSING.pending,
               reject_reason: null,
               poster: null,
@@ -233,8 +186,6 @@ export const videosProjector: Projector = {
           },
           { upsert: true },
         );
-        // a new video is visible (being processed): one more on its owner's profile
-        await applyOnce(users, d.ownerId, event.position, { $inc: { videos_count: 1 } }, { guard: VIDEOS_USER_GUARD });
         return;
       }
       default:
