@@ -45,6 +45,7 @@ import {
   COMMENT_COUNTS,
   FOLLOWS,
   FOLLOWING,
+  FOLLOW_COUNTS,
   TIMELINE_ENTRIES,
   TIMELINE_VIDEOS,
   TIMELINE_FOLLOWS,
@@ -300,10 +301,14 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
       created_at: iso(T0 + i * 1000),
       last_login_at: null,
       login_count: 0,
-      _pos_follows: nextPos(),
-      following_count: c.following,
-      followers_count: c.followers,
     });
+    if (c.following > 0 || c.followers > 0)
+      await target.put(FOLLOW_COUNTS, {
+        _id: userId(i),
+        _pos: nextPos(),
+        following_count: c.following,
+        followers_count: c.followers,
+      });
     if (c.videos > 0 || c.likes > 0)
       await target.put(CREATOR_COUNTERS, {
         _id: userId(i),

@@ -3,6 +3,7 @@
 export { ADMIN_PAGE, type AdminQueries, adminQueries } from './admin/queries';
 export { parisDay } from './analytics/days';
 export { analyticsQueries } from './analytics/queries';
+export { COMMENT_COUNTS } from './comments/comments-projector';
 export { commentsQueries } from './comments/queries';
 export { DATA_EXPORTS, type DataExportDoc, requestedDataExport } from './data-export/data-exports-projector';
 export { dataExportQueries, toDataExportView } from './data-export/queries';
@@ -34,7 +35,7 @@ export {
   routesOf,
 } from './runtime/runner';
 export { searchQueries } from './search/queries';
-export { FOLLOWING, FOLLOWS } from './social/follows-projector';
+export { FOLLOWING, FOLLOWS, FOLLOW_COUNTS } from './social/follows-projector';
 export { PAGE, type Page, socialQueries } from './social/queries';
 export {
   FANOUT_MAX_FOLLOWERS,
@@ -45,6 +46,7 @@ export {
   type TimelineEntry,
   timelineEntryId,
 } from './social/timeline-projector';
+export { CREATOR_COUNTERS, VIDEO_COUNTERS } from './social/video-counters-projector';
 export { statsAsOf } from './stats/as-of';
 export { STATS_KINDS, type StatsKind, statsMomentsExact, statsQueries, statsQueriesAsOf } from './stats/queries';
 export { mediaQueries } from './videos/queries';

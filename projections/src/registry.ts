@@ -16,7 +16,10 @@ import { analyticsProjector } from './analytics/analytics-projector';
 import { searchProjector } from './search/search-projector';
 import { dataExportsProjector } from './data-export/data-exports-projector';
 
-/** Every projector, in the order they see each event (users before what denormalises them). */
+/**
+ * Every projector. Each writes only its own collections, so their order does not matter
+ * (any-order.test.ts runs them in several).
+ */
 export const allProjectors: readonly Projector[] = [
   usersProjector,
   videosProjector,

@@ -5,6 +5,7 @@ import { COIN_WALLETS, type CoinWalletDoc } from '../ledger/wallets-projector';
 import { ADMIN_AUDIT, type AuditDoc } from './audit-projector';
 import { findByIds } from '../runtime/by-ids';
 import { CREATOR_COUNTERS, type CreatorCountersDoc } from '../social/video-counters-projector';
+import { FOLLOW_COUNTS, type FollowCountsDoc } from '../social/follows-projector';
 
 export const ADMIN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
@@ -22,6 +23,7 @@ export function adminQueries(read: ReadStore) {
   const wallets = read.collection<CoinWalletDoc>(COIN_WALLETS);
   const audit = read.collection<AuditDoc>(ADMIN_AUDIT);
   const creators = read.collection<CreatorCountersDoc>(CREATOR_COUNTERS);
+  const followCounts = read.collection<FollowCountsDoc>(FOLLOW_COUNTS);
   return {
     /**
      * Members whose email or pseudo contains `q` (case-insensitive), newest first, with their
@@ -37,10 +39,12 @@ export function adminQueries(read: ReadStore) {
         users.countDocuments(filter),
       ]);
       const ids = docs.map((u) => u._id);
-      const [balances, created] = await Promise.all([
+      const [balances, created, followed] = await Promise.all([
         findByIds(wallets, ids, { projection: { coins_balance: 1 } }),
         findByIds(creators, ids, { projection: { videos_count: 1 } }),
+        findByIds(followCounts, ids, { projection: { followers_count: 1 } }),
       ]);
+      const followersOf = new Map(followed.map((f) => [f._id, f.followers_count]));
       const balanceOf = new Map(balances.map((w) => [w._id, w.coins_balance]));
       const videosOf = new Map(created.map((c) => [c._id, c.videos_count]));
       const items = docs.map((u) => ({
@@ -52,7 +56,7 @@ export function adminQueries(read: ReadStore) {
         created_at: u.created_at,
         last_login_at: u.last_login_at ?? null,
         videos: count(videosOf.get(u._id)),
-        followers: count(u.followers_count),
+        followers: count(followersOf.get(u._id)),
         balance: balanceOf.get(u._id) ?? 0,
       }));
       return { items, total, page: page.page, limit: page.limit };

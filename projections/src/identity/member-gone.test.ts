@@ -10,6 +10,7 @@ import { USERS, type UserDoc } from './users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, COMMENT_COUNTS, type CommentDoc } from '../comments/comments-projector';
 import { CREATOR_COUNTERS, VIDEO_COUNTERS } from '../social/video-counters-projector';
+import { FOLLOW_COUNTS } from '../social/follows-projector';
 import { videoCounts } from './queries';
 
 const open = closedAfterEach<SqliteEventStore>();
@@ -71,11 +72,14 @@ describe('a deleted member leaves the read models', () => {
     const dump = JSON.stringify(await dumpReadModels(once));
     for (const needle of ['alice@test.fr', 'Bio de alice', 'Texte secret', "Clip d'alice"])
       expect(dump, needle).not.toContain(needle);
-    const bobDoc = await once.collection<UserDoc>(USERS).findOne({ _id: bob });
-    expect(bobDoc).toMatchObject({ followers_count: 0, following_count: 0 });
+    expect(await once.collection(FOLLOW_COUNTS).findOne({ _id: bob })).toMatchObject({
+      followers_count: 0,
+      following_count: 0,
+    });
     expect(await once.collection(CREATOR_COUNTERS).findOne({ _id: bob })).toMatchObject({ total_likes: 0 });
     expect(await once.collection<UserDoc>(USERS).findOne({ _id: alice })).toBeNull();
-    expect(await once.collection(CREATOR_COUNTERS).findOne({ _id: alice })).toBeNull();
+    for (const coll of [FOLLOW_COUNTS, CREATOR_COUNTERS])
+      expect(await once.collection(coll).findOne({ _id: alice }), coll).toBeNull();
     expect((await videoCounts(once, [1])).get(1)).toMatchObject({ likes_count: 0, comments_count: 2 });
     expect(await once.collection<VideoDoc>(VIDEOS).findOne({ _id: 2 })).toBeNull();
     for (const coll of [VIDEO_COUNTERS, COMMENT_COUNTS])

@@ -15,12 +15,14 @@ export interface ProjectionContext {
 }
 
 /**
- * Turns events into read-model writes. Rules that keep redelivery harmless:
- * - a collection is created (and dropped) by the projector listing it in `collections`; other
- *   projectors may update its documents, each with its own `applyOnce` guard name;
+ * Turns events into read-model writes. The rules:
+ * - one writer per document: a projector writes only the collections it lists in `collections`
+ *   (the runner hands it a store that refuses the others: own-collections.ts). What it needs of
+ *   another read model it projects itself from the events, or the query joins it; so projectors
+ *   may run in any order (projections.test.ts, "any order") and one may lag behind the others;
  * - every write is idempotent: inserts/upserts with ids taken from the event, and counter
  *   changes guarded by the document's last applied position (see `applyOnce`);
- * - at most one guarded write per document per projector per event.
+ * - at most one guarded write per document per event.
  */
 export interface Projector {
   name: string;

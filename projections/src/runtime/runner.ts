@@ -2,6 +2,7 @@ import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
 import { childLogger, type EventStore, type PushBus, type ReadStore, type SubscriptionHandle } from '@evo/infra';
 import type { Projector, ProjectionContext } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
+import { ownCollectionsOnly } from './own-collections';
 
 /** One document per projector stopped on an event it could not apply (`_id`: its name). */
 export const PROJECTION_STATUS = '_projection_status';
@@ -347,9 +348,12 @@ export class ProjectionRunner implements ProjectionProgress {
     await this.options.read.withTransaction(async (tx) => {
       // a transaction may be re-run: keep only the pushes of the run that commits
       pushes = [];
+      // each projector writes its own collections only (one writer per document)
+      const stores = new Map<Projector, ReadStore>();
+      const storeOf = (p: Projector) => stores.get(p) ?? stores.set(p, ownCollectionsOnly(tx, p)).get(p)!;
       for (const event of batch) {
         for (const projector of only ? [only] : this.projectorsOf(event))
-          await projector.project(event as RecordedAppEvent, tx, ctx);
+          await projector.project(event as RecordedAppEvent, storeOf(projector), ctx);
       }
       if (checkpoint && !only)
         await writeCheckpoint(tx, last, { eventId: lastEvent.id, fingerprint: this.options.fingerprint });

@@ -9,8 +9,8 @@ import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 export const FOLLOWS = 'follows';
 /** one document per follower: the ids they follow, in follow order (feeds and suggestions read it in one go) */
 export const FOLLOWING = 'following';
-/** guard of this projector's writes to `users` (followers_count, following_count) */
-export const FOLLOWS_USER_GUARD = 'follows';
+/** one document per member with a follow either way: how many follow them, how many they follow */
+export const FOLLOW_COUNTS = 'follow_counts';
 
 /**
  * One follower → followee edge. Read by _id ("does X follow Y", the hubs a member follows) and by
@@ -22,6 +22,13 @@ export interface FollowDoc extends Doc {
   _id: string;
   follower_id: string;
   followee_id: string;
+}
+
+export interface FollowCountsDoc extends Doc {
+  /** the member's id */
+  _id: string;
+  followers_count: number;
+  following_count: number;
 }
 
 /** Whom one member follows, oldest follow first. */
@@ -38,7 +45,7 @@ export interface FollowingDoc extends Doc {
  */
 async function forgetFollows(store: ReadStore, memberId: string, position: LogPosition): Promise<void> {
   const follows = store.collection<FollowDoc>(FOLLOWS);
-  const users = store.collection<UserDoc>(USERS);
+  const counts = store.collection<FollowCountsDoc>(FOLLOW_COUNTS);
   const following = store.collection<FollowingDoc>(FOLLOWING);
   const followed = await follows.find({ follower_id: memberId });
   const followers = await follows.find({ followee_id: memberId });
@@ -51,12 +58,13 @@ async function forgetFollows(store: ReadStore, memberId: string, position: LogPo
   };
   for (const f of followed) if (f.followee_id !== memberId) change(f.followee_id).followers_count--;
   for (const f of followers) if (f.follower_id !== memberId) change(f.follower_id).following_count--;
-  for (const [id, inc] of changes) await applyOnce(users, id, position, { $inc: inc }, { guard: FOLLOWS_USER_GUARD });
+  for (const [id, inc] of changes) await applyOnce(counts, id, position, { $inc: inc });
   for (const f of followers)
     if (f.follower_id !== memberId) await applyOnce(following, f.follower_id, position, { $pull: { ids: memberId } });
   await follows.deleteMany({ follower_id: memberId });
   await follows.deleteMany({ followee_id: memberId });
   await following.deleteOne({ _id: memberId });
+  await counts.deleteOne({ _id: memberId });
 }
 
 export const followEdgeId = (followerId: string, followeeId: string) => `${followerId}:${followeeId}`;
@@ -64,13 +72,13 @@ export const followEdgeId = (followerId: string, followeeId: string) => `${follo
 /**
  * The follow graph: `follows` edges (one per follow, found by _id or by followee),
  * `following` lists (a member's followees in one document: reading 2,000 edges costs 2,000
- * documents, reading the list costs one) and the `followers_count` / `following_count` counters
- * of `users` documents.
+ * documents, reading the list costs one) and each member's `followers_count` / `following_count`
+ * (`follow_counts`).
  * Pushes 'follow:new' { followerPseudo } to the followed member's room.
  */
 export const followsProjector: Projector = {
   name: 'follows',
-  collections: [FOLLOWS, FOLLOWING],
+  collections: [FOLLOWS, FOLLOWING, FOLLOW_COUNTS],
   eventTypes: ['UserFollowed', 'UserUnfollowed', ...MEMBER_GONE_EVENTS],
   indexes: {
     [FOLLOWS]: [{ key: { followee_id: 1 } }, { key: { follower_id: 1 } }],
@@ -81,7 +89,7 @@ export const followsProjector: Projector = {
     if (event.type !== 'UserFollowed' && event.type !== 'UserUnfollowed') return;
     const { followerId, followeeId } = event.data;
     const follows = store.collection<FollowDoc>(FOLLOWS);
-    const users = store.collection<UserDoc>(USERS);
+    const counts = store.collection<FollowCountsDoc>(FOLLOW_COUNTS);
     const id = followEdgeId(followerId, followeeId);
     const follow = event.type === 'UserFollowed';
     const following = store.collection<FollowingDoc>(FOLLOWING);
@@ -100,21 +108,24 @@ export const followsProjector: Projector = {
     }
     const step = follow ? 1 : -1;
     await applyOnce(
-      users,
+      counts,
       followerId,
       event.position,
-      { $inc: { following_count: step } },
-      { guard: FOLLOWS_USER_GUARD },
+      { $inc: { following_count: step }, $setOnInsert: { followers_count: 0 } },
+      { upsert: true },
     );
     const counted = await applyOnce(
-      users,
+      counts,
       followeeId,
       event.position,
-      { $inc: { followers_count: step } },
-      { guard: FOLLOWS_USER_GUARD },
+      { $inc: { followers_count: step }, $setOnInsert: { following_count: 0 } },
+      { upsert: true },
     );
     if (follow && counted && ctx.live) {
-      const follower = await users.findOne({ _id: followerId }, { projection: { pseudo: 1 } });
+      // only to shape the push (never a write): the follower's pseudo
+      const follower = await store
+        .collection<UserDoc>(USERS)
+        .findOne({ _id: followerId }, { projection: { pseudo: 1 } });
       ctx.push(`user:${followeeId}`, 'follow:new', { followerPseudo: follower?.pseudo ?? '' });
     }
   },

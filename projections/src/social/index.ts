@@ -10,10 +10,7 @@ export * from './favorites-projector';
 export * from './timeline-projector';
 export * from './queries';
 
-/**
- * The social slice's projectors; they read `users` and `videos`, so they come after them (the
- * timeline reads only its own collections: it may run anywhere).
- */
+/** The social slice's projectors (each writes its own collections only: any order). */
 export const socialProjectors: readonly Projector[] = [
   followsProjector,
   timelineProjector,

@@ -5,7 +5,15 @@ import { findByIds } from '../runtime/by-ids';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { publicVideo, videoCounts, type VideoCounts } from '../identity/queries';
 import { VIDEOS, VISIBLE_VIDEO, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
-import { FOLLOWING, FOLLOWS, followEdgeId, type FollowDoc, type FollowingDoc } from './follows-projector';
+import {
+  FOLLOWING,
+  FOLLOWS,
+  FOLLOW_COUNTS,
+  followEdgeId,
+  type FollowCountsDoc,
+  type FollowDoc,
+  type FollowingDoc,
+} from './follows-projector';
 import {
   CREATOR_COUNTERS,
   LIKES,
@@ -74,6 +82,7 @@ export function socialQueries(read: ReadStore) {
   const timelineFollows = read.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
   const creators = read.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
   const creatorCounters = read.collection<CreatorCountersDoc>(CREATOR_COUNTERS);
+  const followCounts = read.collection<FollowCountsDoc>(FOLLOW_COUNTS);
   const videoCounters = read.collection<VideoCountersDoc>(VIDEO_COUNTERS);
 
   /** ids of the members `userId` follows, most recently followed first */
@@ -166,14 +175,15 @@ export function socialQueries(read: ReadStore) {
     },
 
     async stats(userId: string): Promise<UserStats | null> {
-      const [u, c] = await Promise.all([
-        users.findOne({ _id: userId }, { projection: { following_count: 1, followers_count: 1 } }),
+      const [u, f, c] = await Promise.all([
+        users.findOne({ _id: userId }, { projection: { _id: 1 } }),
+        followCounts.findOne({ _id: userId }),
         creatorCounters.findOne({ _id: userId }, { projection: { total_likes: 1 } }),
       ]);
       if (!u) return null;
       return {
-        following: count(u.following_count),
-        followers: count(u.followers_count),
+        following: count(f?.following_count),
+        followers: count(f?.followers_count),
         total_likes: count(c?.total_likes),
       };
     },
@@ -182,17 +192,19 @@ export function socialQueries(read: ReadStore) {
     async friends(userId: string): Promise<FriendEntry[]> {
       const ids = await followingIds(userId);
       if (ids.length === 0) return [];
-      const [members, c] = await Promise.all([
-        findByIds(users, ids, { projection: { pseudo: 1, email: 1, bio: 1, profile_picture: 1, followers_count: 1 } }),
+      const [members, f, c] = await Promise.all([
+        findByIds(users, ids, { projection: { pseudo: 1, email: 1, bio: 1, profile_picture: 1 } }),
+        findByIds(followCounts, ids, { projection: { followers_count: 1 } }),
         findByIds(creatorCounters, ids, { projection: { videos_count: 1, total_likes: 1 } }),
       ]);
+      const followers = new Map(f.map((x) => [x._id, x.followers_count]));
       const created = new Map(c.map((x) => [x._id, x]));
       return members.map((u) => ({
         pseudo: u.pseudo,
         email: u.email,
         bio: u.bio,
         profile_picture: u.profile_picture,
-        followers: count(u.followers_count),
+        followers: count(followers.get(u._id)),
         videos_count: count(created.get(u._id)?.videos_count),
         likes: count(created.get(u._id)?.total_likes),
       }));

@@ -21,7 +21,14 @@ import { writeScriptedHistory } from '../testing/scripted-history';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { USERS, type UserDoc } from '../identity/users-projector';
 import { VIDEOS, isVisibleVideo, type VideoDoc } from '../videos/videos-projector';
-import { FOLLOWING, FOLLOWS, type FollowDoc, type FollowingDoc } from './follows-projector';
+import {
+  FOLLOWING,
+  FOLLOWS,
+  FOLLOW_COUNTS,
+  type FollowCountsDoc,
+  type FollowDoc,
+  type FollowingDoc,
+} from './follows-projector';
 import { CREATOR_COUNTERS, LIKES, type CreatorCountersDoc, type LikeDoc } from './video-counters-projector';
 import { videoCounts } from '../identity/queries';
 import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
@@ -156,6 +163,9 @@ describe('social projections', () => {
     );
     const likesOf = (id: number) => counts.get(id)?.likes_count ?? 0;
     for (const v of videos) expect(likesOf(v.id)).toBe(likes.filter((l) => l.video_id === v.id).length);
+    const followCounts = new Map(
+      (await read.collection<FollowCountsDoc>(FOLLOW_COUNTS).find({})).map((c) => [c._id, c]),
+    );
     const creators = new Map(
       (await read.collection<CreatorCountersDoc>(CREATOR_COUNTERS).find({})).map((c) => [c._id, c]),
     );
@@ -170,8 +180,8 @@ describe('social projections', () => {
     expect(lists.reduce((s, l) => s + l.ids.length, 0)).toBe(follows.length);
     for (const u of users) {
       const visible = videos.filter((v) => v.user_id === u._id && isVisibleVideo(v));
-      expect(u.followers_count ?? 0).toBe(follows.filter((f) => f.followee_id === u._id).length);
-      expect(u.following_count ?? 0).toBe(follows.filter((f) => f.follower_id === u._id).length);
+      expect(followCounts.get(u._id)?.followers_count ?? 0).toBe(follows.filter((f) => f.followee_id === u._id).length);
+      expect(followCounts.get(u._id)?.following_count ?? 0).toBe(follows.filter((f) => f.follower_id === u._id).length);
       expect(creators.get(u._id)?.videos_count ?? 0).toBe(visible.length);
       expect(creators.get(u._id)?.total_likes ?? 0).toBe(visible.reduce((s, v) => s + likesOf(v.id), 0));
     }
@@ -350,10 +360,10 @@ describe('social projections', () => {
     // 9 videos by _id and their 9 counters (the flags find no like nor favourite, the comment
     // counts no comment)
     expect(await cost(() => q.friendsFeed(ids[0], { page: 1, limit: PAGE.defaultLimit }))).toBe(0 + 9 + 9 + 9);
-    // the following list; the 3 members and their creator counters
-    expect(await cost(() => q.friends(ids[0]))).toBeLessThanOrEqual(1 + 3 * 2);
-    // the member, their creator counters
-    expect(await cost(() => q.stats(ids[0]))).toBe(2);
+    // the following list; the 3 members, their follow counts and their creator counters
+    expect(await cost(() => q.friends(ids[0]))).toBeLessThanOrEqual(1 + 3 * 3);
+    // the member, their follow counts, their creator counters
+    expect(await cost(() => q.stats(ids[0]))).toBe(3);
     expect(await cost(() => q.isFollowing(ids[0], ids[1]))).toBeLessThanOrEqual(1);
     // one batch of 20 members (newest first) of the 30, their creator counters and the member's
     // edges to them; then 3 videos for each of 5, and their counters

@@ -255,7 +255,7 @@ function coinCounters(postings: Parameters<typeof netChanges>[0]): Partial<Recor
 
 /**
  * A video changes category (rejected, deleted, hidden, public again): the counters and its owner's
- * public videos follow. Like `videoVisibilityChanged`, the counters are written BEFORE the video's
+ * public videos follow. As in the video-counters projector, the counters are written BEFORE the video's
  * own document, from the document as it was, so a redelivery after a crash in between recomputes
  * the same change and the guards skip what was applied.
  */

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { DomainEvent, RecordedAppEvent } from '@evo/domain';
+import { SqliteEventStore, SqliteReadStore, toNewEvents, type EventStore } from '@evo/infra';
+import { allProjectors } from './registry';
+import type { Projector } from './runtime/projector';
+import { ProjectionRunner, CATCHING_UP } from './runtime/runner';
+import { ForeignWriteError, ownCollectionsOnly } from './runtime/own-collections';
+import { dumpReadModels } from './testing/read-model-dump';
+import { writeScriptedHistory } from './testing/scripted-history';
+import { closedAfterEach, minuteApartContexts } from './testing/test-lifecycle';
+import { USERS } from './identity/users-projector';
+
+const open = closedAfterEach<{ close(): Promise<void> }>();
+
+/** The registry's order, reversed, and shuffled (fixed seeds: a failure names its order). */
+const ORDERS: Array<[string, readonly Projector[]]> = [
+  ['the registry', allProjectors],
+  ['reversed', [...allProjectors].reverse()],
+  ...[7, 33, 2026].map((seed): [string, readonly Projector[]] => [
+    `shuffled (seed ${seed})`,
+    fc.sample(
+      fc.shuffledSubarray([...allProjectors], { minLength: allProjectors.length, maxLength: allProjectors.length }),
+      { numRuns: 1, seed },
+    )[0],
+  ]),
+];
+
+/**
+ * The scripted history, then what changes documents others copied: a member updates their
+ * profile, another deletes their account (their erasure follows).
+ */
+async function history(): Promise<EventStore> {
+  const events = new SqliteEventStore(':memory:');
+  open.push(events);
+  const { userIds } = await writeScriptedHistory(events, 5);
+  const ctx = minuteApartContexts(Date.UTC(2026, 6, 1, 8));
+  const append = (stream: string, e: DomainEvent, actor: string) =>
+    events.append(stream, toNewEvents([e], stream, ctx(actor)), 'any');
+  const [painter, leaver] = [userIds[1], userIds[3]];
+  await append(
+    `user-${painter}`,
+    { type: 'ProfileUpdated', data: { userId: painter, bio: 'Nouvelle bio', profilePicture: 'nouvelle.png' } },
+    painter,
+  );
+  await append(`user-${leaver}`, { type: 'AccountDeleted', data: { userId: leaver } }, leaver);
+  await append(`user-${leaver}`, { type: 'MemberErased', data: { userId: leaver, files: 0 } }, leaver);
+  return events;
+}
+
+async function logOf(events: EventStore): Promise<RecordedAppEvent[]> {
+  const out: RecordedAppEvent[] = [];
+  for await (const batch of events.readAll(undefined, 200)) out.push(...(batch as RecordedAppEvent[]));
+  return out;
+}
+
+/** The log through the runner, each event to its projectors in `order`. */
+async function eventByEvent(events: EventStore, order: readonly Projector[]) {
+  const read = SqliteReadStore.temporary();
+  open.push(read);
+  await new ProjectionRunner({ events, read, projectors: order, batchSize: 50 }).load();
+  return dumpReadModels(read);
+}
+
+/** Each projector over the whole log, then the next: as if each ran in a process of its own. */
+async function projectorByProjector(log: readonly RecordedAppEvent[], order: readonly Projector[]) {
+  const read = SqliteReadStore.temporary();
+  open.push(read);
+  for (const p of order) {
+    const types = new Set<string>(p.eventTypes);
+    const store = ownCollectionsOnly(read, p);
+    for (const e of log) if (types.has(e.type)) await p.project(e, store, CATCHING_UP);
+  }
+  return dumpReadModels(read);
+}
+
+/**
+ * Documents that copy, when projected, what another projector's documents hold (of earlier
+ * events: a pseudo, a picture, a title). Event by event, in any order, they come out the same; a
+ * projector run on its own ahead of (or behind) the others copies what those hold then. A
+ * query-time join, or their own copy from the events, would take them off this list.
+ */
+const COPIES_OF_OTHERS: Record<string, string> = {
+  videos: "the owner's pseudo, email and picture (users)",
+  comments: "the author's pseudo, email and picture (users)",
+  notifications: "the sender's pseudo and email (users)",
+  mailboxes: "both members' pseudos, emails and pictures (users)",
+  conversations: "the other member's pseudo, email and picture (users)",
+  gifts_received: "the sender's pseudo (users)",
+  admin_audit: "the administrator's email (users)",
+  moderation_decisions: "the member's and administrator's pseudos (users), the video's title (videos)",
+  reports: "the reporter's pseudo (users), the video's title and author (videos)",
+  favorites: 'which videos a deleted member owned (videos)',
+};
+
+type Dump = Record<string, unknown[]>;
+
+/** The same documents in the same collections (but `left out`); a difference names its collections first. */
+function expectSame(actual: Dump, reference: Dump, order: string, leftOut: readonly string[] = []) {
+  const names = [...new Set([...Object.keys(actual), ...Object.keys(reference)])].filter((n) => !leftOut.includes(n));
+  const differing = names.filter((n) => JSON.stringify(actual[n]) !== JSON.stringify(reference[n]));
+  expect(differing, `${order}: collections that differ`).toEqual([]);
+  for (const n of names) expect(actual[n], `${order}: ${n}`).toEqual(reference[n]);
+}
+
+describe('projectors in any order', () => {
+  it('own their collections: a write to another projector’s collection is refused', async () => {
+    const read = SqliteReadStore.temporary();
+    open.push(read);
+    const store = ownCollectionsOnly(read, { name: 'intrus', collections: ['mine'] });
+    await store.collection('mine').insertOne({ _id: 1 });
+    await expect(store.collection(USERS).updateOne({ _id: 'x' }, { $set: { a: 1 } })).rejects.toThrow(
+      ForeignWriteError,
+    );
+    await expect(store.collection(USERS).deleteMany({})).rejects.toThrow(/« intrus » écrit dans « users »/);
+    expect(await store.collection(USERS).countDocuments()).toBe(0);
+    // each collection has one projector
+    const owners = allProjectors.flatMap((p) => p.collections);
+    expect(owners.length).toBe(new Set(owners).size);
+  });
+
+  it('give the same read models, document by document, event by event in any order', async () => {
+    const events = await history();
+    const reference = await eventByEvent(events, allProjectors);
+    expect(Object.keys(reference)).toEqual(
+      expect.arrayContaining(['video_counters', 'creator_counters', 'comment_counts', 'follow_counts']),
+    );
+    for (const [name, order] of ORDERS.slice(1)) expectSame(await eventByEvent(events, order), reference, name);
+  });
+
+  it('give the same read models, document by document, one projector after another in any order (but copies of others’ documents)', async () => {
+    const events = await history();
+    const reference = await eventByEvent(events, allProjectors);
+    const log = await logOf(events);
+    const leftOut = Object.keys(COPIES_OF_OTHERS);
+    // what is compared: the counters, the follow graph, members, coins, stats, analytics, search…
+    expect(Object.keys(reference).filter((n) => !leftOut.includes(n))).toEqual(
+      expect.arrayContaining([
+        'users',
+        'likes',
+        'video_counters',
+        'creator_counters',
+        'comment_counts',
+        'follows',
+        'following',
+        'follow_counts',
+        'coin_wallets',
+        'stats',
+      ]),
+    );
+    for (const [name, order] of ORDERS) expectSame(await projectorByProjector(log, order), reference, name, leftOut);
+  });
+});
