@@ -1,6 +1,5 @@
 import { useSearchParams } from 'react-router-dom';
-import { errorMessage } from '../api/http';
-import { FormError } from '../shell/ui/FormError';
+import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import type { AuditItem } from './api';
 import { formatDateTime, formatNumber } from './format';
@@ -65,38 +64,29 @@ export default function AuditScreen() {
 
   const goTo = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
 
-  let content;
-  if (audit.error && !data) {
-    content = <FormError message={LOAD_FAILED} detail={errorMessage(audit.error)} />;
-  } else if (!data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else {
-    // a page past the end (an old link) keeps its pagination: the way back
-    const pagination =
-      data.items.length > 0 || page > 1 ? (
-        <Pagination
-          page={page}
-          total={data.total}
-          limit={data.limit || PAGE_SIZE}
-          onPage={goTo}
-          label="Pages du journal"
-        />
-      ) : null;
-    content = (
-      <>
-        {data.items.length === 0 ? (
-          <p className="admin-empty">{EMPTY}</p>
-        ) : (
-          <AuditTable items={data.items} busy={audit.loading} />
-        )}
-        {pagination}
-      </>
-    );
-  }
+  const content = (
+    <QueryState query={audit} failed={LOAD_FAILED} detail>
+      {(data) => (
+        <>
+          {data.items.length === 0 ? (
+            <p className="load-state load-state--empty">{EMPTY}</p>
+          ) : (
+            <AuditTable items={data.items} busy={audit.isFetching} />
+          )}
+          {/* a page past the end (an old link) keeps its pagination: the way back */}
+          {data.items.length > 0 || page > 1 ? (
+            <Pagination
+              page={page}
+              total={data.total}
+              limit={data.limit || PAGE_SIZE}
+              onPage={goTo}
+              label="Pages du journal"
+            />
+          ) : null}
+        </>
+      )}
+    </QueryState>
+  );
 
   return (
     <AdminPage
@@ -108,7 +98,12 @@ export default function AuditScreen() {
           : 'Les actions des administrateurs, les plus récentes d’abord.'
       }
       actions={
-        <button type="button" className="btn btn--secondary btn--small" onClick={audit.reload} disabled={audit.loading}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--small"
+          onClick={() => void audit.refetch()}
+          disabled={audit.isFetching}
+        >
           Recharger
         </button>
       }

@@ -20,6 +20,9 @@ import {
   type GiftOverride,
 } from './giftCatalog';
 import { useAdminGifts } from './hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { adminRoutes } from '@evo/contracts';
+import { updateRoute } from '../api/queries';
 
 const TITLE = 'Gestion des cadeaux';
 const LOCAL_MODE = 'Mode local (sans BDD)';
@@ -47,6 +50,8 @@ export default function GiftsScreen() {
   const toast = useToast();
   const confirm = useConfirm();
   const server = useAdminGifts();
+  const client = useQueryClient();
+  const setGifts = (update: (list: AdminGift[]) => AdminGift[]) => updateRoute(client, adminRoutes.gifts, {}, update);
   const [local, setLocal] = useState(true);
   const [override, setOverride] = useState<GiftOverride>(() => readOverride());
   const [search, setSearch] = useState('');
@@ -72,7 +77,7 @@ export default function GiftsScreen() {
     try {
       await run();
       toast.success(done);
-      server.reload();
+      void server.refetch();
       return true;
     } catch (err) {
       console.error(`Cadeaux : ${method} refusé`, err);
@@ -94,7 +99,7 @@ export default function GiftsScreen() {
       'POST',
       async () => {
         const gift = await createGift(input);
-        server.setData((list) => [...list.filter((g) => g.id !== gift.id), gift]);
+        setGifts((list) => [...list.filter((g) => g.id !== gift.id), gift]);
       },
       `Cadeau « ${input.name} » ajouté.`,
     );
@@ -111,7 +116,7 @@ export default function GiftsScreen() {
       'PUT',
       async () => {
         const saved = await updateGift(gift.id, input);
-        if (saved) server.setData((list) => list.map((g) => (g.id === saved.id ? saved : g)));
+        if (saved) setGifts((list) => list.map((g) => (g.id === saved.id ? saved : g)));
       },
       `Cadeau « ${input.name} » modifié.`,
     );
@@ -131,7 +136,7 @@ export default function GiftsScreen() {
       'DELETE',
       async () => {
         await deleteGift(gift.id);
-        server.setData((list) => list.filter((g) => g.id !== gift.id));
+        setGifts((list) => list.filter((g) => g.id !== gift.id));
       },
       `Cadeau « ${gift.name} » supprimé.`,
     );
@@ -158,7 +163,7 @@ export default function GiftsScreen() {
         {loadError(errorText(server.error))}
       </li>
     );
-  } else if (!server.data && server.loading) {
+  } else if (!server.data && server.isFetching) {
     grid = (
       <li className="loading" role="status">
         Chargement...
@@ -176,8 +181,8 @@ export default function GiftsScreen() {
           <button
             type="button"
             className="btn btn--secondary btn--small"
-            onClick={server.reload}
-            disabled={server.loading}
+            onClick={() => void server.refetch()}
+            disabled={server.isFetching}
           >
             Recharger
           </button>
@@ -236,7 +241,7 @@ export default function GiftsScreen() {
         </p>
       </div>
 
-      <ul className="gift-grid" aria-label="Cadeaux du catalogue" aria-busy={server.loading}>
+      <ul className="gift-grid" aria-label="Cadeaux du catalogue" aria-busy={server.isFetching}>
         {grid}
         {shown.map((gift) => (
           <li key={gift.id}>

@@ -1,6 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { errorMessage } from '../api/http';
-import { FormError } from '../shell/ui/FormError';
+import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import type { LedgerAudit } from './api';
 import { AsOfPicker } from './AsOfPicker';
@@ -27,96 +26,89 @@ export default function LedgerAuditScreen() {
   useConsoleError(audit.error, "Chargement de l'audit des coins impossible");
   const data = audit.data;
 
-  let content;
-  if (audit.error && !data) {
-    content = <FormError message={LOAD_FAILED} detail={errorMessage(audit.error)} />;
-  } else if (!data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else {
-    content = (
-      <>
-        <StatGrid
-          label="Soldes du membre"
-          items={[
-            { label: 'Solde', value: formatCoins(data.coins_balance) },
-            { label: 'Cadeaux non récupérés', value: formatCoins(data.gifts_unclaimed) },
-            { label: 'Mouvements', value: formatNumber(data.entries.length) },
-            {
-              label: 'Soldes',
-              value: data.consistent ? (
-                <>
-                  Cohérents <CheckCircleIcon size={20} className="status-icon status-icon--ok" />
-                </>
-              ) : (
-                <>
-                  Incohérents <WarningIcon size={20} className="status-icon status-icon--ko" />
-                </>
-              ),
-              detail: data.consistent
-                ? 'Les soldes annoncés par chaque événement sont les soldes recalculés.'
-                : 'Un événement annonce un solde différent du solde recalculé.',
-            },
-          ]}
-        />
-        {data.entries.length === 0 ? (
-          <p className="admin-empty">{NO_ENTRY}</p>
-        ) : (
-          <TableScroll label="Mouvements de coins du membre">
-            <table className="admin-table admin-table--ledger">
-              <caption className="sr-only">
-                Mouvements, du plus ancien au plus récent, avec le solde après chacun
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Opération</th>
-                  <th scope="col">Compte</th>
-                  <th scope="col" className="num">
-                    Mouvement
-                  </th>
-                  <th scope="col" className="num">
-                    Solde après
-                  </th>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Acteur</th>
-                  <th scope="col">Événement</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.entries.map((entry) => (
-                  <tr key={`${entry.event_id}:${entry.account}:${entry.debit}:${entry.credit}`}>
-                    <td>{formatDateTime(entry.at)}</td>
-                    <td>{typeLabel(entry.type)}</td>
-                    <td>{accountLabel(entry.account)}</td>
-                    <td className={entry.delta < 0 ? 'num amount amount--out' : 'num amount amount--in'}>
-                      {formatSigned(entry.delta)}
-                    </td>
-                    <td className="num">
-                      <strong>{formatNumber(entry.balance_after)}</strong>
-                    </td>
-                    <td>n° {entry.tx_id}</td>
-                    <td className="admin-table__mono">
-                      <Actor actor={entry.actor} member={data.user} />
-                    </td>
-                    <td>
-                      <span title={`${entry.event_type} · ${entry.event_id}`}>
-                        {ledgerEventLabel(entry.event_type)}
-                      </span>
-                      <span className="admin-table__sub">{logReference(entry.position)}</span>
-                    </td>
+  const content = (
+    <QueryState query={audit} failed={LOAD_FAILED} detail>
+      {(data) => (
+        <>
+          <StatGrid
+            label="Soldes du membre"
+            items={[
+              { label: 'Solde', value: formatCoins(data.coins_balance) },
+              { label: 'Cadeaux non récupérés', value: formatCoins(data.gifts_unclaimed) },
+              { label: 'Mouvements', value: formatNumber(data.entries.length) },
+              {
+                label: 'Soldes',
+                value: data.consistent ? (
+                  <>
+                    Cohérents <CheckCircleIcon size={20} className="status-icon status-icon--ok" />
+                  </>
+                ) : (
+                  <>
+                    Incohérents <WarningIcon size={20} className="status-icon status-icon--ko" />
+                  </>
+                ),
+                detail: data.consistent
+                  ? 'Les soldes annoncés par chaque événement sont les soldes recalculés.'
+                  : 'Un événement annonce un solde différent du solde recalculé.',
+              },
+            ]}
+          />
+          {data.entries.length === 0 ? (
+            <p className="admin-empty">{NO_ENTRY}</p>
+          ) : (
+            <TableScroll label="Mouvements de coins du membre">
+              <table className="admin-table admin-table--ledger">
+                <caption className="sr-only">
+                  Mouvements, du plus ancien au plus récent, avec le solde après chacun
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Opération</th>
+                    <th scope="col">Compte</th>
+                    <th scope="col" className="num">
+                      Mouvement
+                    </th>
+                    <th scope="col" className="num">
+                      Solde après
+                    </th>
+                    <th scope="col">Transaction</th>
+                    <th scope="col">Acteur</th>
+                    <th scope="col">Événement</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-      </>
-    );
-  }
+                </thead>
+                <tbody>
+                  {data.entries.map((entry) => (
+                    <tr key={`${entry.event_id}:${entry.account}:${entry.debit}:${entry.credit}`}>
+                      <td>{formatDateTime(entry.at)}</td>
+                      <td>{typeLabel(entry.type)}</td>
+                      <td>{accountLabel(entry.account)}</td>
+                      <td className={entry.delta < 0 ? 'num amount amount--out' : 'num amount amount--in'}>
+                        {formatSigned(entry.delta)}
+                      </td>
+                      <td className="num">
+                        <strong>{formatNumber(entry.balance_after)}</strong>
+                      </td>
+                      <td>n° {entry.tx_id}</td>
+                      <td className="admin-table__mono">
+                        <Actor actor={entry.actor} member={data.user} />
+                      </td>
+                      <td>
+                        <span title={`${entry.event_type} · ${entry.event_id}`}>
+                          {ledgerEventLabel(entry.event_type)}
+                        </span>
+                        <span className="admin-table__sub">{logReference(entry.position)}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+        </>
+      )}
+    </QueryState>
+  );
 
   const who = data?.user.pseudo ? `@${data.user.pseudo} · ${data.user.email}` : email;
   return (

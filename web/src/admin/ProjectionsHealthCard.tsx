@@ -1,10 +1,11 @@
-import { useEffect, useId, useState } from 'react';
-import type { StoppedProjectionView } from '@evo/contracts';
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { adminRoutes, type StoppedProjectionView } from '@evo/contracts';
 import { errorMessage } from '../api/http';
-import { useLoad } from '../api/useLoad';
+import { routeQuery } from '../api/queries';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
-import { fetchProjectionsHealth, resumeProjection } from './api';
+import { resumeProjection } from './api';
 import { formatDateTime } from './format';
 import { CheckCircleIcon, DatabaseIcon, WarningIcon } from '../shell/ui/icons';
 
@@ -20,11 +21,9 @@ const POLL_MS = 10_000;
  */
 export function ProjectionsHealthCard() {
   const id = useId();
-  const { data, error, loading, reload } = useLoad('projections-health', fetchProjectionsHealth);
-  useEffect(() => {
-    const timer = window.setInterval(reload, POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [reload]);
+  const health = useQuery({ ...routeQuery(adminRoutes.projectionsStatus, {}), refetchInterval: POLL_MS });
+  const { data, error, isFetching: loading } = health;
+  const reload = () => void health.refetch();
 
   return (
     <article className="tool-card card" aria-labelledby={`${id}-title`}>
@@ -37,7 +36,7 @@ export function ProjectionsHealthCard() {
         fois sur le même événement est arrêtée là ; les autres continuent. Corrige la cause, puis reprends-la.
       </p>
       {!data && loading ? <p className="projections-state projections-state--idle">Chargement…</p> : null}
-      {!data && error !== undefined ? (
+      {!data && error ? (
         <p className="alert alert--danger" role="alert">
           État des projections indisponible. {errorMessage(error) ?? ''}
         </p>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useLoad } from '../api/useLoad';
+import { socialRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 import { mediaUrl } from '../videos/types';
-import { fetchReportedVideo } from './api';
 
 const GONE = 'Vidéo indisponible : elle a été supprimée par son auteur ou son fichier est introuvable.';
 const LOADING = 'Chargement de la vidéo...';
@@ -12,7 +12,8 @@ const LOADING = 'Chargement de la vidéo...';
  * administrator hidden and moderated videos too.
  */
 export function ReportVideoPreview({ videoId, title }: { videoId: number; title: string }) {
-  const video = useLoad(`admin:report-video:${videoId}`, (signal) => fetchReportedVideo(videoId, signal));
+  // GET /api/videos/:id as an administrator reads it: hidden and moderated videos included
+  const video = useRouteQuery(socialRoutes.video, { id: videoId });
   const [broken, setBroken] = useState(false);
   const src = mediaUrl(video.data?.file_path);
   if (video.error || broken || (video.data && !src)) {

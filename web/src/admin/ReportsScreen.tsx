@@ -1,6 +1,7 @@
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { useConsoleError, useReports } from './hooks';
 import { ReportCard } from './ReportCard';
+import { QueryState } from '../shell/ui/QueryState';
 
 const TITLE = 'Signalements à traiter';
 const EMPTY = "Aucun signalement pour l'instant";
@@ -11,28 +12,20 @@ export default function ReportsScreen() {
   useConsoleError(reports.error, 'Chargement des signalements impossible');
 
   const pending = reports.data?.filter((r) => r.status !== 'ferme').length ?? 0;
-  let content;
-  if (reports.data) {
-    content =
-      reports.data.length === 0 ? (
-        <p className="admin-empty">{EMPTY}</p>
-      ) : (
-        <ul className="reports" aria-busy={reports.loading}>
-          {reports.data.map((report) => (
+  const content = (
+    <QueryState query={reports} empty={EMPTY}>
+      {(list) => (
+        <ul className="reports" aria-busy={reports.isFetching}>
+          {list.map((report) => (
             // keyed on the fields the card copies into its selectors, so a reload resets them
             <li key={`${report.id}:${report.status}:${report.admin_response ?? ''}`}>
-              <ReportCard report={report} onChanged={reports.reload} />
+              <ReportCard report={report} onChanged={() => void reports.refetch()} />
             </li>
           ))}
         </ul>
-      );
-  } else if (reports.loading) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
+      )}
+    </QueryState>
+  );
 
   return (
     <AdminPage
@@ -47,8 +40,8 @@ export default function ReportsScreen() {
         <button
           type="button"
           className="btn btn--secondary btn--small"
-          onClick={reports.reload}
-          disabled={reports.loading}
+          onClick={() => void reports.refetch()}
+          disabled={reports.isFetching}
         >
           Recharger
         </button>

@@ -5,6 +5,7 @@ import type { AdminTransaction } from './api';
 import { auditPath, methodLabel, typeLabel } from './coinLabels';
 import { formatDateTime, formatSigned } from './format';
 import { useAdminTransactions, useConsoleError } from './hooks';
+import { QueryState } from '../shell/ui/QueryState';
 import { TableScroll } from './TableScroll';
 
 const TITLE = 'Transactions';
@@ -30,12 +31,9 @@ export default function TransactionsScreen() {
     [transactions.data, filter],
   );
 
-  let content;
-  if (transactions.data) {
-    content =
-      shown.length === 0 ? (
-        <p className="admin-empty">{EMPTY}</p>
-      ) : (
+  const content = (
+    <QueryState query={transactions} empty={EMPTY} isEmpty={() => shown.length === 0}>
+      {() => (
         <TableScroll label="Transactions de coins">
           <table className="admin-table">
             <thead>
@@ -77,14 +75,9 @@ export default function TransactionsScreen() {
             </tbody>
           </table>
         </TableScroll>
-      );
-  } else if (transactions.loading) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
+      )}
+    </QueryState>
+  );
 
   return (
     <AdminPage

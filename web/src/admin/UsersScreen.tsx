@@ -4,7 +4,7 @@ import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
-import { FormError } from '../shell/ui/FormError';
+import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { issuePasswordResetLink, setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
@@ -91,7 +91,7 @@ export default function UsersScreen() {
       if (me && answer.user && sameEmail(answer.user.email, me.email)) {
         signIn({ ...me, role: answer.user.role, is_admin: answer.user.is_admin });
       }
-      users.reload();
+      void users.refetch();
     } catch (err) {
       toast.error(errorMessage(err) ?? ACTION_FAILED);
     } finally {
@@ -105,7 +105,7 @@ export default function UsersScreen() {
     setPendingEmail(user.email);
     try {
       toast.success((await unlockLogin(user.email)).message);
-      users.reload();
+      void users.refetch();
     } catch (err) {
       toast.error(errorMessage(err) ?? ACTION_FAILED);
     } finally {
@@ -141,137 +141,132 @@ export default function UsersScreen() {
   };
 
   const data = users.data;
-  let content;
-  if (users.error && !data) {
-    content = <FormError message={LOAD_FAILED} detail={errorMessage(users.error)} />;
-  } else if (!data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (data.items.length === 0) {
-    content = <p className="admin-empty">{EMPTY}</p>;
-  } else {
-    content = (
-      <>
-        <TableScroll label="Membres">
-          <table className="admin-table" aria-busy={users.loading}>
-            <thead>
-              <tr>
-                <th scope="col">Pseudo et email</th>
-                <th scope="col">Rôle</th>
-                <th scope="col">Inscription</th>
-                <th scope="col">Dernière connexion</th>
-                <th scope="col" className="num">
-                  Vidéos
-                </th>
-                <th scope="col" className="num">
-                  Abonnés
-                </th>
-                <th scope="col" className="num">
-                  Solde (coins)
-                </th>
-                <th scope="col">Connexion</th>
-                <th scope="col">Droits</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((user) => {
-                const self = !!me && sameEmail(me.email, user.email);
-                return (
-                  <tr key={user.id || user.email}>
-                    <th scope="row">
-                      {user.pseudo ? <Link to={`/user/${encodeURIComponent(user.pseudo)}`}>@{user.pseudo}</Link> : '—'}
-                      <span className="admin-table__sub">{user.email}</span>
-                    </th>
-                    <td>
-                      <span className={user.is_admin ? 'role-badge role-badge--admin' : 'role-badge'}>
-                        {roleLabel(user)}
-                      </span>
-                    </td>
-                    <td>{formatDate(user.created_at)}</td>
-                    <td>{user.last_login_at ? formatDateTime(user.last_login_at) : 'Jamais'}</td>
-                    <td className="num">{formatNumber(user.videos)}</td>
-                    <td className="num">{formatNumber(user.followers)}</td>
-                    <td className="num">
-                      <Link to={auditPath(user.email)} aria-label={`Audit des coins de ${user.email}`}>
-                        {formatNumber(user.balance)}
-                      </Link>
-                    </td>
-                    <td>
-                      <div className="admin-login-cell">
-                        {user.login_failures > 0 ? (
-                          <span className="admin-login-lock">
-                            <span className="admin-login-lock__count">
-                              {user.login_failures} échec{user.login_failures > 1 ? 's' : ''} (15 min)
-                            </span>
-                            <button
-                              type="button"
-                              className="btn btn--secondary btn--small"
-                              disabled={pendingEmail === user.email}
-                              aria-label={`Débloquer la connexion de ${who(user)}`}
-                              onClick={() => void unlock(user)}
-                            >
-                              Débloquer
-                            </button>
-                          </span>
+  const content = (
+    <QueryState query={users} failed={LOAD_FAILED} detail empty={EMPTY} isEmpty={(data) => data.items.length === 0}>
+      {(data) => (
+        <>
+          <TableScroll label="Membres">
+            <table className="admin-table" aria-busy={users.isFetching}>
+              <thead>
+                <tr>
+                  <th scope="col">Pseudo et email</th>
+                  <th scope="col">Rôle</th>
+                  <th scope="col">Inscription</th>
+                  <th scope="col">Dernière connexion</th>
+                  <th scope="col" className="num">
+                    Vidéos
+                  </th>
+                  <th scope="col" className="num">
+                    Abonnés
+                  </th>
+                  <th scope="col" className="num">
+                    Solde (coins)
+                  </th>
+                  <th scope="col">Connexion</th>
+                  <th scope="col">Droits</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((user) => {
+                  const self = !!me && sameEmail(me.email, user.email);
+                  return (
+                    <tr key={user.id || user.email}>
+                      <th scope="row">
+                        {user.pseudo ? (
+                          <Link to={`/user/${encodeURIComponent(user.pseudo)}`}>@{user.pseudo}</Link>
                         ) : (
-                          <span className="admin-login-lock__none">—</span>
+                          '—'
                         )}
-                        <button
-                          type="button"
-                          className="btn btn--ghost btn--small"
-                          disabled={pendingEmail === user.email}
-                          aria-label={`Créer un lien de réinitialisation du mot de passe pour ${who(user)}`}
-                          onClick={() => void issueResetLink(user)}
-                        >
-                          Lien mot de passe
-                        </button>
-                      </div>
-                    </td>
-                    <td>
-                      {/* one above the other: the column keeps its width in a 1280-px window */}
-                      <div className="admin-login-cell">
-                        <button
-                          type="button"
-                          className={user.is_admin ? 'btn btn--ghost btn--small' : 'btn btn--secondary btn--small'}
-                          disabled={pendingEmail === user.email}
-                          aria-label={
-                            user.is_admin
-                              ? `Retirer les droits d'administrateur à ${who(user)}`
-                              : `Donner les droits d'administrateur à ${who(user)}`
-                          }
-                          onClick={() => void toggleAdmin(user)}
-                        >
-                          {user.is_admin ? (self ? 'Retirer mes droits' : 'Retirer admin') : 'Nommer admin'}
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn--ghost btn--small"
-                          aria-label={`Archive des données de ${who(user)}`}
-                          onClick={() => setExportsOf({ id: user.id, who: who(user) })}
-                        >
-                          Données
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
-        <Pagination
-          page={page}
-          total={data.total}
-          limit={data.limit || PAGE_SIZE}
-          onPage={goTo}
-          label="Pages des membres"
-        />
-      </>
-    );
-  }
+                        <span className="admin-table__sub">{user.email}</span>
+                      </th>
+                      <td>
+                        <span className={user.is_admin ? 'role-badge role-badge--admin' : 'role-badge'}>
+                          {roleLabel(user)}
+                        </span>
+                      </td>
+                      <td>{formatDate(user.created_at)}</td>
+                      <td>{user.last_login_at ? formatDateTime(user.last_login_at) : 'Jamais'}</td>
+                      <td className="num">{formatNumber(user.videos)}</td>
+                      <td className="num">{formatNumber(user.followers)}</td>
+                      <td className="num">
+                        <Link to={auditPath(user.email)} aria-label={`Audit des coins de ${user.email}`}>
+                          {formatNumber(user.balance)}
+                        </Link>
+                      </td>
+                      <td>
+                        <div className="admin-login-cell">
+                          {user.login_failures > 0 ? (
+                            <span className="admin-login-lock">
+                              <span className="admin-login-lock__count">
+                                {user.login_failures} échec{user.login_failures > 1 ? 's' : ''} (15 min)
+                              </span>
+                              <button
+                                type="button"
+                                className="btn btn--secondary btn--small"
+                                disabled={pendingEmail === user.email}
+                                aria-label={`Débloquer la connexion de ${who(user)}`}
+                                onClick={() => void unlock(user)}
+                              >
+                                Débloquer
+                              </button>
+                            </span>
+                          ) : (
+                            <span className="admin-login-lock__none">—</span>
+                          )}
+                          <button
+                            type="button"
+                            className="btn btn--ghost btn--small"
+                            disabled={pendingEmail === user.email}
+                            aria-label={`Créer un lien de réinitialisation du mot de passe pour ${who(user)}`}
+                            onClick={() => void issueResetLink(user)}
+                          >
+                            Lien mot de passe
+                          </button>
+                        </div>
+                      </td>
+                      <td>
+                        {/* one above the other: the column keeps its width in a 1280-px window */}
+                        <div className="admin-login-cell">
+                          <button
+                            type="button"
+                            className={user.is_admin ? 'btn btn--ghost btn--small' : 'btn btn--secondary btn--small'}
+                            disabled={pendingEmail === user.email}
+                            aria-label={
+                              user.is_admin
+                                ? `Retirer les droits d'administrateur à ${who(user)}`
+                                : `Donner les droits d'administrateur à ${who(user)}`
+                            }
+                            onClick={() => void toggleAdmin(user)}
+                          >
+                            {user.is_admin ? (self ? 'Retirer mes droits' : 'Retirer admin') : 'Nommer admin'}
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn--ghost btn--small"
+                            aria-label={`Archive des données de ${who(user)}`}
+                            onClick={() => setExportsOf({ id: user.id, who: who(user) })}
+                          >
+                            Données
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
+          <Pagination
+            page={page}
+            total={data.total}
+            limit={data.limit || PAGE_SIZE}
+            onPage={goTo}
+            label="Pages des membres"
+          />
+        </>
+      )}
+    </QueryState>
+  );
 
   return (
     <AdminPage

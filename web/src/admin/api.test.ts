@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, INVALID_ANSWER, InvalidAnswerError, errorMessage } from '../api/http';
-import { fetchAdminAudit, fetchAdminTransactions, fetchAdminUsers, fetchRebuild, isRebuildElsewhere } from './api';
+import { adminRoutes, coinRoutes } from '@evo/contracts';
+import { fetchRoute } from '../api/queries';
+import { fetchRebuild, isRebuildElsewhere } from './api';
 
 /** The next fetch answers `body` as JSON. */
 const answer = (body: unknown, status = 200) =>
@@ -24,7 +26,12 @@ describe('admin answers, parsed with the contract', () => {
       details: '',
     };
     answer({ items: [item], total: 1, page: 1, limit: 20 });
-    expect(await fetchAdminAudit(1, 20)).toEqual({ items: [item], total: 1, page: 1, limit: 20 });
+    expect(await fetchRoute(adminRoutes.audit, {}, { page: 1, limit: 20 })).toEqual({
+      items: [item],
+      total: 1,
+      page: 1,
+      limit: 20,
+    });
   });
 
   it('GET /api/admin/users: a page of members', async () => {
@@ -42,13 +49,13 @@ describe('admin answers, parsed with the contract', () => {
       login_failures: 0,
     };
     answer({ items: [row], total: 1, page: 1, limit: 20 });
-    expect((await fetchAdminUsers('', 1, 20)).items).toEqual([row]);
+    expect((await fetchRoute(adminRoutes.users, {}, { q: '', page: 1, limit: 20 })).items).toEqual([row]);
   });
 
   it('an answer out of contract fails the load with the French message the screens show', async () => {
     // an amount sent as text: the server and the app disagree
     answer([{ id: 7, user_email: 'bob@test.fr', amount: '-30', method: 'retrait', created_at: 'x', type: 'retrait' }]);
-    const failure = await fetchAdminTransactions().catch((err: unknown) => err);
+    const failure = await fetchRoute(coinRoutes.adminTransactions, {}).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(InvalidAnswerError);
     expect(errorMessage(failure)).toBe(INVALID_ANSWER);
   });

@@ -1,70 +1,45 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { adminRoutes, coinRoutes, statsRoutes, type GetRoute, type StatsAnswer } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useSocketEvent } from '../shell/socket';
-import { useLoad, type Loaded } from '../api/useLoad';
-import {
-  fetchAdminAudit,
-  fetchAdminGifts,
-  fetchAdminTransactions,
-  fetchAdminUsers,
-  fetchLedgerAudit,
-  fetchRebuild,
-  fetchReconciliation,
-  fetchReports,
-  fetchStats,
-  isRebuildElsewhere,
-  startRebuild,
-  type RebuildState,
-  type StatsKind,
-} from './api';
+import { useRouteQuery, type Search } from '../api/queries';
+import { fetchRebuild, isRebuildElsewhere, startRebuild, type RebuildState, type StatsKind } from './api';
 
 /**
- * Data hooks of the admin screens; each key names what is loaded, so a change refetches.
- * Nothing is fetched unless the current user is an administrator (the screen then shows
- * 'Accès réservé aux administrateurs.' instead).
+ * Data hooks of the admin screens, read through the query cache (live: admin/live.ts). Nothing is
+ * fetched unless the current user is an administrator (the screen then shows 'Accès réservé aux
+ * administrateurs.' instead).
  */
-function useAdminLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+function useAdminQuery<R extends Parameters<typeof useRouteQuery>[0]>(
+  route: R,
+  params: Parameters<typeof useRouteQuery<R>>[1],
+  search?: Search,
+) {
   const { isAdmin } = useCurrentUser();
-  return useLoad(isAdmin ? key : null, fetcher);
+  return useRouteQuery(route, params, { search, enabled: isAdmin });
 }
 
-/** The reports to moderate, live: a new report or another administrator's decision reloads them. */
-export function useReports() {
-  const reports = useAdminLoad('admin:reports', fetchReports);
-  useSocketEvent('report:new', reports.reload);
-  useSocketEvent('report:updated', reports.reload);
-  return reports;
-}
+/** The reports to moderate (live: a new report or another administrator's decision). */
+export const useReports = () => useAdminQuery(adminRoutes.reports, {});
 
-/** The catalogue as administrators edit it, live (another administrator's edit reloads it). */
-export function useAdminGifts() {
-  const gifts = useAdminLoad('admin:gifts', fetchAdminGifts);
-  useSocketEvent('catalogue:changed', gifts.reload);
-  return gifts;
-}
+/** The catalogue as administrators edit it (live: another administrator's edit). */
+export const useAdminGifts = () => useAdminQuery(adminRoutes.gifts, {});
 
-export const useAdminTransactions = () => useAdminLoad('admin:transactions', fetchAdminTransactions);
+export const useAdminTransactions = () => useAdminQuery(coinRoutes.adminTransactions, {});
 
-export const useReconciliation = () => useAdminLoad('admin:reconcile', fetchReconciliation);
+export const useReconciliation = () => useAdminQuery(coinRoutes.reconciliation, {});
 
-export function useLedgerAudit(email: string, asOf: string | null) {
-  return useAdminLoad(email ? `admin:ledger:${email}:${asOf ?? ''}` : null, (signal) =>
-    fetchLedgerAudit(email, asOf, signal),
-  );
-}
+export const useLedgerAudit = (email: string, asOf: string | null) =>
+  useAdminQuery(coinRoutes.ledgerAudit, email ? { email } : null, { asOf });
 
-export function useStats<K extends StatsKind>(kind: K, asOf: string | null) {
-  return useAdminLoad(`admin:stats:${kind}:${asOf ?? ''}`, (signal) => fetchStats(kind, asOf, signal));
-}
+export const useStats = <K extends StatsKind>(kind: K, asOf: string | null) =>
+  useAdminQuery(statsRoutes[kind] as GetRoute<StatsAnswer<K>>, {}, { asOf });
 
-export function useAdminUsers(q: string, page: number, limit: number) {
-  return useAdminLoad(`admin:users:${q}:${page}:${limit}`, (signal) => fetchAdminUsers(q, page, limit, signal));
-}
+export const useAdminUsers = (q: string, page: number, limit: number) =>
+  useAdminQuery(adminRoutes.users, {}, { q: q.trim(), page, limit });
 
-export function useAdminAudit(page: number, limit: number) {
-  return useAdminLoad(`admin:audit:${page}:${limit}`, (signal) => fetchAdminAudit(page, limit, signal));
-}
+export const useAdminAudit = (page: number, limit: number) => useAdminQuery(adminRoutes.audit, {}, { page, limit });
 
 /** Logs a failed load once per error (the product error catalogue: some admin failures are "console only"). */
 export function useConsoleError(error: unknown, what: string): void {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../api/queries';
+import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
 import { useGiftsLive } from '../gifts/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
@@ -28,12 +29,23 @@ export function ServerState({ children }: { children: ReactNode }) {
 
 /** What each feature's pushes change in the cache, for the logged-in member (mounted once, inside the session). */
 export function LiveUpdates() {
-  const { user } = useCurrentUser();
-  return user ? <MemberLiveUpdates key={user.email} email={user.email} /> : null;
+  const { user, isAdmin } = useCurrentUser();
+  if (!user) return null;
+  return (
+    <>
+      <MemberLiveUpdates key={user.email} email={user.email} />
+      {isAdmin ? <AdminLiveUpdates /> : null}
+    </>
+  );
 }
 
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useGiftsLive(email);
+  return null;
+}
+
+function AdminLiveUpdates() {
+  useAdminLive();
   return null;
 }

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { errorMessage } from '../../api/http';
-import { FormError } from '../../shell/ui/FormError';
+import { QueryState } from '../../shell/ui/QueryState';
 import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
 import type { StatsAnswer, StatsKind } from '../api';
 import { AsOfPicker } from '../AsOfPicker';
@@ -29,28 +28,20 @@ export function StatsView<K extends StatsKind>({ kind, title, intro, failure, it
   const stats = useStats(kind, asOf);
   useConsoleError(stats.error, `Statistiques (${kind}) indisponibles`);
 
-  let content;
-  if (stats.data) {
-    content = <StatGrid label={title} items={items(stats.data)} />;
-  } else if (stats.error) {
-    content =
-      typeof failure !== 'string' ? (
-        <StatGrid label={title} items={failure} />
-      ) : (
-        <FormError message={failure} detail={errorMessage(stats.error)} />
-      );
-  } else {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
+  const content = (
+    <QueryState
+      query={stats}
+      failed={typeof failure === 'string' ? failure : () => <StatGrid label={title} items={failure} />}
+      detail
+    >
+      {(data) => <StatGrid label={title} items={items(data)} />}
+    </QueryState>
+  );
 
   return (
     <AdminPage title={title} crumbs={[ADMIN_CRUMB, STATS_CRUMB]} intro={intro}>
       <AsOfPicker asOf={asOf} onChange={setAsOf} />
-      <div aria-busy={stats.loading}>{content}</div>
+      <div aria-busy={stats.isFetching}>{content}</div>
       <p>
         <Link to="/admin/stats">← Toutes les statistiques</Link>
       </p>

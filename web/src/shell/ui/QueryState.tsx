@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { errorMessage } from '../../api/http';
 
 /** What `QueryState` reads of a query (`useQuery`'s result). */
 export interface ShownQuery<T> {
@@ -10,10 +11,12 @@ export interface ShownQuery<T> {
 export interface QueryStateProps<T> {
   query: ShownQuery<T>;
   /**
-   * What a failed first load says (`role="alert"`), or a function of the error; left out, nothing is
-   * shown (the failures the product error catalogue logs to the console only).
+   * What a failed first load says (`role="alert"`), or what to show for the error; left out, nothing
+   * is shown (the failures the product error catalogue logs to the console only).
    */
-  failed?: ReactNode | ((error: unknown) => ReactNode);
+  failed?: string | ((error: unknown) => ReactNode);
+  /** Under the failure, the server's own message when it gave one. */
+  detail?: boolean;
   /** Offer "Réessayer" under the failure (default true). */
   retry?: boolean;
   /** What an empty answer says; left out, the answer is shown whatever it holds. */
@@ -38,6 +41,7 @@ const isEmptyList = (data: unknown) => Array.isArray(data) && data.length === 0;
 export function QueryState<T>({
   query,
   failed,
+  detail = false,
   retry = true,
   empty,
   isEmpty = isEmptyList,
@@ -51,9 +55,17 @@ export function QueryState<T>({
   }
   if (error) {
     if (failed === undefined) return null;
+    const server = detail ? errorMessage(error) : undefined;
     return (
       <div className="load-state load-state--failed" role="alert">
-        <p>{typeof failed === 'function' ? failed(error) : failed}</p>
+        {typeof failed === 'function' ? (
+          failed(error)
+        ) : (
+          <div>
+            <p>{failed}</p>
+            {server && server !== failed ? <p className="form-error__detail">{server}</p> : null}
+          </div>
+        )}
         {retry ? (
           <button type="button" className="btn btn--secondary btn--small" onClick={() => void query.refetch()}>
             {RETRY}
