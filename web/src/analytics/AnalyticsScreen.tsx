@@ -8,12 +8,12 @@ import {
   type CreatorAnalyticsAnswer,
   type VideoAnalyticsAnswer,
 } from '@evo/contracts';
-import { errorMessage } from '../api/http';
-import { useLoad } from '../api/useLoad';
+import { analyticsRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 import { useSocketEvent } from '../shell/socket';
-import { FormError } from '../shell/ui/FormError';
+import { QueryState } from '../shell/ui/QueryState';
 import { useCurrentUser } from '../identity/sessionContext';
-import { fetchCreatorAnalytics, fetchVideoAnalytics, periodParam } from './api';
+import { periodParam } from './api';
 import { DailyChart, type ChartSeries } from './DailyChart';
 import { change, formatNumber, longDay } from './format';
 import './analytics.css';
@@ -27,6 +27,7 @@ const COLORS = {
   lost: '#b42318',
 };
 
+const LOAD_FAILED = 'Impossible de charger les statistiques.';
 const NOTE =
   'Jours comptés à l’heure de Paris. Les J’aime sont nets : un J’aime retiré est déduit le jour du retrait. Les pièces des cadeaux sont celles qui te reviennent, commission déduite.';
 
@@ -208,45 +209,42 @@ function TopVideos({ data }: { data: CreatorAnalyticsAnswer }) {
 function CreatorAnalytics({ period }: { period: AnalyticsPeriod }) {
   const [params] = useSearchParams();
   const pseudo = params.get('pseudo');
-  const loaded = useLoad(`creator:${pseudo ?? ''}:${period}`, (signal) =>
-    fetchCreatorAnalytics(period, pseudo, signal),
-  );
+  const loaded = useRouteQuery(analyticsRoutes.creator, {}, { search: { period, pseudo } });
   const { user } = useCurrentUser();
   const mine = !pseudo || pseudo.toLowerCase() === user?.pseudo.toLowerCase();
   const title = mine ? 'Mes statistiques' : `Statistiques de @${pseudo}`;
-  useLiveReload(loaded.reload, mine);
+  useLiveReload(() => void loaded.refetch(), mine);
   return (
-    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.loading}>
+    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.isFetching}>
       <title>{`${title} · EVO`}</title>
       <header className="analytics__header">
         <h1 id="analytics-title">{title}</h1>
         <PeriodPicker period={period} />
       </header>
       <p className="analytics__note">{NOTE}</p>
-      {loaded.data ? (
-        <>
-          <Figures data={loaded.data} withCreator />
-          <TopVideos data={loaded.data} />
-        </>
-      ) : loaded.error ? (
-        <FormError message="Impossible de charger les statistiques." detail={errorMessage(loaded.error)} />
-      ) : (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
-      )}
+      <QueryState query={loaded} failed={LOAD_FAILED} detail>
+        {(data) => (
+          <>
+            <Figures data={data} withCreator />
+            <TopVideos data={data} />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }
 
 function VideoAnalytics({ videoId, period }: { videoId: string; period: AnalyticsPeriod }) {
-  const loaded = useLoad(`video:${videoId}:${period}`, (signal) => fetchVideoAnalytics(videoId, period, signal));
+  const loaded = useRouteQuery(analyticsRoutes.video, { id: videoId }, { search: { period } });
   const video = loaded.data?.video;
   const { user } = useCurrentUser();
-  useLiveReload(loaded.reload, video !== undefined && video.owner_pseudo.toLowerCase() === user?.pseudo.toLowerCase());
+  useLiveReload(
+    () => void loaded.refetch(),
+    video !== undefined && video.owner_pseudo.toLowerCase() === user?.pseudo.toLowerCase(),
+  );
   const title = video ? `Statistiques de « ${video.title} »` : 'Statistiques de la vidéo';
   return (
-    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.loading}>
+    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.isFetching}>
       <title>{`${title} · EVO`}</title>
       <header className="analytics__header">
         <h1 id="analytics-title">{title}</h1>
@@ -255,15 +253,9 @@ function VideoAnalytics({ videoId, period }: { videoId: string; period: Analytic
       <p className="analytics__note">
         {NOTE} Les cadeaux et les abonnés sont comptés pour le créateur, pas pour une vidéo.
       </p>
-      {loaded.data ? (
-        <Figures data={loaded.data} withCreator={false} />
-      ) : loaded.error ? (
-        <FormError message="Impossible de charger les statistiques." detail={errorMessage(loaded.error)} />
-      ) : (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
-      )}
+      <QueryState query={loaded} failed={LOAD_FAILED} detail>
+        {(data) => <Figures data={data} withCreator={false} />}
+      </QueryState>
       <p className="analytics__links">
         {video?.status === 'publique' ? <Link to={`/video/${video.id}`}>Voir la vidéo</Link> : null}
         {video ? (

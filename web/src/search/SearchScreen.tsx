@@ -1,12 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useLoad } from '../api/useLoad';
+import { searchRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { useCurrentUser } from '../identity/sessionContext';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { FilmIcon, SearchIcon } from '../shell/ui/icons';
 import { mediaUrl } from '../videos/types';
-import { searchEverything } from './api';
 import './search.css';
 
 const TITLE = 'Rechercher';
@@ -43,88 +44,78 @@ export default function SearchScreen() {
 
   const query = q.trim();
   const ready = !!user && query.length >= QUERY_MIN;
-  const results = useLoad(ready ? `search:${query}` : null, (signal) => searchEverything(query, signal));
+  const results = useRouteQuery(searchRoutes.search, ready ? {} : null, { search: { q: query } });
 
   let content;
   if (!user) {
     content = <LoginPrompt message={NOT_LOGGED_IN} />;
   } else if (query.length < QUERY_MIN) {
     content = <p className="search__hint">Tape au moins {QUERY_MIN} caractères : un pseudo ou un titre de vidéo.</p>;
-  } else if (results.error && !results.data) {
-    content = (
-      <p className="search__hint" role="alert">
-        {LOAD_FAILED}
-      </p>
-    );
-  } else if (!results.data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (results.data.members.length === 0 && results.data.videos.length === 0) {
-    content = (
-      <p className="search__hint" role="status">
-        Aucun résultat pour « {query} ».
-      </p>
-    );
   } else {
-    const { members, videos } = results.data;
     content = (
-      <div className="search__results" aria-busy={results.loading}>
-        <section aria-labelledby="search-members">
-          <h2 id="search-members">Membres ({members.length})</h2>
-          {members.length === 0 ? (
-            <p className="search__none">Aucun membre.</p>
-          ) : (
-            <ul className="search__list">
-              {members.map((m) => (
-                <li key={m.pseudo}>
-                  <Link className="search__row" to={`/user/${encodeURIComponent(m.pseudo)}`}>
-                    <ProfilePicture pseudo={m.pseudo} profilePicture={m.profile_picture} size={48} alt="" />
-                    <span className="search__text">
-                      <strong>@{m.pseudo}</strong>
-                      <span className="search__sub">{m.bio || 'Aucune bio'}</span>
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section aria-labelledby="search-videos">
-          <h2 id="search-videos">Vidéos ({videos.length})</h2>
-          {videos.length === 0 ? (
-            <p className="search__none">Aucune vidéo.</p>
-          ) : (
-            <ul className="search__list">
-              {videos.map((v) => {
-                const poster = mediaUrl(v.poster, 'posters');
-                return (
-                  <li key={v.id}>
-                    <Link className="search__row" to={`/video/${v.id}`}>
-                      {poster ? (
-                        <img className="search__poster" src={poster} alt="" width={48} height={64} loading="lazy" />
-                      ) : (
-                        <span className="search__poster search__poster--none" aria-hidden="true">
-                          <FilmIcon size={22} />
+      <QueryState
+        query={results}
+        failed={LOAD_FAILED}
+        empty={<p role="status">Aucun résultat pour « {query} ».</p>}
+        isEmpty={(found) => found.members.length === 0 && found.videos.length === 0}
+      >
+        {({ members, videos }) => (
+          <div className="search__results" aria-busy={results.isFetching}>
+            <section aria-labelledby="search-members">
+              <h2 id="search-members">Membres ({members.length})</h2>
+              {members.length === 0 ? (
+                <p className="search__none">Aucun membre.</p>
+              ) : (
+                <ul className="search__list">
+                  {members.map((m) => (
+                    <li key={m.pseudo}>
+                      <Link className="search__row" to={`/user/${encodeURIComponent(m.pseudo)}`}>
+                        <ProfilePicture pseudo={m.pseudo} profilePicture={m.profile_picture} size={48} alt="" />
+                        <span className="search__text">
+                          <strong>@{m.pseudo}</strong>
+                          <span className="search__sub">{m.bio || 'Aucune bio'}</span>
                         </span>
-                      )}
-                      <span className="search__text">
-                        <strong>{v.title || 'Sans titre'}</strong>
-                        <span className="search__sub">
-                          @{v.user_pseudo}
-                          {v.status !== 'publique' ? ` · ${v.status}` : ''}
-                        </span>
-                      </span>
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </section>
-      </div>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section aria-labelledby="search-videos">
+              <h2 id="search-videos">Vidéos ({videos.length})</h2>
+              {videos.length === 0 ? (
+                <p className="search__none">Aucune vidéo.</p>
+              ) : (
+                <ul className="search__list">
+                  {videos.map((v) => {
+                    const poster = mediaUrl(v.poster, 'posters');
+                    return (
+                      <li key={v.id}>
+                        <Link className="search__row" to={`/video/${v.id}`}>
+                          {poster ? (
+                            <img className="search__poster" src={poster} alt="" width={48} height={64} loading="lazy" />
+                          ) : (
+                            <span className="search__poster search__poster--none" aria-hidden="true">
+                              <FilmIcon size={22} />
+                            </span>
+                          )}
+                          <span className="search__text">
+                            <strong>{v.title || 'Sans titre'}</strong>
+                            <span className="search__sub">
+                              @{v.user_pseudo}
+                              {v.status !== 'publique' ? ` · ${v.status}` : ''}
+                            </span>
+                          </span>
+                        </Link>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </section>
+          </div>
+        )}
+      </QueryState>
     );
   }
 

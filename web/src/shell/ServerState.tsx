@@ -4,6 +4,7 @@ import { createQueryClient } from '../api/queries';
 import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
 import { useGiftsLive } from '../gifts/live';
+import { useSocialLive } from '../social/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
 
@@ -42,6 +43,7 @@ export function LiveUpdates() {
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useGiftsLive(email);
+  useSocialLive(email);
   return null;
 }
 

@@ -1,13 +1,14 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
-import { useLoad } from '../api/useLoad';
+import { identityRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
 import { FileField } from '../shell/ui/FileField';
 import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { useToast } from '../shell/toast';
-import { fetchMyProfile, saveProfile } from './profileEditApi';
+import { saveProfile } from './profileEditApi';
 import { DeleteAccountSection } from '../identity/DeleteAccountSection';
 import './social.css';
 
@@ -26,7 +27,8 @@ export default function EditProfileScreen() {
   const { user, signIn } = useCurrentUser();
   const navigate = useNavigate();
   const toast = useToast();
-  const me = useLoad(user ? `me:${user.email}` : null, (signal) => fetchMyProfile(signal));
+  // the member's own profile as it is now (its bio included)
+  const me = useRouteQuery(identityRoutes.me, user ? {} : null);
   const [bio, setBio] = useState<string | null>(null);
   const [picture, setPicture] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);

@@ -5,9 +5,11 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
-import { fetchFriends, unfollowUser, type Friend } from './api';
+import { unfollowUser, type Friend } from './api';
 import { formatCount, userPath } from './format';
-import { useLoad } from '../api/useLoad';
+import { socialRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import './social.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { FeedSwitch } from './FeedSwitch';
@@ -25,7 +27,7 @@ export default function FriendsScreen() {
   const confirm = useConfirm();
   const toast = useToast();
   const email = user?.email ?? null;
-  const friends = useLoad(email ? `friends:${email}` : null, (signal) => fetchFriends(email ?? '', signal));
+  const friends = useRouteQuery(socialRoutes.friends, email ? { email } : null);
   const [pending, setPending] = useState<string | null>(null);
 
   useEffect(() => {
@@ -38,7 +40,7 @@ export default function FriendsScreen() {
     setPending(friend.pseudo);
     try {
       await unfollowUser(email, friend.pseudo);
-      friends.reload();
+      void friends.refetch();
     } catch (err) {
       console.warn('Désabonnement impossible', err);
       if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
@@ -50,74 +52,68 @@ export default function FriendsScreen() {
   let content;
   if (!email) {
     content = <LoginPrompt message={NOT_LOGGED_IN} />;
-  } else if (friends.error && !friends.data) {
-    content = (
-      <div className="social-error-box" role="alert">
-        <p>{LOAD_FAILED}</p>
-        <button type="button" className="btn btn--secondary btn--small" onClick={friends.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  } else if (!friends.data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (friends.data.length === 0) {
-    content = (
-      <div className="social-empty">
-        <p>{EMPTY}</p>
-        <Link to="/users-with-videos" className="btn btn--primary social__cta">
-          Découvrir des créateurs
-        </Link>
-      </div>
-    );
   } else {
     content = (
-      <ul className="friends" aria-label="Personnes que tu suis" aria-busy={friends.loading}>
-        {friends.data.map((friend) => (
-          <li key={friend.pseudo} className="friend card">
-            <ProfilePicture pseudo={friend.pseudo} profilePicture={friend.profile_picture} size={56} alt="" />
-            <div className="friend__text">
-              <h2 className="friend__pseudo">
-                <Link to={userPath(friend.pseudo)}>@{friend.pseudo}</Link>
-              </h2>
-              <p className={friend.bio ? 'friend__bio' : 'friend__bio friend__bio--empty'}>{friend.bio || NO_BIO}</p>
-              <ul className="friend__counts">
-                <li>
-                  <strong>{formatCount(friend.followers)}</strong> {friend.followers >= 2 ? 'abonnés' : 'abonné'}
-                </li>
-                <li>
-                  <strong>{formatCount(friend.videos_count)}</strong> {friend.videos_count >= 2 ? 'vidéos' : 'vidéo'}
-                </li>
-                <li>
-                  <strong>{formatCount(friend.likes)}</strong> j'aime
-                </li>
-              </ul>
-            </div>
-            <div className="friend__actions">
-              <Link
-                to={userPath(friend.pseudo)}
-                className="btn btn--secondary btn--small"
-                aria-label={`Voir le profil de @${friend.pseudo}`}
-              >
-                Voir le profil
-              </Link>
-              <button
-                type="button"
-                className="btn btn--ghost btn--small"
-                aria-label={`Se désabonner de @${friend.pseudo}`}
-                disabled={pending === friend.pseudo}
-                onClick={() => void unfollow(friend)}
-              >
-                Se désabonner
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
+      <QueryState
+        query={friends}
+        failed={LOAD_FAILED}
+        empty={
+          <>
+            <p>{EMPTY}</p>
+            <Link to="/users-with-videos" className="btn btn--primary social__cta">
+              Découvrir des créateurs
+            </Link>
+          </>
+        }
+      >
+        {(list) => (
+          <ul className="friends" aria-label="Personnes que tu suis" aria-busy={friends.isFetching}>
+            {list.map((friend) => (
+              <li key={friend.pseudo} className="friend card">
+                <ProfilePicture pseudo={friend.pseudo} profilePicture={friend.profile_picture} size={56} alt="" />
+                <div className="friend__text">
+                  <h2 className="friend__pseudo">
+                    <Link to={userPath(friend.pseudo)}>@{friend.pseudo}</Link>
+                  </h2>
+                  <p className={friend.bio ? 'friend__bio' : 'friend__bio friend__bio--empty'}>
+                    {friend.bio || NO_BIO}
+                  </p>
+                  <ul className="friend__counts">
+                    <li>
+                      <strong>{formatCount(friend.followers)}</strong> {friend.followers >= 2 ? 'abonnés' : 'abonné'}
+                    </li>
+                    <li>
+                      <strong>{formatCount(friend.videos_count)}</strong>{' '}
+                      {friend.videos_count >= 2 ? 'vidéos' : 'vidéo'}
+                    </li>
+                    <li>
+                      <strong>{formatCount(friend.likes)}</strong> j'aime
+                    </li>
+                  </ul>
+                </div>
+                <div className="friend__actions">
+                  <Link
+                    to={userPath(friend.pseudo)}
+                    className="btn btn--secondary btn--small"
+                    aria-label={`Voir le profil de @${friend.pseudo}`}
+                  >
+                    Voir le profil
+                  </Link>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--small"
+                    aria-label={`Se désabonner de @${friend.pseudo}`}
+                    disabled={pending === friend.pseudo}
+                    onClick={() => void unfollow(friend)}
+                  >
+                    Se désabonner
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     );
   }
 

@@ -6,12 +6,13 @@ import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
-import { fetchIsFollowing, fetchProfile, fetchStats, followUser, unfollowUser, type Profile } from './api';
+import { followUser, unfollowUser, type Profile, type UserStats } from './api';
 import { useConfirm } from '../shell/confirm';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
-import { useLoad } from '../api/useLoad';
+import { useQueryClient } from '@tanstack/react-query';
+import { socialRoutes } from '@evo/contracts';
+import { fetchRoute, updateRoute, useRouteQuery } from '../api/queries';
 import './social.css';
-import { useSocketEvent } from '../shell/socket';
 
 const LOAD_FAILED = 'Profil introuvable ou erreur serveur';
 const NOT_LOGGED_IN = 'Utilisateur non connecté';
@@ -40,7 +41,7 @@ function useMorePages(pseudo: string, first: Profile | undefined) {
     if (!first || current.next === null || current.loading) return;
     setState({ ...current, loading: true });
     try {
-      const page = await fetchProfile(pseudo, undefined, current.next);
+      const page = await fetchRoute(socialRoutes.profile, { pseudo }, { page: current.next });
       setState((s) =>
         s.first !== first ? s : { first, videos: [...s.videos, ...page.videos], next: page.next_page, loading: false },
       );
@@ -77,27 +78,29 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   const myEmail = user?.email ?? null;
   const isOther = Boolean(myEmail) && pseudo !== (user?.pseudo ?? '').trim();
 
-  const profile = useLoad(pseudo ? `profile:${pseudo}` : null, (signal) => fetchProfile(pseudo, signal));
+  const client = useQueryClient();
+  const profile = useRouteQuery(socialRoutes.profile, pseudo ? { pseudo } : null);
   const pages = useMorePages(pseudo, profile.data);
   const email = profile.data?.user.email || null;
   // the counters (not who follows whom) are public to members
-  const stats = useLoad(email ? `stats:${email}` : null, (signal) => fetchStats(email ?? '', signal));
-  const following = useLoad(isOther && myEmail && pseudo ? `is-following:${myEmail}:${pseudo}` : null, (signal) =>
-    fetchIsFollowing(myEmail ?? '', pseudo, signal),
+  // (live: social/live.ts, my own counters when someone follows me)
+  const stats = useRouteQuery(socialRoutes.stats, email ? { email } : null);
+  const following = useRouteQuery(
+    socialRoutes.isFollowing,
+    isOther && myEmail && pseudo ? { followerEmail: myEmail, pseudo } : null,
   );
+  const setStats = (update: (s: UserStats) => UserStats) => {
+    if (email) updateRoute(client, socialRoutes.stats, { email }, update);
+  };
   const confirm = useConfirm();
   const unfollowHintId = useId();
   const [followPending, setFollowPending] = useState(false);
   /** what this page changed (followed or unfollowed here), over what the server said at load */
   const [followedHere, setFollowedHere] = useState<boolean | null>(null);
   useConsoleError('Chargement des statistiques impossible', stats.error);
-  // someone followed me: my own profile's counters follow live
-  useSocketEvent('follow:new', () => {
-    if (!isOther) stats.reload();
-  });
   useConsoleError('Vérification du suivi impossible', following.error);
 
-  const isFollowing = followedHere ?? following.data === true;
+  const isFollowing = followedHere ?? following.data?.isFollowing === true;
 
   const follow = async () => {
     if (!myEmail || followPending || isFollowing) return;
@@ -105,7 +108,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
     try {
       await followUser(myEmail, pseudo);
       setFollowedHere(true);
-      stats.setData((s) => ({ ...s, followers: s.followers + 1 }));
+      setStats((s) => ({ ...s, followers: s.followers + 1 }));
     } catch (err) {
       console.warn('Abonnement impossible', err);
       if (err instanceof ApiError && err.serverMessage) toast.error(err.serverMessage);
@@ -122,7 +125,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
     try {
       await unfollowUser(myEmail, pseudo);
       setFollowedHere(false);
-      stats.setData((s) => ({ ...s, followers: Math.max(0, s.followers - 1) }));
+      setStats((s) => ({ ...s, followers: Math.max(0, s.followers - 1) }));
       toast.info(`Tu ne suis plus @${pseudo}.`);
     } catch (err) {
       console.warn('Désabonnement impossible', err);
@@ -206,7 +209,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
             <button
               type="button"
               className={isFollowing ? 'btn btn--following' : 'btn btn--primary'}
-              disabled={followPending || following.loading}
+              disabled={followPending || following.isFetching}
               aria-busy={followPending}
               title={isFollowing ? UNFOLLOW_HINT : undefined}
               aria-describedby={isFollowing ? unfollowHintId : undefined}
@@ -264,8 +267,8 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
                     deleteConfirm={PROFILE_DELETE_CONFIRM}
                     deleteVia="delete"
                     onDeleted={() => {
-                      profile.reload();
-                      stats.reload();
+                      void profile.refetch();
+                      void stats.refetch();
                     }}
                   />
                 </li>

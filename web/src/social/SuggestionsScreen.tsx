@@ -3,9 +3,12 @@ import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { VideoCard } from '../videos/VideoCard';
-import { fetchSuggestions, followUser, type SuggestedUser } from './api';
+import { followUser, type SuggestedUser } from './api';
 import { AuthorRow, ProfileLinkButton } from './AuthorRow';
-import { useLoad } from '../api/useLoad';
+import { useQueryClient } from '@tanstack/react-query';
+import { socialRoutes } from '@evo/contracts';
+import { updateRoute, useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import './social.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
 
@@ -22,7 +25,9 @@ export default function SuggestionsScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();
   const email = user?.email ?? null;
-  const list = useLoad(email ? `suggestions:${email}` : null, (signal) => fetchSuggestions(email ?? '', signal));
+  const client = useQueryClient();
+  const search = { currentEmail: email };
+  const list = useRouteQuery(socialRoutes.suggestions, email ? {} : null, { search });
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -32,7 +37,7 @@ export default function SuggestionsScreen() {
     try {
       await followUser(email, target.pseudo);
       toast.success(followed(target.pseudo));
-      list.setData((users) => users.filter((u) => u.pseudo !== target.pseudo));
+      updateRoute(client, socialRoutes.suggestions, {}, (users) => users.filter((u) => u.pseudo !== target.pseudo));
       headingRef.current?.focus();
     } catch (err) {
       toast.error(FOLLOW_FAILED, { detail: errorMessage(err) });
@@ -48,50 +53,40 @@ export default function SuggestionsScreen() {
   let content;
   if (!email) {
     content = <LoginPrompt message={NOT_LOGGED_IN} />;
-  } else if (list.error && !list.data) {
-    content = (
-      <p className="social-error" role="alert">
-        {LOAD_FAILED}
-      </p>
-    );
-  } else if (!list.data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (list.data.length === 0) {
-    content = <p className="social-empty">{EMPTY}</p>;
   } else {
     content = (
-      <ul className="card-grid" aria-label="Utilisateurs suggérés">
-        {list.data.map((suggested) => {
-          const header = (
-            <AuthorRow pseudo={suggested.pseudo} profilePicture={suggested.profile_picture}>
-              <ProfileLinkButton pseudo={suggested.pseudo} />
-              <button
-                type="button"
-                className="btn btn--primary btn--small"
-                aria-label={`Suivre @${suggested.pseudo}`}
-                disabled={pending.has(suggested.pseudo)}
-                onClick={() => void follow(suggested)}
-              >
-                Suivre
-              </button>
-            </AuthorRow>
-          );
-          const first = suggested.videos[0];
-          return (
-            <li key={suggested.pseudo}>
-              {first ? (
-                <VideoCard video={first} header={header} onDeleted={list.reload} />
-              ) : (
-                <div className="card">{header}</div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      <QueryState query={list} failed={LOAD_FAILED} retry={false} empty={EMPTY}>
+        {(users) => (
+          <ul className="card-grid" aria-label="Utilisateurs suggérés">
+            {users.map((suggested) => {
+              const header = (
+                <AuthorRow pseudo={suggested.pseudo} profilePicture={suggested.profile_picture}>
+                  <ProfileLinkButton pseudo={suggested.pseudo} />
+                  <button
+                    type="button"
+                    className="btn btn--primary btn--small"
+                    aria-label={`Suivre @${suggested.pseudo}`}
+                    disabled={pending.has(suggested.pseudo)}
+                    onClick={() => void follow(suggested)}
+                  >
+                    Suivre
+                  </button>
+                </AuthorRow>
+              );
+              const first = suggested.videos[0];
+              return (
+                <li key={suggested.pseudo}>
+                  {first ? (
+                    <VideoCard video={first} header={header} onDeleted={() => void list.refetch()} />
+                  ) : (
+                    <div className="card">{header}</div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryState>
     );
   }
 

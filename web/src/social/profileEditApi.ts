@@ -1,11 +1,6 @@
-import { MeAnswer, ProfileEditedAnswer } from '@evo/contracts';
+import { ProfileEditedAnswer } from '@evo/contracts';
 import { api, uploadWithProgress } from '../api/http';
 import { decode } from '../api/decode';
-
-/** GET /api/auth/me: the member's own profile as it is now (its bio included). */
-export async function fetchMyProfile(signal?: AbortSignal): Promise<MeAnswer> {
-  return decode(MeAnswer, await api.get('/api/auth/me', { signal }));
-}
 
 /** PUT /api/users/me/profile (multipart): the bio, and a new picture when one was chosen. */
 export async function saveProfile(

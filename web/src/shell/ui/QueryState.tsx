@@ -50,7 +50,7 @@ export function QueryState<T>({
 }: QueryStateProps<T>) {
   const { data, error } = query;
   if (data !== undefined) {
-    if (empty !== undefined && isEmpty(data)) return <p className="load-state load-state--empty">{empty}</p>;
+    if (empty !== undefined && isEmpty(data)) return <div className="load-state load-state--empty">{empty}</div>;
     return <>{children(data)}</>;
   }
   if (error) {
