@@ -1,5 +1,5 @@
 import { ProfileEditedAnswer } from '@evo/contracts';
-import { api, uploadWithProgress } from '../api/http';
+import { uploadWithProgress } from '../api/http';
 import { decode } from '../api/decode';
 
 /** PUT /api/users/me/profile (multipart): the bio, and a new picture when one was chosen. */
