@@ -84,7 +84,7 @@ function Feed({ email }: { email: string }) {
   if (isEmpty(state)) {
     return (
       <div className="feed">
-        <p className="feed__state social-empty">{EMPTY}</p>
+        <p className="feed__state load-state load-state--empty">{EMPTY}</p>
       </div>
     );
   }

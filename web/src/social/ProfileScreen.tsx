@@ -253,7 +253,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
 
       <section className="profile__videos" aria-labelledby="profile-videos-title">
         {videos.length === 0 ? (
-          <p id="profile-videos-title" className="social-empty">
+          <p id="profile-videos-title" className="load-state load-state--empty">
             {NO_VIDEOS}
           </p>
         ) : (
