@@ -14,6 +14,7 @@ export * from './messaging/index';
 export * from './notifications/index';
 export * from './comments/index';
 export * from './ledger/index';
+export * from './coins/index';
 export * from './gifts/index';
 export * from './moderation/index';
 export * from './search/index';

@@ -12,7 +12,7 @@ export { giftsQueries } from './gifts/queries';
 export { giftsInTransit } from './gifts/transit';
 export { PROFILE_PAGE, deletionsNotErased, identityQueries } from './identity/queries';
 export { ADMINS_ROOM, USERS, type UserDoc } from './identity/users-projector';
-export { ledgerQueries } from './ledger/queries';
+export { ledgerQueries } from './coins/queries';
 export { messagingQueries } from './messaging/queries';
 export { decisionQueries } from './moderation/decision-queries';
 export { type ModerationQueries, latestSanctions, moderationQueries } from './moderation/queries';

@@ -13,7 +13,7 @@ import { identityQueries } from './identity/queries';
 import { adminQueries } from './admin/queries';
 import { commentsQueries } from './comments/queries';
 import { giftsQueries } from './gifts/queries';
-import { ledgerQueries } from './ledger/queries';
+import { ledgerQueries } from './coins/queries';
 import { messagingQueries } from './messaging/queries';
 import { moderationQueries } from './moderation/queries';
 import { notificationsQueries } from './notifications/queries';

@@ -5,7 +5,7 @@ import { socialProjectors } from './social/index';
 import { commentsProjector } from './comments/index';
 import { notificationsProjector } from './notifications/index';
 import { messagesProjector } from './messaging/index';
-import { walletsProjector } from './ledger/wallets-projector';
+import { walletsProjector } from './coins/wallets-projector';
 import { giftsProjector } from './gifts/gifts-projector';
 import { giftsInTransitProjector } from './gifts/transit';
 import { reportsProjector } from './moderation/reports-projector';

@@ -137,7 +137,7 @@ export type LedgerAuditAnswer = z.infer<typeof LedgerAuditAnswer>;
 
 /**
  * The ledger events a coin audit line names (`event_type`, the log's own names): the web app gives
- * each a French label; projections/src/ledger/ledger-event-types.test.ts keeps this list equal to
+ * each a French label; projections/src/coins/ledger-event-types.test.ts keeps this list equal to
  * the wallet events the wallets projector writes.
  */
 export const LEDGER_EVENT_TYPES = [

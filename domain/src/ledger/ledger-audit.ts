@@ -9,7 +9,7 @@ import {
   userEarningsAccount,
   userGiftsAccount,
 } from './accounts';
-import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
+import { bonusShareReceived, legacyFreeAfter } from '../coins/coin-origin';
 import { ledgerEventSchemas, transactionIdOf, type WalletEvent } from './events';
 import { walletStream } from './rules';
 

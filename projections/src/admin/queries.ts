@@ -1,7 +1,7 @@
 import type { AdminUsersPage, AuditPage } from '@evo/contracts';
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { COIN_WALLETS, type CoinWalletDoc } from '../ledger/wallets-projector';
+import { COIN_WALLETS, type CoinWalletDoc } from '../coins/wallets-projector';
 import { ADMIN_AUDIT, type AuditDoc } from './audit-projector';
 import { findByIds } from '../runtime/by-ids';
 import { CREATOR_COUNTERS, type CreatorCountersDoc } from '../social/video-counters-projector';

@@ -9,9 +9,9 @@ import {
   userEarningsAccount,
   userGiftsAccount,
   type Posting,
-} from './accounts';
+} from '../ledger/accounts';
 import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
-import { transactionIdOf, type GiftSent, type WalletEvent } from './events';
+import { transactionIdOf, type GiftSent, type WalletEvent } from '../ledger/events';
 import type { CoinPack } from './packs';
 import { packPriceCents } from './packs';
 import { PAYOUT_SANDBOX, payoutValueCents } from './withdrawals';
@@ -27,8 +27,8 @@ import {
   keyMapSet,
   type IdMap,
   type KeyMap,
-} from './persistent-map';
-import { LEDGER_LIMITS, LEDGER_MESSAGES, giftFee } from './rules';
+} from '../ledger/persistent-map';
+import { LEDGER_LIMITS, LEDGER_MESSAGES, giftFee } from '../ledger/rules';
 
 /** The Idempotency-Key of a command and a hash of its request (route and body). */
 export interface RequestRef {

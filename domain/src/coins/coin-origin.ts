@@ -1,4 +1,4 @@
-import { ACCOUNTS, netChanges, userBalanceAccount, userBonusAccount, type Posting } from './accounts';
+import { ACCOUNTS, netChanges, userBalanceAccount, userBonusAccount, type Posting } from '../ledger/accounts';
 
 /*
  * The origin rule: a coin keeps its origin through gifts.

@@ -2,12 +2,12 @@ import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
 import { walletDecider, type WalletCommand } from './wallet-decider';
-import type { GiftReceived, GiftSent, WalletEvent } from './events';
+import type { GiftReceived, GiftSent, WalletEvent } from '../ledger/events';
 import { COIN_PACKS, packById, packPriceCents } from './packs';
 import { payoutValueCents } from './withdrawals';
-import { LEDGER_MESSAGES, giftFee } from './rules';
-import { ACCOUNTS } from './accounts';
-import { keyMapGet } from './persistent-map';
+import { LEDGER_MESSAGES, giftFee } from '../ledger/rules';
+import { ACCOUNTS } from '../ledger/accounts';
+import { keyMapGet } from '../ledger/persistent-map';
 
 const A = 'alice';
 const B = 'bob';

@@ -1,0 +1,5 @@
+export * from './packs';
+export * from './wallet-decider';
+export * from './purchase-request-decider';
+export * from './coin-origin';
+export * from './withdrawals';
