@@ -1,5 +1,12 @@
 import type { GiftSent, LogPosition, RecordedEvent } from '@evo/domain';
-import { childLogger, eventIdAt, type CommandContext, type EventStore, type SubscriptionHandle } from '@evo/infra';
+import {
+  PositionWaiters,
+  childLogger,
+  eventIdAt,
+  type CommandContext,
+  type EventStore,
+  type SubscriptionHandle,
+} from '@evo/infra';
 import { WalletRepository } from '../coins/wallet-repository';
 
 const log = childLogger('gift-credits');
@@ -59,7 +66,7 @@ export class GiftCreditProcess {
   private readonly transit = new Map<number, RecordedEvent>();
   private folded: { position: LogPosition; eventId: string } | undefined;
   private readonly inFlight = new Map<string, { position: LogPosition; done: Promise<void> }>();
-  private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
+  private readonly waiters = new PositionWaiters((position) => this.reached(position));
   private readonly maxInFlight: number;
   private readonly retryMs: number;
   private readonly wallets: WalletRepository;
@@ -148,8 +155,7 @@ export class GiftCreditProcess {
     await this.subscription?.stop();
     this.subscription = undefined;
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
-    for (const w of this.waiters) w.resolve(false);
-    this.waiters = [];
+    this.waiters.cancelAll();
   }
 
   /** Credit one sent gift to its receiver (one attempt). Safe to call any number of times. */
@@ -173,15 +179,7 @@ export class GiftCreditProcess {
 
   /** Resolves true once every gift sent at or before `position` has been credited. */
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
-    if (this.reached(position)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter = { position, resolve };
-      this.waiters.push(waiter);
-      setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs).unref();
-    });
+    return this.waiters.wait(position, timeoutMs);
   }
 
   private reached(position: LogPosition): boolean {
@@ -191,11 +189,7 @@ export class GiftCreditProcess {
   }
 
   private notify() {
-    this.waiters = this.waiters.filter((w) => {
-      if (!this.reached(w.position)) return true;
-      w.resolve(true);
-      return false;
-    });
+    this.waiters.notify();
   }
 
   private async enqueue(sent: RecordedEvent): Promise<void> {

@@ -1,4 +1,5 @@
 export * from './port';
+export { PositionWaiters } from './position-waiters';
 export { SqliteEventStore, type SqliteEventStoreOptions, type CommitStats } from './sqlite-event-store';
 export {
   EventStoreDbEventStore,

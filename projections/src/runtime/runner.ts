@@ -1,5 +1,12 @@
 import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
-import { childLogger, type EventStore, type PushBus, type ReadStore, type SubscriptionHandle } from '@evo/infra';
+import {
+  PositionWaiters,
+  childLogger,
+  type EventStore,
+  type PushBus,
+  type ReadStore,
+  type SubscriptionHandle,
+} from '@evo/infra';
 import type { Projector, ProjectionContext } from './projector';
 import { CHECKPOINTS, CHECKPOINT_ID, readCheckpoint, writeCheckpoint } from './checkpoint';
 import { ownCollectionsOnly } from './own-collections';
@@ -89,7 +96,7 @@ export class ProjectionRunner implements ProjectionProgress {
   private position: LogPosition | undefined;
   private caughtUp = false;
   private subscription: SubscriptionHandle | undefined;
-  private waiters: Array<{ position: LogPosition; resolve: (ok: boolean) => void }> = [];
+  private readonly waiters = new PositionWaiters((p) => this.position !== undefined && this.position >= p);
   private readonly batchSize: number;
   /** live events received and not yet applied, in log order */
   private pending: RecordedEvent[] = [];
@@ -165,8 +172,7 @@ export class ProjectionRunner implements ProjectionProgress {
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.flushing;
-    for (const w of this.waiters) w.resolve(false);
-    this.waiters = [];
+    this.waiters.cancelAll();
   }
 
   /**
@@ -377,26 +383,11 @@ export class ProjectionRunner implements ProjectionProgress {
   }
 
   private notify() {
-    const pos = this.position;
-    this.waiters = this.waiters.filter((w) => {
-      if (pos !== undefined && pos >= w.position) {
-        w.resolve(true);
-        return false;
-      }
-      return true;
-    });
+    this.waiters.notify();
   }
 
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
-    if (this.position !== undefined && this.position >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter = { position, resolve };
-      this.waiters.push(waiter);
-      setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs).unref();
-    });
+    return this.waiters.wait(position, timeoutMs);
   }
 
   async isCaughtUp(): Promise<boolean> {
