@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { userPath } from '../social/format';
@@ -7,9 +8,11 @@ import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/FormError';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { TrashIcon } from '../videos/icons';
-import { deleteConversation, sendMessage, type Message } from './api';
+import { QueryState } from '../shell/ui/QueryState';
+import { deleteConversation, sendMessage } from './api';
 import { Composer } from './Composer';
 import { MessageThread } from './MessageThread';
+import { addMessages, forgetConversation } from './live';
 import { useConversation } from './useConversation';
 import { useMessagePermission } from './useMessagePermission';
 import { setOpenConversation } from '../notifications/store';
@@ -38,24 +41,17 @@ interface ConversationViewProps {
   variant: 'inbox' | 'page';
   /** Shown before the header (e.g. the inbox's back button on phones). */
   before?: ReactNode;
-  onSent?: (message: Message | null) => void;
-  onDeleted?: (otherEmail: string) => void;
+  /** After the conversation was deleted (it is already out of the cache). */
+  onDeleted?: () => void;
   headingLevel?: 1 | 2;
 }
 
 /** A conversation: header, live thread, reply box with emoji button. */
-export function ConversationView({
-  me,
-  other,
-  variant,
-  before,
-  onSent,
-  onDeleted,
-  headingLevel = 2,
-}: ConversationViewProps) {
+export function ConversationView({ me, other, variant, before, onDeleted, headingLevel = 2 }: ConversationViewProps) {
   const toast = useToast();
   const confirm = useConfirm();
-  const thread = useConversation(me, other.pseudo, other.email);
+  const client = useQueryClient();
+  const thread = useConversation(me, other.pseudo);
   const { mustFollow, checking: checkingFollow } = useMessagePermission(me, other.pseudo);
   const [sending, setSending] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -90,9 +86,7 @@ export function ConversationView({
         { senderEmail: me, receiverEmail: other.email, content },
         variant === 'page' ? '/api/messages/' : '/api/messages',
       );
-      if (stored) thread.add([stored]);
-      else thread.reload();
-      onSent?.(stored);
+      addMessages(client, me, [stored]);
       if (sentTimer.current !== null) window.clearTimeout(sentTimer.current);
       setSent(true);
       sentTimer.current = window.setTimeout(() => setSent(false), SENT_VISIBLE_MS);
@@ -112,7 +106,8 @@ export function ConversationView({
     setDeleting(true);
     try {
       await deleteConversation(me, other.email);
-      onDeleted?.(other.email);
+      forgetConversation(client, me, other.email);
+      onDeleted?.();
     } catch (err) {
       toast.error(DELETE_FAILED, { detail: errorMessage(err) });
     } finally {
@@ -143,20 +138,9 @@ export function ConversationView({
         ) : null}
       </header>
 
-      {thread.error && !thread.data ? (
-        <div className="alert alert--danger" role="alert">
-          {LOAD_FAILED}
-          <button type="button" className="link-button" onClick={thread.reload}>
-            Réessayer
-          </button>
-        </div>
-      ) : !thread.data ? (
-        <p className="loading thread thread--loading fill__scroll" role="status">
-          Chargement...
-        </p>
-      ) : (
-        <MessageThread messages={thread.data} me={me} otherPseudo={other.pseudo} />
-      )}
+      <QueryState query={thread} failed={LOAD_FAILED} loadingClassName="thread thread--loading fill__scroll">
+        {(messages) => <MessageThread messages={messages} me={me} otherPseudo={other.pseudo} />}
+      </QueryState>
 
       <div className="conversation__status" role="status">
         {sent ? REPLY_SENT : ''}

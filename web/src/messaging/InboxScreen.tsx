@@ -1,14 +1,15 @@
 import { useMemo, useRef } from 'react';
+import { conversationRoutes } from '@evo/contracts';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useSocketEvent } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { formatFullDate, formatMessageTime, isoDate, sameIdentity } from '../social/format';
-import { useLoad } from '../api/useLoad';
+import { useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { ArrowLeftIcon } from '../videos/icons';
-import { fetchReceived, type HiddenConversation, type Message } from './api';
-import { groupConversations, hideUpTo, mergeMessages, type ConversationSummary } from './conversations';
+import type { Message } from './api';
+import { groupConversations, mergeMessages, type ConversationSummary } from './conversations';
 import { ConversationView, LOAD_FAILED } from './ConversationView';
 import './messaging.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
@@ -26,8 +27,7 @@ export default function InboxScreen() {
   const email = user?.email ?? null;
   const [params, setParams] = useSearchParams();
   const selectedPseudo = params.get(PARAM);
-  const inbox = useLoad(email ? `inbox:${email}` : null, (signal) => fetchReceived(email ?? '', signal));
-  const { setData } = inbox;
+  const inbox = useRouteQuery(conversationRoutes.received, email ? { email } : null);
   const listHeading = useRef<HTMLHeadingElement>(null);
 
   // the message just sent from "Message privé" (issue 30): its conversation opens at once, even
@@ -38,22 +38,6 @@ export default function InboxScreen() {
     [inbox.data, email, sent],
   );
   const selected = conversations.find((c) => sameIdentity(c.otherPseudo, selectedPseudo)) ?? null;
-
-  const addMessages = (incoming: Message[]) => {
-    if (incoming.length > 0) setData((current) => mergeMessages(current, incoming));
-  };
-  useSocketEvent('message:new', ({ message }) => addMessages([message]));
-  const hide = (hidden: HiddenConversation[]) => {
-    if (!email) return;
-    for (const h of hidden) setData((list) => hideUpTo(list, email, h.other_email, h.up_to_message_id));
-  };
-  // Deleted from another device of mine.
-  useSocketEvent('conversation:deleted', (payload) => hide([payload]));
-  useSocketEvent('sync', (payload) => {
-    if (payload.truncated) inbox.reload();
-    else addMessages(payload.messages);
-    hide(payload.hidden_conversations);
-  });
 
   const open = (conversation: ConversationSummary | null) => {
     const next = new URLSearchParams(params);
@@ -67,85 +51,70 @@ export default function InboxScreen() {
     window.setTimeout(() => listHeading.current?.focus(), 0);
   };
 
-  const onDeleted = (otherEmail: string) => {
-    setData((current) =>
-      current.filter((m) => !sameIdentity(m.sender_email, otherEmail) && !sameIdentity(m.receiver_email, otherEmail)),
-    );
+  const onDeleted = () => {
     toast.info('Conversation supprimée');
     backToList();
   };
 
-  let list;
-  if (!email) {
-    list = <LoginPrompt message={NOT_LOGGED_IN} />;
-  } else if (inbox.error && !inbox.data) {
-    list = (
-      <div className="alert alert--danger" role="alert">
-        {LOAD_FAILED}
-        <button type="button" className="link-button" onClick={inbox.reload}>
-          Réessayer
-        </button>
-      </div>
-    );
-  } else if (!inbox.data) {
-    list = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (conversations.length === 0) {
-    list = (
-      <div className="inbox__empty">
-        <p>{EMPTY}</p>
-        <Link to="/friends" className="btn btn--primary">
-          Écrire à un ami
-        </Link>
-      </div>
-    );
-  } else {
-    list = (
-      <ul className="inbox__list">
-        {conversations.map((conversation) => {
-          const current = selected?.otherEmail === conversation.otherEmail;
-          return (
-            <li key={conversation.otherEmail}>
-              <button
-                type="button"
-                className="inbox__item"
-                aria-current={current ? 'true' : undefined}
-                onClick={() => open(conversation)}
-              >
-                <ProfilePicture
-                  pseudo={conversation.otherPseudo}
-                  profilePicture={conversation.otherPicture}
-                  size={48}
-                  alt=""
-                />
-                <span className="inbox__text">
-                  <span className="inbox__line">
-                    <span className="inbox__pseudo">@{conversation.otherPseudo}</span>
-                    {conversation.last.created_at ? (
-                      <time
-                        className="inbox__time"
-                        dateTime={isoDate(conversation.last.created_at)}
-                        title={formatFullDate(conversation.last.created_at)}
-                      >
-                        {formatMessageTime(conversation.last.created_at)}
-                      </time>
-                    ) : null}
+  const list = !email ? (
+    <LoginPrompt message={NOT_LOGGED_IN} />
+  ) : (
+    <QueryState
+      query={{ data: inbox.data && conversations, error: inbox.error, refetch: inbox.refetch }}
+      failed={LOAD_FAILED}
+      empty={
+        <>
+          <p>{EMPTY}</p>
+          <Link to="/friends" className="btn btn--primary">
+            Écrire à un ami
+          </Link>
+        </>
+      }
+    >
+      {(shown) => (
+        <ul className="inbox__list">
+          {shown.map((conversation) => {
+            const current = selected?.otherEmail === conversation.otherEmail;
+            return (
+              <li key={conversation.otherEmail}>
+                <button
+                  type="button"
+                  className="inbox__item"
+                  aria-current={current ? 'true' : undefined}
+                  onClick={() => open(conversation)}
+                >
+                  <ProfilePicture
+                    pseudo={conversation.otherPseudo}
+                    profilePicture={conversation.otherPicture}
+                    size={48}
+                    alt=""
+                  />
+                  <span className="inbox__text">
+                    <span className="inbox__line">
+                      <span className="inbox__pseudo">@{conversation.otherPseudo}</span>
+                      {conversation.last.created_at ? (
+                        <time
+                          className="inbox__time"
+                          dateTime={isoDate(conversation.last.created_at)}
+                          title={formatFullDate(conversation.last.created_at)}
+                        >
+                          {formatMessageTime(conversation.last.created_at)}
+                        </time>
+                      ) : null}
+                    </span>
+                    <span className="inbox__preview">
+                      {conversation.lastIsMine ? 'Toi : ' : ''}
+                      {conversation.last.content}
+                    </span>
                   </span>
-                  <span className="inbox__preview">
-                    {conversation.lastIsMine ? 'Toi : ' : ''}
-                    {conversation.last.content}
-                  </span>
-                </span>
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-    );
-  }
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </QueryState>
+  );
 
   return (
     <section className={selected ? 'page page--fill inbox inbox--open' : 'page inbox'} aria-labelledby="inbox-title">
@@ -164,7 +133,6 @@ export default function InboxScreen() {
               me={email}
               variant="inbox"
               other={{ pseudo: selected.otherPseudo, email: selected.otherEmail, picture: selected.otherPicture }}
-              onSent={(message) => (message ? addMessages([message]) : inbox.reload())}
               onDeleted={onDeleted}
               before={
                 <button

@@ -1,4 +1,4 @@
-import { MessageList, MessageSentAnswer, type HiddenConversation, type MessageView } from '@evo/contracts';
+import { MessageSentAnswer, type HiddenConversation, type MessageView } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 
@@ -9,16 +9,6 @@ export type Message = MessageView;
 export type { HiddenConversation };
 
 const enc = encodeURIComponent;
-
-/** GET /api/messages/received/:email: the member's messages (grouped by the other party on the client). */
-export async function fetchReceived(email: string, signal?: AbortSignal): Promise<Message[]> {
-  return decode(MessageList, await api.get(`/api/messages/received/${enc(email)}`, { signal }));
-}
-
-/** GET /api/messages/conversation/:email/:pseudo → oldest first. */
-export async function fetchConversation(email: string, pseudo: string, signal?: AbortSignal): Promise<Message[]> {
-  return decode(MessageList, await api.get(`/api/messages/conversation/${enc(email)}/${enc(pseudo)}`, { signal }));
-}
 
 export interface OutgoingMessage {
   senderEmail: string;

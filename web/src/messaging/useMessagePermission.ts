@@ -1,5 +1,5 @@
-import { useLoad } from '../api/useLoad';
-import { fetchIsFollowing } from '../social/api';
+import { socialRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 
 /**
  * May `me` write to `pseudo`? Only a member they follow (the product rules, "Private message"; the
@@ -8,11 +8,9 @@ import { fetchIsFollowing } from '../social/api';
  * nothing (the server still decides). `me` or `pseudo` null: nothing is asked.
  */
 export function useMessagePermission(me: string | null, pseudo: string | null) {
-  const following = useLoad(me && pseudo ? `can-message:${me}:${pseudo}` : null, (signal) =>
-    fetchIsFollowing(me ?? '', pseudo ?? '', signal),
-  );
+  const following = useRouteQuery(socialRoutes.isFollowing, me && pseudo ? { followerEmail: me, pseudo } : null);
   return {
-    mustFollow: following.data === false,
-    checking: following.loading && following.data === undefined && following.error === undefined,
+    mustFollow: following.data?.isFollowing === false,
+    checking: following.isFetching && following.data === undefined && !following.error,
   };
 }

@@ -4,6 +4,7 @@ import { createQueryClient } from '../api/queries';
 import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
 import { useGiftsLive } from '../gifts/live';
+import { useMessagingLive } from '../messaging/live';
 import { useSocialLive } from '../social/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -43,6 +44,7 @@ export function LiveUpdates() {
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useGiftsLive(email);
+  useMessagingLive(email);
   useSocialLive(email);
   return null;
 }

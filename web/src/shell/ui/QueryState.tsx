@@ -25,6 +25,8 @@ export interface QueryStateProps<T> {
   isEmpty?: (data: T) => boolean;
   /** Said while the first answer is awaited (default 'Chargement...'). */
   loading?: ReactNode;
+  /** Classes added to the waiting text, e.g. to hold the place of what it waits for. */
+  loadingClassName?: string;
   children: (data: T) => ReactNode;
 }
 
@@ -46,6 +48,7 @@ export function QueryState<T>({
   empty,
   isEmpty = isEmptyList,
   loading = LOADING,
+  loadingClassName,
   children,
 }: QueryStateProps<T>) {
   const { data, error } = query;
@@ -75,7 +78,7 @@ export function QueryState<T>({
     );
   }
   return (
-    <p className="loading" role="status">
+    <p className={loadingClassName ? `loading ${loadingClassName}` : 'loading'} role="status">
       {loading}
     </p>
   );
