@@ -1,11 +1,13 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminDecisionView } from '@evo/contracts';
+import { moderationRoutes, type AdminDecisionView } from '@evo/contracts';
 import { errorMessage } from '../api/http';
-import { useLoad } from '../api/useLoad';
+import { refreshRoute, routeQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage } from '../admin/AdminPage';
 import { useToast } from '../shell/toast';
-import { answerAppeal, fetchAppeals } from './api';
+import { answerAppeal } from './api';
 import { ACTION_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
 
@@ -110,26 +112,20 @@ function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered:
 
 /** /admin/appeals: the appeals queue, oldest first. */
 export default function AppealsScreen() {
-  const loaded = useLoad('admin-appeals', (signal) => fetchAppeals(signal));
+  const client = useQueryClient();
+  const loaded = useQuery({ ...routeQuery(moderationRoutes.appeals, {}), select: (answer) => answer.appeals });
+  const refresh = () => void refreshRoute(client, moderationRoutes.appeals);
   return (
     <AdminPage title={TITLE} crumbs={CRUMBS} intro={INTRO}>
-      {loaded.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(loaded.error) ?? 'Chargement impossible'}
-        </p>
-      ) : !loaded.data ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
-      ) : loaded.data.length === 0 ? (
-        <p className="card">{EMPTY}</p>
-      ) : (
-        <div className="decision-list">
-          {loaded.data.map((item) => (
-            <AppealCard key={item.id} item={item} onAnswered={() => loaded.reload()} />
-          ))}
-        </div>
-      )}
+      <QueryState query={loaded} failed={(err) => errorMessage(err) ?? 'Chargement impossible'} empty={EMPTY}>
+        {(items) => (
+          <div className="decision-list">
+            {items.map((item) => (
+              <AppealCard key={item.id} item={item} onAnswered={refresh} />
+            ))}
+          </div>
+        )}
+      </QueryState>
     </AdminPage>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import type { DecisionView } from '@evo/contracts';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -7,7 +8,9 @@ import { LoginPrompt } from '../identity/LoginPrompt';
 import { useToast } from '../shell/toast';
 import { appealDecision } from './api';
 import { ACTION_LABELS, APPEAL_STATUS_LABELS, SCOPE_LABELS, formatDay, formatWhen, untilText } from './labels';
-import { refreshMyModeration, useMyModeration } from './useMyModeration';
+import { QueryState } from '../shell/ui/QueryState';
+import { refreshMyModeration } from './live';
+import { useMyModerationQuery } from './useMyModeration';
 import './moderation.css';
 
 const TITLE = 'Décisions de modération';
@@ -15,6 +18,7 @@ const INTRO =
   'Les décisions de la modération qui te concernent, avec leur motif. Tu peux contester chacune une fois, dans les 6 mois.';
 const NONE = 'Aucune décision de modération ne te concerne.';
 const APPEAL_FAILED = 'Contestation impossible';
+const LOAD_FAILED = 'Chargement impossible';
 const APPEAL_MAX = 2000;
 
 function decisionTitle(d: DecisionView): string {
@@ -34,6 +38,7 @@ function closedReason(d: DecisionView): string {
 
 function AppealForm({ decision, onDone }: { decision: DecisionView; onDone: () => void }) {
   const toast = useToast();
+  const client = useQueryClient();
   const id = useId();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -47,7 +52,7 @@ function AppealForm({ decision, onDone }: { decision: DecisionView; onDone: () =
     try {
       const answer = await appealDecision(decision.id, text);
       toast.success(answer.message);
-      await refreshMyModeration();
+      await refreshMyModeration(client);
       onDone();
     } catch (err) {
       setError(errorMessage(err) ?? APPEAL_FAILED);
@@ -158,7 +163,7 @@ export function DecisionCard({ decision }: { decision: DecisionView }) {
 /** /moderation: the member's decisions and restrictions, with "Contester la décision". */
 export default function MyDecisionsScreen() {
   const { user } = useCurrentUser();
-  const mine = useMyModeration();
+  const mine = useMyModerationQuery();
   return (
     <section className="page moderation-page" aria-labelledby="moderation-title">
       <title>{`${TITLE} · EVO`}</title>
@@ -170,18 +175,16 @@ export default function MyDecisionsScreen() {
       </header>
       {!user ? (
         <LoginPrompt message="Utilisateur non connecté" />
-      ) : !mine ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
-      ) : mine.decisions.length === 0 ? (
-        <p className="card">{NONE}</p>
       ) : (
-        <div className="decision-list">
-          {mine.decisions.map((d) => (
-            <DecisionCard key={d.id} decision={d} />
-          ))}
-        </div>
+        <QueryState query={mine} failed={LOAD_FAILED} empty={NONE} isEmpty={(m) => m.decisions.length === 0}>
+          {(m) => (
+            <div className="decision-list">
+              {m.decisions.map((d) => (
+                <DecisionCard key={d.id} decision={d} />
+              ))}
+            </div>
+          )}
+        </QueryState>
       )}
     </section>
   );

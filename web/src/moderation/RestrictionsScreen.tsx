@@ -1,11 +1,18 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { RESTRICTION_SCOPE_NAMES, type AdminDecisionView, type RestrictionScopeName } from '@evo/contracts';
+import {
+  RESTRICTION_SCOPE_NAMES,
+  moderationRoutes,
+  type AdminDecisionView,
+  type RestrictionScopeName,
+} from '@evo/contracts';
 import { errorMessage } from '../api/http';
-import { useLoad } from '../api/useLoad';
+import { refreshRoute, routeQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage } from '../admin/AdminPage';
 import { useToast } from '../shell/toast';
 import { useConfirm } from '../shell/confirm';
-import { fetchActiveRestrictions, liftRestriction, restrictMember } from './api';
+import { liftRestriction, restrictMember } from './api';
 import { APPEAL_STATUS_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
 
@@ -203,28 +210,25 @@ function RestrictionCard({ item, onLifted }: { item: AdminDecisionView; onLifted
 
 /** /admin/restrictions: restrict a member, and the restrictions holding now. */
 export default function RestrictionsScreen() {
-  const loaded = useLoad('admin-restrictions', (signal) => fetchActiveRestrictions(signal));
+  const client = useQueryClient();
+  const loaded = useQuery({
+    ...routeQuery(moderationRoutes.restrictions, {}),
+    select: (answer) => answer.restrictions,
+  });
+  const refresh = () => void refreshRoute(client, moderationRoutes.restrictions);
   return (
     <AdminPage title={TITLE} crumbs={CRUMBS} intro={INTRO}>
-      <RestrictForm onDone={() => loaded.reload()} />
+      <RestrictForm onDone={refresh} />
       <h2 className="decision__title">Restrictions en cours</h2>
-      {loaded.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(loaded.error) ?? 'Chargement impossible'}
-        </p>
-      ) : !loaded.data ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
-      ) : loaded.data.length === 0 ? (
-        <p className="card">{EMPTY}</p>
-      ) : (
-        <div className="decision-list">
-          {loaded.data.map((item) => (
-            <RestrictionCard key={item.id} item={item} onLifted={() => loaded.reload()} />
-          ))}
-        </div>
-      )}
+      <QueryState query={loaded} failed={(err) => errorMessage(err) ?? 'Chargement impossible'} empty={EMPTY}>
+        {(items) => (
+          <div className="decision-list">
+            {items.map((item) => (
+              <RestrictionCard key={item.id} item={item} onLifted={refresh} />
+            ))}
+          </div>
+        )}
+      </QueryState>
     </AdminPage>
   );
 }

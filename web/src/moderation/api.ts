@@ -1,11 +1,4 @@
-import {
-  ActiveRestrictionsAnswer,
-  AppealsQueueAnswer,
-  MessageAnswer,
-  MyModerationAnswer,
-  RestrictionCreatedAnswer,
-  type RestrictionScopeName,
-} from '@evo/contracts';
+import { MessageAnswer, RestrictionCreatedAnswer, type RestrictionScopeName } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 
@@ -13,20 +6,11 @@ import { decode } from '../api/decode';
 
 const enc = encodeURIComponent;
 
-export const fetchMyModeration = async (signal?: AbortSignal) =>
-  decode(MyModerationAnswer, await api.get('/api/moderation/mine', { signal }));
-
 export const appealDecision = async (decisionId: string, text: string) =>
   decode(MessageAnswer, await api.post(`/api/moderation/decisions/${enc(decisionId)}/appeal`, { text }));
 
-export const fetchAppeals = async (signal?: AbortSignal) =>
-  decode(AppealsQueueAnswer, await api.get('/api/admin/appeals', { signal })).appeals;
-
 export const answerAppeal = async (decisionId: string, outcome: 'maintenue' | 'annulée', answer: string) =>
   decode(MessageAnswer, await api.put(`/api/admin/appeals/${enc(decisionId)}`, { outcome, answer }));
-
-export const fetchActiveRestrictions = async (signal?: AbortSignal) =>
-  decode(ActiveRestrictionsAnswer, await api.get('/api/admin/restrictions', { signal })).restrictions;
 
 export interface RestrictionForm {
   email: string;

@@ -5,6 +5,7 @@ import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
 import { useGiftsLive } from '../gifts/live';
 import { useMessagingLive } from '../messaging/live';
+import { useModerationLive } from '../moderation/live';
 import { useSocialLive } from '../social/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -45,6 +46,7 @@ function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useGiftsLive(email);
   useMessagingLive(email);
+  useModerationLive();
   useSocialLive(email);
   return null;
 }
