@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from './api';
 import { groupConversations, isBetween, mergeMessages } from './conversations';
+import { testMessage } from './testing';
 
-const msg = (id: number, from: string, to: string, at: string, content = `m${id}`): Message => ({
-  id,
-  sender_email: `${from}@x.fr`,
-  receiver_email: `${to}@x.fr`,
-  sender_pseudo: from,
-  receiver_pseudo: to,
-  sender_profile_picture: '',
-  receiver_profile_picture: '',
-  content,
-  created_at: at,
-});
+const msg = testMessage;
 
 describe('groupConversations', () => {
   it('groups by the other party, most recent conversation first, with the last message', () => {

@@ -3,18 +3,11 @@ import { conversationRoutes, type SyncPayload } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
 import type { Message } from './api';
 import { addMessages, forgetConversation, messagingPushes } from './live';
+import { testMessage } from './testing';
 
-const msg = (id: number, from: string, to: string, minute = id): Message => ({
-  id,
-  sender_email: `${from}@x.fr`,
-  receiver_email: `${to}@x.fr`,
-  sender_pseudo: from,
-  receiver_pseudo: to,
-  sender_profile_picture: '',
-  receiver_profile_picture: '',
-  content: `m${id}`,
-  created_at: `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
-});
+/** a message at 10:<minute> (its id's minute unless told) */
+const msg = (id: number, from: string, to: string, minute = id): Message =>
+  testMessage(id, from, to, `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`);
 
 const ME = 'alice@x.fr';
 const inboxKey = routeKey(conversationRoutes.received, { email: ME });
