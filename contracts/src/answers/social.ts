@@ -108,4 +108,6 @@ export const socialRoutes = {
   friends: getRoute('/api/users/friends/:email', z.array(FriendEntry)),
   userByPseudo: getRoute('/api/users/by-pseudo/:pseudo', PublicUser),
   video: getRoute('/api/videos/:id', VideoCard),
+  /** `?page=&limit=`: the videos of the members I follow, newest first */
+  friendsFeed: getRoute('/api/videos/friends-feed/:email', z.array(ViewerVideo)),
 };

@@ -1,18 +1,19 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { ADD_CHOICES, opensOwnDocument } from '../shell/addChoices';
-import { useLoad } from '../api/useLoad';
+import { QueryState } from '../shell/ui/QueryState';
 import { PlayIcon } from '../videos/icons';
 import type { Video } from '../videos/types';
-import { fetchHomeVideos } from './homeVideos';
+import { useHomeVideos } from './homeVideos';
 
 const TITLE = 'Vidéos à découvrir';
+const LOAD_FAILED = 'Impossible de charger les vidéos.';
 
 /** The home page's videos, under the carousel: a tap opens the video page. */
 export function HomeVideos() {
   const { user } = useCurrentUser();
   const email = user?.email ?? null;
-  const list = useLoad(email ? `home-videos:${email}` : null, (signal) => fetchHomeVideos(email ?? '', signal));
+  const list = useHomeVideos(email);
 
   let content;
   if (!email) {
@@ -29,40 +30,11 @@ export function HomeVideos() {
         </div>
       </div>
     );
-  } else if (list.error && !list.data) {
-    content = (
-      <p className="social-error" role="alert">
-        Impossible de charger les vidéos.
-      </p>
-    );
-  } else if (!list.data) {
-    content = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  } else if (list.data.length === 0) {
-    content = (
-      <div className="home-videos__prompt card">
-        <p>Aucune vidéo pour le moment : publie la première !</p>
-        <div className="form__actions">
-          {ADD_CHOICES.map(({ to, label }) => (
-            <Link key={to} to={to} reloadDocument={opensOwnDocument(to)} className="btn btn--secondary">
-              {label}
-            </Link>
-          ))}
-        </div>
-      </div>
-    );
   } else {
     content = (
-      <ul className="tile-grid">
-        {list.data.map((video) => (
-          <li key={video.id}>
-            <HomeVideoTile video={video} />
-          </li>
-        ))}
-      </ul>
+      <QueryState query={list} failed={LOAD_FAILED}>
+        {(videos) => <HomeVideoList videos={videos} />}
+      </QueryState>
     );
   }
 
@@ -78,6 +50,32 @@ export function HomeVideos() {
       </div>
       {content}
     </section>
+  );
+}
+
+function HomeVideoList({ videos }: { videos: Video[] }) {
+  if (videos.length === 0) {
+    return (
+      <div className="home-videos__prompt card">
+        <p>Aucune vidéo pour le moment : publie la première !</p>
+        <div className="form__actions">
+          {ADD_CHOICES.map(({ to, label }) => (
+            <Link key={to} to={to} reloadDocument={opensOwnDocument(to)} className="btn btn--secondary">
+              {label}
+            </Link>
+          ))}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <ul className="tile-grid">
+      {videos.map((video) => (
+        <li key={video.id}>
+          <HomeVideoTile video={video} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

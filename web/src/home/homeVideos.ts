@@ -1,5 +1,6 @@
-import { fetchSuggestions } from '../social/api';
-import { fetchFriendsFeed } from '../videos/videoApi';
+import { socialRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
+import type { ShownQuery } from '../shell/ui/QueryState';
 import type { Video } from '../videos/types';
 
 /** How many videos the home page shows under the carousel. */
@@ -21,14 +22,27 @@ export function pickHomeVideos(friends: Video[], suggested: Video[], count = HOM
   return picked;
 }
 
-/** GET the friends feed (first page) and the suggestions (the product API calls), both for the session member. */
-export async function fetchHomeVideos(email: string, signal?: AbortSignal): Promise<Video[]> {
-  const [friends, suggestions] = await Promise.all([
-    fetchFriendsFeed(email, 1, HOME_VIDEO_COUNT, signal),
-    fetchSuggestions(email, signal),
-  ]);
-  return pickHomeVideos(
-    friends,
-    suggestions.flatMap((user) => user.videos.slice(0, 1)),
-  );
+/**
+ * The home page's videos for the session member: the friends feed's first page and the suggestions
+ * (the product API calls), both from the cache (the suggestions are the /users-with-videos screen's);
+ * failed if either failed, as the two are shown together.
+ */
+export function useHomeVideos(email: string | null): ShownQuery<Video[]> {
+  const friends = useRouteQuery(socialRoutes.friendsFeed, email ? { email } : null, {
+    search: { page: 1, limit: HOME_VIDEO_COUNT },
+  });
+  const suggestions = useRouteQuery(socialRoutes.suggestions, email ? {} : null, { search: { currentEmail: email } });
+  const data =
+    friends.data && suggestions.data
+      ? pickHomeVideos(
+          friends.data,
+          suggestions.data.flatMap((user) => user.videos.slice(0, 1)),
+        )
+      : undefined;
+  return {
+    data,
+    error: friends.error ?? suggestions.error,
+    refetch: () =>
+      Promise.all([friends.error ? friends.refetch() : null, suggestions.error ? suggestions.refetch() : null]),
+  };
 }

@@ -7,6 +7,7 @@ import { useGiftsLive } from '../gifts/live';
 import { useMessagingLive } from '../messaging/live';
 import { useModerationLive } from '../moderation/live';
 import { useSocialLive } from '../social/live';
+import { useVideosLive } from '../videos/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
 
@@ -48,6 +49,7 @@ function MemberLiveUpdates({ email }: { email: string }) {
   useMessagingLive(email);
   useModerationLive();
   useSocialLive(email);
+  useVideosLive();
   return null;
 }
 

@@ -1,7 +1,7 @@
-import { useEffect, useReducer } from 'react';
-import { isAbortError } from '../api/http';
+import { useEffect, useMemo, useReducer } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCurrentUser } from '../identity/sessionContext';
-import { fetchFeedPage } from './feed/feedApi';
+import { feedPagesOf, feedQuery } from './feed/feedApi';
 import { feedReducer, initialFeedState, isEmpty, isFailedEmpty, pageToLoad } from './feed/feedState';
 import { VerticalFeed } from './feed/VerticalFeed';
 import './social.css';
@@ -44,30 +44,26 @@ export default function FriendsFeedScreen() {
 
 function Feed({ email }: { email: string }) {
   const [state, dispatch] = useReducer(feedReducer, initialFeedState);
-  // the page in flight stays asked (so that scrolling back up does not cancel it), else the one due
-  const wanted = state.loading ? state.next : pageToLoad(state);
-  const wantedKey = wanted ? `${wanted.source}:${wanted.page}` : null;
-
+  const query = useInfiniteQuery(feedQuery(email));
+  const { data, isFetching, isError, error, fetchNextPage, refetch } = query;
+  const pages = useMemo(() => feedPagesOf({ data, isFetching, isError }), [data, isFetching, isError]);
+  useEffect(() => dispatch({ type: 'pages', ...pages }), [pages]);
   useEffect(() => {
-    if (!wanted) return;
-    const controller = new AbortController();
-    dispatch({ type: 'pageRequested' });
-    fetchFeedPage(email, wanted, controller.signal).then(
-      ({ videos, more }) => {
-        if (!controller.signal.aborted) dispatch({ type: 'pageLoaded', ...wanted, videos, more });
-      },
-      (err: unknown) => {
-        if (controller.signal.aborted || isAbortError(err)) return;
-        console.warn('Chargement du feed impossible', err);
-        dispatch({ type: 'pageFailed', ...wanted });
-      },
-    );
-    return () => controller.abort();
-    // wantedKey names `wanted`
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [email, wantedKey]);
+    if (error) console.warn('Chargement du feed impossible', error);
+  }, [error]);
 
-  const retry = () => dispatch({ type: 'retry' });
+  // the next page once the member nears the end (the first one is asked as the screen mounts); what
+  // the cache holds now, the reducer hearing of it after this render
+  const wanted = data ? pageToLoad({ ...state, ...pages }) : null;
+  const wantedKey = wanted ? `${wanted.source}:${wanted.page}` : null;
+  useEffect(() => {
+    if (wantedKey && !isFetching) void fetchNextPage();
+  }, [wantedKey, isFetching, fetchNextPage]);
+
+  const retry = () => {
+    dispatch({ type: 'retry' });
+    void (data ? fetchNextPage() : refetch());
+  };
 
   if (isFailedEmpty(state)) {
     return (

@@ -36,17 +36,6 @@ export async function unfollowUser(followerEmail: string, followingPseudo: strin
   return decode(MessageAnswer, await api.post('/api/follows/unfollow', { followerEmail, followingPseudo }));
 }
 
-/** GET /api/users/with-videos?currentEmail=&page=&limit=: members I do not follow, with their newest videos. */
-export async function fetchSuggestions(
-  currentEmail: string,
-  signal?: AbortSignal,
-  page?: { page: number; limit: number },
-): Promise<SuggestedUser[]> {
-  const query = new URLSearchParams({ currentEmail });
-  if (page) for (const [k, v] of Object.entries(page)) query.set(k, String(v));
-  return decode(z.array(SuggestedUser), await api.get(`/api/users/with-videos?${query}`, { signal }));
-}
-
 /** GET /api/users/profile/:pseudo?page= → {user, videos, next_page}: one page of videos, newest first. */
 export async function fetchProfile(pseudo: string, signal?: AbortSignal, page = 1): Promise<Profile> {
   const query = page > 1 ? `?page=${page}` : '';

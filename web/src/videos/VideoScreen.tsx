@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { socialRoutes } from '@evo/contracts';
 import { ApiError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
+import { useRouteQuery } from '../api/queries';
+import { QueryState } from '../shell/ui/QueryState';
 import { formatCount, plural, userPath } from '../social/format';
-import { useLoad } from '../api/useLoad';
 import { profilePath } from '../shell/paths';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { CommentsPanel } from './CommentsPanel';
@@ -14,7 +16,6 @@ import { useComments } from './useComments';
 import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
 import { LikeButton } from './VideoCard';
 import { ModerationNotice } from './ModerationNotice';
-import { fetchVideo } from './videoApi';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { withReturn } from '../identity/returnPath';
 import './videos.css';
@@ -30,7 +31,7 @@ export default function VideoScreen() {
   const { id } = useParams();
   const videoId = Number(id);
   const valid = Number.isInteger(videoId) && videoId > 0;
-  const loaded = useLoad(valid ? `video:${videoId}` : null, (signal) => fetchVideo(videoId, signal));
+  const loaded = useRouteQuery(socialRoutes.video, valid ? { id: videoId } : null);
 
   if (!valid || (loaded.error instanceof ApiError && loaded.error.status === 404)) {
     return <Unavailable />;
@@ -40,18 +41,11 @@ export default function VideoScreen() {
       <Unavailable
         title={LOAD_FAILED}
         text={loaded.error instanceof ApiError ? loaded.error.message : undefined}
-        onRetry={loaded.reload}
+        onRetry={() => void loaded.refetch()}
       />
     );
   }
-  if (!loaded.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
-  }
-  return <VideoPage key={loaded.data.id} video={loaded.data} />;
+  return <QueryState query={loaded}>{(video) => <VideoPage key={video.id} video={video} />}</QueryState>;
 }
 
 function BackButton() {

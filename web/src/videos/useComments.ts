@@ -1,37 +1,35 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSocketEvent } from '../shell/socket';
-import { useLoad } from '../api/useLoad';
-import { fetchComments } from './videoApi';
+import { conversationRoutes } from '@evo/contracts';
+import { useRouteQuery } from '../api/queries';
 
 /**
- * Comments of one video, loaded on demand (the product states and transitions, "Comment panel": opening
- * loads them, sending reloads them), with the count kept live by 'comment:new'
- * (pushed to the video's room, see useSocketRoom). Load failures are logged only (the product error catalogue).
+ * Comments of one video, asked on demand (the product states and transitions, "Comment panel": opening
+ * asks them, sending asks them again), from the cache, where 'comment:new' (pushed to the video's room,
+ * see useSocketRoom) adds them and sets the video's count (web/src/videos/live.ts). `count` is the video's
+ * comment count as its card or page holds it from the cache. Load failures are logged only (the
+ * product error catalogue).
  */
-export function useComments(videoId: number, initialCount: number) {
+export function useComments(videoId: number, count: number) {
   const [wanted, setWanted] = useState(false);
-  const [pushedCount, setPushedCount] = useState<number | null>(null);
-  const loaded = useLoad(wanted ? `comments:${videoId}` : null, (signal) => fetchComments(videoId, signal));
-  const { reload, error, setData } = loaded;
+  // the count the card was shown with: another one since was pushed (or answered anew)
+  const [shownWith] = useState(count);
+  const query = useRouteQuery(conversationRoutes.comments, { id: videoId }, { enabled: wanted });
+  const { error, refetch } = query;
 
   useEffect(() => {
     if (error) console.warn('Chargement des commentaires impossible', error);
   }, [error]);
 
-  useSocketEvent('comment:new', ({ videoId: pushedFor, comments_count, comment }) => {
-    if (pushedFor !== videoId) return;
-    setPushedCount(Math.max(0, comments_count));
-    setData((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]));
-  });
-
   const load = useCallback(() => {
-    if (wanted) reload();
+    if (wanted) void refetch();
     else setWanted(true);
-  }, [reload, wanted]);
+  }, [refetch, wanted]);
 
-  const listed = loaded.data?.length;
-  const count = pushedCount !== null ? Math.max(pushedCount, listed ?? 0) : (listed ?? initialCount);
-  return { ...loaded, load, count };
+  const data = query.data?.items;
+  const listed = data?.length;
+  const pushed = count !== shownWith ? count : null;
+  const shown = pushed !== null ? Math.max(pushed, listed ?? 0) : (listed ?? count);
+  return { data, error, loading: query.isFetching, load, count: shown };
 }
 
 export type CommentsState = ReturnType<typeof useComments>;

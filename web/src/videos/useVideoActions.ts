@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { sameIdentity } from '../social/format';
 import { useChoose, useConfirm } from '../shell/confirm';
-import { useSocketEvent, useSocketRoom } from '../shell/socket';
+import { useSocketRoom } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { copyText } from './clipboard';
+import { updateVideoCounters } from './live';
 import { videoPath, type Video } from './types';
 import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from './videoApi';
 
@@ -54,8 +56,6 @@ export const REPORT_REASONS = [
 const DELETE_FAILED = 'Impossible de supprimer la vidéo.';
 const LOGIN_NEEDED = 'Connecte-toi pour aimer une vidéo.';
 
-/** Live counters pushed by the server. */
-
 export interface VideoActionsOptions {
   texts: VideoActionTexts;
   /** Delete path: DELETE /api/videos/:id (default) or /api/videos/delete/:id (profile). */
@@ -71,8 +71,8 @@ export interface VideoActionsOptions {
 }
 
 /**
- * State and actions of one displayed video: like (optimistic), live counters
- * ('video:counters'), one view per display, share, favourite, report, delete (owner).
+ * State and actions of one displayed video: like (optimistic), live counters (the video's room's
+ * pushes change the cache the video comes from: web/src/videos/live.ts), one view per display, share, favourite, report, delete (owner).
  * Mount it with `key={video.id}` when the video can change.
  */
 export function useVideoActions(
@@ -83,10 +83,12 @@ export function useVideoActions(
   const toast = useToast();
   const confirm = useConfirm();
   const choose = useChoose();
-  const [likes, setLikes] = useState(video.likes_count);
-  const [liked, setLiked] = useState(video.liked_by_me ?? false);
-  const [views, setViews] = useState(video.views_count);
-  const [favorited, setFavorited] = useState(video.favorited_by_me ?? false);
+  const client = useQueryClient();
+  // what the video's answer says, until it changes (asked again, or a push: web/src/videos/live.ts)
+  const [likes, setLikes] = useAnswered(video.likes_count);
+  const [liked, setLiked] = useAnswered(video.liked_by_me ?? false);
+  const [views] = useAnswered(video.views_count);
+  const [favorited, setFavorited] = useAnswered(video.favorited_by_me ?? false);
   const [deleting, setDeleting] = useState(false);
   const likePending = useRef(false);
   const viewSent = useRef<string | number | null>(null);
@@ -106,11 +108,6 @@ export function useVideoActions(
 
   // Counters and new comments of this video are pushed to its room while it is on screen.
   useSocketRoom('video:watch', 'video:unwatch', video.id);
-  useSocketEvent('video:counters', (payload) => {
-    if (Number(payload?.videoId) !== video.id) return;
-    if (typeof payload.likes_count === 'number') setLikes(Math.max(0, payload.likes_count));
-    if (typeof payload.views_count === 'number') setViews(Math.max(0, payload.views_count));
-  });
 
   const toggleLike = useCallback(async () => {
     if (likePending.current) return;
@@ -126,6 +123,10 @@ export function useVideoActions(
       const result = await setLike(video.id, next);
       if (typeof result.liked === 'boolean') setLiked(result.liked);
       if (typeof result.likes_count === 'number') setLikes(Math.max(0, result.likes_count));
+      updateVideoCounters(client, video.id, {
+        liked_by_me: result.liked,
+        likes_count: Math.max(0, result.likes_count),
+      });
     } catch (err) {
       setLiked(!next);
       setLikes((count) => Math.max(0, count + (next ? -1 : 1)));
@@ -133,7 +134,7 @@ export function useVideoActions(
     } finally {
       likePending.current = false;
     }
-  }, [email, liked, toast, video.id]);
+  }, [client, email, liked, setLiked, setLikes, toast, video.id]);
 
   const share = useCallback(async () => {
     const link = `${window.location.origin}${videoPath(video.id)}`;
@@ -146,12 +147,13 @@ export function useVideoActions(
       const result = await toggleFavorite(video.id);
       const now = typeof result.favorited === 'boolean' ? result.favorited : true;
       setFavorited(now);
+      updateVideoCounters(client, video.id, { favorited_by_me: now });
       if (now) toast.success(texts.favorited);
       else toast.info(UNFAVORITED);
     } catch (err) {
       toast.error(FAVORITE_FAILED, { detail: errorMessage(err) });
     }
-  }, [texts.favorited, toast, video.id]);
+  }, [client, setFavorited, texts.favorited, toast, video.id]);
 
   const report = useCallback(async () => {
     // the reason is optional: sent without one, administrators read 'Non spécifié'
@@ -186,3 +188,14 @@ export function useVideoActions(
 }
 
 export type VideoActions = ReturnType<typeof useVideoActions>;
+
+/** A state that starts as `answered` and starts again from it each time it changes. */
+function useAnswered<T>(answered: T) {
+  const [state, setState] = useState(answered);
+  const [from, setFrom] = useState(answered);
+  if (!Object.is(from, answered)) {
+    setFrom(answered);
+    setState(answered);
+  }
+  return [state, setState] as const;
+}

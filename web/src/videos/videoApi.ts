@@ -1,31 +1,15 @@
-import { z } from 'zod';
 import {
   CommentPostedAnswer,
   CommentsAnswer,
   FavoriteAnswer,
   LikeAnswer,
   MessageAnswer,
-  VideoCard,
-  ViewerVideo,
   type CommentView,
 } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
-import type { Video } from './types';
 
 /** Calls of the video cards and the single video page (the product API calls, "Videos"). */
-
-/** GET /api/videos/:id (404 {error:'Vidéo indisponible.'}). */
-export async function fetchVideo(id: number, signal?: AbortSignal): Promise<Video> {
-  return decode(VideoCard, await api.get(`/api/videos/${id}`, { signal }));
-}
-
-/** GET /api/videos/friends-feed/:email?page=&limit= */
-export async function fetchFriendsFeed(email: string, page: number, limit: number, signal?: AbortSignal) {
-  const query = new URLSearchParams({ page: String(page), limit: String(limit) });
-  const path = `/api/videos/friends-feed/${encodeURIComponent(email)}?${query}`;
-  return decode(z.array(ViewerVideo), await api.get(path, { signal }));
-}
 
 /** DELETE /api/videos/:id, or /api/videos/delete/:id as the profile page does. */
 export function deleteVideo(id: number, via: 'videos' | 'delete' = 'videos') {

@@ -1,13 +1,16 @@
-import { fetchSuggestions } from '../api';
-import type { Video } from '../../videos/types';
-import { fetchFriendsFeed } from '../../videos/videoApi';
-import { DISCOVER_PAGE_SIZE, FRIENDS_PAGE_SIZE, inTurns, type FeedPage } from './feedState';
-
-export interface FeedPageAnswer {
-  videos: Video[];
-  /** the source may have more after this page */
-  more: boolean;
-}
+import { infiniteQueryOptions, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { socialRoutes } from '@evo/contracts';
+import { fetchRoute } from '../../api/queries';
+import {
+  DISCOVER_PAGE_SIZE,
+  FRIENDS_PAGE_SIZE,
+  inTurns,
+  listedItems,
+  pageAfter,
+  type FeedPage,
+  type FeedPageAnswer,
+  type FeedPages,
+} from './feedState';
 
 /**
  * One page of "Pour toi": the friends' videos (GET /api/videos/friends-feed/:email, newest first),
@@ -21,10 +24,52 @@ export async function fetchFeedPage(
   signal?: AbortSignal,
 ): Promise<FeedPageAnswer> {
   if (source === 'friends') {
-    const videos = await fetchFriendsFeed(email, page, FRIENDS_PAGE_SIZE, signal);
+    const videos = await fetchRoute(socialRoutes.friendsFeed, { email }, { page, limit: FRIENDS_PAGE_SIZE }, signal);
     return { videos, more: videos.length >= FRIENDS_PAGE_SIZE };
   }
-  const members = await fetchSuggestions(email, signal, { page, limit: DISCOVER_PAGE_SIZE });
-  const lists = members.map((m) => m.videos);
-  return { videos: inTurns(lists), more: members.length >= DISCOVER_PAGE_SIZE };
+  const members = await fetchRoute(
+    socialRoutes.suggestions,
+    {},
+    { currentEmail: email, page, limit: DISCOVER_PAGE_SIZE },
+    signal,
+  );
+  return { videos: inTurns(members.map((m) => m.videos)), more: members.length >= DISCOVER_PAGE_SIZE };
+}
+
+/**
+ * The cache key of a member's "Pour toi": its pages come from two routes in turn, so it is keyed by
+ * the screen ('/feed') rather than by one route.
+ */
+export const feedKey = (email?: string): QueryKey => (email === undefined ? ['/feed'] : ['/feed', { email }]);
+
+export type FeedData = InfiniteData<FeedPageAnswer, FeedPage>;
+
+const FIRST_PAGE: FeedPage = { source: 'friends', page: 1 };
+
+/**
+ * The feed's pages in the cache, asked one at a time as the member nears the end. Dropped when the
+ * screen goes (each visit starts from the newest videos, as the member expects of a feed).
+ */
+export const feedQuery = (email: string) =>
+  infiniteQueryOptions<FeedPageAnswer, Error, FeedData, QueryKey, FeedPage>({
+    queryKey: feedKey(email),
+    queryFn: ({ pageParam, signal }) => fetchFeedPage(email, pageParam, signal),
+    initialPageParam: FIRST_PAGE,
+    getNextPageParam: (last, _all, asked) => pageAfter(asked, last),
+    gcTime: 0,
+  });
+
+/** What the screen reports to the feed's reducer of what the cache holds. */
+export function feedPagesOf(query: { data: FeedData | undefined; isFetching: boolean; isError: boolean }): FeedPages {
+  const { data, isFetching, isError } = query;
+  const count = data?.pages.length ?? 0;
+  const next = data && count > 0 ? pageAfter(data.pageParams[count - 1], data.pages[count - 1]) : FIRST_PAGE;
+  const failed = isError && !isFetching;
+  return {
+    items: data ? listedItems(data.pages, data.pageParams) : [],
+    next,
+    loading: isFetching,
+    failed,
+    failedSource: failed ? (next?.source ?? 'friends') : null,
+  };
 }

@@ -12,9 +12,12 @@ import {
   isFailedEmpty,
   isLoaded,
   isNear,
+  listedItems,
+  pageAfter,
   pageToLoad,
   slideCount,
   type FeedAction,
+  type FeedPages,
   type FeedSource,
   type FeedState,
 } from './feedState';
@@ -47,9 +50,33 @@ const video = (id: number): Video => ({
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => video(from + i));
 
+/** What the cache holds, as the screen reports it: the state's pages, changed by `change`. */
+const pages = (state: FeedState, change: Partial<FeedPages> = {}): FeedAction => ({
+  type: 'pages',
+  items: state.items,
+  next: state.next,
+  loading: false,
+  failed: false,
+  failedSource: null,
+  ...change,
+});
+/** the next page asked */
+const requested = (state: FeedState) => pages(state, { loading: true });
+/** the page asked answered (its videos after those listed, each once) */
+const answered = (state: FeedState, source: FeedSource, page: number, videos: Video[], more: boolean): FeedAction => {
+  const known = new Set(state.items.map((item) => item.video.id));
+  const added = listedItems([{ videos, more }], [{ source, page }]).filter((item) => !known.has(item.video.id));
+  return pages(state, { items: [...state.items, ...added], next: pageAfter({ source, page }, { videos, more }) });
+};
+/** the page asked failed */
+const failedPage = (state: FeedState): FeedAction =>
+  pages(state, { failed: true, failedSource: state.next?.source ?? null });
+
 /** request then answer the expected page */
-const load = (state: FeedState, source: FeedSource, page: number, videos: Video[], more: boolean) =>
-  run(state, { type: 'pageRequested' }, { type: 'pageLoaded', source, page, videos, more });
+const load = (state: FeedState, source: FeedSource, page: number, videos: Video[], more: boolean) => {
+  const asking = run(state, requested(state));
+  return run(asking, answered(asking, source, page, videos, more));
+};
 
 const withFriends = (count: number, more = false) => load(initialFeedState, 'friends', 1, range(1, count), more);
 
@@ -116,24 +143,31 @@ describe('feed: pages', () => {
     expect(ids(state)).toEqual([1, 2, 3]);
   });
 
-  it('one request at a time; a late or unexpected answer is dropped', () => {
-    const requested = run(initialFeedState, { type: 'pageRequested' });
-    expect(run(requested, { type: 'pageRequested' })).toBe(requested);
-    // not requested
-    expect(
-      feedReducer(initialFeedState, {
-        type: 'pageLoaded',
-        source: 'friends',
-        page: 1,
-        videos: [video(1)],
-        more: false,
-      }),
-    ).toBe(initialFeedState);
-    // another page than the one asked
-    expect(
-      feedReducer(requested, { type: 'pageLoaded', source: 'discover', page: 1, videos: [video(1)], more: false }),
-    ).toBe(requested);
-    expect(feedReducer(requested, { type: 'pageFailed', source: 'friends', page: 2 })).toBe(requested);
+  it('the pages answered list their videos in order, each once; a short page moves to the next source', () => {
+    const items = listedItems(
+      [
+        { videos: [video(1), video(2)], more: false },
+        { videos: [video(2), video(3)], more: true },
+      ],
+      [
+        { source: 'friends', page: 1 },
+        { source: 'discover', page: 1 },
+      ],
+    );
+    expect(items.map((item) => [item.video.id, item.source])).toEqual([
+      [1, 'friends'],
+      [2, 'friends'],
+      [3, 'discover'],
+    ]);
+    expect(pageAfter({ source: 'friends', page: 1 }, { videos: [], more: true })).toEqual({
+      source: 'friends',
+      page: 2,
+    });
+    expect(pageAfter({ source: 'friends', page: 3 }, { videos: [], more: false })).toEqual({
+      source: 'discover',
+      page: 1,
+    });
+    expect(pageAfter({ source: 'discover', page: 2 }, { videos: [], more: false })).toBeNull();
   });
 
   it('the next page is asked only near the end of the list (lazy)', () => {
@@ -144,7 +178,7 @@ describe('feed: pages', () => {
   });
 
   it('a failure stops the requests until retry; the first one leaves an error instead of the list', () => {
-    const failed = run(initialFeedState, { type: 'pageRequested' }, { type: 'pageFailed', source: 'friends', page: 1 });
+    const failed = run(initialFeedState, failedPage(initialFeedState));
     expect(isFailedEmpty(failed)).toBe(true);
     expect(failed.failedSource).toBe('friends');
     expect(pageToLoad(failed)).toBeNull();
@@ -155,12 +189,7 @@ describe('feed: pages', () => {
 
   it('a later failure shows a closing slide; retry goes back to the last video', () => {
     const listed = withFriends(2, true);
-    const failed = run(
-      listed,
-      { type: 'pageRequested' },
-      { type: 'pageFailed', source: 'friends', page: 2 },
-      { type: 'show', index: 2 },
-    );
+    const failed = run(listed, requested(listed), failedPage(listed), { type: 'show', index: 2 });
     expect(hasClosingSlide(failed)).toBe(true);
     expect(failed.index).toBe(2);
     expect(currentItem(failed)).toBeNull();
@@ -213,32 +242,28 @@ describe('feed: moving from one video to the next', () => {
 
   it('next on the last video while more are coming: the feed moves once they are there', () => {
     // the friends' page is short: other members' videos are on their way
-    const atLast = run(withFriends(2, false), { type: 'show', index: 1 }, { type: 'pageRequested' });
+    const shown = run(withFriends(2, false), { type: 'show', index: 1 });
+    const atLast = run(shown, requested(shown));
     const asked = run(atLast, { type: 'step', delta: 1 });
     expect(asked).toMatchObject({ index: 1, pendingNext: true });
     expect(run(asked, { type: 'step', delta: 1 })).toBe(asked);
-    const arrived = run(asked, { type: 'pageLoaded', source: 'discover', page: 1, videos: [video(9)], more: true });
+    // a counter changed meanwhile (the page still coming): still waiting
+    expect(run(asked, requested(asked))).toMatchObject({ index: 1, pendingNext: true });
+    const arrived = run(asked, answered(asked, 'discover', 1, [video(9)], true));
     expect(arrived).toMatchObject({ index: 2, pendingNext: false, display: asked.display + 1 });
     expect(currentItem(arrived)?.video.id).toBe(9);
   });
 
   it('a pending move: kept over an empty page with more to come, to the closing slide at the end, dropped on failure or another move', () => {
-    const asked = run(
-      withFriends(2, false),
-      { type: 'show', index: 1 },
-      { type: 'pageRequested' },
-      { type: 'step', delta: 1 },
-    );
-    const empty = run(asked, { type: 'pageLoaded', source: 'discover', page: 1, videos: [], more: true });
+    const shown = run(withFriends(2, false), { type: 'show', index: 1 });
+    const asked = run(shown, requested(shown), { type: 'step', delta: 1 });
+    const empty = run(asked, answered(asked, 'discover', 1, [], true));
     expect(empty).toMatchObject({ index: 1, pendingNext: true });
-    const end = run(
-      empty,
-      { type: 'pageRequested' },
-      { type: 'pageLoaded', source: 'discover', page: 2, videos: [], more: false },
-    );
+    const asking = run(empty, requested(empty));
+    const end = run(asking, answered(asking, 'discover', 2, [], false));
     expect(end).toMatchObject({ index: 2, pendingNext: false });
     expect(currentItem(end)).toBeNull();
-    const failed = run(asked, { type: 'pageFailed', source: 'discover', page: 1 });
+    const failed = run(asked, failedPage(asked));
     expect(failed).toMatchObject({ index: 1, pendingNext: false });
     const back = run(asked, { type: 'step', delta: -1 });
     expect(back).toMatchObject({ index: 0, pendingNext: false });

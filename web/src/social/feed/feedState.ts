@@ -10,7 +10,8 @@ import type { Video } from '../../videos/types';
  * One video at a time is the visible one (`index`); each time another one becomes visible is a new
  * display (`display` grows), for which the screen counts one view (the product specification: "Video views are counted
  * once per card display"). Only the visible video and the next one get their media (`isLoaded`).
- * The screen performs the side effects (requests, scrolling, play/pause) and reports them here.
+ * The pages are the query cache's (feedApi.ts): the screen reports what it holds ('pages'), asks
+ * the page `pageToLoad` names, and performs the other side effects (scrolling, play/pause).
  */
 
 export type FeedSource = 'friends' | 'discover';
@@ -26,16 +27,9 @@ export interface FeedItem {
   source: FeedSource;
 }
 
-export interface FeedState {
+/** What the cache holds of the feed's pages (`feedPagesOf`), as the screen reports it. */
+export interface FeedPages {
   items: FeedItem[];
-  /** the visible slide: an item, or the closing slide just after the last one (`hasClosingSlide`) */
-  index: number;
-  /** sound off (the default: browsers play muted videos without a gesture) */
-  muted: boolean;
-  /** the member paused the visible video */
-  paused: boolean;
-  /** grows each time a video becomes the visible one: one view per display */
-  display: number;
   /** the next page to ask, null once both lists are exhausted */
   next: FeedPage | null;
   /** a page request is in flight */
@@ -44,16 +38,24 @@ export interface FeedState {
   failed: boolean;
   /** the source of the failed request */
   failedSource: FeedSource | null;
+}
+
+export interface FeedState extends FeedPages {
+  /** the visible slide: an item, or the closing slide just after the last one (`hasClosingSlide`) */
+  index: number;
+  /** sound off (the default: browsers play muted videos without a gesture) */
+  muted: boolean;
+  /** the member paused the visible video */
+  paused: boolean;
+  /** grows each time a video becomes the visible one: one view per display */
+  display: number;
   /** "next" was asked on the last video while more were coming: it moves once they are there */
   pendingNext: boolean;
 }
 
 export type FeedAction =
-  /** a request for `state.next` starts */
-  | { type: 'pageRequested' }
-  /** its answer: `more` is false when the source has nothing after this page */
-  | { type: 'pageLoaded'; source: FeedSource; page: number; videos: Video[]; more: boolean }
-  | { type: 'pageFailed'; source: FeedSource; page: number }
+  /** what the cache holds changed: a page asked, answered or failed, a video's counters */
+  | ({ type: 'pages' } & FeedPages)
   | { type: 'retry' }
   /** the scroller settled on this slide (swipe, wheel, keys, focus) */
   | { type: 'show'; index: number }
@@ -126,10 +128,33 @@ export function inTurns<T>(lists: T[][]): T[] {
   return out;
 }
 
-// ---------- Reducer ----------
+/** One page's answer: `more` is false when its source has nothing after it. */
+export interface FeedPageAnswer {
+  videos: Video[];
+  more: boolean;
+}
 
-const samePage = (a: FeedPage | null, source: FeedSource, page: number) =>
-  a !== null && a.source === source && a.page === page;
+/** The page after `asked`: the next of its source, the other members' first after the friends', or none. */
+export function pageAfter(asked: FeedPage, answer: FeedPageAnswer): FeedPage | null {
+  if (answer.more) return { source: asked.source, page: asked.page + 1 };
+  return asked.source === 'friends' ? { source: 'discover', page: 1 } : null;
+}
+
+/** The videos of the pages answered, in order, each once (a member's video can be on two pages). */
+export function listedItems(answers: FeedPageAnswer[], asked: FeedPage[]): FeedItem[] {
+  const known = new Set<number>();
+  const items: FeedItem[] = [];
+  answers.forEach((answer, i) => {
+    for (const video of answer.videos) {
+      if (known.has(video.id)) continue;
+      known.add(video.id);
+      items.push({ video, source: asked[i].source });
+    }
+  });
+  return items;
+}
+
+// ---------- Reducer ----------
 
 function moveTo(state: FeedState, target: number): FeedState {
   const last = slideCount(state) - 1;
@@ -141,46 +166,27 @@ function moveTo(state: FeedState, target: number): FeedState {
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
   switch (action.type) {
-    case 'pageRequested':
-      if (state.loading || !state.next) return state;
-      return { ...state, loading: true, failed: false, failedSource: null };
-
-    case 'pageLoaded': {
-      // a late answer for a page no longer expected is dropped
-      if (!state.loading || !samePage(state.next, action.source, action.page)) return state;
-      const known = new Set(state.items.map((item) => item.video.id));
-      const added: FeedItem[] = [];
-      for (const video of action.videos) {
-        if (known.has(video.id)) continue;
-        known.add(video.id);
-        added.push({ video, source: action.source });
-      }
-      const next: FeedPage | null = action.more
-        ? { source: action.source, page: action.page + 1 }
-        : action.source === 'friends'
-          ? { source: 'discover', page: 1 }
-          : null;
-      const items = added.length > 0 ? [...state.items, ...added] : state.items;
+    case 'pages': {
+      const { items, next, loading, failed, failedSource } = action;
       // the first video listed is displayed as soon as it arrives
       const firstShown = state.items.length === 0 && items.length > 0;
-      const loaded: FeedState = {
+      const updated: FeedState = {
         ...state,
         items,
         next,
-        loading: false,
+        loading,
+        failed,
+        failedSource,
         display: firstShown ? state.display + 1 : state.display,
         index: firstShown ? 0 : state.index,
       };
-      if (!state.pendingNext) return loaded;
+      if (!state.pendingNext || loading) return updated;
+      if (failed) return { ...updated, pendingNext: false };
       // the move asked while this page was coming: to its first video (or the closing slide at the end)
-      if (state.index + 1 < slideCount(loaded)) return { ...moveTo(loaded, state.index + 1), pendingNext: false };
+      if (state.index + 1 < slideCount(updated)) return { ...moveTo(updated, state.index + 1), pendingNext: false };
       // nothing new, more to come: still waiting
-      return next ? loaded : { ...loaded, pendingNext: false };
+      return next ? updated : { ...updated, pendingNext: false };
     }
-
-    case 'pageFailed':
-      if (!state.loading || !samePage(state.next, action.source, action.page)) return state;
-      return { ...state, loading: false, failed: true, failedSource: action.source, pendingNext: false };
 
     case 'retry': {
       if (!state.failed) return state;
