@@ -105,6 +105,8 @@ export const socialRoutes = {
   profile: getRoute('/api/users/profile/:pseudo', ProfileAnswer),
   stats: getRoute('/api/users/stats/:email', UserStats),
   isFollowing: getRoute('/api/users/follows/is-following/:followerEmail/:pseudo', IsFollowingAnswer),
+  /** the same, the followed member named by email (a follow notification's sender) */
+  isFollowingEmail: getRoute('/api/users/is-following/:email/:targetEmail', IsFollowingAnswer),
   friends: getRoute('/api/users/friends/:email', z.array(FriendEntry)),
   userByPseudo: getRoute('/api/users/by-pseudo/:pseudo', PublicUser),
   video: getRoute('/api/videos/:id', VideoCard),

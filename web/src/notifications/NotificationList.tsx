@@ -1,5 +1,6 @@
 import { useState, type ComponentType, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { followBack } from '../social/api';
@@ -9,7 +10,7 @@ import { BellIcon } from '../shell/ui/icons';
 import { CloseIcon, CommentIcon, FlagIcon, GiftIcon, HeartIcon, MailIcon, UserPlusIcon } from '../videos/icons';
 import type { AppNotification } from './api';
 import { markFollowed, useFollowsSender } from './followedSenders';
-import { markRead, removeNotification } from './store';
+import { useNotificationActions } from './store';
 import { messageAfterSender } from './text';
 import './notifications.css';
 
@@ -58,6 +59,8 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
   const toast = useToast();
   const navigate = useNavigate();
   const [following, setFollowing] = useState(false);
+  const client = useQueryClient();
+  const { markRead, remove: removeNotification } = useNotificationActions(user?.email ?? null);
   const { Icon, label } = TYPES[notification.type] ?? DEFAULT_TYPE;
   // a member is named by pseudo, never by email
   const sender = notification.sender_pseudo || 'EVO';
@@ -107,7 +110,7 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     setFollowing(true);
     try {
       await followBack(user.email, notification.sender_email);
-      markFollowed(user.email, notification.sender_email);
+      markFollowed(client, user.email, notification.sender_email);
       toast.success(FOLLOW_BACK_OK);
     } catch (err) {
       toast.error(FOLLOW_BACK_FAILED, { detail: errorMessage(err) });

@@ -4,8 +4,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationBell } from '../shell/NotificationBell';
 import { useToast } from '../shell/toast';
 import { whenFirstScreenShown } from '../shell/firstScreen';
-import { loadNotifications, markAllRead, useNotificationsState } from './store';
-import { useNotificationsLive } from './useNotificationsLive';
+import { useNotificationActions, useNotifications } from './store';
 import './notifications.css';
 
 const MARK_ALL = 'Tout marquer comme lu';
@@ -23,10 +22,11 @@ const DROPDOWN_LIMIT = 8;
  * Escape or an outside click closes it and focus returns to the bell.
  */
 export function NotificationMenu() {
-  useNotificationsLive();
   const { user } = useCurrentUser();
+  const email = user?.email ?? null;
   const toast = useToast();
-  const { items, unread, loaded } = useNotificationsState();
+  const { items, unread, loaded, reload } = useNotifications(email);
+  const { markAllRead } = useNotificationActions(email);
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const bellRef = useRef<HTMLButtonElement>(null);
@@ -65,7 +65,7 @@ export function NotificationMenu() {
   }, [open]);
 
   const toggle = () => {
-    if (!open && user) void loadNotifications(user.email);
+    if (!open && user) reload();
     setOpen(!open);
   };
 

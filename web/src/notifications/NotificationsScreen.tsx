@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { NotificationList } from './NotificationList';
-import { loadNotifications, markAllRead, useNotificationsState } from './store';
+import { useNotificationActions, useNotifications } from './store';
 import './notifications.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
 
@@ -15,12 +14,9 @@ const MARK_ALL_FAILED = 'Impossible de marquer les notifications comme lues.';
 export default function NotificationsScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();
-  const { items, unread, loaded, loading, owner } = useNotificationsState();
   const email = user?.email ?? null;
-
-  useEffect(() => {
-    if (email) void loadNotifications(email);
-  }, [email]);
+  const { items, unread, loaded, failed } = useNotifications(email);
+  const { markAllRead } = useNotificationActions(email);
 
   const readAll = async () => {
     try {
@@ -61,7 +57,7 @@ export default function NotificationsScreen() {
       </header>
       {!email ? (
         <LoginPrompt message={NOT_LOGGED_IN} />
-      ) : !loaded && items.length === 0 && (loading || owner !== email) ? (
+      ) : !loaded && !failed ? (
         <p className="loading" role="status">
           Chargement...
         </p>

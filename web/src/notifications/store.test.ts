@@ -1,14 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QueryClient } from '@tanstack/react-query';
+import { createQueryClient } from '../api/queries';
 import type { AppNotification } from './api';
-import { fetchNotifications, fetchUnreadCount, markAllNotificationsRead } from './api';
+import { fetchNotifications, fetchUnreadCount, markAllNotificationsRead, markNotificationRead } from './api';
+import { notificationPushes } from './live';
 import {
-  applyNewNotification,
-  applySync,
-  applyUnread,
-  getNotificationsState,
-  loadNotifications,
   markAllRead,
-  resetNotifications,
+  notificationsQuery,
+  readNotifications,
+  setLiveNotifications,
+  setOpenConversation,
+  unreadQuery,
 } from './store';
 
 vi.mock('./api', async (actual) => ({
@@ -16,6 +18,7 @@ vi.mock('./api', async (actual) => ({
   fetchNotifications: vi.fn(),
   fetchUnreadCount: vi.fn(),
   markAllNotificationsRead: vi.fn(),
+  markNotificationRead: vi.fn(async () => ({})),
 }));
 
 /** EventStoreDB positions (commit << 64 | prepare): two events of one commit differ only in prepare. */
@@ -35,10 +38,27 @@ const note = (id: string, created_at = '2026-03-01T10:00:00.000Z'): AppNotificat
   created_at,
 });
 
-const ids = () => getNotificationsState().items.map((n) => [n.id, n.seen]);
+const BOB = 'bob@x.fr';
+let client: QueryClient;
+/** The cache as the screens read it. */
+const shown = () => readNotifications(client, BOB);
+const ids = () => shown().items.map((n) => [n.id, n.seen]);
+/** The pushes, as the socket hands them to the shell's handlers. */
+const applyNewNotification = (p: { notification: AppNotification; unread: number }) =>
+  notificationPushes(client, BOB)['notification:new']?.({ ...p, position: '1' });
+const applyUnread = (p: { unread: number; read?: string; deleted?: string; all_read_up_to?: string }) =>
+  notificationPushes(client, BOB)['notification:unread']?.({ ...p, position: '1' });
+const applySync = (p: { notifications: AppNotification[]; deleted_notification_ids: string[]; unread: number }) =>
+  notificationPushes(client, BOB).sync?.({ ...p, truncated: false } as never);
+/** The list and the badge, asked as the bell's mount does. */
+const loadNotifications = () =>
+  Promise.all([client.fetchQuery(notificationsQuery(BOB)), client.fetchQuery(unreadQuery())]);
 
 describe('notification ids in the web client', () => {
-  beforeEach(() => resetNotifications('bob@x.fr'));
+  beforeEach(() => {
+    client = createQueryClient();
+    client.setQueryData(notificationsQuery(BOB).queryKey, []);
+  });
 
   it('tells apart notifications whose positions share their commit half, newest first', () => {
     applyNewNotification({ notification: note(a), unread: 1 });
@@ -92,7 +112,8 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('loading the list while the member or a push changes it', () => {
   beforeEach(() => {
-    resetNotifications('bob@x.fr');
+    client = createQueryClient();
+    client.setQueryData(notificationsQuery(BOB).queryKey, []);
     vi.mocked(fetchNotifications).mockReset();
     vi.mocked(fetchUnreadCount).mockReset();
     vi.mocked(markAllNotificationsRead).mockReset();
@@ -113,20 +134,20 @@ describe('loading the list while the member or a push changes it', () => {
     vi.mocked(fetchUnreadCount).mockResolvedValueOnce(2).mockResolvedValueOnce(0);
     vi.mocked(markAllNotificationsRead).mockReturnValueOnce(put.promise as never);
     // the bell opens (a load), then everything is marked read before the load answers
-    const loading = loadNotifications('bob@x.fr');
+    const loading = loadNotifications();
     await settle();
-    const marking = markAllRead();
-    expect(getNotificationsState().unread).toBe(0);
+    const marking = markAllRead(client, BOB);
+    expect(shown().unread).toBe(0);
     stale.resolve(unreadList());
     await settle();
     // the answer predates the write: the badge stays at 0, nothing asked before the write is answered
-    expect(getNotificationsState().unread).toBe(0);
+    expect(shown().unread).toBe(0);
     expect(fetchNotifications).toHaveBeenCalledTimes(1);
     put.resolve({});
     await marking;
     await loading;
     expect(fetchNotifications).toHaveBeenCalledTimes(2);
-    expect(getNotificationsState()).toMatchObject({ unread: 0, loaded: true, loading: false });
+    expect(shown()).toMatchObject({ unread: 0, loaded: true });
     expect(ids()).toEqual([
       ['2', 1],
       ['1', 1],
@@ -136,11 +157,11 @@ describe('loading the list while the member or a push changes it', () => {
   it('a write sent before the load is waited for; a push during the load makes it ask again', async () => {
     const put = deferred<unknown>();
     vi.mocked(markAllNotificationsRead).mockReturnValueOnce(put.promise as never);
-    const marking = markAllRead();
+    const marking = markAllRead(client, BOB);
     const answer = deferred<AppNotification[]>();
     vi.mocked(fetchNotifications).mockReturnValueOnce(answer.promise).mockResolvedValueOnce(readList());
     vi.mocked(fetchUnreadCount).mockResolvedValue(0);
-    const loading = loadNotifications('bob@x.fr');
+    const loading = loadNotifications();
     await settle();
     expect(fetchNotifications).not.toHaveBeenCalled();
     put.resolve({});
@@ -152,7 +173,7 @@ describe('loading the list while the member or a push changes it', () => {
     answer.resolve(unreadList());
     await loading;
     expect(fetchNotifications).toHaveBeenCalledTimes(2);
-    expect(getNotificationsState().unread).toBe(0);
+    expect(shown().unread).toBe(0);
   });
 
   it('keeps the answer after a few attempts when changes never stop', async () => {
@@ -162,8 +183,58 @@ describe('loading the list while the member or a push changes it', () => {
       return readList();
     });
     vi.mocked(fetchUnreadCount).mockResolvedValue(0);
-    await loadNotifications('bob@x.fr');
+    await loadNotifications();
     expect(fetchNotifications).toHaveBeenCalledTimes(3);
-    expect(getNotificationsState()).toMatchObject({ unread: 0, loaded: true });
+    expect(shown()).toMatchObject({ unread: 0, loaded: true });
+  });
+});
+
+describe('pushes in the cache', () => {
+  beforeEach(() => {
+    client = createQueryClient();
+    vi.mocked(markNotificationRead).mockClear();
+  });
+
+  it('a push before the list is answered sets the badge and makes no partial list', () => {
+    applyNewNotification({ notification: note('5'), unread: 4 });
+    expect(client.getQueryData(notificationsQuery(BOB).queryKey)).toBeUndefined();
+    expect(shown()).toMatchObject({ items: [], unread: 4, loaded: false });
+  });
+
+  it('a truncated catch-up asks the list again; a full one does not', () => {
+    client.setQueryData(notificationsQuery(BOB).queryKey, [note('1')]);
+    const stale = () => client.getQueryState(notificationsQuery(BOB).queryKey)?.isInvalidated;
+    const sync = (truncated: boolean) =>
+      notificationPushes(client, BOB).sync?.({
+        notifications: [note('2')],
+        deleted_notification_ids: ['1'],
+        messages: [],
+        hidden_conversations: [],
+        unread: 1,
+        position: '9',
+        truncated,
+      } as never);
+    sync(false);
+    expect(ids()).toEqual([['2', 0]]);
+    expect(stale()).toBe(false);
+    sync(true);
+    expect(stale()).toBe(true);
+  });
+
+  it('a message from the conversation on screen is read as it comes: the badge does not count it', () => {
+    client.setQueryData(notificationsQuery(BOB).queryKey, []);
+    const stop = setLiveNotifications(client, BOB);
+    setOpenConversation('Alice@x.fr');
+    try {
+      applyNewNotification({ notification: { ...note('7'), type: 'message' }, unread: 1 });
+      expect(markNotificationRead).toHaveBeenCalledWith('7');
+      expect(shown()).toMatchObject({ unread: 0, items: [{ id: '7', seen: 1 }] });
+      // another sender's message still counts
+      applyNewNotification({ notification: { ...note('8'), type: 'message', sender_email: 'eve@x.fr' }, unread: 1 });
+      expect(shown().unread).toBe(1);
+    } finally {
+      setOpenConversation(null);
+      stop();
+    }
   });
 });

@@ -1,5 +1,7 @@
-import { useSyncExternalStore } from 'react';
-import type { PushEvents } from '@evo/contracts';
+import { useEffect } from 'react';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { conversationRoutes, type PushEvents } from '@evo/contracts';
+import { routeKey } from '../api/queries';
 import {
   compareNotificationIds,
   deleteNotification,
@@ -11,54 +13,49 @@ import {
 } from './api';
 
 /**
- * The member's notifications, shared by the top-bar dropdown and /notifications.
- * A tiny external store: the bell keeps it live (socket events), the screens read it.
- * Unread counts from the server win; local changes adjust it; it never goes below 0.
+ * The member's notifications in the query cache, shared by the top-bar dropdown and /notifications:
+ * the list (GET /api/notifications?email=) and the unread count (GET /api/notifications/unread), kept
+ * live by the pushes (web/src/notifications/live.ts) and changed at once by the member's own reads and
+ * deletions. The server's unread count wins; local changes adjust it; it never goes below 0.
  */
 
-export interface NotificationsState {
-  owner: string | null;
-  items: AppNotification[];
-  unread: number;
-  /** True once the list was loaded for `owner`. */
-  loaded: boolean;
-  loading: boolean;
-}
+export const notificationsKey = (email: string) => routeKey(conversationRoutes.notifications, {}, { email });
+export const unreadKey = () => routeKey(conversationRoutes.unread, {});
 
-const EMPTY: NotificationsState = { owner: null, items: [], unread: 0, loaded: false, loading: false };
-let state: NotificationsState = EMPTY;
-const listeners = new Set<() => void>();
-let loadToken = 0;
-/** Counts the changes a load's answer may predate (the member's own, and pushes). */
+/** Counts the changes an answer under way may predate (the member's own, and pushes). */
 let changes = 0;
-/** The member's writes not answered yet: a load waits for them (read-your-writes then shows them). */
+/** The member's writes not answered yet: a GET waits for them (read-your-writes then shows them). */
 const writing = new Set<Promise<unknown>>();
 
-function set(next: Partial<NotificationsState>) {
-  state = { ...state, ...next };
-  if (state.unread < 0 || !Number.isFinite(state.unread)) state = { ...state, unread: 0 };
-  for (const listener of listeners) listener();
-}
+/** How many times a GET asks again when something changed while it was asked (then it keeps the answer). */
+const LOAD_ATTEMPTS = 3;
 
-/** A change a load that is under way may not have seen. */
-function change(next: Partial<NotificationsState>) {
-  changes += 1;
-  set(next);
-}
-
-/** Sends a write of the member's: a load under way meanwhile may predate it, and asks again. */
-async function write<T>(request: Promise<T>): Promise<T> {
-  writing.add(request);
-  try {
-    return await request;
-  } finally {
-    writing.delete(request);
-    changes += 1;
+/** Asks after the member's writes are answered, and again when the list changed meanwhile. */
+async function freshAnswer<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await Promise.allSettled([...writing]);
+    const before = changes;
+    const answer = await ask();
+    // a read, a deletion or a push meanwhile, or a write still unanswered: this answer may be
+    // older than what is shown
+    if ((changes !== before || writing.size > 0) && attempt < LOAD_ATTEMPTS) continue;
+    return answer;
   }
 }
 
-/** How many times a load asks again when something changed while it was asked (then it keeps the answer). */
-const LOAD_ATTEMPTS = 3;
+/** The list, newest first. */
+export const notificationsQuery = (email: string) =>
+  queryOptions({
+    queryKey: notificationsKey(email),
+    queryFn: async ({ signal }) => sortNewestFirst(await freshAnswer(() => fetchNotifications(email, signal))),
+  });
+
+/** The server's unread counter (the list is paged by the server: the badge comes from it). */
+export const unreadQuery = () =>
+  queryOptions({
+    queryKey: unreadKey(),
+    queryFn: async ({ signal }) => ({ unread: await freshAnswer(() => fetchUnreadCount(signal)) }),
+  });
 
 const countUnread = (items: AppNotification[]) => items.filter((n) => !n.seen).length;
 const clampUnread = (value: unknown, fallback: number) => {
@@ -81,51 +78,68 @@ function merge(current: AppNotification[], incoming: AppNotification[]): AppNoti
   return sortNewestFirst([...byId.values()]);
 }
 
-export function subscribeNotifications(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+export interface NotificationsState {
+  items: AppNotification[];
+  unread: number;
+  /** the list was answered */
+  loaded: boolean;
 }
 
-export function getNotificationsState(): NotificationsState {
-  return state;
+/** What the cache holds: the badge is the server's counter, or counted from the list when it did not answer. */
+export function readNotifications(client: QueryClient, email: string): NotificationsState {
+  const list = client.getQueryData<AppNotification[]>(notificationsKey(email));
+  const items = list ?? [];
+  const counter = client.getQueryData<{ unread: number }>(unreadKey());
+  return { items, unread: Math.max(0, counter?.unread ?? countUnread(items)), loaded: list !== undefined };
 }
 
-export function useNotificationsState(): NotificationsState {
-  return useSyncExternalStore(subscribeNotifications, getNotificationsState, getNotificationsState);
+/**
+ * A change the member or a push made: the list (when it is loaded: a partial one is never made) and
+ * the badge, at once. An answer under way meanwhile asks again (`freshAnswer`).
+ */
+function change(
+  client: QueryClient,
+  email: string,
+  edit: (items: AppNotification[]) => AppNotification[],
+  unread: (current: NotificationsState, items: AppNotification[]) => number,
+) {
+  changes += 1;
+  const current = readNotifications(client, email);
+  const items = edit(current.items);
+  if (current.loaded) client.setQueryData(notificationsKey(email), items);
+  client.setQueryData(unreadKey(), { unread: clampUnread(unread(current, items), 0) });
 }
 
-/** Clears everything (logout / another member). */
-export function resetNotifications(owner: string | null = null) {
-  loadToken += 1;
-  set({ ...EMPTY, owner });
-}
-
-/** GET /api/notifications?email=; a failure is logged only (the product error catalogue). */
-export async function loadNotifications(email: string): Promise<void> {
-  if (state.owner !== email) resetNotifications(email);
-  const token = ++loadToken;
-  set({ loading: true });
+/** Sends a write of the member's: an answer under way meanwhile may predate it, and asks again. */
+async function write<T>(request: Promise<T>): Promise<T> {
+  writing.add(request);
   try {
-    for (let attempt = 1; ; attempt++) {
-      // the member's own writes first: the server answers with them applied
-      await Promise.allSettled([...writing]);
-      const before = changes;
-      // The list is paged by the server: the badge comes from its counter when it answers.
-      const [items, unread] = await Promise.all([fetchNotifications(email), fetchUnreadCount().catch(() => null)]);
-      if (token !== loadToken) return;
-      // a read, a deletion or a push meanwhile, or a write still unanswered: this answer may be
-      // older than what is shown
-      if ((changes !== before || writing.size > 0) && attempt < LOAD_ATTEMPTS) continue;
-      const sorted = sortNewestFirst(items);
-      set({ items: sorted, unread: unread ?? countUnread(sorted), loaded: true, loading: false });
-      readOpenConversation();
-      return;
-    }
-  } catch (err) {
-    if (token !== loadToken) return;
-    console.warn('Chargement des notifications impossible', err);
-    set({ loading: false });
+    return await request;
+  } finally {
+    writing.delete(request);
+    changes += 1;
   }
+}
+
+/** The list and the badge, asked when a screen showing them mounts (the bell, /notifications). */
+export function useNotifications(email: string | null) {
+  const list = useQuery({ ...notificationsQuery(email ?? ''), enabled: email !== null });
+  const counter = useQuery({ ...unreadQuery(), enabled: email !== null });
+  const { error } = list;
+  // a failure is logged only (the product error catalogue)
+  useEffect(() => {
+    if (error) console.warn('Chargement des notifications impossible', error);
+  }, [error]);
+  const items = list.data ?? [];
+  return {
+    items,
+    unread: Math.max(0, counter.data?.unread ?? countUnread(items)),
+    loaded: list.data !== undefined,
+    /** the list's GET failed (logged only: the list shows as empty) */
+    failed: list.data === undefined && list.error !== null,
+    /** asks both again (opening the dropdown) */
+    reload: () => void Promise.all([list.refetch(), counter.refetch()]),
+  };
 }
 
 /**
@@ -133,72 +147,109 @@ export async function loadNotifications(email: string): Promise<void> {
  * come, so that the bell does not count a message the member is reading (issue 30).
  */
 let openConversation: string | null = null;
+/** The logged-in member's cache, once their pushes are listened to (web/src/notifications/live.ts). */
+let live: { client: QueryClient; email: string } | null = null;
 
-const fromOpenConversation = (n: AppNotification) =>
+export function setLiveNotifications(client: QueryClient, email: string): () => void {
+  const mine = { client, email };
+  live = mine;
+  return () => {
+    if (live === mine) live = null;
+  };
+}
+
+export const fromOpenConversation = (n: AppNotification) =>
   openConversation !== null &&
   n.type === 'message' &&
   !n.seen &&
   n.sender_email.trim().toLowerCase() === openConversation.trim().toLowerCase();
 
-function readOpenConversation() {
-  for (const n of state.items) if (fromOpenConversation(n)) void markRead(n.id);
+export function readOpenConversation(client: QueryClient, email: string) {
+  for (const n of readNotifications(client, email).items)
+    if (fromOpenConversation(n)) void markRead(client, email, n.id);
 }
 
 /** A conversation is shown (its party's email), or none (null). */
 export function setOpenConversation(otherEmail: string | null): void {
   openConversation = otherEmail;
-  readOpenConversation();
+  if (live) readOpenConversation(live.client, live.email);
 }
 
 /** 'notification:new' {notification, unread} */
-export function applyNewNotification({
-  notification,
-  unread,
-}: Pick<PushEvents['notification:new'], 'notification' | 'unread'>) {
-  const known = state.items.some((n) => n.id === notification.id);
-  const items = merge(state.items, [notification]);
-  const fallback = known ? countUnread(items) : state.unread + (notification.seen ? 0 : 1);
-  change({ items, unread: clampUnread(unread, fallback) });
-  if (fromOpenConversation(notification)) void markRead(notification.id);
+export function applyNewNotification(
+  client: QueryClient,
+  email: string,
+  { notification, unread }: Pick<PushEvents['notification:new'], 'notification' | 'unread'>,
+) {
+  change(
+    client,
+    email,
+    (items) => merge(items, [notification]),
+    (current, items) => {
+      const known = current.items.some((n) => n.id === notification.id);
+      const fallback = known ? countUnread(items) : current.unread + (notification.seen ? 0 : 1);
+      return clampUnread(unread, fallback);
+    },
+  );
+  if (fromOpenConversation(notification)) void markRead(client, email, notification.id);
 }
 
 type UnreadPush = PushEvents['notification:unread'];
 
 /** 'notification:unread' {unread, read? | deleted? | all_read_up_to?} (also from the member's other tabs). */
-export function applyUnread({ unread, read, deleted, all_read_up_to }: Omit<UnreadPush, 'position'>) {
-  let items = state.items;
+export function applyUnread(
+  client: QueryClient,
+  email: string,
+  { unread, read, deleted, all_read_up_to }: Omit<UnreadPush, 'position'>,
+) {
   const upTo = all_read_up_to === '0' ? undefined : all_read_up_to;
-  if (read !== undefined) items = items.map((n) => (n.id === read ? { ...n, seen: 1 as const } : n));
-  if (deleted !== undefined) items = items.filter((n) => n.id !== deleted);
-  if (upTo !== undefined)
-    items = items.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: 1 as const } : n));
-  change({ items, unread: clampUnread(unread, state.unread) });
+  change(
+    client,
+    email,
+    (items) => {
+      let next = items;
+      if (read !== undefined) next = next.map((n) => (n.id === read ? { ...n, seen: 1 as const } : n));
+      if (deleted !== undefined) next = next.filter((n) => n.id !== deleted);
+      if (upTo !== undefined)
+        next = next.map((n) => (compareNotificationIds(n.id, upTo) <= 0 ? { ...n, seen: 1 as const } : n));
+      return next;
+    },
+    (current) => clampUnread(unread, current.unread),
+  );
 }
 
 type SyncPush = PushEvents['sync'];
 
 /**
  * 'sync' {notifications, deleted_notification_ids, unread, truncated}: what changed while
- * disconnected (upserted by id); when truncated, the list is loaded again over HTTP.
+ * disconnected (upserted by id); when truncated, the list is asked again.
  */
 export function applySync(
+  client: QueryClient,
+  email: string,
   payload: Pick<SyncPush, 'notifications' | 'deleted_notification_ids' | 'unread'> & { truncated?: boolean },
 ) {
   const deleted = new Set(payload.deleted_notification_ids);
-  const items = merge(state.items, payload.notifications).filter((n) => !deleted.has(n.id));
-  change({ items, unread: clampUnread(payload.unread, countUnread(items)) });
-  readOpenConversation();
-  if (payload.truncated === true && state.owner) void loadNotifications(state.owner);
+  change(
+    client,
+    email,
+    (items) => merge(items, payload.notifications).filter((n) => !deleted.has(n.id)),
+    (_, items) => clampUnread(payload.unread, countUnread(items)),
+  );
+  readOpenConversation(client, email);
+  if (payload.truncated === true) void client.invalidateQueries({ queryKey: notificationsKey(email) });
 }
 
 /** Marks one as read (message notifications, the product states and transitions). */
-export async function markRead(id: string): Promise<void> {
-  const target = state.items.find((n) => n.id === id);
+export async function markRead(client: QueryClient, email: string, id: string): Promise<void> {
+  const target = readNotifications(client, email).items.find((n) => n.id === id);
   if (!target || target.seen) return;
-  change({
-    items: state.items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)),
-    unread: Math.max(0, state.unread - 1),
-  });
+  change(
+    client,
+    email,
+    (items) => items.map((n) => (n.id === id ? { ...n, seen: 1 as const } : n)),
+    (current) => current.unread - 1,
+  );
   try {
     await write(markNotificationRead(id));
   } catch {
@@ -206,27 +257,57 @@ export async function markRead(id: string): Promise<void> {
   }
 }
 
-export async function markAllRead(): Promise<void> {
-  const before = state.items;
-  change({ items: state.items.map((n) => ({ ...n, seen: 1 as const })), unread: 0 });
+export async function markAllRead(client: QueryClient, email: string): Promise<void> {
+  const before = readNotifications(client, email).items;
+  change(
+    client,
+    email,
+    (items) => items.map((n) => ({ ...n, seen: 1 as const })),
+    () => 0,
+  );
   try {
     await write(markAllNotificationsRead());
   } catch (err) {
-    change({ items: before, unread: countUnread(before) });
+    change(
+      client,
+      email,
+      () => before,
+      () => countUnread(before),
+    );
     throw err;
   }
 }
 
 /** Deleting an unread notification lowers the badge (never below 0). */
-export async function removeNotification(id: string): Promise<void> {
-  const target = state.items.find((n) => n.id === id);
+export async function removeNotification(client: QueryClient, email: string, id: string): Promise<void> {
+  const before = readNotifications(client, email).items;
+  const target = before.find((n) => n.id === id);
   if (!target) return;
-  const before = state.items;
-  change({ items: state.items.filter((n) => n.id !== id), unread: state.unread - (target.seen ? 0 : 1) });
+  change(
+    client,
+    email,
+    (items) => items.filter((n) => n.id !== id),
+    (current) => current.unread - (target.seen ? 0 : 1),
+  );
   try {
     await write(deleteNotification(id));
   } catch (err) {
-    change({ items: before, unread: countUnread(before) });
+    change(
+      client,
+      email,
+      () => before,
+      () => countUnread(before),
+    );
     throw err;
   }
+}
+
+/** The member's reads and deletions, on their cache (nothing when nobody is logged in). */
+export function useNotificationActions(email: string | null) {
+  const client = useQueryClient();
+  return {
+    markRead: (id: string) => (email ? markRead(client, email, id) : Promise.resolve()),
+    markAllRead: () => (email ? markAllRead(client, email) : Promise.resolve()),
+    remove: (id: string) => (email ? removeNotification(client, email, id) : Promise.resolve()),
+  };
 }

@@ -8,6 +8,7 @@ import { useMessagingLive } from '../messaging/live';
 import { useModerationLive } from '../moderation/live';
 import { useSocialLive } from '../social/live';
 import { useVideosLive } from '../videos/live';
+import { useNotificationsLive } from '../notifications/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
 
@@ -50,6 +51,7 @@ function MemberLiveUpdates({ email }: { email: string }) {
   useModerationLive();
   useSocialLive(email);
   useVideosLive();
+  useNotificationsLive(email);
   return null;
 }
 
