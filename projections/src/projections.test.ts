@@ -149,7 +149,10 @@ async function answers(read: ReadStore, userIds: string[], videoIds: number[]): 
   return out;
 }
 
-describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, members }) => {
+/** each test projects a whole history: on FerretDB, over the wire, tens of seconds on a busy 2-core machine */
+const WHOLE_HISTORY_TIMEOUT = 120_000;
+
+function projectionsInto({ name, skip, setUp, make, members }: (typeof readStores)[number]) {
   if (skip) {
     it.skip(`(${mongoAvailability.ok ? '' : mongoAvailability.reason})`, () => undefined);
     return;
@@ -301,7 +304,9 @@ describe.each(readStores)('projections into $name', ({ name, skip, setUp, make, 
     expect((await q.userById(userIds[0]))?.is_admin).toBe(true);
     expect((await q.userById(userIds[1]))?.is_admin).toBe(false);
   });
-});
+}
+
+describe.each(readStores)('projections into $name', projectionsInto, WHOLE_HISTORY_TIMEOUT);
 
 describe('projections inside transactions', () => {
   it('meet no duplicate key when a whole batch comes again (MongoDB aborts a transaction on one, even caught)', async () => {

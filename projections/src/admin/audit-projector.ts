@@ -8,8 +8,8 @@ import {
 } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { goneMember } from '../runtime/member-gone';
+import { memberCopies } from '../runtime/own-copies';
 import { insertOnce } from '../runtime/write-once';
 
 export const ADMIN_AUDIT = 'admin_audit';
@@ -42,10 +42,11 @@ type Entry = Pick<AuditDoc, 'action' | 'target' | 'details'>;
 const giftDetails = (d: { name: string; emoji: string; coinCost: number; imageUrl: string }) =>
   `${`${d.emoji} ${d.name}`.trim()} — ${d.coinCost} coins${d.imageUrl ? ` — ${d.imageUrl}` : ''}`;
 
+/** the administrators and the members they act on (the projector's own copy: it never reads `users`) */
+const members = memberCopies('audit_members');
+
 async function emailOf(store: ReadStore, userId: string): Promise<string> {
-  return (
-    (await store.collection<UserDoc>(USERS).findOne({ _id: userId }, { projection: { email: 1 } }))?.email ?? userId
-  );
+  return (await members.find(store, userId))?.email ?? userId;
 }
 
 /** a hide or delete is a decision its author may contest (issue 32): its number and reason */
@@ -188,7 +189,7 @@ async function entryOf(event: RecordedAppEvent, store: ReadStore): Promise<Entry
  */
 export const auditProjector: Projector = {
   name: 'admin-audit',
-  collections: [ADMIN_AUDIT],
+  collections: [ADMIN_AUDIT, members.collection],
   eventTypes: [
     'ReportStatusChanged',
     'VideoVisibilityChanged',
@@ -206,20 +207,19 @@ export const auditProjector: Projector = {
     'AppealAnswered',
     'MemberRestricted',
     'MemberRestrictionLifted',
-    ...MEMBER_GONE_EVENTS,
     'DataExportRequested',
+    ...members.eventTypes,
   ],
   indexes: { [ADMIN_AUDIT]: [{ key: { pos_key: -1 } }, { key: { named_ids: 1 } }] },
   async project(event, store) {
+    await members.project(event, store);
     const gone = goneMember(event);
     if (gone) return pseudonymise(store, gone);
     const adminId = event.metadata.userId;
     if (!adminId) return;
     const entry = await entryOf(event, store);
     if (!entry) return;
-    const admin = await store
-      .collection<UserDoc>(USERS)
-      .findOne({ _id: adminId }, { projection: { email: 1, pseudo: 1 } });
+    const admin = await members.find(store, adminId);
     const subject = namedMember(event);
     const named = [...new Set([adminId, ...(subject ? [subject] : [])])];
     await insertOnce(store.collection<AuditDoc>(ADMIN_AUDIT), {

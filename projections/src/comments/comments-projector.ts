@@ -1,9 +1,9 @@
 import { DEFAULT_PROFILE_PICTURE, DELETED_MEMBER_LABEL, positionToString, type LogPosition } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
-import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
+import { goneMember, tally } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { memberCopies } from '../runtime/own-copies';
 import type { CommentView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -12,6 +12,8 @@ export type { CommentView };
 export const COMMENTS = 'comments';
 /** one document per commented video: its comments count, and its owner (whose deletion takes the comments) */
 export const COMMENT_COUNTS = 'comment_counts';
+/** the comments' authors as they stood when each commented (the projector's own copy) */
+const authors = memberCopies('comment_authors');
 
 export interface CommentCountDoc extends Doc {
   /** the video's id */
@@ -101,13 +103,14 @@ async function forgetComments(store: ReadStore, memberId: string, position: LogP
  */
 export const commentsProjector: Projector = {
   name: 'comments',
-  collections: [COMMENTS, COMMENT_COUNTS],
-  eventTypes: ['CommentPosted', 'ProfileUpdated', ...MEMBER_GONE_EVENTS],
+  collections: [COMMENTS, COMMENT_COUNTS, authors.collection],
+  eventTypes: ['CommentPosted', ...authors.eventTypes],
   indexes: {
     [COMMENTS]: [{ key: { video_id: 1, id: 1 } }, { key: { user_id: 1 } }, { key: { parent_id: 1 } }],
     [COMMENT_COUNTS]: [{ key: { owner_id: 1 } }],
   },
   async project(event, store, ctx) {
+    await authors.project(event, store);
     const gone = goneMember(event);
     if (gone) return forgetComments(store, gone, event.position);
     if (event.type === 'ProfileUpdated') {
@@ -119,9 +122,7 @@ export const commentsProjector: Projector = {
     }
     if (event.type !== 'CommentPosted') return;
     const d = event.data;
-    const author = await store
-      .collection<UserDoc>(USERS)
-      .findOne({ _id: d.authorId }, { projection: { email: 1, pseudo: 1, profile_picture: 1 } });
+    const author = await authors.find(store, d.authorId);
     const doc = {
       id: d.commentId,
       video_id: d.videoId,

@@ -2,8 +2,8 @@ import { DELETED_MEMBER_LABEL, positionKey, positionToString } from '@evo/domain
 import type { ReceivedGiftView } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { goneMember } from '../runtime/member-gone';
+import { memberCopies } from '../runtime/own-copies';
 import { insertOnce } from '../runtime/write-once';
 
 export const GIFT_CATALOG = 'gift_catalog';
@@ -63,9 +63,12 @@ export const receivedGiftRow = (g: ReceivedGiftDoc): ReceivedGiftView => ({
  * a received gift inserted once, so a redelivery never resets `claimed`). Pushes `gift:received` to
  * the receiver and `catalogue:changed` to the 'catalogue' room on every catalogue edit.
  */
+/** the senders of gifts (the projector's own copy: it never reads `users`) */
+const senders = memberCopies('gift_senders');
+
 export const giftsProjector: Projector = {
   name: 'gifts',
-  collections: [GIFT_CATALOG, GIFTS_RECEIVED],
+  collections: [GIFT_CATALOG, GIFTS_RECEIVED, senders.collection],
   eventTypes: [
     'GiftAdded',
     'GiftUpdated',
@@ -73,12 +76,13 @@ export const giftsProjector: Projector = {
     'GiftReceived',
     'GiftClaimed',
     'GiftsConverted',
-    ...MEMBER_GONE_EVENTS,
+    ...senders.eventTypes,
   ],
   indexes: {
     [GIFTS_RECEIVED]: [{ key: { receiver_id: 1, pos_key: -1 } }, { key: { sender_id: 1 } }],
   },
   async project(event, store, ctx) {
+    await senders.project(event, store);
     const catalog = store.collection<GiftCatalogDoc>(GIFT_CATALOG);
     const received = store.collection<ReceivedGiftDoc>(GIFTS_RECEIVED);
     const gone = goneMember(event);
@@ -116,9 +120,7 @@ export const giftsProjector: Projector = {
         return;
       case 'GiftReceived': {
         const d = event.data;
-        const sender = await store
-          .collection<UserDoc>(USERS)
-          .findOne({ _id: d.senderId }, { projection: { email: 1, pseudo: 1 } });
+        const sender = await senders.find(store, d.senderId);
         const doc: ReceivedGiftDoc = {
           _id: d.giftId,
           id: d.giftId,

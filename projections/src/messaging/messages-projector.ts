@@ -2,8 +2,8 @@ import { positionKey, positionToString } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { goneMember } from '../runtime/member-gone';
+import { memberCopies, type MemberCopy } from '../runtime/own-copies';
 import type { MessageView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -46,7 +46,8 @@ export interface ConversationDoc extends Doc {
 }
 
 /** what a message shows of each party */
-const PARTY_FIELDS = { email: 1, pseudo: 1, profile_picture: 1 } as const;
+/** both parties of each message (the projector's own copy: it never reads `users`) */
+const parties = memberCopies('message_parties');
 
 export function toMessageView(m: MessageView): MessageView {
   return {
@@ -69,8 +70,8 @@ export function toMessageView(m: MessageView): MessageView {
  */
 export const messagesProjector: Projector = {
   name: 'messages',
-  collections: [MAILBOXES, CONVERSATIONS],
-  eventTypes: ['MessageSent', 'ConversationDeleted', 'ProfileUpdated', ...MEMBER_GONE_EVENTS],
+  collections: [MAILBOXES, CONVERSATIONS, parties.collection],
+  eventTypes: ['MessageSent', 'ConversationDeleted', ...parties.eventTypes],
   indexes: {
     [MAILBOXES]: [
       { key: { owner_id: 1, hidden: 1, id: 1 } },
@@ -85,6 +86,7 @@ export const messagesProjector: Projector = {
     ],
   },
   async project(event, store, ctx) {
+    await parties.project(event, store);
     const mailboxes = store.collection<MailboxDoc>(MAILBOXES);
     const conversations = store.collection<ConversationDoc>(CONVERSATIONS);
     const key = positionKey(event.position);
@@ -131,11 +133,7 @@ export const messagesProjector: Projector = {
     if (event.type !== 'MessageSent') return;
 
     const d = event.data;
-    const users = store.collection<UserDoc>(USERS);
-    const [sender, receiver] = await Promise.all([
-      users.findOne({ _id: d.senderId }, { projection: PARTY_FIELDS }),
-      users.findOne({ _id: d.receiverId }, { projection: PARTY_FIELDS }),
-    ]);
+    const [sender, receiver] = await Promise.all([parties.find(store, d.senderId), parties.find(store, d.receiverId)]);
     const message: MessageView = {
       id: d.messageId,
       sender_email: sender?.email ?? '',
@@ -147,7 +145,7 @@ export const messagesProjector: Projector = {
       content: d.content,
       created_at: event.metadata.at,
     };
-    const sides: Array<[string, string, UserDoc | null]> = [[d.senderId, d.receiverId, receiver]];
+    const sides: Array<[string, string, MemberCopy | null]> = [[d.senderId, d.receiverId, receiver]];
     if (d.receiverId !== d.senderId) sides.push([d.receiverId, d.senderId, sender]);
     for (const [owner, other, otherUser] of sides) {
       const created = await applyOnce(

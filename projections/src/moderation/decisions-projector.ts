@@ -1,10 +1,9 @@
 import { appealDeadline, positionKey, positionToString, restrictionDecisionId, videoDecisionId } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
+import { goneMember } from '../runtime/member-gone';
+import { eventTypesOf, memberCopies, videoCopies, type MemberCopies } from '../runtime/own-copies';
 import { applyOnce } from '../runtime/write-once';
-import { USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 
 export const MODERATION_DECISIONS = 'moderation_decisions';
 
@@ -44,23 +43,29 @@ export interface DecisionDoc extends Doc {
   answered_by: string | null;
 }
 
-const pseudoOf = async (users: ReturnType<typeof usersOf>, id: string) =>
-  (await users.findOne({ _id: id }, { projection: { pseudo: 1 } }))?.pseudo ?? id;
-const usersOf = (store: Parameters<Projector['project']>[1]) => store.collection<UserDoc>(USERS);
+/** the members decided about and the administrators deciding, and the videos' titles (the projector's own copies) */
+const members = memberCopies('decision_members');
+const videos = videoCopies('decision_videos');
+
+const pseudoOf = async (store: Parameters<MemberCopies['find']>[0], id: string) =>
+  (await members.find(store, id))?.pseudo ?? id;
 
 /** Decisions and appeals; pushes 'moderation:changed' to the member concerned. */
 export const decisionsProjector: Projector = {
   name: 'moderation-decisions',
-  collections: [MODERATION_DECISIONS],
-  eventTypes: [
-    'VideoVisibilityChanged',
-    'VideoDeleted',
-    'DecisionAppealed',
-    'AppealAnswered',
-    'MemberRestricted',
-    'MemberRestrictionLifted',
-    ...MEMBER_GONE_EVENTS,
-  ],
+  collections: [MODERATION_DECISIONS, members.collection, videos.collection],
+  eventTypes: eventTypesOf(
+    [
+      'VideoVisibilityChanged',
+      'VideoDeleted',
+      'DecisionAppealed',
+      'AppealAnswered',
+      'MemberRestricted',
+      'MemberRestrictionLifted',
+    ],
+    members.eventTypes,
+    videos.eventTypes,
+  ),
   indexes: {
     [MODERATION_DECISIONS]: [
       { key: { subject_id: 1, decided_at: -1 } },
@@ -68,13 +73,15 @@ export const decisionsProjector: Projector = {
       { key: { kind: 1, in_force: 1 } },
       { key: { video_id: 1 } },
     ],
+    [videos.collection]: videos.indexes,
   },
   async project(event, store, ctx) {
+    await members.project(event, store);
+    await videos.project(event, store);
     const decisions = store.collection<DecisionDoc>(MODERATION_DECISIONS);
     const gone = goneMember(event);
     // a deleted member's decisions, restrictions and appeals go with them
     if (gone) return void (await decisions.deleteMany({ subject_id: gone }));
-    const users = usersOf(store);
     const admin = event.metadata.userId ?? '';
     let subjectId: string | undefined;
     switch (event.type) {
@@ -89,10 +96,8 @@ export const decisionsProjector: Projector = {
         );
         if (!id || d.at === undefined || !d.reason) break;
         const ownerId = d.ownerId ?? '';
-        const owner = await users.findOne({ _id: ownerId }, { projection: { pseudo: 1, email: 1 } });
-        const video = await store
-          .collection<VideoDoc>(VIDEOS)
-          .findOne({ _id: d.videoId }, { projection: { title: 1 } });
+        const owner = await members.find(store, ownerId);
+        const video = await videos.find(store, d.videoId);
         const created = await applyOnce(
           decisions,
           id,
@@ -112,7 +117,7 @@ export const decisionsProjector: Projector = {
               reason: d.reason,
               decided_at: d.at,
               decided_pos: positionKey(event.position),
-              decided_by: await pseudoOf(users, admin),
+              decided_by: await pseudoOf(store, admin),
               appealable_until: appealDeadline(d.at).toISOString(),
             },
             $setOnInsert: {
@@ -132,7 +137,7 @@ export const decisionsProjector: Projector = {
       }
       case 'MemberRestricted': {
         const d = event.data;
-        const member = await users.findOne({ _id: d.userId }, { projection: { pseudo: 1, email: 1 } });
+        const member = await members.find(store, d.userId);
         const created = await applyOnce(
           decisions,
           restrictionDecisionId(d.userId, d.restrictionNo),
@@ -151,7 +156,7 @@ export const decisionsProjector: Projector = {
               reason: d.reason,
               decided_at: d.at,
               decided_pos: positionKey(event.position),
-              decided_by: await pseudoOf(users, admin),
+              decided_by: await pseudoOf(store, admin),
               appealable_until: appealDeadline(d.at).toISOString(),
             },
             $setOnInsert: {
@@ -192,7 +197,7 @@ export const decisionsProjector: Projector = {
             appeal_status: d.outcome,
             appeal_answer: d.answer,
             answered_at: d.at,
-            answered_by: await pseudoOf(users, admin),
+            answered_by: await pseudoOf(store, admin),
           },
         });
         if (applied) subjectId = d.subjectId;

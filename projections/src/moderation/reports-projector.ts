@@ -1,10 +1,10 @@
 import type { Doc } from '@evo/infra';
 import { DELETED_MEMBER_LABEL, positionToString } from '@evo/domain';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
+import { goneMember } from '../runtime/member-gone';
+import { eventTypesOf, memberCopies, videoCopies } from '../runtime/own-copies';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { ADMINS_ROOM, USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+import { ADMINS_ROOM } from '../identity/users-projector';
 
 export const REPORTS = 'reports';
 export const REPORT_STATUS_WAITING = 'en_attente';
@@ -35,10 +35,14 @@ export interface ReportDoc extends Doc {
  * message). Pushes 'report:new' { id } and 'report:updated' { id, status, admin_response,
  * position } to the administrators' room.
  */
+/** reporters and videos' authors, and the videos' titles (the projector's own copies) */
+const members = memberCopies('report_members');
+const videos = videoCopies('report_videos');
+
 export const reportsProjector: Projector = {
   name: 'reports',
-  collections: [REPORTS],
-  eventTypes: ['VideoReported', 'ReportStatusChanged', ...MEMBER_GONE_EVENTS],
+  collections: [REPORTS, members.collection, videos.collection],
+  eventTypes: eventTypesOf(['VideoReported', 'ReportStatusChanged'], members.eventTypes, videos.eventTypes),
   indexes: {
     [REPORTS]: [
       { key: { created_at: -1, _id: -1 } },
@@ -47,8 +51,11 @@ export const reportsProjector: Projector = {
       { key: { reporter_id: 1 } },
       { key: { author_id: 1 } },
     ],
+    [videos.collection]: videos.indexes,
   },
   async project(event, store, ctx) {
+    await members.project(event, store);
+    await videos.project(event, store);
     const gone = goneMember(event);
     if (gone) {
       // the reports stay (moderation records), without the deleted member: a reporter's reason is theirs
@@ -79,12 +86,9 @@ export const reportsProjector: Projector = {
     }
     if (event.type !== 'VideoReported') return;
     const d = event.data;
-    const reporter = await store
-      .collection<UserDoc>(USERS)
-      .findOne({ _id: d.reporterId }, { projection: { pseudo: 1 } });
-    const video = await store
-      .collection<VideoDoc>(VIDEOS)
-      .findOne({ _id: d.videoId }, { projection: { title: 1, user_pseudo: 1, user_id: 1 } });
+    const reporter = await members.find(store, d.reporterId);
+    const video = await videos.find(store, d.videoId);
+    const author = video ? await members.find(store, video.owner_id) : null;
     const created = await applyOnce(
       store.collection<ReportDoc>(REPORTS),
       d.reportId,
@@ -96,10 +100,10 @@ export const reportsProjector: Projector = {
           video_title: video?.title ?? '',
           created_at: event.metadata.at,
           signalant: reporter?.pseudo ?? '',
-          auteur: video?.user_pseudo ?? '',
+          auteur: author?.pseudo ?? '',
           reason: d.reason,
           reporter_id: d.reporterId,
-          author_id: video?.user_id ?? '',
+          author_id: video?.owner_id ?? '',
         },
         // moderation changes these later: a redelivered report never resets them
         $setOnInsert: { status: REPORT_STATUS_WAITING, admin_response: null },

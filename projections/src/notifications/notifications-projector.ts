@@ -12,8 +12,8 @@ import {
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { goneMember } from '../runtime/member-gone';
+import { memberCopies } from '../runtime/own-copies';
 import type { NotificationView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -83,16 +83,19 @@ async function unreadOf(store: ReadStore, userId: string): Promise<number> {
  * their unread counters. Pushes to `user:<id>`: `notification:new` { notification, unread,
  * position } and `notification:unread` { unread, position, read? | deleted? | all_read_up_to? }.
  */
+/** the members who cause notifications (the projector's own copy: it never reads `users`) */
+const senders = memberCopies('notification_senders');
+
 export const notificationsProjector: Projector = {
   name: 'notifications',
-  collections: [NOTIFICATIONS, NOTIFICATION_COUNTERS],
+  collections: [NOTIFICATIONS, NOTIFICATION_COUNTERS, senders.collection],
   eventTypes: [
     // the facts that notify (the domain's rules) and the members' reads and deletions
     ...(Object.keys(NOTIFICATION_RULES) as Array<keyof typeof NOTIFICATION_RULES>),
     'NotificationRead',
     'NotificationDeleted',
     'AllNotificationsRead',
-    ...MEMBER_GONE_EVENTS,
+    ...senders.eventTypes,
   ],
   indexes: {
     [NOTIFICATIONS]: [
@@ -105,6 +108,7 @@ export const notificationsProjector: Projector = {
     ],
   },
   async project(event, store, ctx) {
+    await senders.project(event, store);
     const notifications = store.collection<NotificationDoc>(NOTIFICATIONS);
     const counters = store.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS);
     const position = positionToString(event.position);
@@ -180,15 +184,12 @@ export const notificationsProjector: Projector = {
     // the whole position: its commit half alone is shared by the events of one EventStoreDB commit
     const id = notificationIdOf(event.position);
     const causePos = positionKey(event.position);
-    const users = store.collection<UserDoc>(USERS);
     const seen = new Set<string>();
     for (const spec of specs) {
       // one notification per member per event (its id is the event's position)
       if (seen.has(spec.recipientId)) continue;
       seen.add(spec.recipientId);
-      const sender = spec.senderId
-        ? await users.findOne({ _id: spec.senderId }, { projection: { email: 1, pseudo: 1 } })
-        : null;
+      const sender = spec.senderId ? await senders.find(store, spec.senderId) : null;
       const docId = notificationDocId(spec.recipientId, id);
       // the document without its _id, as the update sets it (no copy of a whole document to drop it)
       const fields = {

@@ -2,8 +2,8 @@ import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { deleteOnce } from '../runtime/write-once';
-import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
+import { goneMember } from '../runtime/member-gone';
+import { videoCopies } from '../runtime/own-copies';
 
 export const FAVORITES = 'favorites';
 
@@ -18,22 +18,30 @@ export interface FavoriteDoc extends Doc {
 
 export const favoriteEdgeId = (userId: string, videoId: number) => `${userId}:${videoId}`;
 
+/** which member owns each video (the projector's own copy: it never reads `videos`) */
+const videos = videoCopies('favorite_videos');
+
 /** Members' favourites, newest first. */
 export const favoritesProjector: Projector = {
   name: 'favorites',
-  collections: [FAVORITES],
-  eventTypes: ['VideoFavorited', 'VideoUnfavorited', ...MEMBER_GONE_EVENTS],
-  indexes: { [FAVORITES]: [{ key: { user_id: 1, created_at: -1 } }, { key: { video_id: 1 } }] },
+  collections: [FAVORITES, videos.collection],
+  eventTypes: ['VideoFavorited', 'VideoUnfavorited', ...videos.eventTypes],
+  indexes: {
+    [FAVORITES]: [{ key: { user_id: 1, created_at: -1 } }, { key: { video_id: 1 } }],
+    [videos.collection]: videos.indexes,
+  },
   async project(event, store) {
     const gone = goneMember(event);
     if (gone) {
-      // a deleted member's favourites go, and their videos leave everyone's favourites
+      // a deleted member's favourites go, and their videos leave everyone's favourites (read
+      // before the copy forgets them at the erasure)
       const favorites = store.collection<FavoriteDoc>(FAVORITES);
       await favorites.deleteMany({ user_id: gone });
-      const own = await store.collection<VideoDoc>(VIDEOS).find({ user_id: gone }, { projection: { _id: 1 } });
+      const own = await videos.ownedBy(store, gone);
       if (own.length > 0) await favorites.deleteMany({ video_id: { $in: own.map((v) => v._id) } });
-      return;
     }
+    await videos.project(event, store);
+    if (gone) return;
     if (event.type !== 'VideoFavorited' && event.type !== 'VideoUnfavorited') return;
     const { userId, videoId } = event.data;
     const favorites = store.collection<FavoriteDoc>(FAVORITES);

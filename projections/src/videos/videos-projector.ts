@@ -2,8 +2,7 @@ import { DEFAULT_PROFILE_PICTURE } from '@evo/domain';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { MEMBER_GONE_EVENTS } from '../runtime/member-gone';
-import { USERS, type UserDoc } from '../identity/users-projector';
+import { memberCopies } from '../runtime/own-copies';
 
 export const VIDEOS = 'videos';
 export const VISIBILITY_PUBLIC = 'publique';
@@ -67,9 +66,12 @@ const ERASED_VIDEO_FIELDS = {
   reject_reason: null,
 };
 
+/** the videos' owners (the projector's own copy: it never reads `users`) */
+const owners = memberCopies('video_owners');
+
 export const videosProjector: Projector = {
   name: 'videos',
-  collections: [VIDEOS],
+  collections: [VIDEOS, owners.collection],
   eventTypes: [
     'VideoUploaded',
     'VideoProcessed',
@@ -78,8 +80,7 @@ export const videosProjector: Projector = {
     'VideoProcessingRetried',
     'VideoDeleted',
     'VideoVisibilityChanged',
-    'ProfileUpdated',
-    ...MEMBER_GONE_EVENTS,
+    ...owners.eventTypes,
   ],
   indexes: {
     [VIDEOS]: [
@@ -94,6 +95,7 @@ export const videosProjector: Projector = {
     ],
   },
   async project(event, store) {
+    await owners.project(event, store);
     const videos = store.collection<VideoDoc>(VIDEOS);
     switch (event.type) {
       case 'VideoProcessed': {
@@ -151,12 +153,8 @@ export const videosProjector: Projector = {
         return;
       case 'VideoUploaded': {
         const d = event.data;
-        // UserRegistered precedes any video of its user in the log, so the owner is already projected
-        const users = store.collection<UserDoc>(USERS);
-        const owner = await users.findOne(
-          { _id: d.ownerId },
-          { projection: { email: 1, pseudo: 1, profile_picture: 1 } },
-        );
+        // UserRegistered precedes any video of its user in the log, so the owner is already copied
+        const owner = await owners.find(store, d.ownerId);
         await applyOnce(
           videos,
           d.videoId,
