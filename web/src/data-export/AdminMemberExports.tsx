@@ -1,9 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage } from '../api/http';
 import { useToast } from '../shell/toast';
-import { fetchMemberExports, requestMemberExport } from './api';
+import { QueryState } from '../shell/ui/QueryState';
+import { requestMemberExport } from './api';
 import { ExportRow } from './ExportRow';
-import { useExports } from './useExports';
+import { useMemberExports } from './useExports';
 import './data-export.css';
 
 /**
@@ -13,8 +14,8 @@ import './data-export.css';
  */
 export function AdminMemberExports({ memberId, who, onClose }: { memberId: string; who: string; onClose: () => void }) {
   const toast = useToast();
-  const load = useCallback((signal?: AbortSignal) => fetchMemberExports(memberId, signal), [memberId]);
-  const { data, error, reload } = useExports(load, memberId);
+  const exports = useMemberExports(memberId);
+  const { data } = exports;
   const [busy, setBusy] = useState(false);
 
   const ask = async () => {
@@ -25,7 +26,7 @@ export function AdminMemberExports({ memberId, who, onClose }: { memberId: strin
     } catch (err) {
       toast.error('Demande impossible', { detail: errorMessage(err) });
     } finally {
-      await reload();
+      await exports.refetch();
       setBusy(false);
     }
   };
@@ -51,20 +52,20 @@ export function AdminMemberExports({ memberId, who, onClose }: { memberId: strin
           Fermer
         </button>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {data && data.exports.length > 0 ? (
-        <ul className="data-export-list" aria-label={`Archives de ${who}`}>
-          {data.exports.map((x) => (
-            <ExportRow key={x.id} x={x} adminView />
-          ))}
-        </ul>
-      ) : data ? (
-        <p>Aucune archive pour ce membre.</p>
-      ) : null}
+      <QueryState
+        query={exports}
+        failed={(err) => errorMessage(err) ?? 'Impossible de charger les archives.'}
+        empty="Aucune archive pour ce membre."
+        isEmpty={(d) => d.exports.length === 0}
+      >
+        {(d) => (
+          <ul className="data-export-list" aria-label={`Archives de ${who}`}>
+            {d.exports.map((x) => (
+              <ExportRow key={x.id} x={x} adminView />
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -3,20 +3,23 @@ import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { useToast } from '../shell/toast';
-import { fetchMyExports, requestMyExport } from './api';
+import { QueryState } from '../shell/ui/QueryState';
+import { requestMyExport } from './api';
 import { ExportRow } from './ExportRow';
-import { useExports } from './useExports';
+import { useMyExports } from './useExports';
 import './data-export.css';
 
 const TITLE = 'Mes données';
 const REQUEST = 'Demander mon archive';
 const REQUEST_FAILED = 'Demande impossible';
+const LOAD_FAILED = 'Impossible de charger tes archives.';
 
 /** /mes-donnees: the member asks for an archive of everything EVO holds about them, and downloads it. */
 export default function MyDataScreen() {
   const { user } = useCurrentUser();
   const toast = useToast();
-  const { data, error, reload } = useExports(fetchMyExports, null);
+  const exports = useMyExports(user !== null);
+  const { data } = exports;
   const [busy, setBusy] = useState(false);
   const ttl = data?.ttl_days ?? 7;
 
@@ -28,7 +31,7 @@ export default function MyDataScreen() {
     } catch (err) {
       toast.error(REQUEST_FAILED, { detail: errorMessage(err) });
     } finally {
-      await reload();
+      await exports.refetch();
       setBusy(false);
     }
   };
@@ -68,24 +71,20 @@ export default function MyDataScreen() {
               <span className="data-export-page__hint">Ton archive est en préparation.</span>
             ) : null}
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-          {!data ? (
-            <p className="loading" role="status">
-              Chargement...
-            </p>
-          ) : data.exports.length === 0 ? (
-            <p className="card">Tu n’as encore demandé aucune archive.</p>
-          ) : (
-            <ul className="data-export-list" aria-label="Mes archives">
-              {data.exports.map((x) => (
-                <ExportRow key={x.id} x={x} />
-              ))}
-            </ul>
-          )}
+          <QueryState
+            query={exports}
+            failed={(err) => errorMessage(err) ?? LOAD_FAILED}
+            empty="Tu n’as encore demandé aucune archive."
+            isEmpty={(d) => d.exports.length === 0}
+          >
+            {(d) => (
+              <ul className="data-export-list" aria-label="Mes archives">
+                {d.exports.map((x) => (
+                  <ExportRow key={x.id} x={x} />
+                ))}
+              </ul>
+            )}
+          </QueryState>
         </>
       )}
     </section>

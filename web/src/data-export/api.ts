@@ -1,4 +1,4 @@
-import { DataExportRequestAnswer, DataExportsAnswer } from '@evo/contracts';
+import { DataExportRequestAnswer } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 
@@ -6,13 +6,7 @@ import { decode } from '../api/decode';
 
 const enc = encodeURIComponent;
 
-export const fetchMyExports = async (signal?: AbortSignal) =>
-  decode(DataExportsAnswer, await api.get('/api/me/data-exports', { signal }));
-
 export const requestMyExport = async () => decode(DataExportRequestAnswer, await api.post('/api/me/data-exports'));
-
-export const fetchMemberExports = async (memberId: string, signal?: AbortSignal) =>
-  decode(DataExportsAnswer, await api.get(`/api/admin/users/${enc(memberId)}/data-exports`, { signal }));
 
 export const requestMemberExport = async (memberId: string) =>
   decode(DataExportRequestAnswer, await api.post(`/api/admin/users/${enc(memberId)}/data-exports`));

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../api/queries';
 import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
+import { useDataExportsLive } from '../data-export/live';
 import { useGiftsLive } from '../gifts/live';
 import { useMessagingLive } from '../messaging/live';
 import { useModerationLive } from '../moderation/live';
@@ -46,6 +47,7 @@ export function LiveUpdates() {
 
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
+  useDataExportsLive();
   useGiftsLive(email);
   useMessagingLive(email);
   useModerationLive();
