@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, INVALID_ANSWER, InvalidAnswerError, errorMessage } from '../api/http';
 import { adminRoutes, coinRoutes } from '@evo/contracts';
 import { fetchRoute } from '../api/queries';
-import { fetchRebuild, isRebuildElsewhere } from './api';
+import { isRebuildElsewhere } from './api';
 
 /** The next fetch answers `body` as JSON. */
 const answer = (body: unknown, status = 200) =>
@@ -79,10 +79,10 @@ describe('admin answers, parsed with the contract', () => {
     ];
     for (const shape of shapes) {
       answer(shape);
-      expect(await fetchRebuild()).toEqual(shape);
+      expect(await fetchRoute(adminRoutes.rebuild, {})).toEqual(shape);
     }
     answer({ status: 'weird', ...progress });
-    await expect(fetchRebuild()).rejects.toBeInstanceOf(InvalidAnswerError);
+    await expect(fetchRoute(adminRoutes.rebuild, {})).rejects.toBeInstanceOf(InvalidAnswerError);
 
     expect(isRebuildElsewhere(new ApiError('Dans ce mode de déploiement…', 409, { error: 'x' }))).toBe(true);
     expect(isRebuildElsewhere(new ApiError('Erreur 500', 500))).toBe(false);

@@ -161,11 +161,6 @@ export async function startRebuild(): Promise<MessageAnswer> {
  */
 export const isRebuildElsewhere = (err: unknown): boolean => err instanceof ApiError && err.status === 409;
 
-/** GET /api/admin/projections/rebuild: 409 outside the embedded role (see `isRebuildElsewhere`). */
-export async function fetchRebuild(signal?: AbortSignal): Promise<RebuildState> {
-  return decode(RebuildView, await api.get('/api/admin/projections/rebuild', { signal }));
-}
-
 /** POST /api/admin/projections/:name/resume → { message } (409 while it still fails, or outside the embedded role) */
 export async function resumeProjection(name: string): Promise<MessageAnswer> {
   return decode(MessageAnswer, await api.post(`/api/admin/projections/${encodeURIComponent(name)}/resume`));

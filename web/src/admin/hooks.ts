@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { adminRoutes, coinRoutes, statsRoutes, type GetRoute, type StatsAnswer } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useSocketEvent } from '../shell/socket';
-import { useRouteQuery, type Search } from '../api/queries';
-import { fetchRebuild, isRebuildElsewhere, startRebuild, type RebuildState, type StatsKind } from './api';
+import { fetchRoute, routeKey, useRouteQuery, type Search } from '../api/queries';
+import { isRebuildElsewhere, startRebuild, type RebuildState, type StatsKind } from './api';
 
 /**
  * Data hooks of the admin screens, read through the query cache (live: admin/live.ts). Nothing is
@@ -82,14 +82,15 @@ export function useDebounced<T>(value: T, delayMs: number): T {
   return debounced;
 }
 
+/** while a rebuild runs, its state is asked again this often, in case the socket is not connected */
 const POLL_MS = 2000;
 
 export interface Rebuild {
   /** null until the first answer (GET or socket) */
   state: RebuildState | null;
   /**
-   * Why the state could not be read at mount, undefined otherwise: a 409 (`isRebuildElsewhere`)
-   * means the read models are rebuilt elsewhere, anything else that the state is unknown.
+   * Why the state could not be read, undefined otherwise: a 409 (`isRebuildElsewhere`) means the
+   * read models are rebuilt elsewhere, anything else that the state is unknown.
    */
   readError: unknown;
   /** True while the POST is on its way. */
@@ -98,84 +99,69 @@ export interface Rebuild {
   start: () => Promise<string | undefined>;
 }
 
+const rebuildKey = routeKey(adminRoutes.rebuild, {});
+
 /**
- * Rebuild of the projections: current state from GET at mount, live progress from the
- * 'rebuild:progress' socket event (sent to administrators), and a slow GET poll while a rebuild
- * runs in case the socket is not connected.
+ * The state to show when a GET answers while another is shown: the socket may be ahead of the GET,
+ * so during the same run only more progress (or the run's end) replaces it.
+ */
+export function newerRebuild(shown: RebuildState | undefined, fetched: RebuildState): RebuildState {
+  const sameRun = shown?.status === 'running' && fetched.status === 'running' && shown.startedAt === fetched.startedAt;
+  return sameRun && fetched.done < shown.done ? shown : fetched;
+}
+
+/**
+ * Rebuild of the projections, from the cache: its state from GET, its live progress from the
+ * 'rebuild:progress' push (to administrators, applied in admin/live.ts), and a slow GET poll
+ * while a rebuild runs in case the socket is not connected.
  */
 export function useRebuild(): Rebuild {
-  const [state, setState] = useState<RebuildState | null>(null);
-  const [readError, setReadError] = useState<unknown>(undefined);
-  const [starting, setStarting] = useState(false);
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    const controller = new AbortController();
-    fetchRebuild(controller.signal)
-      .then((s) => setState((current) => current ?? s))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        if (!isRebuildElsewhere(err)) console.error('État de la reconstruction indisponible', err);
-        setReadError(err);
-      });
-    return () => {
-      mounted.current = false;
-      controller.abort();
-    };
-  }, []);
-
-  useSocketEvent('rebuild:progress', setState);
-
-  const running = state?.status === 'running';
-  useEffect(() => {
-    if (!running) return;
-    const controller = new AbortController();
-    const timer = window.setInterval(() => {
-      fetchRebuild(controller.signal)
-        .then((s) => {
-          // the socket may be ahead: only a terminal state or more progress replaces it
-          setState((current) =>
-            !current || s.status !== 'running' || current.status !== 'running' || s.done >= current.done ? s : current,
-          );
-        })
-        .catch(() => undefined);
-    }, POLL_MS);
-    return () => {
-      window.clearInterval(timer);
-      controller.abort();
-    };
-  }, [running]);
-
-  const stateRef = useRef(state);
-  useEffect(() => {
-    stateRef.current = state;
+  const client = useQueryClient();
+  const { isAdmin } = useCurrentUser();
+  const query = useQuery({
+    queryKey: rebuildKey,
+    queryFn: async ({ signal }) =>
+      newerRebuild(
+        client.getQueryData<RebuildState>(rebuildKey),
+        await fetchRoute(adminRoutes.rebuild, {}, undefined, signal),
+      ),
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
+    enabled: isAdmin,
   });
+  const state = query.data ?? null;
+  const readError = state ? undefined : (query.error ?? undefined);
+  useConsoleError(isRebuildElsewhere(readError) ? undefined : readError, 'État de la reconstruction indisponible');
+  const [starting, setStarting] = useState(false);
 
   const start = useCallback(async () => {
-    const previous = stateRef.current;
+    const previous = client.getQueryData<RebuildState>(rebuildKey);
     setStarting(true);
-    // shown at once; the socket (or the poll) then reports the real progress
-    if (previous?.status !== 'running')
-      setState({
+    // shown at once; the push (or the poll) then reports the real progress
+    if (previous?.status !== 'running') {
+      void client.cancelQueries({ queryKey: rebuildKey });
+      const optimistic: RebuildState = {
         status: 'running',
         startedAt: new Date().toISOString(),
         done: 0,
         rate: 0,
         etaSeconds: 0,
         fraction: 0,
-      });
+      };
+      client.setQueryData(rebuildKey, optimistic);
+    }
     try {
-      const answer = await startRebuild();
-      return answer.message;
+      return (await startRebuild()).message;
     } catch (err) {
-      if (mounted.current)
-        setState((current) => (current?.status === 'running' && current.done === 0 ? previous : current));
+      const shown = client.getQueryData<RebuildState>(rebuildKey);
+      if (shown?.status === 'running' && shown.done === 0) {
+        if (previous) client.setQueryData(rebuildKey, previous);
+        else void client.resetQueries({ queryKey: rebuildKey, exact: true });
+      }
       throw err;
     } finally {
-      if (mounted.current) setStarting(false);
+      setStarting(false);
     }
-  }, []);
+  }, [client]);
 
   return { state, readError, starting, start };
 }
