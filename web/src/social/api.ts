@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  FriendEntry,
-  IsFollowingAnswer,
-  MessageAnswer,
-  ProfileAnswer,
-  PublicUser,
-  SuggestedUser,
-  UserStats,
-} from '@evo/contracts';
+import { FriendEntry, MessageAnswer, ProfileAnswer, PublicUser, SuggestedUser, UserStats } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 
@@ -47,18 +39,7 @@ export async function fetchStats(email: string, signal?: AbortSignal): Promise<U
   return decode(UserStats, await api.get(`/api/users/stats/${enc(email)}`, { signal }));
 }
 
-/** GET /api/users/follows/is-following/:followerEmail/:pseudo → {isFollowing}. */
-export async function fetchIsFollowing(followerEmail: string, pseudo: string, signal?: AbortSignal) {
-  const path = `/api/users/follows/is-following/${enc(followerEmail)}/${enc(pseudo)}`;
-  return decode(IsFollowingAnswer, await api.get(path, { signal })).isFollowing;
-}
-
 /** GET /api/users/friends/:email → the users I follow, with their counters. */
 export async function fetchFriends(email: string, signal?: AbortSignal): Promise<Friend[]> {
   return decode(z.array(FriendEntry), await api.get(`/api/users/friends/${enc(email)}`, { signal }));
-}
-
-/** GET /api/users/by-pseudo/:pseudo → {email, pseudo, bio, profile_picture}. */
-export async function fetchUserByPseudo(pseudo: string, signal?: AbortSignal): Promise<PublicUser> {
-  return decode(PublicUser, await api.get(`/api/users/by-pseudo/${enc(pseudo)}`, { signal }));
 }
