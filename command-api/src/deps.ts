@@ -12,7 +12,7 @@ import type {
 import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
-import type { LedgerRepositories } from './ledger/repositories';
+import type { LedgerRepositories } from './coins/wallets';
 
 /** Everything a router needs, built once by the composition root. */
 export interface AppDeps {

@@ -1,13 +1,6 @@
-import type {
-  CommentView,
-  MessageView,
-  NotificationView,
-  PositionString,
-  RebuildView,
-  ReceivedGiftView,
-  SyncPayload,
-  WalletCoins,
-} from './views';
+import type { CommentView, MessageView, NotificationView, PositionString, RebuildView, SyncPayload } from './views';
+import type { WalletChangedPush } from './coins';
+import type { GiftReceivedPush } from './gifts';
 
 /**
  * Every event the server pushes over Socket.IO, with its payload. Projectors push through
@@ -39,9 +32,9 @@ export interface PushEvents {
   /** to `user:<id>`: the member deleted a conversation (from any device) */
   'conversation:deleted': { other_email: string; up_to_message_id: number; position: PositionString };
   /** to `user:<id>`: the member's coins after any movement, and their received gifts not yet claimed */
-  'wallet:changed': WalletCoins & { gifts_unclaimed: number; position: PositionString };
+  'wallet:changed': WalletChangedPush;
   /** to the receiver's `user:<id>`: a gift they received */
-  'gift:received': { gift: ReceivedGiftView };
+  'gift:received': GiftReceivedPush;
   /** to `user:<id>`: someone followed the member (their own profile's counters change) */
   'follow:new': { followerPseudo: string };
   /** to `admins`: a new report to moderate */

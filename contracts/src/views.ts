@@ -63,34 +63,6 @@ export const CommentView = z.object({
 });
 export type CommentView = z.infer<typeof CommentView>;
 
-/** A gift a member received, as their received-gifts table lists it. */
-export const ReceivedGiftView = z.object({
-  id: z.number(),
-  name: z.string(),
-  emoji: z.string(),
-  sender_pseudo: z.string(),
-  sender_email: z.string(),
-  coin_cost: z.number(),
-  /** coins credited to the receiver (the cost less the platform's fee) */
-  amount: z.number(),
-  sent_at: z.string(),
-  claimed: z.boolean(),
-});
-export type ReceivedGiftView = z.infer<typeof ReceivedGiftView>;
-
-/**
- * A member's coins: the balance they can spend; the part of it earned from gifts paid with bought
- * coins (withdrawable); and the part of free origin (added without payment, or received through
- * gifts paid with such coins: never withdrawable, even once offered). The rest, bought coins, is
- * not withdrawable by the member but becomes withdrawable for whoever receives it as a gift.
- */
-export const WalletCoins = z.object({
-  coins_balance: z.number(),
-  coins_withdrawable: z.number(),
-  coins_bonus: z.number(),
-});
-export type WalletCoins = z.infer<typeof WalletCoins>;
-
 const progress = { done: z.number(), rate: z.number(), etaSeconds: z.number(), fraction: z.number() };
 
 /** A rebuild of the read models, as answered and pushed to administrators. */

@@ -4,6 +4,7 @@ export * from './shared/errors';
 export * from './shared/sequence';
 export * from './shared/text';
 export * from './shared/french-errors';
+export * from './shared/persistent-map';
 export * from './jobs';
 export * from './all-events';
 export * from './identity/index';

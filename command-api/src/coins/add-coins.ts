@@ -1,6 +1,6 @@
 import { normalize } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
-import { requestRef, type CoinAnswer, type WalletRequests } from './wallet-requests';
+import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
 
 /** Free coins (ALLOW_FREE_COINS): the route refuses them when the platform does not give any. */
 export async function addCoins(

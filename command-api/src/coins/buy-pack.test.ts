@@ -4,7 +4,7 @@ import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
-import { WalletRequests } from './wallet-requests';
+import { WalletRequests } from './wallets';
 import { buyPack } from './buy-pack';
 import type { PaymentProvider, PaymentRequest } from './payment-provider';
 

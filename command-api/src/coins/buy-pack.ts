@@ -12,7 +12,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext } from '@evo/infra';
 import { HttpError } from '../http/errors';
-import { requestRef, type CoinAnswer, type WalletRequests } from './wallet-requests';
+import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
 
 /** how long a purchase waits for a concurrent one under the same key before answering 409 */
 const CONCURRENT_PURCHASE_WAIT_MS = 5000;

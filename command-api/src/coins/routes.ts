@@ -1,40 +1,18 @@
-import { Router, type Request, type Response } from 'express';
-import type { CoinPack, WalletAnswer } from '@evo/contracts';
+import { Router, type Request } from 'express';
+import { AddBody, EmailParam, PurchaseBody, WithdrawBody, type CoinPack, type WalletAnswer } from '@evo/contracts';
 import { COIN_PACKS, LEDGER_MESSAGES, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerCommand } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { readableMember } from '../http/actor';
 import { parseInput } from '../http/request';
-import { AddBody, EmailParam, PurchaseBody, WithdrawBody } from '../ledger/schemas';
-import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
-import { WalletRequests, type CoinAnswer } from './wallet-requests';
+import { walletRequestsOf, type CoinsRouterOptions } from './wallets';
 import { buyPack } from './buy-pack';
 import { addCoins } from './add-coins';
 import { withdrawCoins } from './withdraw-coins';
-
-export interface CoinsRouterOptions {
-  /** where pack purchases are paid; the sandbox approves at once */
-  payment?: PaymentProvider;
-}
-
-/** The wallet requests of a router, built once per app from its deps. */
-export const walletRequestsOf = (deps: AppDeps, options: CoinsRouterOptions = {}) =>
-  new WalletRequests(deps.events, {
-    payment: options.payment ?? new SandboxPaymentProvider(),
-    feePercent: deps.config.GIFT_FEE_PERCENT,
-    ids: deps.ids,
-    repositories: deps.ledger,
-  });
-
-/** Answer a coin or gift command: its position for read-your-writes, then its JSON. */
-export async function answerCoins(deps: AppDeps, req: Request, res: Response, answer: CoinAnswer): Promise<void> {
-  await answerWrite(deps.sessions, req, res, answer.position);
-  res.json(answer.body);
-}
 
 /**
  * Coins (the product API calls, "Coins"): packs, purchases, free coins, withdrawals, the wallet and
@@ -59,7 +37,7 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(PurchaseBody, req.body);
-      await answerCoins(deps, req, res, await buyPack(requests, currentUserId(req), body, contextOf(req)));
+      await answerCommand(deps.sessions, req, res, await buyPack(requests, currentUserId(req), body, contextOf(req)));
     }),
   );
 
@@ -70,7 +48,7 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
       // ALLOW_FREE_COINS=false: coins only come from payments and gifts
       if (!deps.config.ALLOW_FREE_COINS) throw new HttpError(403, LEDGER_MESSAGES.freeCoinsDisabled);
       const body = parseInput(AddBody, req.body);
-      await answerCoins(deps, req, res, await addCoins(requests, currentUserId(req), body, contextOf(req)));
+      await answerCommand(deps.sessions, req, res, await addCoins(requests, currentUserId(req), body, contextOf(req)));
     }),
   );
 
@@ -79,7 +57,12 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
     requireAuth,
     route(async (req, res) => {
       const body = parseInput(WithdrawBody, req.body);
-      await answerCoins(deps, req, res, await withdrawCoins(requests, currentUserId(req), body, contextOf(req)));
+      await answerCommand(
+        deps.sessions,
+        req,
+        res,
+        await withdrawCoins(requests, currentUserId(req), body, contextOf(req)),
+      );
     }),
   );
 

@@ -1,6 +1,6 @@
 import { normalize } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
-import { requestRef, type CoinAnswer, type WalletRequests } from './wallet-requests';
+import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
 
 /** Earned coins paid out (the only ones a withdrawal takes). */
 export async function withdrawCoins(

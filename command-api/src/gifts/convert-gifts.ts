@@ -1,12 +1,34 @@
+import type { RequestHandler } from 'express';
+import { ConvertBody } from '@evo/contracts';
 import { normalize } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
-import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallet-requests';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { parseInput } from '../http/request';
+import { contextOf } from '../http/context';
+import { answerCommand } from '../http/read-your-writes';
+import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
+
+/** POST /api/coins/convert-gifts (the product API calls list it with the coins). */
+export const convertGiftsRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] => [
+  requireAuth,
+  route(async (req, res) => {
+    const body = parseInput(ConvertBody, req.body);
+    await answerCommand(
+      deps.sessions,
+      req,
+      res,
+      await convertGifts(requests, currentUserId(req), body, contextOf(req)),
+    );
+  }),
+];
 
 /** "Récupérer tous mes cadeaux": every unclaimed gift's coins onto the balance. */
 export async function convertGifts(
   requests: WalletRequests,
   userId: string,
-  body: { user_email: string },
+  body: ConvertBody,
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
   await requests.assertOwnEmail(userId, body.user_email);

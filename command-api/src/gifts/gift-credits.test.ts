@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { WalletRepository } from '../coins/wallet-repository';
+import { WalletRepository } from '../coins/wallets';
 import type { LogPosition, RecordedEvent } from '@evo/domain';
 import { SqliteEventStore, systemContext, type EventStore } from '@evo/infra';
 import { GiftCreditProcess, type TransitState } from './gift-credits';

@@ -7,7 +7,7 @@ import {
   type EventStore,
   type SubscriptionHandle,
 } from '@evo/infra';
-import { WalletRepository } from '../coins/wallet-repository';
+import { WalletRepository } from '../coins/wallets';
 
 const log = childLogger('gift-credits');
 

@@ -1,6 +1,29 @@
+import type { RequestHandler } from 'express';
+import { SendGiftBody } from '@evo/contracts';
 import { DomainError, LEDGER_MESSAGES, normalize, notFound } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
-import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallet-requests';
+import type { AppDeps } from '../deps';
+import { route } from '../http/errors';
+import { currentUserId, requireAuth } from '../http/session';
+import { memberLimit } from '../http/member-limits';
+import { parseInput } from '../http/request';
+import { contextOf } from '../http/context';
+import { answerCommand } from '../http/read-your-writes';
+import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
+
+/**
+ * POST /api/gifts/send (and /gifts/send, gifts/routes.ts): the member from the session, the body
+ * parsed with the contract's `SendGiftBody`, then the answer (`CoinCommandAnswer`) with its
+ * position for read-your-writes. It does not wait for the receiver's credit (gift-credits.ts).
+ */
+export const sendGiftRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] => [
+  requireAuth,
+  memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS),
+  route(async (req, res) => {
+    const body = parseInput(SendGiftBody, req.body);
+    await answerCommand(deps.sessions, req, res, await sendGift(requests, currentUserId(req), body, contextOf(req)));
+  }),
+];
 
 /**
  * A gift sent: the receiver by pseudo (or email), the gift from the catalogue, then the sender's
@@ -9,9 +32,8 @@ import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/walle
  */
 export async function sendGift(
   requests: WalletRequests,
-
   userId: string,
-  body: { sender_email: string; receiver_email?: string; receiver_pseudo?: string; gift_id: number },
+  body: SendGiftBody,
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
   await requests.assertOwnEmail(userId, body.sender_email);

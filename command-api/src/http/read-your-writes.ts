@@ -31,3 +31,14 @@ export async function answerWrite(
   res.setHeader(POSITION_HEADER, position.toString());
   await sessions.noteWrite(req, position);
 }
+
+/** Answer a command: the position it wrote (as `answerWrite`), then its JSON body. */
+export async function answerCommand(
+  sessions: Sessions,
+  req: Request,
+  res: Response,
+  answer: { body: unknown; position?: bigint },
+): Promise<void> {
+  await answerWrite(sessions, req, res, answer.position);
+  res.json(answer.body);
+}

@@ -20,7 +20,7 @@ import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { GiftCreditProcess } from '../gifts/gift-credits';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';
-import { WalletRequests } from '../coins/wallet-requests';
+import { WalletRequests, ledgerRepositories } from '../coins/wallets';
 import { buyPack } from '../coins/buy-pack';
 import { addCoins } from '../coins/add-coins';
 import { withdrawCoins } from '../coins/withdraw-coins';
@@ -28,7 +28,6 @@ import { sendGift } from '../gifts/send-gift';
 import { claimGift } from '../gifts/claim-gift';
 import { convertGifts } from '../gifts/convert-gifts';
 import { SandboxPaymentProvider } from '../coins/payment-provider';
-import { ledgerRepositories } from './repositories';
 
 const FEE_PERCENT = 20;
 const MEMBERS = 3;

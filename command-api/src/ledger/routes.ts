@@ -1,13 +1,22 @@
 import { Router, type Request } from 'express';
-import type { LedgerAuditAnswer, LedgerReconciliation } from '@evo/contracts';
+import { z } from 'zod';
+import { EmailParam, type LedgerAuditAnswer, type LedgerReconciliation } from '@evo/contracts';
 import { ledgerQueries, identityQueries } from '@evo/projections';
 import { reconcileLedger } from './reconcile';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { readableMember } from '../http/actor';
-import { AsOfQuery, EmailParam } from './schemas';
 import { requireAdmin } from '../admin/require-admin';
 import { parseInput } from '../http/request';
+
+/** `?asOf=`: the audit up to a date (ISO). */
+const AsOfQuery = z.object({
+  asOf: z
+    .string({ invalid_type_error: 'Date invalide (format ISO attendu).' })
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'Date invalide (format ISO attendu).')
+    .transform((v) => new Date(v).toISOString())
+    .optional(),
+});
 
 /** How the admin lists name a deleted member (projections' adminTransactions). */
 const DELETED_MEMBER_ALIAS = /^membre ([0-9a-f-]{36})$/;

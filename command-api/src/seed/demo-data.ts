@@ -4,7 +4,7 @@ import { registerUser, uploadVideo } from '../identity/commands';
 import { findMemberBy } from '../identity/members';
 import { setFollowing, setLike } from '../social/commands';
 import { postComment } from '../comments/commands';
-import { WalletRequests } from '../coins/wallet-requests';
+import { WalletRequests } from '../coins/wallets';
 import { SandboxPaymentProvider } from '../coins/payment-provider';
 import { buyPack } from '../coins/buy-pack';
 import { sendGift } from '../gifts/send-gift';

@@ -3,6 +3,12 @@ import { getRoute } from '../api-route';
 
 /** Answers of the session routes (`/api/auth/*`). */
 
+/** What a request is told of an email field (the domain's identity messages spread these). */
+export const EMAIL_MESSAGES = {
+  emailRequired: "L'email est obligatoire.",
+  emailInvalid: "L'email n'est pas valide.",
+} as const;
+
 /** POST /api/auth/login: the member who just logged in. */
 export const SessionUser = z.object({
   email: z.string(),

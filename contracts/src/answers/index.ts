@@ -1,5 +1,3 @@
-export * from './coins';
-export * from './gifts';
 export * from './social';
 export * from './conversations';
 export * from './identity';

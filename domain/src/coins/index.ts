@@ -1,5 +1,4 @@
 export * from './packs';
 export * from './wallet-decider';
 export * from './purchase-request-decider';
-export * from './coin-origin';
 export * from './withdrawals';

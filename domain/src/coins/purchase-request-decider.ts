@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import type { Decider, DomainEvent } from '../shared/decider';
 import { DomainError } from '../shared/errors';
-import { LEDGER_MESSAGES } from '../ledger/rules';
+import { LEDGER_MESSAGES } from '@evo/contracts';
 
 /**
  * A pack purchase under an Idempotency-Key, reserved BEFORE the payment provider is called, so that

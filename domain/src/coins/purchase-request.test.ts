@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { PURCHASE_LEASE_MS, purchaseRequestDecider, type PurchaseRequestEvent } from './purchase-request-decider';
-import { LEDGER_MESSAGES } from '../ledger/rules';
+import { LEDGER_MESSAGES } from '@evo/contracts';
 
 const request = { key: 'cle-1', hash: 'h1' };
 const t0 = new Date('2026-03-01T10:00:00.000Z');

@@ -1,10 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
-import { walletDecider, type WalletCommand, type WalletState } from './wallet-decider';
+import { walletDecider, walletStream, type WalletCommand, type WalletState } from './wallet-decider';
 import { LedgerAuditor, type AuditedEvent } from '../ledger/ledger-audit';
-import type { GiftSent, WalletEvent } from '../ledger/events';
-import { LEDGER_MESSAGES, walletStream } from '../ledger/rules';
-import { ACCOUNTS } from '../ledger/accounts';
+import { ACCOUNTS, type GiftSent, type WalletEvent } from '../ledger/events';
+import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from './packs';
 import { payoutValueCents } from './withdrawals';
 

@@ -1,19 +1,20 @@
 import type { Decider } from '../shared/decider';
 import { DomainError, invalid, conflict, notFound } from '../shared/errors';
+import { LEDGER_LIMITS, LEDGER_MESSAGES } from '@evo/contracts';
 import {
   ACCOUNTS,
   MAX_POSTING,
   netChanges,
+  transactionIdOf,
   userBalanceAccount,
   userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
+  type GiftSent,
   type Posting,
-} from '../ledger/accounts';
-import { bonusShareReceived, legacyFreeAfter } from './coin-origin';
-import { transactionIdOf, type GiftSent, type WalletEvent } from '../ledger/events';
-import type { CoinPack } from './packs';
-import { packPriceCents } from './packs';
+  type WalletEvent,
+} from '../ledger/events';
+import { type CoinPack, packPriceCents } from './packs';
 import { PAYOUT_SANDBOX, payoutValueCents } from './withdrawals';
 import {
   emptyIdMap,
@@ -27,8 +28,73 @@ import {
   keyMapSet,
   type IdMap,
   type KeyMap,
-} from '../ledger/persistent-map';
-import { LEDGER_LIMITS, LEDGER_MESSAGES, giftFee } from '../ledger/rules';
+} from '../shared/persistent-map';
+
+/**
+ * The platform's commission on a gift of `coinCost` coins at `feePercent` percent (GIFT_FEE_PERCENT).
+ * Integer coins only: the percentage is taken to the basis point and the fee is rounded DOWN, in
+ * favour of the receiver (a 1-coin gift pays no fee below 100 %). Never more than the gift.
+ */
+export function giftFee(coinCost: number, feePercent: number): number {
+  if (!Number.isFinite(feePercent) || feePercent <= 0) return 0;
+  const basisPoints = Math.min(10_000, Math.round(feePercent * 100));
+  return Math.min(coinCost, Math.floor((coinCost * basisPoints) / 10_000));
+}
+
+export const walletStream = (userId: string) => `wallet-${userId}`;
+/** numeric ids of coin transactions (and of sent gifts) come from this sequence */
+export const LEDGER_SEQUENCE = 'coin-transaction';
+
+/*
+ * The origin rule: a coin keeps its origin through gifts.
+ *
+ * - Bought coins (packs, paid through the payment provider) are spendable on gifts and never
+ *   withdrawable by the member who bought them; offered as a gift, they become the receiver's
+ *   earnings once claimed: withdrawable (a creator cashes out what their audience paid for).
+ * - Coins that were never paid for (the vault's "add coins", `ALLOW_FREE_COINS`) are bonus coins:
+ *   spendable on gifts, never withdrawable. Offered as a gift, they stay bonus coins in the
+ *   receiver's wallet (claimed into `user:<id>:bonus`, not the earnings), however many members they
+ *   pass through: as TikTok's promotional coins.
+ * - A gift spends the coins worth least first: bonus coins, then bought ones, then earnings (the
+ *   withdrawable ones are kept longest). The platform's fee is taken from the gift's bonus coins
+ *   first, in favour of the receiver.
+ *
+ * Hence the ledger's invariant: the coins withdrawn never exceed the coins bought
+ * (`LedgerAuditor`, rule `withdrawn_exceeds_bought`). The wallet decider enforces it
+ * (`SendGift`, `ReceiveGift`, `ClaimGift`, `ConvertGifts`).
+ */
+
+/** Of a gift received net of its fee, the coins of free origin: the fee takes bonus coins first. */
+export function bonusShareReceived(bonusSent: number, fee: number, amount: number): number {
+  return Math.min(amount, Math.max(0, bonusSent - fee));
+}
+
+/**
+ * Coins added for free before the bonus account existed went to `user:<id>:balance` (a
+ * `CoinsAdded` crediting the balance): they are of free origin too. How many of them a balance
+ * still holds, after an event: a legacy addition adds its coins; a gift that states its free part
+ * took `bonusAmount` minus what it debited from the bonus account out of them; and they are never
+ * more than the balance (a movement that did not say which coins it spent is taken to have spent
+ * the bought ones first: the free part left is the largest it can be).
+ */
+export function legacyFreeAfter(
+  legacyFree: number,
+  event: { type: string; data: { userId: string; postings: readonly Posting[]; bonusAmount?: number } },
+  balanceAfter: number,
+): number {
+  const { userId, postings } = event.data;
+  let free = legacyFree;
+  if (
+    event.type === 'CoinsAdded' &&
+    postings.some((p) => p.debit === ACCOUNTS.credits && p.credit === userBalanceAccount(userId))
+  )
+    free += netChanges(postings).get(userBalanceAccount(userId)) ?? 0;
+  if (event.type === 'GiftSent' && event.data.bonusAmount !== undefined) {
+    const fromBonus = -(netChanges(postings).get(userBonusAccount(userId)) ?? 0);
+    free -= Math.max(0, event.data.bonusAmount - fromBonus);
+  }
+  return Math.max(0, Math.min(free, balanceAfter));
+}
 
 /** The Idempotency-Key of a command and a hash of its request (route and body). */
 export interface RequestRef {
@@ -118,7 +184,7 @@ export interface WalletState {
  * The wallet of one member: their spendable balance and received gifts. Every rule on coins is
  * decided here against the folded stream, which is appended with its expected revision: two
  * concurrent spends can never both pass the balance check. Coins keep their origin through gifts
- * (`coin-origin.ts`): only coins someone paid for can become withdrawable.
+ * (the origin rule below): only coins someone paid for can become withdrawable.
  */
 export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   initialState: () => ({

@@ -1,13 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
-import { walletDecider, type WalletCommand } from './wallet-decider';
-import type { GiftReceived, GiftSent, WalletEvent } from '../ledger/events';
+import { giftFee, walletDecider, type WalletCommand } from './wallet-decider';
+import { ACCOUNTS, type GiftReceived, type GiftSent, type WalletEvent } from '../ledger/events';
 import { COIN_PACKS, packById, packPriceCents } from './packs';
 import { payoutValueCents } from './withdrawals';
-import { LEDGER_MESSAGES, giftFee } from '../ledger/rules';
-import { ACCOUNTS } from '../ledger/accounts';
-import { keyMapGet } from '../ledger/persistent-map';
+import { LEDGER_MESSAGES } from '@evo/contracts';
+import { keyMapGet } from '../shared/persistent-map';
 
 const A = 'alice';
 const B = 'bob';

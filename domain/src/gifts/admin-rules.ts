@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEDGER_LIMITS } from '../ledger/rules';
+import { LEDGER_LIMITS } from '@evo/contracts';
 import { GIFT_NAME_MAX, type GiftDescription } from './events';
 import { cleanUserText } from '../shared/text';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_MESSAGES } from '@evo/contracts';
 import { cleanedText } from '../shared/text';
 import { pseudoSkeleton } from './skeleton';
 import { RESET_MESSAGES } from './password-reset';
@@ -33,8 +34,7 @@ export const LIMITS = {
 } as const;
 
 export const MESSAGES = {
-  emailRequired: "L'email est obligatoire.",
-  emailInvalid: "L'email n'est pas valide.",
+  ...EMAIL_MESSAGES,
   emailTooLong: `L'email ne doit pas dépasser ${LIMITS.emailMax} caractères.`,
   pseudoRequired: 'Le pseudo est obligatoire.',
   pseudoInvalid: `Le pseudo doit faire de ${LIMITS.pseudoMin} à ${LIMITS.pseudoMax} caractères : lettres, chiffres, points, tirets ou soulignés.`,

@@ -1,5 +1,4 @@
-export * from './accounts';
 export * from './events';
-export * from './persistent-map';
-export * from './rules';
 export * from './ledger-audit';
+/** The coin and gift commands' limits and French messages are the contract's: the web app shows them too. */
+export { LEDGER_LIMITS, LEDGER_MESSAGES } from '@evo/contracts';

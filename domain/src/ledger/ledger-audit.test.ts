@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { LedgerAuditor, type AuditedEvent } from './ledger-audit';
-import { walletDecider, type WalletCommand, type WalletState } from '../coins/wallet-decider';
+import { walletDecider, type WalletCommand, type WalletState, walletStream } from '../coins/wallet-decider';
 import type { WalletEvent } from './events';
-import { LEDGER_MESSAGES, walletStream } from './rules';
+import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from '../coins/packs';
 
 /** A tiny log built through the decider, one wallet state per member. */

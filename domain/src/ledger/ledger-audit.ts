@@ -8,10 +8,11 @@ import {
   userBonusAccount,
   userEarningsAccount,
   userGiftsAccount,
-} from './accounts';
-import { bonusShareReceived, legacyFreeAfter } from '../coins/coin-origin';
-import { ledgerEventSchemas, transactionIdOf, type WalletEvent } from './events';
-import { walletStream } from './rules';
+  ledgerEventSchemas,
+  transactionIdOf,
+  type WalletEvent,
+} from './events';
+import { bonusShareReceived, legacyFreeAfter, walletStream } from '../coins/wallet-decider';
 
 /** An event as the log gives it (only what the audit reads). */
 export interface AuditedEvent {
@@ -101,7 +102,7 @@ interface GiftTrack {
  * - no user account (and not the gifts in transit) is ever negative;
  * - only earned coins leave: a withdrawal debits the member's earnings, which only claims and
  *   conversions of received gifts credit (never a purchase or an addition);
- * - coins keep their origin through gifts (`coin-origin.ts`): a gift carries at least the coins of
+ * - coins keep their origin through gifts (the origin rule, `wallet-decider.ts`): a gift carries at least the coins of
  *   free origin it spent, its receiver is credited them (less the fee) and claims them into the
  *   bonus account, never the earnings; and the coins withdrawn never exceed the coins bought;
  * - every transfer is recorded once (one event per transaction id and type, one GiftReceived per

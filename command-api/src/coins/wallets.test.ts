@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError, LEDGER_MESSAGES, type WalletCommand } from '@evo/domain';
 import { SqliteEventStore, systemContext, type EventStore } from '@evo/infra';
-import { WalletRepository } from './wallet-repository';
+import { WalletRepository } from './wallets';
 
 /** The store, counting the reads and appends the repository asks of it. */
 function counted(store: EventStore) {

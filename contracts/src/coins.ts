@@ -1,8 +1,135 @@
 import { z } from 'zod';
-import { getRoute } from '../api-route';
-import { WalletCoins } from '../views';
+import { getRoute } from './api-route';
+import { EMAIL_MESSAGES } from './answers/identity';
+import { PositionString } from './views';
 
-/** Answers of the coin routes (`/api/coins/*`, the administrators' ledger audit and reconciliation). */
+/**
+ * The coins' contract (the wallet, packs, withdrawals; the administrators' ledger audit and
+ * reconciliation): the French messages of coin and gift commands, the request bodies, the answers
+ * and the `wallet:changed` push. The server parses with these schemas, the web app decodes with them.
+ */
+
+/** Limits of the coin ledger and gifts. */
+export const LEDGER_LIMITS = {
+  /** most coins one "add coins" call may add */
+  maxAdd: 100_000,
+  /** most coins a catalogue gift may cost */
+  maxGiftCost: 1_000_000,
+} as const;
+
+/** The French messages of coin and gift commands (SPEC's strings), said by the server, shown by the web app. */
+export const LEDGER_MESSAGES = {
+  insufficient: 'Solde insuffisant.',
+  notWithdrawable:
+    'Solde retirable insuffisant : seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.',
+  selfGift: "Tu ne peux pas t'offrir un cadeau.",
+  receiverNotFound: 'Destinataire introuvable.',
+  receiverRequired: '⚠️ Aucun destinataire.',
+  receiverMismatch: "Le pseudo et l'adresse du destinataire ne désignent pas le même membre.",
+  giftNotFound: 'Cadeau introuvable.',
+  giftInvalid: 'Cadeau invalide.',
+  alreadyClaimed: 'Cadeau déjà récupéré.',
+  amountPositive: 'Le montant doit être supérieur à 0.',
+  amountInteger: 'Le montant doit être un nombre entier.',
+  /** a string that is not plain digits: '1e3', '10 coins', '1 000', 'mille' */
+  amountNotDigits: 'Le montant doit être un nombre entier de coins écrit en chiffres, par exemple 1000.',
+  amountTooLarge: 'Le montant ne peut pas dépasser 100 000 coins.',
+  withdrawInvalid: '❌ Montant invalide.',
+  packInvalid: 'Pack invalide.',
+  packNotFound: 'Pack introuvable.',
+  balanceTooLarge: 'Solde maximal atteint.',
+  idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
+  purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessaie dans un instant.',
+  paymentDeclined: 'Paiement refusé.',
+  /** the domain's NOT_YOURS.action */
+  actionForbidden: 'Action non autorisée.',
+  freeCoinsDisabled: "L'ajout de coins gratuits est désactivé sur cette plateforme.",
+  purchased: '✅ Achat effectué avec succès !',
+  added: (n: number) => `✅ ${n} coins ajoutés avec succès.`,
+  giftSent: '🎁 Cadeau envoyé !',
+  claimed: '✅ Cadeau récupéré !',
+  converted: (n: number) => `✅ ${n} coins récupérés sur ton solde.`,
+  nothingToConvert: 'Aucun cadeau à récupérer.',
+  walletClosed: "Ce compte a été supprimé : plus aucun mouvement de coins n'est possible.",
+  withdrawn: (n: number) => `✅ Retrait de ${n} coins effectué.`,
+} as const;
+
+/** "12" (a form value) is read as 12; anything else is left for zod to judge. */
+const digitsToNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+
+/** A whole number of coins or an id, every failure with the same French message (unless told). */
+export const wholeNumber = (
+  message: string,
+  messages: { integer?: string; positive?: string; max?: number; tooLarge?: string; notDigits?: string } = {},
+) =>
+  z.preprocess(
+    (v, ctx) => {
+      const n = digitsToNumber(v);
+      // text that is not digits ('1e3', '10 coins', '1 000') is told how to write the amount, when told
+      if (messages.notDigits && typeof n === 'string' && n.trim() !== '') {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: messages.notDigits });
+        return z.NEVER;
+      }
+      return n;
+    },
+    z
+      .number({ required_error: message, invalid_type_error: message })
+      .finite(message)
+      .int(messages.integer ?? message)
+      .positive(messages.positive ?? message)
+      .max(messages.max ?? Number.MAX_SAFE_INTEGER, messages.tooLarge ?? message),
+  );
+
+/** A member's email in a command's body (the server checks it is the session member's own). */
+export const memberEmail = (required: string = EMAIL_MESSAGES.emailRequired) =>
+  z
+    .string({ required_error: required, invalid_type_error: required })
+    .trim()
+    .min(1, required)
+    .max(254, EMAIL_MESSAGES.emailInvalid)
+    .email(EMAIL_MESSAGES.emailInvalid);
+
+/** POST /api/coins/purchase */
+export const PurchaseBody = z.object({ email: memberEmail(), packId: wholeNumber(LEDGER_MESSAGES.packInvalid) });
+/** POST /api/coins/add */
+export const AddBody = z.object({
+  email: memberEmail(),
+  amount: wholeNumber(LEDGER_MESSAGES.amountPositive, {
+    integer: LEDGER_MESSAGES.amountInteger,
+    notDigits: LEDGER_MESSAGES.amountNotDigits,
+    max: LEDGER_LIMITS.maxAdd,
+    tooLarge: LEDGER_MESSAGES.amountTooLarge,
+  }),
+});
+/** POST /api/coins/withdraw */
+export const WithdrawBody = z.object({
+  user_email: memberEmail(),
+  amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid, { notDigits: LEDGER_MESSAGES.amountNotDigits }),
+});
+/** POST /api/coins/convert-gifts */
+export const ConvertBody = z.object({ user_email: memberEmail() });
+export type ConvertBody = z.infer<typeof ConvertBody>;
+/** The member a read route names in its path (`/api/coins/balance/:email`…). */
+export const EmailParam = z.object({
+  email: z.string().trim().min(1, EMAIL_MESSAGES.emailRequired).max(254, EMAIL_MESSAGES.emailInvalid),
+});
+
+/**
+ * A member's coins: the balance they can spend; the part of it earned from gifts paid with bought
+ * coins (withdrawable); and the part of free origin (added without payment, or received through
+ * gifts paid with such coins: never withdrawable, even once offered). The rest, bought coins, is
+ * not withdrawable by the member but becomes withdrawable for whoever receives it as a gift.
+ */
+export const WalletCoins = z.object({
+  coins_balance: z.number(),
+  coins_withdrawable: z.number(),
+  coins_bonus: z.number(),
+});
+export type WalletCoins = z.infer<typeof WalletCoins>;
+
+/** The `wallet:changed` push (to `user:<id>`): the member's coins after any movement, their gifts not yet claimed. */
+export const WalletChangedPush = WalletCoins.extend({ gifts_unclaimed: z.number(), position: PositionString });
+export type WalletChangedPush = z.infer<typeof WalletChangedPush>;
 
 /** A member's coins and their received gifts not yet claimed (the product entities, "Balance"). */
 export const Wallet = WalletCoins.extend({ gifts_unclaimed: z.number() });
