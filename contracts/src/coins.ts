@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getRoute } from './api-route';
+import { getRoute, pure } from './api-route';
 import { EMAIL_MESSAGES } from './answers/identity';
 import { PositionString } from './views';
 
@@ -90,29 +90,37 @@ export const memberEmail = (required: string = EMAIL_MESSAGES.emailRequired) =>
     .email(EMAIL_MESSAGES.emailInvalid);
 
 /** POST /api/coins/purchase */
-export const PurchaseBody = z.object({ email: memberEmail(), packId: wholeNumber(LEDGER_MESSAGES.packInvalid) });
+export const PurchaseBody = pure(() =>
+  z.object({ email: memberEmail(), packId: wholeNumber(LEDGER_MESSAGES.packInvalid) }),
+);
 /** POST /api/coins/add */
-export const AddBody = z.object({
-  email: memberEmail(),
-  amount: wholeNumber(LEDGER_MESSAGES.amountPositive, {
-    integer: LEDGER_MESSAGES.amountInteger,
-    notDigits: LEDGER_MESSAGES.amountNotDigits,
-    max: LEDGER_LIMITS.maxAdd,
-    tooLarge: LEDGER_MESSAGES.amountTooLarge,
+export const AddBody = pure(() =>
+  z.object({
+    email: memberEmail(),
+    amount: wholeNumber(LEDGER_MESSAGES.amountPositive, {
+      integer: LEDGER_MESSAGES.amountInteger,
+      notDigits: LEDGER_MESSAGES.amountNotDigits,
+      max: LEDGER_LIMITS.maxAdd,
+      tooLarge: LEDGER_MESSAGES.amountTooLarge,
+    }),
   }),
-});
+);
 /** POST /api/coins/withdraw */
-export const WithdrawBody = z.object({
-  user_email: memberEmail(),
-  amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid, { notDigits: LEDGER_MESSAGES.amountNotDigits }),
-});
+export const WithdrawBody = pure(() =>
+  z.object({
+    user_email: memberEmail(),
+    amount: wholeNumber(LEDGER_MESSAGES.withdrawInvalid, { notDigits: LEDGER_MESSAGES.amountNotDigits }),
+  }),
+);
 /** POST /api/coins/convert-gifts */
-export const ConvertBody = z.object({ user_email: memberEmail() });
+export const ConvertBody = pure(() => z.object({ user_email: memberEmail() }));
 export type ConvertBody = z.infer<typeof ConvertBody>;
 /** The member a read route names in its path (`/api/coins/balance/:email`…). */
-export const EmailParam = z.object({
-  email: z.string().trim().min(1, EMAIL_MESSAGES.emailRequired).max(254, EMAIL_MESSAGES.emailInvalid),
-});
+export const EmailParam = pure(() =>
+  z.object({
+    email: z.string().trim().min(1, EMAIL_MESSAGES.emailRequired).max(254, EMAIL_MESSAGES.emailInvalid),
+  }),
+);
 
 /**
  * A member's coins: the balance they can spend; the part of it earned from gifts paid with bought

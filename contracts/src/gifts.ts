@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getRoute } from './api-route';
+import { getRoute, pure } from './api-route';
 import { LEDGER_MESSAGES, memberEmail, wholeNumber } from './coins';
 
 /**
@@ -13,26 +13,28 @@ import { LEDGER_MESSAGES, memberEmail, wholeNumber } from './coins';
  * other) or, as the product specification lists it, by `receiver_email`; at least one, and both
  * must then name the same member.
  */
-export const SendGiftBody = z
-  .object({
-    sender_email: memberEmail(),
-    receiver_email: memberEmail(LEDGER_MESSAGES.receiverRequired).optional(),
-    receiver_pseudo: z
-      .string({ invalid_type_error: LEDGER_MESSAGES.receiverRequired })
-      .trim()
-      .min(1, LEDGER_MESSAGES.receiverRequired)
-      .max(100, LEDGER_MESSAGES.receiverNotFound)
-      .optional(),
-    gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid),
-  })
-  .refine((b) => b.receiver_email !== undefined || b.receiver_pseudo !== undefined, {
-    message: LEDGER_MESSAGES.receiverRequired,
-    path: ['receiver_email'],
-  });
+export const SendGiftBody = pure(() =>
+  z
+    .object({
+      sender_email: memberEmail(),
+      receiver_email: memberEmail(LEDGER_MESSAGES.receiverRequired).optional(),
+      receiver_pseudo: z
+        .string({ invalid_type_error: LEDGER_MESSAGES.receiverRequired })
+        .trim()
+        .min(1, LEDGER_MESSAGES.receiverRequired)
+        .max(100, LEDGER_MESSAGES.receiverNotFound)
+        .optional(),
+      gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid),
+    })
+    .refine((b) => b.receiver_email !== undefined || b.receiver_pseudo !== undefined, {
+      message: LEDGER_MESSAGES.receiverRequired,
+      path: ['receiver_email'],
+    }),
+);
 export type SendGiftBody = z.infer<typeof SendGiftBody>;
 
 /** POST /api/gifts/claim */
-export const ClaimBody = z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) });
+export const ClaimBody = pure(() => z.object({ gift_id: wholeNumber(LEDGER_MESSAGES.giftInvalid) }));
 export type ClaimBody = z.infer<typeof ClaimBody>;
 
 /** A gift a member received, as their received-gifts table lists it. */

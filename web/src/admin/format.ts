@@ -1,6 +1,7 @@
 /** French formatting helpers of the admin screens (dates fr-FR, counts, signed amounts). */
 
-const NUMBER = new Intl.NumberFormat('fr-FR');
+export { formatCoins, formatNumber, formatSigned } from '../shell/ui/format';
+
 const DECIMAL = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 });
 const DATE_TIME = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
 const DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short' });
@@ -23,26 +24,9 @@ export function formatDate(iso: string | null | undefined): string {
   return date ? DATE.format(date) : '—';
 }
 
-/** '1 250' (narrow no-break space as thousands separator). */
-export function formatNumber(value: number): string {
-  return NUMBER.format(value);
-}
-
-/** '1 coin', '0 coin', '1 250 coins' (French: plural from 2). */
-export function formatCoins(value: number): string {
-  return `${NUMBER.format(value)} ${Math.abs(value) >= 2 ? 'coins' : 'coin'}`;
-}
-
 /** Up to two decimals: '3,5'. */
 export function formatDecimal(value: number): string {
   return DECIMAL.format(value);
-}
-
-/** '+50' / '−20' / '0' (a real minus sign). */
-export function formatSigned(value: number): string {
-  if (value > 0) return `+${NUMBER.format(value)}`;
-  if (value < 0) return `−${NUMBER.format(-value)}`;
-  return '0';
 }
 
 const TENTHS = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });

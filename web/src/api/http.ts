@@ -237,6 +237,16 @@ export function errorMessage(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The server's own French message (`{ error }`), or undefined (no answer, or none given). */
+export function serverMessageOf(err: unknown): string | undefined {
+  return err instanceof ApiError && !err.isNetworkError ? err.serverMessage : undefined;
+}
+
+/** True when the request got no answer at all. */
+export function isNetworkFailure(err: unknown): boolean {
+  return err instanceof ApiError && err.isNetworkError;
+}
+
 export function isAbortError(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
 }

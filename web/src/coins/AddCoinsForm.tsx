@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { serverMessageOf } from './errors';
+import { serverMessageOf } from '../api/http';
 import { addCoins } from './api';
-import { FlashMessage } from './FlashMessage';
 import { useIdempotentAction } from './idempotency';
+import type { WalletHandle } from './live';
+import { FlashMessage } from './FlashMessage';
 import { useFlash } from './useFlash';
-import type { WalletHandle } from './useWallet';
 
 /** the product validation rules, "Add coins", the product error catalogue "Coins", the product business constants (default 10, minimum 1). */
 const DEFAULT_AMOUNT = '10';

@@ -1,4 +1,4 @@
-import type { WalletHandle } from './useWallet';
+import type { WalletHandle } from './live';
 import { formatCoins, formatNumber } from './format';
 import { CashOutIcon, CoinIcon, GiftBoxIcon } from '../shell/ui/icons';
 
@@ -7,7 +7,7 @@ const UNCLAIMED = 'Cadeaux reçus à récupérer';
 const WITHDRAWABLE = 'Dont retirable';
 const WITHDRAWABLE_HINT = 'Seuls les coins gagnés avec des cadeaux payés en coins achetés peuvent être retirés.';
 const NOT_WITHDRAWABLE = 'Non retirable';
-/** why each kind of coin cannot be withdrawn (the origin rule, domain/src/coins/coin-origin.ts) */
+/** why each kind of coin cannot be withdrawn (the origin rule, domain/src/coins/wallet-decider.ts) */
 const BOUGHT_REASON = 'achetés : à offrir ; offerts, ils deviennent retirables pour qui les reçoit.';
 const BONUS_REASON =
   'bonus : ajoutés sans paiement ou reçus avec des cadeaux payés en coins bonus ; jamais retirables, même offerts.';

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { BalanceCard } from './BalanceCard';
 import { LoginNeeded } from './LoginNeeded';
-import { useWallet } from './useWallet';
+import { useWallet } from './live';
 import './coins.css';
 
 const TITLE = 'Mon solde';

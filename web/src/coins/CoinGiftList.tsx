@@ -1,5 +1,5 @@
 import { formatCoins, formatDateTime } from './format';
-import { useCoinGifts } from './hooks';
+import { useCoinGifts } from './api';
 import { QueryState } from '../shell/ui/QueryState';
 import { GiftBoxIcon } from '../shell/ui/icons';
 

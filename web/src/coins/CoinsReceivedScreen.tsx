@@ -12,7 +12,7 @@ const INTRO = 'Les cadeaux que tu as reçus, en coins.';
 /** /coins-received and /coins/received: the product screens, "Received coin gifts list", live. */
 export default function CoinsReceivedScreen() {
   const { user } = useCurrentUser();
-  // the received gifts' cached answer (the coins slice does not import the gifts one; live: gifts/live.ts)
+  // the received gifts' cached answer (the coins slice does not import the gifts one; live: `giftPushes` in gifts/api.ts)
   const received = useRouteQuery(giftRoutes.received, user ? { email: user.email } : null);
   // "Récupérer" only when a gift is left to claim (issue 30): not for gifts already 'Déjà récupéré'
   const toClaim = (received.data ?? []).some((gift) => !gift.claimed);

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { serverMessageOf } from './errors';
+import { serverMessageOf } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
-import { purchasePack, type CoinPack } from './api';
-import { formatCoins, formatEuros } from './format';
-import { usePacks } from './hooks';
+import { purchasePack, type CoinPack, usePacks } from './api';
 import { useIdempotentAction } from './idempotency';
-import { useWallet } from './useWallet';
+import { useWallet } from './live';
+import { formatCoins, formatEuros } from './format';
 import { CoinIcon } from '../shell/ui/icons';
 import { PurchaseReceipt } from './PurchaseReceipt';
 import { QueryState } from '../shell/ui/QueryState';

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { CoinTransaction } from './api';
+import { type CoinTransaction, useTransactions } from './api';
 import { formatCoins, formatDateTime, formatEuros } from './format';
-import { useTransactions } from './hooks';
 import { QueryState } from '../shell/ui/QueryState';
 
 export const RECEIPT_TITLE = 'Reçu d’achat';

@@ -3,7 +3,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { BalanceCard } from './BalanceCard';
 import { PackShop } from './PackShop';
 import { StaticPackList } from './StaticPackList';
-import { useWallet } from './useWallet';
+import { useWallet } from './live';
 import './coins.css';
 
 const TITLE = 'Boutique de coins';

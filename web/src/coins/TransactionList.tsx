@@ -1,7 +1,6 @@
 import { formatDateTime, formatEuros, formatNumber, formatSigned } from './format';
 import { payoutStatus } from './withdrawal';
-import { useTransactions } from './hooks';
-import type { CoinTransaction } from './api';
+import { useTransactions, type CoinTransaction } from './api';
 import { QueryState } from '../shell/ui/QueryState';
 import { Link } from 'react-router-dom';
 import { receiptPath } from './PurchaseReceipt';

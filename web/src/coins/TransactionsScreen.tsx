@@ -3,7 +3,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { BalanceCard } from './BalanceCard';
 import { LoginNeeded } from './LoginNeeded';
 import { TransactionList } from './TransactionList';
-import { useWallet } from './useWallet';
+import { useWallet } from './live';
 import './coins.css';
 
 const TITLE = 'Historique des transactions';

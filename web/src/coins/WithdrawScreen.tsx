@@ -1,17 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { serverMessageOf } from './errors';
+import { serverMessageOf } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { convertGifts, withdrawCoins } from './api';
+import { useIdempotentAction } from './idempotency';
+import { useWallet, type WalletHandle } from './live';
 import { BalanceCard } from './BalanceCard';
 import { FlashMessage } from './FlashMessage';
-import { useIdempotentAction } from './idempotency';
 import { LoginNeeded } from './LoginNeeded';
 import { useFlash } from './useFlash';
 import { useConfirm } from '../shell/confirm';
 import { formatCoins, formatEuros } from './format';
 import { payoutSummary, withdrawalValueCents } from './withdrawal';
-import { useWallet, type WalletHandle } from './useWallet';
 import './coins.css';
 
 /** the product screens, "Withdraw / exchange", the product states and transitions "Withdrawal", the product validation rules "Withdraw", the product error catalogue "Coins". */

@@ -1,12 +1,15 @@
-import { CoinCommandAnswer } from '@evo/contracts';
+import { CoinCommandAnswer, coinRoutes } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
+import { useRouteQuery } from '../api/queries';
+import { useCurrentUser } from '../identity/sessionContext';
 import { idempotencyHeaders } from './idempotency';
 
 /**
- * Coin calls (the product API calls, "Coins"; command-api/src/ledger/routes.ts). The member's own email goes
- * in the path or the body; the server checks it against the session. Calls that move coins take
- * an idempotency key (see idempotency.ts).
+ * Coin calls and queries (the product API calls, "Coins"; command-api/src/coins/routes.ts): the
+ * calls that move coins, each under an idempotency key (idempotency.ts), and the cached answers of
+ * the contract's coin routes (history, received coins, packs; the wallet is live.ts'). The member's
+ * own email goes in the path or the body; the server checks it against the session.
  */
 
 /**
@@ -45,3 +48,18 @@ export async function withdrawCoins(email: string, amount: number, key: string):
     await api.post('/api/coins/withdraw', { user_email: email, amount }, { headers: idempotencyHeaders(key) }),
   );
 }
+
+/** The member's coin history (live: live.ts). */
+export function useTransactions() {
+  const { user } = useCurrentUser();
+  return useRouteQuery(coinRoutes.transactions, user ? { email: user.email } : null);
+}
+
+/** Gifts received as coin amounts (live: live.ts). */
+export function useCoinGifts() {
+  const { user } = useCurrentUser();
+  return useRouteQuery(coinRoutes.received, user ? { email: user.email } : null);
+}
+
+/** The shop's packs (public). */
+export const usePacks = () => useRouteQuery(coinRoutes.packs, {});

@@ -2,11 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { coinRoutes } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
 import type { Wallet } from './api';
-import { coinPushes } from './live';
-import { formatCoins, formatEuros, formatSigned } from './format';
+import { coinPushes, applyWallet } from './live';
 import { newIdempotencyKey } from './idempotency';
+import { formatCoins, formatEuros, formatSigned } from './format';
 import { transactionLabel } from './TransactionList';
-import { applyWallet } from './useWallet';
 
 const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
 

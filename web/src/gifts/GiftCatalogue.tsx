@@ -5,15 +5,14 @@ import { QueryState } from '../shell/ui/QueryState';
 import { RecipientPicker } from './RecipientPicker';
 import { useNavigate } from 'react-router-dom';
 import { BalanceCard } from '../coins/BalanceCard';
-import { isNetworkFailure, serverMessageOf } from '../coins/errors';
+import { isNetworkFailure, serverMessageOf } from '../api/http';
 import { formatCoins } from '../coins/format';
 import { useIdempotentAction } from '../coins/idempotency';
-import { useWallet } from '../coins/useWallet';
+import { useWallet } from '../coins/live';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
-import { giftImageUrl, receiverKey, sendGift, type CatalogueGift, type GiftReceiver } from './api';
-import { useCatalog } from './hooks';
-import { GiftBoxIcon } from '../shell/ui/icons';
+import { receiverKey, sendGift, type CatalogueGift, type GiftReceiver, useCatalog } from './api';
+import { GiftVisual } from './GiftPicker';
 
 /** the product validation rules, "Gift from the catalogue", the product error catalogue "Gifts" (catalogue variants). */
 export const NO_RECEIVER = '⚠️ Aucun destinataire.';
@@ -159,28 +158,5 @@ export function GiftCatalogue({
       )}
       {grid}
     </div>
-  );
-}
-
-/** The gift's image when it has one, else its emoji (decorative: the name follows). */
-export function GiftVisual({ gift }: { gift: Pick<CatalogueGift, 'emoji' | 'image_url'> }) {
-  const src = giftImageUrl(gift.image_url);
-  const [failed, setFailed] = useState<string | null>(null);
-  if (src && failed !== src) {
-    return (
-      <img
-        className="gift-visual gift-visual--image"
-        src={src}
-        alt=""
-        width={56}
-        height={56}
-        onError={() => setFailed(src)}
-      />
-    );
-  }
-  return (
-    <span className="gift-visual catalogue-emoji" aria-hidden="true">
-      {gift.emoji || <GiftBoxIcon size={32} />}
-    </span>
   );
 }

@@ -1,11 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatCoins } from '../coins/format';
-import { useWallet } from '../coins/useWallet';
-import { GiftVisual } from './GiftCatalogue';
-import { VIDEO_CARD_GIFT_ID, type CatalogueGift } from './api';
-import { useCatalog } from './hooks';
+import { formatCoins } from '../shell/ui/format';
+import { useWallet } from '../coins/live';
+import { VIDEO_CARD_GIFT_ID, giftImageUrl, type CatalogueGift, useCatalog } from './api';
 import { QueryState } from '../shell/ui/QueryState';
+import { GiftBoxIcon } from '../shell/ui/icons';
 import './gifts.css';
 
 const LOAD_FAILED = 'Erreur lors du chargement des cadeaux.';
@@ -135,5 +134,28 @@ export function GiftPicker({ receiverLabel, outOfCoinsMessage = null, sending, o
         </div>
       </form>
     </dialog>
+  );
+}
+
+/** The gift's image when it has one, else its emoji (decorative: the name follows). */
+export function GiftVisual({ gift }: { gift: Pick<CatalogueGift, 'emoji' | 'image_url'> }) {
+  const src = giftImageUrl(gift.image_url);
+  const [failed, setFailed] = useState<string | null>(null);
+  if (src && failed !== src) {
+    return (
+      <img
+        className="gift-visual gift-visual--image"
+        src={src}
+        alt=""
+        width={56}
+        height={56}
+        onError={() => setFailed(src)}
+      />
+    );
+  }
+  return (
+    <span className="gift-visual catalogue-emoji" aria-hidden="true">
+      {gift.emoji || <GiftBoxIcon size={32} />}
+    </span>
   );
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { BalanceCard } from '../coins/BalanceCard';
 import { LoginNeeded } from '../coins/LoginNeeded';
-import { useWallet } from '../coins/useWallet';
+import { useWallet } from '../coins/live';
 import { useCurrentUser } from '../identity/sessionContext';
 import { ReceivedGiftsTable } from './ReceivedGiftsTable';
 import '../coins/coins.css';

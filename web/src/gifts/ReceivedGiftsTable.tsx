@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { serverMessageOf } from '../coins/errors';
+import { serverMessageOf } from '../api/http';
 import { formatCoins, formatDateTime } from '../coins/format';
 import { useIdempotentAction } from '../coins/idempotency';
-import { useWallet } from '../coins/useWallet';
+import { useWallet } from '../coins/live';
 import { useToast } from '../shell/toast';
-import { claimGift, type ReceivedGift } from './api';
-import { useReceivedGifts } from './hooks';
+import { claimGift, type ReceivedGift, useReceivedGifts } from './api';
 import { useQueryClient } from '@tanstack/react-query';
 import { giftRoutes } from '@evo/contracts';
 import { updateRoute } from '../api/queries';

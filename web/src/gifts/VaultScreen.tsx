@@ -9,7 +9,7 @@ import { BalanceCard } from '../coins/BalanceCard';
 import { LoginNeeded } from '../coins/LoginNeeded';
 import { PackShop } from '../coins/PackShop';
 import { TransactionList } from '../coins/TransactionList';
-import { useWallet } from '../coins/useWallet';
+import { useWallet } from '../coins/live';
 import '../coins/coins.css';
 import './gifts.css';
 import { CartIcon, CashOutIcon, GiftBoxIcon, ReceiptIcon } from '../shell/ui/icons';

@@ -1,10 +1,21 @@
-import { CatalogueGift, CoinCommandAnswer, giftRoutes, ReceivedGiftView } from '@evo/contracts';
+import {
+  CoinCommandAnswer,
+  giftRoutes,
+  type CatalogueGift,
+  type ReceivedGiftView,
+  type SendGiftBody,
+} from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
-import { fetchRoute } from '../api/queries';
+import { fetchRoute, useRouteQuery } from '../api/queries';
+import { useCurrentUser } from '../identity/sessionContext';
 import { idempotencyHeaders } from '../coins/idempotency';
 
-/** Gift calls (the product API calls, "Gifts"; command-api/src/gifts/routes.ts). */
+/**
+ * Gift calls and queries (the product API calls, "Gifts"; command-api/src/gifts/routes.ts): the
+ * gift commands and the cached answers of the contract's gift routes (the catalogue, a member's
+ * received gifts); what the pushes change in them is live.ts'.
+ */
 
 /** the product entities, "Gift in catalogue". */
 export type { CatalogueGift };
@@ -58,7 +69,7 @@ export async function sendGift(
   key: string,
 ): Promise<GiftAnswer> {
   const to = 'pseudo' in receiver ? { receiver_pseudo: receiver.pseudo } : { receiver_email: receiver.email };
-  const body = { sender_email: senderEmail, ...to, gift_id: giftId };
+  const body: SendGiftBody = { sender_email: senderEmail, ...to, gift_id: giftId };
   return decode(CoinCommandAnswer, await api.post('/api/gifts/send', body, { headers: idempotencyHeaders(key) }));
 }
 
@@ -66,4 +77,13 @@ export async function sendGift(
 export async function claimGift(giftId: number, key: string): Promise<GiftAnswer> {
   const body = { gift_id: giftId };
   return decode(CoinCommandAnswer, await api.post('/api/gifts/claim', body, { headers: idempotencyHeaders(key) }));
+}
+
+/** The gift catalogue (public; live: gifts/live.ts). */
+export const useCatalog = () => useRouteQuery(giftRoutes.catalog, {});
+
+/** The member's received gifts (live: gifts/live.ts). */
+export function useReceivedGifts() {
+  const { user } = useCurrentUser();
+  return useRouteQuery(giftRoutes.received, user ? { email: user.email } : null);
 }

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { isNetworkFailure, serverMessageOf } from '../coins/errors';
+import { isNetworkFailure, serverMessageOf } from '../api/http';
+import { applyWallet } from '../coins/live';
 import { useIdempotentAction } from '../coins/idempotency';
 import {
   fetchGiftBalance,
@@ -17,10 +18,9 @@ import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
 
-// the picker (catalogue, balance) and the wallet cache updates load on the first tap, not with the page
+// the picker (catalogue, balance) loads on the first tap, not with the page
 const loadPicker = () => import('../gifts/GiftPicker');
 const GiftPicker = lazy(() => loadPicker().then((m) => ({ default: m.GiftPicker })));
-const loadWallet = () => import('../coins/useWallet');
 
 /** the product validation rules, "Gift from a video card", the product error catalogue "Gifts". */
 export const GIFT_LOGIN_NEEDED = 'Vous devez être connecté pour envoyer un cadeau';
@@ -100,7 +100,7 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       const answer = await run(`send:${user.email}:${receiverKey(receiver)}:${gift.id}`, (key) =>
         sendGift(user.email, receiver, gift.id, key),
       );
-      void loadWallet().then(({ applyWallet }) => applyWallet(client, user.email, answer));
+      void applyWallet(client, user.email, answer);
       setPicking(false);
       toast.success(answer.message ?? SENT);
     } catch (err) {
