@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../api/queries';
 import { useAdminLive } from '../admin/live';
@@ -8,10 +8,10 @@ import { useGiftsLive } from '../gifts/live';
 import { useMessagingLive } from '../messaging/live';
 import { useModerationLive } from '../moderation/live';
 import { useSocialLive } from '../social/live';
-import { useVideosLive } from '../videos/live';
 import { useNotificationsLive } from '../notifications/live';
 import { readStoredUser, subscribeStoredUser } from '../identity/session';
 import { useCurrentUser } from '../identity/sessionContext';
+import { whenFirstScreenShown } from './firstScreen';
 
 /** The app's one query cache (web/src/api/queries.ts). */
 export const queryClient = createQueryClient();
@@ -45,6 +45,16 @@ export function LiveUpdates() {
   );
 }
 
+/*
+ * The video pushes come from the room of a video on screen, joined once the socket's code is loaded,
+ * after the first paint: their handlers load then too, keeping the first page light.
+ */
+const VideosLive = lazy(() =>
+  whenFirstScreenShown()
+    .then(() => import('../videos/live'))
+    .then((m) => ({ default: m.VideosLive })),
+);
+
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useDataExportsLive();
@@ -52,9 +62,12 @@ function MemberLiveUpdates({ email }: { email: string }) {
   useMessagingLive(email);
   useModerationLive();
   useSocialLive(email);
-  useVideosLive();
   useNotificationsLive(email);
-  return null;
+  return (
+    <Suspense fallback={null}>
+      <VideosLive />
+    </Suspense>
+  );
 }
 
 function AdminLiveUpdates() {

@@ -9,7 +9,8 @@ import {
   type ViewerVideo,
 } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
-import { feedKey as pourToi, feedPagesOf, type FeedData } from '../social/feed/feedApi';
+import { feedPagesOf } from '../social/feed/feedApi';
+import { feedKey as pourToi, type FeedData } from '../social/feed/feedKey';
 import { videoPushes } from './live';
 import type { Video } from './types';
 

@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { conversationRoutes, socialRoutes, type CommentView } from '@evo/contracts';
 import { updateRoute } from '../api/queries';
-import { feedKey, type FeedData } from '../social/feed/feedApi';
+import { feedKey, type FeedData } from '../social/feed/feedKey';
 import { useSocketEvents, type PushHandlers } from '../shell/socket';
 import type { Video } from './types';
 
@@ -70,6 +70,7 @@ export const videoPushes = (client: QueryClient): PushHandlers => ({
 });
 
 /** Mounted once, by the shell, for the logged-in member. */
-export function useVideosLive(): void {
+export function VideosLive() {
   useSocketEvents(videoPushes(useQueryClient()));
+  return null;
 }

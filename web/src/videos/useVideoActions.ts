@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { sameIdentity } from '../social/format';
@@ -7,7 +7,7 @@ import { useChoose, useConfirm } from '../shell/confirm';
 import { useSocketRoom } from '../shell/socket';
 import { useToast } from '../shell/toast';
 import { copyText } from './clipboard';
-import { updateVideoCounters } from './live';
+import type { VideoCounters } from './live';
 import { videoPath, type Video } from './types';
 import { deleteVideo, recordView, reportVideo, setLike, toggleFavorite } from './videoApi';
 
@@ -188,6 +188,11 @@ export function useVideoActions(
 }
 
 export type VideoActions = ReturnType<typeof useVideoActions>;
+
+/** The member's own like or favourite, written where the cache holds the video (its code loads after the first paint). */
+function updateVideoCounters(client: QueryClient, id: number, counters: VideoCounters): void {
+  void import('./live').then((live) => live.updateVideoCounters(client, id, counters));
+}
 
 /** A state that starts as `answered` and starts again from it each time it changes. */
 function useAnswered<T>(answered: T) {

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { infiniteQueryOptions, type QueryKey } from '@tanstack/react-query';
 import { socialRoutes } from '@evo/contracts';
 import { fetchRoute } from '../../api/queries';
 import {
@@ -11,6 +11,7 @@ import {
   type FeedPageAnswer,
   type FeedPages,
 } from './feedState';
+import { feedKey, type FeedData } from './feedKey';
 
 /**
  * One page of "Pour toi": the friends' videos (GET /api/videos/friends-feed/:email, newest first),
@@ -35,14 +36,6 @@ export async function fetchFeedPage(
   );
   return { videos: inTurns(members.map((m) => m.videos)), more: members.length >= DISCOVER_PAGE_SIZE };
 }
-
-/**
- * The cache key of a member's "Pour toi": its pages come from two routes in turn, so it is keyed by
- * the screen ('/feed') rather than by one route.
- */
-export const feedKey = (email?: string): QueryKey => (email === undefined ? ['/feed'] : ['/feed', { email }]);
-
-export type FeedData = InfiniteData<FeedPageAnswer, FeedPage>;
 
 const FIRST_PAGE: FeedPage = { source: 'friends', page: 1 };
 
