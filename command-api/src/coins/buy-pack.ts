@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PurchaseBody } from '@evo/contracts';
 import {
   DomainError,
   LEDGER_MESSAGES,
@@ -11,8 +12,14 @@ import {
   type RequestRef,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext } from '@evo/infra';
+import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
+import { commandRoute } from '../http/read-your-writes';
 import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
+
+/** POST /api/coins/purchase */
+export const buyPackRoute = (deps: AppDeps, requests: WalletRequests) =>
+  commandRoute(deps.sessions, PurchaseBody, (me, body, ctx) => buyPack(requests, me, body, ctx));
 
 /** how long a purchase waits for a concurrent one under the same key before answering 409 */
 const CONCURRENT_PURCHASE_WAIT_MS = 5000;

@@ -1,23 +1,21 @@
 import { Router, type Request } from 'express';
-import { AddBody, EmailParam, PurchaseBody, WithdrawBody, type CoinPack, type WalletAnswer } from '@evo/contracts';
-import { COIN_PACKS, LEDGER_MESSAGES, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
+import { EmailParam, type CoinPack, type WalletAnswer } from '@evo/contracts';
+import { COIN_PACKS, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
 import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
-import { HttpError, route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
-import { answerCommand } from '../http/read-your-writes';
-import { contextOf } from '../http/context';
+import { route } from '../http/errors';
+import { requireAuth } from '../http/session';
 import { readableMember } from '../http/actor';
 import { parseInput } from '../http/request';
 import { walletRequestsOf, type CoinsRouterOptions } from './wallets';
-import { buyPack } from './buy-pack';
-import { addCoins } from './add-coins';
-import { withdrawCoins } from './withdraw-coins';
+import { buyPackRoute } from './buy-pack';
+import { addCoinsRoute } from './add-coins';
+import { withdrawCoinsRoute } from './withdraw-coins';
 
 /**
- * Coins (the product API calls, "Coins"): packs, purchases, free coins, withdrawals, the wallet and
- * its history. Every write takes the member from the session: an email in the body that is not
- * theirs is refused (403).
+ * Coins (the product API calls, "Coins"): packs, the wallet and its history; each command's route
+ * (purchase, free coins, withdrawal) is in its own file. Every write takes the member from the
+ * session: an email in the body that is not theirs is refused (403).
  */
 export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Router {
   const requests = walletRequestsOf(deps, options);
@@ -32,39 +30,9 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
     res.json(COIN_PACKS satisfies readonly CoinPack[]);
   });
 
-  r.post(
-    '/coins/purchase',
-    requireAuth,
-    route(async (req, res) => {
-      const body = parseInput(PurchaseBody, req.body);
-      await answerCommand(deps.sessions, req, res, await buyPack(requests, currentUserId(req), body, contextOf(req)));
-    }),
-  );
-
-  r.post(
-    '/coins/add',
-    requireAuth,
-    route(async (req, res) => {
-      // ALLOW_FREE_COINS=false: coins only come from payments and gifts
-      if (!deps.config.ALLOW_FREE_COINS) throw new HttpError(403, LEDGER_MESSAGES.freeCoinsDisabled);
-      const body = parseInput(AddBody, req.body);
-      await answerCommand(deps.sessions, req, res, await addCoins(requests, currentUserId(req), body, contextOf(req)));
-    }),
-  );
-
-  r.post(
-    '/coins/withdraw',
-    requireAuth,
-    route(async (req, res) => {
-      const body = parseInput(WithdrawBody, req.body);
-      await answerCommand(
-        deps.sessions,
-        req,
-        res,
-        await withdrawCoins(requests, currentUserId(req), body, contextOf(req)),
-      );
-    }),
-  );
+  r.post('/coins/purchase', ...buyPackRoute(deps, requests));
+  r.post('/coins/add', ...addCoinsRoute(deps, requests));
+  r.post('/coins/withdraw', ...withdrawCoinsRoute(deps, requests));
 
   r.get(
     '/coins/balance/:email',

@@ -4,32 +4,24 @@ import { DomainError, LEDGER_MESSAGES } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import { giftsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
-import { HttpError, route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
-import { parseInput } from '../http/request';
-import { contextOf } from '../http/context';
-import { answerCommand } from '../http/read-your-writes';
+import { HttpError } from '../http/errors';
+import { commandRoute } from '../http/read-your-writes';
 import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
 
 /** POST /api/gifts/claim: not in the member's wallet, someone else's gift is refused as such (403), an unknown one is 404. */
 export const claimGiftRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] => {
   const gifts = giftsQueries(deps.read);
-  return [
-    requireAuth,
-    route(async (req, res) => {
-      const body = parseInput(ClaimBody, req.body);
-      const me = currentUserId(req);
-      try {
-        await answerCommand(deps.sessions, req, res, await claimGift(requests, me, body, contextOf(req)));
-      } catch (e) {
-        if (e instanceof DomainError && e.kind === 'not_found') {
-          const gift = await gifts.receivedGift(body.gift_id);
-          if (gift && gift.receiver_id !== me) throw new HttpError(403, LEDGER_MESSAGES.actionForbidden);
-        }
-        throw e;
+  return commandRoute(deps.sessions, ClaimBody, async (me, body, ctx) => {
+    try {
+      return await claimGift(requests, me, body, ctx);
+    } catch (e) {
+      if (e instanceof DomainError && e.kind === 'not_found') {
+        const gift = await gifts.receivedGift(body.gift_id);
+        if (gift && gift.receiver_id !== me) throw new HttpError(403, LEDGER_MESSAGES.actionForbidden);
       }
-    }),
-  ];
+      throw e;
+    }
+  });
 };
 
 /** One received gift's coins onto the balance. */

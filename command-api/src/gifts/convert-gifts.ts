@@ -3,26 +3,12 @@ import { ConvertBody } from '@evo/contracts';
 import { normalize } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
-import { route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
-import { parseInput } from '../http/request';
-import { contextOf } from '../http/context';
-import { answerCommand } from '../http/read-your-writes';
+import { commandRoute } from '../http/read-your-writes';
 import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
 
 /** POST /api/coins/convert-gifts (the product API calls list it with the coins). */
-export const convertGiftsRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] => [
-  requireAuth,
-  route(async (req, res) => {
-    const body = parseInput(ConvertBody, req.body);
-    await answerCommand(
-      deps.sessions,
-      req,
-      res,
-      await convertGifts(requests, currentUserId(req), body, contextOf(req)),
-    );
-  }),
-];
+export const convertGiftsRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] =>
+  commandRoute(deps.sessions, ConvertBody, (me, body, ctx) => convertGifts(requests, me, body, ctx));
 
 /** "Récupérer tous mes cadeaux": every unclaimed gift's coins onto the balance. */
 export async function convertGifts(

@@ -3,12 +3,8 @@ import { SendGiftBody } from '@evo/contracts';
 import { DomainError, LEDGER_MESSAGES, normalize, notFound } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
-import { route } from '../http/errors';
-import { currentUserId, requireAuth } from '../http/session';
 import { memberLimit } from '../http/member-limits';
-import { parseInput } from '../http/request';
-import { contextOf } from '../http/context';
-import { answerCommand } from '../http/read-your-writes';
+import { commandRoute } from '../http/read-your-writes';
 import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
 
 /**
@@ -16,14 +12,13 @@ import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/walle
  * parsed with the contract's `SendGiftBody`, then the answer (`CoinCommandAnswer`) with its
  * position for read-your-writes. It does not wait for the receiver's credit (gift-credits.ts).
  */
-export const sendGiftRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] => [
-  requireAuth,
-  memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS),
-  route(async (req, res) => {
-    const body = parseInput(SendGiftBody, req.body);
-    await answerCommand(deps.sessions, req, res, await sendGift(requests, currentUserId(req), body, contextOf(req)));
-  }),
-];
+export const sendGiftRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] =>
+  commandRoute(
+    deps.sessions,
+    SendGiftBody,
+    (me, body, ctx) => sendGift(requests, me, body, ctx),
+    memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS),
+  );
 
 /**
  * A gift sent: the receiver by pseudo (or email), the gift from the catalogue, then the sender's

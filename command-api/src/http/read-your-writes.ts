@@ -1,6 +1,11 @@
 import type { Request, Response, RequestHandler } from 'express';
-import type { Sessions } from './session';
+import type { z, ZodTypeAny } from 'zod';
+import type { CommandContext } from '@evo/infra';
 import type { ProjectionProgress } from '@evo/projections';
+import { currentUserId, requireAuth, type Sessions } from './session';
+import { route } from './errors';
+import { parseInput } from './request';
+import { contextOf } from './context';
 
 export const POSITION_HEADER = 'X-Evo-Position';
 const WAIT_MS = 2000;
@@ -33,12 +38,33 @@ export async function answerWrite(
 }
 
 /** Answer a command: the position it wrote (as `answerWrite`), then its JSON body. */
-export async function answerCommand(
-  sessions: Sessions,
-  req: Request,
-  res: Response,
-  answer: { body: unknown; position?: bigint },
-): Promise<void> {
+async function answerCommand(sessions: Sessions, req: Request, res: Response, answer: CommandAnswer): Promise<void> {
   await answerWrite(sessions, req, res, answer.position);
   res.json(answer.body);
+}
+
+/** What a command handler answers: the JSON body, and the position it wrote (none for a replay of nothing). */
+export interface CommandAnswer {
+  body: unknown;
+  position?: bigint;
+}
+
+/**
+ * The route of a member's command: signed in, then `guards`, the body parsed with the contract's
+ * schema (a French 400 otherwise), the member from the session, and `run`'s answer with its position.
+ */
+export function commandRoute<S extends ZodTypeAny>(
+  sessions: Sessions,
+  schema: S,
+  run: (userId: string, body: z.output<S>, ctx: CommandContext) => Promise<CommandAnswer>,
+  ...guards: RequestHandler[]
+): RequestHandler[] {
+  return [
+    requireAuth,
+    ...guards,
+    route(async (req, res) => {
+      const body = parseInput(schema, req.body);
+      await answerCommand(sessions, req, res, await run(currentUserId(req), body, contextOf(req)));
+    }),
+  ];
 }
