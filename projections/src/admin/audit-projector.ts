@@ -43,7 +43,7 @@ const giftDetails = (d: { name: string; emoji: string; coinCost: number; imageUr
   `${`${d.emoji} ${d.name}`.trim()} — ${d.coinCost} coins${d.imageUrl ? ` — ${d.imageUrl}` : ''}`;
 
 /** the administrators and the members they act on (the projector's own copy: it never reads `users`) */
-const members = memberCopies('audit_members');
+const members = memberCopies('audit_members', ['email', 'pseudo']);
 
 async function emailOf(store: ReadStore, userId: string): Promise<string> {
   return (await members.find(store, userId))?.email ?? userId;

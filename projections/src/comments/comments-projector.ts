@@ -13,7 +13,7 @@ export const COMMENTS = 'comments';
 /** one document per commented video: its comments count, and its owner (whose deletion takes the comments) */
 export const COMMENT_COUNTS = 'comment_counts';
 /** the comments' authors as they stood when each commented (the projector's own copy) */
-const authors = memberCopies('comment_authors');
+const authors = memberCopies('comment_authors', ['email', 'pseudo', 'profile_picture']);
 
 export interface CommentCountDoc extends Doc {
   /** the video's id */

@@ -73,7 +73,7 @@ export const receivedGiftRow = (g: ReceivedGiftDoc): ReceivedGiftView => ({
  * the receiver and `catalogue:changed` to the 'catalogue' room on every catalogue edit.
  */
 /** the senders of gifts (the projector's own copy: it never reads `users`) */
-const senders = memberCopies('gift_senders');
+const senders = memberCopies('gift_senders', ['email', 'pseudo']);
 
 export const giftsProjector: Projector = {
   name: 'gifts',

@@ -47,7 +47,7 @@ export interface ConversationDoc extends Doc {
 
 /** what a message shows of each party */
 /** both parties of each message (the projector's own copy: it never reads `users`) */
-const parties = memberCopies('message_parties');
+const parties = memberCopies('message_parties', ['email', 'pseudo', 'profile_picture']);
 
 export function toMessageView(m: MessageView): MessageView {
   return {

@@ -1,8 +1,8 @@
 import { appealDeadline, positionKey, positionToString, restrictionDecisionId, videoDecisionId } from '@evo/domain';
-import type { Doc } from '@evo/infra';
+import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { goneMember } from '../runtime/member-gone';
-import { eventTypesOf, memberCopies, videoCopies, type MemberCopies } from '../runtime/own-copies';
+import { eventTypesOf, memberCopies, videoCopies } from '../runtime/own-copies';
 import { applyOnce } from '../runtime/write-once';
 
 export const MODERATION_DECISIONS = 'moderation_decisions';
@@ -44,11 +44,10 @@ export interface DecisionDoc extends Doc {
 }
 
 /** the members decided about and the administrators deciding, and the videos' titles (the projector's own copies) */
-const members = memberCopies('decision_members');
-const videos = videoCopies('decision_videos');
+const members = memberCopies('decision_members', ['email', 'pseudo']);
+const videos = videoCopies('decision_videos', { titles: true });
 
-const pseudoOf = async (store: Parameters<MemberCopies['find']>[0], id: string) =>
-  (await members.find(store, id))?.pseudo ?? id;
+const pseudoOf = async (store: ReadStore, id: string) => (await members.find(store, id))?.pseudo ?? id;
 
 /** Decisions and appeals; pushes 'moderation:changed' to the member concerned. */
 export const decisionsProjector: Projector = {

@@ -36,8 +36,8 @@ export interface ReportDoc extends Doc {
  * position } to the administrators' room.
  */
 /** reporters and videos' authors, and the videos' titles (the projector's own copies) */
-const members = memberCopies('report_members');
-const videos = videoCopies('report_videos');
+const members = memberCopies('report_members', ['pseudo']);
+const videos = videoCopies('report_videos', { titles: true });
 
 export const reportsProjector: Projector = {
   name: 'reports',

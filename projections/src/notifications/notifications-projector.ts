@@ -84,7 +84,7 @@ async function unreadOf(store: ReadStore, userId: string): Promise<number> {
  * position } and `notification:unread` { unread, position, read? | deleted? | all_read_up_to? }.
  */
 /** the members who cause notifications (the projector's own copy: it never reads `users`) */
-const senders = memberCopies('notification_senders');
+const senders = memberCopies('notification_senders', ['email', 'pseudo']);
 
 export const notificationsProjector: Projector = {
   name: 'notifications',

@@ -10,7 +10,7 @@ import { applyOnce } from './write-once';
  * runs first, or alone over the whole log (projections/src/any-order.test.ts). The copy follows
  * the same events as those read models: registered, picture changed, account deleted (the copy
  * goes, as the member's document does), erased. Each projector that needs one names its own
- * collection (`<projector>_members`, `<projector>_videos`): one writer per document.
+ * collection (`comment_authors`, `message_parties`, `report_videos`, …): one writer per document.
  */
 
 /** The event types of a projector that keeps copies: its own and its copies', each once. */
@@ -26,39 +26,44 @@ export interface MemberCopy extends Doc {
   profile_picture: string;
 }
 
-export const MEMBER_COPY_EVENTS = ['UserRegistered', 'ProfileUpdated', ...MEMBER_GONE_EVENTS] as const;
+/** What a projector may copy of a member: only what it shows (an email is personal data). */
+export type MemberField = 'email' | 'pseudo' | 'profile_picture';
 
-export interface MemberCopies {
+export interface MemberCopies<F extends MemberField> {
   readonly collection: string;
   readonly eventTypes: readonly AppEvent['type'][];
   /** Keeps the copy up to date: call it with each event of the projector, before using the copy. */
   project(event: RecordedAppEvent, store: ReadStore): Promise<void>;
   /** The member as the log stood at the event being projected; null when unknown or deleted. */
-  find(store: ReadStore, id: string): Promise<MemberCopy | null>;
+  find(store: ReadStore, id: string): Promise<Pick<MemberCopy, '_id' | F> | null>;
 }
 
-export function memberCopies(collection: string): MemberCopies {
+export function memberCopies<F extends MemberField>(collection: string, fields: readonly F[]): MemberCopies<F> {
+  const keeps = (field: MemberField) => (fields as readonly MemberField[]).includes(field);
+  const projection = Object.fromEntries(fields.map((f) => [f, 1 as const]));
   return {
     collection,
-    eventTypes: MEMBER_COPY_EVENTS,
+    // a picture changes: only a copy that keeps pictures follows it
+    eventTypes: [
+      'UserRegistered',
+      ...(keeps('profile_picture') ? ['ProfileUpdated' as const] : []),
+      ...MEMBER_GONE_EVENTS,
+    ],
     async project(event, store) {
       const members = store.collection<MemberCopy>(collection);
       switch (event.type) {
         case 'UserRegistered': {
           const { userId, email, pseudo, profilePicture } = event.data;
-          await applyOnce(
-            members,
-            userId,
-            event.position,
-            { $set: { email, pseudo, profile_picture: profilePicture } },
-            { upsert: true },
-          );
+          const member = { email, pseudo, profile_picture: profilePicture };
+          const copied = Object.fromEntries(fields.map((f) => [f, member[f]]));
+          await applyOnce(members, userId, event.position, { $set: copied }, { upsert: true });
           return;
         }
         case 'ProfileUpdated':
-          await applyOnce(members, event.data.userId, event.position, {
-            $set: { profile_picture: event.data.profilePicture },
-          });
+          if (keeps('profile_picture'))
+            await applyOnce(members, event.data.userId, event.position, {
+              $set: { profile_picture: event.data.profilePicture },
+            });
           return;
         case 'AccountDeleted':
         case 'MemberErased':
@@ -68,7 +73,7 @@ export function memberCopies(collection: string): MemberCopies {
           return;
       }
     },
-    find: (store, id) => store.collection<MemberCopy>(collection).findOne({ _id: id }, { projection: { _pos: 0 } }),
+    find: (store, id) => store.collection<MemberCopy>(collection).findOne({ _id: id }, { projection }),
   };
 }
 
@@ -76,7 +81,8 @@ export function memberCopies(collection: string): MemberCopies {
 export interface VideoCopy extends Doc {
   _id: number;
   owner_id: string;
-  title: string;
+  /** kept only by the copies that show it */
+  title?: string;
 }
 
 export const VIDEO_COPY_EVENTS = ['VideoUploaded', ...MEMBER_GONE_EVENTS] as const;
@@ -95,9 +101,9 @@ export interface VideoCopies {
 /**
  * Videos' titles and owners. A deleted member's videos keep their owner and lose their title until
  * the erasure removes them (as the `videos` read model does), so a projector that sees the
- * deletion after another's can still tell which videos were theirs.
+ * deletion after another's can still tell which videos were theirs. `titles: false`: the owners only.
  */
-export function videoCopies(collection: string): VideoCopies {
+export function videoCopies(collection: string, { titles }: { titles: boolean }): VideoCopies {
   return {
     collection,
     eventTypes: VIDEO_COPY_EVENTS,
@@ -107,11 +113,12 @@ export function videoCopies(collection: string): VideoCopies {
       switch (event.type) {
         case 'VideoUploaded': {
           const { videoId, ownerId, title } = event.data;
-          await applyOnce(videos, videoId, event.position, { $set: { owner_id: ownerId, title } }, { upsert: true });
+          const copied = titles ? { owner_id: ownerId, title } : { owner_id: ownerId };
+          await applyOnce(videos, videoId, event.position, { $set: copied }, { upsert: true });
           return;
         }
         case 'AccountDeleted':
-          await videos.updateMany({ owner_id: event.data.userId }, { $set: { title: '' } });
+          if (titles) await videos.updateMany({ owner_id: event.data.userId }, { $set: { title: '' } });
           return;
         case 'MemberErased':
           await videos.deleteMany({ owner_id: event.data.userId });

@@ -19,7 +19,7 @@ export interface FavoriteDoc extends Doc {
 export const favoriteEdgeId = (userId: string, videoId: number) => `${userId}:${videoId}`;
 
 /** which member owns each video (the projector's own copy: it never reads `videos`) */
-const videos = videoCopies('favorite_videos');
+const videos = videoCopies('favorite_videos', { titles: false });
 
 /** Members' favourites, newest first. */
 export const favoritesProjector: Projector = {

@@ -122,7 +122,8 @@ export const followsProjector: Projector = {
       { upsert: true },
     );
     if (follow && counted && ctx.live) {
-      // only to shape the push (never a write): the follower's pseudo
+      // only to shape the live push, never a write (the documents stay the same whatever order the
+      // projectors run in): the follower's pseudo as `users` has it now
       const follower = await store
         .collection<UserDoc>(USERS)
         .findOne({ _id: followerId }, { projection: { pseudo: 1 } });

@@ -67,7 +67,7 @@ const ERASED_VIDEO_FIELDS = {
 };
 
 /** the videos' owners (the projector's own copy: it never reads `users`) */
-const owners = memberCopies('video_owners');
+const owners = memberCopies('video_owners', ['email', 'pseudo', 'profile_picture']);
 
 export const videosProjector: Projector = {
   name: 'videos',
@@ -137,8 +137,8 @@ export const videosProjector: Projector = {
       }
       case 'AccountDeleted':
         // the member's videos leave every screen at once, emptied of what was theirs; the bare
-        // documents (ids, owner, dates) stay until MemberErased: the timelines and favourites
-        // projectors find there which videos to take out, whether they see this event before or after
+        // documents (ids, owner, dates) stay until MemberErased, as the other projectors' own
+        // copies of videos do (runtime/own-copies.ts)
         await videos.updateMany({ user_id: event.data.userId }, { $set: ERASED_VIDEO_FIELDS });
         return;
       case 'MemberErased':

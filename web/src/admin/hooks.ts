@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { adminRoutes, coinRoutes, statsRoutes, type GetRoute, type StatsAnswer } from '@evo/contracts';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -111,6 +111,15 @@ export function newerRebuild(shown: RebuildState | undefined, fetched: RebuildSt
 }
 
 /**
+ * The rebuild's state from GET, held against what the cache shows once it answers (not when it
+ * was sent): a 'rebuild:progress' push may have come in meanwhile.
+ */
+export async function fetchRebuild(client: QueryClient, signal?: AbortSignal): Promise<RebuildState> {
+  const fetched = await fetchRoute(adminRoutes.rebuild, {}, undefined, signal);
+  return newerRebuild(client.getQueryData<RebuildState>(rebuildKey), fetched);
+}
+
+/**
  * Rebuild of the projections, from the cache: its state from GET, its live progress from the
  * 'rebuild:progress' push (to administrators, applied in admin/live.ts), and a slow GET poll
  * while a rebuild runs in case the socket is not connected.
@@ -120,11 +129,7 @@ export function useRebuild(): Rebuild {
   const { isAdmin } = useCurrentUser();
   const query = useQuery({
     queryKey: rebuildKey,
-    queryFn: async ({ signal }) =>
-      newerRebuild(
-        client.getQueryData<RebuildState>(rebuildKey),
-        await fetchRoute(adminRoutes.rebuild, {}, undefined, signal),
-      ),
+    queryFn: ({ signal }) => fetchRebuild(client, signal),
     refetchInterval: (q) => (q.state.data?.status === 'running' ? POLL_MS : false),
     enabled: isAdmin,
   });

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adminRoutes } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
 import type { RebuildState } from './api';
-import { newerRebuild } from './hooks';
+import { fetchRebuild, newerRebuild } from './hooks';
 import { adminPushes } from './live';
 
 const running = (done: number, startedAt = '2026-01-02T10:00:00.000Z'): RebuildState => ({
@@ -13,6 +13,8 @@ const running = (done: number, startedAt = '2026-01-02T10:00:00.000Z'): RebuildS
   etaSeconds: 3,
   fraction: done / 1000,
 });
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('the rebuild in the cache', () => {
   const key = routeKey(adminRoutes.rebuild, {});
@@ -44,5 +46,17 @@ describe('the rebuild in the cache', () => {
     const next = running(10, '2026-01-02T11:00:00.000Z');
     expect(newerRebuild(running(400), next)).toBe(next);
     expect(newerRebuild(undefined, running(0))).toEqual(running(0));
+  });
+
+  it('a GET answered after a push of the same run keeps the push’s progress (the cache read when it answers)', async () => {
+    const client = createQueryClient();
+    let answerGet!: (r: Response) => void;
+    vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answerGet = resolve)));
+    client.setQueryData(key, running(100));
+    const pending = fetchRebuild(client);
+    // the push comes while the GET is on its way, then the GET answers with older progress
+    adminPushes(client)['rebuild:progress']?.(running(400));
+    answerGet(new Response(JSON.stringify(running(300)), { headers: { 'Content-Type': 'application/json' } }));
+    expect(await pending).toEqual(running(400));
   });
 });

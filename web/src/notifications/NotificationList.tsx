@@ -110,7 +110,7 @@ function NotificationItem({ notification, onNavigate }: { notification: AppNotif
     setFollowing(true);
     try {
       await followBack(user.email, notification.sender_email);
-      markFollowed(client, user.email, notification.sender_email);
+      markFollowed(client, user.email, { email: notification.sender_email, pseudo: notification.sender_pseudo });
       toast.success(FOLLOW_BACK_OK);
     } catch (err) {
       toast.error(FOLLOW_BACK_FAILED, { detail: errorMessage(err) });

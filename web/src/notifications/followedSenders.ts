@@ -1,6 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { socialRoutes } from '@evo/contracts';
 import { routeQuery } from '../api/queries';
+import { noteFollowing } from '../social/live';
 
 /**
  * Whether I already follow the sender of a follow notification, from the cache, shared by the
@@ -14,9 +15,10 @@ const senderQuery = (me: string, sender: string) =>
     targetEmail: sender.trim().toLowerCase(),
   });
 
-/** After a successful follow back (or follow) of `sender` by `me`. */
-export function markFollowed(client: QueryClient, me: string, sender: string): void {
-  client.setQueryData(senderQuery(me, sender).queryKey, { isFollowing: true });
+/** After a successful follow back (or follow) of `sender` (their email and pseudo) by `me`. */
+export function markFollowed(client: QueryClient, me: string, sender: { email: string; pseudo: string }): void {
+  client.setQueryData(senderQuery(me, sender.email).queryKey, { isFollowing: true });
+  noteFollowing(client, me, sender.pseudo, true);
 }
 
 /** true, false, or null while unknown (not asked yet, or the answer failed: the button stays offered). */

@@ -7,6 +7,7 @@ import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { PROFILE_DELETE_CONFIRM } from '../videos/useVideoActions';
 import { VideoCard } from '../videos/VideoCard';
 import { followUser, unfollowUser, type Profile, type UserStats } from './api';
+import { noteFollowing } from './live';
 import { useConfirm } from '../shell/confirm';
 import { catalogueForPath, formatCount, sendMessagePath } from './format';
 import { useQueryClient } from '@tanstack/react-query';
@@ -95,19 +96,18 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   const confirm = useConfirm();
   const unfollowHintId = useId();
   const [followPending, setFollowPending] = useState(false);
-  /** what this page changed (followed or unfollowed here), over what the server said at load */
-  const [followedHere, setFollowedHere] = useState<boolean | null>(null);
   useConsoleError('Chargement des statistiques impossible', stats.error);
   useConsoleError('Vérification du suivi impossible', following.error);
 
-  const isFollowing = followedHere ?? following.data?.isFollowing === true;
+  // a follow or unfollow here sets the cached answer (noteFollowing): the composer knows it too
+  const isFollowing = following.data?.isFollowing === true;
 
   const follow = async () => {
     if (!myEmail || followPending || isFollowing) return;
     setFollowPending(true);
     try {
       await followUser(myEmail, pseudo);
-      setFollowedHere(true);
+      noteFollowing(client, myEmail, pseudo, true);
       setStats((s) => ({ ...s, followers: s.followers + 1 }));
     } catch (err) {
       console.warn('Abonnement impossible', err);
@@ -124,7 +124,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
     setFollowPending(true);
     try {
       await unfollowUser(myEmail, pseudo);
-      setFollowedHere(false);
+      noteFollowing(client, myEmail, pseudo, false);
       setStats((s) => ({ ...s, followers: Math.max(0, s.followers - 1) }));
       toast.info(`Tu ne suis plus @${pseudo}.`);
     } catch (err) {

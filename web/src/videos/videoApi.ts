@@ -1,11 +1,4 @@
-import {
-  CommentPostedAnswer,
-  CommentsAnswer,
-  FavoriteAnswer,
-  LikeAnswer,
-  MessageAnswer,
-  type CommentView,
-} from '@evo/contracts';
+import { CommentPostedAnswer, FavoriteAnswer, LikeAnswer, MessageAnswer, type CommentView } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
 
@@ -44,11 +37,6 @@ export async function reportVideo(id: number, reason?: string): Promise<MessageA
 
 /** A comment (a picture is '' when its author has none). */
 export type VideoComment = CommentView;
-
-/** GET /api/videos/:id/comments → {items}: oldest first, each top-level comment followed by its replies. */
-export async function fetchComments(videoId: number, signal?: AbortSignal): Promise<VideoComment[]> {
-  return decode(CommentsAnswer, await api.get(`/api/videos/${videoId}/comments`, { signal })).items;
-}
 
 export interface NewComment {
   userEmail: string;
