@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { socialRoutes } from '@evo/contracts';
 import { routeQuery } from '../api/queries';
-import { noteFollowing } from '../social/live';
+import { noteFollowing } from '../social/api';
 
 /**
  * Whether I already follow the sender of a follow notification, from the cache, shared by the

@@ -1,6 +1,16 @@
-import { FriendEntry, MessageAnswer, ProfileAnswer, PublicUser, SuggestedUser, UserStats } from '@evo/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  FriendEntry,
+  MessageAnswer,
+  ProfileAnswer,
+  PublicUser,
+  SuggestedUser,
+  UserStats,
+  socialRoutes,
+} from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
+import { routeKey } from '../api/queries';
 
 /** Follows and users calls (the product API calls, "Follows and users"); a picture is '' when none. */
 
@@ -23,4 +33,12 @@ export async function followBack(followerEmail: string, followingEmail: string):
 /** POST /api/follows/unfollow {followerEmail, followingPseudo}. */
 export async function unfollowUser(followerEmail: string, followingPseudo: string): Promise<MessageAnswer> {
   return decode(MessageAnswer, await api.post('/api/follows/unfollow', { followerEmail, followingPseudo }));
+}
+
+/**
+ * After `me` followed or unfollowed `pseudo` here: every screen asking whether they follow them
+ * (the profile's button, whether the composer opens) knows at once, without asking again.
+ */
+export function noteFollowing(client: QueryClient, me: string, pseudo: string, isFollowing: boolean): void {
+  client.setQueryData(routeKey(socialRoutes.isFollowing, { followerEmail: me, pseudo }), { isFollowing });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { socialRoutes } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
 import { markFollowed } from '../notifications/followedSenders';
-import { noteFollowing } from './live';
+import { noteFollowing } from './api';
 
 const followsBob = (client: ReturnType<typeof createQueryClient>) =>
   client.getQueryData(routeKey(socialRoutes.isFollowing, { followerEmail: 'ana@x.fr', pseudo: 'Bob' }));
