@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { serverMessageOf } from '../api/http';
 import { addCoins } from './api';
-import { useIdempotentAction } from './idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import type { WalletHandle } from './live';
 import { FlashMessage } from './FlashMessage';
 import { useFlash } from './useFlash';

@@ -4,7 +4,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { purchasePack, type CoinPack, usePacks } from './api';
-import { useIdempotentAction } from './idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import { useWallet } from './live';
 import { formatCoins, formatEuros } from './format';
 import { CoinIcon } from '../shell/ui/icons';

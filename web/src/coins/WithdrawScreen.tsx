@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { serverMessageOf } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { convertGifts, withdrawCoins } from './api';
-import { useIdempotentAction } from './idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import { useWallet, type WalletHandle } from './live';
 import { BalanceCard } from './BalanceCard';
 import { FlashMessage } from './FlashMessage';

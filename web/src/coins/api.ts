@@ -3,7 +3,7 @@ import { api } from '../api/http';
 import { decode } from '../api/decode';
 import { useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
-import { idempotencyHeaders } from './idempotency';
+import { idempotencyHeaders } from '../api/idempotency';
 
 /**
  * Coin calls and queries (the product API calls, "Coins"; command-api/src/coins/routes.ts): the

@@ -3,7 +3,7 @@ import { coinRoutes } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
 import type { Wallet } from './api';
 import { coinPushes, applyWallet } from './live';
-import { newIdempotencyKey } from './idempotency';
+import { newIdempotencyKey } from '../api/idempotency';
 import { formatCoins, formatEuros, formatSigned } from './format';
 import { transactionLabel } from './TransactionList';
 

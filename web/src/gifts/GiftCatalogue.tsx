@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { BalanceCard } from '../coins/BalanceCard';
 import { isNetworkFailure, serverMessageOf } from '../api/http';
 import { formatCoins } from '../coins/format';
-import { useIdempotentAction } from '../coins/idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import { useWallet } from '../coins/live';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { serverMessageOf } from '../api/http';
 import { formatCoins, formatDateTime } from '../coins/format';
-import { useIdempotentAction } from '../coins/idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import { useWallet } from '../coins/live';
 import { useToast } from '../shell/toast';
 import { claimGift, type ReceivedGift, useReceivedGifts } from './api';

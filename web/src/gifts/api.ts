@@ -9,7 +9,7 @@ import { api } from '../api/http';
 import { decode } from '../api/decode';
 import { fetchRoute, useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
-import { idempotencyHeaders } from '../coins/idempotency';
+import { idempotencyHeaders } from '../api/idempotency';
 
 /**
  * Gift calls and queries (the product API calls, "Gifts"; command-api/src/gifts/routes.ts): the

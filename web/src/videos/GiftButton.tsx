@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { isNetworkFailure, serverMessageOf } from '../api/http';
 import { applyWallet } from '../coins/live';
-import { useIdempotentAction } from '../coins/idempotency';
+import { useIdempotentAction } from '../api/idempotency';
 import {
   fetchGiftBalance,
   receiverByPseudo,

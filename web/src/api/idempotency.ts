@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { ApiError } from '../api/http';
+import { ApiError } from './http';
 
 /**
  * Idempotency keys for the calls that move coins (`Idempotency-Key` header, read by the
