@@ -2,7 +2,7 @@ import type { Pool as PgPool, PoolConfig, ClientConfig, Client as PgClient } fro
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, LogPosition, NewEvent, RecordedEvent } from '@evo/domain';
 import { pg } from '../distributed-clients';
-import { ServiceUnavailableError } from '../services';
+import { SERVER_AWAY_ERRNOS, ServiceUnavailableError } from '../services';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -12,6 +12,7 @@ import {
   type SubscriptionHandle,
 } from './port';
 import { UnreadableEventError } from './data-file-error';
+import { PollingSubscription, type SubscriptionTiming } from './polling-subscription';
 
 export interface PostgresEventStoreOptions {
   /** connections of this process's pool; default 10 */
@@ -202,23 +203,13 @@ function rowToEvent(r: EventRow): RecordedEvent {
 
 /** SQLSTATE classes and codes of a server gone, going or not yet there (not a fault of the query). */
 const UNAVAILABLE_CODES = /^(08|57P0[1-3]|53300|53400|58030)/;
-const UNAVAILABLE_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Query read timeout|Connection ended|not queryable|Client was closed/i;
 
 /** Did this error come from PostgreSQL being away (rather than from the query)? */
 export function isPostgresUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | undefined;
-  if (typeof e?.code === 'string' && (UNAVAILABLE_ERRNOS.has(e.code) || UNAVAILABLE_CODES.test(e.code))) return true;
+  if (typeof e?.code === 'string' && (SERVER_AWAY_ERRNOS.has(e.code) || UNAVAILABLE_CODES.test(e.code))) return true;
   return typeof e?.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
 }
 
@@ -584,47 +575,22 @@ export class PostgresEventStore implements EventStore {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-interface SubscriptionTiming {
-  pollIntervalMs: number;
-  retryInitialMs: number;
-  retryMaxMs: number;
-}
-
 /** Catch-up then live delivery, from the last delivered position (kept across failures). */
-class PgSubscription {
+class PgSubscription extends PollingSubscription {
   private last: bigint;
-  private stopped = false;
-  private dirty = false;
-  private wakeWaiter: (() => void) | undefined;
-  private loop: Promise<void> = Promise.resolve();
-  private caughtUp = false;
 
   constructor(
-    private readonly handler: (event: RecordedEvent) => Promise<void>,
-    private readonly options: SubscribeOptions,
+    handler: (event: RecordedEvent) => Promise<void>,
+    options: SubscribeOptions,
     private readonly store: PostgresEventStore,
-    private readonly timing: SubscriptionTiming,
-    private readonly onDone: () => void,
+    timing: SubscriptionTiming,
+    onDone: () => void,
   ) {
+    super(handler, options, timing, onDone);
     this.last = options.from ?? -1n;
   }
 
-  start(): void {
-    this.loop = this.run().finally(this.onDone);
-  }
-
-  wake(): void {
-    this.dirty = true;
-    this.wakeWaiter?.();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeWaiter?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     let failures = 0;
     /** the log's last position at subscribe time: onCaughtUp once it is delivered */
     let target: bigint | undefined | null = null;
@@ -663,34 +629,9 @@ class PgSubscription {
           await this.sleep(this.timing.pollIntervalMs, true);
         }
       } catch (err) {
-        if (this.stopped) return;
-        this.options.onError?.(err);
-        const delay = Math.min(this.timing.retryMaxMs, this.timing.retryInitialMs * 2 ** failures);
-        failures++;
-        // from the last delivered position: the failed event comes again, nothing is skipped
-        await this.sleep(delay, false);
+        await this.backOff(err, failures++);
       }
     }
-  }
-
-  private markCaughtUp(): void {
-    if (this.caughtUp) return;
-    this.caughtUp = true;
-    this.options.onCaughtUp?.();
-  }
-
-  /** Waits for the delay, a stop, or (when `wakeOnAppend`) an append announced. */
-  private sleep(ms: number, wakeOnAppend: boolean): Promise<void> {
-    if (this.stopped || (wakeOnAppend && this.dirty)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeWaiter = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeWaiter = wakeOnAppend ? done : () => this.stopped && done();
-    });
   }
 }
 

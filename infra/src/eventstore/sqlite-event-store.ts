@@ -12,6 +12,7 @@ import {
   type SubscriptionHandle,
 } from './port';
 import { DAMAGED_LOG_ADVICE, DataFileError, UnreadableEventError } from './data-file-error';
+import { PollingSubscription, type SubscriptionTiming } from './polling-subscription';
 
 export interface SqliteEventStoreOptions {
   /** how often live subscriptions look for events appended by other processes (ms); default 200 */
@@ -695,52 +696,26 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-interface SubscriptionTiming {
-  pollIntervalMs: number;
-  retryInitialMs: number;
-  retryMaxMs: number;
-}
-
 /** Catch-up then live delivery; positions are plain numbers inside SQLite, bigint outside. */
-class LiveSubscription {
+class LiveSubscription extends PollingSubscription {
   private last: number;
-  private stopped = false;
-  private dirty = false;
-  private wakeWaiter: (() => void) | undefined;
-  private loop: Promise<void> = Promise.resolve();
-  private caughtUp = false;
   /** when this subscription last read the file (performance.now()): the store asks it again after half a poll interval */
   fileReadAt = -Infinity;
 
   constructor(
-    private readonly handler: (event: RecordedEvent) => Promise<void>,
-    private readonly options: SubscribeOptions,
+    handler: (event: RecordedEvent) => Promise<void>,
+    options: SubscribeOptions,
     private readonly read: (after: number) => RecordedEvent[],
     /** head of the log at subscribe time: onCaughtUp fires once it is delivered */
     private readonly catchUpTarget: number,
-    private readonly timing: SubscriptionTiming,
-    private readonly onDone: () => void,
+    timing: SubscriptionTiming,
+    onDone: () => void,
   ) {
+    super(handler, options, timing, onDone);
     this.last = options.from === undefined ? 0 : Number(options.from);
   }
 
-  start(): void {
-    this.loop = this.run().finally(this.onDone);
-  }
-
-  /** Called once local appends are durable, so live delivery does not wait for the next poll. */
-  wake(): void {
-    this.dirty = true;
-    this.wakeWaiter?.();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeWaiter?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
       try {
@@ -759,33 +734,8 @@ class LiveSubscription {
           if (this.last >= this.catchUpTarget) this.markCaughtUp();
         }
       } catch (err) {
-        if (this.stopped) return;
-        this.options.onError?.(err);
-        const delay = Math.min(this.timing.retryMaxMs, this.timing.retryInitialMs * 2 ** failures);
-        failures++;
-        // Retry from the last delivered position: the failed event comes again, nothing is skipped.
-        await this.sleep(delay, false);
+        await this.backOff(err, failures++);
       }
     }
-  }
-
-  private markCaughtUp(): void {
-    if (this.caughtUp) return;
-    this.caughtUp = true;
-    this.options.onCaughtUp?.();
-  }
-
-  /** Waits for the delay, a stop, or (when `wakeOnAppend`) a local append. */
-  private sleep(ms: number, wakeOnAppend: boolean): Promise<void> {
-    if (this.stopped || (wakeOnAppend && this.dirty)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeWaiter = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeWaiter = wakeOnAppend ? done : () => this.stopped && done();
-    });
   }
 }
