@@ -7,13 +7,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { builtOnFirstUse, endServer, goInstalled, lastOutputOf, repoRoot } from './go-servers';
 
 export const FERRETDB_VERSION = 'v1.24.2';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const buildScript = path.join(repoRoot, 'tools/ferretdb/build.sh');
 
 export interface MongoServer {
   /** mongodb://… to hand to MongoClient / MongoReadStore */
@@ -25,23 +22,8 @@ export interface MongoServer {
 
 export type MongoServerAvailability = { ok: true } | { ok: false; reason: string };
 
-let builtBinary: string | undefined;
-
 /** The FerretDB binary, built on first use. Throws with the build's output when it cannot be built. */
-export function ferretDbBinary(): string {
-  if (builtBinary) return builtBinary;
-  const result = spawnSync('bash', [buildScript], { encoding: 'utf8', timeout: 15 * 60_000 });
-  if (result.status !== 0) {
-    const why = result.status === 3 ? 'Go is not installed' : `tools/ferretdb/build.sh failed (${result.status})`;
-    throw new Error(`FerretDB ${FERRETDB_VERSION}: ${why}\n${result.stderr ?? ''}`);
-  }
-  builtBinary = result.stdout.trim().split('\n').pop()!;
-  return builtBinary;
-}
-
-function goInstalled(): boolean {
-  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-}
+export const ferretDbBinary = builtOnFirstUse('ferretdb', `FerretDB ${FERRETDB_VERSION}`, 15 * 60_000);
 
 /**
  * Whether a wire-protocol server can be had here. On CI a missing Go is not a reason to skip:
@@ -146,14 +128,9 @@ export async function startFerretDb(
     ],
     { env: { ...process.env, FERRETDB_TELEMETRY: 'disable' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const output = lastOutputOf(child);
   try {
-    await waitForPort(port, child, () => output);
+    await waitForPort(port, child, output);
   } catch (e) {
     child.kill('SIGKILL');
     throw e;
@@ -166,11 +143,7 @@ export async function startFerretDb(
     port,
     stop: () =>
       (stopped ??= (async () => {
-        if (child.exitCode === null) {
-          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-          child.kill('SIGTERM');
-          await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);
-        }
+        await endServer(child);
         if (ownDir) rmSync(dir, { recursive: true, force: true });
         if (handler === 'pg') dropPgDatabase(pgDatabase);
       })()),

@@ -2,19 +2,16 @@
 // (github.com/minio/minio at the pseudo-version below; nothing of it committed), started on
 // 127.0.0.1 only, on a free port, with a temp directory of its own. Off CI, a machine without Go is
 // a printed reason to skip; on CI (CI=true) a MinIO that cannot be built or started fails the run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { freePort } from './ferretdb';
+import { builtOnFirstUse, endServer, goInstalled, lastOutputOf, repoRoot } from './go-servers';
 
 export const MINIO_VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const buildScript = path.join(repoRoot, 'tools/minio/build.sh');
 
 export interface S3Server {
   /** http://127.0.0.1:<port> */
@@ -28,19 +25,8 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
-let builtBinary: string | undefined;
-
 /** The MinIO binary, built on first use. Throws with the build's output when it cannot be built. */
-export function minioBinary(): string {
-  if (builtBinary) return builtBinary;
-  const result = spawnSync('bash', [buildScript], { encoding: 'utf8', timeout: 30 * 60_000 });
-  if (result.status !== 0) {
-    const why = result.status === 3 ? 'Go is not installed' : `tools/minio/build.sh failed (${result.status})`;
-    throw new Error(`MinIO ${MINIO_VERSION}: ${why}\n${result.stderr ?? ''}`);
-  }
-  builtBinary = result.stdout.trim().split('\n').pop()!;
-  return builtBinary;
-}
+export const minioBinary = builtOnFirstUse('minio', `MinIO ${MINIO_VERSION}`, 30 * 60_000);
 
 export type S3Availability = { ok: true } | { ok: false; reason: string };
 
@@ -48,8 +34,7 @@ export type S3Availability = { ok: true } | { ok: false; reason: string };
 export function s3ServerAvailability(): S3Availability {
   if (process.env.CI === 'true') return { ok: true };
   const prebuilt = process.env.MINIO_BIN ?? path.join(repoRoot, `.cache/minio/minio-${MINIO_VERSION}`);
-  if (existsSync(prebuilt)) return { ok: true };
-  if (spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0) return { ok: true };
+  if (existsSync(prebuilt) || goInstalled()) return { ok: true };
   return { ok: false, reason: `no Go to build MinIO ${MINIO_VERSION}` };
 }
 
@@ -75,16 +60,13 @@ export async function startMinio(): Promise<S3Server> {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const output = lastOutputOf(child);
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`MinIO exited (${child.exitCode}) before answering:\n${output}`);
+      throw new Error(`MinIO exited (${child.exitCode}) before answering:\n${output()}`);
     }
     const live = await fetch(`${endpoint}/minio/health/ready`).then(
       (r) => r.ok,
@@ -94,7 +76,7 @@ export async function startMinio(): Promise<S3Server> {
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`MinIO did not answer within 60 s:\n${output}`);
+      throw new Error(`MinIO did not answer within 60 s:\n${output()}`);
     }
     await sleep(100);
   }
@@ -113,11 +95,7 @@ export async function startMinio(): Promise<S3Server> {
     }),
     stop: () =>
       (stopped ??= (async () => {
-        if (child.exitCode === null) {
-          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-          child.kill('SIGTERM');
-          await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);
-        }
+        await endServer(child);
         rmSync(dir, { recursive: true, force: true });
       })()),
   };
