@@ -107,3 +107,15 @@ export class ServiceUnavailableError extends Error {
     this.cause = cause;
   }
 }
+
+/** Node's error codes of a server that cannot be reached: refused, reset, timed out, no route or name. */
+export const SERVER_AWAY_ERRNOS: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);

@@ -172,6 +172,16 @@ const ConfigSchema = z.object({
   ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
 });
 
+/** Where files live in object storage (S3_*). */
+export interface S3Settings {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
 export type Config = Omit<
   z.infer<typeof ConfigSchema>,
   | 'SESSION_SECRET'
@@ -186,16 +196,7 @@ export type Config = Omit<
   /** the per-member write limits apply (MEMBER_LIMITS) */
   MEMBER_LIMITS: boolean;
   /** the S3 settings when files live in object storage (all four of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set) */
-  s3:
-    | {
-        endpoint: string;
-        bucket: string;
-        accessKeyId: string;
-        secretAccessKey: string;
-        region: string;
-        forcePathStyle: boolean;
-      }
-    | undefined;
+  s3: S3Settings | undefined;
   /** unset in the embedded mode: sessionSecret() then keeps one in DATA_DIR */
   SESSION_SECRET: string | undefined;
   ADMIN_PASSWORD: string;

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Client, s3Upload } from '../distributed-clients';
-import { ServiceUnavailableError } from '../services';
+import { SERVER_AWAY_ERRNOS, ServiceUnavailableError } from '../services';
+import type { S3Settings } from '../config/config';
 import { capped } from './capped-stream';
 import {
   FileTooLargeError,
@@ -16,15 +17,6 @@ import {
   type PutOptions,
   type StoredFile,
 } from './port';
-
-export interface S3Settings {
-  endpoint: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  region: string;
-  forcePathStyle: boolean;
-}
 
 export interface S3FileStoreOptions {
   /** how long opening a connection may take (ms); default 3000 */
@@ -39,15 +31,6 @@ export interface S3FileStoreOptions {
 const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
-const UNAVAILABLE_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-]);
 const UNAVAILABLE_NAMES = new Set([
   'TimeoutError',
   'RequestTimeout',
@@ -68,7 +51,7 @@ export function isS3Unavailable(err: unknown): boolean {
     cause?: unknown;
   };
   if (!e) return false;
-  if (typeof e.code === 'string' && UNAVAILABLE_ERRNOS.has(e.code)) return true;
+  if (typeof e.code === 'string' && SERVER_AWAY_ERRNOS.has(e.code)) return true;
   if (typeof e.name === 'string' && UNAVAILABLE_NAMES.has(e.name)) return true;
   if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
   if (
