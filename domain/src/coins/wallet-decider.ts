@@ -402,13 +402,7 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
             type: 'GiftReceived',
             data: {
               userId,
-              giftId: s.giftId,
-              senderId: s.userId,
-              catalogGiftId: s.catalogGiftId,
-              name: s.name,
-              emoji: s.emoji,
-              coinCost: s.coinCost,
-              fee: s.fee,
+              ...giftArriving(s),
               amount,
               bonusAmount,
               sentAt: command.sentAt,
@@ -511,13 +505,7 @@ function decideOnClosed(command: WalletCommand, state: WalletState): WalletEvent
       type: 'GiftForfeited',
       data: {
         userId: command.userId,
-        giftId: s.giftId,
-        senderId: s.userId,
-        catalogGiftId: s.catalogGiftId,
-        name: s.name,
-        emoji: s.emoji,
-        coinCost: s.coinCost,
-        fee: s.fee,
+        ...giftArriving(s),
         sentAt: command.sentAt,
         postings,
         after: after(state, command.userId, postings),
@@ -527,6 +515,19 @@ function decideOnClosed(command: WalletCommand, state: WalletState): WalletEvent
 }
 
 /** Received coins claimed: the paid ones to the earnings (withdrawable), the free ones to the bonus. */
+/** What the receiver's wallet records of a gift arriving (credited or forfeited): the sender's gift as sent. */
+function giftArriving(s: GiftSent['data']) {
+  return {
+    giftId: s.giftId,
+    senderId: s.userId,
+    catalogGiftId: s.catalogGiftId,
+    name: s.name,
+    emoji: s.emoji,
+    coinCost: s.coinCost,
+    fee: s.fee,
+  };
+}
+
 function claimPostings(gifts: string, earnings: string, bonus: string, amount: number, bonusAmount: number) {
   const postings: Posting[] = [];
   if (amount - bonusAmount > 0) postings.push({ debit: gifts, credit: earnings, amount: amount - bonusAmount });
