@@ -1,32 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
-import { walletDecider, walletStream, type WalletCommand, type WalletState } from './wallet-decider';
-import { LedgerAuditor, type AuditedEvent } from '../ledger/ledger-audit';
+import { walletDecider, walletStream, type WalletCommand } from './wallet-decider';
+
 import { ACCOUNTS, type GiftSent, type WalletEvent } from '../ledger/events';
 import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from './packs';
 import { payoutValueCents } from './withdrawals';
-
-/** A tiny log built through the decider, one wallet state per member, audited as a whole. */
-function ledger() {
-  const states = new Map<string, WalletState>();
-  const log: AuditedEvent[] = [];
-  let position = 0n;
-  const run = (command: WalletCommand) => {
-    const state = states.get(command.userId) ?? walletDecider.initialState();
-    const events = walletDecider.decide(command, state);
-    states.set(command.userId, events.reduce(walletDecider.evolve, state));
-    for (const e of events)
-      log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
-    return events;
-  };
-  const audit = () => {
-    const a = new LedgerAuditor();
-    for (const e of log) a.apply(e);
-    return a.report();
-  };
-  return { run, log, audit, state: (u: string) => states.get(u) ?? walletDecider.initialState() };
-}
+import { auditedLedger } from '../ledger/testing';
 
 const coeur = { id: 2, name: 'Cœur', emoji: '❤️', coinCost: 10 };
 const purchase = (userId: string, txId: number): WalletCommand => ({
@@ -48,7 +28,7 @@ const gift = (userId: string, receiverId: string, giftId: number): WalletCommand
 
 describe('closing a wallet (account deletion)', () => {
   it('forfeits bought, bonus and unclaimed gift coins to platform:forfeits, in balanced postings', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('b', 1)); // 110 bought
     l.run({ type: 'AddCoins', userId: 'b', txId: 2, amount: 20 });
     l.run(purchase('a', 3));
@@ -77,7 +57,7 @@ describe('closing a wallet (account deletion)', () => {
   });
 
   it('pays out earnings that arrived after the deletion was accepted (a claim racing with it)', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('a', 1));
     const [sent] = l.run(gift('a', 'b', 2)) as GiftSent[];
     l.run({ type: 'ReceiveGift', userId: 'b', sent: sent.data, sentAt: 'x' });
@@ -111,7 +91,7 @@ describe('closing a wallet (account deletion)', () => {
   });
 
   it('closes once: closing again appends nothing', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run({ type: 'CloseWallet', userId: 'b' });
     expect(l.run({ type: 'CloseWallet', userId: 'b' })).toEqual([]);
   });
@@ -133,7 +113,7 @@ describe('closing a wallet (account deletion)', () => {
   });
 
   it('forfeits a gift in flight to a closed wallet (once), and the ledger still reconciles', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('a', 1));
     const [sent] = l.run(gift('a', 'b', 2)) as GiftSent[];
     l.run({ type: 'CloseWallet', userId: 'b' });
@@ -160,7 +140,7 @@ describe('closing a wallet (account deletion)', () => {
 
 describe('the audit of closed wallets', () => {
   const closedLog = () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('b', 1));
     l.run({ type: 'CloseWallet', userId: 'b' });
     return l;
@@ -184,7 +164,7 @@ describe('the audit of closed wallets', () => {
     expect(l.audit().first_violation).toMatchObject({ rule: 'wallet_closed', event_id: 'late' });
   });
   it('names a closing that leaves coins behind or forfeits earnings', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('b', 1));
     l.log.push({
       id: 'half',
@@ -203,7 +183,7 @@ describe('the audit of closed wallets', () => {
     expect(l.audit().first_violation).toMatchObject({ rule: 'amount_mismatch', event_id: 'half' });
   });
   it('names a gift forfeited by a wallet that is not closed', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run(purchase('a', 1));
     const [sent] = l.run(gift('a', 'b', 2)) as GiftSent[];
     l.log.push({

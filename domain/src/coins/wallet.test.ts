@@ -132,19 +132,27 @@ describe('wallet: buying and adding coins', () => {
   });
 });
 
-/** B received gift 7 (10 coins), claimed it (earnings 10), then added 50 coins */
-const claimedTen: WalletEvent = {
+/** B claimed gift `giftId` of `amount` bought coins into their earnings (their gifts and earnings then `after`) */
+const claimedGift = (
+  giftId: number,
+  txId: number,
+  amount: number,
+  after: { gifts: number; earnings: number },
+): WalletEvent => ({
   type: 'GiftClaimed',
   data: {
     userId: B,
-    txId: 20,
-    giftId: 7,
-    amount: 10,
+    txId,
+    giftId,
+    amount,
     bonusAmount: 0,
-    postings: [{ debit: gif(B), credit: earn(B), amount: 10 }],
-    after: { balance: 0, gifts: 0, earnings: 10, bonus: 0 },
+    postings: [{ debit: gif(B), credit: earn(B), amount }],
+    after: { balance: 0, gifts: after.gifts, earnings: after.earnings, bonus: 0 },
   },
-};
+});
+
+/** B received gift 7 (10 coins), claimed it (earnings 10), then added 50 coins */
+const claimedTen = claimedGift(7, 20, 10, { gifts: 0, earnings: 10 });
 const earnedThenAdded = (): WalletEvent[] => [
   received(7, 10, 0, 10),
   claimedTen,
@@ -306,35 +314,9 @@ describe('wallet: gifts', () => {
   });
   it('claims a received gift into the earnings (withdrawable), once, only its own', () => {
     const history = [received(7, 5, 0, 5), received(8, 5, 0, 10)];
-    given(walletDecider, history)
-      .when({ type: 'ClaimGift', userId: B, txId: 20, giftId: 7 })
-      .then([
-        {
-          type: 'GiftClaimed',
-          data: {
-            userId: B,
-            txId: 20,
-            giftId: 7,
-            amount: 5,
-            bonusAmount: 0,
-            postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-            after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
-          },
-        },
-      ]);
-    const claimed: WalletEvent = {
-      type: 'GiftClaimed',
-      data: {
-        userId: B,
-        txId: 20,
-        giftId: 7,
-        amount: 5,
-        bonusAmount: 0,
-        postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-        after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
-      },
-    };
-    given(walletDecider, [...history, claimed])
+    const claimedSeven = claimedGift(7, 20, 5, { gifts: 5, earnings: 5 });
+    given(walletDecider, history).when({ type: 'ClaimGift', userId: B, txId: 20, giftId: 7 }).then([claimedSeven]);
+    given(walletDecider, [...history, claimedSeven])
       .when({ type: 'ClaimGift', userId: B, txId: 21, giftId: 7 })
       .thenThrows(LEDGER_MESSAGES.alreadyClaimed, 'conflict');
     given(walletDecider, history)
@@ -342,23 +324,16 @@ describe('wallet: gifts', () => {
       .thenThrows(LEDGER_MESSAGES.giftNotFound, 'not_found');
   });
   it('converts every unclaimed gift, then has nothing left', () => {
-    const claimed: WalletEvent = {
-      type: 'GiftClaimed',
-      data: {
-        userId: B,
-        txId: 20,
-        giftId: 7,
-        amount: 5,
-        bonusAmount: 0,
-        postings: [{ debit: gif(B), credit: earn(B), amount: 5 }],
-        after: { balance: 0, gifts: 5, earnings: 5, bonus: 0 },
-      },
-    };
     const receivedAfterClaim: WalletEvent = {
       ...received(9, 3, 0, 8),
       data: { ...received(9, 3, 0, 8).data, after: { balance: 0, gifts: 8, earnings: 5, bonus: 0 } },
     } as WalletEvent;
-    const history = [received(7, 5, 0, 5), received(8, 5, 0, 10), claimed, receivedAfterClaim];
+    const history = [
+      received(7, 5, 0, 5),
+      received(8, 5, 0, 10),
+      claimedGift(7, 20, 5, { gifts: 5, earnings: 5 }),
+      receivedAfterClaim,
+    ];
     const converted: WalletEvent = {
       type: 'GiftsConverted',
       data: {

@@ -1,25 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { LedgerAuditor, type AuditedEvent } from './ledger-audit';
-import { walletDecider, type WalletCommand, type WalletState, walletStream } from '../coins/wallet-decider';
+import { walletStream } from '../coins/wallet-decider';
 import type { WalletEvent } from './events';
 import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from '../coins/packs';
-
-/** A tiny log built through the decider, one wallet state per member. */
-function ledger() {
-  const states = new Map<string, WalletState>();
-  const log: AuditedEvent[] = [];
-  let position = 0n;
-  const run = (command: WalletCommand) => {
-    const state = states.get(command.userId) ?? walletDecider.initialState();
-    const events = walletDecider.decide(command, state);
-    states.set(command.userId, events.reduce(walletDecider.evolve, state));
-    for (const e of events)
-      log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
-    return events;
-  };
-  return { run, log };
-}
+import { auditedLedger } from './testing';
 
 const audit = (log: AuditedEvent[]) => {
   const a = new LedgerAuditor();
@@ -28,7 +13,7 @@ const audit = (log: AuditedEvent[]) => {
 };
 
 function history() {
-  const l = ledger();
+  const l = auditedLedger();
   l.run({ type: 'PurchaseCoins', userId: 'a', txId: 1, pack: packById(1)!, provider: 'sandbox', paymentRef: 'r1' });
   l.run({ type: 'AddCoins', userId: 'b', txId: 2, amount: 20 });
   const [sent] = l.run({
@@ -257,7 +242,7 @@ describe('ledger reconciliation', () => {
   });
 
   it('keeps the origin through gifts: the same history through the decider leaves nothing withdrawable', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 1000 });
     const licorne = { id: 8, name: 'Licorne', emoji: '🦄', coinCost: 500 };
     for (const giftId of [2, 3]) {
@@ -286,7 +271,7 @@ describe('ledger reconciliation', () => {
   });
 
   it('finds a gift that lost the free origin of its coins, at each step', () => {
-    const l = ledger();
+    const l = auditedLedger();
     l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 100 });
     const [sent] = l.run({
       type: 'SendGift',
