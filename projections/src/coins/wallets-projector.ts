@@ -8,6 +8,7 @@ import {
   type WalletEvent,
   type WalletEventType,
 } from '@evo/domain';
+import type { Wallet } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { insertOnce, replaceIfNewer } from '../runtime/write-once';
@@ -15,18 +16,16 @@ import { insertOnce, replaceIfNewer } from '../runtime/write-once';
 export const COIN_WALLETS = 'coin_wallets';
 export const COIN_MOVEMENTS = 'coin_movements';
 
-/** A member's balances (the product rule "Balance"). */
-export interface CoinWalletDoc extends Doc {
+/**
+ * A member's balances (the product rule "Balance"), as the contract's `Wallet`: `coins_balance` is
+ * every coin the member may spend, bought (user:<id>:balance), bonus (user:<id>:bonus) and earned
+ * (user:<id>:earnings); `coins_withdrawable` the earned ones, the only ones a withdrawal takes;
+ * `coins_bonus` the ones of free origin, never withdrawable; `gifts_unclaimed` the received gifts
+ * not yet claimed or converted.
+ */
+export interface CoinWalletDoc extends Doc, Wallet {
   _id: string;
   user_id: string;
-  /** every coin the member may spend: bought (user:<id>:balance), bonus (user:<id>:bonus) and earned (user:<id>:earnings) */
-  coins_balance: number;
-  /** the earned ones, the only ones a withdrawal takes (user:<id>:earnings) */
-  coins_withdrawable: number;
-  /** the ones of free origin, never withdrawable (user:<id>:bonus) */
-  coins_bonus: number;
-  /** received gifts not yet claimed or converted */
-  gifts_unclaimed: number;
   /** log position of the last movement (string) */
   position: string;
   updated_at: string;

@@ -7,7 +7,7 @@ import {
   type LogPosition,
   type RecordedEvent,
 } from '@evo/domain';
-import type { ReceivedGiftView } from '@evo/contracts';
+import type { CatalogueGift, ReceivedGiftView } from '@evo/contracts';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { goneMember } from '../runtime/member-gone';
@@ -20,36 +20,24 @@ export const GIFTS_RECEIVED = 'gifts_received';
 /** Socket.IO room every connected client is in: 'catalogue:changed' { gift_id, removed?, position } */
 export const CATALOGUE_ROOM = 'catalogue';
 
-/** A gift of the catalogue (the product rule "Gift in catalogue"). */
-export interface GiftCatalogDoc extends Doc {
+/** A gift of the catalogue (the product rule "Gift in catalogue"), as the catalogue lists it. */
+export interface GiftCatalogDoc extends Doc, CatalogueGift {
   _id: number;
-  id: number;
-  name: string;
-  emoji: string;
-  image_url: string;
-  coin_cost: number;
 }
 
-/** A gift a member received (the product rule "Received gift" and "Received coin gift"). */
-export interface ReceivedGiftDoc extends Doc {
+/**
+ * A gift a member received (the product rule "Received gift" and "Received coin gift"): the row
+ * the screens list (`coin_cost`: what the sender paid; `amount`: the coins credited to the
+ * receiver), and what the credits and the claims need.
+ */
+export interface ReceivedGiftDoc extends Doc, ReceivedGiftView {
   _id: number;
-  id: number;
   receiver_id: string;
   sender_id: string;
-  sender_pseudo: string;
-  sender_email: string;
   catalog_gift_id: number;
-  name: string;
-  emoji: string;
-  /** what the sender paid */
-  coin_cost: number;
-  /** platform fee taken from it */
+  /** platform fee taken from the cost */
   fee: number;
-  /** coins credited to the receiver */
-  amount: number;
-  sent_at: string;
   received_at: string;
-  claimed: boolean;
   claimed_at: string | null;
   pos_key: string;
 }

@@ -1,3 +1,4 @@
+import type { ReportView } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import { DELETED_MEMBER_LABEL, positionToString } from '@evo/domain';
 import { goneMember } from '../runtime/member-gone';
@@ -9,21 +10,12 @@ import { ADMINS_ROOM } from '../identity/users-projector';
 export const REPORTS = 'reports';
 export const REPORT_STATUS_WAITING = 'en_attente';
 
-/** A report as the moderation screen shows it (the product entities, "Report"), and its moderation. */
-export interface ReportDoc extends Doc {
+/**
+ * A report as the moderation screen lists it (the product entities, "Report"), and its moderation:
+ * the contract's `ReportView` but the video's status, which the query joins.
+ */
+export interface ReportDoc extends Doc, Omit<ReportView, 'video_status'> {
   _id: number;
-  id: number;
-  video_id: number;
-  video_title: string;
-  /** en_attente, en_cours or ferme */
-  status: string;
-  created_at: string;
-  /** reporter's pseudo */
-  signalant: string;
-  /** video author's pseudo */
-  auteur: string;
-  reason: string;
-  admin_response: string | null;
   reporter_id: string;
   author_id: string;
   /** time of the last moderation decision */

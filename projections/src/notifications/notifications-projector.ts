@@ -7,7 +7,6 @@ import {
   positionKey,
   positionToString,
   type NotificationId,
-  type NotificationType,
 } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
@@ -27,25 +26,16 @@ export const NOTIFICATION_COUNTERS = 'notification_counters';
  * that caused it, in decimal (a string: an EventStoreDB position does not fit in a JS number), and
  * `cause_pos` the same position in fixed width, which orders the list. A deleted notification
  * stays as a tombstone (`deleted`), so that a client catching up after a disconnection learns it
- * is gone. `_pos` is the position of its last change.
+ * is gone. `video_id` is 0 when none; `_pos` is the position of its last change.
  */
-export interface NotificationDoc extends Doc {
+export interface NotificationDoc extends Doc, NotificationView {
   /** `${user_id}:${id}` */
   _id: string;
-  id: NotificationId;
   /** positionKey of the causing event */
   cause_pos: string;
   user_id: string;
-  type: NotificationType;
   sender_id: string | null;
-  sender_email: string;
-  sender_pseudo: string;
-  message: string;
-  /** 0 when none */
-  video_id: number;
-  seen: 0 | 1;
   deleted: boolean;
-  created_at: string;
   _pos?: string;
 }
 

@@ -1,4 +1,5 @@
 import { searchKey } from '@evo/domain';
+import type { SearchMember, SearchVideo } from '@evo/contracts';
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
@@ -9,27 +10,18 @@ export const SEARCH_MEMBERS = 'search_members';
 export const SEARCH_VIDEOS = 'search_videos';
 
 /** A member as the search finds them: by their pseudo's key. */
-export interface SearchMemberDoc extends Doc {
+export interface SearchMemberDoc extends Doc, SearchMember {
   _id: string;
-  pseudo: string;
   /** searchKey(pseudo) */
   pseudo_key: string;
-  profile_picture: string;
-  bio: string;
 }
 
-/** A video as the search finds it: by its title's key, with who may see it. */
-export interface SearchVideoDoc extends Doc {
+/** A video as the search finds it: by its title's key, with who may see it (`status`: publique, masquée, supprimée). */
+export interface SearchVideoDoc extends Doc, SearchVideo {
   _id: number;
-  id: number;
-  title: string;
   /** searchKey(title) */
   title_key: string;
   owner_id: string;
-  user_pseudo: string;
-  poster: string | null;
-  /** publique, masquée, supprimée */
-  status: string;
   /** en_traitement, prête, rejetée, échouée */
   processing: string;
   created_at: string;
