@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   COIN_PACKS,
-  commentDecider,
-  commentStream,
   followDecider,
   followingStream,
   likeDecider,
@@ -15,13 +13,13 @@ import {
   type RecordedEvent,
   type WalletCommand,
 } from '@evo/domain';
-import { SqliteEventStore, SqliteReadStore, handleCommand, type CommandContext, type EventStore } from '@evo/infra';
+import { SqliteEventStore, SqliteReadStore, handleCommand, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { ProjectionRunner } from '../runtime/runner';
 import { dumpReadModels } from '../testing/read-model-dump';
-import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
-import { closedAfterEach } from '../testing/test-lifecycle';
+import { postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
 import {
   ANALYTICS_CREATOR_DAYS,
   ANALYTICS_VIDEOS,
@@ -42,11 +40,7 @@ const at = (day: number, hour = 9, minute = 0) => new Date(Date.UTC(2026, 0, day
  */
 async function writeHistory(events: EventStore) {
   const ids: Record<string, string> = {};
-  const c = (userId: string | undefined, when: Date): CommandContext => ({
-    userId,
-    correlationId: randomUUID(),
-    now: when,
-  });
+  const c = commandAt;
   for (const name of ['alice', 'bob', 'carol']) {
     ids[name] = randomUUID();
     await registerMember(
@@ -92,20 +86,9 @@ async function writeHistory(events: EventStore) {
   await follow('carol', 'Follow', at(11, 9, 6));
   await like('bob', 1, 'Unlike', at(12, 9));
   await follow('carol', 'Unfollow', at(12, 9, 5));
-  await handleCommand(
+  await postComment(
     events,
-    commentStream(1),
-    commentDecider,
-    {
-      type: 'PostComment',
-      commentId: 1,
-      videoId: 2,
-      authorId: ids.carol,
-      parentId: null,
-      content: 'Bravo',
-      video: await videoState(events, 2),
-      parent: null,
-    },
+    { commentId: 1, videoId: 2, authorId: ids.carol, parentId: null, content: 'Bravo' },
     c(ids.carol, at(12, 10)),
   );
   await wallet(

@@ -2,16 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   StaleMessageIdError,
-  commentDecider,
-  commentStream,
   conversationDecider,
   conversationStream,
   notificationsDecider,
   notificationsStream,
-  videoDecider,
-  videoStream,
   type NotificationCommand,
-  type RecordedAppEvent,
 } from '@evo/domain';
 import {
   EventStoreDbEventStore,
@@ -19,7 +14,6 @@ import {
   SqliteReadStore,
   SqliteEventStore,
   handleCommand,
-  loadState,
   toNewEvents,
   type EventStore,
 } from '@evo/infra';
@@ -27,8 +21,9 @@ import { FakeEsdbClient } from '@evo/infra/eventstore/testing/fake-esdb-client';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { dumpReadModels } from '../testing/read-model-dump';
+import { projectWithPushes } from '../testing/project-with-pushes';
 import { writeScriptedHistory } from '../testing/scripted-history';
-import { registerMember, uploadVideo } from '../testing/member-commands';
+import { postComment, registerMember, uploadVideo } from '../testing/member-commands';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
 import { commentsQueries, threadComments } from '../comments/queries';
@@ -87,16 +82,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
     },
     async comment(authorId: string, videoId: number, parentId: number | null = null, content = 'Bravo') {
       const commentId = await ids.next('comment', ctx(authorId));
-      const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
-      const parent =
-        parentId === null ? null : (await loadState(events, commentStream(parentId), commentDecider)).state.comment;
-      const r = await handleCommand(
-        events,
-        commentStream(commentId),
-        commentDecider,
-        { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
-        ctx(authorId),
-      );
+      const r = await postComment(events, { commentId, videoId, authorId, parentId, content }, ctx(authorId));
       return { commentId, position: r.position! };
     },
     async send(a: string, b: string, content = 'Salut') {
@@ -129,25 +115,6 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
   };
 }
 
-async function project(events: EventStore, times = 1) {
-  const read = SqliteReadStore.temporary();
-  const pushes: Array<{ room: string; event: string; payload: Record<string, unknown> }> = [];
-  const pctx = {
-    live: true,
-    push: (room: string, event: string, payload: unknown) =>
-      pushes.push({ room, event, payload: payload as Record<string, unknown> }),
-    rooms: () => {},
-  };
-  for (const p of allProjectors)
-    for (const [c, specs] of Object.entries(p.indexes ?? {}))
-      for (const s of specs) await read.collection(c).createIndex(s);
-  for await (const batch of events.readAll(undefined, 100)) {
-    for (const e of batch)
-      for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, pctx);
-  }
-  return { read, pushes };
-}
-
 describe('comments projection', () => {
   it('threads comments one level deep, counts them on the video, denormalises the author', async () => {
     const w = world();
@@ -158,7 +125,7 @@ describe('comments projection', () => {
     const c2 = await w.comment(bob, v, null, 'Deuxième');
     const r1 = await w.comment(bob, v, c1.commentId, 'Réponse');
     const r2 = await w.comment(alice, v, r1.commentId, 'Réponse à la réponse');
-    const { read } = await project(w.events);
+    const { read } = await projectWithPushes(w.events);
     const list = await commentsQueries(read).ofVideo(v);
     expect(list).toEqual([
       {
@@ -228,8 +195,8 @@ describe('notifications projection', () => {
     const c = await w.comment(alice, v);
     await w.comment(bob, v); // own video: nothing
     const m = await w.send(alice, bob);
-    const once = await project(w.events);
-    const twice = await project(w.events, 2);
+    const once = await projectWithPushes(w.events);
+    const twice = await projectWithPushes(w.events, 2);
     expect(await dumpReadModels(twice.read)).toEqual(await dumpReadModels(once.read));
     expect(twice.pushes).toEqual(once.pushes);
 
@@ -316,7 +283,7 @@ describe('notifications projection', () => {
     await w.notif(bob, { type: 'MarkNotificationRead', userId: bob, notificationId: ids[0], recipients: r });
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[0], recipients: r }); // read one
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[1], recipients: r }); // unread one
-    let { read, pushes } = await project(w.events);
+    let { read, pushes } = await projectWithPushes(w.events);
     expect(await notificationsQueries(read).unread(bob)).toBe(2);
     expect((await notificationsQueries(read).list(bob)).map((n) => n.id)).toEqual([ids[3], ids[2]]);
     expect(pushes.filter((p) => p.event === 'notification:unread').map((p) => p.payload)).toEqual([
@@ -331,7 +298,7 @@ describe('notifications projection', () => {
       upToNotificationId: String(await w.events.lastPosition()),
     });
     const later = String((await w.send(alice, bob, 'Encore')).position);
-    ({ read, pushes } = await project(w.events));
+    ({ read, pushes } = await projectWithPushes(w.events));
     expect(await notificationsQueries(read).unread(bob)).toBe(1);
     expect((await notificationsQueries(read).list(bob)).map((n) => [n.id, n.seen])).toEqual([
       [later, 0],
@@ -341,7 +308,7 @@ describe('notifications projection', () => {
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: later, recipients: r });
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[2], recipients: r });
     await w.notif(bob, { type: 'DeleteNotification', userId: bob, notificationId: ids[3], recipients: r });
-    ({ read } = await project(w.events, 2));
+    ({ read } = await projectWithPushes(w.events, 2));
     expect(await notificationsQueries(read).unread(bob)).toBe(0);
     expect(await notificationsQueries(read).list(bob)).toEqual([]);
     const counters = await read.collection<NotificationCounterDoc>(NOTIFICATION_COUNTERS).find({});
@@ -369,8 +336,8 @@ describe('notifications projection', () => {
     expect(first.position >> 64n).toBe(second.position >> 64n);
     expect(Number(first.position)).toBe(Number(second.position)); // what the commit half alone would give
 
-    const once = await project(w.events);
-    const twice = await project(w.events, 2);
+    const once = await projectWithPushes(w.events);
+    const twice = await projectWithPushes(w.events, 2);
     expect(await dumpReadModels(twice.read)).toEqual(await dumpReadModels(once.read));
     const list = await notificationsQueries(once.read).list(bob);
     expect(list.map((n) => [n.id, n.video_id])).toEqual([
@@ -388,7 +355,7 @@ describe('notifications projection', () => {
       notificationId: String(first.position),
       recipients: [bob],
     });
-    const after = await project(w.events);
+    const after = await projectWithPushes(w.events);
     expect((await notificationsQueries(after.read).list(bob)).map((n) => [n.id, n.seen])).toEqual([
       [String(second.position), 0],
       [String(first.position), 1],
@@ -404,7 +371,7 @@ describe('notifications projection', () => {
     const since = (await w.events.lastPosition())!;
     const m = await w.send(alice, bob, 'Pendant ton absence');
     await w.notif(bob, { type: 'MarkNotificationRead', userId: bob, notificationId: f, recipients: [bob] });
-    const { read } = await project(w.events);
+    const { read } = await projectWithPushes(w.events);
     const changed = await notificationsQueries(read).changedSince(bob, since, 50);
     expect(changed.notifications.map((n) => [n.id, n.seen])).toEqual([
       [String(m.position), 0],
@@ -427,7 +394,7 @@ describe('messages projection', () => {
     await w.send(alice, bob, 'Un');
     await w.send(bob, alice, 'Deux');
     await w.send(carol, alice, 'De Carol');
-    let { read } = await project(w.events);
+    let { read } = await projectWithPushes(w.events);
     let q = messagingQueries(read);
     expect((await q.thread(alice, bob)).map((m) => m.content)).toEqual(['Un', 'Deux']);
     expect((await q.allOf(alice)).map((m) => m.content)).toEqual(['Un', 'Deux', 'De Carol']);
@@ -448,7 +415,7 @@ describe('messages projection', () => {
     });
 
     await w.deleteConversation(alice, bob);
-    ({ read } = await project(w.events, 2));
+    ({ read } = await projectWithPushes(w.events, 2));
     q = messagingQueries(read);
     expect(await q.thread(alice, bob)).toEqual([]);
     expect((await q.inbox(alice)).map((e) => e.other_pseudo)).toEqual(['carol']);
@@ -458,7 +425,7 @@ describe('messages projection', () => {
     ]);
 
     await w.send(bob, alice, 'Trois');
-    const live = await project(w.events);
+    const live = await projectWithPushes(w.events);
     q = messagingQueries(live.read);
     expect((await q.thread(alice, bob)).map((m) => m.content)).toEqual(['Trois']);
     expect((await q.inbox(alice)).map((e) => [e.other_pseudo, e.last_message.content])).toEqual([

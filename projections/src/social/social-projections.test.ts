@@ -12,7 +12,6 @@ import {
   reportClaimStream,
   videoDecider,
   videoStream,
-  type RecordedAppEvent,
 } from '@evo/domain';
 import { IdBlocks, SqliteReadStore, SqliteEventStore, handleCommand, type EventStore } from '@evo/infra';
 import { allProjectors } from '../registry';
@@ -36,6 +35,7 @@ import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
+import { projectWithPushes } from '../testing/project-with-pushes';
 
 const open = closedAfterEach<SqliteEventStore>();
 
@@ -126,22 +126,6 @@ async function build(events: EventStore) {
   const read = SqliteReadStore.temporary();
   await rebuildReadModels({ events, read, projectors: allProjectors });
   return read;
-}
-
-/** Project the whole log with a push recorder; `times` deliveries of each event. */
-async function projectWithPushes(events: EventStore, times = 1) {
-  const read = SqliteReadStore.temporary();
-  const pushes: Array<{ room: string; event: string; payload: unknown }> = [];
-  const ctx = {
-    live: true,
-    push: (room: string, event: string, payload: unknown) => pushes.push({ room, event, payload }),
-    rooms: () => {},
-  };
-  for await (const batch of events.readAll(undefined, 100)) {
-    for (const e of batch)
-      for (let t = 0; t < times; t++) for (const p of allProjectors) await p.project(e as RecordedAppEvent, read, ctx);
-  }
-  return { read, pushes };
 }
 
 describe('social projections', () => {

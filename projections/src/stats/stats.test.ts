@@ -5,8 +5,6 @@ import {
   DEFAULT_GIFT_CATALOGUE,
   GIFT_CATALOGUE_STREAM,
   catalogueDecider,
-  commentDecider,
-  commentStream,
   conversationDecider,
   conversationStream,
   followDecider,
@@ -23,14 +21,7 @@ import {
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import {
-  SqliteReadStore,
-  SqliteEventStore,
-  handleCommand,
-  type CommandContext,
-  type EventStore,
-  type ReadStore,
-} from '@evo/infra';
+import { SqliteReadStore, SqliteEventStore, handleCommand, type EventStore, type ReadStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
@@ -38,8 +29,8 @@ import { statsMomentsExact, statsQueries, statsQueriesAsOf, STATS_KINDS, type St
 import { STATS_LOGINS, STATS_MOMENTS } from './stats-projector';
 import { ProjectionRunner } from '../runtime/runner';
 import { writeScriptedHistory } from '../testing/scripted-history';
-import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
-import { closedAfterEach } from '../testing/test-lifecycle';
+import { postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
 
 const open = closedAfterEach();
 
@@ -48,11 +39,7 @@ const at = (day: number, hour = 9, minute = 0) => new Date(Date.UTC(2026, 0, day
 /** A small history with known figures, written through the deciders at controlled times. */
 async function writeKnownHistory(events: EventStore) {
   const ids: Record<string, string> = {};
-  const c = (userId: string | undefined, when: Date): CommandContext => ({
-    userId,
-    correlationId: randomUUID(),
-    now: when,
-  });
+  const c = commandAt;
   const register = async (name: string, when: Date) => {
     const userId = randomUUID();
     ids[name] = userId;
@@ -145,20 +132,9 @@ async function writeKnownHistory(events: EventStore) {
     { type: 'ReportVideo', reportId: 1, videoId: 2, reporterId: ids.carol, reason: 'Spam', video: await video(2) },
     c(ids.carol, at(6, 10)),
   );
-  await handleCommand(
+  await postComment(
     events,
-    commentStream(1),
-    commentDecider,
-    {
-      type: 'PostComment',
-      commentId: 1,
-      videoId: 2,
-      authorId: ids.alice,
-      parentId: null,
-      content: 'Bravo',
-      video: await video(2),
-      parent: null,
-    },
+    { commentId: 1, videoId: 2, authorId: ids.alice, parentId: null, content: 'Bravo' },
     c(ids.alice, at(6, 11)),
   );
   await handleCommand(

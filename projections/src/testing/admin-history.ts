@@ -27,7 +27,9 @@ import {
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
+import { commandAt } from './test-lifecycle';
+import type { MembersWritten } from './scripted-history';
+import { handleCommand, loadState } from '@evo/infra';
 
 /**
  * Administrators' and coin facts, through the real deciders, after the social and messaging history
@@ -38,22 +40,14 @@ import { handleCommand, loadState, type CommandContext, type EventStore, type Id
  * an appeal kept, restrictions lifted and reversed on appeal, and a rebuild request. userIds[0] is
  * the administrator.
  */
-export async function writeAdminHistory(
-  events: EventStore,
-  ids: IdAllocator,
-  userIds: string[],
-  firstVideos: number[],
-): Promise<void> {
+export async function writeAdminHistory({ events, ids, userIds, firstVideos }: MembersWritten): Promise<void> {
   const n = userIds.length;
   if (n < 3) return;
   const admin = userIds[0];
   let minute = 0;
   /** `null`: a system action (no actor) */
-  const ctx = (userId: string | null = admin): CommandContext => ({
-    userId: userId ?? undefined,
-    correlationId: randomUUID(),
-    now: new Date(Date.UTC(2026, 5, 1, 8) + minute++ * 60_000),
-  });
+  const ctx = (userId: string | null = admin) =>
+    commandAt(userId ?? undefined, new Date(Date.UTC(2026, 5, 1, 8) + minute++ * 60_000));
 
   // --- reports: the report member i filed on member i+1's first video
   const reportOf = async (i: number) => {

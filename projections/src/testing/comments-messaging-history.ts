@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import {
   DomainError,
   StaleMessageIdError,
-  commentDecider,
-  commentStream,
   conversationDecider,
   conversationStream,
   followDecider,
@@ -17,7 +14,10 @@ import {
   videoStream,
   type NotificationCommand,
 } from '@evo/domain';
-import { handleCommand, loadState, type CommandContext, type EventStore, type IdAllocator } from '@evo/infra';
+import { commandAt } from './test-lifecycle';
+import { postComment } from './member-commands';
+import type { MembersWritten } from './scripted-history';
+import { handleCommand, loadState } from '@evo/infra';
 
 /**
  * Comments (top-level, replies, a reply to a reply, the owner on their own video, refusals),
@@ -25,20 +25,16 @@ import { handleCommand, loadState, type CommandContext, type EventStore, type Id
  * new message, and notification reads, read-all and deletions, through the real deciders. Runs
  * after the social history, whose follows it relies on.
  */
-export async function writeCommentsAndMessagesHistory(
-  events: EventStore,
-  ids: IdAllocator,
-  userIds: string[],
-  videoIds: number[],
-): Promise<void> {
+export async function writeCommentsAndMessagesHistory({
+  events,
+  ids,
+  userIds,
+  videoIds,
+}: MembersWritten): Promise<void> {
   const n = userIds.length;
   if (n < 3) return;
   let minute = 0;
-  const ctx = (userId: string): CommandContext => ({
-    userId,
-    correlationId: randomUUID(),
-    now: new Date(Date.UTC(2026, 4, 1, 8) + minute++ * 60_000),
-  });
+  const ctx = (userId: string) => commandAt(userId, new Date(Date.UTC(2026, 4, 1, 8) + minute++ * 60_000));
   const refused = async (run: () => Promise<unknown>) => {
     try {
       await run();
@@ -55,16 +51,7 @@ export async function writeCommentsAndMessagesHistory(
   }
   const comment = async (authorId: string, videoId: number, parentId: number | null, content: string) => {
     const commentId = await ids.next('comment', ctx(authorId));
-    const video = (await loadState(events, videoStream(videoId), videoDecider)).state;
-    const parent =
-      parentId === null ? null : (await loadState(events, commentStream(parentId), commentDecider)).state.comment;
-    await handleCommand(
-      events,
-      commentStream(commentId),
-      commentDecider,
-      { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
-      ctx(authorId),
-    );
+    await postComment(events, { commentId, videoId, authorId, parentId, content }, ctx(authorId));
     return commentId;
   };
   for (const [k, { videoId, ownerId }] of videos.slice(0, 4).entries()) {
@@ -122,28 +109,18 @@ export async function writeCommentsAndMessagesHistory(
   if (notFollowing.length > 0) await refused(() => send(notFollowing[0][0], notFollowing[0][1], 'Coucou'));
   if (pairs.length > 0) {
     const [a, b] = pairs[0];
-    await handleCommand(
-      events,
-      conversationStream(a, b),
-      conversationDecider,
-      { type: 'DeleteConversation', userId: a, otherId: b },
-      ctx(a),
-    );
-    await handleCommand(
-      events,
-      conversationStream(a, b),
-      conversationDecider,
-      { type: 'DeleteConversation', userId: a, otherId: b },
-      ctx(a),
-    ); // no-op
+    const deleteConversation = (userId: string, otherId: string) =>
+      handleCommand(
+        events,
+        conversationStream(userId, otherId),
+        conversationDecider,
+        { type: 'DeleteConversation', userId, otherId },
+        ctx(userId),
+      );
+    await deleteConversation(a, b);
+    await deleteConversation(a, b); // no-op
     await send(a, b, 'Nouveau message après suppression');
-    await handleCommand(
-      events,
-      conversationStream(a, b),
-      conversationDecider,
-      { type: 'DeleteConversation', userId: b, otherId: a },
-      ctx(b),
-    );
+    await deleteConversation(b, a);
   }
 
   // --- notification reads and deletions (ids are the positions of the events that notified)

@@ -1,4 +1,6 @@
 import {
+  commentDecider,
+  commentStream,
   decideView,
   userDecider,
   userStream,
@@ -58,6 +60,25 @@ export function uploadVideo(
 /** The video's current state, as a command handler loads it. */
 export async function videoState(events: EventStore, videoId: number): Promise<VideoState> {
   return (await loadState(events, videoStream(videoId), videoDecider)).state;
+}
+
+/** A comment on the video as it stands, a reply when `parentId` names a comment (the parent as it stands too). */
+export async function postComment(
+  events: EventStore,
+  comment: { commentId: number; videoId: number; authorId: string; parentId: number | null; content: string },
+  context: CommandContext,
+) {
+  const { commentId, videoId, authorId, parentId, content } = comment;
+  const video = await videoState(events, videoId);
+  const parent =
+    parentId === null ? null : (await loadState(events, commentStream(parentId), commentDecider)).state.comment;
+  return handleCommand(
+    events,
+    commentStream(commentId),
+    commentDecider,
+    { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
+    context,
+  );
 }
 
 /** One view of the video by `userId`, appended as the views slice does (no expected version). */

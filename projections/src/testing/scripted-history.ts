@@ -18,24 +18,13 @@ import {
   videoStream,
   viewsStream,
 } from '@evo/domain';
-import {
-  IdBlocks,
-  handleCommand,
-  loadState,
-  toNewEvents,
-  type CommandContext,
-  type EventStore,
-  type IdAllocator,
-} from '@evo/infra';
+import { IdBlocks, handleCommand, loadState, toNewEvents, type EventStore, type IdAllocator } from '@evo/infra';
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
 import { writeAdminHistory } from './admin-history';
 import { registerMember } from './member-commands';
+import { commandAt } from './test-lifecycle';
 
-const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')): CommandContext => ({
-  userId,
-  correlationId: randomUUID(),
-  now: at,
-});
+const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')) => commandAt(userId, at);
 
 /**
  * A small but varied history written through the real deciders and command loop: members,
@@ -128,10 +117,21 @@ export async function writeScriptedHistory(
   await handleCommand(events, userStream(userIds[0]), userDecider, { type: 'GrantAdmin', userId: userIds[0] }, ctx());
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'GrantAdmin', userId: userIds[1] }, ctx());
   await handleCommand(events, userStream(userIds[1]), userDecider, { type: 'RevokeAdmin', userId: userIds[1] }, ctx());
-  await writeSocialHistory(events, ids, userIds, firstVideos);
-  await writeCommentsAndMessagesHistory(events, ids, userIds, videoIds);
-  await writeAdminHistory(events, ids, userIds, firstVideos);
+  const written: MembersWritten = { events, ids, userIds, videoIds, firstVideos };
+  await writeSocialHistory(written);
+  await writeCommentsAndMessagesHistory(written);
+  await writeAdminHistory(written);
   return { userIds, videoIds };
+}
+
+/** The members and videos the scripted history wrote first, which its later parts act on. */
+export interface MembersWritten {
+  events: EventStore;
+  ids: IdAllocator;
+  userIds: string[];
+  videoIds: number[];
+  /** each member's first video */
+  firstVideos: number[];
 }
 
 /**
@@ -139,12 +139,7 @@ export async function writeScriptedHistory(
  * toggles, reports, and deletions by an owner and by an administrator (userIds[0]) of videos that
  * were liked, viewed, favourited and reported. Member 2's videos are never deleted.
  */
-async function writeSocialHistory(
-  events: EventStore,
-  ids: IdAllocator,
-  userIds: string[],
-  firstVideos: number[],
-): Promise<void> {
+async function writeSocialHistory({ events, ids, userIds, firstVideos }: MembersWritten): Promise<void> {
   const n = userIds.length;
   if (n < 2) return;
   const at = (minutes: number) => new Date(Date.UTC(2026, 3, 1, 8) + minutes * 60_000);

@@ -14,8 +14,15 @@ export function closedAfterEach<T extends { close(): Promise<void> }>(): T[] {
   return open;
 }
 
+/** A command of `userId` (none: the system's) at `now`, with a correlation of its own. */
+export const commandAt = (userId: string | undefined, now: Date): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  now,
+});
+
 /** Command contexts one minute apart from `start` (epoch ms), in the order they are asked for. */
 export function minuteApartContexts(start: number): (userId?: string) => CommandContext {
   let clock = start;
-  return (userId?: string) => ({ userId, correlationId: randomUUID(), now: new Date((clock += 60_000)) });
+  return (userId?: string) => commandAt(userId, new Date((clock += 60_000)));
 }
