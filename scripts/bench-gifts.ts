@@ -46,22 +46,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childLogger } from '@evo/infra';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
-import { HttpClient, cpuSecondsOf, freePort, percentile, registerMember, waitReady } from './lib/http-load';
+import {
+  HttpClient,
+  cpuSecondsOf,
+  embeddedLoadEnv,
+  freePort,
+  percentile,
+  registerMember,
+  waitReady,
+} from './lib/http-load';
+import { listArg, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const SECONDS = arg('seconds', 10);
+const SECONDS = numberArg('seconds', 10);
 const WARMUP_SECONDS = 2;
-const CLIENTS = arg('clients', 32);
+const CLIENTS = numberArg('clients', 32);
 const RECEIVERS = 8;
 /** rounds of the bare route and the memory gift row, in turn (the median round's figures count) */
-const ROUNDS = arg('rounds', 3);
+const ROUNDS = numberArg('rounds', 3);
 const log = childLogger('bench-gifts');
 /** --only=bare,read,wallets,memory,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'bare,read,wallets,hot,peers').split(
-  ',',
-);
+const ONLY = listArg('only', 'bare,read,wallets,hot,peers');
 
 // ------------------------------------------------------------------------------------------------
 
@@ -197,21 +202,8 @@ interface EvoUnderTest {
 async function startEvo(env: Record<string, string>): Promise<EvoUnderTest> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-gifts-'));
   const port = await freePort();
-  const evo = spawnChild([EVO_ENTRY], {
-    // the embedded default unless `env` says otherwise, whatever the caller's environment holds
-    EVENTSTORE_URL: '',
-    MONGO_URL: '',
-    REDIS_URL: '',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    // the run registers CLIENTS + RECEIVERS members from one address
-    REGISTER_LIMIT_PER_HOUR: '100000',
-    // a load test: each client writes far beyond what a person does
-    MEMBER_LIMITS: 'false',
-    ...env,
-  });
+  // the embedded default unless `env` says otherwise
+  const evo = spawnChild([EVO_ENTRY], { ...embeddedLoadEnv(dataDir, port), ...env });
   const stop = async () => {
     if (evo.child.exitCode === null) {
       const exited = new Promise((r) => evo.child.once('exit', r));
@@ -691,7 +683,7 @@ async function bareServer() {
   app.post('/bare', express.json({ limit: '100kb' }), (req, res) => {
     res.json({ message: '🎁 Cadeau envoyé !', echo: typeof req.body?.gift_id });
   });
-  const port = arg('port', 0);
+  const port = numberArg('port', 0);
   app.listen(port, () => console.log('ready'));
 }
 

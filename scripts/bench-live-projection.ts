@@ -35,15 +35,15 @@ import type { LogPosition, RecordedAppEvent, RecordedEvent } from '@evo/domain';
 import { CATCHING_UP, ProjectionRunner, allProjectors, routesOf } from '@evo/projections';
 import { ensureHistoryLog } from './lib/history-log';
 import { KeepsNothingStore } from './lib/keeps-nothing-store';
+import { textArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const EVENTS = Number(arg('events') ?? process.env.BENCH_LIVE_EVENTS ?? 300_000);
-const BATCH = Number(arg('batch') ?? 10);
+const EVENTS = Number(textArg('events') ?? process.env.BENCH_LIVE_EVENTS ?? 300_000);
+const BATCH = Number(textArg('batch') ?? 10);
 /** the live events are applied in this many equal parts, each timed */
-const RUNS = Number(arg('runs') ?? 3);
+const RUNS = Number(textArg('runs') ?? 3);
 /** gift events applied live, in all (the log's last ones) */
-const LIVE = Number(arg('live') ?? 20_000);
+const LIVE = Number(textArg('live') ?? 20_000);
 const GIFT_TYPES = new Set(['GiftSent', 'GiftReceived']);
 const log = childLogger('bench-live-projection');
 

@@ -32,15 +32,14 @@ import { PostgresEventStore } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 import { HttpClient, freePort, load, registerMember, table, waitReady, type Call } from './lib/http-load';
+import { listArg, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const SECONDS = arg('seconds', 10);
+const SECONDS = numberArg('seconds', 10);
 const WARMUP_SECONDS = 2;
-const CLIENTS = arg('clients', 32);
+const CLIENTS = numberArg('clients', 32);
 const RECEIVERS = 8;
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'gifts,peer,appends').split(',');
+const ONLY = listArg('only', 'gifts,peer,appends');
 const SERVER = process.env.PG_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Row {

@@ -27,13 +27,13 @@ import { CATCHING_UP, allProjectors, rebuildReadModels, routesOf, type Projector
 import { ensureHistoryLog } from './lib/history-log';
 import { KeepsNothingStore } from './lib/keeps-nothing-store';
 import { printGoal } from './lib/goals';
+import { textArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const EVENTS = Number(arg('events') ?? process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
-const RUNS = Number(arg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
+const EVENTS = Number(textArg('events') ?? process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
+const RUNS = Number(textArg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
 /** events per read-store transaction (rebuildReadModels' default when absent) */
-const BATCH = arg('batch') === undefined ? undefined : Number(arg('batch'));
+const BATCH = textArg('batch') === undefined ? undefined : Number(textArg('batch'));
 const GOAL = 100_000;
 const PER_PROJECTOR = process.argv.includes('--per-projector') || process.env.BENCH_REBUILD_PER_PROJECTOR === '1';
 

@@ -25,10 +25,10 @@ import { RESTART_LOGS as CACHE, ensureHistoryLogs, historyLogFile } from './lib/
 import { childLogger } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
+import { textArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const SIZES = (arg('sizes') ?? process.env.BENCH_RESTART_SIZES ?? '100000,1000000,3000000')
+const SIZES = (textArg('sizes') ?? process.env.BENCH_RESTART_SIZES ?? '100000,1000000,3000000')
   .split(',')
   .map((s) => Number(s.trim()))
   .filter((n) => n > 0)

@@ -41,25 +41,23 @@ import {
   type Call,
   type LoadResult,
   registerMember,
+  embeddedLoadEnv,
   type BenchMember,
 } from './lib/http-load';
+import { listArg, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const SECONDS = arg('seconds', 10);
+const SECONDS = numberArg('seconds', 10);
 const WARMUP_SECONDS = 2;
-const CLIENTS = arg('clients', 32);
+const CLIENTS = numberArg('clients', 32);
 const RECEIVERS = 8;
 /** --only=blocks,one-by-one,mix: which EVO processes, and whether the mix rows run */
-const ONLY = (process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] ?? 'blocks,one-by-one,mix').split(',');
+const ONLY = listArg('only', 'blocks,one-by-one,mix');
 const ALL_COMMANDS = ['comment', 'like', 'follow', 'message', 'gift send'] as const;
 type Command = (typeof ALL_COMMANDS)[number];
 /** --commands=gift,comment: the "alone" rows of some commands only (the mix always has all five) */
 const COMMANDS = ALL_COMMANDS.filter((c) =>
-  (process.argv.find((a) => a.startsWith('--commands='))?.split('=')[1] ?? 'comment,like,follow,message,gift')
-    .split(',')
-    .some((w) => c.startsWith(w)),
+  listArg('commands', 'comment,like,follow,message,gift').some((w) => c.startsWith(w)),
 );
 
 // ------------------------------------------------------------------------------------------------
@@ -83,18 +81,7 @@ interface Evo {
 async function startEvo(label: string, idBlockSize: number | undefined): Promise<Evo> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evo-bench-mix-'));
   const port = await freePort();
-  const env = {
-    EVENTSTORE_URL: '',
-    MONGO_URL: '',
-    REDIS_URL: '',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    REGISTER_LIMIT_PER_HOUR: '100000',
-    // a load test: each client writes far beyond what a person does
-    MEMBER_LIMITS: 'false',
-  };
+  const env = embeddedLoadEnv(dataDir, port);
   // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) to the EVO processes only
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const beforeRoot = process.env.BENCH_BEFORE_ROOT;
@@ -464,7 +451,7 @@ async function evoServer() {
   const { loadConfig } = await import('@evo/infra');
   const { startServer } = await import('@evo/server');
   const { ID_BLOCK_SIZES } = await import('@evo/infra');
-  const size = arg('id-block', 1);
+  const size = numberArg('id-block', 1);
   const server = await startServer({
     config: loadConfig(),
     role: 'embedded',

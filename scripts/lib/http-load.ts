@@ -9,6 +9,25 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+/**
+ * The variables of an embedded EVO under load, whatever the caller's environment holds: the
+ * default stores in a data directory of its own, no demo data, and none of the limits a load test
+ * meets by design.
+ */
+export const embeddedLoadEnv = (dataDir: string, port: number): Record<string, string> => ({
+  EVENTSTORE_URL: '',
+  MONGO_URL: '',
+  REDIS_URL: '',
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  DEMO_DATA: 'false',
+  LOG_LEVEL: 'warn',
+  // the run registers all its members from one address
+  REGISTER_LIMIT_PER_HOUR: '100000',
+  // each client writes far beyond what a person does
+  MEMBER_LIMITS: 'false',
+});
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
