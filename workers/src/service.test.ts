@@ -14,20 +14,8 @@ import {
   type JobQueue,
 } from '@evo/infra';
 import { startWorkersService } from './service';
+import { uploaded } from './videos/testing';
 import { VIDEO_JOB_TRIES } from '@evo/domain';
-
-const uploaded = (videoId: number): DomainEvent => ({
-  type: 'VideoUploaded',
-  data: {
-    videoId,
-    ownerId: 'u1',
-    title: 't',
-    description: '',
-    filePath: `/uploads/videos/${videoId}.mp4`,
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-});
 
 /** The store, counting the events its readAll hands out. */
 function counting(store: EventStore): EventStore & { read: number; readAlls: number } {

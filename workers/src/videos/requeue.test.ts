@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DomainEvent, JobMap } from '@evo/domain';
 import { SqliteEventStore, systemContext, toNewEvents, type AddJobOptions, type JobQueue } from '@evo/infra';
 import { requeueUnprocessedVideos } from './requeue';
+import { uploaded } from './testing';
 import { VIDEO_JOB_TRIES } from '@evo/domain';
 
 /** Records what is added; runs nothing. */
@@ -14,19 +15,6 @@ function recordingQueue() {
   } as unknown as JobQueue;
   return { queue, added };
 }
-
-const uploaded = (videoId: number): DomainEvent => ({
-  type: 'VideoUploaded',
-  data: {
-    videoId,
-    ownerId: 'u1',
-    title: 't',
-    description: '',
-    filePath: `/uploads/videos/${videoId}.mp4`,
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-});
 
 describe('requeueUnprocessedVideos (workers service start)', () => {
   it('queues again, under the API job id, every upload without an outcome; processed, rejected, failed and deleted ones are left alone', async () => {
