@@ -1,4 +1,5 @@
 import { cleanUserText } from '../shared/text';
+import { isOneOf } from '../shared/one-of';
 import { conflict, forbidden, invalid, notFound } from '../shared/errors';
 import type { VideoVisibility } from '../videos/video-decider';
 import type { AppealAnswered } from './events';
@@ -32,8 +33,7 @@ export const RESTRICTION_SCOPE_LABELS: Record<RestrictionScope, string> = {
   comment: 'commenter',
   message: 'écrire des messages privés',
 };
-export const isRestrictionScope = (s: unknown): s is RestrictionScope =>
-  typeof s === 'string' && (RESTRICTION_SCOPES as readonly string[]).includes(s);
+export const isRestrictionScope = isOneOf(RESTRICTION_SCOPES);
 
 /** The reason a decision carries when the administrator chose none: SPEC's sanction message for it. */
 export const defaultDecisionReason = (visibility: VideoVisibility): string =>
@@ -143,7 +143,7 @@ export function answeredAppeal(
   if (!command.requesterIsAdmin) throw forbidden(MODERATION_MESSAGES.adminOnly);
   if (!appeal) throw notFound(APPEAL_MESSAGES.appealNotFound);
   if (appeal.answered) throw conflict(APPEAL_MESSAGES.alreadyAnswered);
-  if (!(APPEAL_OUTCOMES as readonly string[]).includes(command.outcome)) throw invalid(APPEAL_MESSAGES.badOutcome);
+  if (!isOneOf(APPEAL_OUTCOMES)(command.outcome)) throw invalid(APPEAL_MESSAGES.badOutcome);
   const answer = checkedText(
     command.answer,
     APPEAL_ANSWER_MAX,

@@ -1,4 +1,5 @@
 import { cleanedText } from '../shared/text';
+import { isOneOf } from '../shared/one-of';
 import { z } from 'zod';
 import { VIDEO_VISIBILITIES } from '../videos/events';
 import type { VideoVisibility } from '../videos/video-decider';
@@ -13,8 +14,7 @@ export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
   en_cours: 'En cours',
   ferme: 'Traitée',
 };
-export const isReportStatus = (s: unknown): s is ReportStatus =>
-  typeof s === 'string' && (REPORT_STATUSES as readonly string[]).includes(s);
+export const isReportStatus = isOneOf(REPORT_STATUSES);
 
 /**
  * the product business constants: the sanction messages an administrator may send to a reported video's author
@@ -26,8 +26,7 @@ export const SANCTION_MESSAGES = [
   'Veuillez modifier votre vidéo pour éviter une restriction',
 ] as const;
 export type SanctionMessage = (typeof SANCTION_MESSAGES)[number];
-export const isSanctionMessage = (s: unknown): s is SanctionMessage =>
-  typeof s === 'string' && (SANCTION_MESSAGES as readonly string[]).includes(s);
+export const isSanctionMessage = isOneOf(SANCTION_MESSAGES);
 
 export const MODERATION_MESSAGES = {
   adminOnly: 'Accès réservé aux administrateurs.',
@@ -86,10 +85,7 @@ export const visibilityField = z
     const v = s.trim().normalize('NFC').toLowerCase();
     return v === 'masquee' ? 'masquée' : v === 'supprimee' ? 'supprimée' : v;
   })
-  .refine(
-    (v): v is VideoVisibility => (VIDEO_VISIBILITIES as readonly string[]).includes(v),
-    MODERATION_MESSAGES.badVisibility,
-  )
+  .refine(isOneOf(VIDEO_VISIBILITIES), MODERATION_MESSAGES.badVisibility)
   .transform((v) => v as VideoVisibility);
 
 /** A member's report of a video: stream `report-claim-<videoId>-<reporterId>` (at most one open). */
