@@ -13,6 +13,7 @@ import {
 } from './port';
 import { UnreadableEventError } from './data-file-error';
 import { PollingSubscription, type SubscriptionTiming } from './polling-subscription';
+import { inPgTransaction } from './pg-transaction';
 
 export interface PostgresEventStoreOptions {
   /** connections of this process's pool; default 10 */
@@ -314,9 +315,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async makeSchema(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inPgTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
       const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('evo_schema')::text AS t`);
       if (exists.rows[0].t !== null) {
@@ -331,13 +330,7 @@ export class PostgresEventStore implements EventStore {
         'INSERT INTO evo_schema (version) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM evo_schema WHERE version = $1)',
         [SCHEMA_VERSION],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** `name`: a prepared statement of each connection (parsed once per connection, not at every call) */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Pool as PgPool } from 'pg';
 import { pg } from '../distributed-clients';
+import { inPgTransaction } from '../eventstore/pg-transaction';
 
 /** A stored event as the migration reads and rewrites it: its data as the JSON text in the table. */
 export interface RawEventRow {
@@ -99,18 +100,8 @@ export class PostgresRawLog implements RawLog {
     return r.rows.map((x) => ({ position: BigInt(x.position), streamId: x.stream_id, type: x.type, data: x.data }));
   }
 
-  private async inTransaction(work: (client: import('pg').PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  private inTransaction(work: (client: import('pg').PoolClient) => Promise<void>): Promise<void> {
+    return inPgTransaction(this.pool, work);
   }
 
   async updateData(rows: ReadonlyArray<{ position: bigint; data: string }>): Promise<void> {
