@@ -12,6 +12,7 @@ import { CachedKeyStore } from './cached-key-store';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '../testing/postgres';
 import { mongoServerAvailability, startMongoServer, type MongoServer } from '../testing/ferretdb';
 import { MemberKeyDestroyedError } from './port';
+import { sqliteBytesOnDisk } from '../testing/sqlite-on-disk';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -42,16 +43,7 @@ describe('SqliteKeyStore', () => {
     const member = randomUUID();
     const key = await store.keyFor(member);
     for (let i = 0; i < 20; i++) await store.keyFor(randomUUID());
-    const everything = () =>
-      Buffer.concat(
-        ['', '-wal'].map((s) => {
-          try {
-            return readFileSync(`${file}${s}`);
-          } catch {
-            return Buffer.alloc(0);
-          }
-        }),
-      );
+    const everything = () => sqliteBytesOnDisk(file);
     expect(everything().includes(key)).toBe(true);
     await store.destroy(member);
     expect(everything().includes(key)).toBe(false);

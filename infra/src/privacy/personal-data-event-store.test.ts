@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +22,7 @@ import { MemberKeyDestroyedError } from '../keys/port';
 import { WrongExpectedRevisionError } from '../eventstore/port';
 import { MissingMemberKeyError, PersonalDataEventStore } from './personal-data-event-store';
 import { ENCRYPTED_PREFIX } from './field-cipher';
+import { sqliteBytesOnDisk } from '../testing/sqlite-on-disk';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -62,16 +63,7 @@ const message = (senderId: string, receiverId: string, content: string): DomainE
 });
 
 /** the log file and its WAL, as bytes on disk */
-const onDisk = (file: string) =>
-  Buffer.concat(
-    ['', '-wal'].map((s) => {
-      try {
-        return readFileSync(`${file}${s}`);
-      } catch {
-        return Buffer.alloc(0);
-      }
-    }),
-  ).toString('latin1');
+const onDisk = (file: string) => sqliteBytesOnDisk(file).toString('latin1');
 
 async function readAllOf(store: PersonalDataEventStore): Promise<RecordedEvent[]> {
   const out: RecordedEvent[] = [];

@@ -56,6 +56,12 @@ interface StoredRecord {
 
 const U64_MAX = (1n << 64n) - 1n;
 
+/** A record's or a position's place in the log, one number (commit, then prepare). */
+const logKey = (p: { commit: bigint; prepare: bigint }) => (p.commit << 64n) | p.prepare;
+
+/** Where a forward read or a subscription starts (that position included); undefined: past the end. */
+const forwardFrom = (p: ReadPosition): bigint | undefined => (p === START ? 0n : p === END ? undefined : logKey(p));
+
 type Resolved = ResolvedEvent & AllStreamResolvedEvent;
 
 /** What the client's ReadStream is to the adapter: an object-mode Readable with cancel(). */
@@ -292,24 +298,13 @@ export class FakeEsdbClient {
     direction = 'forwards',
   }: { maxCount?: number | bigint; fromPosition?: ReadPosition; direction?: string } = {}) {
     this.calls.push({ method: 'readAll', args: [{ maxCount, fromPosition, direction }] });
-    const key = (r: StoredRecord) => (r.commit << 64n) | r.prepare;
     let items: StoredRecord[];
     if (direction === BACKWARDS) {
-      const upTo =
-        fromPosition === END
-          ? undefined
-          : fromPosition === START
-            ? -1n
-            : (fromPosition.commit << 64n) | fromPosition.prepare;
-      items = this.log.filter((r) => upTo === undefined || key(r) <= upTo).reverse();
+      const upTo = fromPosition === END ? undefined : fromPosition === START ? -1n : logKey(fromPosition);
+      items = this.log.filter((r) => upTo === undefined || logKey(r) <= upTo).reverse();
     } else {
-      const from =
-        fromPosition === START
-          ? 0n
-          : fromPosition === END
-            ? undefined
-            : (fromPosition.commit << 64n) | fromPosition.prepare;
-      items = from === undefined ? [] : this.log.filter((r) => key(r) >= from);
+      const from = forwardFrom(fromPosition);
+      items = from === undefined ? [] : this.log.filter((r) => logKey(r) >= from);
     }
     return readStreamOf(items.slice(0, Number(maxCount)), (r) => this.resolved(r, true));
   }
@@ -335,16 +330,10 @@ export class FakeEsdbClient {
       );
     setImmediate(() => {
       if (sub.destroyed || sub.readableEnded) return;
-      const key = (r: StoredRecord) => (r.commit << 64n) | r.prepare;
       // from a position the server starts at that position: the boundary event comes again
-      const from =
-        fromPosition === START
-          ? 0n
-          : fromPosition === END
-            ? undefined
-            : (fromPosition.commit << 64n) | fromPosition.prepare;
+      const from = forwardFrom(fromPosition);
       if (from !== undefined)
-        for (const r of this.log) if (key(r) >= from && passes(r)) sub.push(this.resolved(r, true));
+        for (const r of this.log) if (logKey(r) >= from && passes(r)) sub.push(this.resolved(r, true));
       // the client emits 'caughtUp' in stream order: the events before it are already buffered
       if (this.behaviour.caughtUpSignal) sub.emit('caughtUp');
       this.subscribers.add(subscriber);
