@@ -1,4 +1,11 @@
-import { appealDeadline, positionKey, positionToString, restrictionDecisionId, videoDecisionId } from '@evo/domain';
+import {
+  appealDeadline,
+  positionKey,
+  positionToString,
+  restrictionDecisionId,
+  videoDecisionId,
+  type RecordedAppEvent,
+} from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { goneMember } from '../runtime/member-gone';
@@ -48,6 +55,24 @@ const members = memberCopies('decision_members', ['email', 'pseudo']);
 const videos = videoCopies('decision_videos', { titles: true });
 
 const pseudoOf = async (store: ReadStore, id: string) => (await members.find(store, id))?.pseudo ?? id;
+
+/** A decision's date, position, administrator and last day of appeal, from the event that made it. */
+const decidedBy = async (store: ReadStore, event: RecordedAppEvent, at: string) => ({
+  decided_at: at,
+  decided_pos: positionKey(event.position),
+  decided_by: await pseudoOf(store, event.metadata.userId ?? ''),
+  appealable_until: appealDeadline(at).toISOString(),
+});
+
+/** A new decision is not appealed yet. */
+const NOT_APPEALED = {
+  appeal_text: null,
+  appeal_at: null,
+  appeal_status: null,
+  appeal_answer: null,
+  answered_at: null,
+  answered_by: null,
+};
 
 /** Decisions and appeals; pushes 'moderation:changed' to the member concerned. */
 export const decisionsProjector: Projector = {
@@ -114,20 +139,9 @@ export const decisionsProjector: Projector = {
               ends_at: null,
               lifted_at: null,
               reason: d.reason,
-              decided_at: d.at,
-              decided_pos: positionKey(event.position),
-              decided_by: await pseudoOf(store, admin),
-              appealable_until: appealDeadline(d.at).toISOString(),
+              ...(await decidedBy(store, event, d.at)),
             },
-            $setOnInsert: {
-              in_force: true,
-              appeal_text: null,
-              appeal_at: null,
-              appeal_status: null,
-              appeal_answer: null,
-              answered_at: null,
-              answered_by: null,
-            },
+            $setOnInsert: { in_force: true, ...NOT_APPEALED },
           },
           { upsert: true },
         );
@@ -153,21 +167,9 @@ export const decisionsProjector: Projector = {
               scopes: [...d.scopes],
               ends_at: d.endsAt,
               reason: d.reason,
-              decided_at: d.at,
-              decided_pos: positionKey(event.position),
-              decided_by: await pseudoOf(store, admin),
-              appealable_until: appealDeadline(d.at).toISOString(),
+              ...(await decidedBy(store, event, d.at)),
             },
-            $setOnInsert: {
-              in_force: true,
-              lifted_at: null,
-              appeal_text: null,
-              appeal_at: null,
-              appeal_status: null,
-              appeal_answer: null,
-              answered_at: null,
-              answered_by: null,
-            },
+            $setOnInsert: { in_force: true, lifted_at: null, ...NOT_APPEALED },
           },
           { upsert: true },
         );
