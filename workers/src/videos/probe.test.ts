@@ -21,10 +21,11 @@ describe('probeVideo', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('reads the duration of an mp4 from its header', async () => {
+  it('reads the duration and the picture size of an mp4 from its header', async () => {
     const probe = await probeVideo(DEMO);
     expect(probe?.durationSeconds).toBeCloseTo(4, 0);
-    expect(probe?.width).toBeGreaterThan(0);
+    // the demo clip is portrait, 360 × 640
+    expect(probe).toMatchObject({ width: 360, height: 640 });
   });
 
   it('measures a WebM written as a live stream (as MediaRecorder does), whose header has no duration', async () => {
