@@ -17,7 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import { childLogger } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 import { textArg } from './lib/args';
+import { freePort } from './lib/http-load';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SIZES = (textArg('sizes') ?? process.env.BENCH_RESTART_SIZES ?? '100000,1000000,3000000')
@@ -40,15 +40,6 @@ const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const logFile = (size: number) => historyLogFile(CACHE, size);
 const log = childLogger('bench-restart');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const ANSWERS = ['/api/users/with-videos?limit=20', '/api/users/profile/Membre7', '/api/users/profile/Membre70'];
 
