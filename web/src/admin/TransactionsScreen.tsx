@@ -6,7 +6,9 @@ import { auditPath, methodLabel, typeLabel } from './coinLabels';
 import { formatDateTime, formatSigned } from './format';
 import { useAdminTransactions, useConsoleError } from './hooks';
 import { QueryState } from '../shell/ui/QueryState';
+import { TextField } from '../shell/ui/TextField';
 import { TableScroll } from './TableScroll';
+import { AdminSearch } from './AdminToolbar';
 
 const TITLE = 'Transactions';
 const EMPTY = 'Aucune transaction trouvée.';
@@ -85,24 +87,18 @@ export default function TransactionsScreen() {
       crumbs={[ADMIN_CRUMB]}
       intro="Coins achetés, ajoutés et retirés par les membres. Cliquez sur un membre pour voir l’audit de ses coins."
     >
-      <div className="admin-toolbar">
-        <div className="field admin-toolbar__search">
-          <label htmlFor={filterId}>Filtrer par membre</label>
-          <input
-            id={filterId}
-            type="search"
-            placeholder="Email du membre"
-            autoComplete="off"
-            value={filter}
-            onChange={(event) => setFilter(event.target.value)}
-          />
-        </div>
-        {transactions.data ? (
-          <p className="admin-toolbar__count" aria-live="polite">
-            {shown.length} / {transactions.data.length} transaction{transactions.data.length > 1 ? 's' : ''}
-          </p>
-        ) : null}
-      </div>
+      <AdminSearch
+        id={filterId}
+        label="Filtrer par membre"
+        placeholder="Email du membre"
+        value={filter}
+        onValue={setFilter}
+        count={
+          transactions.data
+            ? `${shown.length} / ${transactions.data.length} transaction${transactions.data.length > 1 ? 's' : ''}`
+            : null
+        }
+      />
       {content}
       <AuditLookup />
     </AdminPage>
@@ -123,17 +119,15 @@ function AuditLookup() {
     <form className="admin-lookup card" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Audit des coins d’un membre</h2>
       <div className="admin-lookup__row">
-        <div className="field">
-          <label htmlFor={id}>Email du membre</label>
-          <input
-            id={id}
-            type="email"
-            autoComplete="off"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <TextField
+          id={id}
+          label="Email du membre"
+          type="email"
+          autoComplete="off"
+          required
+          value={email}
+          onValue={setEmail}
+        />
         <button type="submit" className="btn btn--primary">
           Voir l’audit
         </button>

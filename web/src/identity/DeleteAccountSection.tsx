@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
 import { useConfirm } from '../shell/confirm';
 import { FormError } from '../shell/ui/FormError';
+import { SubmitButton, TextField } from '../shell/ui/TextField';
 import { useToast } from '../shell/toast';
 import { clearStoredUser } from './session';
 import { deleteMyAccount } from './accountDeletionApi';
@@ -78,23 +79,25 @@ export function DeleteAccountSection() {
       </p>
       <p>Ton pseudo et ton email restent réservés {GRACE_DAYS} jours, puis quelqu’un d’autre pourra les utiliser.</p>
       <form className="form account-deletion__form" onSubmit={onSubmit} aria-busy={busy}>
-        <div className="field">
-          <label htmlFor="account-deletion-password">Ton mot de passe, pour confirmer</label>
-          <input
-            id="account-deletion-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            disabled={busy}
-          />
-        </div>
+        <TextField
+          id="account-deletion-password"
+          label="Ton mot de passe, pour confirmer"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          disabled={busy}
+        />
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
-        <button type="submit" className="btn btn--danger" disabled={busy || !password}>
-          {busy ? 'Suppression...' : 'Supprimer mon compte'}
-        </button>
+        <SubmitButton
+          busy={busy}
+          busyLabel="Suppression..."
+          label="Supprimer mon compte"
+          className="btn btn--danger"
+          disabled={!password}
+        />
       </form>
     </section>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
+import { SubmitButton, TextField } from '../shell/ui/TextField';
 import { AuthPage } from './AuthPage';
 import { askPasswordReset } from './authApi';
 
@@ -51,22 +52,18 @@ export default function ForgotPasswordScreen() {
           <p className="auth__lead">
             Indique l’email de ton compte : on t’envoie un lien pour choisir un nouveau mot de passe.
           </p>
-          <div className="field">
-            <label htmlFor="forgot-email">Email</label>
-            <input
-              id="forgot-email"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
+          <TextField
+            id="forgot-email"
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onValue={setEmail}
+          />
           {error ? <FormError message={error.message} detail={error.detail} /> : null}
-          <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-            {busy ? 'Envoi...' : 'Recevoir un lien'}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Envoi..." label="Recevoir un lien" />
         </form>
       )}
       <p className="auth__switch">

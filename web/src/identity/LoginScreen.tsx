@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, InvalidAnswerError, isAbortError } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
+import { SubmitButton, TextField } from '../shell/ui/TextField';
 import { AuthPage } from './AuthPage';
 import { login } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
@@ -89,39 +90,33 @@ export default function LoginScreen() {
         </p>
       ) : null}
       <form className="form" onSubmit={onSubmit} aria-busy={busy}>
-        <div className="field">
-          <label htmlFor="login-email">Email</label>
-          <input
-            id="login-email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">Mot de passe</label>
-          <input
-            id="login-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
+        <TextField
+          id="login-email"
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          id="login-password"
+          label="Mot de passe"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <p className="auth__forgot">
           <Link to="/mot-de-passe-oublie" state={{ email: email.trim() }}>
             Mot de passe oublié ?
           </Link>
         </p>
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
-        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-          {busy ? 'Connexion...' : 'Se connecter'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Connexion..." label="Se connecter" />
       </form>
       <p className="auth__switch">
         Pas encore de compte ? <Link to={withReturn('/register', returnPathOf(location.search))}>Créer un compte</Link>

@@ -4,6 +4,7 @@ import { ApiError, isAbortError } from '../api/http';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { FileField } from '../shell/ui/FileField';
 import { FormError } from '../shell/ui/FormError';
+import { FieldNoteText, TextField, type FieldNote } from '../shell/ui/TextField';
 import { AuthPage } from './AuthPage';
 import { login, register } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
@@ -19,7 +20,7 @@ const WRONG_VIDEO = 'Choisis un fichier vidéo.';
 const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
 
 /** what each field says when it is left empty (SPEC: every field is required) */
-const MISSING: Record<TextField | 'profilePic' | 'video', string> = {
+const MISSING: Record<TextKey | 'profilePic' | 'video', string> = {
   email: 'Indique ton email.',
   pseudo: 'Choisis un pseudo.',
   password: 'Choisis un mot de passe.',
@@ -40,9 +41,9 @@ const FIELD_IDS: Record<keyof typeof MISSING, string> = {
   videoTitle: 'register-video-title',
 };
 
-type TextField = 'email' | 'pseudo' | 'password' | 'confirm' | 'bio' | 'videoTitle';
+type TextKey = 'email' | 'pseudo' | 'password' | 'confirm' | 'bio' | 'videoTitle';
 
-const EMPTY: Record<TextField, string> = { email: '', pseudo: '', password: '', confirm: '', bio: '', videoTitle: '' };
+const EMPTY: Record<TextKey, string> = { email: '', pseudo: '', password: '', confirm: '', bio: '', videoTitle: '' };
 
 /** the product rule "Register (/register)": every field required, passwords must match, then /login. */
 export default function RegisterScreen() {
@@ -69,8 +70,15 @@ export default function RegisterScreen() {
   );
   const tooShort = values.password !== '' && values.password.length < PASSWORD_MIN;
   const missingMessage = (key: keyof typeof MISSING) => (tried && missing.includes(key) ? MISSING[key] : null);
+  /** the text field's "missing" note; `described`: the input names it */
+  const missingNote = (key: TextKey, described = true): FieldNote | null => {
+    const text = missingMessage(key);
+    return text === null ? null : { id: described ? `${FIELD_IDS[key]}-missing` : undefined, text, error: true };
+  };
+  const bioNote = missingNote('bio');
+  const passwordWrong = missingMessage('password') !== null || (tried && tooShort);
 
-  const setField = (key: TextField) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+  const setField = (key: TextKey) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setValues((current) => ({ ...current, [key]: event.target.value }));
 
   const pickFile =
@@ -147,81 +155,58 @@ export default function RegisterScreen() {
   return (
     <AuthPage title="Créer un compte" titleId="register-title">
       <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
-        <div className="field">
-          <label htmlFor="register-email">Email</label>
-          <input
-            id="register-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={values.email}
-            onChange={setField('email')}
-            aria-invalid={missingMessage('email') ? true : undefined}
-            aria-describedby={missingMessage('email') ? 'register-email-missing' : undefined}
-          />
-          {missingMessage('email') ? (
-            <p id="register-email-missing" className="field__error">
-              {missingMessage('email')}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="register-pseudo">Pseudo</label>
-          <input
-            id="register-pseudo"
-            type="text"
-            autoComplete="username"
-            required
-            value={values.pseudo}
-            onChange={setField('pseudo')}
-            aria-invalid={missingMessage('pseudo') ? true : undefined}
-            aria-describedby={missingMessage('pseudo') ? 'register-pseudo-missing' : undefined}
-          />
-          {missingMessage('pseudo') ? (
-            <p id="register-pseudo-missing" className="field__error">
-              {missingMessage('pseudo')}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="register-password">Mot de passe</label>
-          <input
-            id="register-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={values.password}
-            onChange={setField('password')}
-            aria-invalid={missingMessage('password') || (tried && tooShort) ? true : undefined}
-            aria-describedby="register-password-rule"
-          />
-          <p
-            id="register-password-rule"
-            className={missingMessage('password') || (tried && tooShort) ? 'field__error' : 'field__hint'}
-          >
-            {missingMessage('password') ?? PASSWORD_RULE}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="register-confirm">Confirmer le mot de passe</label>
-          <input
-            id="register-confirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={values.confirm}
-            onChange={setField('confirm')}
-            aria-invalid={mismatch || missingMessage('confirm') ? true : undefined}
-            aria-describedby={mismatch ? 'register-confirm-error' : undefined}
-          />
-          {mismatch ? (
-            <p id="register-confirm-error" className="field__error" role="alert">
-              {PASSWORD_MISMATCH}
-            </p>
-          ) : missingMessage('confirm') ? (
-            <p className="field__error">{missingMessage('confirm')}</p>
-          ) : null}
-        </div>
+        <TextField
+          id="register-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          value={values.email}
+          onChange={setField('email')}
+          invalid={missingNote('email') !== null}
+          note={missingNote('email')}
+        />
+        <TextField
+          id="register-pseudo"
+          label="Pseudo"
+          type="text"
+          autoComplete="username"
+          required
+          value={values.pseudo}
+          onChange={setField('pseudo')}
+          invalid={missingNote('pseudo') !== null}
+          note={missingNote('pseudo')}
+        />
+        <TextField
+          id="register-password"
+          label="Mot de passe"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={values.password}
+          onChange={setField('password')}
+          invalid={passwordWrong}
+          note={{
+            id: 'register-password-rule',
+            text: missingMessage('password') ?? PASSWORD_RULE,
+            error: passwordWrong,
+          }}
+        />
+        <TextField
+          id="register-confirm"
+          label="Confirmer le mot de passe"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={values.confirm}
+          onChange={setField('confirm')}
+          invalid={mismatch || missingMessage('confirm') !== null}
+          note={
+            mismatch
+              ? { id: 'register-confirm-error', text: PASSWORD_MISMATCH, error: true, alert: true }
+              : missingNote('confirm', false)
+          }
+        />
         <div className="field">
           <label htmlFor="register-bio">Bio</label>
           <textarea
@@ -230,14 +215,10 @@ export default function RegisterScreen() {
             required
             value={values.bio}
             onChange={setField('bio')}
-            aria-invalid={missingMessage('bio') ? true : undefined}
-            aria-describedby={missingMessage('bio') ? 'register-bio-missing' : undefined}
+            aria-invalid={bioNote ? true : undefined}
+            aria-describedby={bioNote?.id}
           />
-          {missingMessage('bio') ? (
-            <p id="register-bio-missing" className="field__error">
-              {missingMessage('bio')}
-            </p>
-          ) : null}
+          {bioNote ? <FieldNoteText note={bioNote} /> : null}
         </div>
         <FileField
           id="register-picture"
@@ -257,23 +238,16 @@ export default function RegisterScreen() {
           onChange={pickFile('video', 'video/', setVideo)}
           error={fileError?.field === 'video' ? fileError.message : missingMessage('video')}
         />
-        <div className="field">
-          <label htmlFor="register-video-title">Titre de la vidéo</label>
-          <input
-            id="register-video-title"
-            type="text"
-            required
-            value={values.videoTitle}
-            onChange={setField('videoTitle')}
-            aria-invalid={missingMessage('videoTitle') ? true : undefined}
-            aria-describedby={missingMessage('videoTitle') ? 'register-video-title-missing' : undefined}
-          />
-          {missingMessage('videoTitle') ? (
-            <p id="register-video-title-missing" className="field__error">
-              {missingMessage('videoTitle')}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="register-video-title"
+          label="Titre de la vidéo"
+          type="text"
+          required
+          value={values.videoTitle}
+          onChange={setField('videoTitle')}
+          invalid={missingNote('videoTitle') !== null}
+          note={missingNote('videoTitle')}
+        />
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de l'inscription" /> : null}
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
         {tried && missing.length > 0 ? (

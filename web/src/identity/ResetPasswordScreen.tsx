@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
 import { FormError } from '../shell/ui/FormError';
+import { SubmitButton, TextField } from '../shell/ui/TextField';
 import { useToast } from '../shell/toast';
 import { AuthPage } from './AuthPage';
 import { confirmPasswordReset } from './authApi';
@@ -65,36 +66,27 @@ export default function ResetPasswordScreen() {
         <FormError message={NO_TOKEN} />
       ) : (
         <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
-          <div className="field">
-            <label htmlFor="reset-password">Nouveau mot de passe</label>
-            <input
-              id="reset-password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-invalid={tried && tooShort ? true : undefined}
-              aria-describedby="reset-password-rule"
-            />
-            <p id="reset-password-rule" className={tried && tooShort ? 'field__error' : 'field__hint'}>
-              {PASSWORD_RULE}
-            </p>
-          </div>
-          <div className="field">
-            <label htmlFor="reset-confirm">Confirme le mot de passe</label>
-            <input
-              id="reset-confirm"
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-              aria-invalid={mismatch ? true : undefined}
-            />
-          </div>
+          <TextField
+            id="reset-password"
+            label="Nouveau mot de passe"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onValue={setPassword}
+            invalid={tried && tooShort}
+            note={{ id: 'reset-password-rule', text: PASSWORD_RULE, error: tried && tooShort }}
+          />
+          <TextField
+            id="reset-confirm"
+            label="Confirme le mot de passe"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onValue={setConfirm}
+            invalid={mismatch}
+          />
           {error ? <FormError message={error.message} detail={error.detail} /> : null}
-          <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-            {busy ? 'Enregistrement...' : 'Changer mon mot de passe'}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Enregistrement..." label="Changer mon mot de passe" />
         </form>
       )}
       <p className="auth__switch">
