@@ -1,7 +1,7 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { GiftInput } from './api';
-import { EMPTY_GIFT_FIELDS, readGiftFields, type GiftFields } from './giftCatalog';
-import { GiftFieldsEditor } from './GiftFieldsEditor';
+import { EMPTY_GIFT_FIELDS } from './giftCatalog';
+import { GiftFieldsEditor, useGiftForm } from './GiftFieldsEditor';
 
 interface AddGiftFormProps {
   local: boolean;
@@ -14,39 +14,19 @@ interface AddGiftFormProps {
 /** The add form of /admin/gifts (the product validation rules, "Admin gift add"). */
 export function AddGiftForm({ local, busy, onAdd, onNameMissing }: AddGiftFormProps) {
   const id = useId();
-  const [fields, setFields] = useState<GiftFields>(EMPTY_GIFT_FIELDS);
-  const [nameError, setNameError] = useState(false);
-  const nameRef = useRef<HTMLInputElement>(null);
   // a new editor (file picker included) after each addition
   const [generation, setGeneration] = useState(0);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = readGiftFields(fields);
-    if (!input) {
-      setNameError(true);
-      onNameMissing();
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(false);
+  const { setFields, submit, editor } = useGiftForm(EMPTY_GIFT_FIELDS, onNameMissing, async (input) => {
     if (await onAdd(input)) {
       setFields(EMPTY_GIFT_FIELDS);
       setGeneration((n) => n + 1);
     }
-  };
+  });
 
   return (
     <form className="gift-add card" aria-labelledby={`${id}-title`} onSubmit={(event) => void submit(event)} noValidate>
       <h2 id={`${id}-title`}>Ajouter un cadeau</h2>
-      <GiftFieldsEditor
-        key={generation}
-        idPrefix={`${id}-add`}
-        fields={fields}
-        onChange={setFields}
-        nameError={nameError && fields.name.trim() === ''}
-        nameRef={nameRef}
-      />
+      <GiftFieldsEditor key={generation} idPrefix={`${id}-add`} {...editor} />
       <div className="form__actions">
         <button type="submit" className="btn btn--primary" disabled={busy}>
           {local ? 'Ajouter (local)' : 'Ajouter'}

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AdminCardNav } from './AdminCardNav';
 import { AdminPage } from './AdminPage';
 import { formatNumber } from './format';
 import { useStats } from './hooks';
@@ -70,21 +70,7 @@ export default function AdminDashboardScreen() {
   return (
     <AdminPage title={TITLE} intro={INTRO}>
       <Overview />
-      <nav aria-label="Rubriques de l'administration">
-        <ul className="admin-cards">
-          {CARDS.map((card) => (
-            <li key={card.to}>
-              <Link to={card.to} className="admin-card card">
-                <span className="admin-card__icon">
-                  <card.Icon />
-                </span>
-                <span className="admin-card__title">{card.title}</span>
-                <span className="admin-card__text">{card.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <AdminCardNav label="Rubriques de l'administration" cards={CARDS} />
     </AdminPage>
   );
 }

@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from './format';
 import { useAdminAudit } from './hooks';
 import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
+import { ReloadButton } from './AdminToolbar';
 
 const TITLE = "Journal d'audit";
 const PAGE_SIZE = 25;
@@ -97,16 +98,7 @@ export default function AuditScreen() {
           ? `${formatNumber(data.total)} action${data.total > 1 ? 's' : ''} d’administrateurs, les plus récentes d’abord.`
           : 'Les actions des administrateurs, les plus récentes d’abord.'
       }
-      actions={
-        <button
-          type="button"
-          className="btn btn--secondary btn--small"
-          onClick={() => void audit.refetch()}
-          disabled={audit.isFetching}
-        >
-          Recharger
-        </button>
-      }
+      actions={<ReloadButton query={audit} />}
     >
       {content}
     </AdminPage>

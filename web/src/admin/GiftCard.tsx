@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { AdminGift, GiftInput } from './api';
-import { fieldsOf, giftImageSrc, readGiftFields, type GiftFields } from './giftCatalog';
-import { GiftFieldsEditor } from './GiftFieldsEditor';
+import { fieldsOf, giftImageSrc } from './giftCatalog';
+import { GiftFieldsEditor, useGiftForm } from './GiftFieldsEditor';
 import { formatCoins } from './format';
 import { GiftBoxIcon } from '../shell/ui/icons';
 
@@ -94,26 +94,11 @@ interface GiftEditFormProps {
 }
 
 function GiftEditForm({ gift, idPrefix, busy, onCancel, onSave, onNameMissing }: GiftEditFormProps) {
-  const [fields, setFields] = useState<GiftFields>(() => fieldsOf(gift));
-  const [nameError, setNameError] = useState(false);
-  const nameRef = useRef<HTMLInputElement>(null);
+  const { nameRef, submit, editor } = useGiftForm(() => fieldsOf(gift), onNameMissing, onSave);
 
   useEffect(() => {
     nameRef.current?.focus();
-  }, []);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = readGiftFields(fields);
-    if (!input) {
-      setNameError(true);
-      onNameMissing();
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(false);
-    await onSave(input);
-  };
+  }, [nameRef]);
 
   return (
     <form
@@ -124,13 +109,7 @@ function GiftEditForm({ gift, idPrefix, busy, onCancel, onSave, onNameMissing }:
       <h3 id={`${idPrefix}-name`} className="gift-card__name">
         Modifier « {gift.name} » <span className="gift-card__meta">n° {gift.id}</span>
       </h3>
-      <GiftFieldsEditor
-        idPrefix={`${idPrefix}-edit`}
-        fields={fields}
-        onChange={setFields}
-        nameError={nameError && fields.name.trim() === ''}
-        nameRef={nameRef}
-      />
+      <GiftFieldsEditor idPrefix={`${idPrefix}-edit`} {...editor} />
       <div className="form__actions">
         <button type="submit" className="btn btn--primary btn--small" disabled={busy}>
           Enregistrer

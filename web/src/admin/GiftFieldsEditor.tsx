@@ -1,10 +1,10 @@
-import { useState, type ChangeEvent, type Ref } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent, type Ref } from 'react';
 import { errorMessage } from '../api/http';
 import { useToast } from '../shell/toast';
 import { FileField } from '../shell/ui/FileField';
 import { ProgressBar } from '../shell/ui/ProgressBar';
-import { uploadGiftImage } from './api';
-import type { GiftFields } from './giftCatalog';
+import { uploadGiftImage, type GiftInput } from './api';
+import { readGiftFields, type GiftFields } from './giftCatalog';
 
 const NAME_REQUIRED = 'Nom requis';
 const IMAGE_FAILED = "Échec de l'envoi de l'image.";
@@ -18,6 +18,34 @@ interface GiftFieldsEditorProps {
   /** Show 'Nom requis' under the name. */
   nameError: boolean;
   nameRef?: Ref<HTMLInputElement>;
+}
+
+/**
+ * The state of a form around `GiftFieldsEditor` (add, edit): its fields, and a submit that hands the
+ * gift read from them to `onValid`, or says the name is missing and puts the focus on it.
+ */
+export function useGiftForm(
+  initial: GiftFields | (() => GiftFields),
+  onNameMissing: () => void,
+  onValid: (input: GiftInput) => Promise<unknown>,
+) {
+  const [fields, setFields] = useState<GiftFields>(initial);
+  const [nameError, setNameError] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = readGiftFields(fields);
+    if (!input) {
+      setNameError(true);
+      onNameMissing();
+      nameRef.current?.focus();
+      return;
+    }
+    setNameError(false);
+    await onValid(input);
+  };
+  const editor = { fields, onChange: setFields, nameError: nameError && fields.name.trim() === '', nameRef };
+  return { setFields, nameRef, submit, editor };
 }
 
 /** Name, emoji, price (coins) and image (URL, or a file uploaded to POST /api/admin/gifts/image). */

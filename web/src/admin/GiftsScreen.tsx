@@ -23,6 +23,7 @@ import { useAdminGifts } from './hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { adminRoutes } from '@evo/contracts';
 import { updateRoute } from '../api/queries';
+import { AdminSearch, ReloadButton } from './AdminToolbar';
 
 const TITLE = 'Gestion des cadeaux';
 const LOCAL_MODE = 'Mode local (sans BDD)';
@@ -178,14 +179,7 @@ export default function GiftsScreen() {
       intro="Le catalogue des cadeaux que les membres peuvent offrir (prix en coins)."
       actions={
         <>
-          <button
-            type="button"
-            className="btn btn--secondary btn--small"
-            onClick={() => void server.refetch()}
-            disabled={server.isFetching}
-          >
-            Recharger
-          </button>
+          <ReloadButton query={server} />
           <Link to="/packs" className="btn btn--ghost btn--small">
             Packs de coins
           </Link>
@@ -224,24 +218,16 @@ export default function GiftsScreen() {
 
       <AddGiftForm local={local} busy={busy} onAdd={add} onNameMissing={nameMissing} />
 
-      <div className="admin-toolbar">
-        <div className="field admin-toolbar__search">
-          <label htmlFor={searchId}>Rechercher un cadeau</label>
-          <input
-            id={searchId}
-            type="search"
-            placeholder="Nom, prix ou chemin d’image"
-            autoComplete="off"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
-        <p className="admin-toolbar__count" aria-live="polite">
-          Total : {gifts.length} · Affichés : {shown.length}
-        </p>
-      </div>
+      <AdminSearch
+        id={searchId}
+        label="Rechercher un cadeau"
+        placeholder="Nom, prix ou chemin d’image"
+        value={search}
+        onValue={setSearch}
+        count={`Total : ${gifts.length} · Affichés : ${shown.length}`}
+      />
 
-      <ul className="gift-grid" aria-label="Cadeaux du catalogue" aria-busy={server.isFetching}>
+      <ul className="grid-list gift-grid" aria-label="Cadeaux du catalogue" aria-busy={server.isFetching}>
         {grid}
         {shown.map((gift) => (
           <li key={gift.id}>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { adminRoutes, type StoppedProjectionView } from '@evo/contracts';
 import { errorMessage } from '../api/http';
@@ -8,6 +8,7 @@ import { useToast } from '../shell/toast';
 import { resumeProjection } from './api';
 import { formatDateTime } from './format';
 import { CheckCircleIcon, DatabaseIcon, WarningIcon } from '../shell/ui/icons';
+import { ToolCard } from './ToolCard';
 
 const TITLE = 'État des projections';
 /** the state is looked at again this often while the screen is open */
@@ -20,21 +21,16 @@ const POLL_MS = 10_000;
  * the projections service of a distributed deployment owns them: `npm run replay -- --resume`).
  */
 export function ProjectionsHealthCard() {
-  const id = useId();
   const health = useQuery({ ...routeQuery(adminRoutes.projectionsStatus, {}), refetchInterval: POLL_MS });
   const { data, error, isFetching: loading } = health;
   const reload = () => void health.refetch();
 
   return (
-    <article className="tool-card card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="tool-card__title">
-        <DatabaseIcon className="tool-card__icon" />
-        {TITLE}
-      </h2>
-      <p className="tool-card__text">
-        Les projections tiennent à jour les modèles de lecture depuis le journal. Une projection qui échoue plusieurs
-        fois sur le même événement est arrêtée là ; les autres continuent. Corrige la cause, puis reprends-la.
-      </p>
+    <ToolCard
+      Icon={DatabaseIcon}
+      title={TITLE}
+      text="Les projections tiennent à jour les modèles de lecture depuis le journal. Une projection qui échoue plusieurs fois sur le même événement est arrêtée là ; les autres continuent. Corrige la cause, puis reprends-la."
+    >
       {!data && loading ? <p className="projections-state projections-state--idle">Chargement…</p> : null}
       {!data && error ? (
         <p className="alert alert--danger" role="alert">
@@ -68,7 +64,7 @@ export function ProjectionsHealthCard() {
           ) : null}
         </>
       ) : null}
-    </article>
+    </ToolCard>
   );
 }
 

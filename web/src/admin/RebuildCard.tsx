@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { errorMessage } from '../api/http';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
@@ -7,6 +6,7 @@ import { isRebuildElsewhere, type RebuildState } from './api';
 import { formatDecimal, formatDuration, formatNumber } from './format';
 import { useRebuild } from './hooks';
 import { CheckCircleIcon, RefreshIcon, XCircleIcon } from '../shell/ui/icons';
+import { ToolCard } from './ToolCard';
 
 const TITLE = 'Reconstruire les projections';
 const CONFIRM =
@@ -24,7 +24,6 @@ const IDLE = 'Aucune reconstruction depuis le démarrage du serveur.';
  * the server does not own the read models (GET answers 409), the card says so and cannot start.
  */
 export function RebuildCard() {
-  const id = useId();
   const toast = useToast();
   const confirm = useConfirm();
   const { state, readError, starting, start } = useRebuild();
@@ -41,15 +40,11 @@ export function RebuildCard() {
   };
 
   return (
-    <article className="tool-card card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="tool-card__title">
-        <RefreshIcon className="tool-card__icon" />
-        {TITLE}
-      </h2>
-      <p className="tool-card__text">
-        Relit tout le journal des événements pour reconstruire les modèles de lecture (fils, profils, soldes,
-        statistiques) à côté des actuels, puis bascule dessus. Le site reste en service.
-      </p>
+    <ToolCard
+      Icon={RefreshIcon}
+      title={TITLE}
+      text="Relit tout le journal des événements pour reconstruire les modèles de lecture (fils, profils, soldes, statistiques) à côté des actuels, puis bascule dessus. Le site reste en service."
+    >
       <button
         type="button"
         className="btn btn--primary"
@@ -70,7 +65,7 @@ export function RebuildCard() {
         </p>
       ) : null}
       {state ? <RebuildStatus state={state} /> : null}
-    </article>
+    </ToolCard>
   );
 }
 

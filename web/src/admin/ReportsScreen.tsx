@@ -2,6 +2,7 @@ import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { useConsoleError, useReports } from './hooks';
 import { ReportCard } from './ReportCard';
 import { QueryState } from '../shell/ui/QueryState';
+import { ReloadButton } from './AdminToolbar';
 
 const TITLE = 'Signalements à traiter';
 const EMPTY = "Aucun signalement pour l'instant";
@@ -36,16 +37,7 @@ export default function ReportsScreen() {
           ? `${reports.data.length} signalement${reports.data.length > 1 ? 's' : ''}, dont ${pending} non traité${pending > 1 ? 's' : ''}.`
           : undefined
       }
-      actions={
-        <button
-          type="button"
-          className="btn btn--secondary btn--small"
-          onClick={() => void reports.refetch()}
-          disabled={reports.isFetching}
-        >
-          Recharger
-        </button>
-      }
+      actions={<ReloadButton query={reports} />}
     >
       {content}
     </AdminPage>

@@ -3,6 +3,7 @@ import { AdminPage, ADMIN_CRUMB } from './AdminPage';
 import { RebuildCard } from './RebuildCard';
 import { ProjectionsHealthCard } from './ProjectionsHealthCard';
 import { BroomIcon, BugIcon, DatabaseIcon } from '../shell/ui/icons';
+import { ToolCard } from './ToolCard';
 
 const TITLE = 'Outils';
 const NOT_ACTIVE = 'Fonction non encore active';
@@ -26,30 +27,26 @@ export default function ToolsScreen() {
   const toast = useToast();
   return (
     <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]}>
-      <ul className="tool-grid">
+      <ul className="grid-list tool-grid">
         <li>
-          <article className="tool-card card" aria-labelledby="tool-cache">
-            <h2 id="tool-cache" className="tool-card__title">
-              <BroomIcon className="tool-card__icon" />
-              Vider le cache
-            </h2>
-            <p className="tool-card__text">Effacer les données mises en cache par le serveur.</p>
+          <ToolCard Icon={BroomIcon} title="Vider le cache" text="Effacer les données mises en cache par le serveur.">
             <button type="button" className="btn btn--secondary" onClick={() => toast.info(NOT_ACTIVE)}>
               Vider le cache
             </button>
-          </article>
+          </ToolCard>
         </li>
         {LATER.map((tool, index) => (
           <li key={tool.title}>
-            <article className="tool-card tool-card--soon card" aria-labelledby={`tool-later-${index}`}>
-              <h2 id={`tool-later-${index}`} className="tool-card__title">
-                <tool.Icon className="tool-card__icon" />
-                {tool.title}
-              </h2>
-              <span id={`tool-later-${index}-soon`} className="soon-badge">
-                {SOON}
-              </span>
-              <p className="tool-card__text">{tool.text}</p>
+            <ToolCard
+              Icon={tool.Icon}
+              title={tool.title}
+              text={tool.text}
+              badge={
+                <span id={`tool-later-${index}-soon`} className="soon-badge">
+                  {SOON}
+                </span>
+              }
+            >
               <button
                 type="button"
                 className="btn btn--secondary"
@@ -58,7 +55,7 @@ export default function ToolsScreen() {
               >
                 {tool.title}
               </button>
-            </article>
+            </ToolCard>
           </li>
         ))}
         <li className="tool-grid__wide">

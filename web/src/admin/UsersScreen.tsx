@@ -14,6 +14,7 @@ import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
 
 import { AdminMemberExports } from '../data-export/AdminMemberExports';
+import { AdminSearch } from './AdminToolbar';
 
 const TITLE = 'Utilisateurs';
 const PAGE_SIZE = 20;
@@ -274,25 +275,15 @@ export default function UsersScreen() {
       crumbs={[ADMIN_CRUMB]}
       intro="Rechercher un membre, voir son activité, débloquer sa connexion, lui créer un lien pour changer de mot de passe, gérer les droits d’administrateur, préparer l’archive de ses données."
     >
-      <div className="admin-toolbar">
-        <div className="field admin-toolbar__search">
-          <label htmlFor={searchId}>Rechercher un membre</label>
-          <input
-            id={searchId}
-            type="search"
-            placeholder="Pseudo ou email"
-            autoComplete="off"
-            maxLength={SEARCH_MAX}
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-          />
-        </div>
-        {data ? (
-          <p className="admin-toolbar__count" aria-live="polite">
-            {formatNumber(data.total)} membre{data.total > 1 ? 's' : ''}
-          </p>
-        ) : null}
-      </div>
+      <AdminSearch
+        id={searchId}
+        label="Rechercher un membre"
+        placeholder="Pseudo ou email"
+        maxLength={SEARCH_MAX}
+        value={draft}
+        onValue={setDraft}
+        count={data ? `${formatNumber(data.total)} membre${data.total > 1 ? 's' : ''}` : null}
+      />
       {resetLink ? (
         <section className="admin-reset-link" aria-labelledby="admin-reset-link-title">
           <h2 id="admin-reset-link-title">Lien de réinitialisation pour {resetLink.who}</h2>

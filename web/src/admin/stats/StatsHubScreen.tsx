@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AdminCardNav } from '../AdminCardNav';
 import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
 import { ChatIcon, CoinIcon, FilmIcon, FriendsIcon, GiftBoxIcon, TrendingIcon, TrophyIcon } from '../../shell/ui/icons';
 
@@ -43,21 +43,7 @@ const PAGES = [
 export default function StatsHubScreen() {
   return (
     <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]} intro="Chaque page peut afficher les chiffres à une date passée.">
-      <nav aria-label="Pages de statistiques">
-        <ul className="admin-cards">
-          {PAGES.map((page) => (
-            <li key={page.to}>
-              <Link to={page.to} className="admin-card card">
-                <span className="admin-card__icon">
-                  <page.Icon />
-                </span>
-                <span className="admin-card__title">{page.title}</span>
-                <span className="admin-card__text">{page.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <AdminCardNav label="Pages de statistiques" cards={PAGES} />
     </AdminPage>
   );
 }
