@@ -3,7 +3,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { giftRoutes } from '@evo/contracts';
 import { useRouteQuery } from '../api/queries';
 import { CoinGiftList } from './CoinGiftList';
-import { LoginNeeded } from './LoginNeeded';
+import { CoinsPage } from './CoinsPage';
 import './coins.css';
 
 const TITLE = 'Coins reçus';
@@ -17,13 +17,11 @@ export default function CoinsReceivedScreen() {
   // "Récupérer" only when a gift is left to claim (issue 30): not for gifts already 'Déjà récupéré'
   const toClaim = (received.data ?? []).some((gift) => !gift.claimed);
   return (
-    <section className="page coins" aria-labelledby="coins-received-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="coins-received-title">{TITLE}</h1>
-        <p>{INTRO}</p>
-      </header>
-      {user ? (
+    <CoinsPage
+      titleId="coins-received-title"
+      title={TITLE}
+      intro={INTRO}
+      member={() => (
         <>
           <CoinGiftList />
           <p className="coins__links">
@@ -31,9 +29,7 @@ export default function CoinsReceivedScreen() {
             <Link to="/coins/retrait">Retrait</Link>
           </p>
         </>
-      ) : (
-        <LoginNeeded />
       )}
-    </section>
+    />
   );
 }

@@ -4,6 +4,7 @@ import { BalanceCard } from './BalanceCard';
 import { PackShop } from './PackShop';
 import { StaticPackList } from './StaticPackList';
 import { useWallet } from './live';
+import { CoinsPage } from './CoinsPage';
 import './coins.css';
 
 const TITLE = 'Boutique de coins';
@@ -17,19 +18,14 @@ export function Shop({ withStaticList }: { withStaticList: boolean }) {
   const { user } = useCurrentUser();
   const wallet = useWallet();
   return (
-    <section className="page coins" aria-labelledby="shop-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="shop-title">{TITLE}</h1>
-        <p>{INTRO}</p>
-      </header>
+    <CoinsPage titleId="shop-title" title={TITLE} intro={INTRO}>
       {user ? <BalanceCard handle={wallet} /> : null}
       <PackShop />
       {withStaticList ? <StaticPackList /> : null}
       <p className="coins__links">
         <Link to="/coffre">Retour au coffre</Link>
       </p>
-    </section>
+    </CoinsPage>
   );
 }
 

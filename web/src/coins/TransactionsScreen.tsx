@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
-import { useCurrentUser } from '../identity/sessionContext';
 import { BalanceCard } from './BalanceCard';
-import { LoginNeeded } from './LoginNeeded';
 import { TransactionList } from './TransactionList';
 import { useWallet } from './live';
+import { CoinsPage } from './CoinsPage';
 import './coins.css';
 
 const TITLE = 'Historique des transactions';
@@ -12,14 +11,11 @@ const UNCLAIMED_HINT = 'Les cadeaux reçus ne sont pas dans ton solde tant que t
 
 /** /coins/transactions: the product screens, "Transaction history", live, under the balances it adds up to. */
 export default function TransactionsScreen() {
-  const { user } = useCurrentUser();
   return (
-    <section className="page coins" aria-labelledby="transactions-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="transactions-title">{TITLE}</h1>
-      </header>
-      {user ? (
+    <CoinsPage
+      titleId="transactions-title"
+      title={TITLE}
+      member={() => (
         <>
           <Summary />
           <TransactionList />
@@ -27,10 +23,8 @@ export default function TransactionsScreen() {
             <Link to="/coffre">Retour au coffre</Link>
           </p>
         </>
-      ) : (
-        <LoginNeeded />
       )}
-    </section>
+    />
   );
 }
 

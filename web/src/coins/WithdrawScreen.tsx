@@ -1,17 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { serverMessageOf } from '../api/http';
-import { useCurrentUser } from '../identity/sessionContext';
 import { convertGifts, withdrawCoins } from './api';
 import { useIdempotentAction } from '../api/idempotency';
 import { useWallet, type WalletHandle } from './live';
 import { BalanceCard } from './BalanceCard';
 import { FlashMessage } from './FlashMessage';
-import { LoginNeeded } from './LoginNeeded';
 import { useFlash } from './useFlash';
 import { useConfirm } from '../shell/confirm';
 import { formatCoins, formatEuros } from './format';
 import { payoutSummary, withdrawalValueCents } from './withdrawal';
+import { CoinsPage } from './CoinsPage';
 import './coins.css';
 
 /** the product screens, "Withdraw / exchange", the product states and transitions "Withdrawal", the product validation rules "Withdraw", the product error catalogue "Coins". */
@@ -26,16 +25,13 @@ const withdrawn = (n: number) => `✅ Retrait de ${n} coins effectué.`;
 
 /** /vault/withdraw and /coins/retrait. */
 export default function WithdrawScreen() {
-  const { user } = useCurrentUser();
   const wallet = useWallet();
   return (
-    <section className="page coins" aria-labelledby="withdraw-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="withdraw-title">{TITLE}</h1>
-        <p>{INTRO}</p>
-      </header>
-      {user ? (
+    <CoinsPage
+      titleId="withdraw-title"
+      title={TITLE}
+      intro={INTRO}
+      member={(user) => (
         <>
           <BalanceCard handle={wallet} showWithdrawable showUnclaimed />
           <ConvertGifts email={user.email} wallet={wallet} />
@@ -45,10 +41,8 @@ export default function WithdrawScreen() {
             <Link to="/coffre">Retour au coffre</Link>
           </p>
         </>
-      ) : (
-        <LoginNeeded />
       )}
-    </section>
+    />
   );
 }
 
