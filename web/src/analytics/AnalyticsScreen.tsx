@@ -141,7 +141,7 @@ function PeriodPicker({ period }: { period: AnalyticsPeriod }) {
 
 function Summary({ cards, period }: { cards: Card[]; period: AnalyticsPeriod }) {
   return (
-    <ul className="analytics__cards" aria-label="Totaux de la période">
+    <ul className="grid-list analytics__cards" aria-label="Totaux de la période">
       {cards.map((c) => {
         const delta = c.current - c.previous;
         const good = c.lowerIsBetter ? delta < 0 : delta > 0;

@@ -12,7 +12,7 @@ export function CoinGiftList() {
   return (
     <QueryState query={gifts} failed={LOAD_FAILED} empty={EMPTY}>
       {(list) => (
-        <ul className="coins-received" aria-label="Coins reçus" aria-busy={gifts.isFetching}>
+        <ul className="stack-list coins-received" aria-label="Coins reçus" aria-busy={gifts.isFetching}>
           {list.map((gift, index) => (
             <li key={`${gift.created_at}-${index}`} className="coins-received__row card">
               <span className="coins-received__emoji catalogue-emoji" aria-hidden="true">

@@ -8,11 +8,13 @@ export function FlashMessage({ flash, id }: { flash: Flash | null; id?: string }
   return (
     <div id={id} className="flash">
       <div role="status" aria-live="polite">
-        {flash?.kind === 'success' ? <p className="flash__msg flash__msg--success">{flash.message}</p> : null}
+        {flash?.kind === 'success' ? (
+          <p className="alert alert--success flash__msg flash__msg--success">{flash.message}</p>
+        ) : null}
       </div>
       <div role="alert" aria-live="assertive">
         {flash?.kind === 'error' ? (
-          <div className="flash__msg flash__msg--error">
+          <div className="alert alert--danger flash__msg flash__msg--error">
             <p>{flash.message}</p>
             {flash.detail ? <p className="flash__detail">{flash.detail}</p> : null}
           </div>

@@ -59,7 +59,7 @@ export function AdminMemberExports({ memberId, who, onClose }: { memberId: strin
         isEmpty={(d) => d.exports.length === 0}
       >
         {(d) => (
-          <ul className="data-export-list" aria-label={`Archives de ${who}`}>
+          <ul className="stack-list data-export-list" aria-label={`Archives de ${who}`}>
             {d.exports.map((x) => (
               <ExportRow key={x.id} x={x} adminView />
             ))}

@@ -78,7 +78,7 @@ export default function MyDataScreen() {
             isEmpty={(d) => d.exports.length === 0}
           >
             {(d) => (
-              <ul className="data-export-list" aria-label="Mes archives">
+              <ul className="stack-list data-export-list" aria-label="Mes archives">
                 {d.exports.map((x) => (
                   <ExportRow key={x.id} x={x} />
                 ))}

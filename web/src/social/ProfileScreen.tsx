@@ -258,7 +258,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
         ) : (
           <>
             <h2 id="profile-videos-title">{isOther ? `Vidéos de @${viewed.pseudo}` : MY_VIDEOS}</h2>
-            <ul className="card-grid">
+            <ul className="grid-list card-grid">
               {videos.map((video) => (
                 <li key={video.id}>
                   <VideoCard

@@ -57,7 +57,7 @@ export default function SuggestionsScreen() {
     content = (
       <QueryState query={list} failed={LOAD_FAILED} retry={false} empty={EMPTY}>
         {(users) => (
-          <ul className="card-grid" aria-label="Utilisateurs suggérés">
+          <ul className="grid-list card-grid" aria-label="Utilisateurs suggérés">
             {users.map((suggested) => {
               const header = (
                 <AuthorRow pseudo={suggested.pseudo} profilePicture={suggested.profile_picture}>

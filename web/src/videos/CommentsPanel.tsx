@@ -146,12 +146,12 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
       ) : null}
       {comments.data && threads.length === 0 ? <p className="comments__status">{NO_COMMENTS}</p> : null}
       {threads.length > 0 ? (
-        <ul className="comments__list">
+        <ul className="stack-list comments__list">
           {threads.map(({ comment, replies }) => (
             <li key={comment.id}>
               {renderComment(comment, comment.id, false)}
               {replies.length > 0 ? (
-                <ul className="comments__replies" aria-label={`Réponses à @${comment.user_pseudo}`}>
+                <ul className="stack-list comments__replies" aria-label={`Réponses à @${comment.user_pseudo}`}>
                   {replies.map((reply) => (
                     <li key={reply.id}>{renderComment(reply, comment.id, true)}</li>
                   ))}
