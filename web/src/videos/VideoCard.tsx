@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Link } from 'react-router-dom';
 import { formatCount, formatDuration, plural } from '../social/format';
 import { ActionMenu, type ActionMenuItem } from './ActionMenu';
@@ -83,23 +83,14 @@ export function VideoCard({
         ) : null}
         <div className="video-card__actions">
           <LikeButton actions={actions} />
-          <span className="video-action video-action--inline video-action--static">
-            <EyeIcon />
-            <span aria-hidden="true">{formatCount(actions.views)}</span>
-            <span className="sr-only">{plural(actions.views, 'vue', 'vues')}</span>
-          </span>
-          <button
+          <ViewCount views={actions.views} />
+          <CommentsButton
             ref={toggleRef}
-            type="button"
-            className="video-action video-action--inline"
-            aria-expanded={commentsOpen}
-            aria-controls={commentsOpen ? panelId : undefined}
-            aria-label={`Commentaires (${commentsCount})`}
+            count={commentsCount}
+            open={commentsOpen}
+            controls={commentsOpen ? panelId : undefined}
             onClick={toggleComments}
-          >
-            <CommentIcon filled={commentsOpen} />
-            <span aria-hidden="true">{formatCount(commentsCount)}</span>
-          </button>
+          />
           {renderGiftButton ? renderGiftButton(video) : <GiftButton video={video} />}
           <ActionMenu className="video-card__menu" label="Plus d'actions sur la vidéo" items={menuItems(actions)} />
         </div>
@@ -153,6 +144,52 @@ export function LikeButton({ actions, variant = 'inline' }: { actions: VideoActi
     >
       <HeartIcon filled={actions.liked} />
       <span aria-hidden="true">{formatCount(actions.likes)}</span>
+    </button>
+  );
+}
+
+/** How many times the video was seen (not a control). */
+export function ViewCount({ views, variant = 'inline' }: { views: number; variant?: 'inline' | 'bar' }) {
+  return (
+    <span className={`video-action video-action--${variant} video-action--static`}>
+      <EyeIcon />
+      <span aria-hidden="true">{formatCount(views)}</span>
+      <span className="sr-only">{plural(views, 'vue', 'vues')}</span>
+    </span>
+  );
+}
+
+/** Opens the comments, in place (`controls`: the panel's id while open) or in a dialog (`dialog`), with their count. */
+export function CommentsButton({
+  ref,
+  count,
+  open,
+  controls,
+  dialog = false,
+  variant = 'inline',
+  onClick,
+}: {
+  ref: Ref<HTMLButtonElement>;
+  count: number;
+  open: boolean;
+  controls?: string;
+  dialog?: boolean;
+  variant?: 'inline' | 'bar';
+  onClick: () => void;
+}) {
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className={`video-action video-action--${variant}`}
+      aria-expanded={open}
+      aria-controls={controls}
+      aria-haspopup={dialog ? 'dialog' : undefined}
+      aria-label={`Commentaires (${count})`}
+      onClick={onClick}
+    >
+      <CommentIcon filled={open} />
+      <span aria-hidden="true">{formatCount(count)}</span>
     </button>
   );
 }

@@ -9,11 +9,11 @@ import { profilePath } from '../shell/paths';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { CommentsPanel } from './CommentsPanel';
 import { GiftButton } from './GiftButton';
-import { ArrowLeftIcon, CommentIcon, EyeIcon, FlagIcon, HeartIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
+import { ArrowLeftIcon, FlagIcon, HeartIcon, ShareIcon, StarIcon, TrashIcon } from './icons';
 import { mediaUrl, videoTitle, type Video } from './types';
 import { useComments } from './useComments';
 import { PAGE_TEXTS, useVideoActions } from './useVideoActions';
-import { LikeButton } from './VideoCard';
+import { CommentsButton, LikeButton, ViewCount } from './VideoCard';
 import { ModerationNotice } from './ModerationNotice';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { withReturn } from '../identity/returnPath';
@@ -172,23 +172,15 @@ function VideoPage({ video }: { video: Video }) {
           ) : (
             <LikeButton actions={actions} variant="bar" />
           )}
-          <button
+          <CommentsButton
             ref={commentsButton}
-            type="button"
-            className="video-action video-action--bar"
-            aria-expanded={commentsOpen}
-            aria-controls={commentsOpen ? panelId : undefined}
-            aria-label={`Commentaires (${commentsCount})`}
+            variant="bar"
+            count={commentsCount}
+            open={commentsOpen}
+            controls={commentsOpen ? panelId : undefined}
             onClick={toggleComments}
-          >
-            <CommentIcon filled={commentsOpen} />
-            <span aria-hidden="true">{formatCount(commentsCount)}</span>
-          </button>
-          <span className="video-action video-action--bar video-action--static">
-            <EyeIcon />
-            <span aria-hidden="true">{formatCount(actions.views)}</span>
-            <span className="sr-only">{plural(actions.views, 'vue', 'vues')}</span>
-          </span>
+          />
+          <ViewCount views={actions.views} variant="bar" />
           {visitor ? null : <GiftButton video={video} variant="bar" />}
           <BarButton label="Partager" onClick={() => void actions.share()} icon={<ShareIcon />} />
           {visitor ? null : (

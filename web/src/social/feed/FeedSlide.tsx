@@ -7,8 +7,6 @@ import { CommentsPanel } from '../../videos/CommentsPanel';
 import { GiftButton } from '../../videos/GiftButton';
 import {
   CloseIcon,
-  CommentIcon,
-  EyeIcon,
   FlagIcon,
   PauseIcon,
   PlayIcon,
@@ -20,9 +18,9 @@ import {
 import { mediaUrl, videoTitle } from '../../videos/types';
 import { useComments, type CommentsState } from '../../videos/useComments';
 import { CARD_TEXTS, useVideoActions } from '../../videos/useVideoActions';
-import { LikeButton } from '../../videos/VideoCard';
+import { CommentsButton, LikeButton, ViewCount } from '../../videos/VideoCard';
 import { ProfileLinkButton } from '../AuthorRow';
-import { formatCount, plural, userPath } from '../format';
+import { userPath } from '../format';
 import type { FeedAction, FeedItem } from './feedState';
 
 export const SOUND_ON = 'Activer le son';
@@ -203,28 +201,20 @@ function SlideContent({
       </div>
       <div className="feed-rail" role="group" aria-label="Actions sur la vidéo">
         <LikeButton actions={actions} variant="bar" />
-        <button
+        <CommentsButton
           ref={commentsButton}
-          type="button"
-          className="video-action video-action--bar"
-          aria-expanded={commentsOpen}
-          aria-haspopup="dialog"
-          aria-label={`Commentaires (${comments.count})`}
+          variant="bar"
+          count={comments.count}
+          open={commentsOpen}
+          dialog
           onClick={openComments}
-        >
-          <CommentIcon filled={commentsOpen} />
-          <span aria-hidden="true">{formatCount(comments.count)}</span>
-        </button>
+        />
         <GiftButton video={video} variant="bar" />
         <button type="button" className="video-action video-action--bar" onClick={() => void actions.share()}>
           <ShareIcon />
           <span className="video-action__text">Partager</span>
         </button>
-        <span className="video-action video-action--bar video-action--static">
-          <EyeIcon />
-          <span aria-hidden="true">{formatCount(actions.views)}</span>
-          <span className="sr-only">{plural(actions.views, 'vue', 'vues')}</span>
-        </span>
+        <ViewCount views={actions.views} variant="bar" />
         <ActionMenu
           className="feed-rail__menu"
           label="Plus d'actions sur la vidéo"
