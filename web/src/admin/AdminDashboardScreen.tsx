@@ -1,5 +1,4 @@
-import { AdminCardNav } from './AdminCardNav';
-import { AdminPage } from './AdminPage';
+import { AdminCardNav, AdminPage } from './AdminPage';
 import { formatNumber } from './format';
 import { useStats } from './hooks';
 import { StatGrid } from './StatGrid';

@@ -1,7 +1,8 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ComponentType, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { Loading } from '../shell/Loading';
+import { TextField } from '../shell/ui/Form';
 import './admin.css';
 
 const ADMIN_ONLY = 'Accès réservé aux administrateurs.';
@@ -84,3 +85,86 @@ function AccessDenied({ loggedIn }: { loggedIn: boolean }) {
 
 /** The breadcrumb root of every admin sub-page. */
 export const ADMIN_CRUMB: Crumb = { to: '/admin', label: 'Administration' };
+
+/** The search line above an admin list: its field, and how many rows there are (`count`, when known). */
+export function AdminSearch({
+  id,
+  label,
+  placeholder,
+  value,
+  onValue,
+  maxLength,
+  count,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onValue: (value: string) => void;
+  maxLength?: number;
+  count: ReactNode;
+}) {
+  return (
+    <div className="admin-toolbar">
+      <TextField
+        id={id}
+        label={label}
+        fieldClassName="admin-toolbar__search"
+        type="search"
+        placeholder={placeholder}
+        autoComplete="off"
+        maxLength={maxLength}
+        value={value}
+        onValue={onValue}
+      />
+      {count !== null ? (
+        <p className="admin-toolbar__count" aria-live="polite">
+          {count}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** "Recharger": asks the list's query again, disabled while it is asked. */
+export function ReloadButton({ query }: { query: { refetch: () => unknown; isFetching: boolean } }) {
+  return (
+    <button
+      type="button"
+      className="btn btn--secondary btn--small"
+      onClick={() => void query.refetch()}
+      disabled={query.isFetching}
+    >
+      Recharger
+    </button>
+  );
+}
+
+/** One card of an admin section's menu: where it goes, its icon, title and one line on what it holds. */
+export interface AdminCardLink {
+  to: string;
+  Icon: ComponentType;
+  title: string;
+  text: string;
+}
+
+/** The cards linking to the sections (dashboard, stats hub). */
+export function AdminCardNav({ label, cards }: { label: string; cards: readonly AdminCardLink[] }) {
+  return (
+    <nav aria-label={label}>
+      <ul className="grid-list admin-cards">
+        {cards.map((card) => (
+          <li key={card.to}>
+            <Link to={card.to} className="admin-card card">
+              <span className="admin-card__icon">
+                <card.Icon />
+              </span>
+              <span className="admin-card__title">{card.title}</span>
+              <span className="admin-card__text">{card.text}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,12 +1,11 @@
 import { useSearchParams } from 'react-router-dom';
 import { QueryState } from '../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage, ADMIN_CRUMB, ReloadButton } from './AdminPage';
 import type { AuditItem } from './api';
 import { formatDateTime, formatNumber } from './format';
 import { useAdminAudit } from './hooks';
 import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
-import { ReloadButton } from './AdminToolbar';
 
 const TITLE = "Journal d'audit";
 const PAGE_SIZE = 25;

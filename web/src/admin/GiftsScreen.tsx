@@ -4,7 +4,7 @@ import { errorMessage } from '../api/http';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { AddGiftForm } from './AddGiftForm';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage, ADMIN_CRUMB, AdminSearch, ReloadButton } from './AdminPage';
 import { createGift, deleteGift, updateGift, type AdminGift, type GiftInput } from './api';
 import { GiftCard } from './GiftCard';
 import {
@@ -23,7 +23,6 @@ import { useAdminGifts } from './hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { adminRoutes } from '@evo/contracts';
 import { updateRoute } from '../api/queries';
-import { AdminSearch, ReloadButton } from './AdminToolbar';
 
 const TITLE = 'Gestion des cadeaux';
 const LOCAL_MODE = 'Mode local (sans BDD)';

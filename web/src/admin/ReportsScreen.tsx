@@ -1,8 +1,7 @@
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage, ADMIN_CRUMB, ReloadButton } from './AdminPage';
 import { useConsoleError, useReports } from './hooks';
 import { ReportCard } from './ReportCard';
 import { QueryState } from '../shell/ui/QueryState';
-import { ReloadButton } from './AdminToolbar';
 
 const TITLE = 'Signalements à traiter';
 const EMPTY = "Aucun signalement pour l'instant";

@@ -1,14 +1,13 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage, ADMIN_CRUMB, AdminSearch } from './AdminPage';
 import type { AdminTransaction } from './api';
 import { auditPath, methodLabel, typeLabel } from './coinLabels';
 import { formatDateTime, formatSigned } from './format';
 import { useAdminTransactions, useConsoleError } from './hooks';
 import { QueryState } from '../shell/ui/QueryState';
-import { TextField } from '../shell/ui/TextField';
+import { TextField } from '../shell/ui/Form';
 import { TableScroll } from './TableScroll';
-import { AdminSearch } from './AdminToolbar';
 
 const TITLE = 'Transactions';
 const EMPTY = 'Aucune transaction trouvée.';

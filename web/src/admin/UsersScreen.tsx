@@ -5,7 +5,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { QueryState } from '../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage, ADMIN_CRUMB, AdminSearch } from './AdminPage';
 import { issuePasswordResetLink, setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
 import { formatDate, formatDateTime, formatNumber } from './format';
@@ -14,7 +14,6 @@ import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
 
 import { AdminMemberExports } from '../data-export/AdminMemberExports';
-import { AdminSearch } from './AdminToolbar';
 
 const TITLE = 'Utilisateurs';
 const PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { BalanceCard } from './BalanceCard';
 import { useWallet } from './live';
-import { CoinsPage } from './CoinsPage';
+import { CoinsPage } from './LoginNeeded';
 import './coins.css';
 
 const TITLE = 'Mon solde';

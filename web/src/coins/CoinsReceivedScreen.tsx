@@ -3,7 +3,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { giftRoutes } from '@evo/contracts';
 import { useRouteQuery } from '../api/queries';
 import { CoinGiftList } from './CoinGiftList';
-import { CoinsPage } from './CoinsPage';
+import { CoinsPage } from './LoginNeeded';
 import './coins.css';
 
 const TITLE = 'Coins reçus';

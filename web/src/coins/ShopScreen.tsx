@@ -4,7 +4,7 @@ import { BalanceCard } from './BalanceCard';
 import { PackShop } from './PackShop';
 import { StaticPackList } from './StaticPackList';
 import { useWallet } from './live';
-import { CoinsPage } from './CoinsPage';
+import { CoinsPage } from './LoginNeeded';
 import './coins.css';
 
 const TITLE = 'Boutique de coins';

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { BalanceCard } from './BalanceCard';
 import { TransactionList } from './TransactionList';
 import { useWallet } from './live';
-import { CoinsPage } from './CoinsPage';
+import { CoinsPage } from './LoginNeeded';
 import './coins.css';
 
 const TITLE = 'Historique des transactions';

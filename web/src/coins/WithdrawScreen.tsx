@@ -10,7 +10,7 @@ import { useFlash } from './useFlash';
 import { useConfirm } from '../shell/confirm';
 import { formatCoins, formatEuros } from './format';
 import { payoutSummary, withdrawalValueCents } from './withdrawal';
-import { CoinsPage } from './CoinsPage';
+import { CoinsPage } from './LoginNeeded';
 import './coins.css';
 
 /** the product screens, "Withdraw / exchange", the product states and transitions "Withdrawal", the product validation rules "Withdraw", the product error catalogue "Coins". */

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
-import { FormError } from '../shell/ui/FormError';
-import { SubmitButton, TextField } from '../shell/ui/TextField';
+import { FormError, SubmitButton, TextField } from '../shell/ui/Form';
 import { AuthPage } from './AuthPage';
 import { askPasswordReset } from './authApi';
 

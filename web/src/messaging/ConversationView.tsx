@@ -5,7 +5,7 @@ import { errorMessage } from '../api/http';
 import { userPath } from '../social/format';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
-import { FormError } from '../shell/ui/FormError';
+import { FormError } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { TrashIcon } from '../videos/icons';
 import { QueryState } from '../shell/ui/QueryState';

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
-import { FormError } from '../shell/ui/FormError';
+import { FormError } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { catalogueForPath, userPath } from '../social/format';
 import { GiftIcon } from '../videos/icons';

@@ -5,7 +5,7 @@ import { identityRoutes } from '@evo/contracts';
 import { useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
 import { FileField } from '../shell/ui/FileField';
-import { FormError } from '../shell/ui/FormError';
+import { FormError } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { useToast } from '../shell/toast';
 import { saveProfile } from './profileEditApi';

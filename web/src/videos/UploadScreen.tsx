@@ -4,7 +4,7 @@ import { ApiError, isAbortError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { FileField } from '../shell/ui/FileField';
-import { FormError } from '../shell/ui/FormError';
+import { FormError } from '../shell/ui/Form';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';

@@ -1,5 +1,4 @@
-import { AdminCardNav } from '../AdminCardNav';
-import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
+import { AdminCardNav, AdminPage, ADMIN_CRUMB } from '../AdminPage';
 import { ChatIcon, CoinIcon, FilmIcon, FriendsIcon, GiftBoxIcon, TrendingIcon, TrophyIcon } from '../../shell/ui/icons';
 
 const TITLE = 'Statistiques';
