@@ -1,10 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { serverMessageOf } from '../api/http';
 import { addCoins } from './api';
-import { useIdempotentAction } from '../api/idempotency';
+import { CoinAmountInput, useCoinAmountForm } from './CoinAmountField';
 import type { WalletHandle } from './live';
 import { FlashMessage } from './FlashMessage';
-import { useFlash } from './useFlash';
 
 /** the product validation rules, "Add coins", the product error catalogue "Coins", the product business constants (default 10, minimum 1). */
 const DEFAULT_AMOUNT = '10';
@@ -15,13 +14,8 @@ const added = (n: number) => `✅ ${n} coins ajoutés avec succès.`;
 
 /** The vault's add-coins form. */
 export function AddCoinsForm({ email, wallet }: { email: string; wallet: WalletHandle }) {
-  const [amount, setAmount] = useState(DEFAULT_AMOUNT);
-  const [invalid, setInvalid] = useState(false);
-  const [pending, setPending] = useState(false);
-  const { flash, success, error } = useFlash();
-  const run = useIdempotentAction();
-  const inputId = useId();
-  const messageId = useId();
+  const form = useCoinAmountForm(DEFAULT_AMOUNT);
+  const { amount, setInvalid, pending, setPending, flash, success, error, run, inputId, messageId } = form;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,20 +49,7 @@ export function AddCoinsForm({ email, wallet }: { email: string; wallet: WalletH
       <div className="field">
         <label htmlFor={inputId}>Nombre de coins à ajouter</label>
         <div className="coins-form__row">
-          <input
-            id={inputId}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={amount}
-            aria-invalid={invalid || undefined}
-            aria-describedby={messageId}
-            onChange={(e) => {
-              setAmount(e.target.value);
-              setInvalid(false);
-            }}
-          />
+          <CoinAmountInput form={form} />
           <button type="submit" className="btn btn--primary" aria-disabled={pending} aria-busy={pending}>
             {pending ? 'Ajout…' : 'Ajouter'}
           </button>

@@ -5,6 +5,7 @@ import { convertGifts, withdrawCoins } from './api';
 import { useIdempotentAction } from '../api/idempotency';
 import { useWallet, type WalletHandle } from './live';
 import { BalanceCard } from './BalanceCard';
+import { CoinAmountInput, useCoinAmountForm } from './CoinAmountField';
 import { FlashMessage } from './FlashMessage';
 import { useFlash } from './useFlash';
 import { useConfirm } from '../shell/confirm';
@@ -94,14 +95,9 @@ function ConvertGifts({ email, wallet }: { email: string; wallet: WalletHandle }
 
 /** Withdraws a whole, positive number of coins from the balance. */
 function WithdrawForm({ email, wallet }: { email: string; wallet: WalletHandle }) {
-  const [amount, setAmount] = useState('');
-  const [invalid, setInvalid] = useState(false);
-  const [pending, setPending] = useState(false);
-  const { flash, success, error } = useFlash();
-  const run = useIdempotentAction();
+  const form = useCoinAmountForm('');
+  const { amount, setAmount, setInvalid, pending, setPending, flash, success, error, run, inputId, messageId } = form;
   const confirm = useConfirm();
-  const inputId = useId();
-  const messageId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -143,21 +139,7 @@ function WithdrawForm({ email, wallet }: { email: string; wallet: WalletHandle }
       <h2>Retirer des coins</h2>
       <div className="field">
         <label htmlFor={inputId}>Montant à retirer (en coins)</label>
-        <input
-          id={inputId}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          value={amount}
-          placeholder="Ex. 50"
-          aria-invalid={invalid || undefined}
-          aria-describedby={messageId}
-          onChange={(e) => {
-            setAmount(e.target.value);
-            setInvalid(false);
-          }}
-        />
+        <CoinAmountInput form={form} placeholder="Ex. 50" />
       </div>
       <button type="submit" className="btn btn--primary" aria-disabled={pending} aria-busy={pending}>
         {pending ? 'Retrait…' : 'Confirmer le retrait'}
