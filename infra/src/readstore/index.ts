@@ -1,3 +1,3 @@
 export * from './port';
-export { SqliteReadStore, type QueryExplain, type SqliteReadStoreOptions } from './sqlite-read-store';
+export { SqliteReadStore } from './sqlite-read-store';
 export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';

@@ -29,44 +29,25 @@ import {
 import { deepEqual, isPlainObject, isScalar, newId, sortDocs, type PlainObject } from './values';
 
 /*
- * Read models in a SQLite file (better-sqlite3): the embedded default.
- *
- * - One table per collection, `"c:<name>"(id PRIMARY KEY, doc TEXT)` WITHOUT ROWID: the _id as
- *   itself (no column type, so 1 and '1' stay apart) and the document as JSON.
- * - Each field of a declared index gets a key column `"k:<field>"`, written with the document from
- *   the object in hand (no JSON parsed again by SQL): the field's value in an order that is
- *   MongoDB's for scalars (null and missing as NULL, then numbers, strings, then false and true as
- *   the blobs x'00' and x'01'); an array or an object gives a marker blob.
- *   The IndexSpec is a SQL index on those columns. A field that has ever held an array or an
- *   object in a collection is noted (`_evo_multikey`, like MongoDB's multikey flag): its
- *   conditions and sorts are then left to the language's own evaluation.
- * - A query pushes down what SQL answers exactly (equalities, `$in`, ranges on key columns; _id)
- *   and sorts on key columns; every row is still tested against the whole filter by the
- *   language's matcher (query-language.ts), and anything else (`$or`, `$regex`, multikey fields,
- *   sorts SQL cannot give) is evaluated here, so the answers are the port's whatever SQL chose.
- * - Updates are read, computed with the language's updater, written back: there is one writer.
- * - Writes run in a writer transaction (a projection batch, or one of their own) and land in the
- *   transaction's documents first, written to SQL once at its commit (or before a query of the
- *   transaction needs SQL to see them): a creator's document that forty gifts of one batch update
- *   is written once. A write that fails is undone there, without a savepoint.
- * - Two connections: the writer, and a reader for queries outside a transaction. In WAL mode the
- *   reader sees only committed transactions, so nobody reads half a projection batch.
+ * Read models in a SQLite file, the embedded default: a table per collection (`"c:<name>"`, the
+ * _id untyped so 1 and '1' stay apart, the document as JSON), a key column per indexed field
+ * (`"k:<field>"`, see keyOf) and a SQL index per IndexSpec. A field that has held an array or an
+ * object is multikey (as in MongoDB): its conditions and sorts are left to the language.
+ * - SQL answers what it can exactly; the language's matcher and sort do the rest.
+ * - One writer: writes land in the transaction's documents and reach SQL once, at the commit or
+ *   before a query needs them (forty gifts to one creator write its document once).
+ * - A read-only connection answers outside transactions: in WAL mode it never sees half a batch.
  */
 
 type Row = { id: unknown; doc: string };
 type DocId = string | number;
 
-/**
- * A document as the running transaction has it: `doc` parsed (never handed out, never changed in
- * place: the updater copies what it changes), `text` its JSON; either may be missing until needed.
- * `present: false` is a document that is not there (deleted, or never was). `dirty`: SQL has not
- * seen this version yet.
- */
+/** A document as the running transaction has it (`doc` never handed out nor changed in place); `dirty` until SQL has it. */
 interface TxDoc {
   present: boolean;
   doc?: Doc;
   text?: string;
-  /** its key columns' values, when taken from a caller's document (then `doc` is not kept) */
+  /** its key columns, when it is a caller's document (kept as `text` only) */
   keys?: SqlValue[];
   dirty: boolean;
 }
@@ -81,13 +62,15 @@ const FORMAT_VERSION = 2;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const tableOf = (collection: string) => quote(`c:${collection}`);
-/** a field that can have a key column: names a JSON path can carry without escapes */
+/** a field that can have a key column (a plain name) */
 const keyable = (field: string) => /^[A-Za-z0-9_-]+$/.test(field);
 const columnOf = (field: string) => (field === '_id' ? 'id' : quote(`k:${field}`));
 
-/** A field's value in its key column, as `keyExpression` gives it from the document's JSON. */
+/**
+ * A field's value in its key column, in an order that is MongoDB's for scalars: null and missing
+ * as NULL, numbers, strings, then false and true as blobs; an array or an object gives a marker.
+ */
 function keyOf(value: unknown): SqlValue {
-  if (value === undefined || value === null) return null;
   switch (typeof value) {
     case 'boolean':
       return value ? TRUE_KEY : FALSE_KEY;
@@ -96,29 +79,11 @@ function keyOf(value: unknown): SqlValue {
       return Number.isFinite(value) ? value : null;
     case 'string':
       return value;
-    case 'object': {
-      if (Array.isArray(value)) return ARRAY_KEY;
-      const toJSON = (value as { toJSON?: () => unknown }).toJSON;
-      return typeof toJSON === 'function' ? keyOf(toJSON.call(value)) : OBJECT_KEY;
-    }
+    case 'object':
+      return value === null ? null : Array.isArray(value) ? ARRAY_KEY : OBJECT_KEY;
     default:
       return null;
   }
-}
-
-/** The key column's value computed by SQL from the stored JSON: an index added to a collection that has documents. */
-function keyExpression(field: string): string {
-  const p = `'$."${field}"'`;
-  return (
-    `CASE json_type(doc, ${p}) WHEN 'true' THEN x'01' WHEN 'false' THEN x'00' ` +
-    `WHEN 'array' THEN x'ff' WHEN 'object' THEN x'fe' ELSE json_extract(doc, ${p}) END`
-  );
-}
-
-/** A scalar as SQL compares it in a key column (booleans are blobs there). */
-function sqlKey(value: string | number | boolean | null): SqlValue {
-  if (typeof value === 'boolean') return value ? TRUE_KEY : FALSE_KEY;
-  return value;
 }
 
 const isNested = (value: unknown) => typeof value === 'object' && value !== null;
@@ -131,7 +96,15 @@ function defaultIndexName(key: Record<string, 1 | -1>): string {
     .join('_');
 }
 
-const missingTable = (err: unknown) => /no such table/.test((err as Error).message ?? '');
+/** `run`'s answer, or `missing` where the reader does not see the table (made by a running transaction). */
+function unlessNoTable<R>(run: () => R, missing: R): R {
+  try {
+    return run();
+  } catch (err) {
+    if (/no such table/.test((err as Error).message ?? '')) return missing;
+    throw err;
+  }
+}
 
 /** What one collection declares: its indexes, their fields (key columns) and its multikey fields. */
 interface CollectionSchema {
@@ -156,60 +129,50 @@ export interface QueryExplain {
   tempSort: boolean;
 }
 
-export interface SqliteReadStoreOptions {
-  /** remove the file when closed (tests, temporary stores) */
-  temporary?: boolean;
-}
-
 export class SqliteReadStore implements ReadStore {
   readonly supportsTransactions = true;
-  readonly file: string;
   private readonly writer: Database.Database;
   private readonly reader: Database.Database;
   private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-  /** what this store (the file's one writer) knows of each collection's indexes and multikey fields */
+
   private schemas = new Map<string, CollectionSchema>();
-  /** the writer's transaction, while one runs; other writes wait for it */
   private txOpen = false;
   private queue: Promise<void> = Promise.resolve();
   private bulk = false;
-  /** a bulk load's indexes not built yet, by collection (unique ones are checked by scan meanwhile) */
+  /** a bulk load's indexes not built yet, by collection */
   private readonly deferred = new Map<string, Set<string>>();
   private closed = false;
   private docsExamined = 0;
   private rowsWritten = 0;
   private readonly engines = new Map<string, CollectionEngine>();
-  /** tables this store created or found (a write to a new collection creates its table) */
+  /** tables this store created or found */
   private readonly tables = new Set<string>();
-  /** runs a function in a transaction of the writer (a savepoint inside one) */
-  private readonly inWriterTx: (fn: () => unknown) => unknown;
   /** the running writer transaction's documents, by collection and _id */
   private readonly txDocs = new Map<string, Map<DocId, TxDoc>>();
-  /** unique keys of the documents the transaction wrote, by collection and index, to the _id holding them */
+  /** the unique keys the transaction's documents hold, by collection and index */
   private readonly txKeys = new Map<string, Map<string, DocId>>();
-  /** what each write of the transaction replaced, to undo a write that fails half-way */
+  /** what each write of the transaction replaced, to undo one that fails half-way */
   private readonly undo: Array<{ collection: string; docs: Map<DocId, TxDoc>; id: DocId; previous: TxDoc }> = [];
 
-  /** A store in a file of its own in the temporary folder, removed when closed or when the process exits. */
+  /** A store in a temporary file, removed when closed or when the process exits. */
   static temporary(): SqliteReadStore {
     const file = path.join(tmpdir(), `evo-read-${process.pid}-${newId()}.sqlite`);
     if (temporaryFiles.size === 0) process.once('exit', removeTemporaryFiles);
     temporaryFiles.add(file);
-    return new SqliteReadStore(file, { temporary: true });
+    return new SqliteReadStore(file, true);
   }
 
   constructor(
-    file: string,
-    private readonly options: SqliteReadStoreOptions = {},
+    readonly file: string,
+    /** removed when closed; need not outlive a crash */
+    private readonly temporary = false,
   ) {
-    this.file = file;
     const cache = `cache_size = -${16 * 1024}`;
     makePrivateDatabaseFile(file);
     this.writer = new Database(file, { timeout: 5000 });
     try {
       this.writer.pragma('journal_mode = WAL');
-      // a temporary store need not outlive a crash
-      this.writer.pragma(options.temporary ? 'synchronous = OFF' : 'synchronous = NORMAL');
+      this.writer.pragma(temporary ? 'synchronous = OFF' : 'synchronous = NORMAL');
       this.writer.pragma(cache);
       this.writer.exec(
         `CREATE TABLE IF NOT EXISTS _evo_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -221,15 +184,12 @@ export class SqliteReadStore implements ReadStore {
       if (format !== FORMAT_VERSION) throw new Error(`read-model file format ${String(format)}, not ${FORMAT_VERSION}`);
       this.reader = new Database(file, { timeout: 5000, readonly: true });
       this.reader.pragma(cache);
-      this.inWriterTx = this.writer.transaction((fn: () => unknown) => fn());
       for (const name of this.tableNames()) this.tables.add(name);
     } catch (err) {
       this.writer.close();
       throw err;
     }
   }
-
-  // ---- connections, statements, schema ------------------------------------------------------
 
   private statement(db: Database.Database, sql: string): Database.Statement {
     let cache = this.statements.get(db);
@@ -280,40 +240,46 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Writes run one at a time: a transaction's own writes at once (one that fails is undone in the
-   * transaction's documents, so it leaves nothing), any other write in a transaction of its own,
-   * after the running one.
+   * A write of the running transaction (`inTx`), at once and undone alone if it fails; any other
+   * in a transaction of its own, after the running one.
    */
   private write<R>(inTx: boolean, fn: () => R): Promise<R> {
-    if (this.closed) return Promise.reject(new Error('read store closed'));
-    if (inTx) {
-      try {
-        return Promise.resolve(this.undoable(fn));
-      } catch (err) {
-        return Promise.reject(err);
-      }
+    if (!inTx) return this.inTransaction(fn);
+    try {
+      return Promise.resolve(this.undoable(fn));
+    } catch (err) {
+      return Promise.reject(err);
     }
-    if (!this.txOpen) {
-      try {
-        return Promise.resolve(
-          this.inWriterTx(() => {
-            const result = fn();
-            this.flushAll();
-            return result;
-          }) as R,
-        );
-      } catch (err) {
-        // what the failed write noted (columns, multikey fields) is read again from the file
-        this.reloadSchemas();
-        return Promise.reject(err);
-      } finally {
-        this.endTxDocs();
-      }
-    }
-    return this.queue.then(() => this.write(false, fn));
   }
 
-  // ---- the transaction's documents --------------------------------------------------------------
+  /** Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the end. */
+  private async inTransaction<R>(fn: () => R | Promise<R>): Promise<R> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    if (this.closed) {
+      release();
+      throw new Error('read store closed');
+    }
+    this.txOpen = true;
+    this.writer.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn();
+      this.flushAll();
+      this.writer.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+      // what the rolled-back transaction noted (multikey fields, tables) is read again from the file
+      this.reloadSchemas();
+      throw err;
+    } finally {
+      this.endTxDocs();
+      this.txOpen = false;
+      release();
+    }
+  }
 
   private docsOf(collection: string): Map<DocId, TxDoc> {
     let docs = this.txDocs.get(collection);
@@ -333,6 +299,12 @@ export class SqliteReadStore implements ReadStore {
     return entry;
   }
 
+  private rowText(db: Database.Database, collection: string, id: DocId): string | undefined {
+    if (!this.tables.has(collection)) return undefined;
+    const sql = `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`;
+    return unlessNoTable(() => this.statement(db, sql).pluck().get(id) as string | undefined, undefined);
+  }
+
   private setTxDoc(collection: string, id: DocId, next: TxDoc): void {
     const previous = this.txDoc(collection, id);
     const docs = this.docsOf(collection);
@@ -348,7 +320,7 @@ export class SqliteReadStore implements ReadStore {
     return (entry.text ??= JSON.stringify(entry.doc));
   }
 
-  /** Runs a write; if it throws, the documents it changed are as they were (SQL gets them again at the next flush). */
+  /** Runs a write; if it throws, the documents it changed are as they were. */
   private undoable<R>(fn: () => R): R {
     const mark = this.undo.length;
     try {
@@ -357,13 +329,13 @@ export class SqliteReadStore implements ReadStore {
       while (this.undo.length > mark) {
         const { collection, docs, id, previous } = this.undo.pop()!;
         docs.set(id, { ...previous, dirty: true });
-        if (previous.present && this.hasUnique(collection)) this.noteKeys(collection, this.parsed(previous));
+        if (previous.present) this.noteKeys(collection, this.parsed(previous));
       }
       throw err;
     }
   }
 
-  /** The collection's changed documents written to SQL: at commit, or before SQL answers a query of the transaction. */
+  /** The collection's changed documents written to SQL. */
   private flush(collection: string): void {
     const docs = this.txDocs.get(collection);
     if (!docs) return;
@@ -395,13 +367,11 @@ export class SqliteReadStore implements ReadStore {
     this.undo.length = 0;
   }
 
-  // ---- the port -------------------------------------------------------------------------------
-
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     return new CheckedCollection<T>(name, this.engine(name, false));
   }
 
-  /** A collection's reads and writes: in the running transaction (`inTx`), or on their own (made once). */
+  /** A collection's reads and writes, in the running transaction (`inTx`) or on their own. */
   private engine(collection: string, inTx: boolean): CollectionEngine {
     const key = `${inTx ? 't' : 'o'}${collection}`;
     let engine = this.engines.get(key);
@@ -417,8 +387,7 @@ export class SqliteReadStore implements ReadStore {
       replace: (filter, replacement, upsert) => write(() => now.replace(filter, replacement, upsert)),
       delete: (filter, one) => write(() => now.delete(filter, one)),
       bulkWrite: async (ops) => {
-        // ordered, and earlier writes stay when one fails: each operation undone alone, the
-        // others committed, then the error
+        // ordered, and earlier writes stay when one fails
         const failure = await write(() => {
           try {
             for (const op of ops) this.undoable(() => dispatch<unknown>(op, now));
@@ -450,38 +419,11 @@ export class SqliteReadStore implements ReadStore {
     return this.tableNames();
   }
 
-  async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
-    const previous = this.queue;
-    let release!: () => void;
-    this.queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    if (this.closed) {
-      release();
-      throw new Error('read store closed');
-    }
-    this.txOpen = true;
-    this.writer.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await fn(new TransactionStore((name) => this.engine(name, true), this));
-      this.flushAll();
-      this.writer.exec('COMMIT');
-      return result;
-    } catch (err) {
-      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-      // what the rolled-back transaction noted (multikey fields, tables) is read again from the file
-      this.reloadSchemas();
-      throw err;
-    } finally {
-      this.endTxDocs();
-      this.txOpen = false;
-      release();
-    }
+  withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
+    return this.inTransaction(() => fn(new TransactionStore((name) => this.engine(name, true), this)));
   }
 
-  /**
-   * Filling a store nobody reads yet (a rebuild): no sync to disk until the end, and the
-   * indexes built once the documents are in (or when a query first needs one).
-   */
+  /** A rebuild: no sync to disk until the end, and the indexes built once the documents are in. */
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     this.bulk = true;
     this.writer.pragma('synchronous = OFF');
@@ -489,7 +431,7 @@ export class SqliteReadStore implements ReadStore {
       return await fn();
     } finally {
       this.bulk = false;
-      if (!this.options.temporary) this.writer.pragma('synchronous = NORMAL');
+      if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
       await this.write(false, () => {
         for (const collection of [...this.deferred.keys()]) this.buildDeferred(collection);
       });
@@ -509,31 +451,21 @@ export class SqliteReadStore implements ReadStore {
     this.closed = true;
     this.reader.close();
     this.writer.close();
-    if (this.options.temporary) {
+    if (this.temporary) {
       temporaryFiles.delete(this.file);
       removeDatabaseFiles(this.file);
     }
   }
 
-  /** The file's length as SQLite's header tells it (pages written back from the WAL) */
+  /** The file's length as its header tells it, and whether the WAL holds pages not written back. */
   pageCount(): { count: number; size: number; wal: boolean } {
     const count = this.writer.pragma('page_count', { simple: true }) as number;
     const size = this.writer.pragma('page_size', { simple: true }) as number;
-    let wal = false;
-    try {
-      wal = statSync(`${this.file}-wal`).size > 0;
-    } catch {
-      // no WAL file
-    }
+    const wal = (statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
     return { count, size, wal };
   }
 
-  /**
-   * How a find runs (tests check that the hot queries use an index): SQLite's query plan, whether
-   * it searches an index ('IXSCAN') or scans the table ('COLLSCAN'), whether the sort is left to
-   * the language (`sortedHere`) or to a temporary B-tree, and whether every row SQL gives is a
-   * match (`exact`: nothing left to the language's matcher).
-   */
+  /** How a find runs, for tests: SQLite's plan, and what it leaves to the language (`exact`, `sortedHere`). */
   explain(collection: string, filter: Filter, options: FindOptions & { count?: boolean } = {}): QueryExplain {
     const plan = this.plan(collection, filter, options.sort);
     const what = options.count && plan.exact ? 'count(*)' : 'id, doc';
@@ -549,39 +481,36 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  /** Documents read and rows written to SQL since the store was opened: what a query or a batch costs, in tests. */
+  /** Documents read and rows written since the store was opened: what a query or a batch costs, in tests. */
   counters(): { docsExamined: number; rowsWritten: number } {
     return { docsExamined: this.docsExamined, rowsWritten: this.rowsWritten };
   }
 
-  /** The indexes declared on a collection, by name. */
   indexNames(collection: string): string[] {
     return [...this.schemaOf(collection).indexes.keys()].sort();
   }
 
-  // ---- queries ------------------------------------------------------------------------------
-
+  /** What SQL answers exactly of a filter and sort: equalities, `$in` and ranges on key columns (or _id). */
   private plan(collection: string, filter: Filter, sort: Sort | undefined): Plan {
     const schema = this.schemaOf(collection);
+    const pushable = (field: string) => field === '_id' || (schema.columns.has(field) && !schema.multikey.has(field));
     const where: string[] = [];
     const params: SqlValue[] = [];
     let exact = true;
     for (const field in filter) {
       const cond = filter[field];
-      const pushable = field === '_id' || (schema.columns.has(field) && !schema.multikey.has(field));
-      if (field === '$or' || !pushable) {
+      if (field === '$or' || !pushable(field)) {
         exact = false;
         continue;
       }
       const column = columnOf(field);
       if (cond === null) {
-        if (field === '_id') exact = false;
-        else where.push(`${column} IS NULL`);
+        where.push(`${column} IS NULL`);
         continue;
       }
       if (isScalar(cond)) {
         where.push(`${column} = ?`);
-        params.push(sqlKey(cond));
+        params.push(keyOf(cond));
         continue;
       }
       for (const [op, operand] of Object.entries(cond as PlainObject)) {
@@ -594,9 +523,8 @@ export class SqliteReadStore implements ReadStore {
             }
             const values = list.filter((v) => v !== null);
             const inList = `${column} IN (SELECT value FROM json_each(?))`;
-            where.push(values.length < list.length && field !== '_id' ? `(${inList} OR ${column} IS NULL)` : inList);
+            where.push(values.length < list.length ? `(${inList} OR ${column} IS NULL)` : inList);
             params.push(JSON.stringify(values));
-            if (values.length < list.length && field === '_id') exact = false;
             break;
           }
           case '$gt':
@@ -617,19 +545,12 @@ export class SqliteReadStore implements ReadStore {
         }
       }
     }
-    let orderBy: string | undefined;
-    if (sort && Object.keys(sort).length > 0) {
-      const terms: string[] = [];
-      for (const [field, dir] of Object.entries(sort)) {
-        if (field !== '_id' && (!schema.columns.has(field) || schema.multikey.has(field))) {
-          terms.length = 0;
-          break;
-        }
-        terms.push(`${columnOf(field)} ${dir === 1 ? 'ASC' : 'DESC'}`);
-      }
-      if (terms.length > 0) orderBy = terms.join(', ');
-    }
-    return { where: where.length > 0 ? where.join(' AND ') : '', params, exact, orderBy };
+    const sortFields = Object.keys(sort ?? {});
+    const orderBy =
+      sortFields.length > 0 && sortFields.every(pushable)
+        ? sortFields.map((field) => `${columnOf(field)} ${sort![field] === 1 ? 'ASC' : 'DESC'}`).join(', ')
+        : undefined;
+    return { where: where.join(' AND '), params, exact, orderBy };
   }
 
   private selectSql(collection: string, plan: Plan, what = 'id, doc'): string {
@@ -642,23 +563,12 @@ export class SqliteReadStore implements ReadStore {
 
   private find(db: Database.Database, collection: string, filter: Filter, options: FindOptions): Doc[] {
     const { skip, limit } = checkFindOptions(options);
-    const id = filter._id;
-    let docs: Doc[];
-    if (isDocId(id) && Object.keys(filter).length === 1 && skip === 0) {
-      // the commonest read, one document by _id
-      const doc = this.byId(db, collection, id);
-      docs = doc && limit !== 0 ? [doc] : [];
-    } else {
-      docs = this.select(db, collection, filter, options.sort, skip, limit);
-    }
+    const docs = this.select(db, collection, filter, options.sort, skip, limit);
     if (!options.projection || Object.keys(options.projection).length === 0) return docs;
     return docs.map(compileProjection(options.projection)) as Doc[];
   }
 
-  /**
-   * The documents matching `filter`, in `sort`'s order, `skip` and `limit` applied: parsed, fresh
-   * objects (the caller may keep or change them).
-   */
+  /** The documents matching `filter`, sorted, skipped and limited: fresh objects (on the writer, as its transaction has them). */
   private select(
     db: Database.Database,
     collection: string,
@@ -671,12 +581,20 @@ export class SqliteReadStore implements ReadStore {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) {
         this.docsExamined += found.length;
-        const docs = found.map(({ entry }) => JSON.parse(this.textOf(entry)) as Doc);
-        const ordered = sort && Object.keys(sort).length > 0 ? sortDocs(docs, sort) : docs;
-        return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
+        return page(
+          found.map(({ entry }) => JSON.parse(this.textOf(entry)) as Doc),
+          sort,
+          skip,
+          limit,
+        );
       }
       this.flush(collection);
-      if (this.deferred.size > 0) this.buildDeferred(collection);
+      this.buildDeferred(collection);
+    } else if (isDocId(filter._id) && Object.keys(filter).length === 1) {
+      // the commonest read, one document by _id: no plan
+      const text = this.rowText(db, collection, filter._id);
+      if (text !== undefined) this.docsExamined++;
+      return page(text === undefined ? [] : [JSON.parse(text) as Doc], undefined, skip, limit);
     }
     if (!this.tables.has(collection)) return [];
     const plan = this.plan(collection, filter, sort);
@@ -684,14 +602,11 @@ export class SqliteReadStore implements ReadStore {
     const sortsHere = sort !== undefined && Object.keys(sort).length > 0 && plan.orderBy === undefined;
     const out: Doc[] = [];
     let skipped = 0;
-    let rows: IterableIterator<unknown>;
-    try {
-      rows = this.statement(db, this.selectSql(collection, plan)).iterate(...plan.params);
-    } catch (err) {
-      if (missingTable(err)) return [];
-      throw err;
-    }
-    for (const row of rows as IterableIterator<Row>) {
+    const rows = unlessNoTable<Iterable<unknown>>(
+      () => this.statement(db, this.selectSql(collection, plan)).iterate(...plan.params),
+      [],
+    );
+    for (const row of rows as Iterable<Row>) {
       this.docsExamined++;
       const doc = JSON.parse(row.doc) as Doc;
       if (matcher && !matcher(doc)) continue;
@@ -700,14 +615,9 @@ export class SqliteReadStore implements ReadStore {
         continue;
       }
       out.push(doc);
-      if (!sortsHere && limit !== undefined && out.length >= limit) {
-        rows.return?.();
-        break;
-      }
+      if (!sortsHere && limit !== undefined && out.length >= limit) break;
     }
-    if (!sortsHere) return out;
-    const sorted = sortDocs(out, sort);
-    return sorted.slice(skip, limit === undefined ? undefined : skip + limit);
+    return sortsHere ? page(out, sort, skip, limit) : out;
   }
 
   private count(db: Database.Database, collection: string, filter: Filter): number {
@@ -719,38 +629,28 @@ export class SqliteReadStore implements ReadStore {
     if (!this.tables.has(collection)) return 0;
     const plan = this.plan(collection, filter, undefined);
     if (!plan.exact) return this.select(db, collection, filter, undefined, 0, undefined).length;
-    try {
-      return this.statement(db, this.selectSql(collection, plan, 'count(*)'))
-        .pluck()
-        .get(...plan.params) as number;
-    } catch (err) {
-      if (missingTable(err)) return 0;
-      throw err;
-    }
-  }
-
-  /** One document by _id, through the given connection (the writer's: as its transaction has it), a fresh copy. */
-  private byId(db: Database.Database, collection: string, id: DocId): Doc | null {
-    const text = db === this.writer ? this.txText(collection, id) : this.rowText(db, collection, id);
-    if (text === undefined) return null;
-    this.docsExamined++;
-    return JSON.parse(text) as Doc;
+    const sql = this.selectSql(collection, plan, 'count(*)');
+    return unlessNoTable(
+      () =>
+        this.statement(db, sql)
+          .pluck()
+          .get(...plan.params) as number,
+      0,
+    );
   }
 
   /**
-   * A filter naming its _ids (`{ _id: 5, … }` or `{ _id: { $in: [...] }, … }`), answered from
-   * the transaction's documents without SQL (a guarded update's `{ _id, $or: [...] }`, a lookup by
-   * ids): the matching ones, in the order of the ids; undefined for any other filter.
+   * A filter naming its _ids (`{ _id: 5, … }`, `{ _id: { $in: [...] }, … }`) answered from the
+   * transaction's documents, in the order of the ids; undefined for any other filter.
    */
   private txMatches(collection: string, filter: Filter): Array<{ doc: Doc; entry: TxDoc }> | undefined {
     const id = filter._id;
     let ids: DocId[];
-    const rest = Object.keys(filter).length > 1;
     if (isDocId(id)) ids = [id];
     else if (isPlainObject(id) && Object.keys(id).length === 1 && Array.isArray(id.$in) && id.$in.every(isDocId)) {
       ids = [...new Set(id.$in as DocId[])];
     } else return undefined;
-    const matcher = rest ? compileFilter(filter) : undefined;
+    const matcher = Object.keys(filter).length > 1 ? compileFilter(filter) : undefined;
     const out: Array<{ doc: Doc; entry: TxDoc }> = [];
     for (const one of ids) {
       const entry = this.txDoc(collection, one);
@@ -761,29 +661,7 @@ export class SqliteReadStore implements ReadStore {
     return out;
   }
 
-  private txText(collection: string, id: DocId): string | undefined {
-    const entry = this.txDoc(collection, id);
-    return entry.present ? this.textOf(entry) : undefined;
-  }
-
-  private rowText(db: Database.Database, collection: string, id: DocId): string | undefined {
-    if (!this.tables.has(collection)) return undefined;
-    try {
-      return this.statement(db, `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`)
-        .pluck()
-        .get(id) as string | undefined;
-    } catch (err) {
-      if (missingTable(err)) return undefined;
-      throw err;
-    }
-  }
-
-  // ---- writes (on the writer connection, inside a transaction or a savepoint) ---------------
-
-  /**
-   * Documents a write applies to (the transaction's own objects: read, never changed): by _id
-   * without planning, else the query.
-   */
+  /** The documents a write applies to (the transaction's own objects: read, never changed). */
   private targets(collection: string, filter: Filter, one: boolean): Doc[] {
     const found = this.txMatches(collection, filter);
     if (found !== undefined) return (one ? found.slice(0, 1) : found).map(({ doc }) => doc);
@@ -791,26 +669,22 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Stores `doc` in the transaction's documents (an insert, or the new version of `previous`),
-   * keeping unique indexes and multikey flags. `owned`: the store made `doc` (the updater's copy)
-   * and may keep it; a caller's document is kept as its JSON, so that changing it later changes nothing.
+   * Stores `doc` (new, or the next version of `previous`) in the transaction's documents. `owned`:
+   * the updater's copy, kept as is; a caller's document is kept as JSON, so its later changes do nothing.
    */
   private put(collection: string, doc: Doc, previous: Doc | undefined, owned: boolean): void {
     const schema = this.schemaOf(collection);
     const id = doc._id;
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    if (!isDocId(id))
       throw new UnsupportedQueryError(`_id ${JSON.stringify(id)} (outside the ReadStore's query language)`);
     for (const field of schema.columns) {
-      if (isNested(doc[field]) && !schema.multikey.has(field)) {
-        this.writer.prepare(`INSERT OR IGNORE INTO _evo_multikey VALUES (?, ?)`).run(collection, field);
-        schema.multikey.add(field);
-      }
+      if (isNested(doc[field]) && !schema.multikey.has(field)) this.noteMultikey(collection, field);
     }
     if (previous === undefined && this.txDoc(collection, id).present)
       throw new DuplicateKeyError(`duplicate key: ${collection} _id ${JSON.stringify(id)}`);
     this.checkUnique(collection, schema, doc, previous);
     this.ensureTable(collection);
-    if (this.hasUnique(collection)) this.noteKeys(collection, doc);
+    this.noteKeys(collection, doc);
     this.setTxDoc(
       collection,
       id,
@@ -826,9 +700,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * MongoDB's unique indexes: missing and null are one value, and an array gives each of its
-   * elements. SQL's UNIQUE treats NULLs as distinct, so the check is a query on the key columns
-   * (the index answers it) before each write.
+   * MongoDB's unique indexes: missing and null are one value, an array gives each of its elements.
+   * SQL's UNIQUE has NULLs distinct, so each write queries the key columns (the index answers).
    */
   private checkUnique(collection: string, schema: CollectionSchema, doc: Doc, previous: Doc | undefined): void {
     for (const [name, spec] of schema.indexes) {
@@ -839,7 +712,9 @@ export class SqliteReadStore implements ReadStore {
       const scalarKey = fields.every(
         (f) => !isNested(doc[f]) && !schema.multikey.has(f) && (f === '_id' || keyable(f)),
       );
-      if (scalarKey && !this.deferred.get(collection)?.has(name)) {
+      // a bulk load's unique index is needed now
+      this.buildDeferred(collection);
+      if (scalarKey) {
         this.checkScalarUnique(collection, name, fields, doc);
         continue;
       }
@@ -855,11 +730,7 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /**
-   * A scalar unique key, checked without writing the transaction's documents to SQL: the
-   * documents it changed are looked up by key in `txKeys`, the others in SQL's index (a row
-   * the transaction changed is judged by its new version).
-   */
+  /** A scalar unique key, looked up in `txKeys` and in SQL's index (a row the transaction changed judged by its new version). */
   private checkScalarUnique(collection: string, name: string, fields: string[], doc: Doc): void {
     const id = doc._id as DocId;
     const key = uniqueKeyOf(doc, fields);
@@ -883,7 +754,6 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** The unique keys a document of the transaction holds now (checkScalarUnique finds them there). */
   private noteKeys(collection: string, doc: Doc): void {
     for (const [name, spec] of this.schemaOf(collection).indexes) {
       if (!spec.unique) continue;
@@ -895,12 +765,12 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  private hasUnique(collection: string): boolean {
-    for (const spec of this.schemaOf(collection).indexes.values()) if (spec.unique) return true;
-    return false;
+  private noteMultikey(collection: string, field: string): void {
+    this.statement(this.writer, `INSERT OR IGNORE INTO _evo_multikey VALUES (?, ?)`).run(collection, field);
+    this.schemaOf(collection).multikey.add(field);
   }
 
-  /** The writes of a collection, run at once in the writer's transaction. */
+  /** A collection's writes, run at once in the writer's transaction. */
   private writesOf(collection: string) {
     return {
       insert: (doc) => this.put(collection, doc._id === undefined ? withIdFirst(doc, newId()) : doc, undefined, false),
@@ -934,29 +804,24 @@ export class SqliteReadStore implements ReadStore {
       return;
     }
     this.ensureTable(collection);
-    const table = tableOf(collection);
-    for (const field of Object.keys(spec.key)) {
+    let docs: Doc[] | undefined;
+    const present = () => (docs ??= this.select(this.writer, collection, {}, undefined, 0, undefined));
+    const fields = Object.keys(spec.key);
+    for (const field of fields) {
       if (field === '_id' || !keyable(field) || schema.columns.has(field)) continue;
-      this.writer.exec(`ALTER TABLE ${table} ADD COLUMN ${columnOf(field)}`);
-      this.writer.exec(`UPDATE ${table} SET ${columnOf(field)} = ${keyExpression(field)}`);
+      this.writer.exec(`ALTER TABLE ${tableOf(collection)} ADD COLUMN ${columnOf(field)}`);
       schema.columns.add(field);
-      // a field already holding arrays or objects is multikey from the start
-      const nested = this.writer
-        .prepare(`SELECT 1 FROM ${table} WHERE ${columnOf(field)} IN (x'fe', x'ff') LIMIT 1`)
-        .pluck()
-        .get();
-      if (nested !== undefined) {
-        this.writer.prepare(`INSERT OR IGNORE INTO _evo_multikey VALUES (?, ?)`).run(collection, field);
-        schema.multikey.add(field);
-      }
+      // the documents already there: their keys, and the field multikey from the start if one is nested
+      const fill = this.writer.prepare(`UPDATE ${tableOf(collection)} SET ${columnOf(field)} = ? WHERE id = ?`);
+      for (const doc of present()) fill.run(keyOf(doc[field]), doc._id);
+      if (present().some((doc) => isNested(doc[field]))) this.noteMultikey(collection, field);
     }
     const stored: IndexSpec = { key: spec.key, ...(spec.unique ? { unique: true } : {}), name };
     if (spec.unique) {
       // refuse an index over documents that already break it
       const seen = new Set<string>();
-      const fields = Object.keys(spec.key);
-      for (const doc of this.select(this.writer, collection, {}, undefined, 0, undefined)) {
-        for (const key of keyTuples(doc, fields)) {
+      for (const doc of present()) {
+        for (const key of new Set(keyTuples(doc, fields))) {
           if (seen.has(key)) throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
           seen.add(key);
         }
@@ -978,7 +843,7 @@ export class SqliteReadStore implements ReadStore {
     );
   }
 
-  /** The indexes a bulk load deferred, built once; a query of the load that needs them builds them first. */
+  /** The indexes a bulk load deferred (a query or unique check of the load builds them first). */
   private buildDeferred(collection: string): void {
     const names = this.deferred.get(collection);
     if (!names) return;
@@ -1022,4 +887,9 @@ function keyTuples(doc: Doc, fields: string[]): string[] {
     tuples = tuples.flatMap((t) => values.map((v) => [...t, v]));
   }
   return tuples.map((t) => JSON.stringify(t));
+}
+
+/** `docs` in `sort`'s order, `skip` and `limit` applied. */
+function page(docs: Doc[], sort: Sort | undefined, skip: number, limit: number | undefined): Doc[] {
+  return (sort ? sortDocs(docs, sort) : docs).slice(skip, limit === undefined ? undefined : skip + limit);
 }
