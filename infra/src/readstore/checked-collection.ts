@@ -53,10 +53,7 @@ const refuseInTransaction = (what: string) =>
   // MongoDB would run DDL outside the session, where it can wait on the transaction's own locks
   Promise.reject(new UnsupportedQueryError(`${what} is not allowed inside withTransaction`));
 
-/**
- * The port's collection over an adapter's engine: both stores' calls are checked here against the
- * query language, so they refuse the same things the same way before touching anything.
- */
+/** The port's collection over an adapter's engine: both stores refuse the same calls, before touching anything. */
 export class CheckedCollection<T extends Doc = Doc> implements ReadCollection<T> {
   constructor(
     readonly name: string,
@@ -130,10 +127,7 @@ export class CheckedCollection<T extends Doc = Doc> implements ReadCollection<T>
   }
 }
 
-/**
- * The store handed to withTransaction's `fn`: its collections write in the transaction, a nested
- * withTransaction joins it, and what would end it or change the schema is refused.
- */
+/** The store handed to withTransaction's `fn`: a nested withTransaction joins it; DDL and close are refused. */
 export class TransactionStore implements ReadStore {
   constructor(
     private readonly engineOf: (name: string) => CollectionEngine,

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type {
   MongoClient,
+  MongoClientOptions,
   AnyBulkWriteOperation,
   ClientSession,
   Collection,
   Db,
   Filter as MongoFilter,
-  MongoClientOptions,
   UpdateFilter,
 } from 'mongodb';
 import { mongodb } from '../distributed-clients';
@@ -27,27 +27,19 @@ import { dispatch, equalityFields, replaceWrites, updateWrites, type Writes, typ
 import { isPlainObject, newId, type PlainObject } from './values';
 
 /*
- * ReadStore over the MongoDB wire protocol: MongoDB itself, or FerretDB v1 (SQLite / PostgreSQL).
- *
- * FerretDB v1.24 differs from MongoDB in ways the port cannot let through (found by running the
- * contract and the projections on it). The store asks the server once (`buildInfo.ferretdbVersion`)
- * and, on FerretDB only, routes around each difference here:
- * - no transactions: probed with a real start/commit, never inferred from `hello`;
- * - its updates seed an upsert from top-level equalities only, skip null and empty-array values of
- *   `$setOnInsert`, and lose concurrent writes to one document: writes run one at a time, and
- *   upserts seeded from more than `_id`, replacements and writes to collections with unique keys
- *   are computed here with the language's updater (as SqliteReadStore computes them) and written
- *   by _id, which is exact with one writer (the projections runner); other updates are its own
- *   command (one round trip);
- * - unique indexes: a missing field is SQL NULL there and never collides, so a write leaving a key
- *   with a missing or null part is checked against the collection first;
- * - duplicate keys come back as InternalError with the backend's text: mapped to 11000;
- * - NaN and ±Infinity are refused before they reach the server (it drops the connection on NaN).
- * Not routed around, since no read model has them: `-0` stored as 0, nested arrays and NUL refused.
+ * ReadStore over the MongoDB wire protocol: MongoDB, or FerretDB v1 (the tests' server). FerretDB
+ * (known by its buildInfo) differs in ways the port cannot let through; on it only:
+ * - no transactions (probed with a real start/commit: `hello` cannot tell);
+ * - its upserts seed only from top-level equalities and skip null and empty-array `$setOnInsert`
+ *   values, and it loses concurrent writes to one document: writes run one at a time, and those
+ *   it would get wrong are computed here with the language's updater and written by _id (exact
+ *   with one writer, the projections runner);
+ * - a missing field never collides in its unique indexes: such keys are checked here first;
+ * - duplicate keys come back as InternalError with the backend's text; NaN drops the connection.
  */
 
 export interface MongoReadStoreOptions {
-  /** database name; defaults to the one in the URL (the driver's default, "test", when the URL has none) */
+  /** defaults to the URL's database (the driver's "test" when it names none) */
   dbName?: string;
   client?: MongoClientOptions;
 }
@@ -60,41 +52,24 @@ interface ServerTraits {
   transactions: boolean;
 }
 
-/** What the store shares with its collections. */
-interface StoreContext {
-  readonly db: Db;
-  traits(): Promise<ServerTraits>;
-  /** the unique indexes' key paths of a collection (FerretDB only needs them), cached */
-  uniqueKeys(collection: string): Promise<string[][]>;
-  forgetIndexes(collection?: string): void;
-  /** runs `write` after every write queued before it (FerretDB) */
-  exclusive<R>(write: () => Promise<R>): Promise<R>;
-}
-
-const INSERTED = { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 /**
- * Answers to a transaction meaning "this deployment has none": IllegalOperation (standalone
- * MongoDB: "Transaction numbers are only allowed on a replica set member or mongos"),
- * CommandNotFound (FerretDB: no commitTransaction), CommandNotSupported, FailedToParse (a server
- * refusing the session fields), OperationNotSupportedInTransaction.
+ * "This deployment has no transactions": IllegalOperation (a standalone MongoDB), CommandNotFound
+ * (FerretDB), CommandNotSupported, FailedToParse, OperationNotSupportedInTransaction.
  */
 const NO_TRANSACTIONS = new Set([20, 59, 115, 9, 263]);
-/** FerretDB reports unique violations of updates and index builds as InternalError with the backend's text (SQLite: "UNIQUE constraint failed"; PostgreSQL: SQLSTATE 23505) */
+/** FerretDB's unique violations: InternalError with the SQLite or PostgreSQL backend's text */
 const BACKEND_UNIQUE_VIOLATION =
   /UNIQUE constraint failed|duplicate key value violates unique constraint|could not create unique index|SQLSTATE 23505/;
 
+/** MongoDB's E11000 (an ordered bulkWrite's error carries its write error's code), or FerretDB's backend text. */
 function isDuplicateKey(err: unknown): boolean {
-  if (err instanceof mongodb().MongoBulkWriteError) {
-    const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-    return err.code === DUPLICATE_KEY || writeErrors.some((e) => e.code === DUPLICATE_KEY);
-  }
   if (!(err instanceof mongodb().MongoServerError)) return false;
   return err.code === DUPLICATE_KEY || (err.code === 1 && BACKEND_UNIQUE_VIOLATION.test(err.message));
 }
 
-/** Runs a driver call and turns a duplicate key (MongoDB's E11000, FerretDB's backend text) into the port's error. */
+/** Runs a driver call, a duplicate key becoming the port's error. */
 async function mapErrors<R>(op: () => Promise<R>): Promise<R> {
   try {
     return await op();
@@ -113,19 +88,15 @@ function needsUpsertId(filter: Filter, update: Update): boolean {
 }
 
 /**
- * The _id an upsert without one inserts under: derived from the filter's equalities, so that two
- * concurrent upserts of the same filter collide on _id (the loser then updates the winner's
- * document) instead of inserting twice (see MongoCollection.upsertId).
+ * The _id an upsert without one inserts under, from the filter's equalities: two concurrent upserts
+ * of one filter collide on _id (the loser then updates the winner's document), never insert twice.
  */
 function derivedUpsertId(filter: Filter): string {
   const equalities = equalityFields(filter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return 'u' + createHash('sha256').update(JSON.stringify(equalities)).digest('hex').slice(0, 24);
 }
 
-/**
- * An upsert FerretDB inserts as MongoDB does: its filter's only equality is a top-level _id (the
- * one seed FerretDB takes alike), and no null or empty array in `$setOnInsert` (FerretDB skips them).
- */
+/** An upsert FerretDB inserts as MongoDB does: seeded from the filter's _id alone, no null or [] in `$setOnInsert`. */
 function seedsOnlyId(filter: Filter, update: Update): boolean {
   const seeds = equalityFields(filter);
   const onInsert = isPlainObject(update.$setOnInsert) ? Object.values(update.$setOnInsert) : [];
@@ -191,7 +162,11 @@ class MongoCollection implements CollectionEngine {
   private readonly coll: Collection<Doc>;
   /** FerretDB: writes computed here (see the header) */
   private readonly here = {
-    insert: (doc) => this.writeHere({ docs: [{ next: withDocId(doc) }], result: toResult(INSERTED) }),
+    insert: (doc) =>
+      this.writeHere({
+        docs: [{ next: withDocId(doc) }],
+        result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 },
+      }),
     update: (filter, update, upsert, one) => this.updateHere(filter, update, upsert, one),
     delete: (filter, one) => this.deleteNow(filter, one),
     replace: async (filter, replacement, upsert) => {
@@ -201,16 +176,17 @@ class MongoCollection implements CollectionEngine {
   } satisfies Writes<Promise<unknown>>;
 
   constructor(
-    private readonly ctx: StoreContext,
+    private readonly store: MongoReadStore,
     private readonly name: string,
     /** set inside withTransaction on a deployment with transactions: every operation joins it */
     private readonly session: ClientSession | undefined,
   ) {
-    this.coll = ctx.db.collection<Doc>(name);
+    this.coll = store.db.collection<Doc>(name);
   }
 
-  private async ferretDb(): Promise<boolean> {
-    return (await this.ctx.traits()).ferretDb;
+  /** On FerretDB, `here` after every write queued before it; on MongoDB, `onServer`. */
+  private async write<R>(here: () => Promise<R>, onServer: () => Promise<R>): Promise<R> {
+    return (await this.store.traits()).ferretDb ? this.store.exclusive(here) : onServer();
   }
 
   find(filter: Filter, { sort, skip, limit, projection }: FindOptions): Promise<Doc[]> {
@@ -222,13 +198,17 @@ class MongoCollection implements CollectionEngine {
   }
 
   async insert(doc: Doc): Promise<void> {
-    if (await this.ferretDb()) await this.ctx.exclusive(() => this.here.insert(doc));
-    else await mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session }));
+    await this.write<unknown>(
+      () => this.here.insert(doc),
+      () => mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session })),
+    );
   }
 
-  async update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    if (await this.ferretDb()) return this.ctx.exclusive(() => this.here.update(filter, update, upsert, one));
-    return this.updateOnServer(filter, update, upsert, one);
+  update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
+    return this.write(
+      () => this.here.update(filter, update, upsert, one),
+      () => this.updateOnServer(filter, update, upsert, one),
+    );
   }
 
   private async updateOnServer(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
@@ -251,17 +231,22 @@ class MongoCollection implements CollectionEngine {
     }
   }
 
-  async replace(filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult> {
-    if (await this.ferretDb()) return this.ctx.exclusive(() => this.here.replace(filter, replacement, upsert));
-    const sent = withReplacementId(filter, replacement, upsert);
-    const options = { upsert, session: this.session };
-    return toResult(await mapErrors(() => this.coll.replaceOne(asFilter(filter), sent, options)));
+  replace(filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult> {
+    return this.write(
+      () => this.here.replace(filter, replacement, upsert),
+      async () => {
+        const sent = withReplacementId(filter, replacement, upsert);
+        const options = { upsert, session: this.session };
+        return toResult(await mapErrors(() => this.coll.replaceOne(asFilter(filter), sent, options)));
+      },
+    );
   }
 
-  async delete(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
-    return (await this.ferretDb())
-      ? this.ctx.exclusive(() => this.deleteNow(filter, one))
-      : this.deleteNow(filter, one);
+  delete(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
+    return this.write(
+      () => this.deleteNow(filter, one),
+      () => this.deleteNow(filter, one),
+    );
   }
 
   private async deleteNow(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
@@ -273,15 +258,16 @@ class MongoCollection implements CollectionEngine {
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
-    if (await this.ferretDb()) {
+    await this.write<unknown>(
       // one at a time, each computed here (FerretDB's update command ignores `ordered` too)
-      await this.ctx.exclusive(async () => {
+      async () => {
         for (const op of ops) await dispatch<Promise<unknown>>(op, this.here);
-      });
-      return;
-    }
-    const models = ops.map((op) => dispatch(op, bulkModels));
-    await mapErrors(() => this.coll.bulkWrite(models, { ordered: true, session: this.session }));
+      },
+      () => {
+        const models = ops.map((op) => dispatch(op, bulkModels));
+        return mapErrors(() => this.coll.bulkWrite(models, { ordered: true, session: this.session }));
+      },
+    );
   }
 
   /**
@@ -294,13 +280,13 @@ class MongoCollection implements CollectionEngine {
     return holder ? newId() : derived;
   }
 
-  /** Whole documents matching `filter` (for the writes computed here). */
+  /** Whole documents matching `filter`, for the writes computed here. */
   private matching(filter: Filter, one: boolean): Promise<Doc[]> {
     return this.coll.find(asFilter(filter), { limit: one ? 1 : 0, session: this.session }).toArray();
   }
 
   private async updateHere(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    if ((!upsert || seedsOnlyId(filter, update)) && (await this.ctx.uniqueKeys(this.name)).length === 0) {
+    if ((!upsert || seedsOnlyId(filter, update)) && (await this.store.uniqueKeys(this.name)).length === 0) {
       // no unique key to check, and nothing inserted or only under the filter's _id: its own
       // command is exact (one round trip)
       assertStorable(update);
@@ -313,7 +299,7 @@ class MongoCollection implements CollectionEngine {
 
   /** FerretDB: the documents a write computed here, checked, then written by _id. */
   private async writeHere({ docs, result }: Written): Promise<UpdateResult> {
-    const keys = await this.ctx.uniqueKeys(this.name);
+    const keys = await this.store.uniqueKeys(this.name);
     const options = { session: this.session };
     for (const { next, previous } of docs) {
       assertStorable(next);
@@ -326,9 +312,8 @@ class MongoCollection implements CollectionEngine {
   }
 
   /**
-   * FerretDB stores a missing field as SQL NULL, which never collides in a unique index (and a
-   * missing one never collides with null). MongoDB indexes both as null: when `doc`'s key for a
-   * unique index has a missing or null part, look for another document with the same key first.
+   * FerretDB stores a missing field as SQL NULL, which never collides in a unique index; MongoDB
+   * indexes missing and null alike: a key with a missing or null part is looked for first.
    */
   private async checkNullKeys(doc: Doc, ownId: Doc['_id'] | undefined, keys: string[][]): Promise<void> {
     for (const key of keys) {
@@ -345,19 +330,19 @@ class MongoCollection implements CollectionEngine {
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
-    // options only when set: an explicit unique:false would not match an index created without it on older servers
+    // options only when set: on older servers an explicit unique:false differs from none
     await mapErrors(() =>
       this.coll.createIndex(spec.key, {
         ...(spec.unique ? { unique: true } : {}),
         ...(spec.name ? { name: spec.name } : {}),
       }),
     );
-    if (spec.unique) this.ctx.forgetIndexes(this.name);
+    if (spec.unique) this.store.forgetIndexes(this.name);
   }
 
   async drop(): Promise<void> {
     await dropCollection(this.coll);
-    this.ctx.forgetIndexes(this.name);
+    this.store.forgetIndexes(this.name);
   }
 }
 
@@ -380,11 +365,9 @@ async function collectionNames(db: Db): Promise<string[]> {
 }
 
 /**
- * ReadStore on MongoDB or FerretDB. The client connects on first use; the first operation (or
- * connect()) asks the server what it is (buildInfo) and whether it runs transactions: a real
- * startTransaction/commit, since `hello` cannot tell (FerretDB started with --repl-set-name reports
- * a setName yet has none). Where there are none, withTransaction runs `fn` directly (projectors are
- * idempotent for that case). A failed detection is forgotten, so the next call asks again.
+ * ReadStore on MongoDB or FerretDB. The client connects on first use, and the first operation (or
+ * connect()) asks the server what it is and whether it runs transactions (FerretDB started with
+ * --repl-set-name reports a setName yet has none).
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
@@ -393,24 +376,12 @@ export class MongoReadStore implements ReadStore {
   private detected: ServerTraits | undefined;
   private detecting: Promise<ServerTraits> | undefined;
   private readonly uniqueKeyCache = new Map<string, Promise<string[][]>>();
-  private readonly ctx: StoreContext;
   /** the end of the queue of writes (FerretDB) */
   private lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(url: string, options: MongoReadStoreOptions = {}) {
     this.client = new (mongodb().MongoClient)(url, options.client);
     this.db = this.client.db(options.dbName);
-    this.ctx = {
-      db: this.db,
-      traits: () => this.traits(),
-      uniqueKeys: (name) => this.uniqueKeys(name),
-      forgetIndexes: (name) => (name === undefined ? this.uniqueKeyCache.clear() : this.uniqueKeyCache.delete(name)),
-      exclusive: (write) => {
-        const result = this.lastWrite.then(write);
-        this.lastWrite = result.catch(() => undefined);
-        return result;
-      },
-    };
   }
 
   /** Known after connect() or the first operation; false until then. */
@@ -433,19 +404,13 @@ export class MongoReadStore implements ReadStore {
     await this.traits();
   }
 
-  private traits(): Promise<ServerTraits> {
-    if (this.detected) return Promise.resolve(this.detected);
-    this.detecting ??= this.detect().then(
-      (traits) => {
-        this.detected = traits;
-        return traits;
-      },
-      (err: unknown) => {
-        // not cached: a server that was down at the first call is asked again at the next
-        this.detecting = undefined;
-        throw err;
-      },
-    );
+  /** What the server is and can do, asked once (for its collections too). */
+  traits(): Promise<ServerTraits> {
+    if (!this.detecting) {
+      this.detecting = this.detect();
+      // not kept when it fails: a server that was down at the first call is asked again at the next
+      this.detecting.catch(() => (this.detecting = undefined));
+    }
     return this.detecting;
   }
 
@@ -455,7 +420,8 @@ export class MongoReadStore implements ReadStore {
     await this.client.connect();
     const info = await this.db.admin().command({ buildInfo: 1 });
     const ferretDb = typeof info.ferretdbVersion === 'string';
-    return { ferretDb, transactions: await this.probeTransactions() };
+    this.detected = { ferretDb, transactions: await this.probeTransactions() };
+    return this.detected;
   }
 
   /** A read-only transaction on a collection that need not exist, committed: it works or it does not. */
@@ -476,7 +442,15 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  private uniqueKeys(name: string): Promise<string[][]> {
+  /** Runs `write` after every write queued before it: FerretDB loses concurrent writes to a document. */
+  exclusive<R>(write: () => Promise<R>): Promise<R> {
+    const result = this.lastWrite.then(write);
+    this.lastWrite = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The key fields of a collection's unique indexes, cached (FerretDB's writes check them). */
+  uniqueKeys(name: string): Promise<string[][]> {
     let keys = this.uniqueKeyCache.get(name);
     if (!keys) {
       keys = this.listUniqueKeys(name);
@@ -484,6 +458,11 @@ export class MongoReadStore implements ReadStore {
       this.uniqueKeyCache.set(name, keys);
     }
     return keys;
+  }
+
+  forgetIndexes(name?: string): void {
+    if (name === undefined) this.uniqueKeyCache.clear();
+    else this.uniqueKeyCache.delete(name);
   }
 
   private async listUniqueKeys(name: string): Promise<string[][]> {
@@ -499,7 +478,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new CheckedCollection<T>(name, new MongoCollection(this.ctx, name, undefined));
+    return new CheckedCollection<T>(name, new MongoCollection(this, name, undefined));
   }
 
   async listCollections(): Promise<string[]> {
@@ -509,7 +488,7 @@ export class MongoReadStore implements ReadStore {
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
     // where the deployment has none, `fn` runs its writes directly (projectors are idempotent for that)
     const joined = (session?: ClientSession) =>
-      new TransactionStore((name) => new MongoCollection(this.ctx, name, session), this);
+      new TransactionStore((name) => new MongoCollection(this, name, session), this);
     if (!(await this.traits()).transactions) return fn(joined());
     const session = this.client.startSession();
     try {
@@ -522,13 +501,13 @@ export class MongoReadStore implements ReadStore {
 
   async dropAll(): Promise<void> {
     for (const name of await collectionNames(this.db)) await dropCollection(this.db.collection<Doc>(name));
-    this.ctx.forgetIndexes();
+    this.forgetIndexes();
   }
 
   /** The whole database gone (a read-model generation no longer in use). */
   async dropDatabase(): Promise<void> {
     await this.db.dropDatabase();
-    this.ctx.forgetIndexes();
+    this.forgetIndexes();
   }
 
   async close(): Promise<void> {

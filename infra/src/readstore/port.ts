@@ -1,8 +1,7 @@
 /**
- * The read models' store: the part of the MongoDB collection API that projectors and queries use,
- * and no more. Both adapters (SqliteReadStore, MongoReadStore) accept exactly this language and
- * refuse anything else with UnsupportedQueryError (checked in query-language.ts), so a read model
- * that works on one works on the other. Answers are MongoDB's.
+ * The read models' store: the part of MongoDB's collection API that projectors and queries use.
+ * Both adapters accept exactly this language, refuse the rest with UnsupportedQueryError, and
+ * answer as MongoDB does.
  *
  * - Values: JSON's (strings, finite numbers, booleans, null, arrays, plain objects); no dates,
  *   binaries or regular expressions are stored.
@@ -11,8 +10,8 @@
  *   when one element is equal; null matches a missing field), `{ field: { $ne, $gt, $gte, $lt,
  *   $lte, $in, $exists, $regex } }` (ranges on strings or numbers; $in of such values; $regex a
  *   pattern string), several fields (all must hold) and a top-level `$or` of such filters.
- * - Updates: `$set` and `$setOnInsert` (any value), `$inc` (finite numbers), `$min`, `$max` (finite numbers or strings),
- *   `$addToSet` and `$pull` (one scalar); a field under one operator only.
+ * - Updates: `$set` and `$setOnInsert` (any value), `$inc` (finite numbers), `$min`, `$max`
+ *   (finite numbers or strings), `$addToSet` and `$pull` (one scalar); a field under one operator.
  * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`.
  * - Sorts and index keys: top-level fields, 1 or -1.
  */
@@ -91,17 +90,13 @@ export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
   listCollections(): Promise<string[]>;
   /**
-   * Run `fn` so that its writes become visible together (MongoDB: a transaction when the server
-   * supports one; SQLite: a transaction of the writer connection). Falls back to running `fn`
-   * directly where the store cannot (FerretDB, a standalone MongoDB); projectors stay idempotent
-   * for that case.
-   *
-   * Rules for `fn`, whatever the store:
+   * Runs `fn` so that its writes become visible together, or directly where the store cannot
+   * (FerretDB, a standalone MongoDB: projectors stay idempotent for that case). Rules for `fn`:
    * - never rely on catching DuplicateKeyError: on MongoDB a duplicate key aborts the whole
    *   transaction even when caught (every later write fails, and the driver retries `fn` for up to
    *   120 s). Write so that it cannot happen: upsert on the unique key (`_id`), or read first.
-   * - no createIndex / drop / dropAll on the store handed to `fn` (MongoReadStore refuses them
-   *   there: MongoDB would run them outside the session, waiting on the transaction's own locks).
+   * - no createIndex / drop / dropAll on the store handed to `fn` (refused: MongoDB would run them
+   *   outside the session, waiting on the transaction's own locks).
    * - an upsert whose filter does not fix `_id` needs a unique index on the filter's fields to be
    *   safe against a concurrent one (MongoReadStore derives the new `_id` from the filter's
    *   equalities, so two concurrent ones collide on `_id` instead of inserting twice).

@@ -21,13 +21,9 @@ import {
 } from './values';
 
 /*
- * The ReadStore's query language: the part of MongoDB's that projectors and queries use, and no
- * more (see port.ts for the list). CheckedCollection runs the checks below on every call of both
- * adapters and refuses the rest (UnsupportedQueryError), so a read model that works on one store
- * works on the other. The evaluation below is what SqliteReadStore runs, and what MongoReadStore
- * computes its writes with on FerretDB; on MongoDB the server evaluates the language. Within it,
- * the answers are MongoDB's (the differential test `query-language.test.ts` holds them to mingo's,
- * and the contract suite runs on FerretDB).
+ * The ReadStore's query language (listed in port.ts): the checks both adapters run on every call
+ * (CheckedCollection), and the evaluation SqliteReadStore runs and MongoReadStore computes its
+ * writes with on FerretDB. Its answers are MongoDB's (query-language.test.ts holds them to mingo's).
  */
 
 const FILTER_OPERATORS = new Set(['$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$exists', '$regex']);
@@ -45,8 +41,6 @@ function checkField(name: string): void {
   if (name.length === 0 || name.includes('.') || name.startsWith('$') || name === '__proto__')
     refuse(`field '${name}'`);
 }
-
-// ---- checks ----------------------------------------------------------------------------------
 
 function checkCondition(field: string, op: string, operand: unknown): void {
   switch (op) {
@@ -77,7 +71,7 @@ function checkCondition(field: string, op: string, operand: unknown): void {
 
 export function checkFilter(filter: Filter): void {
   if (!isPlainObject(filter)) refuse('a filter that is not an object');
-  // for…in throughout: checked at every query, so no arrays of keys
+  // for…in throughout: no arrays of keys at every call
   for (const key in filter) {
     const value = filter[key];
     if (key === '$or') {
@@ -99,7 +93,6 @@ export function checkFilter(filter: Filter): void {
 }
 
 export function checkUpdate(update: Update): void {
-  // for…in throughout: checked at every write, so no arrays of keys
   let ops = 0;
   for (const op in update) if (hasOwn(update, op)) ops++;
   if (ops === 0) refuse('an empty update');
@@ -166,8 +159,6 @@ export function checkSort(sort: Sort | undefined): void {
   }
 }
 
-// ---- evaluation ------------------------------------------------------------------------------
-
 export type Matcher = (doc: PlainObject) => boolean;
 
 /** Equality with a scalar or null, MongoDB's way: an array matches when one of its elements does; null matches a missing field. */
@@ -191,7 +182,7 @@ function rangeHolds(op: RangeOp, a: number | string, b: number | string): boolea
 
 /** Only values of the bound's type compare (MongoDB's type brackets); an array through any element. */
 function inRange(op: RangeOp, value: unknown, bound: number | string): boolean {
-  // loops, not value.some(v => …): no closure per document tested
+  // loops here and in the matchers: no closure per document tested
   if (!Array.isArray(value)) return typeof value === typeof bound && rangeHolds(op, value as number | string, bound);
   for (const v of value) if (typeof v === typeof bound && rangeHolds(op, v as number | string, bound)) return true;
   return false;
@@ -204,8 +195,7 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
     case '$in': {
       const list = operand as Array<Scalar | null>;
       if (list.includes(null)) return (doc) => list.some((v) => equals(doc[field], v));
-      // scalars only (finite numbers: Set's SameValueZero is ===): one look-up per value instead
-      // of a pass over the list, and no closure per document
+      // scalars only, where Set's SameValueZero is ===
       const members = new Set(list);
       return (doc) => {
         const v = doc[field];
@@ -248,7 +238,6 @@ export function compileFilter(filter: Filter): Matcher {
   }
   if (tests.length === 0) return () => true;
   if (tests.length === 1) return tests[0];
-  // a loop, not tests.every(t => t(doc)): that would make a closure per document tested
   return (doc) => {
     for (const test of tests) if (!test(doc)) return false;
     return true;
@@ -271,10 +260,8 @@ export function equalityFields(filter: Filter): Array<[string, Scalar | null]> {
 }
 
 /**
- * Applies an update of the language to a copy of `doc` (the values it sets copied). On insert
- * (an upsert), $setOnInsert joins $set and may name the new document's _id; elsewhere _id never
- * changes (MongoDB's error otherwise). The caller has run `checkUpdate` once for the call (an
- * updateMany applies one update to many documents).
+ * A checked update applied to a copy of `doc` (the values it sets copied). On insert (an upsert),
+ * $setOnInsert joins $set and may name the new _id; elsewhere _id never changes.
  */
 export function applyUpdate(doc: PlainObject, update: Update, isInsert: boolean): PlainObject {
   const next: PlainObject = { ...doc };
@@ -323,13 +310,8 @@ export function applyUpdate(doc: PlainObject, update: Update, isInsert: boolean)
   return next;
 }
 
-export type ProjectionFn = (doc: PlainObject) => PlainObject;
-
-/**
- * Inclusion ({ a: 1, b: 1 }) or exclusion ({ a: 0 }) of top-level fields, _id kept unless
- * { _id: 0 }; fields come out in the document's order, as MongoDB gives them.
- */
-export function compileProjection(projection: Projection): ProjectionFn {
+/** Inclusion or exclusion of top-level fields, _id kept unless { _id: 0 }, in the document's order (MongoDB's). */
+export function compileProjection(projection: Projection): (doc: PlainObject) => PlainObject {
   checkProjection(projection);
   const named = Object.keys(projection).filter((f) => f !== '_id');
   const keepId = projection._id !== 0;
@@ -341,7 +323,7 @@ export function compileProjection(projection: Projection): ProjectionFn {
     : (key: string) => (key === '_id' ? keepId : !fields.has(key));
   return (doc) => {
     const out: PlainObject = {};
-    // for…in: no array of keys per document (stored documents are plain objects, nothing inherited)
+    // stored documents are plain objects: for…in sees nothing inherited
     for (const key in doc) if (doc[key] !== undefined && keeps(key)) out[key] = doc[key];
     return out;
   };
@@ -366,9 +348,7 @@ export function dispatch<R>(op: BulkOp, to: Writes<R>): R {
   refuse(`bulkWrite operation ${Object.keys(op as object).join(', ')}`);
 }
 
-// ---- writes, for the stores that compute them (SqliteReadStore; MongoReadStore on FerretDB) ----
-
-/** What a write computed here does: the documents it writes (`previous`: the one each replaces) and its counts. */
+/** A write a store computes (SqliteReadStore; on FerretDB): the documents it writes, the one each replaces, its counts. */
 export interface Written {
   docs: Array<{ next: Doc; previous?: Doc }>;
   result: UpdateResult;
@@ -381,9 +361,8 @@ const counts = (matchedCount: number, modifiedCount: number, upsertedCount: numb
 });
 
 /**
- * An update of the documents it matched (`targets`, left as they are), computed against the state
- * before the first write as one server-side pass would be. No match and `upsert`: the filter's
- * equalities and the update (with $setOnInsert) make the new document, its _id from them or `newDocId()`.
+ * An update of the documents it matched (`targets`, left as they are). No match and `upsert`: the
+ * filter's equalities and the update make the new document, its _id from them or `newDocId()`.
  */
 export function updateWrites(
   targets: Doc[],
@@ -405,10 +384,7 @@ export function updateWrites(
   return { docs, result: counts(targets.length, docs.length, 0) };
 }
 
-/**
- * A replacement of `target`, whose _id never changes; an upsert takes the replacement's _id, else
- * the filter's equality on _id, else a new one (MongoDB's errors when they differ).
- */
+/** A replacement of `target`, whose _id never changes; an upsert takes the replacement's _id, the filter's or a new one. */
 export function replaceWrites(target: Doc | undefined, filter: Filter, replacement: Doc, upsert: boolean): Written {
   const own = replacement._id;
   if (!target) {

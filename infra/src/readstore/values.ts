@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Doc, Sort } from './port';
 
-/*
- * MongoDB's order, equality and copies of the port's JSON values, for the language's evaluation
- * (query-language.ts) and the stores that sort themselves (SqliteReadStore).
- */
+/* MongoDB's order, equality and copies of the port's JSON values. */
 
 export type PlainObject = Record<string, unknown>;
 export type Scalar = string | number | boolean;
