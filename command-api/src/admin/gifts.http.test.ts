@@ -1,31 +1,13 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { DEFAULT_GIFT_CATALOGUE, GIFT_ADMIN_MESSAGES, LEDGER_MESSAGES } from '@evo/domain';
-import {
-  Client,
-  demoVideo,
-  startTestServer,
-  type TestServer,
-  type Member,
-  registerMembers,
-} from '../testing/test-server';
+import { demoVideo } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
-import { slice } from '../messaging/test-helpers';
-import { collect, eventually, imageForm, loginAdmin, online } from './test-helpers';
+import { collect, eventually, imageForm, online } from './test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let sender: Member;
-let receiver: Member;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  [sender, receiver] = await registerMembers(server.url, 2);
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true, members: 2 });
+const [sender, receiver] = t.members;
 
 const sockets: Socket[] = [];
 afterEach(() => {
@@ -36,7 +18,7 @@ type Gift = { id: number; name: string; emoji: string; price: number; image_url:
 
 describe('gift catalogue management', () => {
   it('lists the catalogue with price = coin_cost', async () => {
-    const list = (await admin.get('/api/admin/gifts')).json as unknown as Gift[];
+    const list = (await t.admin.get('/api/admin/gifts')).json as unknown as Gift[];
     expect(list).toHaveLength(DEFAULT_GIFT_CATALOGUE.length);
     expect(list[0]).toEqual({ id: 1, name: 'Rose', emoji: '🌹', price: 1, image_url: '', coin_cost: 1 });
     expect(list.every((g) => g.price === g.coin_cost)).toBe(true);
@@ -44,10 +26,10 @@ describe('gift catalogue management', () => {
 
   it('adds (trimmed, emoji by default empty, price converted), edits and removes; the catalogue follows at once and is pushed', async () => {
     const watching = collect<{ gift_id: number; removed?: boolean }>(
-      await online(server, sender.client, sockets),
+      await online(t.server, sender.client, sockets),
       'catalogue:changed',
     );
-    const added = await admin.post('/api/admin/gifts', {
+    const added = await t.admin.post('/api/admin/gifts', {
       name: '  Étoile  ',
       price: '12',
       image_url: ' /uploads/gifts/etoile.png ',
@@ -64,7 +46,7 @@ describe('gift catalogue management', () => {
     });
     expect(gift.id).toBeGreaterThan(DEFAULT_GIFT_CATALOGUE.length);
     // the administrator's next read includes the write (read-your-writes)
-    expect(((await admin.get('/api/gifts/catalog')).json as unknown as Gift[]).at(-1)).toEqual({
+    expect(((await t.admin.get('/api/gifts/catalog')).json as unknown as Gift[]).at(-1)).toEqual({
       id: gift.id,
       name: 'Étoile',
       emoji: '',
@@ -72,7 +54,7 @@ describe('gift catalogue management', () => {
       coin_cost: 12,
     });
 
-    const edited = await admin.put(`/api/admin/gifts/${gift.id}`, {
+    const edited = await t.admin.put(`/api/admin/gifts/${gift.id}`, {
       name: 'Étoile filante',
       emoji: '🌠',
       price: 20.4,
@@ -86,7 +68,7 @@ describe('gift catalogue management', () => {
     const before = await t.lastPosition();
     expect(
       (
-        await admin.put(`/api/admin/gifts/${gift.id}`, {
+        await t.admin.put(`/api/admin/gifts/${gift.id}`, {
           name: 'Étoile filante',
           emoji: '🌠',
           price: '20',
@@ -112,12 +94,14 @@ describe('gift catalogue management', () => {
       'gift credited',
     );
 
-    const removed = await admin.delete(`/api/admin/gifts/${gift.id}`);
+    const removed = await t.admin.delete(`/api/admin/gifts/${gift.id}`);
     expect(removed.json).toEqual({ message: 'Cadeau supprimé.' });
-    expect(((await admin.get('/api/gifts/catalog')).json as unknown as Gift[]).some((g) => g.id === gift.id)).toBe(
+    expect(((await t.admin.get('/api/gifts/catalog')).json as unknown as Gift[]).some((g) => g.id === gift.id)).toBe(
       false,
     );
-    expect(((await admin.get('/api/admin/gifts')).json as unknown as Gift[]).some((g) => g.id === gift.id)).toBe(false);
+    expect(((await t.admin.get('/api/admin/gifts')).json as unknown as Gift[]).some((g) => g.id === gift.id)).toBe(
+      false,
+    );
     await eventually(() => watching.length >= 3, 5000, 'catalogue:changed pushes');
     expect(watching.map((w) => [w.gift_id, w.removed ?? false])).toEqual([
       [gift.id, false],
@@ -148,21 +132,23 @@ describe('gift catalogue management', () => {
         receiver_email: receiver.member.email,
         gift_id: gift.id,
       });
-    await t.expectRefused(send, 404, LEDGER_MESSAGES.giftNotFound);
-    await t.expectRefused(
-      () => admin.put(`/api/admin/gifts/${gift.id}`, { name: 'Revenant', price: 1 }),
-      404,
-      LEDGER_MESSAGES.giftNotFound,
-    );
-    await t.expectRefused(() => admin.delete(`/api/admin/gifts/${gift.id}`), 404, LEDGER_MESSAGES.giftNotFound);
+    await t.expectRefusals([
+      [send, 404, LEDGER_MESSAGES.giftNotFound],
+      [
+        () => t.admin.put(`/api/admin/gifts/${gift.id}`, { name: 'Revenant', price: 1 }),
+        404,
+        LEDGER_MESSAGES.giftNotFound,
+      ],
+      [() => t.admin.delete(`/api/admin/gifts/${gift.id}`), 404, LEDGER_MESSAGES.giftNotFound],
+    ]);
     // a new gift never takes a removed gift's id
-    const next = (await admin.post('/api/admin/gifts', { name: 'Suivant', price: 1 })).json as { gift: Gift };
+    const next = (await t.admin.post('/api/admin/gifts', { name: 'Suivant', price: 1 })).json as { gift: Gift };
     expect(next.gift.id).toBe(gift.id + 1);
   });
 
   it('converts the price: "abc" → 0, negative → 0, decimals rounded; a free gift cannot be sent', async () => {
     const add = async (price: unknown) =>
-      ((await admin.post('/api/admin/gifts', { name: 'Prix', price })).json as { gift: Gift }).gift.price;
+      ((await t.admin.post('/api/admin/gifts', { name: 'Prix', price })).json as { gift: Gift }).gift.price;
     expect(await add('abc')).toBe(0);
     expect(await add(-5)).toBe(0);
     expect(await add('-5')).toBe(0);
@@ -171,7 +157,7 @@ describe('gift catalogue management', () => {
     expect(await add('7.5')).toBe(8);
     expect(await add(1e12)).toBe(1_000_000);
     const free = (
-      (await admin.post('/api/admin/gifts', { name: 'Gratuit', emoji: '🆓', price: 0 })).json as { gift: Gift }
+      (await t.admin.post('/api/admin/gifts', { name: 'Gratuit', emoji: '🆓', price: 0 })).json as { gift: Gift }
     ).gift;
     const send = () =>
       sender.client.post('/api/gifts/send', {
@@ -183,64 +169,52 @@ describe('gift catalogue management', () => {
   });
 
   it('refuses every bad input with a French message and appends nothing', async () => {
-    await t.expectRefused(() => admin.post('/api/admin/gifts', { name: '   ', price: 3 }), 400, 'Nom requis');
-    await t.expectRefused(() => admin.post('/api/admin/gifts', { price: 3 }), 400, 'Nom requis');
-    await t.expectRefused(() => admin.post('/api/admin/gifts', {}), 400, 'Nom requis');
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts', { name: 'x'.repeat(61), price: 3 }),
-      400,
-      GIFT_ADMIN_MESSAGES.nameTooLong,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts', { name: 'Ok', emoji: { x: 1 }, price: 3 }),
-      400,
-      GIFT_ADMIN_MESSAGES.emojiInvalid,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts', { name: 'Ok', price: 3, image_url: 'javascript:alert(1)' }),
-      400,
-      GIFT_ADMIN_MESSAGES.imageUrlInvalid,
-    );
-    await t.expectRefused(() => admin.put('/api/admin/gifts/1', { name: '', price: 3 }), 400, 'Nom requis');
-    await t.expectRefused(
-      () => admin.put('/api/admin/gifts/abc', { name: 'Ok', price: 3 }),
-      400,
-      GIFT_ADMIN_MESSAGES.badGiftId,
-    );
-    await t.expectRefused(() => admin.delete('/api/admin/gifts/-1'), 400, GIFT_ADMIN_MESSAGES.badGiftId);
-    await t.expectRefused(() => admin.post('/api/admin/gifts', '{"name":'), 400);
+    await t.expectRefusals([
+      [() => t.admin.post('/api/admin/gifts', { name: '   ', price: 3 }), 400, 'Nom requis'],
+      [() => t.admin.post('/api/admin/gifts', { price: 3 }), 400, 'Nom requis'],
+      [() => t.admin.post('/api/admin/gifts', {}), 400, 'Nom requis'],
+      [
+        () => t.admin.post('/api/admin/gifts', { name: 'x'.repeat(61), price: 3 }),
+        400,
+        GIFT_ADMIN_MESSAGES.nameTooLong,
+      ],
+      [
+        () => t.admin.post('/api/admin/gifts', { name: 'Ok', emoji: { x: 1 }, price: 3 }),
+        400,
+        GIFT_ADMIN_MESSAGES.emojiInvalid,
+      ],
+      [
+        () => t.admin.post('/api/admin/gifts', { name: 'Ok', price: 3, image_url: 'javascript:alert(1)' }),
+        400,
+        GIFT_ADMIN_MESSAGES.imageUrlInvalid,
+      ],
+      [() => t.admin.put('/api/admin/gifts/1', { name: '', price: 3 }), 400, 'Nom requis'],
+      [() => t.admin.put('/api/admin/gifts/abc', { name: 'Ok', price: 3 }), 400, GIFT_ADMIN_MESSAGES.badGiftId],
+      [() => t.admin.delete('/api/admin/gifts/-1'), 400, GIFT_ADMIN_MESSAGES.badGiftId],
+      [() => t.admin.post('/api/admin/gifts', '{"name":'), 400],
+    ]);
   });
 
   it('uploads gift images, images only (by content)', async () => {
-    const r = await admin.post('/api/admin/gifts/image', imageForm());
+    const r = await t.admin.post('/api/admin/gifts/image', imageForm());
     expect(r.status).toBe(201);
     expect(r.json.image_url).toMatch(/^\/uploads\/gifts\/[0-9a-f-]{36}\.png$/);
-    const served = await admin.get(r.json.image_url as string);
+    const served = await t.admin.get(r.json.image_url as string);
     expect(served.status).toBe(200);
     // a text file named .png, a video named .png: refused by their content
     await t.expectRefused(
-      () => admin.post('/api/admin/gifts/image', imageForm(Buffer.from('pas une image'), 'faux.png')),
+      () => t.admin.post('/api/admin/gifts/image', imageForm(Buffer.from('pas une image'), 'faux.png')),
       400,
       UPLOAD_MESSAGES.notAnImage,
     );
     const video = await demoVideo();
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts/image', imageForm(video, 'clip.png')),
-      400,
-      UPLOAD_MESSAGES.notAnImage,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts/image', new FormData()),
-      400,
-      GIFT_ADMIN_MESSAGES.imageRequired,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/gifts/image', { image: 'x' }),
-      400,
-      GIFT_ADMIN_MESSAGES.imageRequired,
-    );
+    await t.expectRefusals([
+      [() => t.admin.post('/api/admin/gifts/image', imageForm(video, 'clip.png')), 400, UPLOAD_MESSAGES.notAnImage],
+      [() => t.admin.post('/api/admin/gifts/image', new FormData()), 400, GIFT_ADMIN_MESSAGES.imageRequired],
+      [() => t.admin.post('/api/admin/gifts/image', { image: 'x' }), 400, GIFT_ADMIN_MESSAGES.imageRequired],
+    ]);
     const wrongField = new FormData();
     wrongField.append('photo', new Blob([new Uint8Array(Buffer.from('x'))]), 'x.png');
-    await t.expectRefused(() => admin.post('/api/admin/gifts/image', wrongField), 400);
+    await t.expectRefused(() => t.admin.post('/api/admin/gifts/image', wrongField), 400);
   });
 });

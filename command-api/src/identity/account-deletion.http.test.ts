@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { io as connect } from 'socket.io-client';
 import {
   DEFAULT_GIFT_CATALOGUE,
@@ -9,35 +9,28 @@ import {
   LEDGER_MESSAGES,
   MESSAGES,
 } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
 import { reconcileLedger } from '../ledger/reconcile';
-import { Client, registerAndLogin, startTestServer, type Member, type TestServer } from '../testing/test-server';
+import { Client, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let admin: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  admin = new Client(server.url);
-  await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true });
 
 /** Everything started has finished: jobs (the erasure among them), gift credits, projections. */
 async function settle() {
   for (let i = 0; i < 5; i++) {
-    await server.deps.jobs.drain(30_000);
-    const last = (await server.deps.events.lastPosition())!;
-    expect(await server.giftCredits!.waitFor(last, 10_000)).toBe(true);
-    expect(await server.deps.progress.waitFor(last, 10_000)).toBe(true);
-    if ((await server.deps.events.lastPosition()) === last) return;
+    await t.server.deps.jobs.drain(30_000);
+    const last = (await t.server.deps.events.lastPosition())!;
+    expect(await t.server.giftCredits!.waitFor(last, 10_000)).toBe(true);
+    expect(await t.server.deps.progress.waitFor(last, 10_000)).toBe(true);
+    if ((await t.server.deps.events.lastPosition()) === last) return;
   }
 }
 
 const erased = async (userId: string) =>
-  (await server.deps.events.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased');
+  (await t.server.deps.events.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased');
 const userIdOf = async (m: Member) => {
-  const r = await admin.get(`/api/admin/users?q=${encodeURIComponent(m.member.email)}`);
+  const r = await t.admin.get(`/api/admin/users?q=${encodeURIComponent(m.member.email)}`);
   return (r.json.items as Array<{ id: string }>)[0].id;
 };
 const deleteAccount = (m: Member | Client, password: string) =>
@@ -75,7 +68,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe('DELETE /api/users/me (account deletion)', () => {
   it('refuses a wrong or missing password in French and deletes nothing', async () => {
-    const m = await registerAndLogin(server.url);
+    const m = await t.member();
     const wrong = await deleteAccount(m, 'pas-le-bon');
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toBe(DELETION_MESSAGES.wrongPassword);
@@ -83,12 +76,12 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(missing.status).toBe(400);
     expect(missing.json.error).toBe(DELETION_MESSAGES.passwordRequired);
     expect((await m.client.get('/api/auth/me')).status).toBe(200);
-    expect((await new Client(server.url).request('DELETE', '/api/users/me', { password: 'x' })).status).toBe(401);
+    expect((await new Client(t.server.url).request('DELETE', '/api/users/me', { password: 'x' })).status).toBe(401);
   });
 
   it('refuses while withdrawable coins remain, naming the amount, and deletes once they are withdrawn', async () => {
-    const fan = await registerAndLogin(server.url);
-    const creator = await registerAndLogin(server.url);
+    const fan = await t.member();
+    const creator = await t.member();
     expect((await fan.client.post('/api/coins/purchase', { email: fan.member.email, packId: 1 })).status).toBe(200);
     const sent = await fan.client.post('/api/gifts/send', {
       sender_email: fan.member.email,
@@ -115,23 +108,23 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(w.status, w.text).toBe(200);
     expect((await deleteAccount(creator, creator.member.password)).status).toBe(200);
     await settle();
-    const report = await reconcileLedger(server.deps.events);
+    const report = await reconcileLedger(t.server.deps.events);
     expect(report.first_violation).toBeNull();
     expect(report.ok).toBe(true);
   });
 
   it("erases the member everywhere: sessions end, the others' screens and counters forget them, threads keep a placeholder, the ledger reconciles pseudonymously, and a rebuild from scratch holds none of their data", async () => {
     const tag = `zq${Date.now().toString(36)}`;
-    const gone = await registerAndLogin(server.url, {
+    const gone = await t.member({
       email: `${tag}.efface@exemple.fr`,
       pseudo: `${tag}efface`,
       bio: `Bio unique ${tag} à effacer`,
       video_title: `Vidéo unique ${tag}`,
     });
-    const other = await registerAndLogin(server.url);
-    const secondTab = new Client(server.url);
+    const other = await t.member();
+    const secondTab = new Client(t.server.url);
     // an open socket of the member (the app's live updates)
-    const socket = connect(server.url, {
+    const socket = connect(t.server.url, {
       transports: ['websocket'],
       forceNew: true,
       extraHeaders: { cookie: gone.client.cookie },
@@ -218,7 +211,7 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(await socketEnded).toBe('io server disconnect');
     expect((await gone.client.get('/api/auth/me')).status).toBe(401);
     expect((await secondTab.get('/api/auth/me')).status).toBe(401);
-    const login = await new Client(server.url).post('/api/auth/login', {
+    const login = await new Client(t.server.url).post('/api/auth/login', {
       email: gone.member.email,
       password: gone.member.password,
     });
@@ -271,13 +264,13 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(toGone.json.error).toBe(LEDGER_MESSAGES.receiverNotFound);
 
     // the ledger: balanced, the member's movements kept under their id, their coins forfeited
-    const report = await reconcileLedger(server.deps.events);
+    const report = await reconcileLedger(t.server.deps.events);
     expect(report.first_violation).toBeNull();
     expect(report.totals.platform_forfeits).toBeGreaterThan(0);
-    const transactions = JSON.stringify((await admin.get('/api/coins/admin/transactions')).json);
+    const transactions = JSON.stringify((await t.admin.get('/api/coins/admin/transactions')).json);
     expect(transactions).toContain(`membre ${goneId}`);
     expect(transactions).not.toContain(gone.member.email);
-    const audit = await admin.get(`/api/admin/ledger/${encodeURIComponent(`membre ${goneId}`)}`);
+    const audit = await t.admin.get(`/api/admin/ledger/${encodeURIComponent(`membre ${goneId}`)}`);
     expect(audit.status, audit.text).toBe(200);
     expect(audit.json.user).toEqual({ id: goneId, email: '', pseudo: `membre ${goneId}` });
     const audited = (audit.json.entries as Array<{ event_type: string }>).map((e) => e.event_type);
@@ -285,11 +278,11 @@ describe('DELETE /api/users/me (account deletion)', () => {
 
     // rebuilt from scratch, the read models hold nothing of the member, nor does any file of
     // DATA_DIR: the log's copies of their personal fields were encrypted with their key, destroyed
-    const rebuild = await admin.post('/api/admin/projections/rebuild');
+    const rebuild = await t.admin.post('/api/admin/projections/rebuild');
     expect(rebuild.status).toBeLessThan(300);
-    for (let i = 0; i < 300 && server.deps.projections!.rebuildState().status === 'running'; i++)
+    for (let i = 0; i < 300 && t.server.deps.projections!.rebuildState().status === 'running'; i++)
       await new Promise((r) => setTimeout(r, 100));
-    expect(server.deps.projections!.rebuildState().status).toBe('done');
+    expect(t.server.deps.projections!.rebuildState().status).toBe('done');
     await settle();
     const needles = [
       gone.member.email,
@@ -298,9 +291,9 @@ describe('DELETE /api/users/me (account deletion)', () => {
       `Vidéo unique ${tag}`,
       ...Object.values(secret),
     ];
-    const documents = texts(await dumpReadModels(server.deps.read)).join('\n');
+    const documents = texts(await dumpReadModels(t.server.deps.read)).join('\n');
     for (const needle of needles) expect(documents, needle).not.toContain(needle);
-    for (const file of await filesUnder(server.dataDir)) {
+    for (const file of await filesUnder(t.server.dataDir)) {
       const bytes = await readFile(file);
       for (const needle of needles) expect(bytes.includes(Buffer.from(needle)), `${file}: ${needle}`).toBe(false);
     }
@@ -308,9 +301,9 @@ describe('DELETE /api/users/me (account deletion)', () => {
 
   it("races with the member's own comments and gift sends on another tab: nothing of theirs stays readable, the ledger reconciles", async () => {
     const tag = `course${Date.now().toString(36)}`;
-    const gone = await registerAndLogin(server.url);
-    const other = await registerAndLogin(server.url);
-    const tab = new Client(server.url);
+    const gone = await t.member();
+    const other = await t.member();
+    const tab = new Client(t.server.url);
     expect(
       (await tab.post('/api/auth/login', { email: gone.member.email, password: gone.member.password })).status,
     ).toBe(200);
@@ -337,10 +330,10 @@ describe('DELETE /api/users/me (account deletion)', () => {
     expect(await erased(goneId)).toBe(true);
     const thread = await comments(other, videoId);
     expect(thread.filter((c) => c.content.includes(tag))).toEqual([]);
-    const documents = texts(await dumpReadModels(server.deps.read)).join('\n');
+    const documents = texts(await dumpReadModels(t.server.deps.read)).join('\n');
     expect(documents).not.toContain(tag);
     expect(documents).not.toContain(gone.member.email);
-    const report = await reconcileLedger(server.deps.events);
+    const report = await reconcileLedger(t.server.deps.events);
     expect(report.first_violation).toBeNull();
     expect(report.pending_gifts.count).toBe(0);
   }, 90_000);

@@ -1,29 +1,15 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { MESSAGING_MESSAGES } from '@evo/domain';
-import {
-  Client,
-  registerAndLogin,
-  startTestServer,
-  type TestServer,
-  type Member,
-  registerMembers,
-} from '../testing/test-server';
-import { slice } from './test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let alice: Member;
-let bob: Member;
-let carol: Member;
+const t = serverFixture({ members: 3 });
+const [alice, bob, carol] = t.members;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  [alice, bob, carol] = await registerMembers(server.url, 3);
   await t.follow(alice.member.email, bob.member.email);
   await t.follow(bob.member.email, alice.member.email);
 });
-afterAll(() => server.stop());
 
 type Message = {
   id: number;
@@ -74,59 +60,42 @@ describe('POST /api/messages', () => {
   });
 
   it('checks in the order of the product specification: empty, session, receiver, forbidden word, following', async () => {
-    const visitor = new Client(server.url);
+    const visitor = new Client(t.server.url);
     const unknown = 'personne@nulle-part.fr';
     // 1. empty or blank, even without a session, an unknown receiver and an insult elsewhere
-    await t.expectRefused(
-      () => send(visitor, { receiverEmail: unknown, content: '' }),
-      400,
-      'Le message ne peut pas être vide.',
-    );
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: bob.member.email, content: '  \n ' }),
-      400,
-      'Le message ne peut pas être vide.',
-    );
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: bob.member.email }),
-      400,
-      'Le message ne peut pas être vide.',
-    );
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: bob.member.email, content: 42 }),
-      400,
-      'Le message ne peut pas être vide.',
-    );
-    await t.expectRefused(() => send(alice.client, ['x']), 400, 'Le message ne peut pas être vide.');
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: bob.member.email, content: 'x'.repeat(2001) }),
-      400,
-      MESSAGING_MESSAGES.tooLong,
-    );
-    // 2. no session, with an unknown receiver and an insult
-    await t.expectRefused(
-      () => send(visitor, { receiverEmail: unknown, content: 'connard' }),
-      401,
-      'Utilisateur non connecté.',
-    );
-    // the sender is the session user
-    await t.expectRefused(
-      () => send(alice.client, { senderEmail: carol.member.email, receiverEmail: bob.member.email, content: 'Coucou' }),
-      403,
-      'Action non autorisée.',
-    );
-    // 3. unknown receiver, with an insult, not followed
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: unknown, content: 'connard' }),
-      404,
-      'Destinataire introuvable.',
-    );
-    await t.expectRefused(() => send(alice.client, { content: 'Coucou' }), 404, 'Destinataire introuvable.');
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: 7, content: 'Coucou' }),
-      404,
-      'Destinataire introuvable.',
-    );
+    await t.expectRefusals([
+      [() => send(visitor, { receiverEmail: unknown, content: '' }), 400, 'Le message ne peut pas être vide.'],
+      [
+        () => send(alice.client, { receiverEmail: bob.member.email, content: '  \n ' }),
+        400,
+        'Le message ne peut pas être vide.',
+      ],
+      [() => send(alice.client, { receiverEmail: bob.member.email }), 400, 'Le message ne peut pas être vide.'],
+      [
+        () => send(alice.client, { receiverEmail: bob.member.email, content: 42 }),
+        400,
+        'Le message ne peut pas être vide.',
+      ],
+      [() => send(alice.client, ['x']), 400, 'Le message ne peut pas être vide.'],
+      [
+        () => send(alice.client, { receiverEmail: bob.member.email, content: 'x'.repeat(2001) }),
+        400,
+        MESSAGING_MESSAGES.tooLong,
+      ],
+      // 2. no session, with an unknown receiver and an insult
+      [() => send(visitor, { receiverEmail: unknown, content: 'connard' }), 401, 'Utilisateur non connecté.'],
+      // the sender is the session user
+      [
+        () =>
+          send(alice.client, { senderEmail: carol.member.email, receiverEmail: bob.member.email, content: 'Coucou' }),
+        403,
+        'Action non autorisée.',
+      ],
+      // 3. unknown receiver, with an insult, not followed
+      [() => send(alice.client, { receiverEmail: unknown, content: 'connard' }), 404, 'Destinataire introuvable.'],
+      [() => send(alice.client, { content: 'Coucou' }), 404, 'Destinataire introuvable.'],
+      [() => send(alice.client, { receiverEmail: 7, content: 'Coucou' }), 404, 'Destinataire introuvable.'],
+    ]);
     // 4. a forbidden word (any case, with or without accents), to someone not followed
     for (const content of ['Espèce de CONNARD', 'sale ENCULE', 'tête de nœud', 'Tete De Noeud']) {
       await t.expectRefused(
@@ -136,16 +105,18 @@ describe('POST /api/messages', () => {
       );
     }
     // 5. not following
-    await t.expectRefused(
-      () => send(alice.client, { receiverEmail: carol.member.email, content: 'Coucou' }),
-      403,
-      'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
-    );
-    await t.expectRefused(
-      () => send(carol.client, { receiverEmail: alice.member.email, content: 'Coucou' }),
-      403,
-      'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
-    );
+    await t.expectRefusals([
+      [
+        () => send(alice.client, { receiverEmail: carol.member.email, content: 'Coucou' }),
+        403,
+        'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
+      ],
+      [
+        () => send(carol.client, { receiverEmail: alice.member.email, content: 'Coucou' }),
+        403,
+        'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
+      ],
+    ]);
     // 2000 characters are fine
     expect((await send(alice.client, { receiverEmail: bob.member.email, content: 'a'.repeat(2000) })).status).toBe(201);
   });
@@ -177,8 +148,8 @@ describe('POST /api/messages', () => {
 
 describe('reading messages', () => {
   it('lists every message of the session user, and one inbox entry per other party', async () => {
-    const dave = await registerAndLogin(server.url);
-    const erin = await registerAndLogin(server.url);
+    const dave = await t.member();
+    const erin = await t.member();
     await t.follow(dave.member.email, erin.member.email);
     await t.follow(erin.member.email, dave.member.email);
     await t.follow(alice.member.email, dave.member.email);
@@ -219,9 +190,9 @@ describe('reading messages', () => {
       const r = await carol.client.get(path);
       expect(r.status).toBe(403);
       expect(r.json.error).toBe('Accès refusé.');
-      expect((await new Client(server.url).get(path)).status).toBe(401);
+      expect((await new Client(t.server.url).get(path)).status).toBe(401);
     }
-    expect((await new Client(server.url).get('/api/messages/inbox')).status).toBe(401);
+    expect((await new Client(t.server.url).get('/api/messages/inbox')).status).toBe(401);
     // carol reading "her" conversation with alice sees none of alice and bob's messages
     const r = await carol.client.get(
       `/api/messages/conversation/${encodeURIComponent(carol.member.email)}/${alice.member.pseudo}`,
@@ -235,8 +206,8 @@ describe('reading messages', () => {
 
 describe('DELETE /api/messages/:email/:otherEmail', () => {
   it('hides the conversation for the requester only; later messages show again', async () => {
-    const fred = await registerAndLogin(server.url);
-    const gina = await registerAndLogin(server.url);
+    const fred = await t.member();
+    const gina = await t.member();
     await t.follow(fred.member.email, gina.member.email);
     await t.follow(gina.member.email, fred.member.email);
     await send(fred.client, { receiverEmail: gina.member.email, content: 'Un' });
@@ -267,17 +238,19 @@ describe('DELETE /api/messages/:email/:otherEmail', () => {
 
   it('refuses another member’s path, an unknown party and an empty conversation', async () => {
     const path = (a: string, b: string) => `/api/messages/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
-    await t.expectRefused(() => carol.client.delete(path(alice.member.email, bob.member.email)), 403, 'Accès refusé.');
-    await t.expectRefused(
-      () => alice.client.delete(path(alice.member.email, 'personne@nulle-part.fr')),
-      404,
-      MESSAGING_MESSAGES.userNotFound,
-    );
-    await t.expectRefused(
-      () => carol.client.delete(path(carol.member.email, alice.member.email)),
-      404,
-      MESSAGING_MESSAGES.conversationNotFound,
-    );
-    await t.expectRefused(() => new Client(server.url).delete(path(alice.member.email, bob.member.email)), 401);
+    await t.expectRefusals([
+      [() => carol.client.delete(path(alice.member.email, bob.member.email)), 403, 'Accès refusé.'],
+      [
+        () => alice.client.delete(path(alice.member.email, 'personne@nulle-part.fr')),
+        404,
+        MESSAGING_MESSAGES.userNotFound,
+      ],
+      [
+        () => carol.client.delete(path(carol.member.email, alice.member.email)),
+        404,
+        MESSAGING_MESSAGES.conversationNotFound,
+      ],
+      [() => new Client(t.server.url).delete(path(alice.member.email, bob.member.email)), 401],
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { followDecider, followingStream, likeStream, videoDecider, videoStream }
 import { handleCommand, toNewEvents, type CommandContext } from '@evo/infra';
 import { identityQueries } from '@evo/projections';
 import type { TestServer, Client } from '../testing/test-server';
-import { expectRefusedBy, settledLastPosition } from '../testing/refusals';
+import { expectRefusalsBy, expectRefusedBy, settledLastPosition, type Refusal } from '../testing/refusals';
 
 /** Test helpers of the comments, notifications and messaging slices. */
 export function slice(server: TestServer) {
@@ -30,6 +30,8 @@ export function slice(server: TestServer) {
       status: number,
       error?: string,
     ) => expectRefusedBy(server, send, status, error),
+    /** Each request in turn must be refused as its case says, and append nothing. */
+    expectRefusals: (cases: Refusal[]) => expectRefusalsBy(server, cases),
     /** a follows b, through the social slice's decider */
     async follow(a: string, b: string, type: 'Follow' | 'Unfollow' = 'Follow') {
       const [followerId, followeeId] = [await userId(a), await userId(b)];

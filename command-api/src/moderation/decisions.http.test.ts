@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import {
   APPEAL_MESSAGES,
   RESTRICTION_MESSAGES,
@@ -12,45 +12,28 @@ import {
 import { DEMO_ADMIN_EMAIL, handleCommand } from '@evo/infra';
 import type { AppealsQueueAnswer, ActiveRestrictionsAnswer, MyModerationAnswer } from '@evo/contracts';
 import { AUTH_MESSAGES } from '../http/session';
-import {
-  Client,
-  demoVideo,
-  startTestServer,
-  type TestServer,
-  type Member,
-  registerMembers,
-} from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { loginAdmin } from '../admin/test-helpers';
+import { Client, demoVideo, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let author: Member;
-let other: Member;
-let talker: Member;
+const t = serverFixture({ admin: true, members: 3 });
+const [author, other, talker] = t.members;
 let adminId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  [author, other, talker] = await registerMembers(server.url, 3);
   adminId = await t.userId(DEMO_ADMIN_EMAIL);
   // talker may write to author (messages need a follow)
   expect(
     (await talker.client.post('/api/users/follows/follow', { followingPseudo: author.member.pseudo })).status,
   ).toBe(200);
 });
-afterAll(() => server.stop());
 
 const mine = async (m: Member) => (await m.client.get('/api/moderation/mine')).json as unknown as MyModerationAnswer;
-const queue = async () => ((await admin.get('/api/admin/appeals')).json as unknown as AppealsQueueAnswer).appeals;
+const queue = async () => ((await t.admin.get('/api/admin/appeals')).json as unknown as AppealsQueueAnswer).appeals;
 const activeRestrictions = async () =>
-  ((await admin.get('/api/admin/restrictions')).json as unknown as ActiveRestrictionsAnswer).restrictions;
+  ((await t.admin.get('/api/admin/restrictions')).json as unknown as ActiveRestrictionsAnswer).restrictions;
 const audit = async () =>
   (
-    (await admin.get('/api/admin/audit?limit=100')).json as {
+    (await t.admin.get('/api/admin/audit?limit=100')).json as {
       items: Array<{ action: string; admin_pseudo: string; details: string }>;
     }
   ).items;
@@ -60,7 +43,7 @@ const comment = (m: Member, videoId: number, content = 'Bonjour') =>
 describe('appeals against a decision on a video', () => {
   it('the author gets the decision with its reason, contests it once; the administrator reverses it from the queue', async () => {
     const videoId = await t.firstVideoId(author.client, author.member.pseudo);
-    const hide = await admin.put(`/api/videos/${videoId}/visibility`, {
+    const hide = await t.admin.put(`/api/videos/${videoId}/visibility`, {
       status: 'masquée',
       reason: SANCTION_MESSAGES[0],
     });
@@ -86,26 +69,28 @@ describe('appeals against a decision on a video', () => {
     expect(notes.some((n) => n.type === 'report_update' && n.message === SANCTION_MESSAGES[0])).toBe(true);
 
     // someone else's decision, an empty text: refused, nothing appended
-    await t.expectRefused(
-      () => other.client.post(`/api/moderation/decisions/${decision.id}/appeal`, { text: 'Pas la mienne' }),
-      403,
-      APPEAL_MESSAGES.notYours,
-    );
-    await t.expectRefused(
-      () => author.client.post(`/api/moderation/decisions/${decision.id}/appeal`, { text: '   ' }),
-      400,
-      APPEAL_MESSAGES.textRequired,
-    );
-    await t.expectRefused(
-      () => author.client.post('/api/moderation/decisions/nimporte-quoi/appeal', { text: 'x' }),
-      404,
-      APPEAL_MESSAGES.decisionNotFound,
-    );
-    await t.expectRefused(
-      () => new Client(server.url).post(`/api/moderation/decisions/${decision.id}/appeal`, { text: 'x' }),
-      401,
-      AUTH_MESSAGES.unauthenticated,
-    );
+    await t.expectRefusals([
+      [
+        () => other.client.post(`/api/moderation/decisions/${decision.id}/appeal`, { text: 'Pas la mienne' }),
+        403,
+        APPEAL_MESSAGES.notYours,
+      ],
+      [
+        () => author.client.post(`/api/moderation/decisions/${decision.id}/appeal`, { text: '   ' }),
+        400,
+        APPEAL_MESSAGES.textRequired,
+      ],
+      [
+        () => author.client.post('/api/moderation/decisions/nimporte-quoi/appeal', { text: 'x' }),
+        404,
+        APPEAL_MESSAGES.decisionNotFound,
+      ],
+      [
+        () => new Client(t.server.url).post(`/api/moderation/decisions/${decision.id}/appeal`, { text: 'x' }),
+        401,
+        AUTH_MESSAGES.unauthenticated,
+      ],
+    ]);
 
     const appeal = await author.client.post(`/api/moderation/decisions/${decision.id}/appeal`, {
       text: 'Ma vidéo ne montre rien de choquant.',
@@ -131,19 +116,21 @@ describe('appeals against a decision on a video', () => {
       appeal: { text: 'Ma vidéo ne montre rien de choquant.', status: 'en_attente', answer: null },
     });
     // members may not see or answer it
-    await t.expectRefused(() => author.client.get('/api/admin/appeals'), 403, AUTH_MESSAGES.adminOnly);
-    await t.expectRefused(
-      () => author.client.put(`/api/admin/appeals/${decision.id}`, { outcome: 'annulée', answer: 'moi' }),
-      403,
-      AUTH_MESSAGES.adminOnly,
-    );
-    await t.expectRefused(
-      () => admin.put(`/api/admin/appeals/${decision.id}`, { outcome: 'annulée', answer: '' }),
-      400,
-      APPEAL_MESSAGES.answerRequired,
-    );
+    await t.expectRefusals([
+      [() => author.client.get('/api/admin/appeals'), 403, AUTH_MESSAGES.adminOnly],
+      [
+        () => author.client.put(`/api/admin/appeals/${decision.id}`, { outcome: 'annulée', answer: 'moi' }),
+        403,
+        AUTH_MESSAGES.adminOnly,
+      ],
+      [
+        () => t.admin.put(`/api/admin/appeals/${decision.id}`, { outcome: 'annulée', answer: '' }),
+        400,
+        APPEAL_MESSAGES.answerRequired,
+      ],
+    ]);
 
-    const answer = await admin.put(`/api/admin/appeals/${decision.id}`, {
+    const answer = await t.admin.put(`/api/admin/appeals/${decision.id}`, {
       outcome: 'annulée',
       answer: 'Après vérification, la vidéo respecte les règles.',
     });
@@ -168,7 +155,7 @@ describe('appeals against a decision on a video', () => {
     ).toBe(true);
     // answered once
     await t.expectRefused(
-      () => admin.put(`/api/admin/appeals/${decision.id}`, { outcome: 'maintenue', answer: 'Non' }),
+      () => t.admin.put(`/api/admin/appeals/${decision.id}`, { outcome: 'maintenue', answer: 'Non' }),
       409,
       APPEAL_MESSAGES.alreadyAnswered,
     );
@@ -200,8 +187,8 @@ describe('appeals against a decision on a video', () => {
     };
     const [v1, v2, v3] = [await form('Une'), await form('Deux'), await form('Trois')];
     for (const v of [v1, v2, v3])
-      expect((await admin.put(`/api/videos/${v}/visibility`, { status: 'supprimée' })).status).toBe(200);
-    expect((await admin.put(`/api/videos/${v1}/visibility`, { status: 'publique' })).status).toBe(200);
+      expect((await t.admin.put(`/api/videos/${v}/visibility`, { status: 'supprimée' })).status).toBe(200);
+    expect((await t.admin.put(`/api/videos/${v1}/visibility`, { status: 'publique' })).status).toBe(200);
     await t.settle();
     const decisions = (await mine(other)).decisions;
     // the reason SPEC gives a deletion when the administrator chose none
@@ -222,7 +209,7 @@ describe('appeals against a decision on a video', () => {
     const ids = (await queue()).map((a) => a.id);
     expect(ids.indexOf(`video-${v3}-1`)).toBeLessThan(ids.indexOf(`video-${v2}-1`));
     expect(
-      (await admin.put(`/api/admin/appeals/video-${v3}-1`, { outcome: 'maintenue', answer: 'Contenu interdit.' }))
+      (await t.admin.put(`/api/admin/appeals/video-${v3}-1`, { outcome: 'maintenue', answer: 'Contenu interdit.' }))
         .status,
     ).toBe(200);
     await t.settle();
@@ -237,7 +224,7 @@ describe('appeals against a decision on a video', () => {
     const videoId = await t.firstVideoId(talker.client, talker.member.pseudo);
     const longAgo = new Date(Date.now() - 200 * 86_400_000);
     await handleCommand(
-      server.deps.events,
+      t.server.deps.events,
       videoStream(videoId),
       videoDecider,
       {
@@ -263,42 +250,37 @@ describe('appeals against a decision on a video', () => {
 describe('restrictions', () => {
   it('bad input is refused in French and changes nothing', async () => {
     const base = { email: talker.member.email, scopes: ['comment'], reason: 'Spam' };
-    await t.expectRefused(
-      () => admin.post('/api/admin/restrictions', { ...base, ends_at: new Date(Date.now() - 60_000).toISOString() }),
-      400,
-      RESTRICTION_MESSAGES.endInPast,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/restrictions', { ...base, duration_hours: -2 }),
-      400,
-      RESTRICTION_MESSAGES.negativeDuration,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/restrictions', { ...base, scopes: [] }),
-      400,
-      RESTRICTION_MESSAGES.noScope,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/restrictions', { ...base, reason: ' ' }),
-      400,
-      RESTRICTION_MESSAGES.reasonRequired,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/restrictions', { ...base, email: 'personne@example.com' }),
-      404,
-      RESTRICTION_MESSAGES.memberNotFound,
-    );
-    await t.expectRefused(() => author.client.post('/api/admin/restrictions', base), 403, AUTH_MESSAGES.adminOnly);
-    await t.expectRefused(
-      () => admin.delete(`/api/admin/restrictions/restriction-x-1`),
-      404,
-      RESTRICTION_MESSAGES.restrictionNotFound,
-    );
+    await t.expectRefusals([
+      [
+        () =>
+          t.admin.post('/api/admin/restrictions', { ...base, ends_at: new Date(Date.now() - 60_000).toISOString() }),
+        400,
+        RESTRICTION_MESSAGES.endInPast,
+      ],
+      [
+        () => t.admin.post('/api/admin/restrictions', { ...base, duration_hours: -2 }),
+        400,
+        RESTRICTION_MESSAGES.negativeDuration,
+      ],
+      [() => t.admin.post('/api/admin/restrictions', { ...base, scopes: [] }), 400, RESTRICTION_MESSAGES.noScope],
+      [
+        () => t.admin.post('/api/admin/restrictions', { ...base, reason: ' ' }),
+        400,
+        RESTRICTION_MESSAGES.reasonRequired,
+      ],
+      [
+        () => t.admin.post('/api/admin/restrictions', { ...base, email: 'personne@example.com' }),
+        404,
+        RESTRICTION_MESSAGES.memberNotFound,
+      ],
+      [() => author.client.post('/api/admin/restrictions', base), 403, AUTH_MESSAGES.adminOnly],
+      [() => t.admin.delete(`/api/admin/restrictions/restriction-x-1`), 404, RESTRICTION_MESSAGES.restrictionNotFound],
+    ]);
   });
 
   it('a restricted member is told before trying, refused with a French 403, then lifted', async () => {
     const videoId = await t.firstVideoId(author.client, author.member.pseudo);
-    const made = await admin.post('/api/admin/restrictions', {
+    const made = await t.admin.post('/api/admin/restrictions', {
       email: talker.member.email,
       scopes: ['comment', 'message'],
       duration_hours: 48,
@@ -318,12 +300,14 @@ describe('restrictions', () => {
     expect(me.blocked.message).toMatch(/^Restriction en cours : tu ne peux pas écrire des messages privés jusqu'au /);
     expect(me.blocked.upload).toBeUndefined();
     // the server refuses with the same words, and nothing is appended
-    await t.expectRefused(() => comment(talker, videoId), 403, me.blocked.comment);
-    await t.expectRefused(
-      () => talker.client.post('/api/messages', { receiverEmail: author.member.email, content: 'Salut' }),
-      403,
-      me.blocked.message,
-    );
+    await t.expectRefusals([
+      [() => comment(talker, videoId), 403, me.blocked.comment],
+      [
+        () => talker.client.post('/api/messages', { receiverEmail: author.member.email, content: 'Salut' }),
+        403,
+        me.blocked.message,
+      ],
+    ]);
     // the back-office lists it
     expect((await activeRestrictions()).find((r) => r.id === id)).toMatchObject({
       subject_pseudo: talker.member.pseudo,
@@ -332,22 +316,24 @@ describe('restrictions', () => {
       decided_by: 'admin',
     });
 
-    expect((await admin.delete(`/api/admin/restrictions/${id}`)).status).toBe(200);
+    expect((await t.admin.delete(`/api/admin/restrictions/${id}`)).status).toBe(200);
     await t.settle();
     expect((await activeRestrictions()).some((r) => r.id === id)).toBe(false);
     expect((await mine(talker)).blocked).toEqual({});
     expect((await comment(talker, videoId)).status).toBe(201);
-    await t.expectRefused(() => admin.delete(`/api/admin/restrictions/${id}`), 409, RESTRICTION_MESSAGES.alreadyOver);
-    // its appeal: over
-    await t.expectRefused(
-      () => talker.client.post(`/api/moderation/decisions/${id}/appeal`, { text: 'x' }),
-      409,
-      APPEAL_MESSAGES.restrictionOver,
-    );
+    await t.expectRefusals([
+      [() => t.admin.delete(`/api/admin/restrictions/${id}`), 409, RESTRICTION_MESSAGES.alreadyOver],
+      // its appeal: over
+      [
+        () => talker.client.post(`/api/moderation/decisions/${id}/appeal`, { text: 'x' }),
+        409,
+        APPEAL_MESSAGES.restrictionOver,
+      ],
+    ]);
   });
 
   it('an upload restriction is refused before the file is read', async () => {
-    const made = await admin.post('/api/admin/restrictions', {
+    const made = await t.admin.post('/api/admin/restrictions', {
       email: author.member.email,
       scopes: 'upload',
       reason: 'Vidéos volées',
@@ -370,7 +356,7 @@ describe('restrictions', () => {
     await t.settle();
     expect((await queue()).find((a) => a.id === id)).toMatchObject({ kind: 'restriction', scopes: ['upload'] });
     expect(
-      (await admin.put(`/api/admin/appeals/${id}`, { outcome: 'annulée', answer: 'Vérifié, désolé.' })).status,
+      (await t.admin.put(`/api/admin/appeals/${id}`, { outcome: 'annulée', answer: 'Vérifié, désolé.' })).status,
     ).toBe(200);
     await t.settle();
     expect((await mine(author)).blocked).toEqual({});
@@ -381,7 +367,7 @@ describe('restrictions', () => {
     const talkerId = await t.userId(talker.member.email);
     const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000);
     await handleCommand(
-      server.deps.events,
+      t.server.deps.events,
       restrictionsStream(talkerId),
       restrictionDecider,
       {

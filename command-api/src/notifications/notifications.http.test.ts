@@ -1,16 +1,9 @@
-import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { NOTIFICATION_MESSAGES } from '@evo/domain';
-import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-});
-afterAll(() => server.stop());
+const t = serverFixture();
 
 type Notification = {
   id: string;
@@ -27,8 +20,8 @@ const unread = async (m: Member) => (await m.client.get('/api/notifications/unre
 
 /** bob gets a follow, a like and a comment from alice */
 async function threeNotifications() {
-  const alice = await registerAndLogin(server.url);
-  const bob = await registerAndLogin(server.url);
+  const alice = await t.member();
+  const bob = await t.member();
   const v = await t.firstVideoId(bob.client, bob.member.pseudo);
   // a notification's id is the position of its cause, in decimal
   const follow = String(await t.follow(alice.member.email, bob.member.email));
@@ -80,15 +73,15 @@ describe('GET /api/notifications', () => {
     expect(r.status).toBe(403);
     expect(r.json.error).toBe('Accès refusé.');
     expect((await alice.client.get('/api/notifications?email=x&email=y')).status).toBe(403);
-    expect((await new Client(server.url).get('/api/notifications')).status).toBe(401);
-    expect((await new Client(server.url).get('/api/notifications/unread')).status).toBe(401);
+    expect((await new Client(t.server.url).get('/api/notifications')).status).toBe(401);
+    expect((await new Client(t.server.url).get('/api/notifications/unread')).status).toBe(401);
   });
 });
 
 describe('notification spam', () => {
   it('like/unlike and follow/unfollow loops give the target one notification of each kind', async () => {
-    const alice = await registerAndLogin(server.url);
-    const bob = await registerAndLogin(server.url);
+    const alice = await t.member();
+    const bob = await t.member();
     const v = await t.firstVideoId(bob.client, bob.member.pseudo);
     for (let i = 0; i < 10; i++) {
       expect((await alice.client.post(`/api/videos/${v}/like`)).status).toBe(200);
@@ -109,7 +102,7 @@ describe('notification spam', () => {
     expect((await list(bob)).map((n) => n.type)).toEqual(['follow', 'like']);
     expect(await unread(bob)).toBe(2);
     // someone else still notifies
-    const carol = await registerAndLogin(server.url);
+    const carol = await t.member();
     expect((await carol.client.post(`/api/videos/${v}/like`)).status).toBe(200);
     await t.settle();
     expect(await unread(bob)).toBe(3);
@@ -141,16 +134,10 @@ describe('reading and deleting notifications', () => {
     expect((await bob.client.delete(`/api/notifications/${ids.follow}`)).status).toBe(200);
     expect(await unread(bob)).toBe(1);
     expect((await list(bob)).map((n) => n.id)).toEqual([ids.like]);
-    await t.expectRefused(
-      () => bob.client.delete(`/api/notifications/${ids.comment}`),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
-    await t.expectRefused(
-      () => bob.client.put(`/api/notifications/${ids.comment}/read`),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
+    await t.expectRefusals([
+      [() => bob.client.delete(`/api/notifications/${ids.comment}`), 404, NOTIFICATION_MESSAGES.notFound],
+      [() => bob.client.put(`/api/notifications/${ids.comment}/read`), 404, NOTIFICATION_MESSAGES.notFound],
+    ]);
   });
 
   it('marks everything read; the count never goes below 0', async () => {
@@ -180,56 +167,54 @@ describe('reading and deleting notifications', () => {
 
   it('refuses someone else’s notification (403), unknown ones (404), visitors (401), appending nothing', async () => {
     const { alice, bob, ids } = await threeNotifications();
-    await t.expectRefused(() => alice.client.put(`/api/notifications/${ids.like}/read`), 403, 'Accès refusé.');
-    await t.expectRefused(() => alice.client.delete(`/api/notifications/${ids.like}`), 403, 'Accès refusé.');
-    await t.expectRefused(() => bob.client.put('/api/notifications/999999/read'), 404, NOTIFICATION_MESSAGES.notFound);
-    await t.expectRefused(() => bob.client.delete('/api/notifications/abc'), 404, NOTIFICATION_MESSAGES.notFound);
-    await t.expectRefused(() => bob.client.put('/api/notifications/0/read'), 404, NOTIFICATION_MESSAGES.notFound);
-    // ids as long as an EventStoreDB position (2^128 - 1), and beyond it
-    await t.expectRefused(
-      () => bob.client.put('/api/notifications/340282366920938463463374607431768211455/read'),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
-    await t.expectRefused(
-      () => bob.client.delete('/api/notifications/340282366920938463463374607431768211456'),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
-    await t.expectRefused(
-      () => bob.client.put(`/api/notifications/${ids.like}0/read`),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
+    await t.expectRefusals([
+      [() => alice.client.put(`/api/notifications/${ids.like}/read`), 403, 'Accès refusé.'],
+      [() => alice.client.delete(`/api/notifications/${ids.like}`), 403, 'Accès refusé.'],
+      [() => bob.client.put('/api/notifications/999999/read'), 404, NOTIFICATION_MESSAGES.notFound],
+      [() => bob.client.delete('/api/notifications/abc'), 404, NOTIFICATION_MESSAGES.notFound],
+      [() => bob.client.put('/api/notifications/0/read'), 404, NOTIFICATION_MESSAGES.notFound],
+      // ids as long as an EventStoreDB position (2^128 - 1), and beyond it
+      [
+        () => bob.client.put('/api/notifications/340282366920938463463374607431768211455/read'),
+        404,
+        NOTIFICATION_MESSAGES.notFound,
+      ],
+      [
+        () => bob.client.delete('/api/notifications/340282366920938463463374607431768211456'),
+        404,
+        NOTIFICATION_MESSAGES.notFound,
+      ],
+      [() => bob.client.put(`/api/notifications/${ids.like}0/read`), 404, NOTIFICATION_MESSAGES.notFound],
+    ]);
     // a position whose event notifies nobody (bob's own login) is no notification
     const login = await bob.client.post('/api/auth/login', { email: bob.member.email, password: bob.member.password });
-    await t.expectRefused(
-      () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
-      404,
-      NOTIFICATION_MESSAGES.notFound,
-    );
-    await t.expectRefused(() => new Client(server.url).put(`/api/notifications/${ids.like}/read`), 401);
-    await t.expectRefused(() => new Client(server.url).put('/api/notifications/read-all'), 401);
+    await t.expectRefusals([
+      [
+        () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
+        404,
+        NOTIFICATION_MESSAGES.notFound,
+      ],
+      [() => new Client(t.server.url).put(`/api/notifications/${ids.like}/read`), 401],
+      [() => new Client(t.server.url).put('/api/notifications/read-all'), 401],
+    ]);
     expect(await unread(bob)).toBe(3);
   });
 
   it('reads the log only at the position of a notification the read models know', async () => {
     const { bob, ids } = await threeNotifications();
     const login = await bob.client.post('/api/auth/login', { email: bob.member.email, password: bob.member.password });
-    const readAll = vi.spyOn(server.deps.events, 'readAll');
+    const readAll = vi.spyOn(t.server.deps.events, 'readAll');
     // notificationRecipients reads the one event at the id's position
     const lookups = () => readAll.mock.calls.filter(([, batchSize]) => batchSize === 1);
     try {
-      await t.expectRefused(
-        () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
-        404,
-        NOTIFICATION_MESSAGES.notFound,
-      );
-      await t.expectRefused(
-        () => bob.client.delete('/api/notifications/99999999999999999999999999'),
-        404,
-        NOTIFICATION_MESSAGES.notFound,
-      );
+      await t.expectRefusals([
+        [
+          () => bob.client.put(`/api/notifications/${login.headers.get('x-evo-position')}/read`),
+          404,
+          NOTIFICATION_MESSAGES.notFound,
+        ],
+        [() => bob.client.delete('/api/notifications/99999999999999999999999999'), 404, NOTIFICATION_MESSAGES.notFound],
+      ]);
       expect(lookups()).toEqual([]);
       expect((await bob.client.put(`/api/notifications/${ids.like}/read`)).status).toBe(200);
       expect(lookups()).toEqual([[BigInt(ids.like) - 1n, 1]]);

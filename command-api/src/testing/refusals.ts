@@ -21,3 +21,15 @@ export async function expectRefusedBy(
   if (error) expect(r.json.error).toBe(error);
   expect(await settledLastPosition(server)).toBe(before);
 }
+
+/** A request and the refusal it must get: its status and, when given, its French message. */
+export type Refusal = [
+  send: () => Promise<{ status: number; json: { error?: string } }>,
+  status: number,
+  error?: string,
+];
+
+/** Each request in turn must be refused as its case says, and append nothing. */
+export async function expectRefusalsBy(server: TestServer, cases: Refusal[]) {
+  for (const [send, status, error] of cases) await expectRefusedBy(server, send, status, error);
+}
