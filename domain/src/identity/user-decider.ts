@@ -5,16 +5,18 @@ import { ADMIN_ROLE, MEMBER_ROLE, MESSAGES } from './rules';
 import { RESET_LINKS_KEPT, RESET_MESSAGES, type ResetLink } from './password-reset';
 import { DELETION_MESSAGES } from './account-deletion';
 
+/** What a member registers with, as the command gives it and the registered state keeps it. */
+interface Registration {
+  userId: string;
+  email: string;
+  pseudo: string;
+  passwordHash: string;
+  bio: string;
+  profilePicture: string;
+}
+
 export type UserCommand =
-  | {
-      type: 'RegisterUser';
-      userId: string;
-      email: string;
-      pseudo: string;
-      passwordHash: string;
-      bio: string;
-      profilePicture: string;
-    }
+  | ({ type: 'RegisterUser' } & Registration)
   | { type: 'RecordLogin'; userId: string }
   /** a new password, already hashed (the hash is salted: the handler checks that it differs) */
   | { type: 'ChangePassword'; userId: string; passwordHash: string }
@@ -46,18 +48,12 @@ export type UserCommand =
 
 export type UserState =
   | { status: 'none' }
-  | {
+  | ({
       status: 'registered';
-      userId: string;
-      email: string;
-      pseudo: string;
-      passwordHash: string;
-      bio: string;
-      profilePicture: string;
       role: typeof ADMIN_ROLE | typeof MEMBER_ROLE;
       /** the reset links issued lately, newest last */
       resetLinks: ResetLink[];
-    }
+    } & Registration)
   /** deleted: nothing but the id is known any more; `erased` once the erasure process is done */
   | { status: 'deleted'; userId: string; erased: boolean };
 

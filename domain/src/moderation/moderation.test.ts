@@ -21,6 +21,7 @@ import {
   reportStream,
   visibilityField,
 } from './rules';
+import { videoUploaded } from '../videos/testing';
 
 const facts: ReportFacts = { reportId: 3, videoId: 7, reporterId: 'rep', authorId: 'auth' };
 const change = (
@@ -139,18 +140,7 @@ describe('moderation fields', () => {
 });
 
 describe('video visibility', () => {
-  const uploaded: VideoEvent = {
-    type: 'VideoUploaded',
-    data: {
-      videoId: 7,
-      ownerId: 'u1',
-      title: 'T',
-      description: '',
-      filePath: '/uploads/videos/x.mp4',
-      mimeType: 'video/mp4',
-      sizeBytes: 10,
-    },
-  };
+  const uploaded = videoUploaded(7, 'u1');
   const deleted: VideoDeleted = { type: 'VideoDeleted', data: { videoId: 7, ownerId: 'u1', deletedBy: 'u1' } };
   const set = (visibility: 'publique' | 'masquée' | 'supprimée', requesterIsAdmin = true) => ({
     type: 'SetVideoVisibility' as const,

@@ -3,19 +3,9 @@ import { given } from '../shared/given-when-then';
 import { isVideoAvailable, videoDecider, VIDEO_MESSAGES } from './video-decider';
 import { fold } from '../shared/decider';
 import type { VideoEvent } from './events';
+import { videoUploaded } from './testing';
 
-const uploaded: VideoEvent = {
-  type: 'VideoUploaded',
-  data: {
-    videoId: 7,
-    ownerId: 'u1',
-    title: 'T',
-    description: '',
-    filePath: '/uploads/videos/x.mp4',
-    mimeType: 'video/mp4',
-    sizeBytes: 10,
-  },
-};
+const uploaded = videoUploaded(7, 'u1');
 const processed = {
   videoId: 7,
   durationSeconds: 4,
