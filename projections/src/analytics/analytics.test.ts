@@ -8,7 +8,6 @@ import {
   likeStream,
   walletDecider,
   walletStream,
-  type GiftSent,
   type RecordedAppEvent,
   type RecordedEvent,
   type WalletCommand,
@@ -18,7 +17,7 @@ import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { ProjectionRunner } from '../runtime/runner';
 import { dumpReadModels } from '../testing/read-model-dump';
-import { postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { giveRose, postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
 import {
   ANALYTICS_CREATOR_DAYS,
@@ -96,29 +95,11 @@ async function writeHistory(events: EventStore) {
     { type: 'PurchaseCoins', userId: ids.bob, txId: 1, pack: COIN_PACKS[0], provider: 'sandbox', paymentRef: 'r1' },
     at(12, 11),
   );
-  const sent = await wallet(
-    'bob',
-    {
-      type: 'SendGift',
-      userId: ids.bob,
-      giftId: 2,
-      receiverId: ids.alice,
-      gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost: 10 },
-      feePercent: 10,
-    },
-    at(12, 12),
-  );
-  await handleCommand(
+  await giveRose(
     events,
-    walletStream(ids.alice),
-    walletDecider,
-    {
-      type: 'ReceiveGift',
-      userId: ids.alice,
-      sent: sent.events[0].data as GiftSent['data'],
-      sentAt: at(12, 12).toISOString(),
-    },
-    c(undefined, at(12, 12, 1)),
+    { giftId: 2, senderId: ids.bob, receiverId: ids.alice, coinCost: 10 },
+    at(12, 12),
+    at(12, 12, 1),
   );
   return ids;
 }

@@ -124,29 +124,18 @@ export const notificationsProjector: Projector = {
       return;
     }
     switch (event.type) {
-      case 'NotificationRead': {
-        const userId = event.data.userId;
-        const notificationId = notificationIdFrom(event.data.notificationId);
-        await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, {
-          $set: { seen: 1 },
-        });
-        ctx.push(`user:${userId}`, 'notification:unread', {
-          unread: await recount(userId),
-          position,
-          read: notificationId,
-        });
-        return;
-      }
+      case 'NotificationRead':
       case 'NotificationDeleted': {
         const userId = event.data.userId;
         const notificationId = notificationIdFrom(event.data.notificationId);
+        const read = event.type === 'NotificationRead';
         await applyOnce(notifications, notificationDocId(userId, notificationId), event.position, {
-          $set: { deleted: true },
+          $set: read ? { seen: 1 } : { deleted: true },
         });
         ctx.push(`user:${userId}`, 'notification:unread', {
           unread: await recount(userId),
           position,
-          deleted: notificationId,
+          ...(read ? { read: notificationId } : { deleted: notificationId }),
         });
         return;
       }

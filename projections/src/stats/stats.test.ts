@@ -17,7 +17,6 @@ import {
   videoStream,
   walletDecider,
   walletStream,
-  type GiftSent,
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
@@ -29,7 +28,7 @@ import { statsMomentsExact, statsQueries, statsQueriesAsOf, STATS_KINDS, type St
 import { STATS_LOGINS, STATS_MOMENTS } from './stats-projector';
 import { ProjectionRunner } from '../runtime/runner';
 import { writeScriptedHistory } from '../testing/scripted-history';
-import { postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { giveRose, postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
 
 const open = closedAfterEach();
@@ -73,32 +72,8 @@ async function writeKnownHistory(events: EventStore) {
     );
   const wallet = (name: string, command: WalletCommand, when: Date) =>
     handleCommand(events, walletStream(ids[name]), walletDecider, command, c(ids[name], when));
-  const gift = async (txId: number, coinCost: number, when: Date) => {
-    const sent = await wallet(
-      'bob',
-      {
-        type: 'SendGift',
-        userId: ids.bob,
-        giftId: txId,
-        receiverId: ids.alice,
-        gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost },
-        feePercent: 10,
-      },
-      when,
-    );
-    await handleCommand(
-      events,
-      walletStream(ids.alice),
-      walletDecider,
-      {
-        type: 'ReceiveGift',
-        userId: ids.alice,
-        sent: sent.events[0].data as GiftSent['data'],
-        sentAt: when.toISOString(),
-      },
-      c(undefined, when),
-    );
-  };
+  const gift = (txId: number, coinCost: number, when: Date) =>
+    giveRose(events, { giftId: txId, senderId: ids.bob, receiverId: ids.alice, coinCost }, when);
 
   await handleCommand(
     events,

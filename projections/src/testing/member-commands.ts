@@ -7,9 +7,13 @@ import {
   videoDecider,
   videoStream,
   viewsStream,
+  walletDecider,
+  walletStream,
+  type GiftSent,
   type VideoState,
 } from '@evo/domain';
 import { handleCommand, loadState, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import { commandAt } from './test-lifecycle';
 
 /**
  * The member and video facts test histories write through the real deciders and command loop. The
@@ -78,6 +82,45 @@ export async function postComment(
     commentDecider,
     { type: 'PostComment', commentId, videoId, authorId, parentId, content, video, parent },
     context,
+  );
+}
+
+/**
+ * A Rose (catalogue gift 1) of `coinCost` coins sent with a 10 % fee at `sentAt`, then credited to
+ * the receiver at `creditedAt`, as the gift credits do (no member acting).
+ */
+export async function giveRose(
+  events: EventStore,
+  gift: { giftId: number; senderId: string; receiverId: string; coinCost: number },
+  sentAt: Date,
+  creditedAt = sentAt,
+) {
+  const { giftId, senderId, receiverId, coinCost } = gift;
+  const sent = await handleCommand(
+    events,
+    walletStream(senderId),
+    walletDecider,
+    {
+      type: 'SendGift',
+      userId: senderId,
+      giftId,
+      receiverId,
+      gift: { id: 1, name: 'Rose', emoji: '🌹', coinCost },
+      feePercent: 10,
+    },
+    commandAt(senderId, sentAt),
+  );
+  await handleCommand(
+    events,
+    walletStream(receiverId),
+    walletDecider,
+    {
+      type: 'ReceiveGift',
+      userId: receiverId,
+      sent: sent.events[0].data as GiftSent['data'],
+      sentAt: sentAt.toISOString(),
+    },
+    commandAt(undefined, creditedAt),
   );
 }
 
