@@ -9,6 +9,17 @@ import {
 } from './config';
 import { redactUrl, requireDistributedConfig } from '../services';
 
+/** The ConfigError that loading the config from `env` throws (anything else fails the test). */
+function refusalOf(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
 describe('config', () => {
   it('defaults to the embedded single process', () => {
     const c = loadConfig({});
@@ -40,15 +51,9 @@ describe('config', () => {
     [{ HOST: '::' }, 'ADMIN_PASSWORD'],
     [{ HTTPS_ONLY: 'oui' }, 'HTTPS_ONLY'],
   ])('refuses %o naming the variable', (env, variable) => {
-    let err: unknown;
-    try {
-      loadConfig(env);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).variable).toBe(variable);
-    expect((err as Error).message).toContain(variable);
+    const err = refusalOf(env);
+    expect(err.variable).toBe(variable);
+    expect(err.message).toContain(variable);
   });
   it.each([
     'kurrentdb://localhost:2113?tls=false',
@@ -56,17 +61,11 @@ describe('config', () => {
     'KurrentDB://x:2113',
     'kdb://x:2113',
   ])('refuses the successor client’s scheme %s with a message naming EVENTSTORE_URL and esdb://', (value) => {
-    let err: unknown;
-    try {
-      loadConfig({ EVENTSTORE_URL: value, SESSION_SECRET: 'x'.repeat(20) });
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).variable).toBe('EVENTSTORE_URL');
-    expect((err as Error).message).toContain('EVENTSTORE_URL');
-    expect((err as Error).message).toContain('esdb://');
-    expect((err as Error).message).toContain('@eventstore/db-client');
+    const err = refusalOf({ EVENTSTORE_URL: value, SESSION_SECRET: 'x'.repeat(20) });
+    expect(err.variable).toBe('EVENTSTORE_URL');
+    expect(err.message).toContain('EVENTSTORE_URL');
+    expect(err.message).toContain('esdb://');
+    expect(err.message).toContain('@eventstore/db-client');
   });
   it('accepts esdb:// and esdb+discover:// for EventStoreDB', () => {
     const secret = { SESSION_SECRET: 'x'.repeat(20) };

@@ -9,6 +9,17 @@ jobQueueContract('InProcessJobQueue', async () => {
   return { queue, cleanup: () => queue.close() };
 });
 
+/** Video jobs' handlers that record the ids of the videos they were given, in order. */
+function recordingHandlers() {
+  const seen: number[] = [];
+  const handlers = {
+    'video.process': async (data: { videoId: number }) => {
+      seen.push(data.videoId);
+    },
+  } as Partial<JobHandlers> as JobHandlers;
+  return { seen, handlers };
+}
+
 function timeoutCount(): number {
   return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 }
@@ -16,12 +27,7 @@ function timeoutCount(): number {
 describe('InProcessJobQueue', () => {
   it('close drops delayed and waiting jobs and leaves no timer behind', async () => {
     const queue = new InProcessJobQueue();
-    const seen: number[] = [];
-    const handlers = {
-      'video.process': async (data: { videoId: number }) => {
-        seen.push(data.videoId);
-      },
-    } as Partial<JobHandlers> as JobHandlers;
+    const { seen, handlers } = recordingHandlers();
     const timersBefore = timeoutCount();
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { delayMs: 60_000 });
     await queue.add('video.process', { videoId: 2, filePath: '/b.mp4' }, { delayMs: 100 });
@@ -59,12 +65,8 @@ describe('InProcessJobQueue', () => {
 
   it('forgets a finished job after its retention, which frees its id', async () => {
     const queue = new InProcessJobQueue({ keepCompleted: { ageMs: 50, count: 1000 } });
-    const seen: number[] = [];
-    await queue.process({
-      'video.process': async (data) => {
-        seen.push(data.videoId);
-      },
-    } as Partial<JobHandlers> as JobHandlers);
+    const { seen, handlers } = recordingHandlers();
+    await queue.process(handlers);
     await queue.add('video.process', { videoId: 1, filePath: '/a.mp4' }, { jobId: 'x' });
     await queue.drain();
     await queue.add('video.process', { videoId: 2, filePath: '/b.mp4' }, { jobId: 'x' });
@@ -78,12 +80,8 @@ describe('InProcessJobQueue', () => {
 
   it('keeps at most `count` finished jobs', async () => {
     const queue = new InProcessJobQueue({ keepCompleted: { ageMs: 60_000, count: 2 } });
-    const seen: number[] = [];
-    await queue.process({
-      'video.process': async (data) => {
-        seen.push(data.videoId);
-      },
-    } as Partial<JobHandlers> as JobHandlers);
+    const { seen, handlers } = recordingHandlers();
+    await queue.process(handlers);
     for (const id of [1, 2, 3])
       await queue.add('video.process', { videoId: id, filePath: '/v.mp4' }, { jobId: `j${id}` });
     await queue.drain();

@@ -75,6 +75,16 @@ if (!availability.ok) {
     };
   }
 
+  /** `use` on a store of its own, dropped and closed after it. */
+  async function withStore(use: (store: MongoReadStore) => Promise<void>): Promise<void> {
+    const { store, cleanup } = await makeStore();
+    try {
+      await use(store);
+    } finally {
+      await cleanup();
+    }
+  }
+
   // FerretDB is a few times slower than the memory store: a few runs of the property here
   readStoreContract('MongoReadStore', makeStore, { propertyRuns: 4 });
 
@@ -103,8 +113,7 @@ if (!availability.ok) {
 
   describe('MongoReadStore', () => {
     it('uses the database it was given', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         expect(store.databaseName).toMatch(/^evo_readstore_/);
         await store.collection('x').insertOne({ _id: 1 });
         const client = new MongoClient(server.url);
@@ -114,14 +123,11 @@ if (!availability.ok) {
         } finally {
           await client.close();
         }
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('knows FerretDB by its buildInfo and finds no transactions there by committing one', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         expect(store.isFerretDb).toBe(server.kind === 'ferretdb');
         if (server.kind === 'ferretdb') expect(store.supportsTransactions).toBe(false);
         // withTransaction still runs fn, and its writes are there
@@ -129,9 +135,7 @@ if (!availability.ok) {
           'ran',
         );
         expect(await store.collection('t').countDocuments()).toBe(1);
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('does not take a replica set name for transactions (FerretDB with --repl-set-name has none)', async (ctx) => {
@@ -177,8 +181,7 @@ if (!availability.ok) {
     });
 
     it('refuses createIndex, drop and dropAll on the store handed to withTransaction', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         await store.collection('t').insertOne({ _id: 1 });
         await expect(store.withTransaction((tx) => tx.collection('t').createIndex({ key: { a: 1 } }))).rejects.toThrow(
           /createIndex is not allowed inside withTransaction/,
@@ -186,14 +189,11 @@ if (!availability.ok) {
         await expect(store.withTransaction((tx) => tx.collection('t').drop())).rejects.toThrow(/drop is not allowed/);
         await expect(store.withTransaction((tx) => tx.dropAll())).rejects.toThrow(/dropAll is not allowed/);
         expect(await store.collection('t').countDocuments()).toBe(1);
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('concurrent updates of one document all count (FerretDB loses some unless the store queues them)', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         const coll = store.collection('counters');
         await coll.insertOne({ _id: 'c', n: 0, seen: [] });
         await Promise.all(
@@ -204,14 +204,11 @@ if (!availability.ok) {
         const doc = await coll.findOne({ _id: 'c' });
         expect(doc?.n).toBe(20);
         expect((doc?.seen as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('concurrent upserts whose filter has no _id insert one document', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         const coll = store.collection('counters');
         const results = await Promise.all(
           Array.from({ length: 8 }, () => coll.updateOne({ user_id: 'u1' }, { $inc: { n: 1 } }, { upsert: true })),
@@ -227,14 +224,11 @@ if (!availability.ok) {
           { user_id: 'u1', n: 1 },
           { user_id: 'u2', n: 8 },
         ]);
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('a unique key with a missing part collides with a null one on update, upsert and replace too', async () => {
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         const coll = store.collection('likes');
         await coll.createIndex({ key: { a: 1, b: 1 }, unique: true });
         await coll.insertOne({ _id: 1, a: 1 });
@@ -255,15 +249,12 @@ if (!availability.ok) {
           { _id: 2, a: 1, b: 2 },
           { _id: 5, a: 2 },
         ]);
-      } finally {
-        await cleanup();
-      }
+      });
     });
 
     it('on FerretDB, NaN, ±Infinity and nested arrays are refused with a clear error, dotted or $ keys before they are sent; the connection stays usable', async (ctx) => {
       if (server.kind !== 'ferretdb') ctx.skip();
-      const { store, cleanup } = await makeStore();
-      try {
+      await withStore(async (store) => {
         const coll = store.collection('n');
         await expect(coll.insertOne({ _id: 1, v: NaN })).rejects.toThrow(/NaN and ±Infinity are refused/);
         await expect(coll.updateOne({ _id: 1 }, { $set: { v: -Infinity } }, { upsert: true })).rejects.toThrow(
@@ -276,9 +267,7 @@ if (!availability.ok) {
         await expect(coll.insertOne({ _id: 3, v: [[1]] })).rejects.toThrow(/nested arrays are not supported/);
         await coll.insertOne({ _id: 2, v: 1 });
         expect(await coll.find({})).toEqual([{ _id: 2, v: 1 }]);
-      } finally {
-        await cleanup();
-      }
+      });
     });
   });
 }
