@@ -1,7 +1,7 @@
-import type { VideoEvent } from './events';
+import type { VideoUploaded } from './events';
 
 /** Test fixture: video 7 of member 'owner', as uploaded (the specs of several slices start from it). */
-export const videoUploaded = (videoId = 7, ownerId = 'owner'): VideoEvent => ({
+export const videoUploaded = (videoId = 7, ownerId = 'owner'): VideoUploaded => ({
   type: 'VideoUploaded',
   data: {
     videoId,
