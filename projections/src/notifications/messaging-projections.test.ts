@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   StaleMessageIdError,
@@ -23,7 +22,7 @@ import { rebuildReadModels } from '../runtime/rebuild';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { projectWithPushes } from '../testing/project-with-pushes';
 import { writeScriptedHistory } from '../testing/scripted-history';
-import { postComment, registerMember, uploadVideo } from '../testing/member-commands';
+import { newMember, postComment, uploadVideo } from '../testing/member-commands';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, type CommentDoc } from '../comments/comments-projector';
 import { commentsQueries, threadComments } from '../comments/queries';
@@ -48,15 +47,7 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
   const ids = new IdBlocks(events);
   return {
     events,
-    async member(pseudo: string) {
-      const userId = randomUUID();
-      await registerMember(
-        events,
-        { userId, email: `${pseudo}@test.fr`, pseudo, bio: '', profilePicture: `${pseudo}.png` },
-        ctx(userId),
-      );
-      return userId;
-    },
+    member: (pseudo: string) => newMember(events, pseudo, ctx),
     async upload(ownerId: string) {
       const videoId = await ids.next('video', ctx(ownerId));
       await uploadVideo(events, { videoId, ownerId, title: 'Clip' }, ctx(ownerId));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   REPORT_SEQUENCE,
@@ -33,7 +32,7 @@ import { videoCounts } from '../identity/queries';
 import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
-import { registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import { newMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
 import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
 import { projectWithPushes } from '../testing/project-with-pushes';
 
@@ -49,15 +48,7 @@ function world() {
   const video = (videoId: number) => videoState(events, videoId);
   return {
     events,
-    async member(pseudo: string) {
-      const userId = randomUUID();
-      await registerMember(
-        events,
-        { userId, email: `${pseudo}@test.fr`, pseudo, bio: `Bio de ${pseudo}`, profilePicture: `${pseudo}.png` },
-        ctx(userId),
-      );
-      return userId;
-    },
+    member: (pseudo: string) => newMember(events, pseudo, ctx, `Bio de ${pseudo}`),
     async upload(ownerId: string, title: string) {
       const videoId = await ids.next('video', ctx(ownerId));
       await uploadVideo(events, { videoId, ownerId, title }, ctx(ownerId));

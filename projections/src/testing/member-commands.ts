@@ -13,6 +13,7 @@ import {
   type VideoState,
 } from '@evo/domain';
 import { handleCommand, loadState, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
+import { randomUUID } from 'node:crypto';
 import { commandAt } from './test-lifecycle';
 
 /**
@@ -34,6 +35,22 @@ export function registerMember(
     { type: 'RegisterUser', userId, email, pseudo, passwordHash: 'h', bio, profilePicture },
     context,
   );
+}
+
+/** A new member named `pseudo` (email <pseudo>@test.fr, picture <pseudo>.png), registered at `contextOf(their id)`; answers their id. */
+export async function newMember(
+  events: EventStore,
+  pseudo: string,
+  contextOf: (userId: string) => CommandContext,
+  bio = '',
+): Promise<string> {
+  const userId = randomUUID();
+  await registerMember(
+    events,
+    { userId, email: `${pseudo}@test.fr`, pseudo, bio, profilePicture: `${pseudo}.png` },
+    contextOf(userId),
+  );
+  return userId;
 }
 
 /** An uploaded MP4 of one byte with no description, at /uploads/videos/<id>.mp4 unless `filePath` says otherwise. */
