@@ -55,13 +55,10 @@ import {
   registerMember,
   waitReady,
 } from './lib/http-load';
-import { listArg, numberArg } from './lib/args';
+import { listArg, loadRunArgs, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = numberArg('seconds', 10);
-const WARMUP_SECONDS = 2;
-const CLIENTS = numberArg('clients', 32);
-const RECEIVERS = 8;
+const { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, clients: CLIENTS, receivers: RECEIVERS } = loadRunArgs();
 /** rounds of the bare route and the memory gift row, in turn (the median round's figures count) */
 const ROUNDS = numberArg('rounds', 3);
 const log = childLogger('bench-gifts');

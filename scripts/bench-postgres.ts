@@ -32,13 +32,10 @@ import { PostgresEventStore } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 import { HttpClient, freePort, load, registerMember, table, waitReady, type Call } from './lib/http-load';
-import { listArg, numberArg } from './lib/args';
+import { listArg, loadRunArgs } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = numberArg('seconds', 10);
-const WARMUP_SECONDS = 2;
-const CLIENTS = numberArg('clients', 32);
-const RECEIVERS = 8;
+const { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, clients: CLIENTS, receivers: RECEIVERS } = loadRunArgs();
 const ONLY = listArg('only', 'gifts,peer,appends');
 const SERVER = process.env.PG_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

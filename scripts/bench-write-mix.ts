@@ -44,13 +44,10 @@ import {
   embeddedLoadEnv,
   type BenchMember,
 } from './lib/http-load';
-import { listArg, numberArg } from './lib/args';
+import { listArg, loadRunArgs, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = numberArg('seconds', 10);
-const WARMUP_SECONDS = 2;
-const CLIENTS = numberArg('clients', 32);
-const RECEIVERS = 8;
+const { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, clients: CLIENTS, receivers: RECEIVERS } = loadRunArgs();
 /** --only=blocks,one-by-one,mix: which EVO processes, and whether the mix rows run */
 const ONLY = listArg('only', 'blocks,one-by-one,mix');
 const ALL_COMMANDS = ['comment', 'like', 'follow', 'message', 'gift send'] as const;
