@@ -241,37 +241,25 @@ export class MemberDataCollector {
       case 'VideoLiked':
       case 'VideoUnliked':
         if (e.data.userId === me)
-          this.likes.push({
-            video_id: e.data.videoId,
-            video_title: this.videoTitles.get(e.data.videoId) ?? null,
-            action: e.type === 'VideoLiked' ? 'liked' : 'unliked',
-            at,
-          });
+          this.likes.push(this.videoLine(e.data.videoId, e.type === 'VideoLiked' ? 'liked' : 'unliked', at));
         break;
       case 'VideoFavorited':
       case 'VideoUnfavorited':
         if (e.data.userId === me)
-          this.favorites.push({
-            video_id: e.data.videoId,
-            video_title: this.videoTitles.get(e.data.videoId) ?? null,
-            action: e.type === 'VideoFavorited' ? 'added' : 'removed',
-            at,
-          });
+          this.favorites.push(this.videoLine(e.data.videoId, e.type === 'VideoFavorited' ? 'added' : 'removed', at));
         return;
       case 'UserFollowed':
       case 'UserUnfollowed': {
         const { followerId, followeeId } = e.data;
         const action = e.type === 'UserFollowed' ? 'followed' : 'unfollowed';
-        if (followerId === me) {
-          this.following.push({ member_id: followeeId, action, at });
-          if (action === 'followed') this.currentFollowing.add(followeeId);
-          else this.currentFollowing.delete(followeeId);
-        }
-        if (followeeId === me) {
-          this.followers.push({ member_id: followerId, action, at });
-          if (action === 'followed') this.currentFollowers.add(followerId);
-          else this.currentFollowers.delete(followerId);
-        }
+        /** a line of the member's follows (or followers), and whom they follow (or who follows them) now */
+        const record = (lines: Array<Json & { member_id: string }>, now: Set<string>, memberId: string) => {
+          lines.push({ member_id: memberId, action, at });
+          if (action === 'followed') now.add(memberId);
+          else now.delete(memberId);
+        };
+        if (followerId === me) record(this.following, this.currentFollowing, followeeId);
+        if (followeeId === me) record(this.followers, this.currentFollowers, followerId);
         break;
       }
       case 'VideoReported':
@@ -351,6 +339,11 @@ export class MemberDataCollector {
       default:
         break;
     }
+  }
+
+  /** A line of the member's likes or favourites: the video, its title as it stood, what they did. */
+  private videoLine(videoId: number, action: string, at: string): Json {
+    return { video_id: videoId, video_title: this.videoTitles.get(videoId) ?? null, action, at };
   }
 
   private addMovement(e: Extract<RecordedAppEvent, { data: { postings: unknown } }>, at: string): void {
