@@ -168,42 +168,35 @@ const earnedThenAdded = (): WalletEvent[] => [
   },
 ];
 
+/** B withdrew `amount` earned coins worth `valueCents` to the sandbox (their earnings and bonus then `after`) */
+const withdrawn = (
+  txId: number,
+  amount: number,
+  valueCents: number,
+  after: { earnings: number; bonus: number },
+): WalletEvent => ({
+  type: 'CoinsWithdrawn',
+  data: {
+    userId: B,
+    txId,
+    amount,
+    valueCents,
+    payout: 'sandbox',
+    postings: [{ debit: earn(B), credit: 'external:withdrawals', amount }],
+    after: { balance: 0, gifts: 0, earnings: after.earnings, bonus: after.bonus },
+  },
+});
+
 describe('wallet: withdrawing', () => {
   it('withdraws coins earned from received gifts, from user:<id>:earnings into external:withdrawals', () => {
     given(walletDecider, earnedThenAdded())
       .when({ type: 'WithdrawCoins', userId: B, txId: 22, amount: 10 })
-      .then([
-        {
-          type: 'CoinsWithdrawn',
-          data: {
-            userId: B,
-            txId: 22,
-            amount: 10,
-            valueCents: 5,
-            payout: 'sandbox',
-            postings: [{ debit: earn(B), credit: 'external:withdrawals', amount: 10 }],
-            after: { balance: 0, gifts: 0, earnings: 0, bonus: 50 },
-          },
-        },
-      ]);
+      .then([withdrawn(22, 10, 5, { earnings: 0, bonus: 50 })]);
   });
   it('records what the coins are worth (100 coins = 0,50 €, rounded down to the cent) and where the money goes', () => {
     given(walletDecider, earnedThenAdded())
       .when({ type: 'WithdrawCoins', userId: B, txId: 22, amount: 9, payout: 'sandbox' })
-      .then([
-        {
-          type: 'CoinsWithdrawn',
-          data: {
-            userId: B,
-            txId: 22,
-            amount: 9,
-            valueCents: 4,
-            payout: 'sandbox',
-            postings: [{ debit: earn(B), credit: 'external:withdrawals', amount: 9 }],
-            after: { balance: 0, gifts: 0, earnings: 1, bonus: 50 },
-          },
-        },
-      ]);
+      .then([withdrawn(22, 9, 4, { earnings: 1, bonus: 50 })]);
     expect([1, 2, 100, 5000].map(payoutValueCents)).toEqual([0, 1, 50, 2500]);
     // never more than the best pack's price for the same coins: buying to withdraw never pays
     for (const pack of COIN_PACKS) expect(payoutValueCents(pack.coins_amount)).toBeLessThan(packPriceCents(pack));
@@ -433,20 +426,7 @@ describe('wallet: coins keep their origin through gifts', () => {
     expect(claimed.data.postings).toEqual([{ debit: gif(B), credit: earn(B), amount: 500 }]);
     given(walletDecider, [credited, claimed])
       .when({ type: 'WithdrawCoins', userId: B, txId: 4, amount: 300 })
-      .then([
-        {
-          type: 'CoinsWithdrawn',
-          data: {
-            userId: B,
-            txId: 4,
-            amount: 300,
-            valueCents: 150,
-            payout: 'sandbox',
-            postings: [{ debit: earn(B), credit: ACCOUNTS.withdrawals, amount: 300 }],
-            after: { balance: 0, gifts: 0, earnings: 200, bonus: 0 },
-          },
-        },
-      ]);
+      .then([withdrawn(4, 300, 150, { earnings: 200, bonus: 0 })]);
   });
 
   it('a gift paid partly with bonus coins: the fee takes those first, the claim splits the rest', () => {
