@@ -1,25 +1,16 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { eventually, imageForm, loginAdmin } from './test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
+import { eventually, imageForm } from './test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let member: Awaited<ReturnType<typeof registerAndLogin>>;
-let other: Awaited<ReturnType<typeof registerAndLogin>>;
+const t = serverFixture({ admin: true, members: 2 });
+const [member, other] = t.members;
 let videoId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  member = await registerAndLogin(server.url);
-  other = await registerAndLogin(server.url);
   videoId = await t.firstVideoId(member.client, member.member.pseudo);
 });
-afterAll(() => server.stop());
 
 type Call = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: () => unknown };
 
@@ -65,7 +56,7 @@ const send = (client: Client, c: Call) => client.request(c.method, c.path, c.bod
 
 describe('every administrator call is enforced on the server', () => {
   it('refuses visitors with 401 and appends nothing', async () => {
-    const anonymous = new Client(server.url);
+    const anonymous = new Client(t.server.url);
     for (const c of calls()) await t.expectRefused(() => send(anonymous, c), 401, AUTH_MESSAGES.unauthenticated);
   });
 
@@ -76,7 +67,7 @@ describe('every administrator call is enforced on the server', () => {
   it('answers administrators (2xx, or a 4xx that is not about who they are)', async () => {
     const answers: Array<[string, number]> = [];
     for (const c of calls()) {
-      const r = await send(admin, c);
+      const r = await send(t.admin, c);
       answers.push([`${c.method} ${c.path}`, r.status]);
       expect(r.status, `${c.method} ${c.path}: ${r.text}`).toBeLessThan(500);
       expect([401, 403], `${c.method} ${c.path}: ${r.text}`).not.toContain(r.status);
@@ -93,20 +84,20 @@ describe('every administrator call is enforced on the server', () => {
     expect(answers.filter(([, s]) => s === 200).length).toBeGreaterThan(20);
     // let the rebuild finish before the server stops
     await eventually(
-      async () => (await admin.get('/api/admin/projections/rebuild')).json.status === 'done',
+      async () => (await t.admin.get('/api/admin/projections/rebuild')).json.status === 'done',
       10_000,
       'rebuild done',
     );
   });
 
   it('takes a command’s role from the member’s stream: a member just granted may act, just revoked may not', async () => {
-    const granted = await admin.post('/api/admin/users/grant', { email: other.member.email });
+    const granted = await t.admin.post('/api/admin/users/grant', { email: other.member.email });
     expect(granted.status).toBe(200);
     // a command decides from the stream: no need to wait for the read models
     const put = await other.client.put(`/api/videos/${videoId}/visibility`, { status: 'publique' });
     expect(put.status).toBe(200);
     expect(put.json).toEqual({ message: 'Vidéo mise à jour : publique' });
-    await admin.post('/api/admin/users/revoke', { email: other.member.email });
+    await t.admin.post('/api/admin/users/revoke', { email: other.member.email });
     await t.expectRefused(
       () => other.client.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' }),
       403,

@@ -1,26 +1,14 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { SqliteReadStore } from '@evo/infra';
 import { allProjectors, rebuildReadModels } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { collect, eventually, loginAdmin, online } from './test-helpers';
+import { serverFixture } from '../testing/server-fixture';
+import { collect, eventually, online } from './test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let members: Member[];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  members = [];
-  for (let i = 0; i < 4; i++) members.push(await registerAndLogin(server.url));
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true, members: 4 });
+const { members } = t;
 
 const sockets: Socket[] = [];
 afterEach(() => {
@@ -57,12 +45,12 @@ async function traffic(rounds: number, tag: string) {
 describe('rebuilding the projections from the back-office', () => {
   it('rebuilds while the product serves traffic; the read models then equal a fresh rebuild', async () => {
     await traffic(6, 'avant');
-    const progress = collect<Progress>(await online(server, admin, sockets), 'rebuild:progress');
+    const progress = collect<Progress>(await online(t.server, t.admin, sockets), 'rebuild:progress');
     const during = traffic(6, 'pendant');
     // two requests at once: one starts it, the other is told it is running
     const [a, b] = await Promise.all([
-      admin.post('/api/admin/projections/rebuild'),
-      admin.post('/api/admin/projections/rebuild'),
+      t.admin.post('/api/admin/projections/rebuild'),
+      t.admin.post('/api/admin/projections/rebuild'),
     ]);
     expect([a.status, b.status].sort()).toEqual([202, 409]);
     expect([a, b].find((r) => r.status === 202)!.json).toEqual({ message: 'Reconstruction lancée.' });
@@ -71,11 +59,11 @@ describe('rebuilding the projections from the back-office', () => {
     expect((await members[0].client.get(`/api/users/profile/${members[1].member.pseudo}`)).status).toBe(200);
     await during;
     await eventually(
-      async () => (await admin.get('/api/admin/projections/rebuild')).json.status === 'done',
+      async () => (await t.admin.get('/api/admin/projections/rebuild')).json.status === 'done',
       20_000,
       'rebuild done',
     );
-    const state = (await admin.get('/api/admin/projections/rebuild')).json as Progress & {
+    const state = (await t.admin.get('/api/admin/projections/rebuild')).json as Progress & {
       events: number;
       startedAt: string;
       finishedAt: string;
@@ -99,23 +87,23 @@ describe('rebuilding the projections from the back-office', () => {
       expect(Object.keys(p)).toEqual(expect.arrayContaining(['status', 'done', 'rate', 'etaSeconds', 'fraction']));
 
     // recorded for the audit
-    const audit = (await admin.get('/api/admin/audit')).json as { items: Array<{ action: string }> };
+    const audit = (await t.admin.get('/api/admin/audit')).json as { items: Array<{ action: string }> };
     expect(audit.items.map((i) => i.action)).toContain('Reconstruction des projections lancée');
 
     // the served read models equal a rebuild from scratch (gift credits and video processing included)
     await eventually(
       async () => {
-        await server.deps.jobs.drain(30_000);
-        const last = (await server.deps.events.lastPosition())!;
+        await t.server.deps.jobs.drain(30_000);
+        const last = (await t.server.deps.events.lastPosition())!;
         await new Promise((r) => setTimeout(r, 100));
-        return last === (await server.deps.events.lastPosition()) && (await server.runner!.waitFor(last, 5000));
+        return last === (await t.server.deps.events.lastPosition()) && (await t.server.runner!.waitFor(last, 5000));
       },
       20_000,
       'log settled',
     );
     const fresh = SqliteReadStore.temporary();
-    await rebuildReadModels({ events: server.deps.events, read: fresh, projectors: allProjectors });
-    const served = await dumpReadModels(server.runner!.read);
+    await rebuildReadModels({ events: t.server.deps.events, read: fresh, projectors: allProjectors });
+    const served = await dumpReadModels(t.server.runner!.read);
     expect(served).toEqual(await dumpReadModels(fresh));
     expect((served.comments ?? []).length).toBe(members.length * 13);
     expect((served.gifts_received ?? []).length).toBe(members.length * 13);

@@ -1,29 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { userDecider, userStream, videoDecider, videoStream } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, handleCommand, type CommandContext } from '@evo/infra';
 import { registerMember, uploadVideo, viewVideo } from '@evo/projections/testing/member-commands';
-import { Client, startTestServer, type TestServer } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { loginAdmin } from './test-helpers';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
+const t = serverFixture({ admin: true });
 const DAY = 86_400_000;
 const now = Date.now();
 const daysAgo = (d: number, minutes = 0) => new Date(now - d * DAY + minutes * 60_000);
 
 /**
  * A history with known figures, written through the command handlers at controlled times around
- * now, beside what a fresh server has (the administrator, registered and logged in now, and the
+ * now, beside what a fresh t.server has (the administrator, registered and logged in now, and the
  * 8 seeded gifts):
  * - m1 registered 40 days ago, logged in 35 days ago, one video (exactly 40 days ago) viewed 4 times;
  * - m2 registered 10 days ago, logged in 3 days ago, two videos (10 days ago), one hidden 2 days ago;
  * - m3 registered 5 days ago, never logged in.
  */
 async function writeHistory() {
-  const { events } = server.deps;
+  const { events } = t.server.deps;
   const ids: string[] = [];
   const c = (userId: string, at: Date): CommandContext => ({ userId, correlationId: randomUUID(), now: at });
   const register = async (n: number, at: Date) => {
@@ -50,7 +46,7 @@ async function writeHistory() {
   await upload(m2, 9002, daysAgo(10, 5));
   await upload(m2, 9003, daysAgo(10, 6));
   await handleCommand(events, userStream(m2), userDecider, { type: 'RecordLogin', userId: m2 }, c(m2, daysAgo(3)));
-  const adminId = (await server.deps.read.collection('users').findOne({ email_lc: DEMO_ADMIN_EMAIL }))!._id as string;
+  const adminId = (await t.server.deps.read.collection('users').findOne({ email_lc: DEMO_ADMIN_EMAIL }))!._id as string;
   await handleCommand(
     events,
     videoStream(9003),
@@ -69,16 +65,12 @@ async function writeHistory() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
   await writeHistory();
   await t.settle();
 });
-afterAll(() => server.stop());
 
 const get = async (path: string) => {
-  const r = await admin.get(path);
+  const r = await t.admin.get(path);
   expect(r.status, r.text).toBe(200);
   return r.json;
 };
@@ -151,7 +143,7 @@ describe('statistics over HTTP', () => {
       top_video: { title: 'Stats 9001', views: 4 },
       avg_videos_per_day: 0.05,
     });
-    // the catalogue was seeded when this server started
+    // the catalogue was seeded when this t.server started
     expect(await get(`/api/admin/stats/gifts?asOf=${asOf}`)).toEqual({ gifts_sent: 0, gifts_catalog: 0 });
     // as of now: what the live projection says
     expect(await get(`/api/admin/stats/users?asOf=${encodeURIComponent(new Date().toISOString())}`)).toEqual(
@@ -160,7 +152,7 @@ describe('statistics over HTTP', () => {
   });
 
   it('follow new events at once', async () => {
-    const m = await admin.put('/api/videos/9003/visibility', { status: 'publique' });
+    const m = await t.admin.put('/api/videos/9003/visibility', { status: 'publique' });
     expect(m.status).toBe(200);
     expect(await get('/api/admin/stats/videos')).toMatchObject({ public_videos: 3, hidden_videos: 0 });
     expect(await get('/api/admin/stats/advanced')).toMatchObject({
@@ -173,7 +165,7 @@ describe('statistics over HTTP', () => {
       const path = bad.startsWith('asOf')
         ? `/api/admin/stats?${bad}`
         : `/api/admin/stats?asOf=${encodeURIComponent(bad)}`;
-      const r = await admin.get(path);
+      const r = await t.admin.get(path);
       expect(r.status, path).toBe(400);
       expect(r.json).toEqual({ error: 'Date invalide.' });
     }

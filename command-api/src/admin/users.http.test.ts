@@ -1,27 +1,15 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import type { Socket } from 'socket.io-client';
-import { collect, eventually, loginAdmin, online } from './test-helpers';
+import { collect, eventually, online } from './test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let alice: Member;
-let bob: Member;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  alice = await registerAndLogin(server.url, { pseudo: `Alice${Date.now().toString(36)}` });
-  bob = await registerAndLogin(server.url);
-  await t.settle();
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true, members: [{ pseudo: `Alice${Date.now().toString(36)}` }, {}] });
+const [alice, bob] = t.members;
+beforeAll(() => t.settle());
 
 type UserRow = {
   id: string;
@@ -44,10 +32,10 @@ describe('members and administrator rights', () => {
     );
     expect((await alice.client.post('/api/coins/add', { email: alice.member.email, amount: 25 })).status).toBe(200);
     await t.settle();
-    const all = (await admin.get('/api/admin/users')).json as unknown as Page<UserRow>;
+    const all = (await t.admin.get('/api/admin/users')).json as unknown as Page<UserRow>;
     expect(all).toMatchObject({ total: 3, page: 1, limit: 20 });
     expect(all.items.map((u) => u.email)).toEqual([bob.member.email, alice.member.email, DEMO_ADMIN_EMAIL]);
-    const found = (await admin.get(`/api/admin/users?q=${alice.member.pseudo.slice(0, 7).toUpperCase()}`))
+    const found = (await t.admin.get(`/api/admin/users?q=${alice.member.pseudo.slice(0, 7).toUpperCase()}`))
       .json as unknown as Page<UserRow>;
     expect(found.items).toEqual([
       {
@@ -66,23 +54,23 @@ describe('members and administrator rights', () => {
     ]);
     expect(
       (
-        (await admin.get(`/api/admin/users?q=${encodeURIComponent(bob.member.email.toUpperCase())}`))
+        (await t.admin.get(`/api/admin/users?q=${encodeURIComponent(bob.member.email.toUpperCase())}`))
           .json as unknown as Page<UserRow>
       ).items.map((u) => u.email),
     ).toEqual([bob.member.email]);
-    expect((await admin.get('/api/admin/users?q=.*')).json).toMatchObject({ items: [], total: 0 });
-    const second = (await admin.get('/api/admin/users?page=2&limit=2')).json as unknown as Page<UserRow>;
+    expect((await t.admin.get('/api/admin/users?q=.*')).json).toMatchObject({ items: [], total: 0 });
+    const second = (await t.admin.get('/api/admin/users?page=2&limit=2')).json as unknown as Page<UserRow>;
     expect(second).toMatchObject({ total: 3, page: 2, limit: 2 });
     expect(second.items.map((u) => u.email)).toEqual([DEMO_ADMIN_EMAIL]);
-    expect((await admin.get('/api/admin/users?limit=5000')).json).toMatchObject({ limit: 100 });
+    expect((await t.admin.get('/api/admin/users?limit=5000')).json).toMatchObject({ limit: 100 });
     for (const bad of ['page=0', 'page=abc', 'limit=-1', 'page=1&page=2']) {
-      expect((await admin.get(`/api/admin/users?${bad}`)).json).toEqual({ error: 'Pagination invalide.' });
+      expect((await t.admin.get(`/api/admin/users?${bad}`)).json).toEqual({ error: 'Pagination invalide.' });
     }
-    expect((await admin.get(`/api/admin/users?q=${'x'.repeat(101)}`)).json).toEqual({ error: 'Recherche invalide.' });
+    expect((await t.admin.get(`/api/admin/users?q=${'x'.repeat(101)}`)).json).toEqual({ error: 'Recherche invalide.' });
   });
 
   it('grants and revokes the role; refuses what makes no sense and appends nothing', async () => {
-    const granted = await admin.post('/api/admin/users/grant', { email: ` ${alice.member.email} ` });
+    const granted = await t.admin.post('/api/admin/users/grant', { email: ` ${alice.member.email} ` });
     expect(granted.status).toBe(200);
     expect(granted.json).toEqual({
       message: `✅ ${alice.member.email} est maintenant administrateur.`,
@@ -95,7 +83,7 @@ describe('members and administrator rights', () => {
       },
     });
     const before = await t.lastPosition();
-    expect((await admin.post('/api/admin/users/grant', { email: alice.member.email })).json).toMatchObject({
+    expect((await t.admin.post('/api/admin/users/grant', { email: alice.member.email })).json).toMatchObject({
       message: `${alice.member.email} était déjà administrateur.`,
     });
     expect(await t.lastPosition()).toBe(before);
@@ -103,29 +91,15 @@ describe('members and administrator rights', () => {
     await t.settle();
     expect((await alice.client.get('/api/admin/stats')).status).toBe(200);
 
-    await t.expectRefused(
-      () => admin.post('/api/admin/users/revoke', { email: bob.member.email }),
-      409,
-      MESSAGES.notAdmin,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/users/grant', { email: 'personne@test.fr' }),
-      404,
-      MESSAGES.unknownUser,
-    );
-    await t.expectRefused(
-      () => admin.post('/api/admin/users/grant', { email: 'pas-un-email' }),
-      400,
-      MESSAGES.emailInvalid,
-    );
-    await t.expectRefused(() => admin.post('/api/admin/users/grant', {}), 400, MESSAGES.emailRequired);
-    await t.expectRefused(
-      () => bob.client.post('/api/admin/users/grant', { email: bob.member.email }),
-      403,
-      AUTH_MESSAGES.adminOnly,
-    );
+    await t.expectRefusals([
+      [() => t.admin.post('/api/admin/users/revoke', { email: bob.member.email }), 409, MESSAGES.notAdmin],
+      [() => t.admin.post('/api/admin/users/grant', { email: 'personne@test.fr' }), 404, MESSAGES.unknownUser],
+      [() => t.admin.post('/api/admin/users/grant', { email: 'pas-un-email' }), 400, MESSAGES.emailInvalid],
+      [() => t.admin.post('/api/admin/users/grant', {}), 400, MESSAGES.emailRequired],
+      [() => bob.client.post('/api/admin/users/grant', { email: bob.member.email }), 403, AUTH_MESSAGES.adminOnly],
+    ]);
 
-    const revoked = await admin.post('/api/admin/users/revoke', { email: alice.member.email });
+    const revoked = await t.admin.post('/api/admin/users/revoke', { email: alice.member.email });
     expect(revoked.json).toEqual({
       message: `✅ ${alice.member.email} n'est plus administrateur.`,
       user: {
@@ -141,7 +115,7 @@ describe('members and administrator rights', () => {
   });
 
   it('never leaves the platform without an administrator', async () => {
-    await admin.post('/api/admin/users/grant', { email: alice.member.email });
+    await t.admin.post('/api/admin/users/grant', { email: alice.member.email });
     await t.settle();
     // alice removes the original administrator, then may not remove herself: she is the last one
     expect((await alice.client.post('/api/admin/users/revoke', { email: DEMO_ADMIN_EMAIL })).status).toBe(200);
@@ -159,7 +133,7 @@ describe('members and administrator rights', () => {
 
   it('logs every role change in the audit log, with who did it', async () => {
     await t.settle();
-    const audit = (await admin.get('/api/admin/audit?limit=100')).json as unknown as Page<{
+    const audit = (await t.admin.get('/api/admin/audit?limit=100')).json as unknown as Page<{
       id: string;
       at: string;
       admin_email: string;
@@ -189,7 +163,7 @@ describe('members and administrator rights', () => {
       target: alice.member.email,
       details: '',
     });
-    const paged = (await admin.get('/api/admin/audit?page=2&limit=2')).json as unknown as Page<{ id: string }>;
+    const paged = (await t.admin.get('/api/admin/audit?page=2&limit=2')).json as unknown as Page<{ id: string }>;
     expect(paged).toMatchObject({ page: 2, limit: 2, total: audit.total });
     expect(paged.items.map((i) => i.id)).toEqual(audit.items.slice(2, 4).map((i) => i.id));
   });
@@ -197,22 +171,22 @@ describe('members and administrator rights', () => {
   it("an open socket hears the administrators' pushes from the grant on, and no longer after the revocation", async () => {
     const sockets: Socket[] = [];
     try {
-      const carol = await registerAndLogin(server.url);
-      const reporter = await registerAndLogin(server.url);
-      const heard = collect<{ id: number }>(await online(server, carol.client, sockets), 'report:new');
+      const carol = await t.member();
+      const reporter = await t.member();
+      const heard = collect<{ id: number }>(await online(t.server, carol.client, sockets), 'report:new');
       const videoId = await t.firstVideoId(reporter.client, reporter.member.pseudo);
       const report = async (by: Member) => {
         expect((await by.client.post(`/api/report/${videoId}`)).status).toBe(201);
         await t.settle();
       };
 
-      expect((await admin.post('/api/admin/users/grant', { email: carol.member.email })).status).toBe(200);
+      expect((await t.admin.post('/api/admin/users/grant', { email: carol.member.email })).status).toBe(200);
       await t.settle();
       await report(bob);
       // the same socket, never reconnected
       await eventually(() => heard.length === 1, 5000, 'report:new on the new administrator socket');
 
-      expect((await admin.post('/api/admin/users/revoke', { email: carol.member.email })).status).toBe(200);
+      expect((await t.admin.post('/api/admin/users/revoke', { email: carol.member.email })).status).toBe(200);
       await t.settle();
       const marker = collect<unknown>(sockets[0], 'notification:new');
       await report(alice);

@@ -1,30 +1,17 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { CreatorAnalyticsAnswer, VideoAnalyticsAnswer } from '@evo/contracts';
 import { parisDay } from '@evo/projections';
-import { Client, registerAndLogin, startTestServer, type Member, type TestServer } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { loginAdmin } from '../admin/test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { ANALYTICS_MESSAGES as M } from './routes';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let alice: Member;
-let bob: Member;
-let carol: Member;
+const t = serverFixture({ admin: true, members: 3 });
+const [alice, bob, carol] = t.members;
 let aliceVideo: number;
 
 const today = () => parisDay(new Date());
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  [alice, bob, carol] = [
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-    await registerAndLogin(server.url),
-  ];
   aliceVideo = await t.firstVideoId(alice.client, alice.member.pseudo);
   const ok = async (p: Promise<{ status: number; text: string }>) => expect((await p).status, (await p).text).toBe(200);
   // bob and carol follow alice, carol leaves again; both like her video, bob takes his back; both watch it
@@ -37,7 +24,6 @@ beforeAll(async () => {
   await ok(bob.client.delete(`/api/videos/${aliceVideo}/like`));
   await t.settle();
 });
-afterAll(() => server.stop());
 
 const expectedTotals = {
   views: 2,
@@ -108,17 +94,17 @@ describe('creator analytics over HTTP', () => {
   });
 
   it("answer an administrator anyone's analytics, 404 for what does not exist", async () => {
-    const r = await admin.get(`/api/analytics?pseudo=${alice.member.pseudo}&period=60`);
+    const r = await t.admin.get(`/api/analytics?pseudo=${alice.member.pseudo}&period=60`);
     expect(r.status, r.text).toBe(200);
     expect(CreatorAnalyticsAnswer.parse(r.json).totals.views).toBe(2);
-    const v = await admin.get(`/api/analytics/videos/${aliceVideo}`);
+    const v = await t.admin.get(`/api/analytics/videos/${aliceVideo}`);
     expect(v.status, v.text).toBe(200);
     expect(VideoAnalyticsAnswer.parse(v.json).totals.views).toBe(2);
-    expect(await admin.get('/api/analytics?pseudo=personne-de-ce-nom').then((x) => [x.status, x.json])).toEqual([
+    expect(await t.admin.get('/api/analytics?pseudo=personne-de-ce-nom').then((x) => [x.status, x.json])).toEqual([
       404,
       { error: M.userNotFound },
     ]);
-    expect(await admin.get('/api/analytics/videos/999999').then((x) => [x.status, x.json])).toEqual([
+    expect(await t.admin.get('/api/analytics/videos/999999').then((x) => [x.status, x.json])).toEqual([
       404,
       { error: M.videoNotFound },
     ]);
@@ -131,7 +117,7 @@ describe('creator analytics over HTTP', () => {
       const v = await alice.client.get(`/api/analytics/videos/${aliceVideo}?${q}`);
       expect([q, v.status, v.json]).toEqual([q, 400, { error: M.badPeriod }]);
     }
-    const visitor = new Client(server.url);
+    const visitor = new Client(t.server.url);
     expect((await visitor.get('/api/analytics')).status).toBe(401);
     expect((await visitor.get(`/api/analytics/videos/${aliceVideo}`)).status).toBe(401);
   });

@@ -1,23 +1,16 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { COMMENT_MESSAGES, legacyCommentsStream } from '@evo/domain';
 import { systemContext, toNewEvents } from '@evo/infra';
-import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let owner: Member;
-let fan: Member;
+const t = serverFixture({ members: 2 });
+const [owner, fan] = t.members;
 let videoId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  owner = await registerAndLogin(server.url);
-  fan = await registerAndLogin(server.url);
   videoId = await t.firstVideoId(owner.client, owner.member.pseudo);
 });
-afterAll(() => server.stop());
 
 const comment = (c: Client, id: number | string, body: unknown) => c.post(`/api/videos/${id}/comment`, body);
 type Item = {
@@ -89,43 +82,21 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
 
   it('refuses, in French and appending nothing, every bad comment', async () => {
     const c = fan.client;
-    await t.expectRefused(
-      () => comment(new Client(server.url), videoId, { content: 'x' }),
-      401,
-      'Tu dois être connecté(e).',
-    );
-    await t.expectRefused(
-      () => comment(c, videoId, { userEmail: owner.member.email, content: 'x' }),
-      403,
-      'Action non autorisée.',
-    );
-    await t.expectRefused(() => comment(c, videoId, { userEmail: 42, content: 'x' }), 403, 'Action non autorisée.');
-    await t.expectRefused(() => comment(c, videoId, { content: '' }), 400, 'Le commentaire ne peut pas être vide.');
-    await t.expectRefused(
-      () => comment(c, videoId, { content: ' \n\t ' }),
-      400,
-      'Le commentaire ne peut pas être vide.',
-    );
-    await t.expectRefused(() => comment(c, videoId, {}), 400, 'Le commentaire ne peut pas être vide.');
-    await t.expectRefused(() => comment(c, videoId, ['x']), 400, 'Le commentaire ne peut pas être vide.');
-    await t.expectRefused(() => comment(c, videoId, { content: 'x'.repeat(1001) }), 400, COMMENT_MESSAGES.tooLong);
-    await t.expectRefused(() => comment(c, 999_999, { content: 'x' }), 404, 'Vidéo introuvable.');
-    await t.expectRefused(() => comment(c, 'abc', { content: 'x' }), 404, 'Vidéo introuvable.');
-    await t.expectRefused(
-      () => comment(c, videoId, { content: 'x', parentId: 999_999 }),
-      400,
-      COMMENT_MESSAGES.parentNotFound,
-    );
-    await t.expectRefused(
-      () => comment(c, videoId, { content: 'x', parentId: 'abc' }),
-      400,
-      COMMENT_MESSAGES.parentNotFound,
-    );
-    await t.expectRefused(
-      () => c.post(`/api/videos/${videoId}/comment`, '{"content":'),
-      400,
-      'Corps de requête JSON invalide.',
-    );
+    await t.expectRefusals([
+      [() => comment(new Client(t.server.url), videoId, { content: 'x' }), 401, 'Tu dois être connecté(e).'],
+      [() => comment(c, videoId, { userEmail: owner.member.email, content: 'x' }), 403, 'Action non autorisée.'],
+      [() => comment(c, videoId, { userEmail: 42, content: 'x' }), 403, 'Action non autorisée.'],
+      [() => comment(c, videoId, { content: '' }), 400, 'Le commentaire ne peut pas être vide.'],
+      [() => comment(c, videoId, { content: ' \n\t ' }), 400, 'Le commentaire ne peut pas être vide.'],
+      [() => comment(c, videoId, {}), 400, 'Le commentaire ne peut pas être vide.'],
+      [() => comment(c, videoId, ['x']), 400, 'Le commentaire ne peut pas être vide.'],
+      [() => comment(c, videoId, { content: 'x'.repeat(1001) }), 400, COMMENT_MESSAGES.tooLong],
+      [() => comment(c, 999_999, { content: 'x' }), 404, 'Vidéo introuvable.'],
+      [() => comment(c, 'abc', { content: 'x' }), 404, 'Vidéo introuvable.'],
+      [() => comment(c, videoId, { content: 'x', parentId: 999_999 }), 400, COMMENT_MESSAGES.parentNotFound],
+      [() => comment(c, videoId, { content: 'x', parentId: 'abc' }), 400, COMMENT_MESSAGES.parentNotFound],
+      [() => c.post(`/api/videos/${videoId}/comment`, '{"content":'), 400, 'Corps de requête JSON invalide.'],
+    ]);
     // a comment of another video is no parent here
     const other = await t.firstVideoId(c, fan.member.pseudo);
     const elsewhere = (await comment(c, other, { content: 'Ailleurs' })).json.item as Item;
@@ -141,7 +112,7 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     expect((await fan.client.get('/api/videos/999999/comments')).json).toEqual({ error: 'Vidéo introuvable.' });
     expect((await fan.client.get('/api/videos/abc/comments')).status).toBe(404);
     // a visitor reads a public video's comments (issue 30: shared links), see videos/visitors.http.test.ts
-    const m = await registerAndLogin(server.url);
+    const m = await t.member();
     const v = await t.firstVideoId(m.client, m.member.pseudo);
     expect((await comment(fan.client, v, { content: 'Avant' })).status).toBe(201);
     await t.deleteVideo(m.member.email, v);
@@ -155,7 +126,7 @@ describe('comments an older log kept on their video’s stream', () => {
   it('answers a comment of comments-<videoId>, and counts the new one on the video', async () => {
     // what the code before one stream per comment wrote
     const legacyId = 900_001;
-    await server.deps.events.append(
+    await t.server.deps.events.append(
       legacyCommentsStream(videoId),
       toNewEvents(
         [

@@ -1,27 +1,21 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { createApp } from '../app';
 import { listRoutes, type RouteInfo } from '../testing/routes';
-import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
-import { loginAdmin } from '../admin/test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let admin: Client;
-let member: Awaited<ReturnType<typeof registerAndLogin>>;
+const t = serverFixture({ admin: true, members: 1 });
+const [member] = t.members;
 let routes: RouteInfo[];
 let videoId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await loginAdmin(server);
-  member = await registerAndLogin(server.url);
-  const profile = await member.client.get(`/api/users/profile/${member.member.pseudo}`);
-  videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
+  videoId = await t.firstVideoId(member.client, member.member.pseudo);
   // logout last: it ends the session every other call needs
-  routes = listRoutes(createApp(server.deps)).sort(
+  routes = listRoutes(createApp(t.server.deps)).sort(
     (a, b) => Number(a.path.endsWith('/logout')) - Number(b.path.endsWith('/logout')),
   );
 });
-afterAll(() => server.stop());
 
 /**
  * Path parameters that exist, so the call reaches its body: the member's video for the video
@@ -103,11 +97,11 @@ describe('every validation failure answers in French', () => {
 
   it('answers French to an array, a string, null and wrong types on every route (administrator)', async () => {
     for (const r of routes.filter((x) => !x.path.endsWith('/logout')))
-      for (const [label, body] of BODIES) await expectFrench(admin, r, body, label);
+      for (const [label, body] of BODIES) await expectFrench(t.admin, r, body, label);
   }, 180_000);
 
   it('answers French on every route to a member and to a visitor', async () => {
-    const visitor = new Client(server.url);
+    const visitor = new Client(t.server.url);
     for (const r of routes)
       for (const [label, body] of BODIES) {
         await expectFrench(visitor, r, body, `${label} (visitor)`);
@@ -116,7 +110,7 @@ describe('every validation failure answers in French', () => {
   }, 180_000);
 
   it('names the problem with the JSON body of a login in French', async () => {
-    const r = await new Client(server.url).request('POST', '/api/auth/login', '[]', {
+    const r = await new Client(t.server.url).request('POST', '/api/auth/login', '[]', {
       'content-type': 'application/json',
     });
     expect(r.status).toBe(400);

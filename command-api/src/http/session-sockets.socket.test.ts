@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,15 +11,8 @@ import {
   RedisSessionStore,
   type SessionStore,
 } from '@evo/infra';
-import {
-  Client,
-  registerAndLogin,
-  startTestServer,
-  type TestServer,
-  type Member,
-  registerMembers,
-} from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { SESSION_COOKIE, Sessions } from './session';
 import { createSocketServer } from './socket';
 
@@ -63,32 +56,26 @@ const refused = (socket: Socket) =>
   });
 
 describe('sockets of a session, on the product', () => {
-  let server: TestServer;
-  let t: ReturnType<typeof slice>;
-  let owner: Member;
-  let fan: Member;
+  const t = serverFixture({ members: 2 });
+  const [owner, fan] = t.members;
   let videoId: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    t = slice(server);
-    [owner, fan] = await registerMembers(server.url, 2);
     videoId = await t.firstVideoId(owner.client, owner.member.pseudo);
   });
-  afterAll(() => server.stop());
 
-  const io = () => (server.deps.push as unknown as { io: Server }).io;
+  const io = () => (t.server.deps.push as unknown as { io: Server }).io;
   const socketsOf = async (userId: string) => (await io().in(`user:${userId}`).fetchSockets()).length;
 
   it('closes every socket of a session at logout, and only those', async () => {
-    const other = new Client(server.url);
+    const other = new Client(t.server.url);
     expect(
       (await other.post('/api/auth/login', { email: owner.member.email, password: owner.member.password })).status,
     ).toBe(200);
     const [a, b, elsewhere] = [
-      open(server.url, owner.client.cookie),
-      open(server.url, owner.client.cookie),
-      open(server.url, other.cookie),
+      open(t.server.url, owner.client.cookie),
+      open(t.server.url, owner.client.cookie),
+      open(t.server.url, other.cookie),
     ];
     await Promise.all([synced(a), synced(b), synced(elsewhere)]);
     // while logged in, a comment on their video reaches them
@@ -110,8 +97,8 @@ describe('sockets of a session, on the product', () => {
   });
 
   it('closes the sockets of the session a new login replaces', async () => {
-    const m = await registerAndLogin(server.url);
-    const socket = open(server.url, m.client.cookie);
+    const m = await t.member();
+    const socket = open(t.server.url, m.client.cookie);
     await synced(socket);
     const end = disconnected(socket);
     expect(
@@ -122,11 +109,11 @@ describe('sockets of a session, on the product', () => {
 
   it("refuses a handshake from another site's page, as the HTTP guard does", async () => {
     for (const transport of ['websocket', 'polling']) {
-      const foreign = open(server.url, fan.client.cookie, { origin: 'https://evil.example' }, transport);
+      const foreign = open(t.server.url, fan.client.cookie, { origin: 'https://evil.example' }, transport);
       expect(await refused(foreign)).toBeInstanceOf(Error);
-      const crossSite = open(server.url, fan.client.cookie, { 'sec-fetch-site': 'cross-site' }, transport);
+      const crossSite = open(t.server.url, fan.client.cookie, { 'sec-fetch-site': 'cross-site' }, transport);
       expect(await refused(crossSite)).toBeInstanceOf(Error);
-      const own = open(server.url, fan.client.cookie, { origin: server.url }, transport);
+      const own = open(t.server.url, fan.client.cookie, { origin: t.server.url }, transport);
       expect(await refused(own)).toBe('synced');
     }
   });

@@ -3,19 +3,13 @@
  * (ProfileUpdated); the pseudo is not editable, so every link keeps working. The new picture shows
  * on their profile, their video cards, their comments and the others' inboxes.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { LIMITS, MESSAGES } from '@evo/domain';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, PNG_1PX, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client, PNG_1PX } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-});
-afterAll(() => server.stop());
+const t = serverFixture();
 
 function form(fields: { bio?: string; picture?: Buffer; pictureType?: string; pseudo?: string }): FormData {
   const f = new FormData();
@@ -32,8 +26,8 @@ function form(fields: { bio?: string; picture?: Buffer; pictureType?: string; ps
 
 describe('editing one’s profile', () => {
   it('changes the bio and the picture; the pseudo and its links stay', async () => {
-    const me = await registerAndLogin(server.url);
-    const friend = await registerAndLogin(server.url);
+    const me = await t.member();
+    const friend = await t.member();
     const videoId = (
       (await me.client.get(`/api/users/profile/${me.member.pseudo}`)).json.videos as Array<{ id: number }>
     )[0].id;
@@ -90,7 +84,7 @@ describe('editing one’s profile', () => {
     expect((await friend.client.get(`/api/users/by-pseudo/${me.member.pseudo}`)).status).toBe(200);
 
     // the log holds the facts
-    const facts = (await server.deps.events.readStream(`user-${await t.userId(me.member.email)}`)).filter(
+    const facts = (await t.server.deps.events.readStream(`user-${await t.userId(me.member.email)}`)).filter(
       (e) => e.type === 'ProfileUpdated',
     );
     expect(facts.map((e) => e.data)).toEqual([
@@ -100,7 +94,7 @@ describe('editing one’s profile', () => {
   });
 
   it('may empty the bio; saving the same appends nothing', async () => {
-    const me = await registerAndLogin(server.url);
+    const me = await t.member();
     expect((await me.client.put('/api/users/me/profile', form({ bio: '' }))).json.bio).toBe('');
     const again = await me.client.put('/api/users/me/profile', form({ bio: '   ' }));
     expect(again.status).toBe(200);
@@ -108,24 +102,26 @@ describe('editing one’s profile', () => {
   });
 
   it('refuses in French what is not allowed, and changes nothing', async () => {
-    const me = await registerAndLogin(server.url);
-    await t.expectRefused(
-      () => me.client.put('/api/users/me/profile', form({ bio: 'x'.repeat(LIMITS.bioMax + 1) })),
-      400,
-      MESSAGES.bioTooLong,
-    );
-    await t.expectRefused(
-      () =>
-        me.client.put(
-          '/api/users/me/profile',
-          form({ picture: Buffer.from('pas une image'), pictureType: 'image/png' }),
-        ),
-      400,
-    );
-    await t.expectRefused(
-      () => new Client(server.url).put('/api/users/me/profile', form({ bio: 'Intrus' })),
-      401,
-      AUTH_MESSAGES.unauthenticated,
-    );
+    const me = await t.member();
+    await t.expectRefusals([
+      [
+        () => me.client.put('/api/users/me/profile', form({ bio: 'x'.repeat(LIMITS.bioMax + 1) })),
+        400,
+        MESSAGES.bioTooLong,
+      ],
+      [
+        () =>
+          me.client.put(
+            '/api/users/me/profile',
+            form({ picture: Buffer.from('pas une image'), pictureType: 'image/png' }),
+          ),
+        400,
+      ],
+      [
+        () => new Client(t.server.url).put('/api/users/me/profile', form({ bio: 'Intrus' })),
+        401,
+        AUTH_MESSAGES.unauthenticated,
+      ],
+    ]);
   });
 });

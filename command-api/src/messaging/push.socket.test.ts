@@ -1,21 +1,15 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { startTestServer, type TestServer, type Member, registerMembers } from '../testing/test-server';
+import { type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import type { SyncPayload } from '../http/socket';
-import { slice } from './test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let alice: Member;
-let bob: Member;
+const t = serverFixture({ members: 2 });
+const [alice, bob] = t.members;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  [alice, bob] = await registerMembers(server.url, 2);
   await t.follow(alice.member.email, bob.member.email);
 });
-afterAll(() => server.stop());
 
 const sockets: Socket[] = [];
 afterEach(() => {
@@ -24,7 +18,7 @@ afterEach(() => {
 
 /** A Socket.IO client logged in with the member's session cookie; resolves with its first 'sync'. */
 async function online(m: Member, since?: string): Promise<{ socket: Socket; sync: SyncPayload }> {
-  const socket = connect(server.url, {
+  const socket = connect(t.server.url, {
     transports: ['websocket'],
     forceNew: true,
     extraHeaders: { cookie: m.client.cookie },
@@ -56,7 +50,7 @@ type NotificationPush = {
 
 describe('live push', () => {
   it('refuses a socket without a session', async () => {
-    const socket = connect(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    const socket = connect(t.server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
     sockets.push(socket);
     const err = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
     expect(err.message).toBe('Tu dois être connecté(e).');

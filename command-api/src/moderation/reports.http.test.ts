@@ -1,30 +1,19 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { MODERATION_MESSAGES, SANCTION_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, startTestServer, type TestServer, type Member, registerMembers } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { serverFixture } from '../testing/server-fixture';
 import { SOCIAL_ROUTE_MESSAGES } from '../social/http';
-import { collect, eventually, loginAdmin, online } from '../admin/test-helpers';
+import { collect, eventually, online } from '../admin/test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let author: Member;
-let reporter: Member;
-let watcher: Member;
-let stranger: Member;
+const t = serverFixture({ admin: true, members: 4 });
+const [author, reporter, watcher, stranger] = t.members;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  [author, reporter, watcher, stranger] = await registerMembers(server.url, 4);
   const f = await watcher.client.post('/api/users/follows/follow', { followingPseudo: author.member.pseudo });
   expect(f.status).toBe(200);
 });
-afterAll(() => server.stop());
 
 const sockets: Socket[] = [];
 afterEach(() => {
@@ -90,7 +79,7 @@ describe('the report workflow, end to end', () => {
       single: 200,
     });
 
-    const list = (await admin.get('/api/admin/reports')).json as unknown as ReportRow[];
+    const list = (await t.admin.get('/api/admin/reports')).json as unknown as ReportRow[];
     const report = list.find((r) => r.video_id === videoId)!;
     expect(report).toEqual({
       id: expect.any(Number),
@@ -105,65 +94,58 @@ describe('the report workflow, end to end', () => {
       admin_response: null,
     });
 
-    const authorNotes = collect<Note>(await online(server, author.client, sockets), 'notification:new');
-    const reporterNotes = collect<Note>(await online(server, reporter.client, sockets), 'notification:new');
-    const adminPushes = collect<{ id: number; status: string }>(await online(server, admin, sockets), 'report:updated');
+    const authorNotes = collect<Note>(await online(t.server, author.client, sockets), 'notification:new');
+    const reporterNotes = collect<Note>(await online(t.server, reporter.client, sockets), 'notification:new');
+    const adminPushes = collect<{ id: number; status: string }>(
+      await online(t.server, t.admin, sockets),
+      'report:updated',
+    );
 
     // en_attente → en_cours (no message), the same again changes nothing
-    const inProgress = await admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: '' });
+    const inProgress = await t.admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: '' });
     expect(inProgress.status).toBe(200);
     expect(inProgress.json).toEqual({ message: 'Réponse envoyée ✅', report: { ...report, status: 'en_cours' } });
     const before2 = await t.lastPosition();
     expect(
-      (await admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: null })).status,
+      (await t.admin.put(`/api/admin/reports/${report.id}`, { status: 'en_cours', admin_response: null })).status,
     ).toBe(200);
     expect(await t.lastPosition()).toBe(before2);
 
     // refusals append nothing
     const path = `/api/admin/reports/${report.id}`;
-    await t.expectRefused(
-      () => admin.put(path, { status: 'fermé', admin_response: null }),
-      400,
-      MODERATION_MESSAGES.badStatus,
-    );
-    await t.expectRefused(() => admin.put(path, { admin_response: null }), 400, MODERATION_MESSAGES.badStatus);
-    await t.expectRefused(
-      () => admin.put(path, { status: 'ferme', admin_response: 'Vous êtes banni' }),
-      400,
-      MODERATION_MESSAGES.unknownSanction,
-    );
-    await t.expectRefused(
-      () => admin.put(path, { status: 'ferme', admin_response: 42 }),
-      400,
-      MODERATION_MESSAGES.unknownSanction,
-    );
-    await t.expectRefused(() => admin.put(path, '"ferme"'), 400, 'Corps de requête JSON invalide.');
-    await t.expectRefused(() => admin.put(path, [{ status: 'ferme' }]), 400, MODERATION_MESSAGES.badStatus);
-    await t.expectRefused(() => admin.put(path, '{pas du json'), 400);
-    await t.expectRefused(
-      () => admin.put('/api/admin/reports/999999', { status: 'ferme', admin_response: null }),
-      404,
-      MODERATION_MESSAGES.reportNotFound,
-    );
-    await t.expectRefused(
-      () => admin.put('/api/admin/reports/abc', { status: 'ferme', admin_response: null }),
-      400,
-      MODERATION_MESSAGES.badReportId,
-    );
-    await t.expectRefused(
-      () => admin.put('/api/admin/reports/0', { status: 'ferme', admin_response: null }),
-      400,
-      MODERATION_MESSAGES.badReportId,
-    );
-    await t.expectRefused(
-      () => reporter.client.put(path, { status: 'ferme', admin_response: null }),
-      403,
-      AUTH_MESSAGES.adminOnly,
-    );
+    await t.expectRefusals([
+      [() => t.admin.put(path, { status: 'fermé', admin_response: null }), 400, MODERATION_MESSAGES.badStatus],
+      [() => t.admin.put(path, { admin_response: null }), 400, MODERATION_MESSAGES.badStatus],
+      [
+        () => t.admin.put(path, { status: 'ferme', admin_response: 'Vous êtes banni' }),
+        400,
+        MODERATION_MESSAGES.unknownSanction,
+      ],
+      [() => t.admin.put(path, { status: 'ferme', admin_response: 42 }), 400, MODERATION_MESSAGES.unknownSanction],
+      [() => t.admin.put(path, '"ferme"'), 400, 'Corps de requête JSON invalide.'],
+      [() => t.admin.put(path, [{ status: 'ferme' }]), 400, MODERATION_MESSAGES.badStatus],
+      [() => t.admin.put(path, '{pas du json'), 400],
+      [
+        () => t.admin.put('/api/admin/reports/999999', { status: 'ferme', admin_response: null }),
+        404,
+        MODERATION_MESSAGES.reportNotFound,
+      ],
+      [
+        () => t.admin.put('/api/admin/reports/abc', { status: 'ferme', admin_response: null }),
+        400,
+        MODERATION_MESSAGES.badReportId,
+      ],
+      [
+        () => t.admin.put('/api/admin/reports/0', { status: 'ferme', admin_response: null }),
+        400,
+        MODERATION_MESSAGES.badReportId,
+      ],
+      [() => reporter.client.put(path, { status: 'ferme', admin_response: null }), 403, AUTH_MESSAGES.adminOnly],
+    ]);
 
     // closed with a sanction: the author hears it, the reporter hears that it was handled
     const [sanction] = SANCTION_MESSAGES;
-    const closed = await admin.put(path, { status: 'ferme', admin_response: sanction });
+    const closed = await t.admin.put(path, { status: 'ferme', admin_response: sanction });
     expect(closed.json).toEqual({
       message: 'Réponse envoyée ✅',
       report: { ...report, status: 'ferme', admin_response: sanction },
@@ -197,7 +179,7 @@ describe('the report workflow, end to end', () => {
     await t.expectRefused(() => reporter.client.post(`/api/report/${videoId}`), 409, 'Tu as déjà signalé cette vidéo.');
 
     // hidden: gone for members (feeds, suggestions, profile, counters, the video itself), not for administrators
-    const hidden = await admin.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' });
+    const hidden = await t.admin.put(`/api/videos/${videoId}/visibility`, { status: 'masquée' });
     expect(hidden.json).toEqual({ message: 'Vidéo mise à jour : masquée' });
     await t.settle();
     expect(await seenByMembers(videoId)).toEqual({
@@ -216,7 +198,7 @@ describe('the report workflow, end to end', () => {
     const asAuthor = await author.client.get(`/api/videos/${videoId}`);
     expect(asAuthor.status).toBe(200);
     expect(asAuthor.json).toMatchObject({ id: videoId, status: 'masquée', moderation_message: sanction });
-    const asAdmin = await admin.get(`/api/videos/${videoId}`);
+    const asAdmin = await t.admin.get(`/api/videos/${videoId}`);
     expect(asAdmin.status).toBe(200);
     expect(asAdmin.json).toMatchObject({
       id: videoId,
@@ -231,7 +213,7 @@ describe('the report workflow, end to end', () => {
       status: 'masquée',
       moderation_message: sanction,
     });
-    const profileForAdmin = (await admin.get(`/api/users/profile/${author.member.pseudo}`)).json as {
+    const profileForAdmin = (await t.admin.get(`/api/users/profile/${author.member.pseudo}`)).json as {
       videos: Array<{ id: number; status: string; moderation_message?: string | null }>;
     };
     expect(profileForAdmin.videos.find((v) => v.id === videoId)).toMatchObject({
@@ -242,16 +224,18 @@ describe('the report workflow, end to end', () => {
     expect(JSON.stringify((await watcher.client.get(`/api/users/profile/${author.member.pseudo}`)).json)).not.toContain(
       sanction,
     );
-    await t.expectRefused(() => watcher.client.post(`/api/videos/${videoId}/like`), 404, VIDEO_MESSAGES.notFound);
-    await t.expectRefused(() => stranger.client.post(`/api/report/${videoId}`), 404, VIDEO_MESSAGES.notFound);
-    const reports = (await admin.get('/api/admin/reports')).json as unknown as ReportRow[];
+    await t.expectRefusals([
+      [() => watcher.client.post(`/api/videos/${videoId}/like`), 404, VIDEO_MESSAGES.notFound],
+      [() => stranger.client.post(`/api/report/${videoId}`), 404, VIDEO_MESSAGES.notFound],
+    ]);
+    const reports = (await t.admin.get('/api/admin/reports')).json as unknown as ReportRow[];
     expect(reports.filter((r) => r.video_id === videoId).map((r) => [r.status, r.video_status])).toEqual([
       ['en_attente', 'masquée'],
       ['ferme', 'masquée'],
     ]);
 
     // deleted (without accents), then public again: everything is back, counters included
-    expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'supprimee' })).json).toEqual({
+    expect((await t.admin.put(`/api/videos/${videoId}/visibility`, { status: 'supprimee' })).json).toEqual({
       message: 'Vidéo mise à jour : supprimée',
     });
     // deleted: its author is told it is unavailable like everyone else
@@ -264,7 +248,7 @@ describe('the report workflow, end to end', () => {
         }
       ).videos.map((v) => v.id),
     ).not.toContain(videoId);
-    expect((await admin.put(`/api/videos/${videoId}/visibility`, { status: 'publique' })).json).toEqual({
+    expect((await t.admin.put(`/api/videos/${videoId}/visibility`, { status: 'publique' })).json).toEqual({
       message: 'Vidéo mise à jour : publique',
     });
     await t.settle();
@@ -277,7 +261,7 @@ describe('the report workflow, end to end', () => {
     });
 
     // and the administrator's actions are in the audit log, newest first
-    const audit = (await admin.get('/api/admin/audit?limit=5')).json as {
+    const audit = (await t.admin.get('/api/admin/audit?limit=5')).json as {
       items: Array<{ action: string; target: string; details: string; admin_email: string }>;
     };
     expect(audit.items.slice(0, 4).map((i) => [i.action, i.target, i.details])).toEqual([
@@ -305,23 +289,17 @@ describe('the report workflow, end to end', () => {
   it('refuses bad visibility requests and appends nothing', async () => {
     const videoId = await t.firstVideoId(stranger.client, stranger.member.pseudo);
     const path = `/api/videos/${videoId}/visibility`;
-    await t.expectRefused(() => admin.put(path, { status: 'cachée' }), 400, MODERATION_MESSAGES.badVisibility);
-    await t.expectRefused(() => admin.put(path, {}), 400, MODERATION_MESSAGES.badVisibility);
-    await t.expectRefused(() => admin.put(path, { status: ['publique'] }), 400, MODERATION_MESSAGES.badVisibility);
-    await t.expectRefused(
-      () => admin.put('/api/videos/999999/visibility', { status: 'masquée' }),
-      404,
-      VIDEO_MESSAGES.notFound,
-    );
-    await t.expectRefused(
-      () => admin.put('/api/videos/abc/visibility', { status: 'masquée' }),
-      400,
-      SOCIAL_ROUTE_MESSAGES.badVideoId,
-    );
-    await t.expectRefused(() => stranger.client.put(path, { status: 'masquée' }), 403, AUTH_MESSAGES.adminOnly);
+    await t.expectRefusals([
+      [() => t.admin.put(path, { status: 'cachée' }), 400, MODERATION_MESSAGES.badVisibility],
+      [() => t.admin.put(path, {}), 400, MODERATION_MESSAGES.badVisibility],
+      [() => t.admin.put(path, { status: ['publique'] }), 400, MODERATION_MESSAGES.badVisibility],
+      [() => t.admin.put('/api/videos/999999/visibility', { status: 'masquée' }), 404, VIDEO_MESSAGES.notFound],
+      [() => t.admin.put('/api/videos/abc/visibility', { status: 'masquée' }), 400, SOCIAL_ROUTE_MESSAGES.badVideoId],
+      [() => stranger.client.put(path, { status: 'masquée' }), 403, AUTH_MESSAGES.adminOnly],
+    ]);
     // the visibility it already has: 200, nothing appended
     const before = await t.lastPosition();
-    expect((await admin.put(path, { status: 'publique' })).json).toEqual({ message: 'Vidéo mise à jour : publique' });
+    expect((await t.admin.put(path, { status: 'publique' })).json).toEqual({ message: 'Vidéo mise à jour : publique' });
     expect(await t.lastPosition()).toBe(before);
   });
 });

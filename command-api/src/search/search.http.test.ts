@@ -3,27 +3,22 @@
  * from its read model; others' hidden, deleted or rejected videos are never found, one's own hidden
  * ones are. Members only.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from '@evo/domain';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, registerAndLogin, startTestServer, type Member, type TestServer } from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { loginAdmin } from '../admin/test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let elodie: Member;
-let bruno: Member;
 const tag = Date.now().toString(36);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  elodie = await registerAndLogin(server.url, { pseudo: `Élodie_${tag}`, video_title: `Crêpes à la Fête ${tag}` });
-  bruno = await registerAndLogin(server.url, { pseudo: `bruno_${tag}`, video_title: `Recette des CREPES ${tag}` });
-  await t.settle();
+const t = serverFixture({
+  members: [
+    { pseudo: `Élodie_${tag}`, video_title: `Crêpes à la Fête ${tag}` },
+    { pseudo: `bruno_${tag}`, video_title: `Recette des CREPES ${tag}` },
+  ],
 });
-afterAll(() => server.stop());
+const [elodie, bruno] = t.members;
+beforeAll(() => t.settle());
 
 type Answer = {
   query: string;
@@ -59,7 +54,7 @@ describe('search', () => {
   });
 
   it("keeps others' hidden and deleted videos out, and shows one's own hidden video to its author", async () => {
-    const admin = await loginAdmin(server);
+    const admin = await loginAdmin(t.server);
     const video = (await search(bruno, `recette des crepes ${tag}`)).videos[0];
     expect(video.user_pseudo).toBe(`bruno_${tag}`);
     const hidden = await admin.put(`/api/videos/${video.id}/visibility`, { status: 'masquée' });
@@ -83,7 +78,7 @@ describe('search', () => {
   });
 
   it('answers members only, and refuses a too long query in French', async () => {
-    const visitor = await new Client(server.url).get('/api/search?q=crepes');
+    const visitor = await new Client(t.server.url).get('/api/search?q=crepes');
     expect(visitor.status).toBe(401);
     expect(visitor.json.error).toBe(AUTH_MESSAGES.unauthenticated);
     const long = await elodie.client.get(`/api/search?q=${'a'.repeat(SEARCH_LIMITS.queryMax + 1)}`);

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VIDEO_MESSAGES } from '@evo/domain';
 import { systemContext } from '@evo/infra';
 import { uploadVideo } from '../identity/commands';
 import { findMemberBy } from '../identity/members';
-import { ASSETS, registerAndLogin, startTestServer, type Member, type TestServer } from '../testing/test-server';
+import { ASSETS, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { VIDEO_ROUTE_MESSAGES } from './routes';
 
 /**
@@ -13,34 +14,28 @@ import { VIDEO_ROUTE_MESSAGES } from './routes';
  * "en_traitement" until a restart): it is recorded as failed, its author sees it with the reason,
  * and may have it processed again or delete it.
  */
-let server: TestServer;
-let author: Member;
-let other: Member;
-beforeAll(async () => {
-  server = await startTestServer();
-  [author, other] = [await registerAndLogin(server.url), await registerAndLogin(server.url)];
-});
-afterAll(() => server.stop());
+const t = serverFixture({ members: 2 });
+const [author, other] = t.members;
 
 /** A video of the author whose file is not where its event says: every try of its job fails. */
 async function videoWithoutItsFile(name: string) {
-  const owner = (await findMemberBy(server.deps.events, 'email', author.member.email))!.userId;
+  const owner = (await findMemberBy(t.server.deps.events, 'email', author.member.email))!.userId;
   const filePath = `/uploads/videos/${name}`;
   const { videoId } = await uploadVideo(
-    server.deps.events,
-    server.deps.ids,
+    t.server.deps.events,
+    t.server.deps.ids,
     owner,
     { title: 'Vidéo malchanceuse', description: '', filePath, mimeType: 'video/mp4', sizeBytes: 1000 },
     { ...systemContext(), userId: owner },
   );
   // the job's tries, quickly (the product gives it about a minute)
-  await server.deps.jobs.add(
+  await t.server.deps.jobs.add(
     'video.process',
     { videoId, filePath },
     { jobId: `video-${videoId}`, attempts: 2, backoffMs: 10 },
   );
-  await server.deps.jobs.drain(30_000);
-  await server.deps.progress.waitFor((await server.deps.events.lastPosition())!, 10_000);
+  await t.server.deps.jobs.drain(30_000);
+  await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 10_000);
   return { videoId, name };
 }
 
@@ -65,12 +60,12 @@ describe('a video whose processing failed at every try', () => {
     expect(refused.json.error).toBe(VIDEO_MESSAGES.notOwnerRetry);
 
     // the file is back (space freed, a store that came back): the author retries
-    await copyFile(path.join(ASSETS, 'demo/demo-3.mp4'), path.join(server.deps.uploads.localRoot!, 'videos', name));
+    await copyFile(path.join(ASSETS, 'demo/demo-3.mp4'), path.join(t.server.deps.uploads.localRoot!, 'videos', name));
     const retried = await author.client.post(`/api/videos/${videoId}/processing/retry`);
     expect(retried.status, retried.text).toBe(200);
     expect(retried.json.message).toBe(VIDEO_ROUTE_MESSAGES.processingRetried);
-    await server.deps.jobs.drain(60_000);
-    await server.deps.progress.waitFor((await server.deps.events.lastPosition())!, 10_000);
+    await t.server.deps.jobs.drain(60_000);
+    await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 10_000);
     expect(await videoOf(author, videoId)).toMatchObject({ processing: 'prête', reject_reason: null });
     const again = await author.client.post(`/api/videos/${videoId}/processing/retry`);
     expect(again.status).toBe(409);
