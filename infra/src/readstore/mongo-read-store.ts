@@ -44,11 +44,8 @@ export interface MongoReadStoreOptions {
   client?: MongoClientOptions;
 }
 
-/** What the server behind the URL can do, asked once. */
 interface ServerTraits {
-  /** FerretDB (its buildInfo says so): route around its differences */
   ferretDb: boolean;
-  /** a real startTransaction/commit succeeded */
   transactions: boolean;
 }
 
@@ -160,7 +157,6 @@ const bulkModels: Writes<AnyBulkWriteOperation<Doc>> = {
 
 class MongoCollection implements CollectionEngine {
   private readonly coll: Collection<Doc>;
-  /** FerretDB: writes computed here (see the header) */
   private readonly here = {
     insert: (doc) =>
       this.writeHere({
@@ -270,10 +266,7 @@ class MongoCollection implements CollectionEngine {
     );
   }
 
-  /**
-   * The _id a new document of an upsert without one takes: derived from the filter (see
-   * derivedUpsertId), unless a document holds it without matching the filter any more.
-   */
+  /** The derived _id, unless a document holds it without matching the filter any more. */
   private async upsertId(filter: Filter): Promise<string> {
     const derived = derivedUpsertId(filter);
     const holder = await this.coll.findOne({ _id: derived }, { projection: { _id: 1 }, session: this.session });
@@ -287,8 +280,7 @@ class MongoCollection implements CollectionEngine {
 
   private async updateHere(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
     if ((!upsert || seedsOnlyId(filter, update)) && (await this.store.uniqueKeys(this.name)).length === 0) {
-      // no unique key to check, and nothing inserted or only under the filter's _id: its own
-      // command is exact (one round trip)
+      // no unique key to check, nothing inserted but under the filter's _id: its own command is exact
       assertStorable(update);
       return this.updateOnServer(filter, update, upsert, one);
     }
@@ -384,12 +376,11 @@ export class MongoReadStore implements ReadStore {
     this.db = this.client.db(options.dbName);
   }
 
-  /** Known after connect() or the first operation; false until then. */
+  /** Known after connect() or the first operation, as isFerretDb is. */
   get supportsTransactions(): boolean {
     return this.detected?.transactions === true;
   }
 
-  /** Whether the server is FerretDB (known after connect() or the first operation). */
   get isFerretDb(): boolean {
     return this.detected?.ferretDb === true;
   }
@@ -398,7 +389,7 @@ export class MongoReadStore implements ReadStore {
     return this.db.databaseName;
   }
 
-  /** Connects now (instead of on first use) and finds out what the deployment is and can do. */
+  /** Connects now, instead of on first use, and asks the server what it is. */
   async connect(): Promise<void> {
     await this.client.connect();
     await this.traits();
@@ -424,7 +415,7 @@ export class MongoReadStore implements ReadStore {
     return this.detected;
   }
 
-  /** A read-only transaction on a collection that need not exist, committed: it works or it does not. */
+  /** A read-only transaction, committed: it works or it does not. */
   private async probeTransactions(): Promise<boolean> {
     const session = this.client.startSession();
     try {
@@ -486,7 +477,6 @@ export class MongoReadStore implements ReadStore {
   }
 
   async withTransaction<R>(fn: (tx: ReadStore) => Promise<R>): Promise<R> {
-    // where the deployment has none, `fn` runs its writes directly (projectors are idempotent for that)
     const joined = (session?: ClientSession) =>
       new TransactionStore((name) => new MongoCollection(this, name, session), this);
     if (!(await this.traits()).transactions) return fn(joined());

@@ -137,8 +137,8 @@ export function checkFindOptions(options: FindOptions): { skip: number; limit: n
   return { skip, limit: raw === 0 ? undefined : Math.abs(raw) };
 }
 
-export function checkProjection(projection: Projection | undefined): void {
-  if (!projection) return;
+/** Checks a projection: whether it includes fields (else it excludes them). */
+export function checkProjection(projection: Projection = {}): boolean {
   let include: boolean | undefined;
   for (const field in projection) {
     const v = projection[field];
@@ -149,6 +149,8 @@ export function checkProjection(projection: Projection | undefined): void {
     include = v === 1;
   }
   if (include === false && projection._id === 1) refuse('a projection that both includes and excludes');
+  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
+  return include ?? projection._id === 1;
 }
 
 export function checkSort(sort: Sort | undefined): void {
@@ -312,15 +314,10 @@ export function applyUpdate(doc: PlainObject, update: Update, isInsert: boolean)
 
 /** Inclusion or exclusion of top-level fields, _id kept unless { _id: 0 }, in the document's order (MongoDB's). */
 export function compileProjection(projection: Projection): (doc: PlainObject) => PlainObject {
-  checkProjection(projection);
-  const named = Object.keys(projection).filter((f) => f !== '_id');
+  const include = checkProjection(projection);
   const keepId = projection._id !== 0;
-  // only _id named: { _id: 1 } keeps it alone, { _id: 0 } drops it
-  const include = named.length === 0 ? projection._id === 1 : projection[named[0]] === 1;
-  const fields = new Set(named);
-  const keeps = include
-    ? (key: string) => (key === '_id' ? keepId : fields.has(key))
-    : (key: string) => (key === '_id' ? keepId : !fields.has(key));
+  const named = new Set(Object.keys(projection));
+  const keeps = (key: string) => (key === '_id' ? keepId : named.has(key) === include);
   return (doc) => {
     const out: PlainObject = {};
     // stored documents are plain objects: for…in sees nothing inherited

@@ -134,13 +134,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly writer: Database.Database;
   private readonly reader: Database.Database;
   private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
   private schemas = new Map<string, CollectionSchema>();
-  private txOpen = false;
   private queue: Promise<void> = Promise.resolve();
   private bulk = false;
   /** a bulk load's indexes not built yet, by collection */
-  private readonly deferred = new Map<string, Set<string>>();
+  private readonly deferred = new Set<string>();
   private closed = false;
   private docsExamined = 0;
   private rowsWritten = 0;
@@ -149,8 +147,6 @@ export class SqliteReadStore implements ReadStore {
   private readonly tables = new Set<string>();
   /** the running writer transaction's documents, by collection and _id */
   private readonly txDocs = new Map<string, Map<DocId, TxDoc>>();
-  /** the unique keys the transaction's documents hold, by collection and index */
-  private readonly txKeys = new Map<string, Map<string, DocId>>();
   /** what each write of the transaction replaced, to undo one that fails half-way */
   private readonly undo: Array<{ collection: string; docs: Map<DocId, TxDoc>; id: DocId; previous: TxDoc }> = [];
 
@@ -203,23 +199,20 @@ export class SqliteReadStore implements ReadStore {
     return stmt;
   }
 
-  /** A collection's indexes and multikey fields, read from the file once. */
+  /** A collection's indexes and multikey fields, read from the file once (by the writer, which sees its own). */
   private schemaOf(collection: string): CollectionSchema {
     let schema = this.schemas.get(collection);
     if (!schema) {
+      const indexes = `SELECT name, spec FROM _evo_indexes WHERE collection = ?`;
+      const multikey = `SELECT field FROM _evo_multikey WHERE collection = ?`;
       schema = { indexes: new Map(), columns: new Set(), multikey: new Set() };
-      const db = this.txOpen ? this.writer : this.reader;
-      for (const row of this.statement(db, `SELECT name, spec FROM _evo_indexes WHERE collection = ?`).all(
-        collection,
-      ) as Array<{ name: string; spec: string }>) {
+      for (const row of this.statement(this.writer, indexes).all(collection) as Array<{ name: string; spec: string }>) {
         const spec = JSON.parse(row.spec) as IndexSpec;
         schema.indexes.set(row.name, spec);
         for (const field of Object.keys(spec.key)) if (field !== '_id' && keyable(field)) schema.columns.add(field);
       }
-      for (const field of this.statement(db, `SELECT field FROM _evo_multikey WHERE collection = ?`)
-        .pluck()
-        .all(collection) as string[])
-        schema.multikey.add(field);
+      for (const field of this.statement(this.writer, multikey).pluck().all(collection))
+        schema.multikey.add(field as string);
       this.schemas.set(collection, schema);
     }
     return schema;
@@ -262,7 +255,6 @@ export class SqliteReadStore implements ReadStore {
       release();
       throw new Error('read store closed');
     }
-    this.txOpen = true;
     this.writer.exec('BEGIN IMMEDIATE');
     try {
       const result = await fn();
@@ -276,7 +268,6 @@ export class SqliteReadStore implements ReadStore {
       throw err;
     } finally {
       this.endTxDocs();
-      this.txOpen = false;
       release();
     }
   }
@@ -329,21 +320,23 @@ export class SqliteReadStore implements ReadStore {
       while (this.undo.length > mark) {
         const { collection, docs, id, previous } = this.undo.pop()!;
         docs.set(id, { ...previous, dirty: true });
-        if (previous.present) this.noteKeys(collection, this.parsed(previous));
+        // SQL may have the undone version already (a unique key's change)
+        this.flush(collection, [id]);
       }
       throw err;
     }
   }
 
-  /** The collection's changed documents written to SQL. */
-  private flush(collection: string): void {
+  /** The collection's changed documents (or those of `ids`) written to SQL. */
+  private flush(collection: string, ids?: DocId[]): void {
     const docs = this.txDocs.get(collection);
     if (!docs) return;
     const table = tableOf(collection);
     const fields = [...this.schemaOf(collection).columns];
     const columns = ['doc', ...fields.map(columnOf)];
     const upsert = `INSERT INTO ${table} (id, ${columns.join(', ')}) VALUES (?${', ?'.repeat(columns.length)}) ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-    for (const [id, entry] of docs) {
+    for (const id of ids ?? docs.keys()) {
+      const entry = docs.get(id)!;
       if (!entry.dirty) continue;
       if (entry.present) {
         this.ensureTable(collection);
@@ -363,7 +356,6 @@ export class SqliteReadStore implements ReadStore {
 
   private endTxDocs(): void {
     this.txDocs.clear();
-    this.txKeys.clear();
     this.undo.length = 0;
   }
 
@@ -405,14 +397,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private tableNames(): string[] {
-    const db = this.txOpen ? this.writer : this.reader;
-    const names = this.statement(
-      db,
-      `SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'c:*' ORDER BY name`,
-    )
-      .pluck()
-      .all() as string[];
-    return names.map((n) => n.slice(2));
+    const sql = `SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'c:*' ORDER BY name`;
+    return (this.statement(this.writer, sql).pluck().all() as string[]).map((n) => n.slice(2));
   }
 
   async listCollections(): Promise<string[]> {
@@ -433,7 +419,7 @@ export class SqliteReadStore implements ReadStore {
       this.bulk = false;
       if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
       await this.write(false, () => {
-        for (const collection of [...this.deferred.keys()]) this.buildDeferred(collection);
+        for (const collection of [...this.deferred]) this.buildDeferred(collection);
       });
     }
   }
@@ -682,9 +668,8 @@ export class SqliteReadStore implements ReadStore {
     }
     if (previous === undefined && this.txDoc(collection, id).present)
       throw new DuplicateKeyError(`duplicate key: ${collection} _id ${JSON.stringify(id)}`);
-    this.checkUnique(collection, schema, doc, previous);
+    const keysChanged = this.checkUnique(collection, schema, doc, previous);
     this.ensureTable(collection);
-    this.noteKeys(collection, doc);
     this.setTxDoc(
       collection,
       id,
@@ -697,18 +682,23 @@ export class SqliteReadStore implements ReadStore {
             dirty: true,
           },
     );
+    // SQL's index then answers every unique check
+    if (keysChanged) this.flush(collection, [id]);
   }
 
   /**
    * MongoDB's unique indexes: missing and null are one value, an array gives each of its elements.
-   * SQL's UNIQUE has NULLs distinct, so each write queries the key columns (the index answers).
+   * SQL's UNIQUE has NULLs distinct, so a write that changes a key queries the key columns (the
+   * index answers). Whether it changed one.
    */
-  private checkUnique(collection: string, schema: CollectionSchema, doc: Doc, previous: Doc | undefined): void {
+  private checkUnique(collection: string, schema: CollectionSchema, doc: Doc, previous: Doc | undefined): boolean {
+    let changed = false;
     for (const [name, spec] of schema.indexes) {
       if (!spec.unique) continue;
       const fields = Object.keys(spec.key);
       // a key the document already had is its own (a counter's update checks nothing)
       if (previous !== undefined && deepEqual(keyTuples(previous, fields), keyTuples(doc, fields))) continue;
+      changed = true;
       const scalarKey = fields.every(
         (f) => !isNested(doc[f]) && !schema.multikey.has(f) && (f === '_id' || keyable(f)),
       );
@@ -728,41 +718,18 @@ export class SqliteReadStore implements ReadStore {
           throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
       }
     }
+    return changed;
   }
 
-  /** A scalar unique key, looked up in `txKeys` and in SQL's index (a row the transaction changed judged by its new version). */
+  /** A scalar unique key: SQL has every document's, but for those the transaction deleted. */
   private checkScalarUnique(collection: string, name: string, fields: string[], doc: Doc): void {
-    const id = doc._id as DocId;
-    const key = uniqueKeyOf(doc, fields);
-    const docs = this.txDocs.get(collection);
-    const keys = this.txKeys.get(`${collection}\0${name}`);
-    const holder = keys?.get(key);
-    const holds = (other: DocId) => {
-      const entry = docs?.get(other);
-      return entry !== undefined && entry.present && uniqueKeyOf(this.parsed(entry), fields) === key;
-    };
-    if (holder !== undefined && holder !== id && holds(holder))
-      throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
     const where = fields.map((f) => `${columnOf(f)} IS ?`).join(' AND ');
-    const rows = this.statement(this.writer, `SELECT id FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ?`)
+    const holders = this.statement(this.writer, `SELECT id FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ?`)
       .pluck()
-      .all(...fields.map((f) => keyOf(doc[f])), id) as DocId[];
-    for (const other of rows) {
-      const entry = docs?.get(other);
-      if (entry === undefined || !entry.dirty || holds(other))
-        throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
-    }
-  }
-
-  private noteKeys(collection: string, doc: Doc): void {
-    for (const [name, spec] of this.schemaOf(collection).indexes) {
-      if (!spec.unique) continue;
-      const fields = Object.keys(spec.key);
-      const slot = `${collection}\0${name}`;
-      let keys = this.txKeys.get(slot);
-      if (!keys) this.txKeys.set(slot, (keys = new Map()));
-      keys.set(uniqueKeyOf(doc, fields), doc._id as DocId);
-    }
+      .all(...fields.map((f) => keyOf(doc[f])), doc._id) as DocId[];
+    const docs = this.txDocs.get(collection);
+    if (holders.some((other) => docs?.get(other)?.present !== false))
+      throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
   }
 
   private noteMultikey(collection: string, field: string): void {
@@ -829,9 +796,8 @@ export class SqliteReadStore implements ReadStore {
     }
     this.writer.prepare(`INSERT INTO _evo_indexes VALUES (?, ?, ?)`).run(collection, name, JSON.stringify(stored));
     schema.indexes.set(name, stored);
-    if (!this.bulk) this.buildIndex(collection, stored);
-    else if (this.deferred.has(collection)) this.deferred.get(collection)!.add(name);
-    else this.deferred.set(collection, new Set([name]));
+    if (this.bulk) this.deferred.add(collection);
+    else this.buildIndex(collection, stored);
   }
 
   private buildIndex(collection: string, spec: IndexSpec): void {
@@ -845,14 +811,8 @@ export class SqliteReadStore implements ReadStore {
 
   /** The indexes a bulk load deferred (a query or unique check of the load builds them first). */
   private buildDeferred(collection: string): void {
-    const names = this.deferred.get(collection);
-    if (!names) return;
-    this.deferred.delete(collection);
-    const schema = this.schemaOf(collection);
-    for (const name of names) {
-      const spec = schema.indexes.get(name);
-      if (spec) this.buildIndex(collection, spec);
-    }
+    if (!this.deferred.delete(collection)) return;
+    for (const spec of this.schemaOf(collection).indexes.values()) this.buildIndex(collection, spec);
   }
 
   private dropCollection(collection: string): void {
@@ -873,10 +833,6 @@ const removeDatabaseFiles = (file: string) => {
 function removeTemporaryFiles() {
   for (const file of temporaryFiles) removeDatabaseFiles(file);
 }
-
-/** A document's scalar key in a unique index, as a string (missing and null are one value). */
-const uniqueKeyOf = (doc: Doc, fields: string[]) =>
-  JSON.stringify(fields.map((f) => (doc[f] === undefined ? null : doc[f])));
 
 /** The keys a document gives a unique index (one per combination of array elements), as strings. */
 function keyTuples(doc: Doc, fields: string[]): string[] {

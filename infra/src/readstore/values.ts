@@ -35,17 +35,9 @@ function typeRank(value: unknown): number {
   }
 }
 
-function compareArrays(a: readonly unknown[], b: readonly unknown[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const c = compareValues(a[i], b[i]);
-    if (c !== 0) return c;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
 function compareObjects(a: PlainObject, b: PlainObject): number {
-  // field by field in stored order: value type, then field name, then value (as MongoDB does)
+  // field by field in stored order: value type, then field name, then value (as MongoDB does; an
+  // array is the object of its indexes)
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   const n = Math.min(ka.length, kb.length);
@@ -72,9 +64,8 @@ export function compareValues(a: unknown, b: unknown): number {
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4:
-      return compareObjects(a as PlainObject, b as PlainObject);
     case 5:
-      return compareArrays(a as unknown[], b as unknown[]);
+      return compareObjects(a as PlainObject, b as PlainObject);
     case 8:
       return a === b ? 0 : a === false ? -1 : 1;
     default:
