@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
 import { useConfirm } from '../shell/confirm';
-import { FormError, SubmitButton, TextField } from '../shell/ui/Form';
+import { FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
 import { useToast } from '../shell/toast';
 import { clearStoredUser } from './session';
 import { deleteMyAccount } from './accountDeletionApi';
@@ -78,13 +78,9 @@ export function DeleteAccountSection() {
       </p>
       <p>Ton pseudo et ton email restent réservés {GRACE_DAYS} jours, puis quelqu’un d’autre pourra les utiliser.</p>
       <form className="form account-deletion__form" onSubmit={onSubmit} aria-busy={busy}>
-        <TextField
+        <PasswordField
           id="account-deletion-password"
           label="Ton mot de passe, pour confirmer"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
           value={password}
           onValue={setPassword}
           disabled={busy}

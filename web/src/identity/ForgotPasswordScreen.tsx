@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
-import { FormError, SubmitButton, TextField } from '../shell/ui/Form';
+import { EmailField, FormError, SubmitButton } from '../shell/ui/Form';
 import { AuthPage } from './AuthPage';
 import { askPasswordReset } from './authApi';
 
@@ -51,16 +51,7 @@ export default function ForgotPasswordScreen() {
           <p className="auth__lead">
             Indique l’email de ton compte : on t’envoie un lien pour choisir un nouveau mot de passe.
           </p>
-          <TextField
-            id="forgot-email"
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onValue={setEmail}
-          />
+          <EmailField id="forgot-email" value={email} onValue={setEmail} />
           {error ? <FormError message={error.message} detail={error.detail} /> : null}
           <SubmitButton busy={busy} busyLabel="Envoi..." label="Recevoir un lien" />
         </form>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, InvalidAnswerError, isAbortError } from '../api/http';
-import { FormError, SubmitButton, TextField } from '../shell/ui/Form';
+import { EmailField, FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
 import { AuthPage } from './AuthPage';
 import { login } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
@@ -89,26 +89,8 @@ export default function LoginScreen() {
         </p>
       ) : null}
       <form className="form" onSubmit={onSubmit} aria-busy={busy}>
-        <TextField
-          id="login-email"
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onValue={setEmail}
-        />
-        <TextField
-          id="login-password"
-          label="Mot de passe"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onValue={setPassword}
-        />
+        <EmailField id="login-email" value={email} onValue={setEmail} />
+        <PasswordField id="login-password" label="Mot de passe" value={password} onValue={setPassword} />
         <p className="auth__forgot">
           <Link to="/mot-de-passe-oublie" state={{ email: email.trim() }}>
             Mot de passe oublié ?

@@ -3,7 +3,14 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, isAbortError } from '../api/http';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { FileField } from '../shell/ui/FileField';
-import { type FieldNote, FieldNoteText, FormError, TextField } from '../shell/ui/Form';
+import {
+  type FieldNote,
+  FormError,
+  PasswordField,
+  TextAreaField,
+  TextField,
+  type TextFieldProps,
+} from '../shell/ui/Form';
 import { AuthPage } from './AuthPage';
 import { login, register } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
@@ -80,6 +87,20 @@ export default function RegisterScreen() {
   const setField = (key: TextKey) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setValues((current) => ({ ...current, [key]: event.target.value }));
 
+  /** a one-line text field that says, once a submit was tried, that it is empty */
+  const requiredText = (key: 'email' | 'pseudo' | 'videoTitle', label: string, input: Partial<TextFieldProps>) => (
+    <TextField
+      id={FIELD_IDS[key]}
+      label={label}
+      required
+      value={values[key]}
+      onChange={setField(key)}
+      invalid={missingNote(key) !== null}
+      note={missingNote(key)}
+      {...input}
+    />
+  );
+
   const pickFile =
     (field: 'profilePic' | 'video', kind: 'image/' | 'video/', set: (file: File | null) => void) =>
     (event: ChangeEvent<HTMLInputElement>) => {
@@ -154,33 +175,12 @@ export default function RegisterScreen() {
   return (
     <AuthPage title="Créer un compte" titleId="register-title">
       <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
-        <TextField
-          id="register-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          value={values.email}
-          onChange={setField('email')}
-          invalid={missingNote('email') !== null}
-          note={missingNote('email')}
-        />
-        <TextField
-          id="register-pseudo"
-          label="Pseudo"
-          type="text"
-          autoComplete="username"
-          required
-          value={values.pseudo}
-          onChange={setField('pseudo')}
-          invalid={missingNote('pseudo') !== null}
-          note={missingNote('pseudo')}
-        />
-        <TextField
+        {requiredText('email', 'Email', { type: 'email', autoComplete: 'email' })}
+        {requiredText('pseudo', 'Pseudo', { type: 'text', autoComplete: 'username' })}
+        <PasswordField
+          choosing
           id="register-password"
           label="Mot de passe"
-          type="password"
-          autoComplete="new-password"
           required
           value={values.password}
           onChange={setField('password')}
@@ -191,11 +191,10 @@ export default function RegisterScreen() {
             error: passwordWrong,
           }}
         />
-        <TextField
+        <PasswordField
+          choosing
           id="register-confirm"
           label="Confirmer le mot de passe"
-          type="password"
-          autoComplete="new-password"
           required
           value={values.confirm}
           onChange={setField('confirm')}
@@ -206,19 +205,16 @@ export default function RegisterScreen() {
               : missingNote('confirm', false)
           }
         />
-        <div className="field">
-          <label htmlFor="register-bio">Bio</label>
-          <textarea
-            id="register-bio"
-            rows={3}
-            required
-            value={values.bio}
-            onChange={setField('bio')}
-            aria-invalid={bioNote ? true : undefined}
-            aria-describedby={bioNote?.id}
-          />
-          {bioNote ? <FieldNoteText note={bioNote} /> : null}
-        </div>
+        <TextAreaField
+          id="register-bio"
+          label="Bio"
+          rows={3}
+          required
+          value={values.bio}
+          onChange={setField('bio')}
+          invalid={bioNote !== null}
+          note={bioNote}
+        />
         <FileField
           id="register-picture"
           label="Photo de profil"
@@ -237,16 +233,7 @@ export default function RegisterScreen() {
           onChange={pickFile('video', 'video/', setVideo)}
           error={fileError?.field === 'video' ? fileError.message : missingMessage('video')}
         />
-        <TextField
-          id="register-video-title"
-          label="Titre de la vidéo"
-          type="text"
-          required
-          value={values.videoTitle}
-          onChange={setField('videoTitle')}
-          invalid={missingNote('videoTitle') !== null}
-          note={missingNote('videoTitle')}
-        />
+        {requiredText('videoTitle', 'Titre de la vidéo', { type: 'text' })}
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de l'inscription" /> : null}
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
         {tried && missing.length > 0 ? (

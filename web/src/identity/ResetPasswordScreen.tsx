@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
-import { FormError, SubmitButton, TextField } from '../shell/ui/Form';
+import { FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
 import { useToast } from '../shell/toast';
 import { AuthPage } from './AuthPage';
 import { confirmPasswordReset } from './authApi';
@@ -65,21 +65,19 @@ export default function ResetPasswordScreen() {
         <FormError message={NO_TOKEN} />
       ) : (
         <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
-          <TextField
+          <PasswordField
+            choosing
             id="reset-password"
             label="Nouveau mot de passe"
-            type="password"
-            autoComplete="new-password"
             value={password}
             onValue={setPassword}
             invalid={tried && tooShort}
             note={{ id: 'reset-password-rule', text: PASSWORD_RULE, error: tried && tooShort }}
           />
-          <TextField
+          <PasswordField
+            choosing
             id="reset-confirm"
             label="Confirme le mot de passe"
-            type="password"
-            autoComplete="new-password"
             value={confirm}
             onValue={setConfirm}
             invalid={mismatch}

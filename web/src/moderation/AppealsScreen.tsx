@@ -10,6 +10,7 @@ import { useToast } from '../shell/toast';
 import { answerAppeal } from './api';
 import { ACTION_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
+import { TextAreaField } from '../shell/ui/Form';
 
 const TITLE = 'Contestations';
 const INTRO = 'Les contestations des membres, des plus anciennes aux plus récentes : maintenez ou annulez la décision.';
@@ -73,16 +74,14 @@ function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered:
           <strong>Contestation</strong> : {item.appeal!.text}
         </p>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-answer`}>Réponse au membre</label>
-        <textarea
-          id={`${id}-answer`}
-          rows={3}
-          maxLength={2000}
-          value={answer}
-          onChange={(e) => setAnswer(e.target.value)}
-        />
-      </div>
+      <TextAreaField
+        id={`${id}-answer`}
+        label="Réponse au membre"
+        rows={3}
+        maxLength={2000}
+        value={answer}
+        onValue={setAnswer}
+      />
       {error ? (
         <p className="form-error" role="alert">
           {error}

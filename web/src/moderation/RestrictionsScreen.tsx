@@ -15,6 +15,7 @@ import { useConfirm } from '../shell/confirm';
 import { liftRestriction, restrictMember } from './api';
 import { APPEAL_STATUS_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
+import { TextAreaField } from '../shell/ui/Form';
 
 const TITLE = 'Restrictions';
 const INTRO =
@@ -127,16 +128,14 @@ function RestrictForm({ onDone }: { onDone: () => void }) {
           </div>
         ) : null}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-reason`}>Motif (montré au membre)</label>
-        <textarea
-          id={`${id}-reason`}
-          rows={2}
-          maxLength={500}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-      </div>
+      <TextAreaField
+        id={`${id}-reason`}
+        label="Motif (montré au membre)"
+        rows={2}
+        maxLength={500}
+        value={reason}
+        onValue={setReason}
+      />
       {error ? (
         <p className="form-error" role="alert">
           {error}

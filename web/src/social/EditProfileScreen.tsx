@@ -5,7 +5,7 @@ import { identityRoutes } from '@evo/contracts';
 import { useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
 import { FileField } from '../shell/ui/FileField';
-import { FormError } from '../shell/ui/Form';
+import { FormError, TextAreaField } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { useToast } from '../shell/toast';
 import { saveProfile } from './profileEditApi';
@@ -119,20 +119,15 @@ export default function EditProfileScreen() {
           disabled={busy}
           error={pictureError}
         />
-        <div className="field">
-          <label htmlFor="edit-profile-bio">Bio</label>
-          <textarea
-            id="edit-profile-bio"
-            rows={4}
-            maxLength={BIO_MAX}
-            value={shownBio}
-            onChange={(event) => setBio(event.target.value)}
-            aria-describedby="edit-profile-bio-count"
-          />
-          <p id="edit-profile-bio-count" className="field__hint">
-            {shownBio.length} / {BIO_MAX}
-          </p>
-        </div>
+        <TextAreaField
+          id="edit-profile-bio"
+          label="Bio"
+          rows={4}
+          maxLength={BIO_MAX}
+          value={shownBio}
+          onValue={setBio}
+          note={{ id: 'edit-profile-bio-count', text: `${shownBio.length} / ${BIO_MAX}`, error: false }}
+        />
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
         <div className="edit-profile__actions">
           <button type="submit" className="btn btn--primary" disabled={busy}>

@@ -4,7 +4,7 @@ import { ApiError, isAbortError } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { FileField } from '../shell/ui/FileField';
-import { FormError } from '../shell/ui/Form';
+import { FormError, TextAreaField } from '../shell/ui/Form';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
@@ -149,19 +149,19 @@ export default function UploadScreen() {
             onChange={(event) => setTitle(event.target.value)}
           />
         </div>
-        <div className="field">
-          <label htmlFor="upload-caption">
-            Légende <span className="field__optional">(facultatif)</span>
-          </label>
-          <textarea
-            id="upload-caption"
-            rows={3}
-            maxLength={2000}
-            disabled={busy}
-            value={caption}
-            onChange={(event) => setCaption(event.target.value)}
-          />
-        </div>
+        <TextAreaField
+          id="upload-caption"
+          label={
+            <>
+              Légende <span className="field__optional">(facultatif)</span>
+            </>
+          }
+          rows={3}
+          maxLength={2000}
+          disabled={busy}
+          value={caption}
+          onValue={setCaption}
+        />
         {published ? (
           <p className="upload__done">
             Ta vidéo « {published.title} » est publiée.{' '}

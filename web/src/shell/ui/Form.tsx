@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 /** Inline form error: the SPEC message plus, when given, the server's own message. */
 export function FormError({ message, detail }: { message: string; detail?: string }) {
@@ -21,7 +21,8 @@ export interface FieldNote {
   alert?: boolean;
 }
 
-export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+/** What every field of a form has beside its control. */
+interface FieldProps {
   id: string;
   label: ReactNode;
   /** said under the input; left out or null, nothing */
@@ -32,22 +33,63 @@ export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   onValue?: (value: string) => void;
   /** classes added to the field's frame */
   fieldClassName?: string;
-};
+}
 
-/** One labelled text input of a form (`.field`): its label above, its note (hint or error) under it. */
-export function TextField({ id, label, note, invalid, onValue, fieldClassName, ...input }: TextFieldProps) {
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldProps;
+export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps;
+
+/** A field's frame (`.field`): its label above the control, its note (hint or error) under it. */
+function Field({ id, label, note, fieldClassName, children }: FieldProps & { children: ReactNode }) {
   return (
     <div className={fieldClassName ? `field ${fieldClassName}` : 'field'}>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        aria-invalid={invalid ? true : undefined}
-        aria-describedby={note?.id}
-        onChange={onValue ? (event) => onValue(event.target.value) : undefined}
-        {...input}
-      />
+      {children}
       {note ? <FieldNoteText note={note} /> : null}
     </div>
+  );
+}
+
+/** The control's attributes that its field gives it: id, state, description, change handler. */
+function controlProps<E extends HTMLInputElement | HTMLTextAreaElement>({ id, note, invalid, onValue }: FieldProps) {
+  return {
+    id,
+    'aria-invalid': invalid ? true : undefined,
+    'aria-describedby': note?.id,
+    onChange: onValue ? (event: { target: E }) => onValue(event.target.value) : undefined,
+  };
+}
+
+/** One labelled text input of a form. */
+export function TextField({ id, label, note, invalid, onValue, fieldClassName, ...input }: TextFieldProps) {
+  const field = { id, label, note, invalid, onValue, fieldClassName };
+  return (
+    <Field {...field}>
+      <input {...controlProps<HTMLInputElement>(field)} {...input} />
+    </Field>
+  );
+}
+
+/** One labelled text area of a form. */
+export function TextAreaField({ id, label, note, invalid, onValue, fieldClassName, ...area }: TextAreaFieldProps) {
+  const field = { id, label, note, invalid, onValue, fieldClassName };
+  return (
+    <Field {...field}>
+      <textarea {...controlProps<HTMLTextAreaElement>(field)} {...area} />
+    </Field>
+  );
+}
+
+/** The email field of the sign-in forms (login, forgotten password). */
+export function EmailField(props: Omit<TextFieldProps, 'label' | 'type'>) {
+  return <TextField label="Email" type="email" name="email" autoComplete="email" required {...props} />;
+}
+
+/** A password field: the member's current password (named, required), or a new one (`choosing`). */
+export function PasswordField({ choosing = false, ...props }: Omit<TextFieldProps, 'type'> & { choosing?: boolean }) {
+  return choosing ? (
+    <TextField type="password" autoComplete="new-password" {...props} />
+  ) : (
+    <TextField type="password" name="password" autoComplete="current-password" required {...props} />
   );
 }
 
