@@ -85,7 +85,7 @@ export function Composer({
       <textarea
         ref={areaRef}
         id={inputId}
-        className="composer__input"
+        className="text-input composer__input"
         rows={rows}
         maxLength={maxLength}
         placeholder={placeholder}

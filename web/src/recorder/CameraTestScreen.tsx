@@ -57,7 +57,7 @@ export default function CameraTestScreen() {
           data-status={status}
         />
         {status !== 'live' ? (
-          <p className="camera-test__text" aria-hidden="true">
+          <p className="video-overlay-text camera-test__text" aria-hidden="true">
             {status === 'starting' ? 'Activation de la caméra...' : 'Caméra indisponible'}
           </p>
         ) : null}

@@ -179,6 +179,7 @@ export function CommentsPanel({ id, videoId, comments, onPosted }: CommentsPanel
           <div className="comments__row">
             <textarea
               ref={inputRef}
+              className="text-input"
               id={inputId}
               rows={1}
               maxLength={1000}

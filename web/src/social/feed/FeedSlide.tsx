@@ -147,7 +147,7 @@ function SlideContent({
             aria-hidden="true"
           />
         ) : (
-          <span className="feed-slide__missing">Vidéo indisponible</span>
+          <span className="video-overlay-text feed-slide__missing">Vidéo indisponible</span>
         )}
         {/* a tap on the video: sound on first, then pause / play (the buttons below do the same by keyboard) */}
         <div className="feed-slide__tap" aria-hidden="true" onClick={() => dispatch({ type: 'tap' })} />
