@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   ANALYTICS_PERIODS,
@@ -215,13 +215,7 @@ function CreatorAnalytics({ period }: { period: AnalyticsPeriod }) {
   const title = mine ? 'Mes statistiques' : `Statistiques de @${pseudo}`;
   useLiveReload(() => void loaded.refetch(), mine);
   return (
-    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.isFetching}>
-      <title>{`${title} · EVO`}</title>
-      <header className="analytics__header">
-        <h1 id="analytics-title">{title}</h1>
-        <PeriodPicker period={period} />
-      </header>
-      <p className="analytics__note">{NOTE}</p>
+    <AnalyticsPage title={title} period={period} busy={loaded.isFetching} note={NOTE}>
       <QueryState query={loaded} failed={LOAD_FAILED} detail>
         {(data) => (
           <>
@@ -230,7 +224,7 @@ function CreatorAnalytics({ period }: { period: AnalyticsPeriod }) {
           </>
         )}
       </QueryState>
-    </section>
+    </AnalyticsPage>
   );
 }
 
@@ -244,15 +238,12 @@ function VideoAnalytics({ videoId, period }: { videoId: string; period: Analytic
   );
   const title = video ? `Statistiques de « ${video.title} »` : 'Statistiques de la vidéo';
   return (
-    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={loaded.isFetching}>
-      <title>{`${title} · EVO`}</title>
-      <header className="analytics__header">
-        <h1 id="analytics-title">{title}</h1>
-        <PeriodPicker period={period} />
-      </header>
-      <p className="analytics__note">
-        {NOTE} Les cadeaux et les abonnés sont comptés pour le créateur, pas pour une vidéo.
-      </p>
+    <AnalyticsPage
+      title={title}
+      period={period}
+      busy={loaded.isFetching}
+      note={`${NOTE} Les cadeaux et les abonnés sont comptés pour le créateur, pas pour une vidéo.`}
+    >
       <QueryState query={loaded} failed={LOAD_FAILED} detail>
         {(data) => <Figures data={data} withCreator={false} />}
       </QueryState>
@@ -264,6 +255,33 @@ function VideoAnalytics({ videoId, period }: { videoId: string; period: Analytic
           </Link>
         ) : null}
       </p>
+    </AnalyticsPage>
+  );
+}
+
+/** An analytics page: its title (also the tab's) and period picker, the note on what is counted, then `children`. */
+function AnalyticsPage({
+  title,
+  period,
+  busy,
+  note,
+  children,
+}: {
+  title: string;
+  period: AnalyticsPeriod;
+  busy: boolean;
+  note: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="page analytics" aria-labelledby="analytics-title" aria-busy={busy}>
+      <title>{`${title} · EVO`}</title>
+      <header className="analytics__header">
+        <h1 id="analytics-title">{title}</h1>
+        <PeriodPicker period={period} />
+      </header>
+      <p className="analytics__note">{note}</p>
+      {children}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { WalletHandle } from './live';
 import { formatCoins, formatNumber } from './format';
 import { CashOutIcon, CoinIcon, GiftBoxIcon } from '../shell/ui/icons';
@@ -36,52 +37,72 @@ export function BalanceCard({ handle, showUnclaimed = false, showWithdrawable = 
   }
   return (
     <dl className="coins-balance card" aria-busy={!wallet}>
-      <div className="coins-balance__item">
-        <dt>{BALANCE}</dt>
-        <dd className="coins-balance__value" data-testid="coins-balance">
-          {wallet ? (
-            <>
-              <CoinIcon size={22} className="coins-icon" />
-              {formatCoins(wallet.coins_balance)}
-            </>
-          ) : (
-            '…'
-          )}
-        </dd>
-      </div>
+      <BalanceItem label={BALANCE} testId="coins-balance" icon={<CoinIcon size={22} className="coins-icon" />}>
+        {wallet ? formatCoins(wallet.coins_balance) : null}
+      </BalanceItem>
       {showWithdrawable ? (
-        <div className="coins-balance__item">
-          <dt title={WITHDRAWABLE_HINT}>{WITHDRAWABLE}</dt>
-          <dd className="coins-balance__value coins-balance__value--withdrawable" data-testid="coins-withdrawable">
-            {wallet ? (
-              <>
-                <CashOutIcon size={22} className="coins-icon" />
-                {formatCoins(wallet.coins_withdrawable)}
-              </>
-            ) : (
-              '…'
-            )}
-          </dd>
-          <p className="coins-balance__hint">{WITHDRAWABLE_HINT}</p>
-        </div>
+        <BalanceItem
+          label={WITHDRAWABLE}
+          hint={WITHDRAWABLE_HINT}
+          kind="withdrawable"
+          testId="coins-withdrawable"
+          icon={<CashOutIcon size={22} className="coins-icon" />}
+        >
+          {wallet ? formatCoins(wallet.coins_withdrawable) : null}
+        </BalanceItem>
       ) : null}
       {showWithdrawable && wallet ? <NotWithdrawable wallet={wallet} /> : null}
       {showUnclaimed ? (
-        <div className="coins-balance__item">
-          <dt>{UNCLAIMED}</dt>
-          <dd className="coins-balance__value coins-balance__value--gifts" data-testid="gifts-unclaimed">
-            {wallet ? (
-              <>
-                <GiftBoxIcon size={22} className="coins-icon" />
-                {`${formatNumber(wallet.gifts_unclaimed)} ${wallet.gifts_unclaimed >= 2 ? 'coins' : 'coin'}`}
-              </>
-            ) : (
-              '…'
-            )}
-          </dd>
-        </div>
+        <BalanceItem
+          label={UNCLAIMED}
+          kind="gifts"
+          testId="gifts-unclaimed"
+          icon={<GiftBoxIcon size={22} className="coins-icon" />}
+        >
+          {wallet ? `${formatNumber(wallet.gifts_unclaimed)} ${wallet.gifts_unclaimed >= 2 ? 'coins' : 'coin'}` : null}
+        </BalanceItem>
       ) : null}
     </dl>
+  );
+}
+
+/**
+ * One figure of the card: its label, then its icon and amount (`children`; null while the wallet
+ * loads, shown as '…'); a `hint` is said under it and as the label's title.
+ */
+function BalanceItem({
+  label,
+  hint,
+  kind,
+  testId,
+  icon,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  kind?: 'withdrawable' | 'gifts';
+  testId: string;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="coins-balance__item">
+      <dt title={hint}>{label}</dt>
+      <dd
+        className={kind ? `coins-balance__value coins-balance__value--${kind}` : 'coins-balance__value'}
+        data-testid={testId}
+      >
+        {children === null ? (
+          '…'
+        ) : (
+          <>
+            {icon}
+            {children}
+          </>
+        )}
+      </dd>
+      {hint ? <p className="coins-balance__hint">{hint}</p> : null}
+    </div>
   );
 }
 
