@@ -7,8 +7,8 @@ import { purchasePack, type CoinPack, usePacks } from './api';
 import { useIdempotentAction } from '../api/idempotency';
 import { useWallet } from './live';
 import { formatCoins, formatEuros } from './format';
-import { CoinIcon } from '../shell/ui/icons';
 import { PurchaseReceipt } from './PurchaseReceipt';
+import { PackCard } from './StaticPackList';
 import { QueryState } from '../shell/ui/QueryState';
 
 /** the product validation rules, "Buy a pack", the product error catalogue "Coins". */
@@ -74,13 +74,12 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
             {list.map((pack) => {
               const price = formatEuros(pack.price_euros);
               return (
-                <li key={pack.id} className="coins-pack card">
-                  <Title className="coins-pack__name">{pack.name}</Title>
-                  <p className="coins-pack__coins">
-                    <CoinIcon size={20} className="coins-icon" />
-                    {formatCoins(pack.coins_amount)}
-                  </p>
-                  <p className="coins-pack__price">{price}</p>
+                <PackCard
+                  key={pack.id}
+                  title={<Title className="coins-pack__name">{pack.name}</Title>}
+                  coins={pack.coins_amount}
+                  price={price}
+                >
                   <button
                     type="button"
                     className="btn btn--primary btn--small btn--block"
@@ -91,7 +90,7 @@ export function PackShop({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
                   >
                     {pending === pack.id ? 'Achat…' : 'Acheter'}
                   </button>
-                </li>
+                </PackCard>
               );
             })}
           </ul>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { formatCoins, formatEuros } from './format';
 import { CoinIcon } from '../shell/ui/icons';
 
@@ -29,13 +29,13 @@ export function StaticPackList() {
       </p>
       <ul className="coins-packs coins-packs--static" aria-label={TITLE}>
         {STATIC_PACKS.map((pack) => (
-          <li key={pack.name} className="coins-pack coins-pack--static card">
-            <h3 className="coins-pack__name">{pack.name}</h3>
-            <p className="coins-pack__coins">
-              <CoinIcon size={20} className="coins-icon" />
-              {formatCoins(pack.coins)}
-            </p>
-            <p className="coins-pack__price">{formatEuros(pack.euros)}</p>
+          <PackCard
+            key={pack.name}
+            title={<h3 className="coins-pack__name">{pack.name}</h3>}
+            coins={pack.coins}
+            price={formatEuros(pack.euros)}
+            isStatic
+          >
             {/* inert on purpose (static page): focusable, announced as unavailable, does nothing */}
             <button
               type="button"
@@ -46,9 +46,36 @@ export function StaticPackList() {
             >
               Acheter
             </button>
-          </li>
+          </PackCard>
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A pack's card: its name (`title`, at the list's heading level), coins and price, then its button. */
+export function PackCard({
+  title,
+  coins,
+  price,
+  isStatic = false,
+  children,
+}: {
+  title: ReactNode;
+  coins: number;
+  price: string;
+  isStatic?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <li className={isStatic ? 'coins-pack coins-pack--static card' : 'coins-pack card'}>
+      {title}
+      <p className="coins-pack__coins">
+        <CoinIcon size={20} className="coins-icon" />
+        {formatCoins(coins)}
+      </p>
+      <p className="coins-pack__price">{price}</p>
+      {children}
+    </li>
   );
 }
