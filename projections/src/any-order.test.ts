@@ -8,7 +8,8 @@ import { ProjectionRunner, CATCHING_UP } from './runtime/runner';
 import { ForeignWriteError, ownCollectionsOnly } from './runtime/own-collections';
 import { dumpReadModels } from './testing/read-model-dump';
 import { writeScriptedHistory } from './testing/scripted-history';
-import { closedAfterEach, minuteApartContexts } from './testing/test-lifecycle';
+import { closedAfterEach } from './testing/test-lifecycle';
+import { minuteApartContexts } from './testing/member-commands';
 import { USERS } from './identity/users-projector';
 
 const open = closedAfterEach<{ close(): Promise<void> }>();

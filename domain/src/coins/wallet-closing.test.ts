@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { walletDecider, walletStream, type WalletCommand } from './wallet-decider';
-
 import { ACCOUNTS, type GiftSent, type WalletEvent } from '../ledger/events';
 import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from './packs';

@@ -514,7 +514,6 @@ function decideOnClosed(command: WalletCommand, state: WalletState): WalletEvent
   ];
 }
 
-/** Received coins claimed: the paid ones to the earnings (withdrawable), the free ones to the bonus. */
 /** What the receiver's wallet records of a gift arriving (credited or forfeited): the sender's gift as sent. */
 function giftArriving(s: GiftSent['data']) {
   return {
@@ -528,6 +527,7 @@ function giftArriving(s: GiftSent['data']) {
   };
 }
 
+/** Received coins claimed: the paid ones to the earnings (withdrawable), the free ones to the bonus. */
 function claimPostings(gifts: string, earnings: string, bonus: string, amount: number, bonusAmount: number) {
   const postings: Posting[] = [];
   if (amount - bonusAmount > 0) postings.push({ debit: gifts, credit: earnings, amount: amount - bonusAmount });

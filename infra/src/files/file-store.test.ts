@@ -108,6 +108,10 @@ describe.skipIf(!s3.ok)('S3FileStore on MinIO', () => {
     expect(
       isS3Unavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })),
     ).toBe(true);
+    // no route to the storage's network: away too, as for PostgreSQL (SERVER_AWAY_ERRNOS)
+    expect(
+      isS3Unavailable(Object.assign(new Error('connect ENETUNREACH 10.0.0.1:9000'), { code: 'ENETUNREACH' })),
+    ).toBe(true);
     expect(isS3Unavailable(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 503 } }))).toBe(true);
     expect(
       isS3Unavailable(Object.assign(new Error('denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } })),

@@ -18,7 +18,8 @@ import { rebuildReadModels } from '../runtime/rebuild';
 import { ProjectionRunner } from '../runtime/runner';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { giveRose, postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
-import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
+import { closedAfterEach } from '../testing/test-lifecycle';
+import { commandAt } from '../testing/member-commands';
 import {
   ANALYTICS_CREATOR_DAYS,
   ANALYTICS_VIDEOS,

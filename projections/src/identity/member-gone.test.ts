@@ -5,7 +5,8 @@ import { SqliteEventStore, SqliteReadStore, toNewEvents, type EventStore } from 
 import { allProjectors } from '../registry';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { registerMember, uploadVideo } from '../testing/member-commands';
-import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
+import { closedAfterEach } from '../testing/test-lifecycle';
+import { minuteApartContexts } from '../testing/member-commands';
 import { USERS, type UserDoc } from './users-projector';
 import { VIDEOS, type VideoDoc } from '../videos/videos-projector';
 import { COMMENTS, COMMENT_COUNTS, type CommentDoc } from '../comments/comments-projector';

@@ -35,7 +35,8 @@ import {
 } from './notifications-projector';
 import { notificationsQueries } from './queries';
 import { messagingQueries } from '../messaging/queries';
-import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
+import { closedAfterEach } from '../testing/test-lifecycle';
+import { minuteApartContexts } from '../testing/member-commands';
 
 const open = closedAfterEach<EventStore>();
 

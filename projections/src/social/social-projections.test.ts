@@ -33,7 +33,8 @@ import { REPORTS, type ReportDoc } from '../moderation/reports-projector';
 import { PAGE, socialQueries } from './queries';
 import { friendsFeedByJoin } from '../testing/friends-feed-join';
 import { newMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
-import { closedAfterEach, minuteApartContexts } from '../testing/test-lifecycle';
+import { closedAfterEach } from '../testing/test-lifecycle';
+import { minuteApartContexts } from '../testing/member-commands';
 import { projectWithPushes } from '../testing/project-with-pushes';
 
 const open = closedAfterEach<SqliteEventStore>();

@@ -29,7 +29,8 @@ import { STATS_LOGINS, STATS_MOMENTS } from './stats-projector';
 import { ProjectionRunner } from '../runtime/runner';
 import { writeScriptedHistory } from '../testing/scripted-history';
 import { giveRose, postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
-import { closedAfterEach, commandAt } from '../testing/test-lifecycle';
+import { closedAfterEach } from '../testing/test-lifecycle';
+import { commandAt } from '../testing/member-commands';
 
 const open = closedAfterEach();
 

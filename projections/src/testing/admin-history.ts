@@ -27,7 +27,7 @@ import {
   type VideoVisibility,
   type WalletCommand,
 } from '@evo/domain';
-import { commandAt } from './test-lifecycle';
+import { commandAt } from './member-commands';
 import type { MembersWritten } from './scripted-history';
 import { handleCommand, loadState } from '@evo/infra';
 

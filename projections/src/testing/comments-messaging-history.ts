@@ -14,8 +14,7 @@ import {
   videoStream,
   type NotificationCommand,
 } from '@evo/domain';
-import { commandAt } from './test-lifecycle';
-import { postComment } from './member-commands';
+import { commandAt, postComment } from './member-commands';
 import type { MembersWritten } from './scripted-history';
 import { handleCommand, loadState } from '@evo/infra';
 

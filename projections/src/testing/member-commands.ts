@@ -14,12 +14,24 @@ import {
 } from '@evo/domain';
 import { handleCommand, loadState, toNewEvents, type CommandContext, type EventStore } from '@evo/infra';
 import { randomUUID } from 'node:crypto';
-import { commandAt } from './test-lifecycle';
 
 /**
  * The member and video facts test histories write through the real deciders and command loop. The
  * commands keep the fields in the deciders' order, since the events carry them as they come.
  */
+
+/** A command of `userId` (none: the system's) at `now`, with a correlation of its own. */
+export const commandAt = (userId: string | undefined, now: Date): CommandContext => ({
+  userId,
+  correlationId: randomUUID(),
+  now,
+});
+
+/** Command contexts one minute apart from `start` (epoch ms), in the order they are asked for. */
+export function minuteApartContexts(start: number): (userId?: string) => CommandContext {
+  let clock = start;
+  return (userId?: string) => commandAt(userId, new Date((clock += 60_000)));
+}
 
 /** A member registered with the password hash 'h'. */
 export function registerMember(

@@ -21,8 +21,7 @@ import {
 import { IdBlocks, handleCommand, loadState, toNewEvents, type EventStore, type IdAllocator } from '@evo/infra';
 import { writeCommentsAndMessagesHistory } from './comments-messaging-history';
 import { writeAdminHistory } from './admin-history';
-import { registerMember } from './member-commands';
-import { commandAt } from './test-lifecycle';
+import { commandAt, registerMember } from './member-commands';
 
 const ctx = (userId?: string, at = new Date('2026-03-01T10:00:00Z')) => commandAt(userId, at);
 
