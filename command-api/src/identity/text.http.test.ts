@@ -1,45 +1,30 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { COMMENT_MESSAGES, MESSAGES, MESSAGING_MESSAGES } from '@evo/domain';
-import {
-  Client,
-  newMember,
-  registerAndLogin,
-  registrationForm,
-  startTestServer,
-  type TestServer,
-} from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
+import { Client, newMember, registrationForm } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 
 /** Invisible and look-alike text: what members write is normalised, look-alike pseudos are refused. */
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-});
-afterAll(() => server.stop());
+const t = serverFixture();
 
 const RLO = '\u202E';
 const ZWSP = '\u200B';
 const register = async (overrides: Parameters<typeof newMember>[0]) =>
-  new Client(server.url).post('/api/auth/register', await registrationForm(newMember(overrides)));
+  new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(overrides)));
 
 describe('invisible characters', () => {
   it('refuses a comment of only zero-width or format characters, and strips them from the others', async () => {
-    const author = await registerAndLogin(server.url);
-    const fan = await registerAndLogin(server.url);
+    const author = await t.member();
+    const fan = await t.member();
     const v = await t.firstVideoId(fan.client, author.member.pseudo);
-    await t.expectRefused(
-      () => fan.client.post(`/api/videos/${v}/comment`, { content: ZWSP }),
-      400,
-      COMMENT_MESSAGES.empty,
-    );
-    await t.expectRefused(
-      () => fan.client.post(`/api/videos/${v}/comment`, { content: `${RLO} \u2066${ZWSP}\uFEFF` }),
-      400,
-      COMMENT_MESSAGES.empty,
-    );
+    await t.expectRefusals([
+      [() => fan.client.post(`/api/videos/${v}/comment`, { content: ZWSP }), 400, COMMENT_MESSAGES.empty],
+      [
+        () => fan.client.post(`/api/videos/${v}/comment`, { content: `${RLO} \u2066${ZWSP}\uFEFF` }),
+        400,
+        COMMENT_MESSAGES.empty,
+      ],
+    ]);
     expect((await fan.client.post(`/api/videos/${v}/comment`, { content: `Bravo ${RLO}!olleh` })).status).toBeLessThan(
       300,
     );
@@ -48,8 +33,8 @@ describe('invisible characters', () => {
   });
 
   it('strips them from private messages, and refuses a message empty once stripped', async () => {
-    const a = await registerAndLogin(server.url);
-    const b = await registerAndLogin(server.url);
+    const a = await t.member();
+    const b = await t.member();
     await t.follow(a.member.email, b.member.email);
     await t.settle();
     await t.expectRefused(
@@ -71,8 +56,8 @@ describe('invisible characters', () => {
     expect(r.status).toBe(400);
     expect(r.json.error).toBe(MESSAGES.bioRequired);
     const m = newMember({ bio: `Ma ${RLO}bio`, video_title: `${ZWSP}Ma vidéo` });
-    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
-    const { client } = await registerAndLogin(server.url);
+    expect((await new Client(t.server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
+    const { client } = await t.member();
     const profile = (await client.get(`/api/users/profile/${m.pseudo}`)).json as {
       user: { bio: string };
       videos: Array<{ title: string }>;
@@ -98,8 +83,8 @@ describe('the payloads that reached other members unfiltered', () => {
   const BLANKS = ['\u2800'.repeat(30), '\u2800 \u200B\u2800', `\u0000\u0007\u001B[0m${TAGS16}`, '\ud800'];
 
   it('cleans comments and refuses one that renders empty with the empty message', async () => {
-    const author = await registerAndLogin(server.url);
-    const fan = await registerAndLogin(server.url);
+    const author = await t.member();
+    const fan = await t.member();
     const v = await t.firstVideoId(fan.client, author.member.pseudo);
     for (const [sent] of PAYLOADS)
       expect((await fan.client.post(`/api/videos/${v}/comment`, { content: sent })).status).toBe(201);
@@ -115,8 +100,8 @@ describe('the payloads that reached other members unfiltered', () => {
   });
 
   it('cleans private messages and refuses one that renders empty with the empty message', async () => {
-    const a = await registerAndLogin(server.url);
-    const b = await registerAndLogin(server.url);
+    const a = await t.member();
+    const b = await t.member();
     await t.follow(a.member.email, b.member.email);
     await t.settle();
     for (const [sent] of PAYLOADS)
@@ -144,8 +129,8 @@ describe('the payloads that reached other members unfiltered', () => {
 
     // (a form is sent in UTF-8, which has no lone surrogates: JSON bodies carry those, above)
     const m = newMember({ bio: `Ma bio 😀${TAGS16}\u0007`, video_title: `\u001B[31mTitre\u0000 ${ZALGO}` });
-    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
-    const { client } = await registerAndLogin(server.url);
+    expect((await new Client(t.server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
+    const { client } = await t.member();
     const profile = (await client.get(`/api/users/profile/${m.pseudo}`)).json as {
       user: { bio: string };
       videos: Array<{ id: number; title: string }>;
@@ -157,7 +142,7 @@ describe('the payloads that reached other members unfiltered', () => {
       (await client.post(`/api/report/${profile.videos[0].id}`, { reason: `Spam\u0000 😀${TAGS16}\u001B[5m` })).status,
     ).toBe(201);
     await t.settle();
-    const admin = new Client(server.url);
+    const admin = new Client(t.server.url);
     await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
     const reports = (await admin.get('/api/admin/reports?limit=500')).json as unknown as Array<{
       video_id: number;
@@ -185,10 +170,10 @@ describe('look-alike pseudos', () => {
     expect(i.json.error).toBe(MESSAGES.pseudoLookalike);
     // a refusal claims nothing: the email of a refused registration is still free
     const m = newMember({ pseudo: cyrillic });
-    expect((await new Client(server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(409);
+    expect((await new Client(t.server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(409);
     expect(
       (
-        await new Client(server.url).post(
+        await new Client(t.server.url).post(
           '/api/auth/register',
           await registrationForm({ ...m, pseudo: `autre${Date.now().toString(36)}` }),
         )
