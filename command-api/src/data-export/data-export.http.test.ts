@@ -1,38 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import { DATA_EXPORT_MESSAGES as M, DATA_EXPORT_TTL_MS, dataExportFileName, dataExportStream } from '@evo/domain';
 import { Readable } from 'node:stream';
 import { DEMO_ADMIN_EMAIL, toNewEvents } from '@evo/infra';
 import type { DataExportsAnswer } from '@evo/contracts';
 import { AUTH_MESSAGES } from '../http/session';
-import {
-  Client,
-  PNG_1PX,
-  demoVideo,
-  registerAndLogin,
-  startTestServer,
-  type Member,
-  type TestServer,
-} from '../testing/test-server';
-import { slice } from '../messaging/test-helpers';
-import { eventually, loginAdmin } from '../admin/test-helpers';
+import { Client, PNG_1PX, demoVideo } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
+import { eventually } from '../admin/test-helpers';
 
-let server: TestServer;
-let t: ReturnType<typeof slice>;
-let admin: Client;
-let alice: Member;
-let bob: Member;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  t = slice(server);
-  admin = await loginAdmin(server);
-  alice = await registerAndLogin(server.url);
-  bob = await registerAndLogin(server.url);
-  await t.settle();
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true, members: 2 });
+const [alice, bob] = t.members;
+beforeAll(() => t.settle());
 
 type Archive = Record<string, Uint8Array>;
 const json = <T = Record<string, unknown>>(zip: Archive, name: string): T => {
@@ -62,7 +42,7 @@ async function readyUrl(client: Client, id: string, url = '/api/me/data-exports'
 }
 
 async function download(client: Client, url: string) {
-  const res = await fetch(server.url + url, { headers: client.cookie ? { cookie: client.cookie } : {} });
+  const res = await fetch(t.server.url + url, { headers: client.cookie ? { cookie: client.cookie } : {} });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, type: res.headers.get('content-type'), bytes };
 }
@@ -228,14 +208,14 @@ describe('"Mes données": the member’s archive, built from the log by a job', 
     const other = await download(bob.client, url);
     expect(other.status).toBe(404);
     expect(JSON.parse(strFromU8(other.bytes))).toEqual({ error: M.notFound });
-    const visitor = await download(new Client(server.url), url);
+    const visitor = await download(new Client(t.server.url), url);
     expect(visitor.status).toBe(401);
     expect(JSON.parse(strFromU8(visitor.bytes))).toEqual({ error: AUTH_MESSAGES.unauthenticated });
     // an administrator neither, on either route
-    expect((await download(admin, url)).status).toBe(404);
+    expect((await download(t.admin, url)).status).toBe(404);
     const aliceId = await t.userId(alice.member.email);
     const exportId = url.split('/')[4];
-    expect((await download(admin, `/api/admin/users/${aliceId}/data-exports/${exportId}/download`)).status).toBe(404);
+    expect((await download(t.admin, `/api/admin/users/${aliceId}/data-exports/${exportId}/download`)).status).toBe(404);
     // a made-up id: the same French 404
     const made = await alice.client.get('/api/me/data-exports/pas-un-id/download');
     expect(made.status).toBe(404);
@@ -247,10 +227,10 @@ describe('"Mes données": the member’s archive, built from the log by a job', 
     const stream = dataExportStream(aliceId);
     const exportId = randomUUID();
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000);
-    const head = (await server.deps.events.readStream(stream)).length - 1;
+    const head = (await t.server.deps.events.readStream(stream)).length - 1;
     const ctx = { userId: aliceId, correlationId: randomUUID(), now: eightDaysAgo };
-    await server.deps.uploads.files.put('exports', dataExportFileName(exportId), Readable.from([Buffer.from('PK')]));
-    await server.deps.events.append(
+    await t.server.deps.uploads.files.put('exports', dataExportFileName(exportId), Readable.from([Buffer.from('PK')]));
+    await t.server.deps.events.append(
       stream,
       toNewEvents(
         [
@@ -288,21 +268,21 @@ describe('"Mes données": the member’s archive, built from the log by a job', 
 describe('an administrator produces a member’s archive (a request received by post)', () => {
   it('is recorded with the administrator as actor, downloaded by administrators only, and not announced to the member', async () => {
     const bobId = await t.userId(bob.member.email);
-    const asked = await admin.post(`/api/admin/users/${bobId}/data-exports`);
+    const asked = await t.admin.post(`/api/admin/users/${bobId}/data-exports`);
     expect(asked.status).toBe(202);
     expect(asked.json).toMatchObject({ message: M.requestedAdmin, export: { by_admin: true } });
     const exportId = (asked.json.export as { id: string }).id;
     const adminId = await t.userId(DEMO_ADMIN_EMAIL);
-    const recorded = (await server.deps.events.readStream(dataExportStream(bobId))).find(
+    const recorded = (await t.server.deps.events.readStream(dataExportStream(bobId))).find(
       (e) => e.type === 'DataExportRequested' && (e.data as { exportId: string }).exportId === exportId,
     )!;
     expect(recorded.data).toMatchObject({ memberId: bobId, byAdmin: true });
     expect(recorded.data).toMatchObject({ requestedBy: adminId });
     expect(recorded.metadata.userId).toBe(adminId);
 
-    const url = await readyUrl(admin, exportId, `/api/admin/users/${bobId}/data-exports`);
+    const url = await readyUrl(t.admin, exportId, `/api/admin/users/${bobId}/data-exports`);
     expect(url).toBe(`/api/admin/users/${bobId}/data-exports/${exportId}/download`);
-    const got = await download(admin, url);
+    const got = await download(t.admin, url);
     expect(got.status).toBe(200);
     expect(json(unzipSync(got.bytes), 'profile.json')).toMatchObject({ email: bob.member.email });
 
@@ -316,7 +296,7 @@ describe('an administrator produces a member’s archive (a request received by 
     expect(notes.some((n) => n.type === 'data_export')).toBe(false);
 
     // the audit log names the administrator and the member
-    const audit = (await admin.get('/api/admin/audit')).json.items as Array<Record<string, string>>;
+    const audit = (await t.admin.get('/api/admin/audit')).json.items as Array<Record<string, string>>;
     expect(audit).toContainEqual(
       expect.objectContaining({
         action: 'Archive « Mes données » demandée pour un membre',
@@ -327,39 +307,39 @@ describe('an administrator produces a member’s archive (a request received by 
   });
 
   it('answers an unknown member in French (404) and a member on the admin route 403', async () => {
-    const r = await admin.post(`/api/admin/users/${randomUUID()}/data-exports`);
+    const r = await t.admin.post(`/api/admin/users/${randomUUID()}/data-exports`);
     expect(r.status).toBe(404);
     expect(r.json).toEqual({ error: M.memberNotFound });
     expect((await alice.client.post(`/api/admin/users/${await t.userId(bob.member.email)}/data-exports`)).status).toBe(
       403,
     );
-    expect((await new Client(server.url).post('/api/me/data-exports')).status).toBe(401);
+    expect((await new Client(t.server.url).post('/api/me/data-exports')).status).toBe(401);
   });
 });
 
 describe('after the account’s deletion', () => {
   it('refuses new archives, hands out no earlier one (410) and the erasure removes its file', async () => {
-    const carol = await registerAndLogin(server.url);
+    const carol = await t.member();
     await t.settle();
     const carolId = await t.userId(carol.member.email);
-    const asked = await admin.post(`/api/admin/users/${carolId}/data-exports`);
+    const asked = await t.admin.post(`/api/admin/users/${carolId}/data-exports`);
     expect(asked.status).toBe(202);
     const exportId = (asked.json.export as { id: string }).id;
-    const url = await readyUrl(admin, exportId, `/api/admin/users/${carolId}/data-exports`);
-    expect(await server.deps.uploads.files.stat('exports', dataExportFileName(exportId))).toBeDefined();
+    const url = await readyUrl(t.admin, exportId, `/api/admin/users/${carolId}/data-exports`);
+    expect(await t.server.deps.uploads.files.stat('exports', dataExportFileName(exportId))).toBeDefined();
 
     const deleted = await carol.client.request('DELETE', '/api/users/me', { password: carol.member.password });
     expect(deleted.status, deleted.text).toBe(200);
     // her session ended with the account: she is a visitor now
     expect((await carol.client.post('/api/me/data-exports')).status).toBe(401);
-    const byAdmin = await admin.post(`/api/admin/users/${carolId}/data-exports`);
+    const byAdmin = await t.admin.post(`/api/admin/users/${carolId}/data-exports`);
     expect(byAdmin.status).toBe(410);
     expect(byAdmin.json).toEqual({ error: M.accountDeleted });
-    const late = await download(admin, url);
+    const late = await download(t.admin, url);
     expect(late.status).toBe(410);
     expect(JSON.parse(strFromU8(late.bytes))).toEqual({ error: M.accountDeleted });
     await eventually(
-      async () => (await server.deps.uploads.files.stat('exports', dataExportFileName(exportId))) === undefined,
+      async () => (await t.server.deps.uploads.files.stat('exports', dataExportFileName(exportId))) === undefined,
       15_000,
       'archive erased with the account',
     );

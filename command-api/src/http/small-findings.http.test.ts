@@ -1,26 +1,23 @@
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { LEDGER_MESSAGES, REPORT_MESSAGES } from '@evo/domain';
 import { MESSAGES } from './errors';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 
 /** Issue 29 item 10: the smaller findings, each through HTTP. */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const t = serverFixture();
 
 const settle = async () => {
-  await server.deps.jobs.drain(60_000);
-  expect(await server.deps.progress.waitFor((await server.deps.events.lastPosition())!, 20_000)).toBe(true);
+  await t.server.deps.jobs.drain(60_000);
+  expect(await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 20_000)).toBe(true);
 };
 
 async function memberWithVideo() {
-  const m = await registerAndLogin(server.url);
+  const m = await t.member();
   await settle();
   const profile = (await m.client.get(`/api/users/profile/${m.member.pseudo}`)).json as {
     videos: Array<{ id: number }>;
@@ -30,7 +27,7 @@ async function memberWithVideo() {
 
 describe("ffmpeg: the system's first", () => {
   it('/health says which ffmpeg reads the uploads: the system one here (Debian installs it)', async () => {
-    const health = await fetch(`${server.url}/health`);
+    const health = await fetch(`${t.server.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', ffmpeg: 'system' });
   });
@@ -38,7 +35,7 @@ describe("ffmpeg: the system's first", () => {
 
 describe('content security policy', () => {
   it("allows WebAssembly (face filters) but not eval: no 'unsafe-eval'", async () => {
-    const csp = (await fetch(`${server.url}/health`)).headers.get('content-security-policy') ?? '';
+    const csp = (await fetch(`${t.server.url}/health`)).headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(csp).not.toContain("'unsafe-eval'");
   });
@@ -47,13 +44,13 @@ describe('content security policy', () => {
 describe('own video', () => {
   it('a member cannot report their own video: a French 403, nothing written', async () => {
     const { client, videoId } = await memberWithVideo();
-    const before = await server.deps.events.lastPosition();
+    const before = await t.server.deps.events.lastPosition();
     const r = await client.post(`/api/report/${videoId}`, { reason: 'Je me signale' });
     expect(r.status).toBe(403);
     expect(r.json).toEqual({ error: REPORT_MESSAGES.ownVideo });
-    expect(await server.deps.events.lastPosition()).toEqual(before);
+    expect(await t.server.deps.events.lastPosition()).toEqual(before);
     // another member can
-    const other = await registerAndLogin(server.url);
+    const other = await t.member();
     expect((await other.client.post(`/api/report/${videoId}`, { reason: 'Spam' })).status).toBe(201);
   });
 
@@ -64,7 +61,7 @@ describe('own video', () => {
     const views = async () =>
       ((await client.get(`/api/videos/${videoId}`)).json as { views_count: number }).views_count;
     expect(await views()).toBe(0);
-    const other = await registerAndLogin(server.url);
+    const other = await t.member();
     expect((await other.client.post('/api/videos/views', { videoId })).status).toBe(200);
     await settle();
     expect(await views()).toBe(1);
@@ -73,7 +70,7 @@ describe('own video', () => {
 
 describe('coin amounts', () => {
   it("'1e3' says a whole number of coins written in digits is expected", async () => {
-    const { client, member } = await registerAndLogin(server.url);
+    const { client, member } = await t.member();
     for (const amount of ['1e3', '10 coins', '1 000', 'mille']) {
       const r = await client.post('/api/coins/add', { email: member.email, amount });
       expect(r.status, amount).toBe(400);
@@ -89,8 +86,8 @@ describe('coin amounts', () => {
 
 describe('Idempotency-Key', () => {
   it('over 200 characters is refused in French (400), not cut; 200 is taken', async () => {
-    const { client, member } = await registerAndLogin(server.url);
-    const before = await server.deps.events.lastPosition();
+    const { client, member } = await t.member();
+    const before = await t.server.deps.events.lastPosition();
     const long = await client.post(
       '/api/coins/purchase',
       { email: member.email, packId: 1 },
@@ -100,7 +97,7 @@ describe('Idempotency-Key', () => {
     );
     expect(long.status).toBe(400);
     expect(long.json).toEqual({ error: MESSAGES.idempotencyKeyTooLong });
-    expect(await server.deps.events.lastPosition()).toEqual(before);
+    expect(await t.server.deps.events.lastPosition()).toEqual(before);
     const key = 'k'.repeat(200);
     const first = await client.post(
       '/api/coins/purchase',
