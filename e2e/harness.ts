@@ -83,12 +83,22 @@ export async function loggedInPage(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'fr-FR' });
   const { page, errors } = await newPage(context);
-  await page.goto(`${baseUrl}/login`);
+  await logInAs(page, baseUrl, who);
+  return { context, page, errors };
+}
+
+/** Fills and sends the login form of the page that is open (the login page, or one that asks to log in). */
+export async function fillLogin(page: Page, who: { email: string; password: string }): Promise<void> {
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Mot de passe').fill(who.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+/** Logs `who` (a member or the administrator) in through the login page; resolves once the app left it. */
+export async function logInAs(page: Page, baseUrl: string, who: { email: string; password: string }): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await fillLogin(page, who);
   await page.waitForURL((u) => u.pathname !== '/login');
-  return { context, page, errors };
 }
 
 /** artifacts/screens/<name>.png: the whole page, or only the viewport (fixed bars where a person sees them). */

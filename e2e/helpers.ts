@@ -14,7 +14,7 @@ import {
   type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
-import { launchBrowser, startE2eServer, type LaunchOptions } from './harness';
+import { fillLogin, launchBrowser, newPage, startE2eServer, type LaunchOptions } from './harness';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
@@ -40,6 +40,30 @@ export const toast = (page: Page, text: string) => page.locator('.toast', { hasT
 /** `count` members registered and logged in at the same time. */
 export function registerAtOnce(baseUrl: string, count: number): Promise<Member[]> {
   return Promise.all(Array.from({ length: count }, () => registerAndLogin(baseUrl)));
+}
+
+/** A member as `membersOf` gives them: also the id of the video they registered with. */
+export type MemberWithVideo = Member & { videoId: number };
+
+/**
+ * Members registered and logged in at once by a beforeAll of the describe block this is called in,
+ * after `live`'s server has started (hooks run in the order they are declared), each with the id of
+ * the video they registered with: `count` of them, or one for each registration's overrides. The
+ * objects are returned now and filled in then, so a block names its members once:
+ * `const [author, fan] = membersOf(live, 2)`.
+ */
+export function membersOf(
+  live: { server: TestServer },
+  count: number | Array<Partial<Registration>>,
+): MemberWithVideo[] {
+  const overrides = typeof count === 'number' ? Array.from({ length: count }, () => ({})) : count;
+  const members = overrides.map(() => ({}) as MemberWithVideo);
+  beforeAll(async () => {
+    const registered = await Promise.all(overrides.map((o) => registerAndLogin(live.server.url, o)));
+    for (const [i, m] of registered.entries())
+      Object.assign(members[i], m, { videoId: await firstVideoId(m.client, m.member.pseudo) });
+  }, 180_000);
+  return members;
 }
 
 /** An API client logged in as the demo administrator. */
@@ -91,10 +115,14 @@ export const SIZES = [
 /** Logs `m` in through the login page, which then lands on their profile. */
 export async function login(page: Page, base: string, m: Registration): Promise<void> {
   await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(m.email);
-  await page.getByLabel('Mot de passe').fill(m.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await fillLogin(page, m);
   await page.waitForURL(`**/user/${m.pseudo}`);
+}
+
+/** A logged-out visitor's page at `viewport`, in its own browser context. */
+export async function visitorPage(browser: Browser, viewport: { width: number; height: number } = DESKTOP) {
+  const context = await browser.newContext({ viewport, locale: 'fr-FR' });
+  return { context, ...(await newPage(context)) };
 }
 
 /**

@@ -5,34 +5,26 @@
  * the feeds offer to log in. Screenshots: artifacts/screens/visitor-*.png.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, newPage, screenshot } from './harness';
-import { SIZES, coveredBy, firstVideoId, realErrors, serverAndBrowser, sidewaysOverflow } from './helpers';
+
+import { browserSkipReason, screenshot, fillLogin } from './harness';
+import { SIZES, coveredBy, realErrors, serverAndBrowser, sidewaysOverflow, membersOf, visitorPage } from './helpers';
 
 const skip = browserSkipReason();
 const PROMPT = 'Connecte-toi pour aimer, commenter ou offrir un cadeau';
 
 describe.skipIf(!!skip)('a visitor (logged out)', () => {
   const live = serverAndBrowser();
-  let author: Member;
-  let videoId: number;
+  const [author] = membersOf(live, 1);
 
   beforeAll(async () => {
-    author = await registerAndLogin(live.server.url);
-    videoId = await firstVideoId(author.client, author.member.pseudo);
-    const r = await author.client.post(`/api/videos/${videoId}/comment`, { content: 'Trop bien cette vidéo' });
+    const r = await author.client.post(`/api/videos/${author.videoId}/comment`, { content: 'Trop bien cette vidéo' });
     expect(r.status).toBe(201);
     await live.server.deps.jobs.drain(60_000);
   }, 120_000);
 
-  async function visitorPage(viewport: { width: number; height: number }) {
-    const context = await live.browser.newContext({ viewport, locale: 'fr-FR' });
-    return { context, ...(await newPage(context)) };
-  }
-
   for (const size of SIZES) {
     it(`has no link into the admin area, and 'Se connecter' / 'Créer un compte' (${size.name})`, async () => {
-      const { context, page, errors } = await visitorPage(size.viewport);
+      const { context, page, errors } = await visitorPage(live.browser, size.viewport);
       await page.goto(`${live.server.url}/`);
       await page.getByRole('heading', { name: /Bienvenue sur EVO/ }).waitFor();
       const bar = page.locator('header.topbar');
@@ -47,10 +39,10 @@ describe.skipIf(!!skip)('a visitor (logged out)', () => {
     }, 60_000);
 
     it(`watches a shared video read-only, and is asked to log in to act (${size.name})`, async () => {
-      const { context, page, errors } = await visitorPage(size.viewport);
-      await page.goto(`${live.server.url}/video/${videoId}`);
+      const { context, page, errors } = await visitorPage(live.browser, size.viewport);
+      await page.goto(`${live.server.url}/video/${author.videoId}`);
       await page.getByRole('heading', { name: 'Ma première vidéo' }).waitFor();
-      expect(new URL(page.url()).pathname).toBe(`/video/${videoId}`);
+      expect(new URL(page.url()).pathname).toBe(`/video/${author.videoId}`);
       expect(await page.title()).toBe('Ma première vidéo · EVO');
       await page.getByText(`@${author.member.pseudo}`).first().waitFor();
       // the player with its poster, the counters, the comments (read-only)
@@ -73,11 +65,9 @@ describe.skipIf(!!skip)('a visitor (logged out)', () => {
       // the way in comes back to the video, now with the member's actions
       await prompt.getByRole('link', { name: 'Se connecter' }).click();
       await page.waitForURL((u) => u.pathname === '/login');
-      expect(new URL(page.url()).searchParams.get('retour')).toBe(`/video/${videoId}`);
-      await page.getByLabel('Email').fill(author.member.email);
-      await page.getByLabel('Mot de passe').fill(author.member.password);
-      await page.getByRole('button', { name: 'Se connecter' }).click();
-      await page.waitForURL((u) => u.pathname === `/video/${videoId}`);
+      expect(new URL(page.url()).searchParams.get('retour')).toBe(`/video/${author.videoId}`);
+      await fillLogin(page, author.member);
+      await page.waitForURL((u) => u.pathname === `/video/${author.videoId}`);
       await page.getByRole('button', { name: /^J'aime/ }).waitFor();
       expect(await page.getByText(PROMPT).count()).toBe(0);
       expect(realErrors(errors)).toEqual([]);
@@ -85,7 +75,7 @@ describe.skipIf(!!skip)('a visitor (logged out)', () => {
     }, 90_000);
 
     it(`is offered to log in on the feeds, where SPEC says 'Utilisateur non connecté' (${size.name})`, async () => {
-      const { context, page } = await visitorPage(size.viewport);
+      const { context, page } = await visitorPage(live.browser, size.viewport);
       for (const path of ['/feed', '/friends', '/users-with-videos']) {
         await page.goto(`${live.server.url}${path}`);
         const prompt = page.getByRole('status').filter({ hasText: 'Utilisateur non connecté' });
@@ -102,13 +92,13 @@ describe.skipIf(!!skip)('a visitor (logged out)', () => {
   }
 
   it('the page of a shared video names it, its author and its poster to link previews (Open Graph)', async () => {
-    const { context, page } = await visitorPage(SIZES[0].viewport);
-    const html = await (await page.request.get(`${live.server.url}/video/${videoId}`)).text();
+    const { context, page } = await visitorPage(live.browser, SIZES[0].viewport);
+    const html = await (await page.request.get(`${live.server.url}/video/${author.videoId}`)).text();
     const og = (property: string) =>
       new RegExp(`<meta property="${property}" content="([^"]*)"`).exec(html)?.[1] ?? null;
     expect(og('og:title')).toBe(`Ma première vidéo · @${author.member.pseudo}`);
     expect(og('og:type')).toBe('video.other');
-    expect(og('og:url')).toBe(`${live.server.url}/video/${videoId}`);
+    expect(og('og:url')).toBe(`${live.server.url}/video/${author.videoId}`);
     const poster = og('og:image');
     expect(poster).toMatch(/\/uploads\/posters\//);
     // the poster opens for anyone (a preview is fetched without a session)
