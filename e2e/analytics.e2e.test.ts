@@ -15,6 +15,21 @@ import { ADMIN, SIZES, coveredBy, firstVideoId, realErrors, serverAndBrowser, si
 
 const skip = browserSkipReason();
 const DAY = 86_400_000;
+const parisClock = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Paris',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+});
+/** How far Paris's clock is ahead of UTC at `t` (one hour in winter, two in summer). */
+function parisOffset(t: number): number {
+  const p = Object.fromEntries(parisClock.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+  return wall - Math.floor(t / 60_000) * 60_000;
+}
 
 describe.skipIf(!!skip)('creator analytics', () => {
   const live = serverAndBrowser();
@@ -37,7 +52,12 @@ describe.skipIf(!!skip)('creator analytics', () => {
     second = (up.json.video as { id: number }).id;
 
     const now = Date.now();
-    const ago = (days: number, minutes = 0) => new Date(now - days * DAY - minutes * 60_000);
+    // `days` Paris calendar days before now at the same Paris time (24-hour steps would cross a
+    // change of summer time onto the next or previous day late in the evening), less `minutes`
+    const ago = (days: number, minutes = 0) => {
+      const t = now - days * DAY;
+      return new Date(t + parisOffset(now) - parisOffset(t) - minutes * 60_000);
+    };
     const c = (userId: string | undefined, at: Date): CommandContext => ({
       userId,
       correlationId: randomUUID(),
