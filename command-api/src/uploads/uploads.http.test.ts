@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { connect } from 'node:net';
 import { get as httpGet } from 'node:http';
 import { once } from 'node:events';
@@ -16,18 +16,14 @@ import {
   registerAndLogin,
   registrationForm,
   startTestServer,
-  type TestServer,
 } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { eventually, loginAdmin } from '../admin/test-helpers';
 import { freePort, spawnProduct, waitReady } from '../testing/product-process';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const t = serverFixture();
 
-const tmpFiles = () => readdir(path.join(server.deps.uploads.localRoot!, 'tmp'));
+const tmpFiles = () => readdir(path.join(t.server.deps.uploads.localRoot!, 'tmp'));
 const exists = (file: string) =>
   access(file).then(
     () => true,
@@ -79,15 +75,15 @@ describe('temporary upload files', () => {
     // anonymous: a registration refused for its fields, carrying a picture and a "video"
     for (let i = 0; i < 5; i++) {
       const form = await registrationForm({ ...newMember(), pseudo: '' }, { video: Buffer.from('pas une vidéo') });
-      await sendAndLeave(server.url, '/api/auth/register', form);
+      await sendAndLeave(t.server.url, '/api/auth/register', form);
     }
     // a member: an upload refused for its content
-    const { client } = await registerAndLogin(server.url);
+    const { client } = await t.member();
     for (let i = 0; i < 5; i++) {
       const form = new FormData();
       form.append('title', 'Titre');
       form.append('video', new Blob([new Uint8Array(Buffer.from('pas une vidéo'))], { type: 'video/mp4' }), 'x.mp4');
-      await sendAndLeave(server.url, '/api/videos/upload', form, { cookie: client.cookie });
+      await sendAndLeave(t.server.url, '/api/videos/upload', form, { cookie: client.cookie });
     }
     await new Promise((r) => setTimeout(r, 300));
     await eventually(async () => (await tmpFiles()).length === 0, 5000, 'an empty uploads/tmp');
@@ -95,26 +91,26 @@ describe('temporary upload files', () => {
 
   it('never serves tmp/, whatever the path', async () => {
     const name = 'c0ffee00-0000-4000-8000-000000000000';
-    await writeFile(path.join(server.deps.uploads.localRoot!, 'tmp', name), PNG_1PX);
+    await writeFile(path.join(t.server.deps.uploads.localRoot!, 'tmp', name), PNG_1PX);
     try {
-      expect((await fetch(`${server.url}/uploads/tmp/${name}`)).status).toBe(404);
+      expect((await fetch(`${t.server.url}/uploads/tmp/${name}`)).status).toBe(404);
       for (const p of [
         `/uploads/tmp/${name}`,
         `/uploads/videos/../tmp/${name}`,
         `/uploads//tmp/${name}`,
         `/uploads/profile_pics/../tmp/${name}`,
       ]) {
-        expect(await rawGetStatus(server.url, p), p).toBe(404);
+        expect(await rawGetStatus(t.server.url, p), p).toBe(404);
       }
       // what is meant to be public still is
-      expect((await fetch(`${server.url}/uploads/profile_pics/default.png`)).status).toBe(200);
+      expect((await fetch(`${t.server.url}/uploads/profile_pics/default.png`)).status).toBe(200);
     } finally {
-      await rm(path.join(server.deps.uploads.localRoot!, 'tmp', name), { force: true });
+      await rm(path.join(t.server.deps.uploads.localRoot!, 'tmp', name), { force: true });
     }
   });
 
   it('caps each file field at its own limit while it streams: a 30 MB "picture" is refused with a 413 before 30 MB are written', async () => {
-    const files = server.deps.uploads.files;
+    const files = t.server.deps.uploads.files;
     const put = files.put.bind(files);
     let written = 0;
     files.put = (folder, name, body, options) => {
@@ -123,14 +119,14 @@ describe('temporary upload files', () => {
     };
     try {
       const picture = Buffer.concat([PNG_1PX, Buffer.alloc(30 * 1024 * 1024, 1)]);
-      const r = await new Client(server.url).post(
+      const r = await new Client(t.server.url).post(
         '/api/auth/register',
         await registrationForm(newMember(), { picture }),
       );
       expect(r.status).toBe(413);
-      expect(r.json.error).toBe(UPLOAD_MESSAGES.imageTooLarge(server.deps.config.MAX_IMAGE_MB));
+      expect(r.json.error).toBe(UPLOAD_MESSAGES.imageTooLarge(t.server.deps.config.MAX_IMAGE_MB));
       // at most the image cap (and one chunk past it) went to storage, none of it kept
-      expect(written).toBeLessThan(server.deps.config.MAX_IMAGE_MB * 1024 * 1024 + 1024 * 1024);
+      expect(written).toBeLessThan(t.server.deps.config.MAX_IMAGE_MB * 1024 * 1024 + 1024 * 1024);
       expect(await tmpFiles()).toEqual([]);
     } finally {
       files.put = put;
@@ -204,17 +200,17 @@ interface Card {
 
 describe('who may download a video file', () => {
   const status = async (client: Client | undefined, url: string) =>
-    client ? (await client.get(url)).status : (await fetch(server.url + url)).status;
+    client ? (await client.get(url)).status : (await fetch(t.server.url + url)).status;
 
   async function myVideos(client: Client, pseudo: string): Promise<Card[]> {
-    await server.deps.jobs.drain(30_000);
+    await t.server.deps.jobs.drain(30_000);
     return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as Card[];
   }
 
   it('serves a video an administrator deleted or hid, and its poster, only to its owner and administrators', async () => {
-    const owner = await registerAndLogin(server.url);
-    const other = await registerAndLogin(server.url);
-    const admin = await loginAdmin(server);
+    const owner = await t.member();
+    const other = await t.member();
+    const admin = await loginAdmin(t.server);
     const form = new FormData();
     form.append('title', 'Deuxième');
     form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'x.mp4');
@@ -247,12 +243,12 @@ describe('who may download a video file', () => {
   });
 
   it("erases a video's file and poster when its owner deletes it: gone for everyone, and it cannot be brought back", async () => {
-    const owner = await registerAndLogin(server.url);
-    const admin = await loginAdmin(server);
+    const owner = await t.member();
+    const admin = await loginAdmin(t.server);
     const [video] = await myVideos(owner.client, owner.member.pseudo);
     expect(video.poster).toMatch(/^\/uploads\/posters\//);
     const stored = (url: string) =>
-      server.deps.uploads.files.stat(url.split('/')[2] as 'videos' | 'posters', url.split('/')[3]);
+      t.server.deps.uploads.files.stat(url.split('/')[2] as 'videos' | 'posters', url.split('/')[3]);
     expect(await stored(video.file_path)).toBeDefined();
     expect(await stored(video.poster!)).toBeDefined();
 
@@ -270,23 +266,23 @@ describe('who may download a video file', () => {
   });
 
   it('streams byte ranges of a video, as a <video> element asks for them', async () => {
-    const { client, member } = await registerAndLogin(server.url);
+    const { client, member } = await t.member();
     const [video] = await myVideos(client, member.pseudo);
-    const whole = Buffer.from(await (await fetch(server.url + video.file_path)).arrayBuffer());
-    const part = await fetch(server.url + video.file_path, { headers: { range: 'bytes=100-1099' } });
+    const whole = Buffer.from(await (await fetch(t.server.url + video.file_path)).arrayBuffer());
+    const part = await fetch(t.server.url + video.file_path, { headers: { range: 'bytes=100-1099' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 100-1099/${whole.length}`);
     expect(part.headers.get('content-type')).toBe('video/mp4');
     expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(100, 1100));
-    const tail = await fetch(server.url + video.file_path, { headers: { range: 'bytes=-10' } });
+    const tail = await fetch(t.server.url + video.file_path, { headers: { range: 'bytes=-10' } });
     expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 10));
-    const beyond = await fetch(server.url + video.file_path, { headers: { range: `bytes=${whole.length + 5}-` } });
+    const beyond = await fetch(t.server.url + video.file_path, { headers: { range: `bytes=${whole.length + 5}-` } });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
     const etag = part.headers.get('etag')!;
     // (node:http: fetch adds Cache-Control: no-cache to a conditional request)
     const conditional = await new Promise<number>((resolve, reject) =>
-      httpGet(server.url + video.file_path, { headers: { 'if-none-match': etag } }, (res) => {
+      httpGet(t.server.url + video.file_path, { headers: { 'if-none-match': etag } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       }).on('error', reject),
@@ -295,7 +291,7 @@ describe('who may download a video file', () => {
   });
 
   it('removes a file rejected by processing, once and again', async () => {
-    const { client, member } = await registerAndLogin(server.url);
+    const { client, member } = await t.member();
     // an MP4 header followed by garbage: recognised by its first bytes, unreadable by ffprobe
     const fake = Buffer.concat([(await demoVideo()).subarray(0, 32), Buffer.alloc(4096, 7)]);
     const form = new FormData();
@@ -304,11 +300,11 @@ describe('who may download a video file', () => {
     expect((await client.post('/api/videos/upload', form)).status).toBe(201);
     const rejected = (await myVideos(client, member.pseudo)).find((v) => v.title === 'Cassée')!;
     expect(rejected.processing).toBe('rejetée');
-    const onDisk = path.join(server.deps.uploads.localRoot!, rejected.file_path.replace(/^\/uploads\//, ''));
+    const onDisk = path.join(t.server.deps.uploads.localRoot!, rejected.file_path.replace(/^\/uploads\//, ''));
     expect(await exists(onDisk)).toBe(false);
     expect(await status(client, rejected.file_path)).toBe(404);
     // the job again (a redelivery): nothing to probe, nothing fails, still no file
-    const handler = videoProcessingHandler({ events: server.deps.events, files: server.deps.uploads.files });
+    const handler = videoProcessingHandler({ events: t.server.deps.events, files: t.server.deps.uploads.files });
     await handler({ videoId: rejected.id, filePath: rejected.file_path }, { jobId: 'again', attempt: 2, attempts: 3 });
     expect(await exists(onDisk)).toBe(false);
   });
