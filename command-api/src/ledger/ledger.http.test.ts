@@ -2,32 +2,24 @@ import { rm } from 'node:fs/promises';
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { COIN_PACKS, LEDGER_MESSAGES, MESSAGES, type RecordedEvent } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 import { GiftCreditProcess } from '../gifts/gift-credits';
 import { reconcileLedger } from './reconcile';
 import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { AUTH_MESSAGES } from '../http/session';
 
-let server: TestServer;
-let admin: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  admin = new Client(server.url);
-  await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true });
 
 /** Everything started has finished: video jobs, gift credits, projections. */
 async function settle() {
-  await server.deps.jobs.drain(30_000);
+  await t.server.deps.jobs.drain(30_000);
   for (let i = 0; i < 3; i++) {
-    const last = (await server.deps.events.lastPosition())!;
-    expect(await server.giftCredits!.waitFor(last, 10_000)).toBe(true);
-    expect(await server.deps.progress.waitFor(last, 10_000)).toBe(true);
-    if ((await server.deps.events.lastPosition()) === last) return last;
+    const last = (await t.server.deps.events.lastPosition())!;
+    expect(await t.server.giftCredits!.waitFor(last, 10_000)).toBe(true);
+    expect(await t.server.deps.progress.waitFor(last, 10_000)).toBe(true);
+    if ((await t.server.deps.events.lastPosition()) === last) return last;
   }
-  return (await server.deps.events.lastPosition())!;
+  return (await t.server.deps.events.lastPosition())!;
 }
 
 /** The request must be refused with this status and French message, and append nothing. */
@@ -44,7 +36,7 @@ async function expectRefused(
   expect(await settle()).toBe(before);
 }
 
-const member = () => registerAndLogin(server.url);
+const member = () => t.member();
 const add = (m: Member, amount: number, headers?: Record<string, string>) =>
   m.client.post('/api/coins/add', { email: m.member.email, amount }, headers);
 /** paid coins (the first pack: 110), whose gifts become their receiver's withdrawable earnings */
@@ -94,13 +86,13 @@ const received = async (m: Member) => {
 };
 const allEvents = async () => {
   const out: RecordedEvent[] = [];
-  for await (const b of server.deps.events.readAll()) out.push(...b);
+  for await (const b of t.server.deps.events.readAll()) out.push(...b);
   return out;
 };
 
 describe('catalogue and packs', () => {
   it('lists the eight packs of the specification and the seeded gifts, gift 1 first', async () => {
-    const c = new Client(server.url);
+    const c = new Client(t.server.url);
     const packs = await c.get('/api/coins/packs');
     expect(packs.status).toBe(200);
     expect(packs.json).toEqual(COIN_PACKS);
@@ -193,7 +185,7 @@ describe('coins', () => {
       coins_balance_after: 220,
     });
     expect(tx.filter((t) => t.pack_name !== null || t.reference !== null)).toHaveLength(1);
-    const all = (await admin.get('/api/coins/admin/transactions')).json as unknown as Array<Record<string, unknown>>;
+    const all = (await t.admin.get('/api/coins/admin/transactions')).json as unknown as Array<Record<string, unknown>>;
     const mine = all.filter((t) => t.user_email === m.member.email);
     expect(mine.map((t) => [t.amount, t.method])).toEqual([
       [-4, 'retrait'],
@@ -263,7 +255,7 @@ describe('coins keep their origin through gifts', () => {
       coins_withdrawable: 0,
       coins_bonus: 500,
     });
-    const report = await reconcileLedger(server.deps.events);
+    const report = await reconcileLedger(t.server.deps.events);
     expect(report.ok).toBe(true);
     expect(report.totals.external_withdrawals).toBeLessThanOrEqual(-report.totals.external_payments);
   });
@@ -281,7 +273,7 @@ describe('coins keep their origin through gifts', () => {
       coins_withdrawable: 15,
       coins_bonus: 10,
     });
-    const audit = (await admin.get(`/api/admin/ledger/${b.member.email}`)).json as unknown as {
+    const audit = (await t.admin.get(`/api/admin/ledger/${b.member.email}`)).json as unknown as {
       user: { id: string };
       entries: Array<{ type: string; account: string; delta: number }>;
     };
@@ -536,13 +528,13 @@ describe('gifts', () => {
       coins_bonus: 0,
       gifts_unclaimed: 35,
     });
-    const audit = (await admin.get(`/api/admin/ledger/${sender.member.email}`)).json as {
+    const audit = (await t.admin.get(`/api/admin/ledger/${sender.member.email}`)).json as {
       entries: Array<{ balance_after: number }>;
       consistent: boolean;
     };
     expect(audit.consistent).toBe(true);
     for (const e of audit.entries) expect(e.balance_after).toBeGreaterThanOrEqual(0);
-    expect((await reconcileLedger(server.deps.events)).ok).toBe(true);
+    expect((await reconcileLedger(t.server.deps.events)).ok).toBe(true);
   });
 
   it('credits the receiver once even when the process manager sees the gift twice', async () => {
@@ -554,15 +546,15 @@ describe('gifts', () => {
     const giftSent = (await allEvents()).find(
       (e) => e.type === 'GiftSent' && (e.data as { giftId: number }).giftId === sent.json.id,
     )!;
-    const before = await server.deps.events.lastPosition();
+    const before = await t.server.deps.events.lastPosition();
     // a redelivery to the running manager, and a second manager re-scanning the whole log
-    expect(await server.giftCredits!.credit(giftSent)).toBe(false);
-    const second = new GiftCreditProcess(server.deps.events);
+    expect(await t.server.giftCredits!.credit(giftSent)).toBe(false);
+    const second = new GiftCreditProcess(t.server.deps.events);
     await second.start();
     expect(await second.waitFor(before!, 5000)).toBe(true);
     await second.stop();
     expect(second.credited).toBe(0);
-    expect(await server.deps.events.lastPosition()).toBe(before);
+    expect(await t.server.deps.events.lastPosition()).toBe(before);
     const credits = (await allEvents()).filter(
       (e) => e.type === 'GiftReceived' && (e.data as { giftId: number }).giftId === sent.json.id,
     );
@@ -713,7 +705,7 @@ describe('permissions', () => {
   });
 
   it('answers 401 to every private call without a session', async () => {
-    const anon = new Client(server.url);
+    const anon = new Client(t.server.url);
     const e = m.member.email;
     for (const [method, path, body] of [
       ['post', '/api/coins/purchase', { email: e, packId: 1 }],
@@ -755,10 +747,10 @@ describe('permissions', () => {
       const r = await m.client.get(path);
       expect(r.status, path).toBe(403);
       expect(r.json.error).toBe('Accès refusé.');
-      const a = await admin.get(path);
+      const a = await t.admin.get(path);
       expect(a.status, path).toBe(path.includes('personne') ? 404 : 200);
     }
-    expect((await admin.get(`/api/coins/balance/${e}`)).json).toEqual({
+    expect((await t.admin.get(`/api/coins/balance/${e}`)).json).toEqual({
       coins_balance: 9,
       coins_withdrawable: 0,
       coins_bonus: 9,
@@ -791,9 +783,9 @@ describe('permissions', () => {
       forbidden,
     );
     // even an administrator moves only their own coins
-    await expectRefused(() => admin.post('/api/coins/add', { email: e, amount: 5 }), 403, forbidden);
+    await expectRefused(() => t.admin.post('/api/coins/add', { email: e, amount: 5 }), 403, forbidden);
     // a gift received by someone else cannot be claimed
-    const theirs = (await admin.get(`/api/gifts/received/${e}`)).json as unknown as ReceivedRow[];
+    const theirs = (await t.admin.get(`/api/gifts/received/${e}`)).json as unknown as ReceivedRow[];
     await expectRefused(() => m.client.post('/api/gifts/claim', { gift_id: theirs[0].id }), 403, forbidden);
     await expectRefused(() => m.client.post('/api/gifts/claim', { gift_id: 987654 }), 404, 'Cadeau introuvable.');
   });
@@ -802,7 +794,7 @@ describe('permissions', () => {
     await expectRefused(() => m.client.get('/api/coins/admin/transactions'), 403, AUTH_MESSAGES.adminOnly);
     await expectRefused(() => m.client.get('/api/admin/ledger/reconcile'), 403, AUTH_MESSAGES.adminOnly);
     await expectRefused(() => m.client.get(`/api/admin/ledger/${m.member.email}`), 403, AUTH_MESSAGES.adminOnly);
-    expect((await admin.get('/api/coins/admin/transactions')).status).toBe(200);
+    expect((await t.admin.get('/api/coins/admin/transactions')).status).toBe(200);
   });
 });
 
@@ -892,7 +884,7 @@ describe('bad input', () => {
       404,
       'Pack introuvable.',
     );
-    const asOf = await admin.get(`/api/admin/ledger/${m.member.email}?asOf=pas-une-date`);
+    const asOf = await t.admin.get(`/api/admin/ledger/${m.member.email}?asOf=pas-une-date`);
     expect(asOf.status).toBe(400);
     expect(asOf.json.error).toBe('Date invalide (format ISO attendu).');
   });
@@ -915,7 +907,7 @@ describe('audit and reconciliation', () => {
     await send(m, other, 3);
     await m.client.post('/api/coins/withdraw', { user_email: m.member.email, amount: 5 });
     await settle();
-    const full = (await admin.get(`/api/admin/ledger/${encodeURIComponent(m.member.email)}`)).json as unknown as {
+    const full = (await t.admin.get(`/api/admin/ledger/${encodeURIComponent(m.member.email)}`)).json as unknown as {
       user: { id: string; email: string };
       balances: Record<string, number>;
       coins_balance: number;
@@ -947,7 +939,7 @@ describe('audit and reconciliation', () => {
       expect(e.actor).toBe(full.entries[0].actor);
       expect(Date.parse(String(e.at))).not.toBeNaN();
     }
-    const then = (await admin.get(`/api/admin/ledger/${m.member.email}?asOf=${encodeURIComponent(cut)}`))
+    const then = (await t.admin.get(`/api/admin/ledger/${m.member.email}?asOf=${encodeURIComponent(cut)}`))
       .json as unknown as { coins_balance: number; entries: unknown[]; as_of: string };
     expect(then).toMatchObject({ coins_balance: 40, coins_withdrawable: 10, as_of: cut });
     expect(then.entries).toHaveLength(4);
@@ -955,7 +947,7 @@ describe('audit and reconciliation', () => {
 
   it('reconciles the whole log over HTTP', async () => {
     await settle();
-    const r = await admin.get('/api/admin/ledger/reconcile');
+    const r = await t.admin.get('/api/admin/ledger/reconcile');
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
       ok: true,
@@ -974,7 +966,7 @@ describe('push', () => {
     while (sockets.length) sockets.pop()!.disconnect();
   });
   const online = async (m: Member) => {
-    const socket = connect(server.url, {
+    const socket = connect(t.server.url, {
       transports: ['websocket'],
       forceNew: true,
       extraHeaders: { cookie: m.client.cookie },

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { REPORTS, type ReportDoc } from '@evo/projections';
 import { DEFAULT_REPORT_REASON, REPORT_MESSAGES, SOCIAL_MESSAGES, VIDEO_MESSAGES } from '@evo/domain';
 import {
@@ -10,26 +10,15 @@ import {
   type TestServer,
   type Member,
 } from '../testing/test-server';
+import { serverFixture } from '../testing/server-fixture';
 import { SOCIAL_ROUTE_MESSAGES as M } from './http';
-import { expectRefusedBy, settledLastPosition } from '../testing/refusals';
+import { settledLastPosition } from '../testing/refusals';
 
-let server: TestServer;
-let admin: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  admin = new Client(server.url);
-  const r = await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD });
-  expect(r.status).toBe(200);
-});
-afterAll(() => server.stop());
+const t = serverFixture({ admin: true });
 
-const lastPosition = () => settledLastPosition(server);
+const lastPosition = () => settledLastPosition(t.server);
 
 type Answer = { status: number; json: Record<string, unknown> & { error?: string } };
-
-/** The request must be refused with this status and French message, and append nothing. */
-const expectRefused = (send: () => Promise<Answer>, status: number, error?: string) =>
-  expectRefusedBy(server, send, status, error);
 
 /** The request succeeds and appends nothing (idempotent repeats). */
 async function expectNoChange(send: () => Promise<Answer>, status = 200) {
@@ -40,7 +29,7 @@ async function expectNoChange(send: () => Promise<Answer>, status = 200) {
   return r;
 }
 
-const member = () => registerAndLogin(server.url);
+const member = () => t.member();
 const firstVideoId = async (m: Member) => {
   const p = await m.client.get(`/api/users/profile/${m.member.pseudo}`);
   return (p.json.videos as Array<{ id: number }>).at(-1)!.id;
@@ -160,35 +149,42 @@ describe('follows', () => {
 
   it('nobody follows themselves', async () => {
     const a = await member();
-    await expectRefused(
-      () => a.client.post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }),
-      400,
-      SOCIAL_MESSAGES.selfFollow,
-    );
-    await expectRefused(
-      () => a.client.post('/api/follows/follow', { following_email: a.member.email }),
-      400,
-      SOCIAL_MESSAGES.selfFollow,
-    );
+    await t.expectRefusals([
+      [
+        () => a.client.post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }),
+        400,
+        SOCIAL_MESSAGES.selfFollow,
+      ],
+      [
+        () => a.client.post('/api/follows/follow', { following_email: a.member.email }),
+        400,
+        SOCIAL_MESSAGES.selfFollow,
+      ],
+    ]);
   });
 
   it('the follower is always the session user: another member’s email in the body is 403, nothing appended', async () => {
     const a = await member();
     const b = await member();
     const c = await member();
-    await expectRefused(
-      () =>
-        a.client.post('/api/users/follows/follow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }),
-      403,
-      M.forbidden,
-    );
-    await expectRefused(
-      () => a.client.post('/api/follows/follow', { follower_email: b.member.email, following_email: c.member.email }),
-      403,
-      M.forbidden,
-    );
+    await t.expectRefusals([
+      [
+        () =>
+          a.client.post('/api/users/follows/follow', {
+            followerEmail: b.member.email,
+            followingPseudo: c.member.pseudo,
+          }),
+        403,
+        M.forbidden,
+      ],
+      [
+        () => a.client.post('/api/follows/follow', { follower_email: b.member.email, following_email: c.member.email }),
+        403,
+        M.forbidden,
+      ],
+    ]);
     await follow(b, c);
-    await expectRefused(
+    await t.expectRefused(
       () => a.client.post('/api/follows/unfollow', { followerEmail: b.member.email, followingPseudo: c.member.pseudo }),
       403,
       M.forbidden,
@@ -200,52 +196,20 @@ describe('follows', () => {
 
   it('an unknown member is 404; bad bodies are 400; no session is 401', async () => {
     const a = await member();
-    await expectRefused(
-      () => a.client.post('/api/users/follows/follow', { followingPseudo: 'personne-ici' }),
-      404,
-      M.userNotFound,
-    );
-    await expectRefused(
-      () => a.client.post('/api/follows/follow', { following_email: 'personne@ici.fr' }),
-      404,
-      M.userNotFound,
-    );
-    await expectRefused(
-      () => a.client.post('/api/follows/unfollow', { followingPseudo: 'personne-ici' }),
-      404,
-      M.userNotFound,
-    );
-    await expectRefused(() => a.client.post('/api/users/follows/follow', {}), 400, M.targetPseudoRequired);
-    await expectRefused(
-      () => a.client.post('/api/users/follows/follow', { followingPseudo: '   ' }),
-      400,
-      M.targetPseudoRequired,
-    );
-    await expectRefused(
-      () => a.client.post('/api/users/follows/follow', { followingPseudo: 5 }),
-      400,
-      M.targetPseudoRequired,
-    );
-    await expectRefused(() => a.client.post('/api/users/follows/follow', [1, 2]), 400, M.targetPseudoRequired);
-    await expectRefused(() => a.client.post('/api/follows/follow', {}), 400, M.targetEmailRequired);
-    await expectRefused(
-      () => a.client.post('/api/follows/unfollow', { followerEmail: 12, followingPseudo: 'x' }),
-      400,
-      M.badEmail,
-    );
-    await expectRefused(
-      () => a.client.post('/api/users/follows/follow', '{"followingPseudo":'),
-      400,
-      'Corps de requête JSON invalide.',
-    );
-    await expectRefused(
-      () => new Client(server.url).post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }),
-      401,
-    );
-    await expectRefused(
-      () => new Client(server.url).post('/api/follows/unfollow', { followingPseudo: a.member.pseudo }),
-      401,
-    );
+    await t.expectRefusals([
+      [() => a.client.post('/api/users/follows/follow', { followingPseudo: 'personne-ici' }), 404, M.userNotFound],
+      [() => a.client.post('/api/follows/follow', { following_email: 'personne@ici.fr' }), 404, M.userNotFound],
+      [() => a.client.post('/api/follows/unfollow', { followingPseudo: 'personne-ici' }), 404, M.userNotFound],
+      [() => a.client.post('/api/users/follows/follow', {}), 400, M.targetPseudoRequired],
+      [() => a.client.post('/api/users/follows/follow', { followingPseudo: '   ' }), 400, M.targetPseudoRequired],
+      [() => a.client.post('/api/users/follows/follow', { followingPseudo: 5 }), 400, M.targetPseudoRequired],
+      [() => a.client.post('/api/users/follows/follow', [1, 2]), 400, M.targetPseudoRequired],
+      [() => a.client.post('/api/follows/follow', {}), 400, M.targetEmailRequired],
+      [() => a.client.post('/api/follows/unfollow', { followerEmail: 12, followingPseudo: 'x' }), 400, M.badEmail],
+      [() => a.client.post('/api/users/follows/follow', '{"followingPseudo":'), 400, 'Corps de requête JSON invalide.'],
+      [() => new Client(t.server.url).post('/api/users/follows/follow', { followingPseudo: a.member.pseudo }), 401],
+      [() => new Client(t.server.url).post('/api/follows/unfollow', { followingPseudo: a.member.pseudo }), 401],
+    ]);
   });
 
   it('who follows whom is private: another member’s friends or follows are 403; an administrator may read them', async () => {
@@ -258,7 +222,7 @@ describe('follows', () => {
       followers: 0,
       total_likes: 0,
     });
-    expect((await new Client(server.url).get(`/api/users/stats/${a.member.email}`)).status).toBe(401);
+    expect((await new Client(t.server.url).get(`/api/users/stats/${a.member.email}`)).status).toBe(401);
     for (const url of [
       `/api/users/friends/${a.member.email}`,
       `/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`,
@@ -268,13 +232,13 @@ describe('follows', () => {
       const r = await b.client.get(url);
       expect(r.status, url).toBe(403);
       expect(r.json.error).toBe(M.forbidden);
-      expect((await admin.get(url)).status, url).toBe(200);
-      expect((await new Client(server.url).get(url)).status, url).toBe(401);
+      expect((await t.admin.get(url)).status, url).toBe(200);
+      expect((await new Client(t.server.url).get(url)).status, url).toBe(401);
     }
-    expect((await admin.get(`/api/users/friends/${a.member.email.toUpperCase()}`)).json).toEqual([
+    expect((await t.admin.get(`/api/users/friends/${a.member.email.toUpperCase()}`)).json).toEqual([
       expect.objectContaining({ pseudo: b.member.pseudo }),
     ]);
-    expect((await admin.get(`/api/users/stats/personne@ici.fr`)).status).toBe(404);
+    expect((await t.admin.get(`/api/users/stats/personne@ici.fr`)).status).toBe(404);
     expect((await a.client.get(`/api/users/follows/is-following/${a.member.email}/personne-ici`)).json).toEqual({
       error: M.userNotFound,
     });
@@ -333,7 +297,7 @@ describe('suggestions', () => {
     const big = await a.client.get('/api/users/with-videos?limit=500');
     expect(big.status).toBe(200);
     expect((big.json as unknown as unknown[]).length).toBeLessThanOrEqual(50);
-    expect((await new Client(server.url).get('/api/users/with-videos')).status).toBe(401);
+    expect((await new Client(t.server.url).get('/api/users/with-videos')).status).toBe(401);
   });
 
   it('gives a profile one page of videos at a time, and refuses bad pages', async () => {
@@ -380,7 +344,7 @@ describe('videos', () => {
       expect(r.json).toHaveProperty(key);
     expect(r.json).not.toHaveProperty('user_id');
     expect(r.json).not.toHaveProperty('_id');
-    await server.deps.jobs.drain(30_000);
+    await t.server.deps.jobs.drain(30_000);
     const processed = await a.client.get(`/api/videos/${id}`);
     expect(processed.json.poster).toMatch(/^\/uploads\/posters\//);
     expect(processed.json.duration).toBeGreaterThan(0);
@@ -389,32 +353,36 @@ describe('videos', () => {
   it('refuses bad ids with 400 and unknown videos with 404, appending nothing', async () => {
     const a = await member();
     for (const id of BAD_IDS) {
-      await expectRefused(() => a.client.get(`/api/videos/${id}`), 400, M.badVideoId);
-      await expectRefused(() => a.client.delete(`/api/videos/${id}`), 400, M.badVideoId);
-      await expectRefused(() => a.client.delete(`/api/videos/delete/${id}`), 400, M.badVideoId);
-      await expectRefused(() => a.client.post(`/api/videos/${id}/like`), 400, M.badVideoId);
-      await expectRefused(() => a.client.delete(`/api/videos/${id}/like`), 400, M.badVideoId);
-      await expectRefused(() => a.client.post(`/api/favorite/${id}`), 400, M.badVideoId);
-      await expectRefused(() => a.client.post(`/api/report/${id}`), 400, M.badVideoId);
+      await t.expectRefusals([
+        [() => a.client.get(`/api/videos/${id}`), 400, M.badVideoId],
+        [() => a.client.delete(`/api/videos/${id}`), 400, M.badVideoId],
+        [() => a.client.delete(`/api/videos/delete/${id}`), 400, M.badVideoId],
+        [() => a.client.post(`/api/videos/${id}/like`), 400, M.badVideoId],
+        [() => a.client.delete(`/api/videos/${id}/like`), 400, M.badVideoId],
+        [() => a.client.post(`/api/favorite/${id}`), 400, M.badVideoId],
+        [() => a.client.post(`/api/report/${id}`), 400, M.badVideoId],
+      ]);
     }
     for (const videoId of ['abc', 0, -5, 1.5, null, true, [1], {}]) {
-      await expectRefused(
+      await t.expectRefused(
         () => a.client.post('/api/videos/views', { videoId, userEmail: a.member.email }),
         400,
         M.badVideoId,
       );
     }
-    await expectRefused(() => a.client.post('/api/videos/views', {}), 400, M.badVideoId);
+    await t.expectRefused(() => a.client.post('/api/videos/views', {}), 400, M.badVideoId);
     const unknown = 987654;
-    await expectRefused(() => a.client.get(`/api/videos/${unknown}`), 404, M.videoNotFound);
-    await expectRefused(() => a.client.delete(`/api/videos/${unknown}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post(`/api/videos/${unknown}/like`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post(`/api/favorite/${unknown}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post(`/api/report/${unknown}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post('/api/videos/views', { videoId: unknown }), 404, VIDEO_MESSAGES.notFound);
-    // a visitor may watch a public video (issue 30), not an unknown one, and may not like
-    await expectRefused(() => new Client(server.url).get(`/api/videos/${unknown}`), 404, M.videoNotFound);
-    await expectRefused(() => new Client(server.url).post(`/api/videos/1/like`), 401);
+    await t.expectRefusals([
+      [() => a.client.get(`/api/videos/${unknown}`), 404, M.videoNotFound],
+      [() => a.client.delete(`/api/videos/${unknown}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post(`/api/videos/${unknown}/like`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post(`/api/favorite/${unknown}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post(`/api/report/${unknown}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post('/api/videos/views', { videoId: unknown }), 404, VIDEO_MESSAGES.notFound],
+      // a visitor may watch a public video (issue 30), not an unknown one, and may not like
+      [() => new Client(t.server.url).get(`/api/videos/${unknown}`), 404, M.videoNotFound],
+      [() => new Client(t.server.url).post(`/api/videos/1/like`), 401],
+    ]);
   });
 
   it('likes once per member, unlikes, and counts them on the video and its owner', async () => {
@@ -456,12 +424,10 @@ describe('videos', () => {
     const d = await member();
     await Promise.all(Array.from({ length: 10 }, () => d.client.post('/api/videos/views', { videoId: id })));
     expect((await d.client.get(`/api/videos/${id}`)).json.views_count).toBe(3);
-    await expectRefused(
-      () => a.client.post('/api/videos/views', { videoId: id, userEmail: b.member.email }),
-      403,
-      M.forbidden,
-    );
-    await expectRefused(() => new Client(server.url).post('/api/videos/views', { videoId: id }), 401);
+    await t.expectRefusals([
+      [() => a.client.post('/api/videos/views', { videoId: id, userEmail: b.member.email }), 403, M.forbidden],
+      [() => new Client(t.server.url).post('/api/videos/views', { videoId: id }), 401],
+    ]);
   });
 
   it('toggles favourites and lists mine', async () => {
@@ -492,20 +458,14 @@ describe('videos', () => {
     const r = await a.client.post(`/api/report/${id}`);
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ message: '🚩 Signalement envoyé' });
-    await expectRefused(
-      () => a.client.post(`/api/report/${id}`, { reason: 'encore' }),
-      409,
-      REPORT_MESSAGES.alreadyReported,
-    );
-    await expectRefused(
-      () => c.client.post(`/api/report/${id}`, { reason: 'x'.repeat(501) }),
-      400,
-      REPORT_MESSAGES.reasonTooLong,
-    );
-    await expectRefused(() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, REPORT_MESSAGES.reasonInvalid);
+    await t.expectRefusals([
+      [() => a.client.post(`/api/report/${id}`, { reason: 'encore' }), 409, REPORT_MESSAGES.alreadyReported],
+      [() => c.client.post(`/api/report/${id}`, { reason: 'x'.repeat(501) }), 400, REPORT_MESSAGES.reasonTooLong],
+      [() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, REPORT_MESSAGES.reasonInvalid],
+    ]);
     expect((await c.client.post(`/api/report/${id}`, { reason: '  Contenu choquant  ' })).status).toBe(201);
-    await admin.get('/api/auth/me'); // wait for the read models
-    const reports = await server.deps.read.collection<ReportDoc>(REPORTS).find({ video_id: id }, { sort: { id: 1 } });
+    await t.admin.get('/api/auth/me'); // wait for the read models
+    const reports = await t.server.deps.read.collection<ReportDoc>(REPORTS).find({ video_id: id }, { sort: { id: 1 } });
     expect(reports.map((d) => [d.signalant, d.auteur, d.reason, d.status, d.video_title, d.admin_response])).toEqual([
       [a.member.pseudo, b.member.pseudo, DEFAULT_REPORT_REASON, 'en_attente', b.member.video_title, null],
       [c.member.pseudo, b.member.pseudo, 'Contenu choquant', 'en_attente', b.member.video_title, null],
@@ -521,20 +481,26 @@ describe('videos', () => {
     await follow(a, b);
     await a.client.post(`/api/videos/${id}/like`);
     await a.client.post(`/api/favorite/${id}`);
-    await expectRefused(() => a.client.delete(`/api/videos/${id}`), 403, VIDEO_MESSAGES.notOwner);
-    await expectRefused(() => a.client.delete(`/api/videos/delete/${id}`), 403, VIDEO_MESSAGES.notOwner);
+    await t.expectRefusals([
+      [() => a.client.delete(`/api/videos/${id}`), 403, VIDEO_MESSAGES.notOwner],
+      [() => a.client.delete(`/api/videos/delete/${id}`), 403, VIDEO_MESSAGES.notOwner],
+    ]);
     const r = await b.client.delete(`/api/videos/delete/${id}`);
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ message: '✅ Vidéo supprimée' });
-    await expectRefused(() => b.client.delete(`/api/videos/${id}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.get(`/api/videos/${id}`), 404, M.videoUnavailable);
-    await expectRefused(() => b.client.get(`/api/videos/${id}`), 404, M.videoUnavailable);
-    expect((await admin.get(`/api/videos/${id}`)).json).toMatchObject({ id, status: 'supprimée' });
-    await expectRefused(() => a.client.post(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.delete(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post(`/api/favorite/${id}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post(`/api/report/${id}`), 404, VIDEO_MESSAGES.notFound);
-    await expectRefused(() => a.client.post('/api/videos/views', { videoId: id }), 404, VIDEO_MESSAGES.notFound);
+    await t.expectRefusals([
+      [() => b.client.delete(`/api/videos/${id}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.get(`/api/videos/${id}`), 404, M.videoUnavailable],
+      [() => b.client.get(`/api/videos/${id}`), 404, M.videoUnavailable],
+    ]);
+    expect((await t.admin.get(`/api/videos/${id}`)).json).toMatchObject({ id, status: 'supprimée' });
+    await t.expectRefusals([
+      [() => a.client.post(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.delete(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post(`/api/favorite/${id}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post(`/api/report/${id}`), 404, VIDEO_MESSAGES.notFound],
+      [() => a.client.post('/api/videos/views', { videoId: id }), 404, VIDEO_MESSAGES.notFound],
+    ]);
     const feed = await a.client.get(`/api/videos/friends-feed/${a.member.email}`);
     expect((feed.json as unknown as Array<{ id: number }>).map((v) => v.id)).toEqual([second]);
     expect((await a.client.get('/api/favorites')).json).toEqual([]);
@@ -545,14 +511,14 @@ describe('videos', () => {
       expect.objectContaining({ videos_count: 1, likes: 0 }),
     ]);
     // an administrator deletes anyone's video
-    const byAdmin = await admin.delete(`/api/videos/${second}`);
+    const byAdmin = await t.admin.delete(`/api/videos/${second}`);
     expect(byAdmin.status).toBe(200);
     expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}`)).json).toEqual([]);
     const suggested = await a.client.get('/api/users/with-videos?limit=50');
     expect((suggested.json as unknown as Array<{ pseudo: string }>).map((u) => u.pseudo)).not.toContain(
       b.member.pseudo,
     );
-    await expectRefused(() => new Client(server.url).delete(`/api/videos/${second}`), 401);
+    await t.expectRefused(() => new Client(t.server.url).delete(`/api/videos/${second}`), 401);
   });
 
   it('hides a rejected video from everyone but administrators', async () => {
@@ -560,10 +526,10 @@ describe('videos', () => {
     const fake = Buffer.concat([(await demoVideo()).subarray(0, 32), Buffer.alloc(4096, 7)]);
     const r = await a.client.post('/api/videos/upload', await uploadForm('Cassée', fake));
     const id = (r.json.video as { id: number }).id;
-    await server.deps.jobs.drain(30_000);
-    await expectRefused(() => a.client.get(`/api/videos/${id}`), 404, M.videoUnavailable);
-    expect((await admin.get(`/api/videos/${id}`)).json).toMatchObject({ id, processing: 'rejetée' });
-    await expectRefused(() => a.client.post(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound);
+    await t.server.deps.jobs.drain(30_000);
+    await t.expectRefused(() => a.client.get(`/api/videos/${id}`), 404, M.videoUnavailable);
+    expect((await t.admin.get(`/api/videos/${id}`)).json).toMatchObject({ id, processing: 'rejetée' });
+    await t.expectRefused(() => a.client.post(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound);
     // its owner can still delete it
     expect((await a.client.delete(`/api/videos/${id}`)).status).toBe(200);
   });
