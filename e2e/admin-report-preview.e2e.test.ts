@@ -3,37 +3,30 @@
  * card, without leaving /admin/reports, a hidden video included. At 1280x800 and 390x844.
  * Screenshots: artifacts/screens/admin-report-preview-*.png.
  */
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { browserSkipReason, loggedInPage, screenshot } from './harness';
 import {
   ADMIN,
   SIZES,
   adminClient,
   coveredBy,
-  firstVideoId,
   realErrors,
-  registerAtOnce,
   serverAndBrowser,
   sidewaysOverflow,
-  type Member,
+  membersOf,
 } from './helpers';
 
 const skip = browserSkipReason();
 
 describe.skipIf(!!skip)('admin reports: the reported video plays in its card', () => {
   const live = serverAndBrowser();
-  let reporter: Member;
-  let authors: Member[];
-
-  beforeAll(async () => {
-    [reporter, ...authors] = await registerAtOnce(live.server.url, 3);
-  }, 180_000);
+  const [reporter, ...authors] = membersOf(live, 3);
 
   SIZES.forEach((size, i) => {
     it(`"Voir la vidéo ici" plays the hidden video in the card, on the same page (${size.name})`, async () => {
       const author = authors[i];
       const admin = await adminClient(live.server.url);
-      const videoId = await firstVideoId(reporter.client, author.member.pseudo);
+      const videoId = author.videoId;
       const reason = `Aperçu (${size.name})`;
       expect((await reporter.client.post(`/api/report/${videoId}`, { reason })).status).toBe(201);
       // hidden: gone from the members' screens, still the administrator's to judge

@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MODERATION_MESSAGES } from '@evo/domain';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { Client } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, newPage, screenshot } from './harness';
-import { adminClient, firstVideoId, realErrors, type Member, serverAndBrowser, registerAtOnce } from './helpers';
+import { browserSkipReason, newPage, screenshot, logInAs } from './harness';
+import { adminClient, realErrors, serverAndBrowser, membersOf, ADMIN } from './helpers';
 
 const skip = browserSkipReason();
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
@@ -20,24 +20,18 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   const live = serverAndBrowser();
   let page: Page;
   let errors: string[];
-  let author: Member;
-  let reporter: Member;
-  let videoId: number;
+  const [author, reporter] = membersOf(live, 2);
   /** the administrator's API client: what the server answers, to compare with the screens */
   let admin: Client;
 
   beforeAll(async () => {
-    [author, reporter] = await registerAtOnce(live.server.url, 2);
-    videoId = await firstVideoId(reporter.client, author.member.pseudo);
-    expect((await reporter.client.post(`/api/report/${videoId}`, { reason: 'Contenu choquant' })).status).toBe(201);
+    expect((await reporter.client.post(`/api/report/${author.videoId}`, { reason: 'Contenu choquant' })).status).toBe(
+      201,
+    );
     admin = await adminClient(live.server.url);
     const ctx = await live.browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'fr-FR' });
     ({ page, errors } = await newPage(ctx));
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
-    await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await logInAs(page, live.server.url, ADMIN);
   }, 180_000);
 
   it('moves a report to Traitée with a sanction; the author is notified; hiding the video removes it, making it public restores it', async () => {
@@ -48,7 +42,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
     expect(await card.getByText('Contenu choquant').isVisible()).toBe(true);
     expect(await card.getByText(reporter.member.pseudo).first().isVisible()).toBe(true);
     expect(await card.getByRole('link', { name: author.member.video_title }).getAttribute('href')).toBe(
-      `/video/${videoId}`,
+      `/video/${author.videoId}`,
     );
     await card.getByLabel('Statut').selectOption({ label: 'Traitée' });
     await card.getByLabel("Message à l'auteur").selectOption({ label: SANCTION });
@@ -71,7 +65,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       .getByRole('button', { name: 'Masquer' })
       .click();
     await expect.poll(() => page.getByText('Vidéo mise à jour : masquée').first().isVisible()).toBe(true);
-    expect((await reporter.client.get(`/api/videos/${videoId}`)).status).toBe(404);
+    expect((await reporter.client.get(`/api/videos/${author.videoId}`)).status).toBe(404);
     expect((await reporter.client.get(`/api/users/profile/${author.member.pseudo}`)).json.videos).toEqual([]);
     await page
       .locator('article', { hasText: author.member.video_title })
@@ -79,7 +73,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       .getByRole('button', { name: 'Rendre publique' })
       .click();
     await expect.poll(() => page.getByText('Vidéo mise à jour : publique').first().isVisible()).toBe(true);
-    expect((await reporter.client.get(`/api/videos/${videoId}`)).status).toBe(200);
+    expect((await reporter.client.get(`/api/videos/${author.videoId}`)).status).toBe(200);
   }, 90_000);
 
   it('adds a gift to the catalogue (not in local mode), refusing an empty name', async () => {
@@ -211,7 +205,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   }, 60_000);
 
   it('shows every coins figure and the advanced statistics the server computes', async () => {
-    expect((await reporter.client.post('/api/videos/views', { videoId })).status).toBeLessThan(300);
+    expect((await reporter.client.post('/api/videos/views', { videoId: author.videoId })).status).toBeLessThan(300);
     await expect
       .poll(
         async () => ((await admin.get('/api/admin/stats/advanced')).json.top_video as { views: number } | null)?.views,

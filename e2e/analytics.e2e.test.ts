@@ -9,9 +9,9 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { followDecider, followingStream, likeDecider, likeStream, walletDecider, walletStream } from '@evo/domain';
 import { handleCommand, type CommandContext } from '@evo/infra';
 import { registerMember, videoState, viewVideo } from '@evo/projections/testing/member-commands';
-import { demoVideo, registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
+import { demoVideo } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage, screenshot } from './harness';
-import { ADMIN, SIZES, coveredBy, firstVideoId, realErrors, serverAndBrowser, sidewaysOverflow } from './helpers';
+import { ADMIN, SIZES, coveredBy, realErrors, serverAndBrowser, sidewaysOverflow, membersOf } from './helpers';
 
 const skip = browserSkipReason();
 const DAY = 86_400_000;
@@ -33,8 +33,7 @@ function parisOffset(t: number): number {
 
 describe.skipIf(!!skip)('creator analytics', () => {
   const live = serverAndBrowser();
-  let alice: Member;
-  let bob: Member;
+  const [alice, bob] = membersOf(live, 2);
   let first: number;
   let second: number;
   /** what alice's 7-day totals must say */
@@ -42,8 +41,7 @@ describe.skipIf(!!skip)('creator analytics', () => {
 
   beforeAll(async () => {
     const { events } = live.server.deps;
-    [alice, bob] = [await registerAndLogin(live.server.url), await registerAndLogin(live.server.url)];
-    first = await firstVideoId(alice.client, alice.member.pseudo);
+    first = alice.videoId;
     const form = new FormData();
     form.append('title', 'Coucher de soleil sur la Loire');
     form.append('video', new Blob([await demoVideo()], { type: 'video/mp4' }), 'x.mp4');

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FaceMesh, NormalizedLandmarkList, Results } from '@mediapipe/face_mesh';
 import { Client, registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { CAMERA_SIZE, FFMPEG, PORTRAIT_PUPILS, astronautCameraFile, portraitToCamera } from './astronaut';
-import { SCREENS, browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer } from './harness';
+import { SCREENS, browserSkipReason, launchBrowser, newPage, screenshot, startE2eServer, logInAs } from './harness';
 import {
   bestShift,
   differenceBox,
@@ -44,11 +44,7 @@ const FACE_TIMEOUT = 120_000;
 
 async function logIn(page: Page, server: TestServer) {
   const { member } = await registerAndLogin(server.url);
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(member.email);
-  await page.getByLabel('Mot de passe').fill(member.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await logInAs(page, server.url, member);
   return member;
 }
 

@@ -4,11 +4,11 @@
  * the real server: the first contentful paint comes within 3 s and the JavaScript a first screen
  * needs weighs at most 120 kB as sent (compressed). Screenshots: artifacts/screens/first-load-*.png.
  */
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, newPage, screenshot } from './harness';
-import { SIZES, firstVideoId, serverAndBrowser, sidewaysOverflow } from './helpers';
+
+import { browserSkipReason, newPage, screenshot, logInAs } from './harness';
+import { SIZES, serverAndBrowser, sidewaysOverflow, membersOf } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -76,13 +76,7 @@ function report(what: string, { fcp, shown, initial, later }: Loaded) {
 
 describe.skipIf(!!skip)('first load on a slow connection (Slow 3G, cold cache)', () => {
   const live = serverAndBrowser();
-  let author: Member;
-  let videoId: number;
-
-  beforeAll(async () => {
-    author = await registerAndLogin(live.server.url);
-    videoId = await firstVideoId(author.client, author.member.pseudo);
-  }, 120_000);
+  const [author] = membersOf(live, 1);
 
   for (const size of SIZES) {
     it(`a visitor's home page paints at once and needs little JavaScript (${size.name})`, async () => {
@@ -117,15 +111,11 @@ describe.skipIf(!!skip)('first load on a slow connection (Slow 3G, cold cache)',
     const context = await live.browser.newContext({ viewport: SIZES[1].viewport, locale: 'fr-FR' });
     // logged in beforehand (full speed): the session cookie and the stored user, as on a phone in use
     const { page: setup } = await newPage(context);
-    await setup.goto(`${live.server.url}/login`);
-    await setup.getByLabel('Email').fill(author.member.email);
-    await setup.getByLabel('Mot de passe').fill(author.member.password);
-    await setup.getByRole('button', { name: 'Se connecter' }).click();
-    await setup.waitForURL((u) => u.pathname !== '/login');
+    await logInAs(setup, live.server.url, author.member);
     await setup.close();
     // a fresh page of the same context still shares its HTTP cache: throttled() clears it (a cold load)
     const page = await throttled(context);
-    await page.goto(`${live.server.url}/video/${videoId}`);
+    await page.goto(`${live.server.url}/video/${author.videoId}`);
     const loaded = await measure(page, page.getByRole('heading', { name: 'Ma première vidéo' }));
     report('member, /video/:id (mobile)', loaded);
     await screenshot(page, 'first-load-video-mobile', { fullPage: false });

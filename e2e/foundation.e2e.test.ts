@@ -2,11 +2,11 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import path from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
+
 import { APP_ROUTE_PATHS } from '@evo/contracts';
 import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, newPage, screenshot } from './harness';
-import { serverAndBrowser, slowUplink } from './helpers';
+import { browserSkipReason, newPage, screenshot, fillLogin, logInAs } from './harness';
+import { serverAndBrowser, slowUplink, ADMIN, login } from './helpers';
 
 const skip = browserSkipReason();
 if (skip) console.warn(skip);
@@ -90,11 +90,7 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
   it('shows the Admin link to the administrator only, on a light bar under /admin', async () => {
     const context = await live.browser.newContext();
     const { page } = await newPage(context);
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
-    await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await logInAs(page, live.server.url, ADMIN);
     await page.goto(`${live.server.url}/`);
     const admin = page.getByRole('banner').getByRole('link', { name: 'Admin' });
     await expect.poll(() => admin.isVisible()).toBe(true);
@@ -111,11 +107,7 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     const { page, errors } = await newPage(context);
     const c = new Client(live.server.url);
     await c.post('/api/auth/login', { email: member.email, password: member.password });
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL(`**/user/${member.pseudo}`);
+    await login(page, live.server.url, member);
     await page.goto(`${live.server.url}/upload/video`);
     await page.getByLabel('Titre').fill('Vidéo importée');
     await page.getByRole('button', { name: 'Publier', exact: true }).click();
@@ -151,20 +143,14 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
       expect(await page.getByText('Page introuvable').count(), `${url} is a known route`).toBe(0);
     };
     for (const route of VISITOR_ROUTES) await visit(route);
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL(`**/user/${member.pseudo}`);
+    await login(page, live.server.url, member);
     const memberRoutes = APP_ROUTE_PATHS.filter((r) => !VISITOR_ROUTES.has(r) && !r.startsWith('/admin'));
     for (const route of memberRoutes) await visit(route);
     // the back-office as its administrator
     await page.goto(`${live.server.url}/`);
     await page.getByRole('button', { name: 'Déconnexion' }).click();
     await page.waitForURL('**/login');
-    await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
-    await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await fillLogin(page, ADMIN);
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
     for (const route of APP_ROUTE_PATHS.filter((r) => r.startsWith('/admin'))) await visit(route);
     // an unknown path is answered 404 (the browser logs that status), with the French page
@@ -187,11 +173,7 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
       hasTouch: true,
     });
     const { page } = await newPage(context);
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL(`**/user/${member.pseudo}`);
+    await login(page, live.server.url, member);
     await page.goto(`${live.server.url}/`);
     const bar = page.getByRole('navigation', { name: 'Barre de navigation' });
     const box = await bar.boundingBox();

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerAndLogin, type Client } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage } from './harness';
-import { ADMIN, adminClient, firstVideoId, type Member, serverAndBrowser, registerAtOnce } from './helpers';
+import { ADMIN, adminClient, serverAndBrowser, membersOf } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -13,14 +13,10 @@ const skip = browserSkipReason();
  */
 describe.skipIf(!!skip)('pushed events change open pages without a reload', () => {
   const live = serverAndBrowser();
+  const [author, fan] = membersOf(live, 2);
   let admin: Client;
-  let author: Member;
-  let fan: Member;
-  let videoId: number;
 
   beforeAll(async () => {
-    [author, fan] = await registerAtOnce(live.server.url, 2);
-    videoId = await firstVideoId(fan.client, author.member.pseudo);
     admin = await adminClient(live.server.url);
   }, 180_000);
 
@@ -35,7 +31,7 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
     await settled(page);
     const reason = `Motif en direct ${Date.now()}`;
     expect(await page.getByText(reason).count()).toBe(0);
-    expect((await fan.client.post(`/api/report/${videoId}`, { reason })).status).toBe(201);
+    expect((await fan.client.post(`/api/report/${author.videoId}`, { reason })).status).toBe(201);
     await expect.poll(() => page.getByText(reason).count(), { timeout: 15_000 }).toBe(1);
     await context.close();
   }, 90_000);

@@ -14,7 +14,7 @@ import {
   sidewaysOverflow,
   type Member,
   serverAndBrowser,
-  registerAtOnce,
+  membersOf,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -23,10 +23,7 @@ const MUST_FOLLOW = 'Vous devez suivre cet utilisateur pour lui envoyer un MP.';
 
 describe.skipIf(!!skip)('private messages against the real server', () => {
   const live = serverAndBrowser();
-  let me: Member;
-  let bob: Member;
-  let carol: Member;
-  let emma: Member;
+  const [me, bob, carol, emma] = membersOf(live, 4);
 
   const send = async (from: Member, to: Member, content: string) => {
     const r = await from.client.post('/api/messages', {
@@ -44,7 +41,6 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     ).map((m) => m.content);
 
   beforeAll(async () => {
-    [me, bob, carol, emma] = await registerAtOnce(live.server.url, 4);
     // I follow bob and carol, not emma; all three follow me (so that they may write to me)
     for (const [a, b] of [
       [me, bob],

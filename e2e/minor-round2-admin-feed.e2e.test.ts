@@ -4,13 +4,12 @@ import {
   ADMIN,
   SIZES,
   adminClient,
-  firstVideoId,
   follow,
-  type Member,
   registerAtOnce,
   serverAndBrowser,
   sidewaysOverflow,
   toast,
+  membersOf,
 } from './helpers';
 
 const SANCTION = 'Votre vidéo a été restreinte pour non-conformité';
@@ -20,11 +19,9 @@ const skip = browserSkipReason();
 /** issue 30, the "Minor" list, second part: the admin audit and reports, the feed's taps and keys */
 describe.skipIf(!!skip)('minor fixes, second round: admin and feed (issue 30)', () => {
   const live = serverAndBrowser();
-  let buyer: Member;
-  let authors: Member[];
+  const [buyer, ...authors] = membersOf(live, 3);
 
   beforeAll(async () => {
-    [buyer, ...authors] = await registerAtOnce(live.server.url, 3);
     expect((await buyer.client.post('/api/coins/purchase', { email: buyer.member.email, packId: 1 })).status).toBe(200);
   }, 180_000);
 
@@ -50,7 +47,7 @@ describe.skipIf(!!skip)('minor fixes, second round: admin and feed (issue 30)', 
     it(`reports: "Masquer" says it is done and is then disabled; "Rendre publique" is disabled on a public video; the author's notice reads "EVO : Votre vidéo…" (${size.name})`, async () => {
       const author = authors[i];
       const admin = await adminClient(live.server.url);
-      const videoId = await firstVideoId(buyer.client, author.member.pseudo);
+      const videoId = author.videoId;
       expect((await buyer.client.post(`/api/report/${videoId}`, { reason: `Signalé (${size.name})` })).status).toBe(
         201,
       );

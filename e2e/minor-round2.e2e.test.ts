@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { ASSETS } from '@evo/command-api/testing/test-server';
@@ -6,7 +6,6 @@ import { browserSkipReason, loggedInPage, screenshot } from './harness';
 import {
   MOBILE,
   SIZES,
-  firstVideoId,
   follow,
   ADMIN,
   type Member,
@@ -14,6 +13,7 @@ import {
   serverAndBrowser,
   slowUplink,
   sidewaysOverflow,
+  membersOf,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -31,14 +31,7 @@ async function underTheBottomBar(page: Page, el: Locator): Promise<number> {
 /** issue 30, the "Minor" list: what a newcomer trips on */
 describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
   const live = serverAndBrowser();
-  let author: Member;
-  let fan: Member;
-  let videoId: number;
-
-  beforeAll(async () => {
-    [author, fan] = await registerAtOnce(live.server.url, 2);
-    videoId = await firstVideoId(fan.client, author.member.pseudo);
-  }, 180_000);
+  const [author, fan] = membersOf(live, 2);
 
   const loggedIn = (m: Member, size: { width: number; height: number }) =>
     loggedInPage(live.browser, live.server.url, m.member, size);
@@ -82,7 +75,7 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
   for (const size of SIZES) {
     it(`gifts: no "Cadeau" on one's own videos; with 0 coins the picker says so and offers "Recharger" (${size.name})`, async () => {
       const own = await loggedIn(author, size.viewport);
-      await own.page.goto(`${live.server.url}/video/${videoId}`);
+      await own.page.goto(`${live.server.url}/video/${author.videoId}`);
       await own.page.getByRole('button', { name: 'Partager' }).first().waitFor();
       expect(await own.page.getByRole('button', { name: 'Envoyer un cadeau' }).count()).toBe(0);
       await own.page.goto(`${live.server.url}/user/${author.member.pseudo}`);
@@ -96,12 +89,12 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
         (await fan.client.get(`/api/coins/balance/${encodeURIComponent(fan.member.email)}`)).json.coins_balance,
       ).toBe(0);
       const { context, page } = await loggedIn(fan, size.viewport);
-      await page.goto(`${live.server.url}/video/${videoId}`);
+      await page.goto(`${live.server.url}/video/${author.videoId}`);
       await page.getByRole('button', { name: 'Envoyer un cadeau' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText("Vous n'avez pas assez de coins. Rechargez votre coffre !").waitFor();
       // the video stays where it was: the member chooses to go and buy coins
-      expect(new URL(page.url()).pathname).toBe(`/video/${videoId}`);
+      expect(new URL(page.url()).pathname).toBe(`/video/${author.videoId}`);
       await screenshot(page, `e2e-r2-gift-no-coins-${size.name}`, { fullPage: false });
       await dialog.getByRole('link', { name: 'Recharger' }).click();
       await page.waitForURL('**/packs');
@@ -114,7 +107,7 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
     // fan and author follow each other; the fan likes the author's video and writes to them
     await follow(fan, author.member);
     await follow(author, fan.member);
-    expect((await fan.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
+    expect((await fan.client.post(`/api/videos/${author.videoId}/like`)).status).toBeLessThan(300);
     const sent = await fan.client.post('/api/messages', {
       senderEmail: fan.member.email,
       receiverEmail: author.member.email,
@@ -137,7 +130,7 @@ describe.skipIf(!!skip)('minor fixes, second round (issue 30)', () => {
       await screenshot(page, `e2e-r2-notifications-${size.name}`, { fullPage: false });
       // a tap on the row's time (not on a link or a button) opens the liked video
       await row('a aimé').locator('.notif__meta').click();
-      await page.waitForURL((u) => u.pathname === `/video/${videoId}`);
+      await page.waitForURL((u) => u.pathname === `/video/${author.videoId}`);
       // the follow row opens the follower's profile
       await page.goto(`${live.server.url}/notifications`);
       await row('abonné').locator('.notif__meta').click();

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { registerAndLogin, type Client, type Registration } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, loggedInPage, screenshot } from './harness';
+import { browserSkipReason, loggedInPage, screenshot, logInAs } from './harness';
 import {
   ADMIN,
   SIZES,
@@ -171,11 +171,7 @@ describe.skipIf(!!skip)('appeals and restrictions', () => {
     // no live updates: the refusal itself has to tell (the push would disable the composer first)
     await context.route('**/socket.io/**', (route) => route.abort());
     const page = await context.newPage();
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(target.member.email);
-    await page.getByLabel('Mot de passe').fill(target.member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    await logInAs(page, live.server.url, target.member);
     await page.goto(`${live.server.url}/video/${videoId}`);
     const box = page.getByLabel('Ton commentaire');
     await box.waitFor();

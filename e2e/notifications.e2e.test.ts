@@ -10,13 +10,12 @@ import { browserSkipReason, loggedInPage, screenshot } from './harness';
 import {
   DESKTOP,
   MOBILE,
-  firstVideoId,
   follow,
   realErrors,
   watchSocketIo,
   type Member,
   serverAndBrowser,
-  registerAtOnce,
+  membersOf,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -32,10 +31,7 @@ interface Notification {
 
 describe.skipIf(!!skip)('notifications against the real server', () => {
   const live = serverAndBrowser();
-  let me: Member;
-  let bob: Member;
-  let carol: Member;
-  let videoId: number;
+  const [me, bob, carol] = membersOf(live, 3);
 
   const notifications = async (who: Member) =>
     (await who.client.get('/api/notifications')).json as unknown as Notification[];
@@ -44,7 +40,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
   const comment = async (who: Member, content: string) =>
     expect(
       (
-        await who.client.post(`/api/videos/${videoId}/comment`, {
+        await who.client.post(`/api/videos/${me.videoId}/comment`, {
           userEmail: who.member.email,
           userPseudo: who.member.pseudo,
           content,
@@ -53,8 +49,6 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     ).toBe(201);
 
   beforeAll(async () => {
-    [me, bob, carol] = await registerAtOnce(live.server.url, 3);
-    videoId = await firstVideoId(me.client, me.member.pseudo);
     // bob follows me and writes to me; carol likes and comments my video
     await follow(bob, me);
     const sent = await bob.client.post('/api/messages', {
@@ -63,7 +57,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
       content: 'Salut !',
     });
     expect(sent.status).toBe(201);
-    expect((await carol.client.post(`/api/videos/${videoId}/like`)).status).toBeLessThan(300);
+    expect((await carol.client.post(`/api/videos/${me.videoId}/like`)).status).toBeLessThan(300);
     await comment(carol, 'Trop bien !');
   }, 180_000);
 
@@ -84,7 +78,7 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     for (const href of await panel
       .getByRole('link', { name: 'Voir la vidéo' })
       .evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
-      expect(href).toBe(`/video/${videoId}`);
+      expect(href).toBe(`/video/${me.videoId}`);
     expect(await panel.locator('.notif__icon--follow').count()).toBe(1);
     expect(await panel.locator('.notif__icon--message').count()).toBe(1);
     await screenshot(page, 'notifications-dropdown', { fullPage: false });

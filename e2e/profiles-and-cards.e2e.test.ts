@@ -11,7 +11,6 @@ import {
   DESKTOP,
   MOBILE,
   adminClient,
-  firstVideoId,
   follow,
   realErrors,
   sidewaysOverflow,
@@ -19,6 +18,7 @@ import {
   watchSocketIo,
   type Member,
   serverAndBrowser,
+  membersOf,
 } from './helpers';
 
 const skip = browserSkipReason();
@@ -26,11 +26,13 @@ const skip = browserSkipReason();
 describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends against the real server', () => {
   const live = serverAndBrowser();
   let admin: Client;
-  let me: Member;
-  let bob: Member;
-  let carol: Member;
-  let emma: Member;
-  let gabriel: Member;
+  const [me, bob, carol, emma, gabriel] = membersOf(live, [
+    { bio: 'Danseuse le week-end.' },
+    { video_title: 'Descente du col du Galibier' },
+    { bio: 'Recettes express en 30 secondes.' },
+    { video_title: 'Lumières de Fourvière' },
+    { video_title: 'Premier essai' },
+  ]);
   const videos: Record<string, number> = {};
 
   const video = async (id: number) => (await me.client.get(`/api/videos/${id}`)).json as Record<string, unknown>;
@@ -38,15 +40,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     (await a.client.get(`/api/users/follows/is-following/${a.member.email}/${b.member.pseudo}`)).json.isFollowing;
 
   beforeAll(async () => {
-    [me, bob, carol, emma, gabriel] = await Promise.all([
-      registerAndLogin(live.server.url, { bio: 'Danseuse le week-end.' }),
-      registerAndLogin(live.server.url, { video_title: 'Descente du col du Galibier' }),
-      registerAndLogin(live.server.url, { bio: 'Recettes express en 30 secondes.' }),
-      registerAndLogin(live.server.url, { video_title: 'Lumières de Fourvière' }),
-      registerAndLogin(live.server.url, { video_title: 'Premier essai' }),
-    ]);
-    for (const m of [me, bob, carol, emma, gabriel])
-      videos[m.member.pseudo] = await firstVideoId(m.client, m.member.pseudo);
+    for (const m of [me, bob, carol, emma, gabriel]) videos[m.member.pseudo] = m.videoId;
     // carol has no video left
     expect((await carol.client.delete(`/api/videos/${videos[carol.member.pseudo]}`)).status).toBe(200);
     await follow(me, bob);

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { registerAndLogin, type TestServer } from '@evo/command-api/testing/test-server';
 import { astronautCameraFile } from './astronaut';
-import { browserSkipReason, launchBrowser, screenshot, startE2eServer } from './harness';
+import { browserSkipReason, launchBrowser, screenshot, startE2eServer, logInAs } from './harness';
 
 /**
  * Issue 29 item 10: 'unsafe-eval' left the policy of every page but the recorder's. Face Mesh's
@@ -27,11 +27,7 @@ describe.skipIf(!!skip)('the recorder page alone may eval', () => {
 
   async function loggedIn(page: Page) {
     const { member } = await registerAndLogin(server.url);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await logInAs(page, server.url, member);
   }
 
   it("serves 'unsafe-eval' to /create only, and the face filter runs when the recorder is opened from the bottom bar", async () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Client, registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, launchBrowser, loggedInPage, newPage, screenshot } from './harness';
-import { DESKTOP, MOBILE, sidewaysOverflow, serverAndBrowser, slowUplink } from './helpers';
+import { DESKTOP, MOBILE, sidewaysOverflow, serverAndBrowser, slowUplink, login } from './helpers';
 
 const skip = browserSkipReason();
 const BUTTONS = ['Activer caméra', 'Démarrer', 'Pause', 'Reprendre', 'Arrêter', 'Supprimer', 'Recommencer', 'Publier'];
@@ -55,11 +55,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
     page.on('response', (r) => {
       if (r.url().includes('/mediapipe/')) mediapipe.push({ url: r.url(), status: r.status() });
     });
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Mot de passe').fill(member.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL(`**/user/${member.pseudo}`);
+    await login(page, live.server.url, member);
     // nothing of MediaPipe before /create
     await page.goto(`${live.server.url}/`);
     await page.waitForLoadState('networkidle');

@@ -4,18 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ASSETS, Client, PNG_1PX, newMember } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, newPage, screenshot, loggedInPage } from './harness';
-import {
-  ADMIN,
-  DESKTOP,
-  MOBILE,
-  SIZES,
-  adminClient,
-  firstVideoId,
-  follow,
-  type Member,
-  serverAndBrowser,
-  registerAtOnce,
-} from './helpers';
+import { ADMIN, DESKTOP, MOBILE, SIZES, adminClient, follow, serverAndBrowser, membersOf } from './helpers';
 
 const skip = browserSkipReason();
 const FOLLOW_BACK = "S'abonner en retour";
@@ -23,15 +12,10 @@ const FOLLOW_BACK = "S'abonner en retour";
 /** issue 12 item 10: the smaller problems a new member meets */
 describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys', () => {
   const live = serverAndBrowser();
-  let author: Member;
-  let fan: Member;
-  let friend: Member;
-  let videoId: number;
+  const [author, fan, friend] = membersOf(live, 3);
   let admin: Client;
 
   beforeAll(async () => {
-    [author, fan, friend] = await registerAtOnce(live.server.url, 3);
-    videoId = await firstVideoId(fan.client, author.member.pseudo);
     admin = await adminClient(live.server.url);
   }, 180_000);
 
@@ -65,7 +49,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
 
   it('reporting offers reasons (optional), and the administrators read the one chosen', async () => {
     const { context, page } = await loggedIn(fan.member, MOBILE);
-    await page.goto(`${live.server.url}/video/${videoId}`);
+    await page.goto(`${live.server.url}/video/${author.videoId}`);
     await page.getByRole('button', { name: 'Signaler' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Pourquoi signales-tu cette vidéo ? (facultatif)').waitFor();
@@ -77,14 +61,14 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
       video_id: number;
       reason: string;
     }>;
-    expect(reports.filter((r) => r.video_id === videoId).map((r) => r.reason)).toEqual(['Spam ou arnaque']);
+    expect(reports.filter((r) => r.video_id === author.videoId).map((r) => r.reason)).toEqual(['Spam ou arnaque']);
     await context.close();
   }, 60_000);
 
   for (const size of SIZES) {
     it(`the single video page shows its comment thread (${size.name})`, async () => {
       const { context, page } = await loggedIn(friend.member, size.viewport);
-      await page.goto(`${live.server.url}/video/${videoId}`);
+      await page.goto(`${live.server.url}/video/${author.videoId}`);
       const box = page.getByLabel('Ton commentaire');
       await box.waitFor();
       await box.fill(`Bravo (${size.name})`);
@@ -162,7 +146,7 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     for (const known of [
       '/',
       '/feed',
-      `/video/${videoId}`,
+      `/video/${author.videoId}`,
       `/user/${author.member.pseudo}`,
       '/admin/stats/general',
       '/login',

@@ -6,9 +6,9 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
-import { registerAndLogin, type Member } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, loggedInPage, newPage, screenshot } from './harness';
-import { SIZES, firstVideoId, follow, realErrors, serverAndBrowser, sidewaysOverflow } from './helpers';
+
+import { browserSkipReason, loggedInPage, newPage, screenshot, fillLogin } from './harness';
+import { SIZES, follow, realErrors, serverAndBrowser, sidewaysOverflow, membersOf } from './helpers';
 
 const skip = browserSkipReason();
 
@@ -40,24 +40,20 @@ async function formalWords(page: Page): Promise<string[]> {
 
 describe.skipIf(!!skip)('one address for members, and a login error that says what went wrong', () => {
   const live = serverAndBrowser();
-  let alice: Member;
-  let bob: Member;
-  let videoId: number;
+  const [alice, bob] = membersOf(live, 2);
 
   beforeAll(async () => {
-    [alice, bob] = [await registerAndLogin(live.server.url), await registerAndLogin(live.server.url)];
     await follow(alice, bob);
     await follow(bob, alice);
-    videoId = await firstVideoId(bob.client, bob.member.pseudo);
     // the server's notification texts, as bob reads them: a like, a comment, a follow, a message
-    expect((await alice.client.post(`/api/videos/${videoId}/like`, {})).status).toBeLessThan(300);
+    expect((await alice.client.post(`/api/videos/${bob.videoId}/like`, {})).status).toBeLessThan(300);
     const comment = {
       userEmail: alice.member.email,
       userPseudo: alice.member.pseudo,
       content: 'Bravo !',
       parentId: null,
     };
-    expect((await alice.client.post(`/api/videos/${videoId}/comment`, comment)).status).toBeLessThan(300);
+    expect((await alice.client.post(`/api/videos/${bob.videoId}/comment`, comment)).status).toBeLessThan(300);
     const message = { senderEmail: alice.member.email, receiverEmail: bob.member.email, content: 'Salut !' };
     expect((await alice.client.post('/api/messages', message)).status).toBeLessThan(300);
   });
@@ -67,9 +63,7 @@ describe.skipIf(!!skip)('one address for members, and a login error that says wh
       const context = await live.browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
       const { page, errors } = await newPage(context);
       await page.goto(`${live.server.url}/login`);
-      await page.getByLabel('Email').fill(alice.member.email);
-      await page.getByLabel('Mot de passe').fill('pas-le-bon-mot-de-passe');
-      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await fillLogin(page, { email: alice.member.email, password: 'pas-le-bon-mot-de-passe' });
       const alert = page.locator('.form-error');
       await alert.getByText('Email ou mot de passe incorrect.').waitFor();
       expect(await alert.innerText()).not.toMatch(/serveur/i);
@@ -118,7 +112,7 @@ describe.skipIf(!!skip)('one address for members, and a login error that says wh
           .waitFor(),
       );
       await check(v, '/mot-de-passe-oublie', () => v.locator('main form').waitFor());
-      await check(v, `/video/${videoId}`, () => v.getByText(/Posté par/).waitFor());
+      await check(v, `/video/${bob.videoId}`, () => v.getByText(/Posté par/).waitFor());
       await check(v, '/page-qui-n-existe-pas', () => v.getByText("La page que tu cherches n'existe pas").waitFor());
       await visitor.close();
 

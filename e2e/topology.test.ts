@@ -46,7 +46,8 @@ import {
   waitForStatus,
   type ServiceProcess,
 } from './topology-harness';
-import { browserSkipReason, ensureWebBuild, launchBrowser } from './harness';
+import { browserSkipReason, ensureWebBuild, launchBrowser, logInAs } from './harness';
+import { ADMIN } from './helpers';
 
 const mongo = mongoServerAvailability();
 const redisOk = await redisReachable();
@@ -394,11 +395,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
       const browser = await launchBrowser();
       try {
         const page = await (await browser.newContext({ locale: 'fr-FR' })).newPage();
-        await page.goto(`${urlB}/login`);
-        await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
-        await page.getByLabel('Mot de passe').fill(DEMO_ADMIN_PASSWORD);
-        await page.getByRole('button', { name: 'Se connecter' }).click();
-        await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+        await logInAs(page, urlB, ADMIN);
         await page.goto(`${urlB}/admin/tools`);
         await page.getByText('Reconstruction impossible depuis ce serveur.').waitFor();
         expect(await page.getByText(MODERATION_MESSAGES.rebuildNotHere).isVisible()).toBe(true);

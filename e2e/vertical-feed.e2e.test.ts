@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { Client, registerAndLogin, type Registration } from '@evo/command-api/testing/test-server';
-import { browserSkipReason, newPage, screenshot } from './harness';
+import { browserSkipReason, newPage, screenshot, logInAs } from './harness';
 import { DESKTOP, MOBILE, SIZES, type Member, serverAndBrowser } from './helpers';
 
 const skip = browserSkipReason();
@@ -74,11 +74,7 @@ describe.skipIf(!!skip)('the vertical feed of "Pour toi"', () => {
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: live.server.url });
     const { page, errors } = await newPage(context);
-    await page.goto(`${live.server.url}/login`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Mot de passe').fill(m.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    await logInAs(page, live.server.url, m);
     return { context, page, errors };
   }
 
