@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, SqliteReadStore, type Filter, type Sort } from '@evo/infra';
 import { Client, registerMembers, startTestServer, type Member, type TestServer } from './testing/test-server';
+import { explain } from '@evo/infra/testing/read-store-plans';
 
 interface Asked {
   store: SqliteReadStore;
@@ -139,7 +140,7 @@ describe('the read models answer the API from their indexes (SQLite query plans)
       if (seen.has(key)) continue;
       seen.add(key);
       if (SMALL.has(q.collection)) continue;
-      const plan = q.store.explain(q.collection, q.filter, { sort: q.sort, count: q.counted });
+      const plan = explain(q.store, q.collection, q.filter, { sort: q.sort, count: q.counted });
       if (plan.plan === 'COLLSCAN') findings.push(`${key}: scans the collection (${plan.details.join('; ')})`);
       else if (q.limited && q.sort && (plan.tempSort || plan.sortedHere))
         findings.push(`${key}: a page sorted outside the index (${plan.details.join('; ')})`);

@@ -9,7 +9,6 @@ import {
   UnsupportedQueryError,
   type Doc,
   type Filter,
-  type FindOptions,
   type IndexSpec,
   type ReadCollection,
   type ReadStore,
@@ -23,7 +22,6 @@ import {
   replaceWrites,
   updateWrites,
   withIdFirst,
-  type Matcher,
   type Writes,
 } from './query-language';
 import { deepEqual, isPlainObject, isScalar, newId, sortDocs, type PlainObject } from './values';
@@ -39,8 +37,8 @@ import { deepEqual, isPlainObject, isScalar, newId, sortDocs, type PlainObject }
  * - A read-only connection answers outside transactions: in WAL mode it never sees half a batch.
  */
 
-type Row = { id: unknown; doc: string };
 type DocId = string | number;
+type Db = Database.Database;
 
 /** A document as the running transaction has it (`doc` never handed out nor changed in place); `dirty` until SQL has it. */
 interface TxDoc {
@@ -90,12 +88,6 @@ const isNested = (value: unknown) => typeof value === 'object' && value !== null
 const isDocId = (value: unknown): value is DocId =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
-function defaultIndexName(key: Record<string, 1 | -1>): string {
-  return Object.entries(key)
-    .map(([field, dir]) => `${field}_${dir}`)
-    .join('_');
-}
-
 /** `run`'s answer, or `missing` where the reader does not see the table (made by a running transaction). */
 function unlessNoTable<R>(run: () => R, missing: R): R {
   try {
@@ -113,27 +105,20 @@ interface CollectionSchema {
   multikey: Set<string>;
 }
 
-/** A SQL plan for a filter and sort: the WHERE it pushes down and whether that is the whole filter. */
+/** A query's SQL, and what it leaves to the language: the filter unless `exact`, the sort if `sortsHere`. */
 interface Plan {
-  where: string;
+  sql: string;
   params: SqlValue[];
   exact: boolean;
-  orderBy: string | undefined;
-}
-
-export interface QueryExplain {
-  plan: 'IXSCAN' | 'COLLSCAN';
-  details: string[];
-  exact: boolean;
-  sortedHere: boolean;
-  tempSort: boolean;
+  sortsHere: boolean;
 }
 
 export class SqliteReadStore implements ReadStore {
   readonly supportsTransactions = true;
-  private readonly writer: Database.Database;
-  private readonly reader: Database.Database;
-  private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private readonly writer: Db;
+  /** read-only, outside transactions (infra/src/testing/read-store-plans.ts explains its queries) */
+  readonly reader: Db;
+  private readonly statements = new Map<Db, Map<string, Database.Statement>>();
   private schemas = new Map<string, CollectionSchema>();
   private queue: Promise<void> = Promise.resolve();
   private bulk = false;
@@ -144,7 +129,7 @@ export class SqliteReadStore implements ReadStore {
   private rowsWritten = 0;
   private readonly engines = new Map<string, CollectionEngine>();
   /** tables this store created or found */
-  private readonly tables = new Set<string>();
+  private tables: Set<string>;
   /** the running writer transaction's documents, by collection and _id */
   private readonly txDocs = new Map<string, Map<DocId, TxDoc>>();
   /** what each write of the transaction replaced, to undo one that fails half-way */
@@ -153,7 +138,7 @@ export class SqliteReadStore implements ReadStore {
   /** A store in a temporary file, removed when closed or when the process exits. */
   static temporary(): SqliteReadStore {
     const file = path.join(tmpdir(), `evo-read-${process.pid}-${newId()}.sqlite`);
-    if (temporaryFiles.size === 0) process.once('exit', removeTemporaryFiles);
+    if (temporaryFiles.size === 0) process.once('exit', () => temporaryFiles.forEach(removeDatabaseFiles));
     temporaryFiles.add(file);
     return new SqliteReadStore(file, true);
   }
@@ -180,14 +165,14 @@ export class SqliteReadStore implements ReadStore {
       if (format !== FORMAT_VERSION) throw new Error(`read-model file format ${String(format)}, not ${FORMAT_VERSION}`);
       this.reader = new Database(file, { timeout: 5000, readonly: true });
       this.reader.pragma(cache);
-      for (const name of this.tableNames()) this.tables.add(name);
+      this.tables = new Set(this.tableNames());
     } catch (err) {
       this.writer.close();
       throw err;
     }
   }
 
-  private statement(db: Database.Database, sql: string): Database.Statement {
+  private statement(db: Db, sql: string): Database.Statement {
     let cache = this.statements.get(db);
     if (!cache) this.statements.set(db, (cache = new Map()));
     let stmt = cache.get(sql);
@@ -218,31 +203,12 @@ export class SqliteReadStore implements ReadStore {
     return schema;
   }
 
-  private reloadSchemas(): void {
-    this.schemas = new Map();
-    this.tables.clear();
-    for (const name of this.tableNames()) this.tables.add(name);
-  }
-
   private ensureTable(collection: string): void {
     if (this.tables.has(collection)) return;
     this.writer.exec(
       `CREATE TABLE IF NOT EXISTS ${tableOf(collection)} (id PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`,
     );
     this.tables.add(collection);
-  }
-
-  /**
-   * A write of the running transaction (`inTx`), at once and undone alone if it fails; any other
-   * in a transaction of its own, after the running one.
-   */
-  private write<R>(inTx: boolean, fn: () => R): Promise<R> {
-    if (!inTx) return this.inTransaction(fn);
-    try {
-      return Promise.resolve(this.undoable(fn));
-    } catch (err) {
-      return Promise.reject(err);
-    }
   }
 
   /** Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the end. */
@@ -258,29 +224,26 @@ export class SqliteReadStore implements ReadStore {
     this.writer.exec('BEGIN IMMEDIATE');
     try {
       const result = await fn();
-      this.flushAll();
+      for (const collection of this.txDocs.keys()) this.flush(collection);
       this.writer.exec('COMMIT');
       return result;
     } catch (err) {
       if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
       // what the rolled-back transaction noted (multikey fields, tables) is read again from the file
-      this.reloadSchemas();
+      this.schemas = new Map();
+      this.tables = new Set(this.tableNames());
       throw err;
     } finally {
-      this.endTxDocs();
+      this.txDocs.clear();
+      this.undo.length = 0;
       release();
     }
   }
 
-  private docsOf(collection: string): Map<DocId, TxDoc> {
-    let docs = this.txDocs.get(collection);
-    if (!docs) this.txDocs.set(collection, (docs = new Map()));
-    return docs;
-  }
-
   /** The transaction's version of a document, read from SQL the first time it is asked for. */
   private txDoc(collection: string, id: DocId): TxDoc {
-    const docs = this.docsOf(collection);
+    let docs = this.txDocs.get(collection);
+    if (!docs) this.txDocs.set(collection, (docs = new Map()));
     let entry = docs.get(id);
     if (!entry) {
       const text = this.rowText(this.writer, collection, id);
@@ -290,7 +253,7 @@ export class SqliteReadStore implements ReadStore {
     return entry;
   }
 
-  private rowText(db: Database.Database, collection: string, id: DocId): string | undefined {
+  private rowText(db: Db, collection: string, id: DocId): string | undefined {
     if (!this.tables.has(collection)) return undefined;
     const sql = `SELECT doc FROM ${tableOf(collection)} WHERE id = ?`;
     return unlessNoTable(() => this.statement(db, sql).pluck().get(id) as string | undefined, undefined);
@@ -298,7 +261,7 @@ export class SqliteReadStore implements ReadStore {
 
   private setTxDoc(collection: string, id: DocId, next: TxDoc): void {
     const previous = this.txDoc(collection, id);
-    const docs = this.docsOf(collection);
+    const docs = this.txDocs.get(collection)!;
     this.undo.push({ collection, docs, id, previous });
     docs.set(id, next);
   }
@@ -350,15 +313,6 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  private flushAll(): void {
-    for (const collection of this.txDocs.keys()) this.flush(collection);
-  }
-
-  private endTxDocs(): void {
-    this.txDocs.clear();
-    this.undo.length = 0;
-  }
-
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     return new CheckedCollection<T>(name, this.engine(name, false));
   }
@@ -369,10 +323,15 @@ export class SqliteReadStore implements ReadStore {
     let engine = this.engines.get(key);
     if (engine) return engine;
     const db = inTx ? this.writer : this.reader;
-    const write = <R>(fn: () => R) => this.write(inTx, fn);
+    // a write of the running transaction at once (undone alone if it fails), any other in a transaction of its own
+    const write = async <R>(fn: () => R) => (inTx ? this.undoable(fn) : this.inTransaction(fn));
     const now = this.writesOf(collection);
     engine = {
-      find: async (filter, options) => this.find(db, collection, filter, options),
+      find: async (filter, { sort, projection, ...options }) => {
+        const { skip, limit } = checkFindOptions(options);
+        const docs = this.select(db, collection, filter, sort, skip, limit);
+        return projection ? (docs.map(compileProjection(projection)) as Doc[]) : docs;
+      },
       count: async (filter) => this.count(db, collection, filter),
       insert: (doc) => write(() => now.insert(doc)),
       update: (filter, update, upsert, one) => write(() => now.update(filter, update, upsert, one)),
@@ -389,8 +348,8 @@ export class SqliteReadStore implements ReadStore {
         });
         if (failure) throw failure;
       },
-      createIndex: (spec) => this.write(false, () => this.createIndexNow(collection, spec)),
-      drop: () => this.write(false, () => this.dropCollection(collection)),
+      createIndex: (spec) => this.inTransaction(() => this.createIndexNow(collection, spec)),
+      drop: () => this.inTransaction(() => this.dropCollection(collection)),
     };
     this.engines.set(key, engine);
     return engine;
@@ -418,16 +377,15 @@ export class SqliteReadStore implements ReadStore {
     } finally {
       this.bulk = false;
       if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
-      await this.write(false, () => {
+      await this.inTransaction(() => {
         for (const collection of [...this.deferred]) this.buildDeferred(collection);
       });
     }
   }
 
   async dropAll(): Promise<void> {
-    const names = await this.listCollections();
-    await this.write(false, () => {
-      for (const name of names) this.dropCollection(name);
+    await this.inTransaction(() => {
+      for (const name of this.tableNames()) this.dropCollection(name);
     });
   }
 
@@ -451,33 +409,13 @@ export class SqliteReadStore implements ReadStore {
     return { count, size, wal };
   }
 
-  /** How a find runs, for tests: SQLite's plan, and what it leaves to the language (`exact`, `sortedHere`). */
-  explain(collection: string, filter: Filter, options: FindOptions & { count?: boolean } = {}): QueryExplain {
-    const plan = this.plan(collection, filter, options.sort);
-    const what = options.count && plan.exact ? 'count(*)' : 'id, doc';
-    const sql = `EXPLAIN QUERY PLAN ${this.selectSql(collection, plan, what)}`;
-    const details = (this.reader.prepare(sql).all(...plan.params) as Array<{ detail: string }>).map((r) => r.detail);
-    const scans = details.some((d) => /^SCAN c:/.test(d) && !/USING/.test(d));
-    return {
-      plan: scans ? 'COLLSCAN' : 'IXSCAN',
-      details,
-      exact: plan.exact,
-      sortedHere: options.sort !== undefined && Object.keys(options.sort).length > 0 && plan.orderBy === undefined,
-      tempSort: details.some((d) => d.includes('TEMP B-TREE')),
-    };
-  }
-
   /** Documents read and rows written since the store was opened: what a query or a batch costs, in tests. */
   counters(): { docsExamined: number; rowsWritten: number } {
     return { docsExamined: this.docsExamined, rowsWritten: this.rowsWritten };
   }
 
-  indexNames(collection: string): string[] {
-    return [...this.schemaOf(collection).indexes.keys()].sort();
-  }
-
-  /** What SQL answers exactly of a filter and sort: equalities, `$in` and ranges on key columns (or _id). */
-  private plan(collection: string, filter: Filter, sort: Sort | undefined): Plan {
+  /** SQL answers equalities, `$in` and ranges on key columns (or _id), and sorts on them; `what` it selects. */
+  plan(collection: string, filter: Filter, sort: Sort | undefined, what = 'id, doc'): Plan {
     const schema = this.schemaOf(collection);
     const pushable = (field: string) => field === '_id' || (schema.columns.has(field) && !schema.multikey.has(field));
     const where: string[] = [];
@@ -532,47 +470,22 @@ export class SqliteReadStore implements ReadStore {
       }
     }
     const sortFields = Object.keys(sort ?? {});
-    const orderBy =
-      sortFields.length > 0 && sortFields.every(pushable)
-        ? sortFields.map((field) => `${columnOf(field)} ${sort![field] === 1 ? 'ASC' : 'DESC'}`).join(', ')
-        : undefined;
-    return { where: where.join(' AND '), params, exact, orderBy };
-  }
-
-  private selectSql(collection: string, plan: Plan, what = 'id, doc'): string {
-    return (
-      `SELECT ${what} FROM ${tableOf(collection)}` +
-      (plan.where ? ` WHERE ${plan.where}` : '') +
-      (plan.orderBy ? ` ORDER BY ${plan.orderBy}` : '')
-    );
-  }
-
-  private find(db: Database.Database, collection: string, filter: Filter, options: FindOptions): Doc[] {
-    const { skip, limit } = checkFindOptions(options);
-    const docs = this.select(db, collection, filter, options.sort, skip, limit);
-    if (!options.projection || Object.keys(options.projection).length === 0) return docs;
-    return docs.map(compileProjection(options.projection)) as Doc[];
+    const sortsHere = !sortFields.every(pushable);
+    const order = sortFields.map((field) => `${columnOf(field)} ${sort![field] === 1 ? 'ASC' : 'DESC'}`);
+    let sql = `SELECT ${what} FROM ${tableOf(collection)}`;
+    if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
+    if (order.length > 0 && !sortsHere) sql += ` ORDER BY ${order.join(', ')}`;
+    return { sql, params, exact, sortsHere };
   }
 
   /** The documents matching `filter`, sorted, skipped and limited: fresh objects (on the writer, as its transaction has them). */
-  private select(
-    db: Database.Database,
-    collection: string,
-    filter: Filter,
-    sort: Sort | undefined,
-    skip: number,
-    limit: number | undefined,
-  ): Doc[] {
+  private select(db: Db, collection: string, filter: Filter, sort?: Sort, skip = 0, limit?: number): Doc[] {
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) {
         this.docsExamined += found.length;
-        return page(
-          found.map(({ entry }) => JSON.parse(this.textOf(entry)) as Doc),
-          sort,
-          skip,
-          limit,
-        );
+        const docs = found.map((entry) => JSON.parse(this.textOf(entry)) as Doc);
+        return page(docs, sort, skip, limit);
       }
       this.flush(collection);
       this.buildDeferred(collection);
@@ -584,41 +497,34 @@ export class SqliteReadStore implements ReadStore {
     }
     if (!this.tables.has(collection)) return [];
     const plan = this.plan(collection, filter, sort);
-    const matcher: Matcher | undefined = plan.exact ? undefined : compileFilter(filter);
-    const sortsHere = sort !== undefined && Object.keys(sort).length > 0 && plan.orderBy === undefined;
+    const matcher = plan.exact ? undefined : compileFilter(filter);
     const out: Doc[] = [];
-    let skipped = 0;
-    const rows = unlessNoTable<Iterable<unknown>>(
-      () => this.statement(db, this.selectSql(collection, plan)).iterate(...plan.params),
+    const rows = unlessNoTable(
+      () => this.statement(db, plan.sql).iterate(...plan.params) as Iterable<{ doc: string }>,
       [],
     );
-    for (const row of rows as Iterable<Row>) {
+    for (const row of rows) {
       this.docsExamined++;
       const doc = JSON.parse(row.doc) as Doc;
       if (matcher && !matcher(doc)) continue;
-      if (!sortsHere && skipped < skip) {
-        skipped++;
-        continue;
-      }
       out.push(doc);
-      if (!sortsHere && limit !== undefined && out.length >= limit) break;
+      if (!plan.sortsHere && limit !== undefined && out.length >= skip + limit) break;
     }
-    return sortsHere ? page(out, sort, skip, limit) : out;
+    return page(out, plan.sortsHere ? sort : undefined, skip, limit);
   }
 
-  private count(db: Database.Database, collection: string, filter: Filter): number {
+  private count(db: Db, collection: string, filter: Filter): number {
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) return found.length;
       this.flush(collection);
     }
     if (!this.tables.has(collection)) return 0;
-    const plan = this.plan(collection, filter, undefined);
-    if (!plan.exact) return this.select(db, collection, filter, undefined, 0, undefined).length;
-    const sql = this.selectSql(collection, plan, 'count(*)');
+    const plan = this.plan(collection, filter, undefined, 'count(*)');
+    if (!plan.exact) return this.select(db, collection, filter).length;
     return unlessNoTable(
       () =>
-        this.statement(db, sql)
+        this.statement(db, plan.sql)
           .pluck()
           .get(...plan.params) as number,
       0,
@@ -629,7 +535,7 @@ export class SqliteReadStore implements ReadStore {
    * A filter naming its _ids (`{ _id: 5, … }`, `{ _id: { $in: [...] }, … }`) answered from the
    * transaction's documents, in the order of the ids; undefined for any other filter.
    */
-  private txMatches(collection: string, filter: Filter): Array<{ doc: Doc; entry: TxDoc }> | undefined {
+  private txMatches(collection: string, filter: Filter): TxDoc[] | undefined {
     const id = filter._id;
     let ids: DocId[];
     if (isDocId(id)) ids = [id];
@@ -637,12 +543,10 @@ export class SqliteReadStore implements ReadStore {
       ids = [...new Set(id.$in as DocId[])];
     } else return undefined;
     const matcher = Object.keys(filter).length > 1 ? compileFilter(filter) : undefined;
-    const out: Array<{ doc: Doc; entry: TxDoc }> = [];
+    const out: TxDoc[] = [];
     for (const one of ids) {
       const entry = this.txDoc(collection, one);
-      if (!entry.present) continue;
-      const doc = this.parsed(entry);
-      if (!matcher || matcher(doc)) out.push({ doc, entry });
+      if (entry.present && (!matcher || matcher(this.parsed(entry)))) out.push(entry);
     }
     return out;
   }
@@ -650,7 +554,7 @@ export class SqliteReadStore implements ReadStore {
   /** The documents a write applies to (the transaction's own objects: read, never changed). */
   private targets(collection: string, filter: Filter, one: boolean): Doc[] {
     const found = this.txMatches(collection, filter);
-    if (found !== undefined) return (one ? found.slice(0, 1) : found).map(({ doc }) => doc);
+    if (found !== undefined) return (one ? found.slice(0, 1) : found).map((entry) => this.parsed(entry));
     return this.select(this.writer, collection, filter, undefined, 0, one ? 1 : undefined);
   }
 
@@ -670,18 +574,10 @@ export class SqliteReadStore implements ReadStore {
       throw new DuplicateKeyError(`duplicate key: ${collection} _id ${JSON.stringify(id)}`);
     const keysChanged = this.checkUnique(collection, schema, doc, previous);
     this.ensureTable(collection);
-    this.setTxDoc(
-      collection,
-      id,
-      owned
-        ? { present: true, doc, dirty: true }
-        : {
-            present: true,
-            text: JSON.stringify(doc),
-            keys: [...schema.columns].map((f) => keyOf(doc[f])),
-            dirty: true,
-          },
-    );
+    const entry: TxDoc = owned
+      ? { present: true, doc, dirty: true }
+      : { present: true, text: JSON.stringify(doc), keys: [...schema.columns].map((f) => keyOf(doc[f])), dirty: true };
+    this.setTxDoc(collection, id, entry);
     // SQL's index then answers every unique check
     if (keysChanged) this.flush(collection, [id]);
   }
@@ -699,37 +595,27 @@ export class SqliteReadStore implements ReadStore {
       // a key the document already had is its own (a counter's update checks nothing)
       if (previous !== undefined && deepEqual(keyTuples(previous, fields), keyTuples(doc, fields))) continue;
       changed = true;
-      const scalarKey = fields.every(
-        (f) => !isNested(doc[f]) && !schema.multikey.has(f) && (f === '_id' || keyable(f)),
-      );
       // a bulk load's unique index is needed now
       this.buildDeferred(collection);
-      if (scalarKey) {
-        this.checkScalarUnique(collection, name, fields, doc);
-        continue;
+      if (fields.every((f) => !isNested(doc[f]) && !schema.multikey.has(f) && (f === '_id' || keyable(f)))) {
+        // a scalar key: SQL has every document's, but for those the transaction deleted
+        const where = fields.map((f) => `${columnOf(f)} IS ?`).join(' AND ');
+        const sql = `SELECT id FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ?`;
+        const values = fields.map((f) => keyOf(doc[f]));
+        const holders = this.statement(this.writer, sql)
+          .pluck()
+          .all(...values, doc._id) as DocId[];
+        if (holders.every((other) => this.txDocs.get(collection)?.get(other)?.present === false)) continue;
+      } else {
+        // arrays in the key: compare every document's element combinations
+        this.flush(collection);
+        const mine = new Set(keyTuples(doc, fields));
+        const others = this.select(this.writer, collection, {}).filter((other) => other._id !== doc._id);
+        if (!others.some((other) => keyTuples(other, fields).some((k) => mine.has(k)))) continue;
       }
-      this.flush(collection);
-      // arrays in the key: compare every document's element combinations
-      const keysOf = (d: Doc) => keyTuples(d, fields);
-      const mine = new Set(keysOf(doc));
-      for (const other of this.select(this.writer, collection, {}, undefined, 0, undefined)) {
-        if (other._id === doc._id) continue;
-        if (keysOf(other).some((k) => mine.has(k)))
-          throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
-      }
+      throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
     }
     return changed;
-  }
-
-  /** A scalar unique key: SQL has every document's, but for those the transaction deleted. */
-  private checkScalarUnique(collection: string, name: string, fields: string[], doc: Doc): void {
-    const where = fields.map((f) => `${columnOf(f)} IS ?`).join(' AND ');
-    const holders = this.statement(this.writer, `SELECT id FROM ${tableOf(collection)} WHERE ${where} AND id IS NOT ?`)
-      .pluck()
-      .all(...fields.map((f) => keyOf(doc[f])), doc._id) as DocId[];
-    const docs = this.txDocs.get(collection);
-    if (holders.some((other) => docs?.get(other)?.present !== false))
-      throw new DuplicateKeyError(`duplicate key: ${collection} index ${name}`);
   }
 
   private noteMultikey(collection: string, field: string): void {
@@ -762,7 +648,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private createIndexNow(collection: string, spec: IndexSpec): void {
-    const name = spec.name ?? defaultIndexName(spec.key);
+    const name = spec.name ?? Object.entries(spec.key).flat().join('_');
     const schema = this.schemaOf(collection);
     const existing = schema.indexes.get(name);
     if (existing) {
@@ -772,7 +658,7 @@ export class SqliteReadStore implements ReadStore {
     }
     this.ensureTable(collection);
     let docs: Doc[] | undefined;
-    const present = () => (docs ??= this.select(this.writer, collection, {}, undefined, 0, undefined));
+    const present = () => (docs ??= this.select(this.writer, collection, {}));
     const fields = Object.keys(spec.key);
     for (const field of fields) {
       if (field === '_id' || !keyable(field) || schema.columns.has(field)) continue;
@@ -830,9 +716,6 @@ const temporaryFiles = new Set<string>();
 const removeDatabaseFiles = (file: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 };
-function removeTemporaryFiles() {
-  for (const file of temporaryFiles) removeDatabaseFiles(file);
-}
 
 /** The keys a document gives a unique index (one per combination of array elements), as strings. */
 function keyTuples(doc: Doc, fields: string[]): string[] {

@@ -36,6 +36,7 @@ import { newMember, uploadVideo, videoState, viewVideo } from '../testing/member
 import { closedAfterEach } from '../testing/test-lifecycle';
 import { minuteApartContexts } from '../testing/member-commands';
 import { projectWithPushes } from '../testing/project-with-pushes';
+import { explain } from '@evo/infra/testing/read-store-plans';
 
 const open = closedAfterEach<SqliteEventStore>();
 
@@ -345,7 +346,8 @@ describe('social projections', () => {
     // edges to them; then 3 videos for each of 5, and their counters
     expect(await cost(() => q.suggestions(ids[0], { page: 1, limit: 5 }))).toBeLessThanOrEqual(20 * 2 + 3 + 5 * 3 * 2);
     expect(
-      read.explain(
+      explain(
+        read,
         VIDEOS,
         { user_id: { $in: ids.slice(0, 3) }, status: 'publique', processing: { $ne: 'rejetée' } },
         { sort: { created_at: -1, _id: 1 } },

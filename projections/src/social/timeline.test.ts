@@ -21,6 +21,7 @@ import {
   type TimelineEntryDoc,
 } from './timeline-projector';
 import { socialQueries } from './queries';
+import { explain } from '@evo/infra/testing/read-store-plans';
 
 /** hubs from this many followers on, so that random histories cross the threshold both ways */
 const SMALL_THRESHOLD = 3;
@@ -373,10 +374,11 @@ describe('friends feed from the timeline read model', () => {
     ];
     const read = await emptyStore(projectors);
     await project(read, projectors, historyOf(steps));
-    const feed = read.explain(TIMELINE_ENTRIES, { follower_id: uid(1) }, { sort: ENTRY_ORDER, limit: 20 });
+    const feed = explain(read, TIMELINE_ENTRIES, { follower_id: uid(1) }, { sort: ENTRY_ORDER, limit: 20 });
     expect(feed.plan, feed.details.join('; ')).toBe('IXSCAN');
     expect(feed.tempSort || feed.sortedHere, feed.details.join('; ')).toBe(false);
-    const hub = read.explain(
+    const hub = explain(
+      read,
       TIMELINE_VIDEOS,
       { owner_id: uid(0), visible: true, at: { $gte: '2026-01-01' } },
       { sort: HUB_VIDEO_ORDER, limit: 20 },
