@@ -101,7 +101,7 @@ export const SyncPayload = z.object({
   hidden_conversations: z.array(HiddenConversation),
   unread: z.number(),
   position: PositionString,
-  /** more changed than the server sends at once: reload the lists over HTTP */
+  /** the catch-up does not hold all that was missed (more than it sends at once, or no `since`): reload the lists over HTTP */
   truncated: z.boolean(),
 });
 export type SyncPayload = z.infer<typeof SyncPayload>;

@@ -36,7 +36,9 @@ export function parseSince(raw: unknown): LogPosition | undefined {
  * The catch-up of one member since `since`. The checkpoint is read first: everything up to it is in
  * the answer, and everything after it is pushed to the member's room, which they joined before
  * (they may get a change twice, never miss one; notifications and messages carry ids to dedupe).
- * Without `since` the lists are empty: the client loads them over HTTP and keeps `position`.
+ * Without `since` the lists are empty and `truncated` is true: the server cannot tell what the client
+ * missed between its HTTP loads and this connection (a message sent in that gap is pushed to nobody),
+ * so the client loads its lists again and keeps `position` for the next connection.
  */
 export async function syncPayload(
   read: ReadStore,
@@ -53,7 +55,7 @@ export async function syncPayload(
     hidden_conversations: [],
     truncated: false,
   };
-  if (since === undefined) return { ...empty, unread, position: checkpoint.toString() };
+  if (since === undefined) return { ...empty, unread, position: checkpoint.toString(), truncated: true };
   const messaging = messagingQueries(read);
   const [changed, sent, hidden] = await Promise.all([
     notifications.changedSince(userId, since, SYNC_LIMIT),
