@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import type { AdminGift, AdminGiftAnswer, GiftImageAnswer, MessageAnswer } from '@evo/contracts';
+import type { AdminGift, AdminGiftAnswer, GiftImageAnswer } from '@evo/contracts';
 import { AdminGiftBody, GIFT_ADMIN_MESSAGES, type CatalogueGift } from '@evo/domain';
 import { giftsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage, answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { firstFile } from '../uploads/upload-store';
 import { requireAdmin } from './require-admin';
@@ -93,8 +93,7 @@ export function adminGiftsRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { id } = parseInput(GiftIdParam, req.params);
       const result = await catalogue.remove(id, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: GIFT_ADMIN_MESSAGES.removed } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, result.position, GIFT_ADMIN_MESSAGES.removed);
     }),
   );
 

@@ -5,7 +5,7 @@ import { ADMINS_ROOM, type RebuildState } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { requireAdmin } from './require-admin';
 import { requestRebuild } from './commands';
@@ -93,8 +93,7 @@ export function projectionsRouter(deps: AppDeps): Router {
       } finally {
         if (!running) starting = false;
       }
-      await answerWrite(deps.sessions, req, res, position);
-      res.status(202).json({ message: MODERATION_MESSAGES.rebuildStarted } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, position, MODERATION_MESSAGES.rebuildStarted, 202);
     }),
   );
 

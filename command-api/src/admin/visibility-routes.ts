@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import type { MessageAnswer } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { VideoIdParam } from '../social/http';
 import { requireAdmin } from './require-admin';
@@ -26,8 +25,7 @@ export function visibilityRouter(deps: AppDeps): Router {
       const { id } = parseInput(VideoIdParam, req.params);
       const { status, reason } = parseInput(VisibilityBody, bodyOf(req));
       const result = await setVideoVisibility(deps.events, currentUserId(req), id, status, contextOf(req), reason);
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: MODERATION_MESSAGES.videoUpdated(status) } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, result.position, MODERATION_MESSAGES.videoUpdated(status));
     }),
   );
   return r;

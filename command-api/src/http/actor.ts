@@ -29,6 +29,12 @@ export interface UserLookup {
   userByEmail(email: string): Promise<UserDoc | null | undefined>;
 }
 
+/** A member the read models found (by email, pseudo…): 404 'Utilisateur introuvable.' when none. */
+export function foundUser<U>(user: U | null | undefined): U {
+  if (!user) throw new HttpError(404, M.userNotFound);
+  return user;
+}
+
 /** The session member as the read models know them: 401 'Session expirée…' when they do not. */
 export async function sessionUser(req: Request, users: Pick<UserLookup, 'userById'>): Promise<UserDoc> {
   const me = await users.userById(currentUserId(req));
@@ -67,9 +73,7 @@ export async function readableMember(
   const me = await sessionUser(req, users);
   if (normalize(email) === me.email_lc) return me;
   if (!me.is_admin) throw new HttpError(403, denied);
-  const subject = await users.userByEmail(email);
-  if (!subject) throw new HttpError(404, M.userNotFound);
-  return subject;
+  return foundUser(await users.userByEmail(email));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Request, Response, RequestHandler } from 'express';
 import type { z, ZodTypeAny } from 'zod';
+import type { MessageAnswer } from '@evo/contracts';
 import type { CommandContext } from '@evo/infra';
 import type { ProjectionProgress } from '@evo/projections';
 import { currentUserId, requireAuth, type Sessions } from './session';
@@ -35,6 +36,19 @@ export async function answerWrite(
   if (position === undefined) return;
   res.setHeader(POSITION_HEADER, position.toString());
   await sessions.noteWrite(req, position);
+}
+
+/** After a command: the position it wrote (as `answerWrite`), then its French `{ message }`. */
+export async function answerMessage(
+  sessions: Sessions,
+  req: Request,
+  res: Response,
+  position: bigint | undefined,
+  message: string,
+  status = 200,
+): Promise<void> {
+  await answerWrite(sessions, req, res, position);
+  res.status(status).json({ message } satisfies MessageAnswer);
 }
 
 /** Answer a command: the position it wrote (as `answerWrite`), then its JSON body. */

@@ -38,7 +38,7 @@ import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
 import { findMemberBy, sessionMember } from './members';
-import { sessionUser } from '../http/actor';
+import { foundUser, sessionUser } from '../http/actor';
 import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
 import { pageQuery } from '../http/page-query';
@@ -324,8 +324,7 @@ export function identityRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { pseudo } = parseInput(PseudoParam, req.params);
-      const user = await queries.userByPseudo(pseudo);
-      if (!user) throw new HttpError(404, AUTH_ROUTE_MESSAGES.userNotFound);
+      const user = foundUser(await queries.userByPseudo(pseudo));
       res.json({
         email: user.email,
         pseudo: user.pseudo,

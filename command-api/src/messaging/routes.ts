@@ -1,11 +1,11 @@
 import { Router, type Request } from 'express';
-import type { MessageAnswer, MessageSentAnswer } from '@evo/contracts';
+import type { MessageSentAnswer } from '@evo/contracts';
 import { MESSAGING_MESSAGES, MessageBody } from '@evo/domain';
 import { identityQueries, messagingQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage, answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { ownerNamed } from '../http/actor';
 import { deleteConversation, sendMessage } from './commands';
@@ -91,8 +91,7 @@ export function messagingRouter(deps: AppDeps): Router {
         },
         contextOf(req),
       );
-      await answerWrite(sessions, req, res, position);
-      res.json({ message: MESSAGING_MESSAGES.conversationDeleted } satisfies MessageAnswer);
+      await answerMessage(sessions, req, res, position, MESSAGING_MESSAGES.conversationDeleted);
     }),
   );
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type {
   ActiveRestrictionsAnswer,
   AppealsQueueAnswer,
-  MessageAnswer,
   MyModerationAnswer,
   RestrictionCreatedAnswer,
 } from '@evo/contracts';
@@ -12,7 +11,7 @@ import { decisionQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage, answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { bodyOf, parseInput } from '../http/request';
 import { requireAdmin } from '../admin/require-admin';
@@ -68,8 +67,7 @@ export function decisionsRouter(deps: AppDeps): Router {
       const { id } = parseInput(DecisionIdParam, req.params);
       const body = parseInput(AppealBody, bodyOf(req));
       const result = await appealDecision(deps.events, currentUserId(req), id, body.text, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.status(201).json({ message: APPEAL_MESSAGES.appealSent } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, result.position, APPEAL_MESSAGES.appealSent, 201);
     }),
   );
 
@@ -89,10 +87,13 @@ export function decisionsRouter(deps: AppDeps): Router {
       const { id } = parseInput(DecisionIdParam, req.params);
       const body = parseInput(AnswerBody, bodyOf(req));
       const result = await answerAppeal(deps.events, currentUserId(req), id, body, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({
-        message: APPEAL_MESSAGES.answered(body.outcome === 'annulée' ? 'annulée' : 'maintenue'),
-      } satisfies MessageAnswer);
+      await answerMessage(
+        deps.sessions,
+        req,
+        res,
+        result.position,
+        APPEAL_MESSAGES.answered(body.outcome === 'annulée' ? 'annulée' : 'maintenue'),
+      );
     }),
   );
 
@@ -135,8 +136,7 @@ export function decisionsRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { id } = parseInput(DecisionIdParam, req.params);
       const result = await liftRestriction(deps.events, currentUserId(req), id, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: RESTRICTION_MESSAGES.lifted } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, result.position, RESTRICTION_MESSAGES.lifted);
     }),
   );
 

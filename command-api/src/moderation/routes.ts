@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import type { MessageAnswer, ReportAnsweredAnswer } from '@evo/contracts';
+import type { ReportAnsweredAnswer } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { moderationQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage, answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { actingMember } from '../http/actor';
 import { bodyOf, parseInput } from '../http/request';
@@ -43,8 +43,7 @@ export function moderationRouter(deps: AppDeps): Router {
       const { reason } = parseInput(ReportReasonBody, bodyOf(req));
       const me = await actingMember(req, deps.events);
       const result = await reportVideo(deps.events, deps.ids, me.userId, id, reason, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.status(201).json({ message: MODERATION_ROUTE_MESSAGES.reported } satisfies MessageAnswer);
+      await answerMessage(deps.sessions, req, res, result.position, MODERATION_ROUTE_MESSAGES.reported, 201);
     }),
   );
 

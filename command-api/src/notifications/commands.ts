@@ -35,25 +35,19 @@ async function decide(
   return (await handleCommand(events, notificationsStream(userId), notificationsDecider, command, ctx)).position;
 }
 
-/** Mark one of the member's notifications read (someone else's: 403; unknown or deleted: 404). */
-export async function markNotificationRead(
+/**
+ * Mark one of the member's notifications read, or delete it (someone else's: 403; unknown or
+ * deleted: 404): who it was sent to is read from the log.
+ */
+export async function onOwnNotification(
   events: EventStore,
   userId: string,
+  type: 'MarkNotificationRead' | 'DeleteNotification',
   notificationId: NotificationId,
   ctx: CommandContext,
 ) {
   const recipients = await notificationRecipients(events, notificationId);
-  return decide(events, userId, { type: 'MarkNotificationRead', userId, notificationId, recipients }, ctx);
-}
-
-export async function deleteNotification(
-  events: EventStore,
-  userId: string,
-  notificationId: NotificationId,
-  ctx: CommandContext,
-) {
-  const recipients = await notificationRecipients(events, notificationId);
-  return decide(events, userId, { type: 'DeleteNotification', userId, notificationId, recipients }, ctx);
+  return decide(events, userId, { type, userId, notificationId, recipients }, ctx);
 }
 
 /** Every notification that exists now (id up to the log's last position) becomes read. */

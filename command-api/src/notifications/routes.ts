@@ -1,14 +1,14 @@
 import { Router } from 'express';
-import type { MessageAnswer, UnreadAnswer } from '@evo/contracts';
+import type { UnreadAnswer } from '@evo/contracts';
 import { NOTIFICATION_ID_PATTERN, NOTIFICATION_MESSAGES, type NotificationId } from '@evo/domain';
 import { identityQueries, notificationsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { ownerNamed } from '../http/actor';
-import { deleteNotification, markAllNotificationsRead, markNotificationRead } from './commands';
+import { markAllNotificationsRead, onOwnNotification } from './commands';
 
 const MAX_POSITION = (1n << 128n) - 1n;
 
@@ -71,44 +71,33 @@ export function notificationsRouter(deps: AppDeps): Router {
     }),
   );
 
+  /** PUT (read) or DELETE on one notification of the session member. */
+  const oneNotificationRoute = (type: 'MarkNotificationRead' | 'DeleteNotification', message: string) =>
+    route(async (req, res) => {
+      const userId = currentUserId(req);
+      const position = await onOwnNotification(events, userId, type, await knownId(req.params.id), contextOf(req));
+      await answerMessage(sessions, req, res, position, message);
+    });
+
   r.put(
     '/notifications/read-all',
     requireAuth,
     route(async (req, res) => {
       const position = await markAllNotificationsRead(events, currentUserId(req), contextOf(req));
-      await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.allRead } satisfies MessageAnswer);
+      await answerMessage(sessions, req, res, position, NOTIFICATION_MESSAGES.allRead);
     }),
   );
 
   r.put(
     '/notifications/:id/read',
     requireAuth,
-    route(async (req, res) => {
-      const position = await markNotificationRead(
-        events,
-        currentUserId(req),
-        await knownId(req.params.id),
-        contextOf(req),
-      );
-      await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.read } satisfies MessageAnswer);
-    }),
+    oneNotificationRoute('MarkNotificationRead', NOTIFICATION_MESSAGES.read),
   );
 
   r.delete(
     '/notifications/:id',
     requireAuth,
-    route(async (req, res) => {
-      const position = await deleteNotification(
-        events,
-        currentUserId(req),
-        await knownId(req.params.id),
-        contextOf(req),
-      );
-      await answerWrite(sessions, req, res, position);
-      res.json({ message: NOTIFICATION_MESSAGES.deleted } satisfies MessageAnswer);
-    }),
+    oneNotificationRoute('DeleteNotification', NOTIFICATION_MESSAGES.deleted),
   );
 
   return r;

@@ -1,28 +1,37 @@
-import { Router } from 'express';
-import type { IsFollowingAnswer, MessageAnswer } from '@evo/contracts';
+import { Router, type Request, type Response } from 'express';
+import type { IsFollowingAnswer } from '@evo/contracts';
 import { z } from 'zod';
-import { socialQueries } from '@evo/projections';
+import { socialQueries, type UserDoc } from '@evo/projections';
 import type { AppDeps } from '../deps';
-import { HttpError, route } from '../http/errors';
+import { route } from '../http/errors';
 import { requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { setFollowing } from './commands';
 import { requireMemberBy } from '../identity/members';
-import { actingMember, readableMember, sessionUser } from '../http/actor';
+import { actingMember, foundUser, readableMember, sessionUser } from '../http/actor';
 import { SOCIAL_ROUTE_MESSAGES as M, actorEmailField, emailValue, pageOf } from './http';
 import { bodyOf, parseInput } from '../http/request';
 
+/** What a follow or unfollow body names: who follows (a body email; the session member's if given), and whom. */
+interface FollowNames {
+  follower?: string;
+  target: readonly ['email' | 'pseudo', string];
+}
 /** POST /follows/follow (follow back from a notification) */
-const FollowByEmailBody = z.object({
-  follower_email: actorEmailField,
-  following_email: emailValue(M.targetEmailRequired),
-});
+const FollowByEmailBody = z
+  .object({
+    follower_email: actorEmailField,
+    following_email: emailValue(M.targetEmailRequired),
+  })
+  .transform((b): FollowNames => ({ follower: b.follower_email, target: ['email', b.following_email] }));
 /** POST /users/follows/follow and POST /follows/unfollow */
-const FollowByPseudoBody = z.object({
-  followerEmail: actorEmailField,
-  followingPseudo: emailValue(M.targetPseudoRequired),
-});
+const FollowByPseudoBody = z
+  .object({
+    followerEmail: actorEmailField,
+    followingPseudo: emailValue(M.targetPseudoRequired),
+  })
+  .transform((b): FollowNames => ({ follower: b.followerEmail, target: ['pseudo', b.followingPseudo] }));
 const EmailParam = z.object({ email: emailValue() });
 const IsFollowingByPseudoParams = z.object({ followerEmail: emailValue(), pseudo: emailValue(M.targetPseudoRequired) });
 const IsFollowingByEmailParams = z.object({ email: emailValue(), targetEmail: emailValue() });
@@ -36,45 +45,26 @@ export function socialRouter(deps: AppDeps): Router {
   const q = socialQueries(read);
   const r = Router();
 
-  r.post(
-    '/follows/follow',
-    requireAuth,
+  /**
+   * The session member (whom `follower` must name when given) follows or unfollows the member the
+   * body names; the answer names them by pseudo.
+   */
+  const followRoute = (schema: z.ZodType<FollowNames, z.ZodTypeDef, unknown>, follow: boolean) =>
     route(async (req, res) => {
-      const body = parseInput(FollowByEmailBody, bodyOf(req));
-      const me = await actingMember(req, events, body.follower_email);
-      const target = await requireMemberBy(events, 'email', body.following_email);
-      const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.followed(target.pseudo) } satisfies MessageAnswer);
-    }),
-  );
+      const {
+        follower,
+        target: [by, value],
+      } = parseInput(schema, bodyOf(req));
+      const me = await actingMember(req, events, follower);
+      const target = await requireMemberBy(events, by, value);
+      const result = await setFollowing(events, me.userId, target.userId, follow, contextOf(req));
+      await answerMessage(sessions, req, res, result.position, (follow ? M.followed : M.unfollowed)(target.pseudo));
+    });
 
-  r.post(
-    '/users/follows/follow',
-    requireAuth,
-    route(async (req, res) => {
-      const body = parseInput(FollowByPseudoBody, bodyOf(req));
-      const me = await actingMember(req, events, body.followerEmail);
-      const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
-      const result = await setFollowing(events, me.userId, target.userId, true, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.followed(target.pseudo) } satisfies MessageAnswer);
-    }),
-  );
-
+  r.post('/follows/follow', requireAuth, followRoute(FollowByEmailBody, true));
+  r.post('/users/follows/follow', requireAuth, followRoute(FollowByPseudoBody, true));
   /** not following: 200 and nothing appended (the friends list reloads either way) */
-  r.post(
-    '/follows/unfollow',
-    requireAuth,
-    route(async (req, res) => {
-      const body = parseInput(FollowByPseudoBody, bodyOf(req));
-      const me = await actingMember(req, events, body.followerEmail);
-      const target = await requireMemberBy(events, 'pseudo', body.followingPseudo);
-      const result = await setFollowing(events, me.userId, target.userId, false, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.json({ message: M.unfollowed(target.pseudo) } satisfies MessageAnswer);
-    }),
-  );
+  r.post('/follows/unfollow', requireAuth, followRoute(FollowByPseudoBody, false));
 
   /** suggestions: `currentEmail` is not needed (identity comes from the session) and is ignored */
   r.get(
@@ -93,21 +83,32 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { email } = parseInput(EmailParam, req.params);
-      const subject = await q.userByEmail(email);
-      if (!subject) throw new HttpError(404, M.userNotFound);
+      const subject = foundUser(await q.userByEmail(email));
       res.json(await q.stats(subject._id));
     }),
   );
+
+  /**
+   * Whether the member `subjectEmail` names (themselves, or anyone for an administrator) follows the
+   * member `findTarget` finds: 403 for someone else's, 404 when either is unknown.
+   */
+  const answerIsFollowing = async (
+    req: Request,
+    res: Response,
+    subjectEmail: string,
+    findTarget: () => Promise<UserDoc | null | undefined>,
+  ) => {
+    const subject = await readableMember(req, q, subjectEmail, M.forbidden);
+    const target = foundUser(await findTarget());
+    res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
+  };
 
   r.get(
     '/users/follows/is-following/:followerEmail/:pseudo',
     requireAuth,
     route(async (req, res) => {
       const { followerEmail, pseudo } = parseInput(IsFollowingByPseudoParams, req.params);
-      const subject = await readableMember(req, q, followerEmail, M.forbidden);
-      const target = await q.userByPseudo(pseudo);
-      if (!target) throw new HttpError(404, M.userNotFound);
-      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
+      await answerIsFollowing(req, res, followerEmail, () => q.userByPseudo(pseudo));
     }),
   );
 
@@ -116,10 +117,7 @@ export function socialRouter(deps: AppDeps): Router {
     requireAuth,
     route(async (req, res) => {
       const { email, targetEmail } = parseInput(IsFollowingByEmailParams, req.params);
-      const subject = await readableMember(req, q, email, M.forbidden);
-      const target = await q.userByEmail(targetEmail);
-      if (!target) throw new HttpError(404, M.userNotFound);
-      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
+      await answerIsFollowing(req, res, email, () => q.userByEmail(targetEmail));
     }),
   );
 

@@ -1,12 +1,5 @@
 import { Router, type Response } from 'express';
-import type {
-  FavoriteAnswer,
-  LikeAnswer,
-  MessageAnswer,
-  VideoCard,
-  VideoUploadedAnswer,
-  ViewerVideo,
-} from '@evo/contracts';
+import type { FavoriteAnswer, LikeAnswer, VideoCard, VideoUploadedAnswer, ViewerVideo } from '@evo/contracts';
 import { z } from 'zod';
 import { descriptionField, videoTitleField } from '@evo/domain';
 import { childLogger, maxPosition } from '@evo/infra';
@@ -15,7 +8,7 @@ import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projecti
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
-import { answerWrite } from '../http/read-your-writes';
+import { answerMessage, answerWrite } from '../http/read-your-writes';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { uploadVideo } from '../identity/commands';
@@ -130,8 +123,7 @@ export function videosRouter(deps: AppDeps): Router {
       const body = parseInput(ViewBody, bodyOf(req));
       await actingMember(req, events, body.userEmail);
       const position = await recordView(events, currentUserId(req), body.videoId, contextOf(req));
-      await answerWrite(sessions, req, res, position);
-      res.json({ message: M.viewed } satisfies MessageAnswer);
+      await answerMessage(sessions, req, res, position, M.viewed);
     }),
   );
 
@@ -167,8 +159,7 @@ export function videosRouter(deps: AppDeps): Router {
         log.warn({ err, videoId: id }, 'fichiers de la vidéo supprimée non effacés'),
       );
     }
-    await answerWrite(sessions, req, res, result.position);
-    res.json({ message: M.deleted } satisfies MessageAnswer);
+    await answerMessage(sessions, req, res, result.position, M.deleted);
   });
   r.delete('/videos/:id', requireAuth, remove);
   r.delete('/videos/delete/:id', requireAuth, remove);
@@ -180,8 +171,7 @@ export function videosRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { id } = parseInput(VideoIdParam, req.params);
       const result = await retryVideoProcessing(events, jobs, currentUserId(req), id, contextOf(req));
-      await answerWrite(sessions, req, res, result.position);
-      res.json({ message: VIDEO_ROUTE_MESSAGES.processingRetried } satisfies MessageAnswer);
+      await answerMessage(sessions, req, res, result.position, VIDEO_ROUTE_MESSAGES.processingRetried);
     }),
   );
 
