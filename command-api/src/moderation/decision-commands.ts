@@ -8,7 +8,10 @@ import {
   restrictionsStream,
   videoAppealDecider,
   videoStream,
+  type DecisionRef,
+  type RestrictionCommand,
   type RestrictionScope,
+  type VideoAppealCommand,
 } from '@evo/domain';
 import { handleCommand, loadState, type CommandContext, type EventStore } from '@evo/infra';
 import { findMemberBy, isAdminByStream } from '../identity/members';
@@ -25,6 +28,33 @@ const decisionOf = (decisionId: string) => {
   return ref;
 };
 
+/**
+ * Decide on the stream of the decision `ref` names: the video's (`video-<id>`) for a decision on a
+ * video, the member's restrictions (`restrictions-<userId>`) for a restriction; each command is
+ * given the decision's number.
+ */
+async function onDecisionStream(
+  events: EventStore,
+  ref: DecisionRef,
+  commands: {
+    video: (decisionNo: number) => VideoAppealCommand;
+    restriction: (restrictionNo: number) => RestrictionCommand;
+  },
+  ctx: CommandContext,
+) {
+  const r =
+    ref.kind === 'video'
+      ? await handleCommand(events, videoStream(ref.videoId), videoAppealDecider, commands.video(ref.decisionNo), ctx)
+      : await handleCommand(
+          events,
+          restrictionsStream(ref.userId),
+          restrictionDecider,
+          commands.restriction(ref.decisionNo),
+          ctx,
+        );
+  return { position: r.position };
+}
+
 /** The member contests a decision about them with their own text. */
 export async function appealDecision(
   events: EventStore,
@@ -35,23 +65,15 @@ export async function appealDecision(
 ) {
   const ref = decisionOf(decisionId);
   const base = { requesterId, text, now: ctx.now };
-  const r =
-    ref.kind === 'video'
-      ? await handleCommand(
-          events,
-          videoStream(ref.videoId),
-          videoAppealDecider,
-          { type: 'AppealVideoDecision', decisionNo: ref.decisionNo, ...base },
-          ctx,
-        )
-      : await handleCommand(
-          events,
-          restrictionsStream(ref.userId),
-          restrictionDecider,
-          { type: 'AppealRestriction', restrictionNo: ref.decisionNo, ...base },
-          ctx,
-        );
-  return { position: r.position };
+  return onDecisionStream(
+    events,
+    ref,
+    {
+      video: (decisionNo) => ({ type: 'AppealVideoDecision', decisionNo, ...base }),
+      restriction: (restrictionNo) => ({ type: 'AppealRestriction', restrictionNo, ...base }),
+    },
+    ctx,
+  );
 }
 
 /** An administrator keeps or reverses a decision that was appealed, with an answer to the member. */
@@ -64,30 +86,28 @@ export async function answerAppeal(
 ) {
   const ref = decisionOf(decisionId);
   const requesterIsAdmin = await isAdminByStream(events, requesterId);
-  const r =
-    ref.kind === 'video'
-      ? await handleCommand(
-          events,
-          videoStream(ref.videoId),
-          videoAppealDecider,
-          {
-            type: 'AnswerVideoAppeal',
-            decisionNo: ref.decisionNo,
-            requesterId,
-            requesterIsAdmin,
-            ...input,
-            now: ctx.now,
-          },
-          ctx,
-        )
-      : await handleCommand(
-          events,
-          restrictionsStream(ref.userId),
-          restrictionDecider,
-          { type: 'AnswerRestrictionAppeal', restrictionNo: ref.decisionNo, requesterIsAdmin, ...input, now: ctx.now },
-          ctx,
-        );
-  return { position: r.position };
+  return onDecisionStream(
+    events,
+    ref,
+    {
+      video: (decisionNo) => ({
+        type: 'AnswerVideoAppeal',
+        decisionNo,
+        requesterId,
+        requesterIsAdmin,
+        ...input,
+        now: ctx.now,
+      }),
+      restriction: (restrictionNo) => ({
+        type: 'AnswerRestrictionAppeal',
+        restrictionNo,
+        requesterIsAdmin,
+        ...input,
+        now: ctx.now,
+      }),
+    },
+    ctx,
+  );
 }
 
 export interface RestrictInput {
