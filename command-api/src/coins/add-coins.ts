@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import { AddBody } from '@evo/contracts';
-import { LEDGER_MESSAGES, normalize } from '@evo/domain';
+import { LEDGER_MESSAGES } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
 import { commandRoute } from '../http/read-your-writes';
-import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
+import type { CoinAnswer, WalletRequests } from './wallets';
 
 /** POST /api/coins/add; with ALLOW_FREE_COINS=false coins only come from payments and gifts (403). */
 export const addCoinsRoute = (deps: AppDeps, requests: WalletRequests) => {
@@ -21,10 +21,12 @@ export async function addCoins(
   body: { email: string; amount: number },
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
-  await requests.assertOwnEmail(userId, body.email);
-  const request = requestRef(ctx, 'add', normalize(body.email), body.amount);
-  const replayed = await requests.replay(userId, request);
-  if (replayed) return replayed;
-  const txId = await requests.txId(ctx);
-  return requests.run({ type: 'AddCoins', userId, txId, amount: body.amount, request }, ctx, 'CoinsAdded');
+  const request = await requests.ownRequest(userId, body.email, ctx, 'add', body.amount);
+  return requests.replayOrRun(
+    userId,
+    request,
+    ctx,
+    (txId) => ({ type: 'AddCoins', userId, txId, amount: body.amount, request }),
+    'CoinsAdded',
+  );
 }

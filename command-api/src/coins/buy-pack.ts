@@ -3,7 +3,6 @@ import { PurchaseBody } from '@evo/contracts';
 import {
   DomainError,
   LEDGER_MESSAGES,
-  normalize,
   notFound,
   packById,
   packPriceCents,
@@ -15,7 +14,7 @@ import { handleCommand, loadState, type CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
 import { commandRoute } from '../http/read-your-writes';
-import { requestRef, type CoinAnswer, type WalletRequests } from './wallets';
+import type { CoinAnswer, WalletRequests } from './wallets';
 
 /** POST /api/coins/purchase */
 export const buyPackRoute = (deps: AppDeps, requests: WalletRequests) =>
@@ -41,10 +40,9 @@ export async function buyPack(
   body: { email: string; packId: number },
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
-  await requests.assertOwnEmail(userId, body.email);
+  const request = await requests.ownRequest(userId, body.email, ctx, 'purchase', body.packId);
   const pack = packById(body.packId);
   if (!pack) throw notFound(LEDGER_MESSAGES.packNotFound);
-  const request = requestRef(ctx, 'purchase', normalize(body.email), pack.id);
   const replayed = await requests.replay(userId, request);
   if (replayed) return replayed;
   // under a key, the key is reserved before the provider is called: one key, one charge

@@ -6,6 +6,7 @@ import {
   LEDGER_SEQUENCE,
   forbidden,
   keyMapGet,
+  normalize,
   recordAmount,
   transactionIdOf,
   walletDecider,
@@ -153,6 +154,37 @@ export class WalletRequests {
   /** 403 unless `email` is the session member's own. */
   async assertOwnEmail(userId: string, email: string): Promise<void> {
     if ((await this.members.userIdOf(email)) !== userId) throw forbidden(LEDGER_MESSAGES.actionForbidden);
+  }
+
+  /**
+   * The request a member makes about their own wallet: 403 unless `email` is theirs, then the
+   * request behind its Idempotency-Key (as `requestRef`, their normalised email first).
+   */
+  async ownRequest(
+    userId: string,
+    email: string,
+    ctx: CommandContext,
+    kind: RequestKind,
+    ...values: Array<string | number>
+  ): Promise<RequestRef | undefined> {
+    await this.assertOwnEmail(userId, email);
+    return requestRef(ctx, kind, normalize(email), ...values);
+  }
+
+  /**
+   * A request that needs nothing but a new transaction id: a keyed retry answered from the wallet's
+   * record (as `replay`), else a new id and the wallet's decision on `command(txId)` (as `run`).
+   */
+  async replayOrRun(
+    userId: string,
+    request: RequestRef | undefined,
+    ctx: CommandContext,
+    command: (txId: number) => WalletCommand,
+    fallback: WalletEvent['type'],
+  ): Promise<CoinAnswer> {
+    const replayed = await this.replay(userId, request);
+    if (replayed) return replayed;
+    return this.run(command(await this.txId(ctx)), ctx, fallback);
   }
 
   /** A retry of a keyed request already handled: its answer; a different request under the key: 409. */

@@ -32,8 +32,11 @@ export async function claimGift(
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
   const request = requestRef(ctx, 'claim', body.gift_id);
-  const replayed = await requests.replay(userId, request);
-  if (replayed) return replayed;
-  const txId = await requests.txId(ctx);
-  return requests.run({ type: 'ClaimGift', userId, txId, giftId: body.gift_id, request }, ctx, 'GiftClaimed');
+  return requests.replayOrRun(
+    userId,
+    request,
+    ctx,
+    (txId) => ({ type: 'ClaimGift', userId, txId, giftId: body.gift_id, request }),
+    'GiftClaimed',
+  );
 }

@@ -5,7 +5,7 @@ import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { memberLimit } from '../http/member-limits';
 import { commandRoute } from '../http/read-your-writes';
-import { requestRef, type CoinAnswer, type WalletRequests } from '../coins/wallets';
+import type { CoinAnswer, WalletRequests } from '../coins/wallets';
 
 /**
  * POST /api/gifts/send (and /gifts/send, gifts/routes.ts): the member from the session, the body
@@ -31,12 +31,11 @@ export async function sendGift(
   body: SendGiftBody,
   ctx: CommandContext,
 ): Promise<CoinAnswer> {
-  await requests.assertOwnEmail(userId, body.sender_email);
   // the request as sent: an email as before (same hash for old clients' retries), a pseudo marked apart
   const receiverRef = [body.receiver_email, body.receiver_pseudo && `@${body.receiver_pseudo}`]
     .filter((v): v is string => Boolean(v))
     .map(normalize);
-  const request = requestRef(ctx, 'send', normalize(body.sender_email), ...receiverRef, body.gift_id);
+  const request = await requests.ownRequest(userId, body.sender_email, ctx, 'send', ...receiverRef, body.gift_id);
   const replayed = await requests.replay(userId, request);
   if (replayed) return replayed;
   const byEmail = body.receiver_email ? await requests.members.userIdOf(body.receiver_email) : undefined;
