@@ -6,33 +6,28 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+const WINDOW_MS = { minute: MINUTE, hour: HOUR, day: DAY } as const;
+
+/** The limits of one kind of write, a rule per window, each named `member-<kind>-<window>`. */
+const memberRules = (kind: string, limits: Partial<Record<keyof typeof WINDOW_MS, number>>): readonly LimitRule[] =>
+  (Object.keys(limits) as Array<keyof typeof WINDOW_MS>).map((window) => ({
+    name: `member-${kind}-${window}`,
+    limit: limits[window]!,
+    windowMs: WINDOW_MS[window],
+  }));
+
 /**
  * What a member may write, per window (issue 29 item 5). Generous for a person, who never comes
  * near them by hand; a script posting in a loop meets them within seconds. Two windows per kind:
  * a burst, and a sustained pace.
  */
 export const MEMBER_WRITE_LIMITS = {
-  comment: [
-    { name: 'member-comment-minute', limit: 20, windowMs: MINUTE },
-    { name: 'member-comment-hour', limit: 300, windowMs: HOUR },
-  ],
-  message: [
-    { name: 'member-message-minute', limit: 40, windowMs: MINUTE },
-    { name: 'member-message-hour', limit: 600, windowMs: HOUR },
-  ],
-  upload: [
-    { name: 'member-upload-hour', limit: 15, windowMs: HOUR },
-    { name: 'member-upload-day', limit: 50, windowMs: DAY },
-  ],
-  report: [
-    { name: 'member-report-hour', limit: 20, windowMs: HOUR },
-    { name: 'member-report-day', limit: 50, windowMs: DAY },
-  ],
-  gift: [
-    { name: 'member-gift-minute', limit: 60, windowMs: MINUTE },
-    { name: 'member-gift-day', limit: 2000, windowMs: DAY },
-  ],
-} as const satisfies Record<string, readonly LimitRule[]>;
+  comment: memberRules('comment', { minute: 20, hour: 300 }),
+  message: memberRules('message', { minute: 40, hour: 600 }),
+  upload: memberRules('upload', { hour: 15, day: 50 }),
+  report: memberRules('report', { hour: 20, day: 50 }),
+  gift: memberRules('gift', { minute: 60, day: 2000 }),
+};
 export type MemberWrite = keyof typeof MEMBER_WRITE_LIMITS;
 
 export const MEMBER_LIMIT_MESSAGES: Record<MemberWrite, string> = {
