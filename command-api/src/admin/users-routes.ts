@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { AdminRightAnswer, AdminUsersAnswer, LoginUnlockedAnswer, PasswordResetLinkAnswer } from '@evo/contracts';
 import { RESET_MESSAGES, normalize, userDecider, userStream, type UserState } from '@evo/domain';
 import { handleCommand } from '@evo/infra';
@@ -21,6 +21,12 @@ const userView = (s: UserState): AdminRightAnswer['user'] =>
     ? { id: s.userId, email: s.email, pseudo: s.pseudo, role: s.role, is_admin: s.role === 'admin' }
     : null;
 
+/** What a grant or a revoke of the administrator role did. */
+interface RoleChange {
+  position?: bigint;
+  state: UserState;
+}
+
 /** Members (search, pages) and the administrator role (AdminRoleGranted / AdminRoleRevoked). */
 export function adminUsersRouter(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
@@ -29,6 +35,15 @@ export function adminUsersRouter(deps: AppDeps): Router {
   const logins = new LoginThrottle(deps.limits);
   const resets = new PasswordResets(deps);
   const r = Router();
+  /** The email the body names (`{ email }`). */
+  const emailOf = (req: Request) => parseInput(EmailBody, bodyOf(req)).email;
+  /** The member the body's email names: 404 when none. */
+  const memberOf = async (req: Request) => requireMemberBy(deps.events, 'email', emailOf(req));
+  /** After a grant or a revoke: its French message and the member as they are now. */
+  const answerRole = async (req: Request, res: Response, result: RoleChange, message: string) => {
+    await answerWrite(deps.sessions, req, res, result.position);
+    res.json({ message, user: userView(result.state) } satisfies AdminRightAnswer);
+  };
 
   /**
    * ?q= (in emails and pseudos, any case), ?page= (from 1), ?limit= (20, at most 100); each member
@@ -56,8 +71,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
     '/admin/users/unlock-login',
     ...admin,
     route(async (req, res) => {
-      const { email } = parseInput(EmailBody, bodyOf(req));
-      const member = await requireMemberBy(deps.events, 'email', email);
+      const member = await memberOf(req);
       const account = normalize(member.email);
       const failures = await logins.failures(account);
       await logins.clearAccount(account);
@@ -81,8 +95,7 @@ export function adminUsersRouter(deps: AppDeps): Router {
     '/admin/users/password-reset',
     ...admin,
     route(async (req, res) => {
-      const { email } = parseInput(EmailBody, bodyOf(req));
-      const member = await requireMemberBy(deps.events, 'email', email);
+      const member = await memberOf(req);
       const issued = await resets.issue(member, 'admin', siteBase(deps, req), contextOf(req));
       await answerWrite(deps.sessions, req, res, issued.position);
       res.json({
@@ -97,13 +110,9 @@ export function adminUsersRouter(deps: AppDeps): Router {
     '/admin/users/grant',
     ...admin,
     route(async (req, res) => {
-      const { email } = parseInput(EmailBody, bodyOf(req));
+      const email = emailOf(req);
       const result = await roles.grant(email, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({
-        message: result.events.length > 0 ? M.granted(email) : M.alreadyAdmin(email),
-        user: userView(result.state),
-      } satisfies AdminRightAnswer);
+      await answerRole(req, res, result, result.events.length > 0 ? M.granted(email) : M.alreadyAdmin(email));
     }),
   );
 
@@ -111,10 +120,9 @@ export function adminUsersRouter(deps: AppDeps): Router {
     '/admin/users/revoke',
     ...admin,
     route(async (req, res) => {
-      const { email } = parseInput(EmailBody, bodyOf(req));
+      const email = emailOf(req);
       const result = await roles.revoke(queries, currentUserId(req), email, contextOf(req));
-      await answerWrite(deps.sessions, req, res, result.position);
-      res.json({ message: M.revoked(email), user: userView(result.state) } satisfies AdminRightAnswer);
+      await answerRole(req, res, result, M.revoked(email));
     }),
   );
 
