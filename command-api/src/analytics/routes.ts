@@ -33,16 +33,22 @@ export function analyticsRouter(deps: AppDeps): Router {
   const analytics = analyticsQueries(deps.read);
   const r = Router();
 
-  const mayRead = (me: UserDoc, ownerId: string | undefined) => me.is_admin === true || me._id === ownerId;
+  /**
+   * What `me` may read, found or not: their own, or anything for an administrator (403 otherwise,
+   * whether or not it exists; 404 when it does not).
+   */
+  const readable = <T>(me: UserDoc, found: T | null | undefined, ownerId: string | undefined, notFound: string): T => {
+    if (me.is_admin !== true && me._id !== ownerId) throw new HttpError(403, M.notYours);
+    if (!found) throw new HttpError(404, notFound);
+    return found;
+  };
 
   const subjectOf = async (req: Request, me: UserDoc): Promise<UserDoc> => {
     const pseudo = req.query.pseudo;
     if (pseudo === undefined || pseudo === '') return me;
     if (typeof pseudo !== 'string') throw new HttpError(400, M.userNotFound);
     const subject = await users.userByPseudo(pseudo);
-    if (!mayRead(me, subject?._id)) throw new HttpError(403, M.notYours);
-    if (!subject) throw new HttpError(404, M.userNotFound);
-    return subject;
+    return readable(me, subject, subject?._id, M.userNotFound);
   };
 
   r.get(
@@ -63,9 +69,8 @@ export function analyticsRouter(deps: AppDeps): Router {
       const period = periodOf(req.query.period);
       const me = await sessionUser(req, users);
       const raw = String(req.params.id);
-      const video = /^[1-9]\d{0,14}$/.test(raw) ? await analytics.videoById(Number(raw)) : null;
-      if (!mayRead(me, video?.user_id)) throw new HttpError(403, M.notYours);
-      if (!video) throw new HttpError(404, M.videoNotFound);
+      const found = /^[1-9]\d{0,14}$/.test(raw) ? await analytics.videoById(Number(raw)) : null;
+      const video = readable(me, found, found?.user_id, M.videoNotFound);
       res.json(await analytics.video(video, period, new Date()));
     }),
   );
