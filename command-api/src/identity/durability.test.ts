@@ -1,23 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openEmbeddedLog } from '@evo/infra/testing/embedded-log';
 import { Client, embeddedEnv, newMember, registrationForm } from '../testing/test-server';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+import { ROOT, freePort, waitReady } from '../testing/product-process';
 
 function startProduct(dataDir: string, port: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
@@ -29,20 +17,6 @@ function startProduct(dataDir: string, port: number): ChildProcess {
 
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
-
-async function waitReady(base: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const r = await fetch(`${base}/ready`);
-      if (r.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('the product survives kill -9', () => {
   it('keeps every acknowledged registration, exactly once', async () => {

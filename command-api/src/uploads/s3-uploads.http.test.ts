@@ -5,6 +5,7 @@
 // orphan objects are swept at start.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VideoCard } from '@evo/contracts';
 import { S3FileStore, type FileFolder } from '@evo/infra';
 import { freePort } from '@evo/infra/testing/ferretdb';
 import { s3ServerAvailability, startMinio, type S3Server } from '@evo/infra/testing/minio';
@@ -19,14 +20,6 @@ import { demoVideo, registerAndLogin, startTestServer, type TestServer } from '.
 
 const s3 = s3ServerAvailability();
 if (!s3.ok) console.warn(`[skip] uploads on S3: ${s3.reason}`);
-
-interface Card {
-  id: number;
-  title: string;
-  file_path: string;
-  poster: string | null;
-  processing: string;
-}
 
 describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 120_000 }, () => {
   let minio: S3Server;
@@ -64,7 +57,7 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
   const inBucket = (url: string) => bucket.stat(url.split('/')[2] as FileFolder, url.split('/')[3]);
   async function myVideos(client: { get: (u: string) => Promise<{ json: Record<string, unknown> }> }, pseudo: string) {
     await server.deps.jobs.drain(60_000);
-    return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as Card[];
+    return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as VideoCard[];
   }
 
   it('a registration video goes to the bucket, is probed by the worker, gets its poster there, and is served with ranges', async () => {

@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import type { VideoCard } from '@evo/contracts';
 import { connect } from 'node:net';
 import { get as httpGet } from 'node:http';
 import { once } from 'node:events';
@@ -139,7 +140,7 @@ describe('temporary upload files', () => {
     try {
       const { client, member } = await registerAndLogin(started.url);
       await started.deps.jobs.drain(30_000);
-      const [video] = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Card[];
+      const [video] = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as VideoCard[];
       await started.stop();
       const videos = path.join(dir, 'uploads', 'videos');
       const posters = path.join(dir, 'uploads', 'posters');
@@ -190,21 +191,13 @@ describe('temporary upload files', () => {
   });
 });
 
-interface Card {
-  id: number;
-  title: string;
-  file_path: string;
-  poster: string | null;
-  processing: string;
-}
-
 describe('who may download a video file', () => {
   const status = async (client: Client | undefined, url: string) =>
     client ? (await client.get(url)).status : (await fetch(t.server.url + url)).status;
 
-  async function myVideos(client: Client, pseudo: string): Promise<Card[]> {
+  async function myVideos(client: Client, pseudo: string): Promise<VideoCard[]> {
     await t.server.deps.jobs.drain(30_000);
-    return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as Card[];
+    return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as VideoCard[];
   }
 
   it('serves a video an administrator deleted or hid, and its poster, only to its owner and administrators', async () => {
