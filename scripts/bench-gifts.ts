@@ -1,7 +1,7 @@
 /**
  * Gift-send benchmark (not a test): gift sends per second over HTTP with 32 concurrent clients on
  * the embedded default (the real entry point `server/src/main.ts`, bundled and run as `npm
- * start` runs it, in a child process, SQLite in a temporary DATA_DIR, read models in memory), next to a bare Express JSON route measured in the same
+ * start` runs it, in a child process, SQLite in a temporary DATA_DIR, read models in SQLite), next to a bare Express JSON route measured in the same
  * run, in a child process of its own, with the same client. p50/p99 latencies, and the CPU time the
  * serving process spent per request (from /proc: a cost that other load on the machine hardly
  * changes, unlike the rates); a table at the end.
@@ -10,7 +10,7 @@
  *
  * Scenarios:
  * - bare route: POST /bare { ... } → { message } (express + express.json only);
- * - gift sends, 32 wallets (read models in memory): each client is a member sending 1-coin gifts to
+ * - gift sends, 32 wallets (read models in SQLite): each client is a member sending 1-coin gifts to
  *   8 receivers. This row and the bare route run in turn, 3 rounds of each (--rounds): this machine's
  *   speed drifts by tens of percent from one minute to the next (other tenants; CPU time per
  *   request drifts with it), so each gift round is compared with the bare round just before it,
@@ -30,12 +30,12 @@
  * At the end the ledger of each EVO process is reconciled over HTTP (every gift credited once,
  * invariants held).
  *
- * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios (`memory` the gift row on memory
+ * Diagnostics: `--only=bare,read,wallets,hot` runs some scenarios (`sqlite` the gift row on SQLite
  * read models alone); BENCH_EVO_BUNDLE=path runs a bundle built beforehand (`node
  * scripts/build-server.mjs path`, e.g. of another commit, for A/B pairs); BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" profiles the EVO process; BENCH_EVO_TSX=1 runs it from the sources
  * through tsx (as before this benchmark ran the bundle). The read side's share of a send (its two
- * events applied to the in-memory read models) is measured apart, by bench-live-projection.
+ * events applied to the SQLite read models) is measured apart, by bench-live-projection.
  */
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
@@ -59,10 +59,10 @@ import { listArg, loadRunArgs, numberArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, clients: CLIENTS, receivers: RECEIVERS } = loadRunArgs();
-/** rounds of the bare route and the memory gift row, in turn (the median round's figures count) */
+/** rounds of the bare route and the SQLite gift row, in turn (the median round's figures count) */
 const ROUNDS = numberArg('rounds', 3);
 const log = childLogger('bench-gifts');
-/** --only=bare,read,wallets,memory,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
+/** --only=bare,read,wallets,sqlite,hot,peers (for profiling one scenario; `wallets` is both gift rows) */
 const ONLY = listArg('only', 'bare,read,wallets,hot,peers');
 
 // ------------------------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ async function main() {
     children.push(bare.child);
     const bareBase = new URL(`http://localhost:${barePort}`);
     await waitReady(new URL('/bare', bareBase).href, bare.child, bare.output);
-    console.log(`EVO (embedded, SQLite, read models in memory) on ${evo.base.href}; bare Express on ${bareBase.href}`);
+    console.log(`EVO (embedded, SQLite, read models in SQLite) on ${evo.base.href}; bare Express on ${bareBase.href}`);
     const { senders } = evo;
 
     const results: Result[] = [];
@@ -316,11 +316,11 @@ async function main() {
         e.senders.map(({ c }) => c),
         (i) => e.senders[i].m,
       );
-    // 1. the bare route and the gift sends on memory read models, in turn, ROUNDS times: the
+    // 1. the bare route and the gift sends on SQLite read models, in turn, ROUNDS times: the
     // machine's speed drifts (other tenants), so each gift round is compared with the bare round
     // just before it, and the figures are the median round's
     const rounds: Array<{ bare?: Result; gifts?: Result }> = [];
-    const memoryGifts = ONLY.includes('wallets') || ONLY.includes('memory');
+    const sqliteGifts = ONLY.includes('wallets') || ONLY.includes('sqlite');
     for (let round = 1; round <= ROUNDS; round++) {
       const pair: { bare?: Result; gifts?: Result } = {};
       if (ONLY.includes('bare')) {
@@ -336,15 +336,15 @@ async function main() {
         );
         clients.forEach((c) => c.close());
       }
-      // gift sends from 32 wallets, read models in memory; each round settles (gifts credited,
+      // gift sends from 32 wallets, read models in SQLite; each round settles (gifts credited,
       // read models caught up) before the next, so that no round or row pays for another's backlog
-      if (memoryGifts) {
+      if (sqliteGifts) {
         pair.gifts = await load(
-          `gift sends, ${CLIENTS} wallets (read models in memory)`,
+          `gift sends, ${CLIENTS} wallets (read models in SQLite)`,
           sendersOf(evo),
           evo.child.pid,
         );
-        lags.push(`read models in memory, round ${round}: ${(await settle(evo, 60)).seconds.toFixed(1)} s`);
+        lags.push(`read models in SQLite, round ${round}: ${(await settle(evo, 60)).seconds.toFixed(1)} s`);
       }
       rounds.push(pair);
     }
@@ -488,9 +488,9 @@ async function main() {
       }
     }
 
-    // correctness after the load: every gift credited once, invariants held (the memory-store EVO
+    // correctness after the load: every gift credited once, invariants held (the SQLite-store EVO
     // again: the hot wallet ran on it after its first reconciliation)
-    reports.unshift({ label: 'read models in memory', report: (await settle(evo, 60)).report });
+    reports.unshift({ label: 'read models in SQLite', report: (await settle(evo, 60)).report });
 
     const bareRate = results.find((r) => r.scenario.startsWith('bare'))?.rate ?? Number.NaN;
     console.log('');
@@ -512,9 +512,9 @@ async function main() {
       'CPU vs bare',
     ];
     const evoGifts = results.find((r) =>
-      r.scenario.startsWith(`gift sends, ${CLIENTS} wallets (read models in memory`),
+      r.scenario.startsWith(`gift sends, ${CLIENTS} wallets (read models in SQLite`),
     );
-    // the memory gift row against the bare route: the median of its rounds' own pairs
+    // the SQLite gift row against the bare route: the median of its rounds' own pairs
     const pairedShare = paired.length > 0 ? median(paired.map((p) => p.share)) : undefined;
     const cpuPairs = paired.flatMap((p) => (p.cpuTimes === undefined ? [] : [p.cpuTimes]));
     const pairedCpu = cpuPairs.length > 0 && cpuPairs.length === paired.length ? median(cpuPairs) : undefined;
@@ -549,7 +549,7 @@ async function main() {
     if (paired.length > 1)
       log.info(
         { rounds: paired },
-        `¹ median of ${paired.length} rounds, the bare route then the memory gift row in turn; "vs bare" and "CPU vs bare" of the gift row: the median of each round against its own bare round`,
+        `¹ median of ${paired.length} rounds, the bare route then the SQLite gift row in turn; "vs bare" and "CPU vs bare" of the gift row: the median of each round against its own bare round`,
       );
     console.log(
       '(server CPU/req of the FerretDB row counts the EVO process only, not the FerretDB process it writes to)',

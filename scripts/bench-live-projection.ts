@@ -1,6 +1,6 @@
 /**
  * The read side of a gift send (not a test): what the embedded process spends, per event, applying
- * gift events to its in-memory read models as its live runner does, next to what the projectors
+ * gift events to its SQLite read models as its live runner does, next to what the projectors
  * alone cost over a store that keeps nothing. A gift send is two events (GiftSent, then the
  * gift credits' GiftReceived), each projected into wallets, movements, stats, received gifts and
  * notifications; bench-gifts measures the send end to end, this bench isolates its read side.
@@ -9,7 +9,7 @@
  *
  * The read models first hold the history of the benchmarks' realistic log up to its last gift
  * events (scripts/lib/history-log.ts, shared with bench-rebuild: registrations, uploads, follows,
- * likes, comments, messages, gifts), loaded as a start without a snapshot loads them. Then a
+ * likes, comments, messages, gifts), built as a first start builds them. Then a
  * ProjectionRunner follows that log's last `--live` gift events as if they had just been appended:
  * its subscription gets them `--batch` at a time, each group once the read models include the one
  * before (a gift load of about 1,300 sends/s gave the embedded runner batches of 9 to 10 events,
@@ -191,7 +191,7 @@ async function main() {
     segments.forEach(({ events, ms, cpuUs }, i) => {
       log.info({ part: i + 1, events, wallUs: (ms * 1000) / events, cpuUs: cpuUs / events }, 'live part applied');
       rows.push(
-        `| live runner, in-memory read models, groups of ${BATCH} (${fmt(events)} events, part ${i + 1}/${segments.length}) | ${fmt((ms * 1000) / events, 1)} µs | ${fmt(cpuUs / events, 1)} µs | ${fmt((2 * cpuUs) / events)} µs |`,
+        `| live runner, SQLite read models, groups of ${BATCH} (${fmt(events)} events, part ${i + 1}/${segments.length}) | ${fmt((ms * 1000) / events, 1)} µs | ${fmt(cpuUs / events, 1)} µs | ${fmt((2 * cpuUs) / events)} µs |`,
       );
     });
 

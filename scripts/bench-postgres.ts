@@ -5,7 +5,7 @@
  *
  * 1. Gift sends per second over HTTP, 32 concurrent clients (keep-alive), 2 s warm-up then 10 s:
  *    - EVO with its events in PostgreSQL: the real entry point bundled as `npm start` runs it
- *      (scripts/build-server.mjs), EVENTSTORE_URL=postgres://…, read models in memory, each client
+ *      (scripts/build-server.mjs), EVENTSTORE_URL=postgres://…, read models in SQLite, each client
  *      a member sending 1-coin gifts to 8 receivers; the ledger is reconciled after the load
  *      (every gift credited once);
  *    - the peer: the same gift send on Emmett 0.42.0 + PostgreSQL (bench/peers/emmett-postgresql,

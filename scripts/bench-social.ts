@@ -8,18 +8,18 @@
  * timeline's fan-out on write: uploads of a median creator, of the most followed creator still
  * fanned out and of the most followed hub, each projected alone, timed and counted in rows written.
  *
- * Then "friends feed, memory vs FerretDB, same data": a smaller data set (BENCH_CMP_MEMBERS /
+ * Then "friends feed, SQLite vs FerretDB, same data": a smaller data set (BENCH_CMP_MEMBERS /
  * BENCH_CMP_VIDEOS / BENCH_CMP_FOLLOWS, default 2,000 / 20,000 / 100,000) written by the same fill
  * into a SqliteReadStore and, with insertMany, into a MongoReadStore's database on a FerretDB v1.24.2
  * the bench starts and stops (the projectors' indexes on both); the friends feed, pages 1 and 5, of
- * the same members (drawn among those who follow someone) on each: BENCH_CALLS calls on memory,
+ * the same members (drawn among those who follow someone) on each: BENCH_CALLS calls on SQLite,
  * BENCH_FERRETDB_CALLS (default 20: FerretDB v1 filters `$in` and ranges in its own process after
  * reading the whole collection, seconds per call) on FerretDB; the pages both served must be equal.
  * Skipped with a printed reason where FerretDB cannot be had (no Go, off CI).
  *
  *   npm run bench -- social   (or: node --max-old-space-size=6144 --expose-gc --import tsx scripts/bench-social.ts)
  *   BENCH_SEMI_SPACE=64 npm run bench -- social   (a larger young generation than Node's default)
- *   BENCH_FERRETDB=0 …   (the memory store only); BENCH_ONLY=text: only the queries named so
+ *   BENCH_FERRETDB=0 …   (the SQLite store only); BENCH_ONLY=text: only the queries named so
  *   BENCH_ALLOC_PROFILE=1 …   (the functions that allocate the most in each query)
  *
  * (--expose-gc lets each query start from a collected heap; the goals are for Node's default GC flags)
@@ -71,7 +71,7 @@ const LARGE: Sizes = {
   follows: Number(process.env.BENCH_FOLLOWS ?? 1_000_000),
 };
 const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
-/** the memory-vs-FerretDB section: a smaller data set, and fewer calls on FerretDB (each goes over the wire) */
+/** the SQLite-vs-FerretDB section: a smaller data set, and fewer calls on FerretDB (each goes over the wire) */
 const COMPARED: Sizes = {
   members: Number(process.env.BENCH_CMP_MEMBERS ?? 2_000),
   videos: Number(process.env.BENCH_CMP_VIDEOS ?? 20_000),
@@ -100,7 +100,7 @@ const userId = (i: number) => `00000000-0000-4000-8000-${i.toString().padStart(1
 const T0 = Date.UTC(2025, 2, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Where fill() writes: one store, through the port (memory) or in bulk (MongoDB's insertMany). */
+/** Where fill() writes: one store, through the port (SQLite) or in bulk (MongoDB's insertMany). */
 interface FillTarget {
   put(collection: string, doc: Doc): Promise<void>;
   /** writes what is still buffered */
@@ -108,7 +108,7 @@ interface FillTarget {
 }
 
 /** one transaction per 10,000 documents (a timeline of millions of rows written in minutes) */
-function memoryTarget(read: SqliteReadStore): FillTarget {
+function sqliteTarget(read: SqliteReadStore): FillTarget {
   let buffered: Array<[string, Doc]> = [];
   const flush = async () => {
     const docs = buffered;
@@ -553,12 +553,12 @@ function printRows(rows: Row[], width: number) {
 
 const loadAverage = () => `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`;
 
-/** The large data set in memory: every query the social screens make. */
-async function largeInMemory() {
+/** The large data set in SQLite: every query the social screens make. */
+async function largeInSqlite() {
   const { members: MEMBERS, videos: VIDEO_COUNT, follows: FOLLOW_COUNT } = LARGE;
   const read = SqliteReadStore.temporary();
   console.log(`Filling: ${MEMBERS} members, ${VIDEO_COUNT} videos, ${FOLLOW_COUNT} follows…`);
-  const { insertMs, counters, hubs, timelineEntries } = await fill(memoryTarget(read), LARGE);
+  const { insertMs, counters, hubs, timelineEntries } = await fill(sqliteTarget(read), LARGE);
   const indexMs = await createIndexes(read);
   (globalThis as { gc?: () => void }).gc?.();
   const heapMb = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
@@ -716,8 +716,8 @@ async function heapByCollection(read: SqliteReadStore) {
  * FerretDB of the bench's own (filled with insertMany; the projectors' indexes on both), the same
  * members asked in the same order on each; and whether both stores answer page 1 alike.
  */
-async function memoryVsFerretDb() {
-  const title = 'friends feed, memory vs FerretDB, same data';
+async function sqliteVsFerretDb() {
+  const title = 'friends feed, SQLite vs FerretDB, same data';
   console.log(
     `\n--- ${title}: ${COMPARED.members} members, ${COMPARED.videos} videos, ${COMPARED.follows} follows ---`,
   );
@@ -730,16 +730,16 @@ async function memoryVsFerretDb() {
   const client = new MongoClient(ferret.server.url);
   const mongo = new MongoReadStore(ferret.server.url, { dbName });
   try {
-    const memory = SqliteReadStore.temporary();
+    const sqlite = SqliteReadStore.temporary();
     const stores: Array<{ label: string; read: ReadStore; options: MeasureOptions }> = [
       {
-        label: 'memory',
-        read: memory,
-        options: { calls: CALLS, warmup: 100, examined: () => memory.counters().docsExamined },
+        label: 'SQLite',
+        read: sqlite,
+        options: { calls: CALLS, warmup: 100, examined: () => sqlite.counters().docsExamined },
       },
       { label: `FerretDB ${FERRETDB_VERSION}`, read: mongo, options: { calls: FERRETDB_CALLS, warmup: 2 } },
     ];
-    const fills = [memoryTarget(memory), mongoTarget(client.db(dbName))];
+    const fills = [sqliteTarget(sqlite), mongoTarget(client.db(dbName))];
     let following: number[] = [];
     for (const [k, { label, read }] of stores.entries()) {
       const { insertMs, counters } = await fill(fills[k], COMPARED);
@@ -779,7 +779,7 @@ async function memoryVsFerretDb() {
     );
     printRows(rows, 42);
     console.log(
-      `the ${inFerretDb.size} feed pages FerretDB served, next to the memory store's for the same members: ${differing === 0 ? 'the same videos in the same order' : `${differing} differ`}`,
+      `the ${inFerretDb.size} feed pages FerretDB served, next to the SQLite store's for the same members: ${differing === 0 ? 'the same videos in the same order' : `${differing} differ`}`,
     );
     if (differing > 0) process.exitCode = 1;
   } finally {
@@ -790,9 +790,9 @@ async function memoryVsFerretDb() {
 }
 
 async function main() {
-  await largeInMemory();
-  if (process.env.BENCH_FERRETDB === '0') console.log('\nfriends feed, memory vs FerretDB: skipped (BENCH_FERRETDB=0)');
-  else await memoryVsFerretDb();
+  await largeInSqlite();
+  if (process.env.BENCH_FERRETDB === '0') console.log('\nfriends feed, SQLite vs FerretDB: skipped (BENCH_FERRETDB=0)');
+  else await sqliteVsFerretDb();
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 /**
  * Write-mix benchmark (not a test): comments, likes, follows, private messages and gift sends over
  * HTTP, 32 keep-alive clients, on the embedded default (SQLite in a temporary DATA_DIR, read models
- * in memory), next to a bare Express JSON route measured in the same run (scripts/bench-gifts.ts's
+ * in SQLite), next to a bare Express JSON route measured in the same run (scripts/bench-gifts.ts's
  * bare route, in a child process of its own).
  *
  *   npx tsx scripts/bench-write-mix.ts [--seconds=10] [--clients=32] [--only=blocks,one-by-one,mix]

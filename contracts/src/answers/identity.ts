@@ -9,6 +9,20 @@ export const EMAIL_MESSAGES = {
   emailInvalid: "L'email n'est pas valide.",
 } as const;
 
+/**
+ * The two refusals of a member going beyond what is theirs, each text named once (the domain's
+ * slices and the coin messages point here):
+ * - `action`: the request names someone else as who acts (a body email that is not the session
+ *   member's), or acts on what is another's (claiming their gift); the social slice also answers
+ *   it to a member asking whom another member follows;
+ * - `access`: the request reads or changes another member's data (coins, gifts, a conversation,
+ *   notifications).
+ */
+export const NOT_YOURS = {
+  action: 'Action non autorisée.',
+  access: 'Accès refusé.',
+} as const;
+
 /** POST /api/auth/login: the member who just logged in. */
 export const SessionUser = z.object({
   email: z.string(),

@@ -27,19 +27,8 @@ export class DomainError extends Error {
   }
 }
 
-/**
- * The two refusals of a member going beyond what is theirs, each text named once (every slice's
- * messages point here):
- * - `action`: the request names someone else as who acts (a body email that is not the session
- *   member's), or acts on what is another's (claiming their gift); the social slice also answers
- *   it to a member asking whom another member follows;
- * - `access`: the request reads or changes another member's data (coins, gifts, a conversation,
- *   notifications).
- */
-export const NOT_YOURS = {
-  action: 'Action non autorisée.',
-  access: 'Accès refusé.',
-} as const;
+/** The refusals of a member going beyond what is theirs: the contract's texts. */
+export { NOT_YOURS } from '@evo/contracts';
 
 export const invalid = (m: string) => new DomainError(m, 'invalid');
 export const unauthenticated = (m: string) => new DomainError(m, 'unauthenticated');
