@@ -21,6 +21,7 @@ export {
   verifyEventLog,
   verifyBeforeClose,
   recordVerifiedLog,
+  RunningLogRecorder,
   sourceTreeFingerprint,
   eventProblem,
   type LogVerification,
