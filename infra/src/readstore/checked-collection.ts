@@ -25,10 +25,8 @@ import {
 export interface CollectionEngine {
   find(filter: Filter, options: FindOptions): Promise<Doc[]>;
   count(filter: Filter): Promise<number>;
-  insert(doc: Doc): Promise<void>;
-  update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult>;
-  replace(filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult>;
-  delete(filter: Filter, one: boolean): Promise<{ deletedCount: number }>;
+  /** one write: an UpdateResult for updates and replacements, `{ deletedCount }` for deletes */
+  write(op: BulkOp): Promise<unknown>;
   /** operations in order, the first error ending the batch (earlier writes stay) */
   bulkWrite(ops: BulkOp[]): Promise<void>;
   createIndex(spec: IndexSpec): Promise<void>;
@@ -79,37 +77,33 @@ export class CheckedCollection<T extends Doc = Doc> implements ReadCollection<T>
     return this.engine.count(filter);
   }
 
-  async insertOne(doc: T): Promise<void> {
-    checks.insert(doc);
-    return this.engine.insert(doc);
+  async insertOne(document: T): Promise<void> {
+    await this.write({ insertOne: { document } });
   }
 
-  updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter, update, options.upsert === true, true);
+  updateOne(filter: Filter, update: Update, { upsert }: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.write({ updateOne: { filter, update, upsert } });
   }
 
-  updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter, update, options.upsert === true, false);
+  updateMany(filter: Filter, update: Update, { upsert }: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.write({ updateMany: { filter, update, upsert } });
   }
 
-  private async update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    checks.update(filter, update, upsert, one);
-    return this.engine.update(filter, update, upsert, one);
+  replaceOne(filter: Filter, replacement: T, { upsert }: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.write({ replaceOne: { filter, replacement, upsert } });
   }
 
-  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
-    checks.replace(filter, replacement, options.upsert === true);
-    return this.engine.replace(filter, replacement, options.upsert === true);
+  deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.write({ deleteOne: { filter } });
   }
 
-  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    checkFilter(filter);
-    return this.engine.delete(filter, true);
+  deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    return this.write({ deleteMany: { filter } });
   }
 
-  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
-    checkFilter(filter);
-    return this.engine.delete(filter, false);
+  private async write<R>(op: BulkOp): Promise<R> {
+    dispatch(op, checks);
+    return (await this.engine.write(op)) as R;
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {

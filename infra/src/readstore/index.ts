@@ -1,3 +1,3 @@
 export * from './port';
 export { SqliteReadStore } from './sqlite-read-store';
-export { MongoReadStore, type MongoReadStoreOptions } from './mongo-read-store';
+export { MongoReadStore } from './mongo-read-store';

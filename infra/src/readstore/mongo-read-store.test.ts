@@ -162,10 +162,8 @@ if (!availability.ok) {
     it('does not keep a failed first detection: once the server answers, the store works', async () => {
       const port = await freePort();
       const gate = relay(new URL(server.url), port);
-      const store = new MongoReadStore(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
-        dbName: `evo_retry_${runId}`,
-        client: { serverSelectionTimeoutMS: 300 },
-      });
+      const url = `mongodb://127.0.0.1:${port}/?directConnection=true&serverSelectionTimeoutMS=300`;
+      const store = new MongoReadStore(url, { dbName: `evo_retry_${runId}` });
       try {
         await expect(store.withTransaction(async () => 'never')).rejects.toThrow();
         await gate.start();

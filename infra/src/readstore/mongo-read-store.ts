@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type {
   MongoClient,
-  MongoClientOptions,
   AnyBulkWriteOperation,
   ClientSession,
   Collection,
@@ -37,12 +36,6 @@ import { isPlainObject, newId, type PlainObject } from './values';
  * - a missing field never collides in its unique indexes: such keys are checked here first;
  * - duplicate keys come back as InternalError with the backend's text; NaN drops the connection.
  */
-
-export interface MongoReadStoreOptions {
-  /** defaults to the URL's database (the driver's "test" when it names none) */
-  dbName?: string;
-  client?: MongoClientOptions;
-}
 
 interface ServerTraits {
   ferretDb: boolean;
@@ -170,6 +163,17 @@ class MongoCollection implements CollectionEngine {
       return this.writeHere(replaceWrites(target, filter, replacement, upsert));
     },
   } satisfies Writes<Promise<unknown>>;
+  /** the writes as the server's own commands (MongoDB) */
+  private readonly onServer = {
+    insert: (doc) => mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session })),
+    update: (filter, update, upsert, one) => this.updateOnServer(filter, update, upsert, one),
+    delete: (filter, one) => this.deleteNow(filter, one),
+    replace: async (filter, replacement, upsert) => {
+      const sent = withReplacementId(filter, replacement, upsert);
+      const options = { upsert, session: this.session };
+      return toResult(await mapErrors(() => this.coll.replaceOne(asFilter(filter), sent, options)));
+    },
+  } satisfies Writes<Promise<unknown>>;
 
   constructor(
     private readonly store: MongoReadStore,
@@ -181,7 +185,7 @@ class MongoCollection implements CollectionEngine {
   }
 
   /** On FerretDB, `here` after every write queued before it; on MongoDB, `onServer`. */
-  private async write<R>(here: () => Promise<R>, onServer: () => Promise<R>): Promise<R> {
+  private async routed<R>(here: () => Promise<R>, onServer: () => Promise<R>): Promise<R> {
     return (await this.store.traits()).ferretDb ? this.store.exclusive(here) : onServer();
   }
 
@@ -193,17 +197,10 @@ class MongoCollection implements CollectionEngine {
     return this.coll.countDocuments(asFilter(filter), { session: this.session });
   }
 
-  async insert(doc: Doc): Promise<void> {
-    await this.write<unknown>(
-      () => this.here.insert(doc),
-      () => mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session })),
-    );
-  }
-
-  update(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    return this.write(
-      () => this.here.update(filter, update, upsert, one),
-      () => this.updateOnServer(filter, update, upsert, one),
+  write(op: BulkOp): Promise<unknown> {
+    return this.routed(
+      () => dispatch<Promise<unknown>>(op, this.here),
+      () => dispatch<Promise<unknown>>(op, this.onServer),
     );
   }
 
@@ -227,24 +224,6 @@ class MongoCollection implements CollectionEngine {
     }
   }
 
-  replace(filter: Filter, replacement: Doc, upsert: boolean): Promise<UpdateResult> {
-    return this.write(
-      () => this.here.replace(filter, replacement, upsert),
-      async () => {
-        const sent = withReplacementId(filter, replacement, upsert);
-        const options = { upsert, session: this.session };
-        return toResult(await mapErrors(() => this.coll.replaceOne(asFilter(filter), sent, options)));
-      },
-    );
-  }
-
-  delete(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
-    return this.write(
-      () => this.deleteNow(filter, one),
-      () => this.deleteNow(filter, one),
-    );
-  }
-
   private async deleteNow(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
     const options = { session: this.session };
     const result = one
@@ -254,7 +233,7 @@ class MongoCollection implements CollectionEngine {
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
-    await this.write<unknown>(
+    await this.routed<unknown>(
       // one at a time, each computed here (FerretDB's update command ignores `ordered` too)
       async () => {
         for (const op of ops) await dispatch<Promise<unknown>>(op, this.here);
@@ -329,12 +308,12 @@ class MongoCollection implements CollectionEngine {
         ...(spec.name ? { name: spec.name } : {}),
       }),
     );
-    if (spec.unique) this.store.forgetIndexes(this.name);
+    if (spec.unique) this.store.forgetIndexes();
   }
 
   async drop(): Promise<void> {
     await dropCollection(this.coll);
-    this.store.forgetIndexes(this.name);
+    this.store.forgetIndexes();
   }
 }
 
@@ -350,9 +329,8 @@ async function dropCollection(coll: Collection<Doc>): Promise<void> {
 async function collectionNames(db: Db): Promise<string[]> {
   const infos = await db.listCollections({}, { nameOnly: true }).toArray();
   return infos
-    .filter((info) => info.type !== 'view')
+    .filter((info) => info.type !== 'view' && !info.name.startsWith('system.'))
     .map((info) => info.name)
-    .filter((name) => !name.startsWith('system.'))
     .sort();
 }
 
@@ -371,9 +349,10 @@ export class MongoReadStore implements ReadStore {
   /** the end of the queue of writes (FerretDB) */
   private lastWrite: Promise<unknown> = Promise.resolve();
 
-  constructor(url: string, options: MongoReadStoreOptions = {}) {
-    this.client = new (mongodb().MongoClient)(url, options.client);
-    this.db = this.client.db(options.dbName);
+  /** `dbName` defaults to the URL's database (the driver's "test" when it names none) */
+  constructor(url: string, { dbName }: { dbName?: string } = {}) {
+    this.client = new (mongodb().MongoClient)(url);
+    this.db = this.client.db(dbName);
   }
 
   /** Known after connect() or the first operation, as isFerretDb is. */
@@ -451,9 +430,8 @@ export class MongoReadStore implements ReadStore {
     return keys;
   }
 
-  forgetIndexes(name?: string): void {
-    if (name === undefined) this.uniqueKeyCache.clear();
-    else this.uniqueKeyCache.delete(name);
+  forgetIndexes(): void {
+    this.uniqueKeyCache.clear();
   }
 
   private async listUniqueKeys(name: string): Promise<string[][]> {

@@ -333,10 +333,7 @@ export class SqliteReadStore implements ReadStore {
         return projection ? (docs.map(compileProjection(projection)) as Doc[]) : docs;
       },
       count: async (filter) => this.count(db, collection, filter),
-      insert: (doc) => write(() => now.insert(doc)),
-      update: (filter, update, upsert, one) => write(() => now.update(filter, update, upsert, one)),
-      replace: (filter, replacement, upsert) => write(() => now.replace(filter, replacement, upsert)),
-      delete: (filter, one) => write(() => now.delete(filter, one)),
+      write: (op) => write(() => dispatch<unknown>(op, now)),
       bulkWrite: async (ops) => {
         // ordered, and earlier writes stay when one fails
         const failure = await write(() => {
