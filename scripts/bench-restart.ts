@@ -161,7 +161,7 @@ async function startOnce(dataDir: string, end: 'stop' | 'kill'): Promise<Start> 
 
 /** What the start's check of the log read: the whole log, or what followed the record it trusted. */
 function logCheck(run: Start): string {
-  const events = `${run.verifiedEvents ?? '?'} events read`;
+  const events = `${run.verifiedEvents ?? '?'} event${run.verifiedEvents === 1 ? '' : 's'} read`;
   if (run.verified?.includes('unchanged')) return `${events}, after the clean stop's record`;
   if (run.verified?.includes('run killed')) return `${events}, after the killed run's record`;
   return `${events}, the whole log and its pages`;

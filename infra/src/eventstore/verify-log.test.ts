@@ -315,6 +315,24 @@ describe('RunningLogRecorder', () => {
   });
 });
 
+describe('RunningLogRecorder, on its timer', () => {
+  it('records what its process appends every `everyMs`, and once more at its stop', async () => {
+    const { file, record } = await logWith(5);
+    const store = new SqliteEventStore(file);
+    open.push(store);
+    const v = await verifyEventLog(store, file, schemas, record);
+    const recorder = new RunningLogRecorder(store, file, record, schemas, { from: v.last, everyMs: 50 });
+    await recorder.start();
+    const recorded = () => JSON.parse(readFileSync(record.file, 'utf8')) as { kind: string; position: string };
+    expect(recorded()).toMatchObject({ kind: 'running', position: '5' });
+    await store.append('s', [{ id: 'six', type: 'Noted', data: { n: 6 }, metadata: { at: 'x' } as never }], 'any');
+    await vi.waitFor(() => expect(recorded().position).toBe('6'), { timeout: 5000, interval: 20 });
+    await store.append('s', [{ id: 'seven', type: 'Noted', data: { n: 7 }, metadata: { at: 'x' } as never }], 'any');
+    expect(await recorder.stop()).toBe(7n);
+    expect(recorded().position).toBe('7');
+  });
+});
+
 describe('eventProblem', () => {
   it('names the field an event fails its schema on, in French', () => {
     useFrenchZodErrors();
