@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { EmailParam, type CoinPack, type WalletAnswer } from '@evo/contracts';
 import { COIN_PACKS, PAYOUT_CENTS_PER_100_COINS, PAYOUT_SANDBOX } from '@evo/domain';
-import { giftsQueries, ledgerQueries, identityQueries } from '@evo/projections';
+import { giftsQueries, ledgerQueries, identityQueries, type UserDoc } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { requireAuth } from '../http/session';
@@ -22,7 +22,6 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
   const ledger = ledgerQueries(deps.read);
   const gifts = giftsQueries(deps.read);
   const users = identityQueries(deps.read);
-  const subject = (req: Request, email: string) => readableMember(req, users, email);
   const r = Router();
   const emailOf = (req: Request) => parseInput(EmailParam, req.params).email;
 
@@ -34,38 +33,33 @@ export function coinsRouter(deps: AppDeps, options: CoinsRouterOptions = {}): Ro
   r.post('/coins/add', ...addCoinsRoute(deps, requests));
   r.post('/coins/withdraw', ...withdrawCoinsRoute(deps, requests));
 
-  r.get(
-    '/coins/balance/:email',
-    requireAuth,
+  /** GET …/:email: what `answer` reads of the member the path names (themselves, or anyone for an administrator). */
+  const memberRead = (answer: (user: UserDoc) => Promise<unknown>) =>
     route(async (req, res) => {
-      const user = await subject(req, emailOf(req));
-      // the vault shows the add-coins form only when the server accepts it
-      res.json({
-        ...(await ledger.wallet(user._id)),
-        add_coins_enabled: deps.config.ALLOW_FREE_COINS,
-        // the withdrawal form states what the coins are worth and where the money goes
-        withdrawal_cents_per_100_coins: PAYOUT_CENTS_PER_100_COINS,
-        withdrawal_payout: PAYOUT_SANDBOX,
-      } satisfies WalletAnswer);
-    }),
-  );
+      res.json(await answer(await readableMember(req, users, emailOf(req))));
+    });
 
+  /**
+   * The wallet, and what the vault's forms need: the add-coins form shows only when the server
+   * accepts it; the withdrawal form states what the coins are worth and where the money goes.
+   */
+  const walletOf = async (user: UserDoc): Promise<WalletAnswer> => ({
+    ...(await ledger.wallet(user._id)),
+    add_coins_enabled: deps.config.ALLOW_FREE_COINS,
+    withdrawal_cents_per_100_coins: PAYOUT_CENTS_PER_100_COINS,
+    withdrawal_payout: PAYOUT_SANDBOX,
+  });
+
+  r.get('/coins/balance/:email', requireAuth, memberRead(walletOf));
   r.get(
     '/coins/transactions/:email',
     requireAuth,
-    route(async (req, res) => {
-      const user = await subject(req, emailOf(req));
-      res.json(await ledger.transactions(user._id));
-    }),
+    memberRead((user) => ledger.transactions(user._id)),
   );
-
   r.get(
     '/coins/received/:email',
     requireAuth,
-    route(async (req, res) => {
-      const user = await subject(req, emailOf(req));
-      res.json(await gifts.coinGifts(user._id));
-    }),
+    memberRead((user) => gifts.coinGifts(user._id)),
   );
 
   return r;
