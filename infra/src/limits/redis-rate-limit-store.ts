@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { ioredis } from '../distributed-clients';
+import { requestRedisClient, unavailableOnFailure } from '../redis-request-client';
 import { childLogger } from '../logger';
-import { ServiceUnavailableError } from '../services';
 import type { LimitCount, LimitRule, RateLimitStore, TakeResult } from './port';
 
 const log = childLogger('limits');
@@ -53,33 +52,22 @@ const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Scripted;
-  private lastErrorLog = 0;
 
   constructor(
     redisUrl: string,
     private readonly prefix = 'evo',
   ) {
-    this.redis = new (ioredis().Redis)(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) as Scripted;
+    this.redis = requestRedisClient(redisUrl, log, 'rate limits') as Scripted;
     this.redis.defineCommand('evoLimitTake', { numberOfKeys: 1, lua: TAKE });
     this.redis.defineCommand('evoLimitGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
-    this.redis.on('error', (err) => {
-      const now = Date.now();
-      if (now - this.lastErrorLog < 5000) return;
-      this.lastErrorLog = now;
-      log.warn({ err: err.message }, 'rate limits: Redis connection error');
-    });
   }
 
   private key(rule: LimitRule, key: string) {
     return `${this.prefix}:limit:${rule.name}:${key}`;
   }
 
-  private async call<R>(op: () => Promise<R>): Promise<R> {
-    try {
-      return await op();
-    } catch (e) {
-      throw new ServiceUnavailableError('Redis (limites)', e);
-    }
+  private call<R>(op: () => Promise<R>): Promise<R> {
+    return unavailableOnFailure('Redis (limites)', op);
   }
 
   async take(rule: LimitRule, key: string, cost = 1): Promise<TakeResult> {

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { ioredis } from '../distributed-clients';
+import { requestRedisClient, unavailableOnFailure } from '../redis-request-client';
 import { childLogger } from '../logger';
-import { ServiceUnavailableError } from '../services';
 import type { SessionData, SessionStore } from './port';
 
 const log = childLogger('sessions');
@@ -9,27 +8,14 @@ const log = childLogger('sessions');
 /** Sessions shared by every API process, expiring in Redis. */
 export class RedisSessionStore implements SessionStore {
   private readonly redis: Redis;
-  private lastErrorLog = 0;
   constructor(
     redisUrl: string,
     private readonly prefix = 'evo:sess:',
   ) {
-    // while Redis is away a command fails after a few reconnection attempts (about 0.3 s): the
-    // request answers 503 rather than waiting; ioredis keeps reconnecting in the background
-    this.redis = new (ioredis().Redis)(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.redis.on('error', (err) => {
-      const now = Date.now();
-      if (now - this.lastErrorLog < 5000) return;
-      this.lastErrorLog = now;
-      log.warn({ err: err.message }, 'session store: Redis connection error');
-    });
+    this.redis = requestRedisClient(redisUrl, log, 'session store');
   }
-  private async call<R>(op: () => Promise<R>): Promise<R> {
-    try {
-      return await op();
-    } catch (e) {
-      throw new ServiceUnavailableError('Redis (sessions)', e);
-    }
+  private call<R>(op: () => Promise<R>): Promise<R> {
+    return unavailableOnFailure('Redis (sessions)', op);
   }
   async get(id: string) {
     const raw = await this.call(() => this.redis.get(this.prefix + id));
