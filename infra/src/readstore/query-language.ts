@@ -28,9 +28,13 @@ import {
 
 const FILTER_OPERATORS = new Set(['$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$exists', '$regex']);
 const UPDATE_OPERATORS = new Set(['$set', '$setOnInsert', '$inc', '$min', '$max', '$addToSet', '$pull']);
-type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
-
-const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+type Bound = number | string;
+const RANGES: Record<string, (a: Bound, b: Bound) => boolean> = {
+  $gt: (a, b) => a > b,
+  $gte: (a, b) => a >= b,
+  $lt: (a, b) => a < b,
+  $lte: (a, b) => a <= b,
+};
 
 function refuse(what: string): never {
   throw new UnsupportedQueryError(`${what} (outside the ReadStore's query language)`);
@@ -94,7 +98,7 @@ export function checkFilter(filter: Filter): void {
 
 export function checkUpdate(update: Update): void {
   let ops = 0;
-  for (const op in update) if (hasOwn(update, op)) ops++;
+  for (const op in update) if (Object.hasOwn(update, op)) ops++;
   if (ops === 0) refuse('an empty update');
   // a field under two operators: MongoDB refuses it as a conflict (one operator cannot repeat one)
   const seen = ops > 1 ? new Set<string>() : undefined;
@@ -169,24 +173,11 @@ function equals(value: unknown, operand: Scalar | null): boolean {
   return value === operand || (Array.isArray(value) && value.includes(operand));
 }
 
-function rangeHolds(op: RangeOp, a: number | string, b: number | string): boolean {
-  switch (op) {
-    case '$gt':
-      return a > b;
-    case '$gte':
-      return a >= b;
-    case '$lt':
-      return a < b;
-    case '$lte':
-      return a <= b;
-  }
-}
-
 /** Only values of the bound's type compare (MongoDB's type brackets); an array through any element. */
-function inRange(op: RangeOp, value: unknown, bound: number | string): boolean {
+function inRange(holds: (a: Bound, b: Bound) => boolean, value: unknown, bound: Bound): boolean {
   // loops here and in the matchers: no closure per document tested
-  if (!Array.isArray(value)) return typeof value === typeof bound && rangeHolds(op, value as number | string, bound);
-  for (const v of value) if (typeof v === typeof bound && rangeHolds(op, v as number | string, bound)) return true;
+  if (!Array.isArray(value)) return typeof value === typeof bound && holds(value as Bound, bound);
+  for (const v of value) if (typeof v === typeof bound && holds(v as Bound, bound)) return true;
   return false;
 }
 
@@ -216,8 +207,10 @@ function conditionMatcher(field: string, op: string, operand: unknown): Matcher 
         return Array.isArray(v) ? v.some(one) : one(v);
       };
     }
-    default:
-      return (doc) => inRange(op as RangeOp, doc[field], operand as number | string);
+    default: {
+      const holds = RANGES[op];
+      return (doc) => inRange(holds, doc[field], operand as Bound);
+    }
   }
 }
 
@@ -272,7 +265,7 @@ export function applyUpdate(doc: PlainObject, update: Update, isInsert: boolean)
     const fields = update[op] as PlainObject;
     for (const field in fields) {
       const operand = fields[field];
-      const current = hasOwn(next, field) ? next[field] : undefined;
+      const current = Object.hasOwn(next, field) ? next[field] : undefined;
       if (field === '_id') {
         if (op !== '$set' && op !== '$setOnInsert') throw new Error(`Cannot apply ${op} to _id`);
         if (current !== undefined && current !== operand)
