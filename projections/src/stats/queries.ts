@@ -49,7 +49,13 @@ export function statsQueries(read: ReadStore, ref: Date) {
   const members = read.collection<StatsMemberDoc>(STATS_MEMBERS);
   return figures(read, ref, {
     counters: async () => (await stats.findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID },
-    tops: async () => ({ top_creator: await topCreator(read), top_video: await topVideo(read) }),
+    async tops() {
+      const [creator, video] = [await topCreator(read), await topVideo(read)];
+      return {
+        top_creator: creator && { email: creator.email, public_videos: creator.public_videos },
+        top_video: video && { title: video.title, views: video.views },
+      };
+    },
     newUsers: (since, until) => members.countDocuments({ created_at: { $gte: since, $lte: until } }),
     recentLogins: (since, until) => members.countDocuments({ last_login_at: { $gte: since, $lte: until } }),
   });

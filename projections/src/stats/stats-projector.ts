@@ -69,6 +69,12 @@ export interface StatsDoc extends Doc {
   purchases?: number;
   /** the last event whose moment was recorded (see recordMoment) */
   _pos_moment?: string;
+  /** the moment in force at the clock: the last one recorded (see recordMoment) */
+  moment_id?: string;
+  /** the top creator now, kept event by event (see Tops); absent: to be queried */
+  top_creator?: TopCreator | null;
+  /** the top video now, kept event by event (see Tops); absent: to be queried */
+  top_video?: TopVideo | null;
   /** the latest event time seen so far: the time of the moments (see recordMoment) */
   clock?: string;
   /** set when an event was stamped before the clock: the moments then follow the log, not the times */
@@ -126,7 +132,15 @@ export const videoCategory = (v: Pick<StatsVideoDoc, 'visibility' | 'rejected'>)
 
 export type Counter = Exclude<
   keyof StatsDoc,
-  '_id' | 'first_video_at' | '_pos' | '_pos_moment' | 'clock' | 'clock_went_back'
+  | '_id'
+  | 'first_video_at'
+  | '_pos'
+  | '_pos_moment'
+  | 'moment_id'
+  | 'top_creator'
+  | 'top_video'
+  | 'clock'
+  | 'clock_went_back'
 >;
 /** every counter of the global document, in a fixed order (moments compare field by field) */
 export const COUNTERS: readonly Counter[] = [
@@ -152,20 +166,105 @@ export const COUNTERS: readonly Counter[] = [
   'purchases',
 ];
 
-/** the top creator (most public videos, the earlier member on a tie) in the live documents */
-export async function topCreator(store: ReadStore): Promise<StatsMomentDoc['top_creator']> {
+/** The top creator as the global document keeps it: who, and what ranks them. */
+export interface TopCreator {
+  _id: string;
+  email: string;
+  public_videos: number;
+  created_at: string;
+}
+
+/** The top video as the global document keeps it: which, whose, and what ranks it. */
+export interface TopVideo {
+  _id: number;
+  owner_id: string;
+  title: string;
+  views: number;
+}
+
+/** the top creator (most public videos, the earlier member on a tie, then the lower id) in the live documents */
+export async function topCreator(store: ReadStore): Promise<TopCreator | null> {
   const [m] = await store
     .collection<StatsMemberDoc>(STATS_MEMBERS)
-    .find({ public_videos: { $gt: 0 } }, { sort: { public_videos: -1, created_at: 1 }, limit: 1 });
-  return m ? { email: m.email, public_videos: m.public_videos } : null;
+    .find({ public_videos: { $gt: 0 } }, { sort: { public_videos: -1, created_at: 1, _id: 1 }, limit: 1 });
+  return m ? creatorOf(m) : null;
 }
 
 /** the top video (most views among public videos, the lower id on a tie) in the live documents */
-export async function topVideo(store: ReadStore): Promise<StatsMomentDoc['top_video']> {
+export async function topVideo(store: ReadStore): Promise<TopVideo | null> {
   const [v] = await store
     .collection<StatsVideoDoc>(STATS_VIDEOS)
     .find({ category: 'public' }, { sort: { views: -1, _id: 1 }, limit: 1 });
-  return v ? { title: v.title, views: typeof v.views === 'number' ? v.views : 0 } : null;
+  return v ? videoOf(v) : null;
+}
+
+const creatorOf = (m: StatsMemberDoc): TopCreator => ({
+  _id: m._id,
+  email: m.email,
+  public_videos: m.public_videos,
+  created_at: m.created_at,
+});
+const videoOf = (v: StatsVideoDoc): TopVideo => ({
+  _id: v._id,
+  owner_id: v.owner_id,
+  title: v.title,
+  views: typeof v.views === 'number' ? v.views : 0,
+});
+
+const compare = <V extends string | number>(a: V, b: V) => (a < b ? -1 : a > b ? 1 : 0);
+/** a ranks before b in topCreator's order */
+const creatorFirst = (a: TopCreator, b: TopCreator) =>
+  (compare(b.public_videos, a.public_videos) || compare(a.created_at, b.created_at) || compare(a._id, b._id)) < 0;
+/** a ranks before b in topVideo's order */
+const videoFirst = (a: TopVideo, b: TopVideo) => (compare(b.views, a.views) || compare(a._id, b._id)) < 0;
+
+/**
+ * The tops during one event, from those the global document keeps (undefined: not known, queried
+ * at the end). A member or video the event changed is offered with its document as it now is and
+ * whether its rank can have gone down: one that can only have gone up (or stayed) is the top if it
+ * ranks first; when the top itself may have gone down (or left: a hidden video, a forgotten member),
+ * the top is queried again. The only queries of the tops: when one leaves or drops.
+ */
+class Tops {
+  constructor(
+    public creator: TopCreator | null | undefined,
+    public video: TopVideo | null | undefined,
+  ) {}
+
+  member(id: string, doc: StatsMemberDoc | null, mayHaveDropped: boolean): void {
+    if (this.creator === undefined) return;
+    const isTop = this.creator !== null && this.creator._id === id;
+    if (!doc || !(doc.public_videos > 0) || (isTop && mayHaveDropped)) {
+      if (isTop) this.creator = undefined;
+      return;
+    }
+    const candidate = creatorOf(doc);
+    if (isTop || this.creator === null || creatorFirst(candidate, this.creator)) this.creator = candidate;
+  }
+
+  videoChanged(id: number, doc: StatsVideoDoc | null, mayHaveDropped: boolean): void {
+    if (this.video === undefined) return;
+    const isTop = this.video !== null && this.video._id === id;
+    if (!doc || doc.category !== 'public' || (isTop && mayHaveDropped)) {
+      if (isTop) this.video = undefined;
+      return;
+    }
+    const candidate = videoOf(doc);
+    if (isTop || this.video === null || videoFirst(candidate, this.video)) this.video = candidate;
+  }
+
+  /** a member leaves: their place as top creator, and their video's as top video */
+  forget(memberId: string): void {
+    if (this.creator?._id === memberId) this.creator = undefined;
+    if (this.video?.owner_id === memberId) this.video = undefined;
+  }
+
+  async known(store: ReadStore): Promise<{ creator: TopCreator | null; video: TopVideo | null }> {
+    return {
+      creator: this.creator === undefined ? await topCreator(store) : this.creator,
+      video: this.video === undefined ? await topVideo(store) : this.video,
+    };
+  }
 }
 
 /** the moment document in force at `at` (the last at or before it), if any */
@@ -183,15 +282,25 @@ const momentFigures = (m: Pick<StatsMomentDoc, 'counters' | 'first_video_at' | '
  * After an event's writes: the figures as they now stand, written as the moment of the log's clock
  * (the latest event time seen so far, so that moments follow the log: an event stamped earlier
  * than one before it counts from the clock's time) unless the moment in force then already says
- * the same (a view of a video that is not the top changes nothing). The global document keeps the
- * clock and the last event whose moment was recorded (its own guard, set last): a redelivered event
- * is skipped, since the documents may then hold later events; a crash before that mark leaves the
- * documents as this event made them, and the redelivery computes the same figures.
+ * the same (a view of a video that is not the top changes nothing). The moment in force at the
+ * clock is the last one recorded (the clock never goes back): the global document names it, and
+ * keeps the tops as they now stand, the clock and the last event whose moment was recorded (its
+ * own guard, set last, with the rest): a redelivered event is skipped, since the documents may then
+ * hold later events; a crash before that mark leaves the documents as this event made them, and
+ * the redelivery computes the same figures (the tops it offers are as they now are, see Tops).
  */
-async function recordMoment(store: ReadStore, position: LogPosition, at: string, clock: string, changed: boolean) {
+async function recordMoment(
+  store: ReadStore,
+  position: LogPosition,
+  at: string,
+  clock: string,
+  changed: boolean,
+  tops: Tops,
+) {
   const stats = store.collection<StatsDoc>(STATS);
   const c = (await stats.findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
-  if (c._pos_moment !== undefined && c._pos_moment >= positionKey(position)) return;
+  const { creator, video } = await tops.known(store);
+  let momentId = c.moment_id;
   if (changed) {
     const now = {
       counters: Object.fromEntries(COUNTERS.map((k) => [k, typeof c[k] === 'number' ? c[k] : 0])) as Record<
@@ -199,25 +308,30 @@ async function recordMoment(store: ReadStore, position: LogPosition, at: string,
         number
       >,
       first_video_at: c.first_video_at ?? null,
-      top_creator: await topCreator(store),
-      top_video: await topVideo(store),
+      top_creator: creator && { email: creator.email, public_videos: creator.public_videos },
+      top_video: video && { title: video.title, views: video.views },
     };
-    const before = await momentAt(store, clock);
-    if (!before || momentFigures(before) !== momentFigures(now))
-      await applyOnce(
-        store.collection<StatsMomentDoc>(STATS_MOMENTS),
-        clock,
-        position,
-        { $set: now },
-        { upsert: true },
-      );
+    const moments = store.collection<StatsMomentDoc>(STATS_MOMENTS);
+    const before = momentId !== undefined ? await moments.findOne({ _id: momentId }) : await momentAt(store, clock);
+    if (!before || momentFigures(before) !== momentFigures(now)) {
+      await applyOnce(moments, clock, position, { $set: now }, { upsert: true });
+      momentId = clock;
+    }
   }
   const wentBack = c.clock_went_back === true || at < clock;
   await applyOnce(
     stats,
     STATS_GLOBAL_ID,
     position,
-    { $set: { clock, ...(wentBack ? { clock_went_back: true } : {}) } },
+    {
+      $set: {
+        clock,
+        top_creator: creator,
+        top_video: video,
+        ...(momentId !== undefined ? { moment_id: momentId } : {}),
+        ...(wentBack ? { clock_went_back: true } : {}),
+      },
+    },
     { upsert: true, guard: 'moment' },
   );
 }
@@ -264,8 +378,10 @@ async function moveVideo(
   position: LogPosition,
   videoId: number,
   patch: Partial<Pick<StatsVideoDoc, 'visibility' | 'rejected'>>,
+  tops: Tops,
 ) {
   const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
+  const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
   const before = await videos.findOne({ _id: videoId });
   if (!before) return;
   const after = { ...before, ...patch };
@@ -282,6 +398,10 @@ async function moveVideo(
   await applyOnce(videos, videoId, position, {
     $set: { visibility: after.visibility, rejected: after.rejected, category: to },
   });
+  // public now: it and its owner can only have gone up (or stayed, on a redelivery); else down
+  const dropped = to !== 'public';
+  tops.member(before.owner_id, await members.findOne({ _id: before.owner_id }), dropped);
+  tops.videoChanged(videoId, await videos.findOne({ _id: videoId }), dropped);
 }
 
 /**
@@ -314,7 +434,7 @@ export const statsProjector: Projector = {
       { key: { created_at: 1 } },
       { key: { counted_at: 1 } },
       { key: { last_login_at: 1 } },
-      { key: { public_videos: -1, created_at: 1 } },
+      { key: { public_videos: -1, created_at: 1, _id: 1 } },
     ],
     [STATS_VIDEOS]: [{ key: { category: 1, views: -1 } }, { key: { owner_id: 1 } }],
     [STATS_LOGINS]: [{ key: { clock: 1 } }],
@@ -323,10 +443,13 @@ export const statsProjector: Projector = {
     // an event of another type is not this projector's (the runner routes only its own; nothing read)
     if (!(statsProjector.eventTypes as readonly string[]).includes(event.type)) return;
     const c = (await store.collection<StatsDoc>(STATS).findOne({ _id: STATS_GLOBAL_ID })) ?? { _id: STATS_GLOBAL_ID };
+    // its moment recorded (the event's last write): every write of the event was made
+    if (c._pos_moment !== undefined && c._pos_moment >= positionKey(event.position)) return;
     const at = event.metadata.at;
     const clock = c.clock !== undefined && c.clock > at ? c.clock : at;
-    const changed = await projectFigures(event, store, clock);
-    await recordMoment(store, event.position, at, clock, changed);
+    const tops = new Tops(c.top_creator, c.top_video);
+    const changed = await projectFigures(event, store, clock, tops);
+    await recordMoment(store, event.position, at, clock, changed, tops);
   },
 };
 
@@ -335,7 +458,9 @@ export const statsProjector: Projector = {
  * their videos' documents go, and the figures recorded at past moments no longer name them (top
  * creator, top video). The counts of what they did (comments, messages, coins) stay: numbers, no one's.
  */
-async function forgetMember(store: ReadStore, memberId: string, pos: LogPosition): Promise<boolean> {
+async function forgetMember(store: ReadStore, memberId: string, pos: LogPosition, tops: Tops): Promise<boolean> {
+  // even on a redelivery that finds them gone: the tops kept may still name them
+  tops.forget(memberId);
   const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
   const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
   const member = await members.findOne({ _id: memberId });
@@ -368,6 +493,7 @@ async function projectFigures(
   event: Parameters<Projector['project']>[0],
   store: ReadStore,
   clock: string,
+  tops: Tops,
 ): Promise<boolean> {
   const members = store.collection<StatsMemberDoc>(STATS_MEMBERS);
   const videos = store.collection<StatsVideoDoc>(STATS_VIDEOS);
@@ -399,6 +525,8 @@ async function projectFigures(
         },
         { upsert: true },
       );
+      // no public video: not the top creator (any more)
+      tops.member(event.data.userId, await members.findOne({ _id: event.data.userId }), true);
       return true;
     case 'UserLoggedIn': {
       const before = await members.findOne({ _id: event.data.userId });
@@ -434,21 +562,27 @@ async function projectFigures(
         },
         { upsert: true },
       );
+      // one more public video, the video public: both can only have gone up
+      tops.member(d.ownerId, await members.findOne({ _id: d.ownerId }), false);
+      tops.videoChanged(d.videoId, await videos.findOne({ _id: d.videoId }), false);
       return true;
     }
     case 'VideoRejected':
-      await moveVideo(store, pos, event.data.videoId, { rejected: true });
+      await moveVideo(store, pos, event.data.videoId, { rejected: true }, tops);
       return true;
     case 'VideoDeleted':
-      await moveVideo(store, pos, event.data.videoId, { visibility: 'supprimée' });
+      await moveVideo(store, pos, event.data.videoId, { visibility: 'supprimée' }, tops);
       return true;
     case 'VideoVisibilityChanged':
-      await moveVideo(store, pos, event.data.videoId, { visibility: event.data.status });
+      await moveVideo(store, pos, event.data.videoId, { visibility: event.data.status }, tops);
       return true;
-    case 'VideoViewed':
+    case 'VideoViewed': {
       await applyOnce(videos, event.data.videoId, pos, { $inc: { views: 1 } });
+      const video = await videos.findOne({ _id: event.data.videoId });
+      tops.videoChanged(event.data.videoId, video, false);
       // views of a video members do not see change no top
-      return (await videos.findOne({ _id: event.data.videoId }))?.category === 'public';
+      return video?.category === 'public';
+    }
     case 'VideoReported':
       await bump(store, pos, { reports: 1 });
       return true;
@@ -466,7 +600,7 @@ async function projectFigures(
       return true;
     case 'AccountDeleted':
     case 'MemberErased':
-      return forgetMember(store, event.data.userId, pos);
+      return forgetMember(store, event.data.userId, pos, tops);
     default:
       return false;
   }

@@ -19,18 +19,35 @@ import {
   walletStream,
   type VideoVisibility,
   type WalletCommand,
+  type RecordedAppEvent,
 } from '@evo/domain';
 import { SqliteReadStore, SqliteEventStore, handleCommand, type EventStore, type ReadStore } from '@evo/infra';
 import { allProjectors } from '../registry';
 import { rebuildReadModels } from '../runtime/rebuild';
 import { statsAsOf } from './as-of';
 import { statsMomentsExact, statsQueries, statsQueriesAsOf, STATS_KINDS, type StatsQueries } from './queries';
-import { STATS_LOGINS, STATS_MOMENTS } from './stats-projector';
+import {
+  STATS,
+  STATS_GLOBAL_ID,
+  STATS_LOGINS,
+  STATS_MOMENTS,
+  statsProjector,
+  topCreator,
+  topVideo,
+  type StatsDoc,
+} from './stats-projector';
 import { ProjectionRunner } from '../runtime/runner';
 import { writeScriptedHistory } from '../testing/scripted-history';
-import { giveRose, postComment, registerMember, uploadVideo, videoState, viewVideo } from '../testing/member-commands';
+import {
+  commandAt,
+  giveRose,
+  postComment,
+  registerMember,
+  uploadVideo,
+  videoState,
+  viewVideo,
+} from '../testing/member-commands';
 import { closedAfterEach } from '../testing/test-lifecycle';
-import { commandAt } from '../testing/member-commands';
 
 const open = closedAfterEach();
 
@@ -358,5 +375,101 @@ describe('statistics', () => {
     const { live } = await expectAsOfEqualsReplay(events, 'prefix', false);
     // so the moments say the log as it stood, and the route replays instead
     expect(await statsMomentsExact(live)).toBe(false);
+  }, 120_000);
+
+  it('keep the tops event by event as the queries find them (ties, tops hidden, deleted, members gone)', async () => {
+    const events = new SqliteEventStore(':memory:');
+    open.push(events);
+    // a seeded history of few members and videos, so that ties and tops leaving are frequent
+    let seed = 27;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const members: string[] = [];
+    const videos: { id: number; owner: string }[] = [];
+    let minute = 0;
+    // members registered two by two at the same instant: tied on their registration time
+    const when = () => new Date(Date.UTC(2026, 0, 1) + 60_000 * Math.floor(minute++ / 2));
+    const refusedOrDone = (p: Promise<unknown>) => p.catch(() => undefined);
+    for (let step = 0; step < 400; step++) {
+      const roll = random(100);
+      const who = members[random(Math.max(1, members.length))];
+      const video = videos[random(Math.max(1, videos.length))];
+      if (members.length < 3 || roll < 6) {
+        const userId = randomUUID();
+        members.push(userId);
+        await registerMember(
+          events,
+          {
+            userId,
+            email: `m${members.length}@test.fr`,
+            pseudo: `m${members.length}`,
+            bio: '',
+            profilePicture: 'p.png',
+          },
+          commandAt(userId, when()),
+        );
+      } else if (roll < 25 || !video) {
+        const id = videos.length + 1;
+        videos.push({ id, owner: who });
+        await refusedOrDone(
+          uploadVideo(events, { videoId: id, ownerId: who, title: `V${id}` }, commandAt(who, when())),
+        );
+      } else if (roll < 75) {
+        await refusedOrDone(viewVideo(events, video.id, who, commandAt(who, when())));
+      } else if (roll < 93) {
+        const visibility = (['publique', 'masquée', 'supprimée'] as const)[random(3)];
+        const now = when();
+        await refusedOrDone(
+          handleCommand(
+            events,
+            videoStream(video.id),
+            videoDecider,
+            {
+              type: 'SetVideoVisibility',
+              videoId: video.id,
+              visibility,
+              requesterId: video.owner,
+              requesterIsAdmin: true,
+              now,
+            },
+            commandAt(video.owner, now),
+          ),
+        );
+      } else {
+        await refusedOrDone(
+          handleCommand(
+            events,
+            userStream(who),
+            userDecider,
+            { type: 'DeleteAccount', userId: who, passwordMatches: true, withdrawableCoins: 0 },
+            commandAt(who, when()),
+          ),
+        );
+      }
+    }
+    const read = SqliteReadStore.temporary();
+    open.push(read);
+    for (const [collection, specs] of Object.entries(statsProjector.indexes ?? {}))
+      for (const spec of specs) await read.collection(collection).createIndex(spec);
+    const ctx = { live: false, push: () => undefined, rooms: () => undefined };
+    const seen = { creators: new Set<string>(), videos: new Set<number>(), gone: 0 };
+    for await (const batch of events.readAll(undefined, 100)) {
+      for (const event of batch) {
+        await statsProjector.project(event as RecordedAppEvent, read, ctx);
+        if (!(statsProjector.eventTypes as readonly string[]).includes(event.type)) continue;
+        const kept = await read.collection<StatsDoc>(STATS).findOne({ _id: STATS_GLOBAL_ID });
+        const queried = { creator: await topCreator(read), video: await topVideo(read) };
+        expect({ position: event.position, creator: kept?.top_creator, video: kept?.top_video }).toEqual({
+          position: event.position,
+          ...queried,
+        });
+        if (queried.creator) seen.creators.add(queried.creator._id);
+        if (queried.video) seen.videos.add(queried.video._id);
+        if (event.type === 'AccountDeleted') seen.gone++;
+      }
+    }
+    // the history moved both tops among several members and videos, and members left
+    expect(seen.creators.size).toBeGreaterThan(2);
+    expect(seen.videos.size).toBeGreaterThan(2);
+    expect(seen.gone).toBeGreaterThan(2);
   }, 120_000);
 });
