@@ -16,17 +16,25 @@ const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({
   now: new Date(),
 });
 
+/** A log of its own with the gift catalogue and one registered member, the buyer. */
+async function logWithBuyer(email: string, pseudo: string) {
+  const events = new SqliteEventStore(':memory:');
+  open.push(events);
+  await ensureGiftCatalogue(events, ctx());
+  const { userId } = await registerUser(events, { email, pseudo, passwordHash: 'h', bio: '' }, undefined, ctx());
+  return { events, userId };
+}
+
+/** Every CoinsPurchased of the log. */
+async function purchasesIn(events: SqliteEventStore) {
+  const purchased = [];
+  for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
+  return purchased;
+}
+
 describe('purchases through the payment port', () => {
   it('appends nothing for a declined payment, and passes the key and reference to the provider', async () => {
-    const events = new SqliteEventStore(':memory:');
-    open.push(events);
-    await ensureGiftCatalogue(events, ctx());
-    const { userId } = await registerUser(
-      events,
-      { email: 'a@test.fr', pseudo: 'acheteur', passwordHash: 'h', bio: '' },
-      undefined,
-      ctx(),
-    );
+    const { events, userId } = await logWithBuyer('a@test.fr', 'acheteur');
     const seen: PaymentRequest[] = [];
     let approve = false;
     const provider: PaymentProvider = {
@@ -71,8 +79,7 @@ describe('purchases through the payment port', () => {
     const retry = await buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
     expect(retry.body).toEqual(ok.body);
     expect(seen).toHaveLength(2);
-    const purchased = [];
-    for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
+    const purchased = await purchasesIn(events);
     expect(purchased).toHaveLength(1);
     expect(purchased[0].data).toMatchObject({
       provider: 'carte-test',
@@ -83,15 +90,7 @@ describe('purchases through the payment port', () => {
   });
 
   it('charges once for concurrent purchases under one Idempotency-Key, and each answers what that charge bought', async () => {
-    const events = new SqliteEventStore(':memory:');
-    open.push(events);
-    await ensureGiftCatalogue(events, ctx());
-    const { userId } = await registerUser(
-      events,
-      { email: 'b@test.fr', pseudo: 'acheteuse', passwordHash: 'h', bio: '' },
-      undefined,
-      ctx(),
-    );
+    const { events, userId } = await logWithBuyer('b@test.fr', 'acheteuse');
     const charges: PaymentRequest[] = [];
     const provider: PaymentProvider = {
       name: 'carte-lente',
@@ -126,21 +125,12 @@ describe('purchases through the payment port', () => {
         coins_withdrawable: 0,
         coins_bonus: 0,
       });
-    const purchased = [];
-    for await (const b of events.readAll()) purchased.push(...b.filter((e) => e.type === 'CoinsPurchased'));
+    const purchased = await purchasesIn(events);
     expect(purchased).toHaveLength(1);
   });
 
   it('a declined payment frees its key: the retry charges again, with the same reference', async () => {
-    const events = new SqliteEventStore(':memory:');
-    open.push(events);
-    await ensureGiftCatalogue(events, ctx());
-    const { userId } = await registerUser(
-      events,
-      { email: 'c@test.fr', pseudo: 'refusee', passwordHash: 'h', bio: '' },
-      undefined,
-      ctx(),
-    );
+    const { events, userId } = await logWithBuyer('c@test.fr', 'refusee');
     const charges: PaymentRequest[] = [];
     const provider: PaymentProvider = {
       name: 'carte-test',
