@@ -159,14 +159,7 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     ]);
     // read as the services read it: personal fields decrypted with the members' keys (same database)
     log = new PersonalDataEventStore(new PostgresEventStore(db.url), new PostgresKeyStore(db.url), { closeKeys: true });
-    bucket = new S3FileStore({
-      endpoint: minio.endpoint,
-      bucket: bucketName,
-      accessKeyId: minio.accessKeyId,
-      secretAccessKey: minio.secretAccessKey,
-      region: minio.region,
-      forcePathStyle: true,
-    });
+    bucket = new S3FileStore(minio.settings(bucketName));
   }, 30 * 60_000);
 
   afterAll(async () => {

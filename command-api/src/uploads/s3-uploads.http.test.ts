@@ -37,14 +37,7 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
     await proxy.open();
     dataDir = await mkdtemp(path.join(tmpdir(), 'evo-s3-uploads-'));
     server = await startTestServer(env(), dataDir);
-    bucket = new S3FileStore({
-      endpoint: minio.endpoint,
-      bucket: bucketName,
-      accessKeyId: minio.accessKeyId,
-      secretAccessKey: minio.secretAccessKey,
-      region: minio.region,
-      forcePathStyle: true,
-    });
+    bucket = new S3FileStore(minio.settings(bucketName));
   }, 30 * 60_000);
   afterAll(async () => {
     await server?.stop();

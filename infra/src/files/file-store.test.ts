@@ -43,14 +43,8 @@ describe.skipIf(!s3.ok)('S3FileStore on MinIO', () => {
   afterAll(async () => {
     await server?.stop();
   });
-  const settings = (endpoint = server.endpoint, bucket = `evo-contract-${randomBytes(3).toString('hex')}`) => ({
-    endpoint,
-    bucket,
-    accessKeyId: server.accessKeyId,
-    secretAccessKey: server.secretAccessKey,
-    region: server.region,
-    forcePathStyle: true,
-  });
+  const settings = (endpoint = server.endpoint, bucket = `evo-contract-${randomBytes(3).toString('hex')}`) =>
+    server.settings(bucket, endpoint);
 
   fileStoreContract('s3 (MinIO)', async () => {
     const store = new S3FileStore(settings());

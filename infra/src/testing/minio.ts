@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
+import type { S3Settings } from '../config/config';
 import { freePort } from './ferretdb';
 import { builtOnFirstUse, endServer, goInstalled, lastOutputOf, repoRoot } from './go-servers';
 
@@ -22,6 +23,8 @@ export interface S3Server {
   region: string;
   /** the S3_* variables for a bucket of this server (made by EVO at start when missing) */
   env(bucket: string): Record<string, string>;
+  /** the settings of a file store on a bucket of this server (through `endpoint`, a proxy, when given) */
+  settings(bucket: string, endpoint?: string): S3Settings;
   stop(): Promise<void>;
 }
 
@@ -81,12 +84,21 @@ export async function startMinio(): Promise<S3Server> {
     await sleep(100);
   }
   let stopped: Promise<void> | undefined;
+  const region = 'us-east-1';
   return {
     endpoint,
     port,
     accessKeyId,
     secretAccessKey,
-    region: 'us-east-1',
+    region,
+    settings: (bucket, through = endpoint) => ({
+      endpoint: through,
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      region,
+      forcePathStyle: true,
+    }),
     env: (bucket) => ({
       S3_ENDPOINT: endpoint,
       S3_BUCKET: bucket,

@@ -154,14 +154,7 @@ const s3 = s3ServerAvailability();
 describe.skipIf(!s3.ok)("the 'data-export.build' job on S3-compatible storage (MinIO)", () => {
   it('streams an archive larger than one upload part to the bucket, the video byte for byte', async () => {
     const minio = await startMinio();
-    const bucket = new S3FileStore({
-      endpoint: minio.endpoint,
-      bucket: `evo-exports-${Date.now().toString(36)}`,
-      accessKeyId: minio.accessKeyId,
-      secretAccessKey: minio.secretAccessKey,
-      region: minio.region,
-      forcePathStyle: true,
-    });
+    const bucket = new S3FileStore(minio.settings(`evo-exports-${Date.now().toString(36)}`));
     try {
       const { files, events, request, state } = await setup(bucket);
       // 20 MB of video: several multipart parts, read and written chunk by chunk
