@@ -1,37 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { reservationStream, type DomainEvent } from '@evo/domain';
 import { SqliteEventStore, systemContext, toNewEvents } from '@evo/infra';
 import { openEmbeddedLog } from '@evo/infra/testing/embedded-log';
+import { runScript } from '@evo/infra/testing/run-script';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function runCli(
-  env: NodeJS.ProcessEnv,
-  args: string[] = [],
-  started?: (child: ChildProcess, out: () => string) => void,
-): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    // tsx directly (npm run would leave the tsx process behind a kill of npm)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/cli/data-encrypt.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? -1 : null), out }));
-    started?.(child, () => out);
-  });
-}
+/** `npm run data:encrypt` as an operator runs it, logging at info. */
+const runCli = (env: NodeJS.ProcessEnv, args: string[] = [], started?: Parameters<typeof runScript>[3]) =>
+  runScript('command-api/src/cli/data-encrypt.ts', args, { ...process.env, LOG_LEVEL: 'info', ...env }, started);
 
 const embedded = (dataDir: string): NodeJS.ProcessEnv => ({
   DATA_DIR: dataDir,

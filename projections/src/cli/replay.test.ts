@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { MongoReadStore, SqliteEventStore, SqliteReadStore } from '@evo/infra';
@@ -18,31 +15,13 @@ import { readCheckpoint } from '../runtime/checkpoint';
 import { ProjectionRunner } from '../runtime/runner';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { writeScriptedHistory } from '../testing/scripted-history';
+import { runScript } from '@evo/infra/testing/run-script';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const availability = mongoServerAvailability();
 
 /** Runs `npm run replay` the way an operator does; resolves with its exit code and output. */
-function runReplay(
-  env: NodeJS.ProcessEnv,
-  args: string[],
-  started?: (child: ChildProcess, out: () => string) => void,
-): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    // tsx directly (npm run would leave the tsx process behind a kill of npm)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'projections/src/cli/replay.ts', ...args], {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? -1 : null), out }));
-    started?.(child, () => out);
-  });
-}
+const runReplay = (env: NodeJS.ProcessEnv, args: string[], started?: Parameters<typeof runScript>[3]) =>
+  runScript('projections/src/cli/replay.ts', args, env, started);
 
 const embeddedEnv = (dataDir: string): NodeJS.ProcessEnv => ({
   ...process.env,
