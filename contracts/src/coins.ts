@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getRoute, pure } from './api-route';
-import { EMAIL_MESSAGES, NOT_YOURS } from './answers/identity';
+import { EMAIL_MESSAGES } from './answers/identity';
 import { PositionString } from './views';
 
 /**
@@ -41,7 +41,6 @@ export const LEDGER_MESSAGES = {
   idempotencyConflict: "Clé d'idempotence déjà utilisée avec une autre requête.",
   purchaseInProgress: 'Un achat avec cette clé est déjà en cours. Réessaie dans un instant.',
   paymentDeclined: 'Paiement refusé.',
-  actionForbidden: NOT_YOURS.action,
   freeCoinsDisabled: "L'ajout de coins gratuits est désactivé sur cette plateforme.",
   purchased: '✅ Achat effectué avec succès !',
   added: (n: number) => `✅ ${n} coins ajoutés avec succès.`,

@@ -4,6 +4,7 @@ import {
   DomainError,
   LEDGER_MESSAGES,
   LEDGER_SEQUENCE,
+  NOT_YOURS,
   forbidden,
   keyMapGet,
   normalize,
@@ -153,7 +154,7 @@ export class WalletRequests {
 
   /** 403 unless `email` is the session member's own. */
   async assertOwnEmail(userId: string, email: string): Promise<void> {
-    if ((await this.members.userIdOf(email)) !== userId) throw forbidden(LEDGER_MESSAGES.actionForbidden);
+    if ((await this.members.userIdOf(email)) !== userId) throw forbidden(NOT_YOURS.action);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ClaimBody } from '@evo/contracts';
-import { DomainError, LEDGER_MESSAGES } from '@evo/domain';
+import { DomainError, NOT_YOURS } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import { giftsQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
@@ -17,7 +17,7 @@ export const claimGiftRoute = (deps: AppDeps, requests: WalletRequests): Request
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') {
         const gift = await gifts.receivedGift(body.gift_id);
-        if (gift && gift.receiver_id !== me) throw new HttpError(403, LEDGER_MESSAGES.actionForbidden);
+        if (gift && gift.receiver_id !== me) throw new HttpError(403, NOT_YOURS.action);
       }
       throw e;
     }
