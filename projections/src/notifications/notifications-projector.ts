@@ -10,7 +10,7 @@ import {
 } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
+import { applyOnce, insertOnce } from '../runtime/write-once';
 import { goneMember } from '../runtime/member-gone';
 import { memberCopies } from '../runtime/own-copies';
 import type { NotificationView } from '@evo/contracts';
@@ -185,7 +185,9 @@ export const notificationsProjector: Projector = {
         deleted: false,
         created_at: event.metadata.at,
       };
-      const created = await applyOnce(notifications, docId, event.position, { $set: fields }, { upsert: true });
+      // written once, by this event only (its id is the event's position): inserted unless there
+      // (a redelivery), in one write; its later changes are guarded by `_pos`, as applyOnce's are
+      const created = await insertOnce(notifications, { _id: docId, ...fields, _pos: causePos });
       // guarded on its own: after a crash between the two writes, the redelivery still counts it once
       await applyOnce(
         counters,

@@ -314,7 +314,9 @@ async function recordMoment(
     const moments = store.collection<StatsMomentDoc>(STATS_MOMENTS);
     const before = momentId !== undefined ? await moments.findOne({ _id: momentId }) : await momentAt(store, clock);
     if (!before || momentFigures(before) !== momentFigures(now)) {
-      await applyOnce(moments, clock, position, { $set: now }, { upsert: true });
+      // a moment later than the last one recorded is new (or this event's own, on a redelivery): one insert
+      if (before?._id === clock) await applyOnce(moments, clock, position, { $set: now });
+      else await insertOnce(moments, { _id: clock, ...now, _pos: positionKey(position) });
       momentId = clock;
     }
   }
