@@ -150,30 +150,64 @@ const bulkModels: Writes<AnyBulkWriteOperation<Doc>> = {
 
 class MongoCollection implements CollectionEngine {
   private readonly coll: Collection<Doc>;
-  private readonly here = {
-    insert: (doc) =>
-      this.writeHere({
-        docs: [{ next: withDocId(doc) }],
-        result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 },
-      }),
-    update: (filter, update, upsert, one) => this.updateHere(filter, update, upsert, one),
-    delete: (filter, one) => this.deleteNow(filter, one),
-    replace: async (filter, replacement, upsert) => {
-      const [target] = await this.matching(filter, true);
-      return this.writeHere(replaceWrites(target, filter, replacement, upsert));
-    },
-  } satisfies Writes<Promise<unknown>>;
   /** the writes as the server's own commands (MongoDB) */
-  private readonly onServer = {
+  private readonly onServer: Writes<Promise<unknown>> = {
     insert: (doc) => mapErrors(() => this.coll.insertOne(withDocId(doc), { session: this.session })),
-    update: (filter, update, upsert, one) => this.updateOnServer(filter, update, upsert, one),
-    delete: (filter, one) => this.deleteNow(filter, one),
+    update: async (filter, update, upsert, one) => {
+      const run = (u: Update) =>
+        mapErrors(() => {
+          const options = { upsert, session: this.session };
+          return one
+            ? this.coll.updateOne(asFilter(filter), asUpdate(u), options)
+            : this.coll.updateMany(asFilter(filter), asUpdate(u), options);
+        });
+      if (!upsert || !needsUpsertId(filter, update)) return toResult(await run(update));
+      const id = await this.upsertId(filter);
+      try {
+        return toResult(await run(withSetOnInsert(update, { _id: id })));
+      } catch (err) {
+        // a concurrent upsert inserted it first: the filter now matches it (inside a MongoDB
+        // transaction the duplicate has aborted it, and the caller's retry starts over)
+        if (!(err instanceof DuplicateKeyError) || this.session || id !== derivedUpsertId(filter)) throw err;
+        return toResult(await run(withSetOnInsert(update, { _id: id })));
+      }
+    },
+    delete: async (filter, one) => {
+      const options = { session: this.session };
+      const result = one
+        ? await this.coll.deleteOne(asFilter(filter), options)
+        : await this.coll.deleteMany(asFilter(filter), options);
+      return { deletedCount: result.deletedCount };
+    },
     replace: async (filter, replacement, upsert) => {
       const sent = withReplacementId(filter, replacement, upsert);
       const options = { upsert, session: this.session };
       return toResult(await mapErrors(() => this.coll.replaceOne(asFilter(filter), sent, options)));
     },
-  } satisfies Writes<Promise<unknown>>;
+  };
+  /** the writes computed here, then written by _id (FerretDB) */
+  private readonly here: Writes<Promise<unknown>> = {
+    insert: (doc) =>
+      this.writeHere({
+        docs: [{ next: withDocId(doc) }],
+        result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 },
+      }),
+    update: async (filter, update, upsert, one) => {
+      if ((!upsert || seedsOnlyId(filter, update)) && (await this.store.uniqueKeys(this.name)).length === 0) {
+        // no unique key to check, nothing inserted but under the filter's _id: its own command is exact
+        assertStorable(update);
+        return this.onServer.update(filter, update, upsert, one);
+      }
+      const targets = await this.matching(filter, one);
+      const id = targets.length === 0 && upsert && needsUpsertId(filter, update) ? await this.upsertId(filter) : '';
+      return this.writeHere(updateWrites(targets, filter, update, upsert, () => id));
+    },
+    delete: (filter, one) => this.onServer.delete(filter, one),
+    replace: async (filter, replacement, upsert) => {
+      const [target] = await this.matching(filter, true);
+      return this.writeHere(replaceWrites(target, filter, replacement, upsert));
+    },
+  };
 
   constructor(
     private readonly store: MongoReadStore,
@@ -199,44 +233,16 @@ class MongoCollection implements CollectionEngine {
 
   write(op: BulkOp): Promise<unknown> {
     return this.routed(
-      () => dispatch<Promise<unknown>>(op, this.here),
-      () => dispatch<Promise<unknown>>(op, this.onServer),
+      () => dispatch(op, this.here),
+      () => dispatch(op, this.onServer),
     );
-  }
-
-  private async updateOnServer(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    const run = (u: Update) =>
-      mapErrors(() => {
-        const options = { upsert, session: this.session };
-        return one
-          ? this.coll.updateOne(asFilter(filter), asUpdate(u), options)
-          : this.coll.updateMany(asFilter(filter), asUpdate(u), options);
-      });
-    if (!upsert || !needsUpsertId(filter, update)) return toResult(await run(update));
-    const id = await this.upsertId(filter);
-    try {
-      return toResult(await run(withSetOnInsert(update, { _id: id })));
-    } catch (err) {
-      // a concurrent upsert inserted it first: the filter now matches it (inside a MongoDB
-      // transaction the duplicate has aborted it, and the caller's retry starts over)
-      if (!(err instanceof DuplicateKeyError) || this.session || id !== derivedUpsertId(filter)) throw err;
-      return toResult(await run(withSetOnInsert(update, { _id: id })));
-    }
-  }
-
-  private async deleteNow(filter: Filter, one: boolean): Promise<{ deletedCount: number }> {
-    const options = { session: this.session };
-    const result = one
-      ? await this.coll.deleteOne(asFilter(filter), options)
-      : await this.coll.deleteMany(asFilter(filter), options);
-    return { deletedCount: result.deletedCount };
   }
 
   async bulkWrite(ops: BulkOp[]): Promise<void> {
     await this.routed<unknown>(
       // one at a time, each computed here (FerretDB's update command ignores `ordered` too)
       async () => {
-        for (const op of ops) await dispatch<Promise<unknown>>(op, this.here);
+        for (const op of ops) await dispatch(op, this.here);
       },
       () => {
         const models = ops.map((op) => dispatch(op, bulkModels));
@@ -255,17 +261,6 @@ class MongoCollection implements CollectionEngine {
   /** Whole documents matching `filter`, for the writes computed here. */
   private matching(filter: Filter, one: boolean): Promise<Doc[]> {
     return this.coll.find(asFilter(filter), { limit: one ? 1 : 0, session: this.session }).toArray();
-  }
-
-  private async updateHere(filter: Filter, update: Update, upsert: boolean, one: boolean): Promise<UpdateResult> {
-    if ((!upsert || seedsOnlyId(filter, update)) && (await this.store.uniqueKeys(this.name)).length === 0) {
-      // no unique key to check, nothing inserted but under the filter's _id: its own command is exact
-      assertStorable(update);
-      return this.updateOnServer(filter, update, upsert, one);
-    }
-    const targets = await this.matching(filter, one);
-    const id = targets.length === 0 && upsert && needsUpsertId(filter, update) ? await this.upsertId(filter) : '';
-    return this.writeHere(updateWrites(targets, filter, update, upsert, () => id));
   }
 
   /** FerretDB: the documents a write computed here, checked, then written by _id. */
