@@ -505,7 +505,7 @@ async function fanOutCost(read: SqliteReadStore, counters: Array<{ followers: nu
   for (const [label, creator] of creators) {
     if (!creator) continue;
     const times: number[] = [];
-    const rowsBefore = read.counters().rowsWritten;
+    const rowsBefore = read.counters.rowsWritten;
     for (let k = 0; k < UPLOADS; k++) {
       videoId++;
       const event = {
@@ -530,7 +530,7 @@ async function fanOutCost(read: SqliteReadStore, counters: Array<{ followers: nu
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    const rows = (read.counters().rowsWritten - rowsBefore) / UPLOADS;
+    const rows = (read.counters.rowsWritten - rowsBefore) / UPLOADS;
     console.log(
       `  ${label} (${creator.n} followers): p50 ${times[UPLOADS >> 1].toFixed(2)} ms, max ${times[UPLOADS - 1].toFixed(2)} ms, ${rows.toFixed(0)} rows written per upload`,
     );
@@ -576,7 +576,7 @@ async function largeInSqlite() {
     .map((c, i) => ({ i, n: c.following }))
     .filter((x) => x.n >= 1_000)
     .map((x) => x.i);
-  const options: MeasureOptions = { calls: CALLS, warmup: 100, examined: () => read.counters().docsExamined };
+  const options: MeasureOptions = { calls: CALLS, warmup: 100, examined: () => read.counters.docsExamined };
 
   const page = (n: number) => ({ page: n, limit: 20 });
 
@@ -735,7 +735,7 @@ async function sqliteVsFerretDb() {
       {
         label: 'SQLite',
         read: sqlite,
-        options: { calls: CALLS, warmup: 100, examined: () => sqlite.counters().docsExamined },
+        options: { calls: CALLS, warmup: 100, examined: () => sqlite.counters.docsExamined },
       },
       { label: `FerretDB ${FERRETDB_VERSION}`, read: mongo, options: { calls: FERRETDB_CALLS, warmup: 2 } },
     ];

@@ -33,9 +33,9 @@ describe('SqliteReadStore, how it answers', () => {
     const plan = explain(store, 'notifications', filter, { sort: { cause_pos: -1 }, limit: 5 });
     expect(plan).toMatchObject({ plan: 'IXSCAN', exact: true, sortedHere: false, tempSort: false });
     expect(plan.details.join()).toContain('USING INDEX');
-    const before = store.counters().docsExamined;
+    const before = store.counters.docsExamined;
     const page = await n.find(filter, { sort: { cause_pos: -1 }, limit: 5 });
-    expect(store.counters().docsExamined - before).toBe(5);
+    expect(store.counters.docsExamined - before).toBe(5);
     expect(page.map((d) => d._id)).toEqual(['n293', 'n283', 'n263', 'n253', 'n243']);
     // a condition SQL cannot answer (a regex) is left to the language, after the index
     expect(explain(store, 'notifications', { user_id: 'u3', cause_pos: { $regex: '3$' } }).exact).toBe(false);
@@ -94,7 +94,7 @@ describe('SqliteReadStore, how it answers', () => {
     const users = store.collection('users');
     await users.createIndex({ key: { email_lc: 1 }, unique: true });
     await users.insertOne({ _id: 'u1', email_lc: 'a@x', gifts: 0 });
-    const before = store.counters().rowsWritten;
+    const before = store.counters.rowsWritten;
     await store.withTransaction(async (tx) => {
       const c = tx.collection('users');
       for (let i = 0; i < 40; i++) await c.updateOne({ _id: 'u1' }, { $inc: { gifts: 1 } });
@@ -107,7 +107,7 @@ describe('SqliteReadStore, how it answers', () => {
     });
     expect(await users.findOne({ _id: 'u1' })).toMatchObject({ gifts: 42 });
     // one row at the query's flush, one at the commit: not 41
-    expect(store.counters().rowsWritten - before).toBe(2);
+    expect(store.counters.rowsWritten - before).toBe(2);
     await store.close();
   });
 

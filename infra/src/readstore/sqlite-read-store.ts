@@ -69,19 +69,12 @@ const columnOf = (field: string) => (field === '_id' ? 'id' : quote(`k:${field}`
  * as NULL, numbers, strings, then false and true as blobs; an array or an object gives a marker.
  */
 function keyOf(value: unknown): SqlValue {
-  switch (typeof value) {
-    case 'boolean':
-      return value ? TRUE_KEY : FALSE_KEY;
-    case 'number':
-      // JSON writes NaN and the infinities as null
-      return Number.isFinite(value) ? value : null;
-    case 'string':
-      return value;
-    case 'object':
-      return value === null ? null : Array.isArray(value) ? ARRAY_KEY : OBJECT_KEY;
-    default:
-      return null;
-  }
+  if (typeof value === 'string') return value;
+  // JSON writes NaN and the infinities as null
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean') return value ? TRUE_KEY : FALSE_KEY;
+  if (typeof value !== 'object' || value === null) return null;
+  return Array.isArray(value) ? ARRAY_KEY : OBJECT_KEY;
 }
 
 const isNested = (value: unknown) => typeof value === 'object' && value !== null;
@@ -125,8 +118,8 @@ export class SqliteReadStore implements ReadStore {
   /** a bulk load's indexes not built yet, by collection */
   private readonly deferred = new Set<string>();
   private closed = false;
-  private docsExamined = 0;
-  private rowsWritten = 0;
+  /** documents read and rows written since the store was opened: what a query or a batch costs (tests, benches) */
+  readonly counters = { docsExamined: 0, rowsWritten: 0 };
   private readonly engines = new Map<string, CollectionEngine>();
   /** tables this store created or found */
   private tables: Set<string>;
@@ -178,8 +171,7 @@ export class SqliteReadStore implements ReadStore {
     let stmt = cache.get(sql);
     if (!stmt) {
       if (cache.size > 1000) cache.clear();
-      stmt = db.prepare(sql);
-      cache.set(sql, stmt);
+      cache.set(sql, (stmt = db.prepare(sql)));
     }
     return stmt;
   }
@@ -309,7 +301,7 @@ export class SqliteReadStore implements ReadStore {
         this.statement(this.writer, `DELETE FROM ${table} WHERE id = ?`).run(id);
       }
       entry.dirty = false;
-      this.rowsWritten++;
+      this.counters.rowsWritten++;
     }
   }
 
@@ -406,11 +398,6 @@ export class SqliteReadStore implements ReadStore {
     return { count, size, wal };
   }
 
-  /** Documents read and rows written since the store was opened: what a query or a batch costs, in tests. */
-  counters(): { docsExamined: number; rowsWritten: number } {
-    return { docsExamined: this.docsExamined, rowsWritten: this.rowsWritten };
-  }
-
   /** SQL answers equalities, `$in` and ranges on key columns (or _id), and sorts on them; `what` it selects. */
   plan(collection: string, filter: Filter, sort: Sort | undefined, what = 'id, doc'): Plan {
     const schema = this.schemaOf(collection);
@@ -480,7 +467,7 @@ export class SqliteReadStore implements ReadStore {
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) {
-        this.docsExamined += found.length;
+        this.counters.docsExamined += found.length;
         const docs = found.map((entry) => JSON.parse(this.textOf(entry)) as Doc);
         return page(docs, sort, skip, limit);
       }
@@ -489,7 +476,7 @@ export class SqliteReadStore implements ReadStore {
     } else if (isDocId(filter._id) && Object.keys(filter).length === 1) {
       // the commonest read, one document by _id: no plan
       const text = this.rowText(db, collection, filter._id);
-      if (text !== undefined) this.docsExamined++;
+      if (text !== undefined) this.counters.docsExamined++;
       return page(text === undefined ? [] : [JSON.parse(text) as Doc], undefined, skip, limit);
     }
     if (!this.tables.has(collection)) return [];
@@ -501,7 +488,7 @@ export class SqliteReadStore implements ReadStore {
       [],
     );
     for (const row of rows) {
-      this.docsExamined++;
+      this.counters.docsExamined++;
       const doc = JSON.parse(row.doc) as Doc;
       if (matcher && !matcher(doc)) continue;
       out.push(doc);
@@ -725,7 +712,6 @@ function keyTuples(doc: Doc, fields: string[]): string[] {
   return tuples.map((t) => JSON.stringify(t));
 }
 
-/** `docs` in `sort`'s order, `skip` and `limit` applied. */
 function page(docs: Doc[], sort: Sort | undefined, skip: number, limit: number | undefined): Doc[] {
   return (sort ? sortDocs(docs, sort) : docs).slice(skip, limit === undefined ? undefined : skip + limit);
 }

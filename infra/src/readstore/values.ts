@@ -21,18 +21,10 @@ export function isScalar(value: unknown): value is Scalar {
 /** MongoDB's BSON type order for the port's JSON values (null < numbers < strings < objects < arrays < booleans). */
 function typeRank(value: unknown): number {
   if (value === undefined || value === null) return 1;
-  switch (typeof value) {
-    case 'number':
-      return 2;
-    case 'string':
-      return 3;
-    case 'boolean':
-      return 8;
-    case 'object':
-      return Array.isArray(value) ? 5 : 4;
-    default:
-      return 12;
-  }
+  if (typeof value === 'number') return 2;
+  if (typeof value === 'string') return 3;
+  if (typeof value === 'boolean') return 8;
+  return typeof value === 'object' ? (Array.isArray(value) ? 5 : 4) : 12;
 }
 
 function compareObjects(a: PlainObject, b: PlainObject): number {

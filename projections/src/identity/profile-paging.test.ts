@@ -33,9 +33,9 @@ describe('a profile, page by page', () => {
     const seen: number[] = [];
     const examined: number[] = [];
     for (let page: number | null = 1; page !== null;) {
-      const before = read.counters().docsExamined;
+      const before = read.counters.docsExamined;
       const answer = await q.profile('star', 'someone-else', { page, limit: 24 });
-      examined.push(read.counters().docsExamined - before);
+      examined.push(read.counters.docsExamined - before);
       seen.push(...(answer?.videos ?? []).map((v) => v.id));
       page = answer?.next_page ?? null;
     }

@@ -329,9 +329,9 @@ describe('social projections', () => {
     const read = await build(w.events);
     const q = socialQueries(read);
     const cost = async (run: () => Promise<unknown>) => {
-      const before = read.counters().docsExamined;
+      const before = read.counters.docsExamined;
       await run();
-      return read.counters().docsExamined - before;
+      return read.counters.docsExamined - before;
     };
     // the hubs (none, nor their follow edges); the timeline's 9 entries (3 followees' 3 videos); the
     // 9 videos by _id and their 9 counters (the flags find no like nor favourite, the comment

@@ -388,9 +388,9 @@ describe('friends feed from the timeline read model', () => {
     // what a page reads: the hub list, the follow edge to the hub, 10 entries of the timeline
     // (20 fanned-out videos; pages 1 and 2 of 5 need 10), the hub's 10 newest, the page's 5 videos
     const q = socialQueries(read);
-    const before = read.counters().docsExamined;
+    const before = read.counters.docsExamined;
     const page = await q.friendsFeed(uid(1), { page: 2, limit: 5 });
-    expect(read.counters().docsExamined - before).toBeLessThanOrEqual(1 + 1 + 10 + 10 + 5);
+    expect(read.counters.docsExamined - before).toBeLessThanOrEqual(1 + 1 + 10 + 10 + 5);
     expect(page.map((v) => v.id)).toEqual(
       (await friendsFeedByJoin(read, uid(1), { page: 2, limit: 5 })).map((v) => v.id),
     );
