@@ -1,11 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { COIN_PACKS, LEDGER_MESSAGES, MESSAGES, type RecordedEvent } from '@evo/domain';
 import { GiftCreditProcess } from '../gifts/gift-credits';
 import { reconcileLedger } from './reconcile';
 import { Client, registerAndLogin, startTestServer, type TestServer, type Member } from '../testing/test-server';
 import { serverFixture } from '../testing/server-fixture';
+import { online } from '../admin/test-helpers';
 import { AUTH_MESSAGES } from '../http/session';
 
 const t = serverFixture({ admin: true });
@@ -965,20 +966,6 @@ describe('push', () => {
   afterEach(() => {
     while (sockets.length) sockets.pop()!.disconnect();
   });
-  const online = async (m: Member) => {
-    const socket = connect(t.server.url, {
-      transports: ['websocket'],
-      forceNew: true,
-      extraHeaders: { cookie: m.client.cookie },
-      reconnection: false,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    return socket;
-  };
   const next = <T>(socket: Socket, event: string, match: (p: T) => boolean = () => true) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no '${event}'`)), 5000);
@@ -996,7 +983,7 @@ describe('push', () => {
     const b = await member();
     await add(a, 10);
     await settle();
-    const [sa, sb] = [await online(a), await online(b)];
+    const [sa, sb] = [await online(t.server, a.client, sockets), await online(t.server, b.client, sockets)];
     const aChanged = next<{ coins_balance: number; gifts_unclaimed: number; position: string }>(sa, 'wallet:changed');
     const bChanged = next<{ coins_balance: number; gifts_unclaimed: number; position: string }>(sb, 'wallet:changed');
     const bGift = next<{ gift: ReceivedRow }>(sb, 'gift:received');
