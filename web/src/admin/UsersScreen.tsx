@@ -9,7 +9,8 @@ import { AdminPage, ADMIN_CRUMB, AdminSearch } from './AdminPage';
 import { issuePasswordResetLink, setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
 import { formatDate, formatDateTime, formatNumber } from './format';
-import { useAdminUsers, useDebounced } from './hooks';
+import { useAdminUsers } from './hooks';
+import { useDebounced } from '../shell/useDebounced';
 import { Pagination } from './Pagination';
 import { TableScroll } from './TableScroll';
 

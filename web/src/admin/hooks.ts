@@ -72,16 +72,6 @@ export function useAsOf(): [string | null, (iso: string | null) => void] {
   return [asOf, setAsOf];
 }
 
-/** A value that follows `value` once it has not changed for `delayMs`. */
-export function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
-
 /** while a rebuild runs, its state is asked again this often, in case the socket is not connected */
 const POLL_MS = 2000;
 

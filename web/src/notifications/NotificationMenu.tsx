@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useId } from 'react';
+import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationBell } from '../shell/NotificationBell';
 import { useToast } from '../shell/toast';
 import { whenFirstScreenShown } from '../shell/firstScreen';
+import { useDisclosure } from '../shell/useDisclosure';
 import { useNotificationActions, useNotifications } from './store';
 import './notifications.css';
 
@@ -18,7 +19,7 @@ const DROPDOWN_LIMIT = 8;
 
 /**
  * The top-bar bell with its live unread badge and the dropdown (the product screens
- * "Notification dropdown"). Disclosure pattern: the bell toggles the panel;
+ * "Notification dropdown"). Disclosure pattern (useDisclosure): the bell toggles the panel;
  * Escape or an outside click closes it and focus returns to the bell.
  */
 export function NotificationMenu() {
@@ -27,47 +28,16 @@ export function NotificationMenu() {
   const toast = useToast();
   const { items, unread, loaded, reload } = useNotifications(email);
   const { markAllRead } = useNotificationActions(email);
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const bellRef = useRef<HTMLButtonElement>(null);
+  const disclosure = useDisclosure<HTMLDivElement>();
+  const { open, close } = disclosure;
   const panelId = useId();
   const headingId = useId();
-  const { pathname } = useLocation();
-
-  useEffect(() => setOpen(false), [pathname]);
 
   // Fetch the list's code once the page is shown, so that the first opening is instant. A fetch
   // that fails (offline at that moment) is no error: opening the list imports it again.
   useEffect(() => {
     void whenFirstScreenShown().then(() => loadList().catch(() => undefined));
   }, []);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    // Escape also works when the focus was lost (e.g. on the body after a removal).
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      const active = document.activeElement;
-      if (active && active !== document.body && !rootRef.current?.contains(active)) return;
-      event.preventDefault();
-      setOpen(false);
-      bellRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
-
-  const toggle = () => {
-    if (!open && user) reload();
-    setOpen(!open);
-  };
 
   const readAll = async () => {
     try {
@@ -77,14 +47,19 @@ export function NotificationMenu() {
     }
   };
 
+  const toggle = () => {
+    if (!open && user) reload();
+    disclosure.toggle();
+  };
+
   return (
-    <div className="notif-menu" ref={rootRef}>
+    <div className="notif-menu" ref={disclosure.rootRef}>
       <NotificationBell
         count={unread}
         onClick={toggle}
         expanded={open}
         controls={open ? panelId : undefined}
-        buttonRef={bellRef}
+        buttonRef={disclosure.buttonRef}
       />
       {open ? (
         <div id={panelId} className="notif-panel" role="region" aria-labelledby={headingId} data-notifications>
@@ -104,13 +79,13 @@ export function NotificationMenu() {
           <div className="notif-panel__scroll">
             {loaded || items.length > 0 ? (
               <Suspense fallback={<Loading />}>
-                <NotificationList items={items.slice(0, DROPDOWN_LIMIT)} onNavigate={() => setOpen(false)} />
+                <NotificationList items={items.slice(0, DROPDOWN_LIMIT)} onNavigate={close} />
               </Suspense>
             ) : (
               <Loading />
             )}
           </div>
-          <Link to="/notifications" className="notif-panel__all" onClick={() => setOpen(false)}>
+          <Link to="/notifications" className="notif-panel__all" onClick={close}>
             {SEE_ALL}
           </Link>
         </div>

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { searchRoutes } from '@evo/contracts';
 import { useRouteQuery } from '../api/queries';
+import { useDebounced } from '../shell/useDebounced';
 import { QueryState } from '../shell/ui/QueryState';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { useCurrentUser } from '../identity/sessionContext';
@@ -16,22 +17,13 @@ const LOAD_FAILED = 'Impossible de charger les résultats.';
 /** the server's minimum (domain/src/search/rules.ts, SEARCH_LIMITS.queryMin) */
 const QUERY_MIN = 2;
 
-/** Typed text becomes ?q= once typing pauses (so the page can be shared and comes back with Retour). */
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
-
 /** /recherche?q=: members by pseudo and videos by title, accents and case aside. */
 export default function SearchScreen() {
   const { user } = useCurrentUser();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [draft, setDraft] = useState(q);
+  // typed text becomes ?q= once typing pauses (so the page can be shared and comes back with Retour)
   const debounced = useDebounced(draft, 300);
   const fieldId = useId();
 

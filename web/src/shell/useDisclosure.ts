@@ -3,7 +3,9 @@ import { useLocation } from 'react-router-dom';
 
 /**
  * A button that shows and hides a panel (WAI-ARIA disclosure): the panel closes on a click or tap
- * outside `rootRef`, on Escape (focus goes back to the button) and when the route changes.
+ * outside `rootRef`, on Escape (focus goes back to the button) and when the route changes. Escape
+ * is the panel's while the focus is inside it or was lost (on the body, e.g. after a removal), and
+ * unless a control inside already used it.
  */
 export function useDisclosure<Root extends HTMLElement = HTMLElement>() {
   const [open, setOpen] = useState(false);
@@ -19,7 +21,10 @@ export function useDisclosure<Root extends HTMLElement = HTMLElement>() {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && !rootRef.current?.contains(active)) return;
+      event.preventDefault();
       setOpen(false);
       buttonRef.current?.focus();
     };
