@@ -151,31 +151,6 @@ describe('events.sqlite after a clean stop', () => {
   }, 120_000);
 });
 
-describe('events.sqlite after a kill -9', () => {
-  it('only what was written after the last record is read again, but an event edited in place since is still found', async () => {
-    const { dir, file } = await damagedCopy(async () => undefined);
-    const killedRun = async () => {
-      const port = await freePort();
-      const product = spawnProduct({ DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'info' });
-      try {
-        await waitReady(`http://127.0.0.1:${port}`, product);
-        await registerAndLogin(`http://127.0.0.1:${port}`);
-      } finally {
-        product.child.kill('SIGKILL');
-        await product.exited;
-      }
-      return product.output();
-    };
-    // the copy is another file: checked whole; then each run records what it checked and wrote
-    expect(await killedRun()).toMatch(/"msg":"event log verified"/);
-    expect(await killedRun()).toContain('by the run killed');
-    // an event the killed run had recorded, edited with SQLite's tools since the kill
-    const position = positionOf('UserRegistered');
-    editEvent(file, position, 'data', JSON.stringify({ userId: 'x', email: 'pas-un-email' }));
-    expectOperatorMessage(await startOn(dir), file, `position ${position}`, 'schéma de UserRegistered');
-  }, 120_000);
-});
-
 describe('an empty events.sqlite', () => {
   it('is refused while uploads/ holds the files of an earlier installation', async () => {
     const { dir, file } = await damagedCopy(async (f) => {

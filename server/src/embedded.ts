@@ -24,7 +24,6 @@ import {
   sessionSecret,
   systemContext,
   recordVerifiedLog,
-  RunningLogRecorder,
   sourceTreeFingerprint,
   verifyBeforeClose,
   verifyEventLog,
@@ -134,8 +133,7 @@ function verifiedLogRecord(config: Config): VerifiedLogRecord {
  * start with a message for the operator), and an empty log only on a fresh install: an empty log
  * beside the uploads of an earlier one means the log was lost, and starting would re-seed and
  * bury that history. After a clean stop that left the file as it was, only the events since that
- * stop are read; after a kill -9, only those since the killed process's last record (see
- * verifyEventLog). Answers the position checked up to (for the recorder and the stop).
+ * stop are read (see verifyEventLog). Answers the position checked up to (for the stop).
  */
 async function checkEmbeddedLog(
   events: SqliteEventStore,
@@ -154,9 +152,7 @@ async function checkEmbeddedLog(
     },
     v.trustedUpTo === undefined
       ? 'event log verified'
-      : v.afterCrash
-        ? 'event log verified (checked up to trustedUpTo by the run killed, as it recorded; the events after it checked)'
-        : 'event log verified (unchanged since the last clean stop up to trustedUpTo; the events after it checked)',
+      : 'event log verified (unchanged since the last clean stop up to trustedUpTo; the events after it checked)',
   );
   if (v.last !== undefined) return v.last;
   const stored = await uploads.storedFileCount();
@@ -177,10 +173,9 @@ async function closeEmbeddedLog(
   events: SqliteEventStore,
   reader: EventStore,
   config: Config,
-  recorder: RunningLogRecorder,
+  verifiedUpTo: LogPosition | undefined,
 ): Promise<void> {
   const started = performance.now();
-  const verifiedUpTo = await recorder.stop();
   let verified: Awaited<ReturnType<typeof verifyBeforeClose>>;
   try {
     verified = await verifyBeforeClose(events, config.eventsFile, eventSchemas, verifiedUpTo, reader);
@@ -231,22 +226,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const keys = await openKeyStore(config);
   const events = await openEventStore(config, keys);
   const embeddedLog = events.inner instanceof SqliteEventStore ? events.inner : undefined;
-  let recorder: RunningLogRecorder | undefined;
+  let verifiedUpTo: LogPosition | undefined;
   if (embeddedLog) {
     try {
-      const verifiedUpTo = await checkEmbeddedLog(embeddedLog, events, config, uploads);
-      // how far the log is checked, recorded as this process writes it: after a kill -9 the next
-      // start checks only what follows (first record now, before this process appends anything)
-      recorder = new RunningLogRecorder(embeddedLog, config.eventsFile, verifiedLogRecord(config), eventSchemas, {
-        from: verifiedUpTo,
-        reader: events,
-        onError: (err) =>
-          log.error(
-            { err },
-            "journal d'événements : position vérifiée non enregistrée (un arrêt brutal ferait tout revérifier depuis la dernière)",
-          ),
-      });
-      await recorder.start();
+      verifiedUpTo = await checkEmbeddedLog(embeddedLog, events, config, uploads);
     } catch (e) {
       await events.close();
       await keys.close();
@@ -432,7 +415,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await limits.close();
       await mailer.close();
       await read.close();
-      if (embeddedLog && recorder) await closeEmbeddedLog(embeddedLog, events, config, recorder);
+      if (embeddedLog) await closeEmbeddedLog(embeddedLog, events, config, verifiedUpTo);
       else await events.close();
       await keys.close();
     })());

@@ -21,7 +21,6 @@ export {
   verifyEventLog,
   verifyBeforeClose,
   recordVerifiedLog,
-  RunningLogRecorder,
   sourceTreeFingerprint,
   eventProblem,
   type LogVerification,

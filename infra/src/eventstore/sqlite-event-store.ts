@@ -192,8 +192,6 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private readonly subscriptions = new Set<LiveSubscription>();
   private readonly stats: CommitStats = { transactions: 0, appends: 0, events: 0, syncs: 0 };
-  /** rows this store inserted in committed transactions (idempotent answers, which insert nothing, left out) */
-  private inserted = 0;
 
   /** the write-ahead log's path (undefined for an in-memory database: nothing to make durable) */
   private readonly walPath: string | undefined;
@@ -406,7 +404,6 @@ export class SqliteEventStore implements EventStore {
     }
     for (const [streamId, head] of this.groupHeads) this.knowHead(streamId, head);
     this.stats.transactions++;
-    this.inserted += this.groupWritten.length;
     this.firstPending ??= this.firstOfGroup;
     for (const w of this.groupWritten) this.unsynced.written.push(w);
     for (let i = 0; i < batch.length; i++) {
@@ -677,18 +674,6 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const p = this.lastPositionStmt.get();
     return p === null || p === undefined ? undefined : BigInt(p);
-  }
-
-  /**
-   * How many events this store has inserted into the log so far (committed; an idempotent answer
-   * inserts nothing), and the log's last position, read together. Positions are contiguous: when
-   * the log grew by exactly as many events as this count between two readings, no other process
-   * wrote in between (see RunningLogRecorder).
-   */
-  insertedEvents(): { count: number; last: LogPosition | undefined } {
-    this.assertOpen();
-    const p = this.lastPositionStmt.get();
-    return { count: this.inserted, last: p === null || p === undefined ? undefined : BigInt(p) };
   }
 
   commitStats(): CommitStats {

@@ -28,18 +28,12 @@ const describe = (e: { position: bigint; streamId: string; type: string }) =>
   `L'événement à la position ${e.position} (flux ${e.streamId}, type ${e.type})`;
 
 /**
- * What is kept beside the log (DATA_DIR/events.verified), of one of two kinds:
- * - `clean` (written by recordVerifiedLog after a clean stop; records from before the kinds have
- *   none): the log file as it was closed (size, modification time to the nanosecond, inode), and
- *   that it then passed SQLite's page check and had every event up to `position` checked by the
- *   code `code` (a hash of the event schemas' source);
- * - `running` (written by RunningLogRecorder while a process writes the log): every event up to
- *   `position` is checked, and the file is that inode, at least `size` bytes long. What the process
- *   wrote after it is unknown: a start after a kill -9 checks the events after `position` only.
+ * What a clean stop leaves beside the log (`record` below): the log file as it was closed (size,
+ * modification time to the nanosecond, inode), and that it then passed SQLite's check and had every
+ * event up to `position` checked by the code `code` (a hash of the event schemas' source).
  */
 interface VerifiedLog {
   format: 1;
-  kind?: 'clean' | 'running';
   code: string;
   position: string;
   eventId: string;
@@ -61,13 +55,8 @@ export interface LogVerification {
   checked: number;
   /** the log's last position (undefined: the log is empty) */
   last: LogPosition | undefined;
-  /**
-   * events up to here were checked by an earlier run, and the file is the one it left: as its clean
-   * stop closed it, or, after a kill -9, as it was writing it (`afterCrash`)
-   */
+  /** events up to here were checked before the last clean stop, and the file is as that stop left it */
   trustedUpTo?: LogPosition;
-  /** the trusted prefix is the one a run recorded while writing: the run was killed (or its stop failed) */
-  afterCrash?: boolean;
   /** why the record was not used, when there was one */
   recordIgnored?: string;
 }
@@ -103,32 +92,17 @@ async function eventIdAt(store: SqliteEventStore, position: LogPosition): Promis
   return undefined;
 }
 
-const walSize = (file: string): number => {
-  const wal = `${file}-wal`;
-  return existsSync(wal) ? statSync(wal).size : 0;
-};
-
 /**
- * The position up to which the record lets this start trust the log, or why not. Always: the same
- * checks (`code`), the same file (inode and device: a copy, or a file renamed over it, is another),
- * and still the same event at the recorded position (a restored or rewritten log has another or none).
- *
- * After a clean stop (`clean`): the file exactly as that stop left it (same size and modification
- * time: an edit, a restore in place or a truncation changes them), and no journal (-wal) holding
- * writes made since.
- *
- * After a kill -9 (`running`: the process died after recording how far it had checked): the file
- * may have grown since (the appends after the record), never shrunk (SQLite's file does not shrink
- * without a VACUUM: shorter means truncated), and it must still be as the killed process left it:
- * its -wal present (a process killed after writing leaves it; any program that opened the file
- * since and closed it, to edit it or only to read it, checkpointed it into the file and removed it,
- * which sends this start to the whole check), or, with no -wal, the file untouched since the record.
+ * The position up to which the record lets this start trust the log, or why not: the same checks
+ * (`code`), the file exactly as the clean stop that wrote the record left it (same size,
+ * modification time and inode: an edit, a copy, a restore or a truncation changes them), no
+ * journal (-wal) holding writes made since, and the same event at the recorded position.
  */
 async function trustedPrefix(
   store: SqliteEventStore,
   file: string,
   record: VerifiedLogRecord,
-): Promise<{ upTo?: LogPosition; ignored?: string; afterCrash?: boolean }> {
+): Promise<{ upTo?: LogPosition; ignored?: string }> {
   let saved: VerifiedLog;
   try {
     saved = JSON.parse(await readFile(record.file, 'utf8')) as VerifiedLog;
@@ -139,23 +113,14 @@ async function trustedPrefix(
   if (saved?.format !== 1) return { ignored: 'format inconnu' };
   if (saved.code !== record.code) return { ignored: "fait par une autre version des schémas d'événements" };
   const now = identity(file);
-  const sameFile = now.ino === saved.ino && now.dev === saved.dev;
-  const untouched = sameFile && now.size === saved.size && now.mtimeNs === saved.mtimeNs;
-  const afterCrash = saved.kind === 'running';
-  if (afterCrash) {
-    if (!sameFile) return { ignored: 'le fichier a été remplacé depuis le dernier enregistrement' };
-    if (BigInt(now.size) < BigInt(saved.size))
-      return { ignored: 'le fichier a raccourci depuis le dernier enregistrement' };
-    if (walSize(file) === 0 && !untouched)
-      return { ignored: "le fichier a été ouvert et modifié depuis l'arrêt brutal du dernier processus" };
-  } else {
-    if (!untouched) return { ignored: 'le fichier a changé depuis le dernier arrêt propre' };
-    if (walSize(file) > 0) return { ignored: 'le journal -wal contient des écritures' };
-  }
+  if (now.size !== saved.size || now.mtimeNs !== saved.mtimeNs || now.ino !== saved.ino || now.dev !== saved.dev)
+    return { ignored: 'le fichier a changé depuis le dernier arrêt propre' };
+  const wal = `${file}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) return { ignored: 'le journal -wal contient des écritures' };
   const position = BigInt(saved.position);
   if ((await eventIdAt(store, position)) !== saved.eventId)
-    return { ignored: `l'événement ${position} n'est pas celui du dernier enregistrement` };
-  return { upTo: position, afterCrash };
+    return { ignored: `l'événement ${position} n'est pas celui du dernier arrêt` };
+  return { upTo: position };
 }
 
 /**
@@ -163,21 +128,9 @@ async function trustedPrefix(
  * read back and validated against its schema. The first problem found stops the start with a
  * DataFileError naming the file, the position and what to do.
  *
- * With `record`: when an earlier run recorded how far it had checked the log (see VerifiedLog), and
- * the file is still the one it left (see trustedPrefix), only the events after the recorded
- * position are read: none after a clean stop, what the killed process wrote after its last record
- * after a kill -9. Otherwise the whole log is checked, as without a record.
- *
- * SQLite's page check (quick_check, which reads every page of the file: about a second per 100k
- * events here) runs only when the whole log is checked. After a clean stop it ran at the stop, on
- * the file as closed. After a kill -9 it is not needed: a killed process does not damage a SQLite
- * file in WAL mode. Its committed transactions are whole in the -wal (each frame checksummed, the
- * torn tail of a write in flight discarded when the file is next opened) and a checkpoint cut
- * short is copied again from the -wal, which is kept until the copy completes. What damages pages
- * is the disk, or a program writing into the file: the disk is checked by the page check of each
- * clean stop and of each whole check (and a damaged page read meanwhile fails with SQLite's
- * corruption error, which the event check below reports like the page check), and a program that
- * opened the file since the kill removed the -wal, so trustedPrefix sends the start to the whole check.
+ * With `record`: when the last clean stop recorded (recordVerifiedLog) that the file passed these
+ * checks, and the file is exactly as it left it, only the events after the recorded position are
+ * read (none after a clean stop); otherwise the whole log is checked, as without a record.
  *
  * `reader` reads the events to check: the store as the processes read it (its personal fields
  * decrypted), by default the file's own.
@@ -192,130 +145,7 @@ export async function verifyEventLog(
   const trust = record ? await trustedPrefix(store, file, record) : {};
   if (trust.upTo === undefined) checkPages(store, file);
   const { checked, last } = await checkEvents(reader, file, schemas, trust.upTo);
-  return {
-    checked,
-    last: last ?? trust.upTo,
-    trustedUpTo: trust.upTo,
-    ...(trust.afterCrash ? { afterCrash: true } : {}),
-    recordIgnored: trust.ignored,
-  };
-}
-
-/** The running record of `store` at `position` (undefined: no event there, nothing to vouch for). */
-async function runningRecord(
-  store: SqliteEventStore,
-  file: string,
-  code: string,
-  position: LogPosition | undefined,
-): Promise<VerifiedLog | undefined> {
-  const eventId = position === undefined ? undefined : await eventIdAt(store, position);
-  if (position === undefined || eventId === undefined) return undefined;
-  return { format: 1, kind: 'running', code, position: position.toString(), eventId, ...identity(file) };
-}
-
-/**
- * While a process writes the embedded log: records, every `everyMs` when the log grew, how far it
- * is checked (a `running` VerifiedLog), so that a start after a kill -9 checks only what follows,
- * whatever the log's size. Off the requests' path: a timer, one stat and one small file written.
- *
- * What counts as checked: the events the start checked (or trusted), and the events this process
- * appended since. Those were checked as they were written: every append of the product goes
- * through the command side's toNewEvents, which parses each event with its schema (an unknown type
- * or a field out of its schema throws before anything is written) and always sets the metadata's
- * date. When other processes appended too (`npm run admin:grant` beside the server, seen when the
- * log grew by more events than this process inserted), the new events are read back and checked
- * here, as at a start. A problem found stops the recording: the last record stays before it, and
- * the next start checks from there and refuses the log.
- */
-export class RunningLogRecorder {
-  private checked: LogPosition | undefined;
-  /** store.insertedEvents() when the log ended at `checked` */
-  private insertedAt = 0;
-  private recordedAt: LogPosition | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private work: Promise<void> | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly store: SqliteEventStore,
-    private readonly file: string,
-    private readonly record: VerifiedLogRecord,
-    private readonly schemas: Record<string, EventSchema>,
-    private readonly options: {
-      /** the position the start checked (or trusted) the log up to: its last event */
-      from: LogPosition | undefined;
-      /** reads the events of other processes to check (see verifyEventLog's `reader`) */
-      reader?: Pick<EventStore, 'readAll'>;
-      /** how often the record is brought up to date; default 1000 ms */
-      everyMs?: number;
-      /** a recording that failed (the recording goes on at the next turn, unless it found a bad event) */
-      onError?: (err: unknown) => void;
-    },
-  ) {
-    this.checked = options.from;
-  }
-
-  /** The first record, before this process appends anything: what the start checked. */
-  async start(): Promise<void> {
-    this.insertedAt = this.store.insertedEvents().count;
-    await this.write(this.checked).catch((err: unknown) => this.options.onError?.(err));
-    this.timer = setInterval(() => void this.runOnce(), this.options.everyMs ?? 1000);
-    this.timer.unref();
-  }
-
-  /** The position checked so far (by the start, by this process's appends, or read back here). */
-  get checkedUpTo(): LogPosition | undefined {
-    return this.checked;
-  }
-
-  /** Brings the record up to date now (at most one at a time). */
-  runOnce(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.work ??= this.advance()
-      .catch((err: unknown) => {
-        if (err instanceof DataFileError) this.halt();
-        this.options.onError?.(err);
-      })
-      .finally(() => (this.work = undefined));
-    return this.work;
-  }
-
-  /**
-   * Stops recording, once brought up to date (at a clean stop, with nothing appending any more);
-   * answers the position checked up to.
-   */
-  async stop(): Promise<LogPosition | undefined> {
-    await this.runOnce();
-    this.halt();
-    await this.work;
-    return this.checked;
-  }
-
-  private halt(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-  }
-
-  private async advance(): Promise<void> {
-    const { count: inserted, last } = this.store.insertedEvents();
-    if (last === undefined || last === this.checked) return;
-    const grew = last - (this.checked ?? 0n);
-    if (grew !== BigInt(inserted - this.insertedAt)) {
-      // another process appended too: its events (and this one's among them) read back and checked
-      await checkEvents(this.options.reader ?? this.store, this.file, this.schemas, this.checked, last);
-    }
-    this.checked = last;
-    this.insertedAt = inserted;
-    await this.write(last);
-  }
-
-  private async write(position: LogPosition | undefined): Promise<void> {
-    if (position === undefined || position === this.recordedAt) return;
-    const content = await runningRecord(this.store, this.file, this.record.code, position);
-    if (!content) return;
-    await writeFileAtomically(this.record.file, (fh) => fh.writeFile(JSON.stringify(content)));
-    this.recordedAt = position;
-  }
+  return { checked, last: last ?? trust.upTo, trustedUpTo: trust.upTo, recordIgnored: trust.ignored };
 }
 
 /**
@@ -351,7 +181,6 @@ export async function recordVerifiedLog(
   if (existsSync(wal) && statSync(wal).size > 0) return; // not closed cleanly after all
   const content: VerifiedLog = {
     format: 1,
-    kind: 'clean',
     code: record.code,
     position: verified.position.toString(),
     eventId: verified.eventId,
@@ -378,23 +207,18 @@ function checkPages(store: SqliteEventStore, file: string): void {
   }
 }
 
-/**
- * Every event after `from` (up to `to`, when given) read back and checked against its schema;
- * DataFileError on the first bad one.
- */
+/** Every event after `from` read back and checked against its schema; DataFileError on the first bad one. */
 async function checkEvents(
   store: Pick<EventStore, 'readAll'>,
   file: string,
   schemas: Record<string, EventSchema>,
   from: LogPosition | undefined,
-  to?: LogPosition,
 ): Promise<{ checked: number; last: LogPosition | undefined }> {
   let checked = 0;
   let last: bigint | undefined;
   try {
-    reading: for await (const batch of store.readAll(from, 2000)) {
+    for await (const batch of store.readAll(from, 2000)) {
       for (const event of batch) {
-        if (to !== undefined && event.position > to) break reading;
         const problem = eventProblem(event, schemas);
         if (problem)
           throw new DataFileError(
