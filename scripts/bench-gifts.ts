@@ -306,7 +306,10 @@ async function main() {
     children.push(bare.child);
     const bareBase = new URL(`http://localhost:${barePort}`);
     await waitReady(new URL('/bare', bareBase).href, bare.child, bare.output);
-    console.log(`EVO (embedded, SQLite, read models in SQLite) on ${evo.base.href}; bare Express on ${bareBase.href}`);
+    log.info(
+      { evo: evo.base.href, bare: bareBase.href },
+      'EVO (embedded: events and read models in SQLite) and the bare Express route are up',
+    );
     const { senders } = evo;
 
     const results: Result[] = [];

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { normalize, positionKey, type RecordedAppEvent } from '@evo/domain';
 import { MongoClient, type Db } from 'mongodb';
-import { SqliteReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
+import { childLogger, SqliteReadStore, MongoReadStore, type Doc, type ReadStore } from '@evo/infra';
 import { FERRETDB_VERSION, startFerretDbOrReason } from '@evo/infra/testing/ferretdb';
 import {
   PROCESSING,
@@ -58,6 +58,8 @@ import {
   socialQueries,
 } from '@evo/projections';
 import { friendsFeedByJoin } from '@evo/projections/testing/friends-feed-join';
+
+const log = childLogger('bench-social');
 
 /** the data set's sizes */
 interface Sizes {
@@ -723,7 +725,7 @@ async function sqliteVsFerretDb() {
   );
   const ferret = await startFerretDbOrReason();
   if ('reason' in ferret) {
-    console.log(`${title}: skipped (${ferret.reason})`);
+    log.warn({ reason: ferret.reason }, `${title}: skipped`);
     return;
   }
   const dbName = 'evo_bench_social';
@@ -791,7 +793,7 @@ async function sqliteVsFerretDb() {
 
 async function main() {
   await largeInSqlite();
-  if (process.env.BENCH_FERRETDB === '0') console.log('\nfriends feed, SQLite vs FerretDB: skipped (BENCH_FERRETDB=0)');
+  if (process.env.BENCH_FERRETDB === '0') log.info('friends feed, SQLite vs FerretDB: skipped (BENCH_FERRETDB=0)');
   else await sqliteVsFerretDb();
 }
 
