@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['{domain,infra,projections,workers,command-api,server,web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     environment: 'node',
+    globalSetup: ['./vitest.temp-dir.ts'],
+    setupFiles: ['./vitest.temp-dir-per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // vitest's default (1 s) is shorter than a page's first render on a busy 2-core CI machine; a poll only

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { AuditPage } from '@evo/contracts';
 import { MODERATION_MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { Client } from '@evo/command-api/testing/test-server';
@@ -59,20 +60,19 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
       expect.arrayContaining([expect.objectContaining({ type: 'report_update', message: SANCTION })]),
     );
 
-    await page
-      .locator('article', { hasText: author.member.video_title })
-      .first()
-      .getByRole('button', { name: 'Masquer' })
-      .click();
-    await expect.poll(() => page.getByText('Vidéo mise à jour : masquée').first().isVisible()).toBe(true);
+    /** the report card's `button` pressed, the video is said to be `status` */
+    const moderate = async (button: string, status: string) => {
+      await page
+        .locator('article', { hasText: author.member.video_title })
+        .first()
+        .getByRole('button', { name: button })
+        .click();
+      await expect.poll(() => page.getByText(`Vidéo mise à jour : ${status}`).first().isVisible()).toBe(true);
+    };
+    await moderate('Masquer', 'masquée');
     expect((await reporter.client.get(`/api/videos/${author.videoId}`)).status).toBe(404);
     expect((await reporter.client.get(`/api/users/profile/${author.member.pseudo}`)).json.videos).toEqual([]);
-    await page
-      .locator('article', { hasText: author.member.video_title })
-      .first()
-      .getByRole('button', { name: 'Rendre publique' })
-      .click();
-    await expect.poll(() => page.getByText('Vidéo mise à jour : publique').first().isVisible()).toBe(true);
+    await moderate('Rendre publique', 'publique');
     expect((await reporter.client.get(`/api/videos/${author.videoId}`)).status).toBe(200);
   }, 90_000);
 
@@ -386,17 +386,7 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
   }, 60_000);
 
   it("shows the administrators' actions the server logged, newest first, with their French details", async () => {
-    const logged = (await admin.get('/api/admin/audit?page=1&limit=25')).json as unknown as {
-      items: Array<{
-        id: string;
-        admin_email: string;
-        admin_pseudo: string;
-        action: string;
-        target: string;
-        details: string;
-      }>;
-      total: number;
-    };
+    const logged = (await admin.get('/api/admin/audit?page=1&limit=25')).json as unknown as AuditPage;
     expect(logged.items.map((i) => i.action)).toEqual([
       'Reconstruction des projections lancée',
       'Rôle administrateur retiré',

@@ -7,6 +7,7 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
+import { APP_ROUTE_PATHS } from '@evo/contracts';
 import { SANCTION_MESSAGES } from '@evo/domain';
 import { Client, PNG_1PX, registerAndLogin } from '@evo/command-api/testing/test-server';
 import { browserSkipReason, loggedInPage, newPage, screenshot } from './harness';
@@ -14,6 +15,7 @@ import {
   ADMIN,
   DESKTOP,
   adminClient,
+  fitsAPhone,
   MOBILE,
   firstVideoId,
   realErrors,
@@ -259,12 +261,13 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(realErrors(errors, 'Envoi de la réponse impossible', 'Mise à jour de la visibilité impossible')).toEqual([]);
     await context.close();
 
-    const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${live.server.url}/admin/reports`);
-    await phone.page.locator('.reports > li').first().waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await screenshot(phone.page, 'back-office-reports-mobile', { fullPage: false });
-    await phone.context.close();
+    await fitsAPhone(
+      live,
+      ADMIN,
+      '/admin/reports',
+      (p) => p.locator('.reports > li').first(),
+      'back-office-reports-mobile',
+    );
   }, 120_000);
 
   it('transactions: the look-up form opens a member’s coin audit, as it was at a date; an unknown member is said so; the table scrolls in its box on a phone', async () => {
@@ -494,20 +497,13 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     const { context, page, errors } = await asAdmin();
     await page.goto(`${live.server.url}/admin/stats`);
     await heading(page, 'Statistiques').waitFor();
+    // the hub links to every statistics page the router answers (the contract's route list), in its order
     expect(
       await page
         .getByRole('navigation', { name: 'Pages de statistiques' })
         .getByRole('link')
         .evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
-    ).toEqual([
-      '/admin/stats/general',
-      '/admin/stats/users',
-      '/admin/stats/videos',
-      '/admin/stats/messages',
-      '/admin/stats/gifts',
-      '/admin/stats/coins',
-      '/admin/stats/advanced',
-    ]);
+    ).toEqual(APP_ROUTE_PATHS.filter((r) => r.startsWith('/admin/stats/')));
     const pages: Array<[string, string, string, string]> = [
       ['general', '/api/admin/stats', 'Statistiques générales', 'Impossible de charger les stats générales'],
       ['users', '/api/admin/stats/users', 'Statistiques utilisateurs', 'Impossible de charger les stats utilisateurs'],
@@ -566,11 +562,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(realErrors(errors, 'indisponibles ApiError')).toEqual([]);
     await context.close();
 
-    const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${live.server.url}/admin/stats/coins`);
-    await phone.page.locator('.admin-stat').first().waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await phone.context.close();
+    await fitsAPhone(live, ADMIN, '/admin/stats/coins', (p) => p.locator('.admin-stat').first());
   }, 120_000);
 
   it('members page by page; a grant can be cancelled; the last administrator cannot lose the right', async () => {
@@ -617,11 +609,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${live.server.url}/admin/users`);
-    await phone.page.locator('.admin-table tbody tr').first().waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await phone.context.close();
+    await fitsAPhone(live, ADMIN, '/admin/users', (p) => p.locator('.admin-table tbody tr').first());
   }, 180_000);
 
   it('the audit log shows 25 actions a page; on a phone it does not scroll sideways', async () => {
@@ -652,11 +640,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${live.server.url}/admin/audit`);
-    await phone.page.locator('.admin-table tbody tr').first().waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await phone.context.close();
+    await fitsAPhone(live, ADMIN, '/admin/audit', (p) => p.locator('.admin-table tbody tr').first());
   }, 120_000);
 
   it('the tools: the cache button says it is not active yet, two tools are coming, a rebuild can be cancelled; on a phone', async () => {
@@ -686,12 +670,13 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const phone = await asAdmin(MOBILE);
-    await phone.page.goto(`${live.server.url}/admin/tools`);
-    await phone.page.getByRole('button', { name: 'Reconstruire les projections' }).waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await screenshot(phone.page, 'back-office-tools-mobile', { fullPage: false });
-    await phone.context.close();
+    await fitsAPhone(
+      live,
+      ADMIN,
+      '/admin/tools',
+      (p) => p.getByRole('button', { name: 'Reconstruire les projections' }),
+      'back-office-tools-mobile',
+    );
   }, 90_000);
 
   it('every visible control of the main back-office pages has a name', async () => {

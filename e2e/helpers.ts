@@ -14,7 +14,15 @@ import {
   type Registration,
   type TestServer,
 } from '@evo/command-api/testing/test-server';
-import { fillLogin, launchBrowser, newPage, startE2eServer, type LaunchOptions } from './harness';
+import {
+  fillLogin,
+  launchBrowser,
+  loggedInPage,
+  newPage,
+  screenshot,
+  startE2eServer,
+  type LaunchOptions,
+} from './harness';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
@@ -33,6 +41,22 @@ export const realErrors = (errors: string[], ...expected: string[]) =>
 /** No sideways scroll: how much wider the document is than the viewport (0 when it fits). */
 export const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** On a phone, `path` as `who` sees it (once `loaded` shows) does not scroll sideways; `shot`: its screenshot's name. */
+export async function fitsAPhone(
+  live: { server: TestServer; browser: Browser },
+  who: { email: string; password: string },
+  path: string,
+  loaded: (page: Page) => Locator,
+  shot?: string,
+): Promise<void> {
+  const phone = await loggedInPage(live.browser, live.server.url, who, MOBILE);
+  await phone.page.goto(`${live.server.url}${path}`);
+  await loaded(phone.page).waitFor();
+  expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
+  if (shot) await screenshot(phone.page, shot, { fullPage: false });
+  await phone.context.close();
+}
 
 /** the first toast showing `text` */
 export const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).first();

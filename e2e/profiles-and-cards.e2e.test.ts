@@ -11,6 +11,7 @@ import {
   DESKTOP,
   MOBILE,
   adminClient,
+  fitsAPhone,
   follow,
   realErrors,
   sidewaysOverflow,
@@ -384,12 +385,13 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     expect(realErrors(errors)).toEqual([]);
     await context.close();
 
-    const phone = await loggedInPage(live.browser, live.server.url, me.member, MOBILE);
-    await phone.page.goto(`${live.server.url}/user/${bob.member.pseudo}`);
-    await phone.page.locator('.card-grid > li').first().waitFor();
-    expect(await sidewaysOverflow(phone.page)).toBeLessThanOrEqual(0);
-    await screenshot(phone.page, 'profile-mobile', { fullPage: false });
-    await phone.context.close();
+    await fitsAPhone(
+      live,
+      me.member,
+      `/user/${bob.member.pseudo}`,
+      (p) => p.locator('.card-grid > li').first(),
+      'profile-mobile',
+    );
   }, 90_000);
 
   it('a profile shows its videos a page at a time: "Voir plus de vidéos" asks the server for the next one', async () => {

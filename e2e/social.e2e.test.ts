@@ -65,24 +65,21 @@ describe.skipIf(!!skip)('social journeys with two members in two browsers', () =
       .getByRole('button', { name: /^Commentaires/ })
       .first()
       .click();
-    await pb.getByRole('button', { name: `Répondre à @${a.pseudo}` }).click();
-    await pb.getByLabel(`Ta réponse à @${a.pseudo}`).fill('Merci beaucoup !');
-    await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
-    // the panel closes after sending; reopen and check the thread
-    await pb
-      .getByRole('button', { name: /^Commentaires \(2\)/ })
-      .first()
-      .click();
+    /** B replies to `to`; the panel closes after sending: reopened, it counts `comments` */
+    const reply = async (to: string, text: string, comments: number) => {
+      await pb.getByRole('button', { name: `Répondre à @${to}` }).click();
+      await pb.getByLabel(`Ta réponse à @${to}`).fill(text);
+      await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
+      await pb
+        .getByRole('button', { name: new RegExp(`^Commentaires \\(${comments}\\)`) })
+        .first()
+        .click();
+    };
+    await reply(a.pseudo, 'Merci beaucoup !', 2);
     const replies = pb.getByRole('list', { name: `Réponses à @${a.pseudo}` });
     await expect.poll(() => replies.getByText('Merci beaucoup !').isVisible()).toBe(true);
     // a reply to the reply attaches to the top-level comment
-    await pb.getByRole('button', { name: `Répondre à @${b.pseudo}` }).click();
-    await pb.getByLabel(`Ta réponse à @${b.pseudo}`).fill('Et une autre réponse');
-    await pb.getByRole('button', { name: 'Envoyer', exact: true }).click();
-    await pb
-      .getByRole('button', { name: /^Commentaires \(3\)/ })
-      .first()
-      .click();
+    await reply(b.pseudo, 'Et une autre réponse', 3);
     await expect.poll(() => replies.getByRole('article').count()).toBe(2);
     await screenshot(pb, 'e2e-social-comments');
   }, 60_000);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { testPasswordHashing } from '@evo/command-api/testing/test-server';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,7 +47,7 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     NODE_ENV: _n,
     ...rest
   } = process.env;
-  return { ...rest, DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...extra };
+  return { ...rest, DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...testPasswordHashing(extra), ...extra };
 }
 
 const started = new Set<ServiceProcess>();

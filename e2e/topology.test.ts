@@ -575,14 +575,17 @@ describe.skipIf(skipReason !== undefined)('distributed topology (separate proces
     const keys = new PostgresKeyStore(db.url);
     const read = new MongoReadStore(env.MONGO_URL);
     const erasedInLog = async () => (await log.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased');
+    const inReadModels = async () => (await read.collection('users').find({ pseudo: gone.member.pseudo })).length;
     try {
       expect(await keys.find(userId)).toBeInstanceOf(Buffer);
+      // the member projected before the projections process goes (registering does not wait for it)
+      await eventually(async () => (await inReadModels()) === 1, 'the member in the read models');
       await projections.kill9();
       const deleted = await gone.client.request('DELETE', '/api/users/me', { password: gone.member.password });
       expect(deleted.status, deleted.text).toBeLessThan(300);
       // the workers close the wallet, then wait for the read models: the key outlives the copies
       await new Promise((r) => setTimeout(r, 4000));
-      expect(await read.collection('users').find({ pseudo: gone.member.pseudo })).toHaveLength(1);
+      expect(await inReadModels()).toBe(1);
       expect(await keys.find(userId)).toBeInstanceOf(Buffer);
       expect(await erasedInLog()).toBe(false);
 

@@ -51,8 +51,12 @@ import {
   cpuSecondsOf,
   embeddedLoadEnv,
   freePort,
+  loadConditions,
+  measureCells,
+  MEASURE_COLUMNS,
   percentile,
   registerMember,
+  table,
   waitReady,
 } from './lib/http-load';
 import { listArg, loadRunArgs, numberArg } from './lib/args';
@@ -497,23 +501,9 @@ async function main() {
 
     const bareRate = results.find((r) => r.scenario.startsWith('bare'))?.rate ?? Number.NaN;
     console.log('');
-    const [load1, load5] = os.loadavg();
-    console.log(
-      `${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s), load average ${load1.toFixed(1)} (1 min) ${load5.toFixed(1)} (5 min)`,
-    );
+    log.info(loadConditions(CLIENTS, WARMUP_SECONDS, SECONDS));
     console.log('');
     const bareCpu = results.find((r) => r.scenario.startsWith('bare'))?.cpuPerRequestUs;
-    const header = [
-      'scenario',
-      'requests',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      'errors',
-      'vs bare',
-      'server CPU/req',
-      'CPU vs bare',
-    ];
     const evoGifts = results.find((r) =>
       r.scenario.startsWith(`gift sends, ${CLIENTS} wallets (read models in SQLite`),
     );
@@ -531,22 +521,10 @@ async function main() {
             : r.cpuPerRequestUs / bareCpu;
       return [
         ROUNDS > 1 && (r === evoGifts || r.scenario.startsWith('bare')) ? `${r.scenario} ¹` : r.scenario,
-        String(r.requests),
-        r.rate.toFixed(0),
-        r.p50.toFixed(2),
-        r.p99.toFixed(2),
-        String(r.errors),
-        `${(share * 100).toFixed(0)} %`,
-        r.cpuPerRequestUs === undefined ? '—' : `${r.cpuPerRequestUs.toFixed(0)} µs`,
-        cpuTimes === undefined ? '—' : `${cpuTimes.toFixed(1)}×`,
+        ...measureCells(r, r.cpuPerRequestUs, share, cpuTimes),
       ];
     });
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (cells: string[]) =>
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    console.log(line(header));
-    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-    for (const r of rows) console.log(line(r));
+    console.log(table(['scenario', ...MEASURE_COLUMNS], rows));
     for (const s of skipped) console.log(s);
     console.log('');
     if (paired.length > 1)

@@ -31,7 +31,16 @@ import pg from 'pg';
 import { PostgresEventStore } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
-import { HttpClient, freePort, load, registerMember, table, waitReady, type Call } from './lib/http-load';
+import {
+  HttpClient,
+  embeddedLoadEnv,
+  freePort,
+  load,
+  registerMember,
+  table,
+  waitReady,
+  type Call,
+} from './lib/http-load';
 import { listArg, loadRunArgs } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,17 +100,13 @@ async function evoGiftSends(): Promise<{ row: Row; reconciled: string }> {
   await buildServer();
   // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof) go to the EVO server only
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // the embedded load's settings (no demo data, none of the per-member limits a load meets by
+  // design: without them most sends were 429s), with the events in PostgreSQL
   const evo = child(['--enable-source-maps', ...nodeArgs, SERVER_BUNDLE], ROOT, {
+    ...embeddedLoadEnv(dataDir, port),
     EVENTSTORE_URL: db.url,
-    MONGO_URL: '',
-    REDIS_URL: '',
     S3_ENDPOINT: '',
     SESSION_SECRET: 'bench-postgres-session-secret',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    REGISTER_LIMIT_PER_HOUR: '100000',
   });
   const clients: HttpClient[] = [];
   try {
@@ -328,9 +333,10 @@ async function main() {
     const ratio = evo.rate / peer.rate;
     printGoal(
       'EVO gift sends (events in PostgreSQL) vs Emmett 0.42.0 + PostgreSQL',
-      `${evo.rate.toFixed(0)} vs ${peer.rate.toFixed(0)} sends/s (${ratio.toFixed(2)}×)`,
-      '≥ 2× the peer',
-      ratio >= 2,
+      `${evo.rate.toFixed(0)} vs ${peer.rate.toFixed(0)} sends/s (${ratio.toFixed(2)}×), errors ${evo.errors} vs ${peer.errors}`,
+      '≥ 2× the peer, no errors on either side',
+      // refused sends are fast: a rate with errors measures the refusals, not the sends
+      ratio >= 2 && evo.errors === 0 && peer.errors === 0,
     );
   }
   if (appendRows.length === 2) {

@@ -20,7 +20,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { systemContext } from '@evo/infra';
 import { startTestServer, type TestServer } from '@evo/command-api/testing/test-server';
 import { registerUser } from '@evo/command-api';
-import { hashPassword } from '@evo/command-api';
+import { passwordHasher } from '@evo/command-api';
 import { printGoal } from './lib/goals';
 
 const MEMBERS = Number(process.argv[2] ?? 1000);
@@ -66,7 +66,7 @@ async function openSession(server: TestServer, userId: string): Promise<string> 
 }
 
 async function createMembers(server: TestServer): Promise<Member[]> {
-  const passwordHash = await hashPassword('motdepasse1');
+  const passwordHash = await passwordHasher().hash('motdepasse1');
   const run = Date.now().toString(36);
   const members: Member[] = new Array(MEMBERS);
   await pool([...Array(MEMBERS).keys()], 4, async (i) => {

@@ -61,6 +61,9 @@ interface Start {
   answers: string;
   verifyMs?: number;
   verified?: string;
+  verifiedEvents?: number;
+  /** why the start did not use the record beside the log, when there was one */
+  recordIgnored?: string;
   readModelsMs?: number;
 }
 
@@ -153,8 +156,18 @@ async function startOnce(dataDir: string, end: 'stop' | 'kill'): Promise<Start> 
     answers: answers.join('\n'),
     verifyMs: verified?.ms as number | undefined,
     verified: verified?.msg as string | undefined,
+    verifiedEvents: verified?.events as number | undefined,
+    recordIgnored: verified?.recordIgnored as string | undefined,
     readModelsMs: find('read models ready')?.ms as number | undefined,
   };
+}
+
+/** What the start's check of the log read: the whole log, or what a record left to check. */
+function logCheck(run: Start): string {
+  const events = `${run.verifiedEvents ?? '?'} event${run.verifiedEvents === 1 ? '' : 's'} read`;
+  if (run.verified?.includes('unchanged')) return `${events}, after the clean stop's record`;
+  if (run.verified?.includes('run killed')) return `${events}, the killed run's -wal and after its record`;
+  return `${events}, the whole log and its pages${run.recordIgnored ? ` (record not used: ${run.recordIgnored})` : ''}`;
 }
 
 async function main() {
@@ -191,7 +204,7 @@ async function main() {
           what,
           `ready ${sec(run.readyMs)}, first answer ${sec(run.firstAnswerMs)} (CPU ${run.cpu.toFixed(1)} s)`,
           `${mb(run.rss)} (peak ${mb(run.peak)})`,
-          `log check ${sec(run.verifyMs ?? 0)}${run.verified?.includes('unchanged') ? ' (since the clean stop)' : ''}, read models ${sec(run.readModelsMs ?? 0)}`,
+          `log check ${sec(run.verifyMs ?? 0)} (${logCheck(run)}), read models ${sec(run.readModelsMs ?? 0)}`,
           same ? 'same answers' : 'ANSWERS DIFFER',
         ];
         rows.push(row);

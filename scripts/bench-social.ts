@@ -286,6 +286,11 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
       });
   }
 
+  // a member's counters exist once one of them is not zero, as the projectors write them
+  const putCounters = async (i: number, collection: string, counts: Record<string, number>) => {
+    if (Object.values(counts).some((n) => n > 0))
+      await target.put(collection, { _id: userId(i), _pos: nextPos(), ...counts });
+  };
   for (let i = 0; i < MEMBERS; i++) {
     const c = counters[i];
     await target.put(USERS, {
@@ -304,20 +309,8 @@ async function fill(target: FillTarget, { members: MEMBERS, videos: VIDEO_COUNT,
       last_login_at: null,
       login_count: 0,
     });
-    if (c.following > 0 || c.followers > 0)
-      await target.put(FOLLOW_COUNTS, {
-        _id: userId(i),
-        _pos: nextPos(),
-        following_count: c.following,
-        followers_count: c.followers,
-      });
-    if (c.videos > 0 || c.likes > 0)
-      await target.put(CREATOR_COUNTERS, {
-        _id: userId(i),
-        _pos: nextPos(),
-        videos_count: c.videos,
-        total_likes: c.likes,
-      });
+    await putCounters(i, FOLLOW_COUNTS, { following_count: c.following, followers_count: c.followers });
+    await putCounters(i, CREATOR_COUNTERS, { videos_count: c.videos, total_likes: c.likes });
   }
   await target.flush();
   const inserted = performance.now();

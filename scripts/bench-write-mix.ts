@@ -25,6 +25,7 @@
  * The goal line: in the blocks rows, every command's rate at least the gift sends' rate of the
  * same run (a comment is a simpler write than a gift).
  */
+import { childLogger } from '@evo/infra';
 import { printGoal } from './lib/goals';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -36,8 +37,12 @@ import {
   freePort,
   load,
   spawnNode,
+  loadConditions,
+  measureCells,
+  MEASURE_COLUMNS,
   table,
   waitReady,
+  type Answer,
   type Call,
   type LoadResult,
   registerMember,
@@ -46,6 +51,7 @@ import {
 } from './lib/http-load';
 import { listArg, loadRunArgs, numberArg } from './lib/args';
 
+const log = childLogger('bench-write-mix');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, clients: CLIENTS, receivers: RECEIVERS } = loadRunArgs();
 /** --only=blocks,one-by-one,mix: which EVO processes, and whether the mix rows run */
@@ -169,6 +175,25 @@ async function startEvo(label: string, idBlockSize: number | undefined): Promise
   }
 }
 
+/**
+ * A call that does a write or its undoing, whichever `done` says is next for `key` (a like or an
+ * unlike, a follow or an unfollow), and remembers what it did once the server said 200.
+ */
+function toggle<K>(command: Command, done: Set<K>, key: K, request: (doIt: boolean) => Promise<Answer>): Call {
+  const doIt = !done.has(key);
+  return {
+    kind: command,
+    run: async () => {
+      const a = await request(doIt);
+      if (a.status === 200) {
+        if (doIt) done.add(key);
+        else done.delete(key);
+      }
+      return expectStatus(a, 200);
+    },
+  };
+}
+
 /** Client i's next call of `command` (each call a write: likes and follows alternate with their undoing). */
 function caller(evo: Evo, i: number, command: Command): () => Call {
   const { m, c } = evo.senders[i];
@@ -176,79 +201,44 @@ function caller(evo: Evo, i: number, command: Command): () => Call {
   const liked = new Set<number>();
   const following = new Set<number>();
   const videos = evo.videoIds;
+  /** a POST of this client, succeeded when answered `status` */
+  const post = (path: string, body: unknown, status: number): Call => ({
+    kind: command,
+    run: async () => expectStatus(await c.request('POST', path, body), status),
+  });
   switch (command) {
     case 'comment':
       return () => {
         const video = videos[(i + n++) % videos.length];
-        return {
-          kind: command,
-          run: async () =>
-            expectStatus(await c.request('POST', `/api/videos/${video}/comment`, { content: `Bravo ! (${n})` }), 201),
-        };
+        return post(`/api/videos/${video}/comment`, { content: `Bravo ! (${n})` }, 201);
       };
     case 'like':
       return () => {
         const video = videos[(i + n++) % videos.length];
-        const like = !liked.has(video);
-        return {
-          kind: command,
-          run: async () => {
-            const a = await c.request(like ? 'POST' : 'DELETE', `/api/videos/${video}/like`);
-            if (a.status === 200) {
-              if (like) liked.add(video);
-              else liked.delete(video);
-            }
-            return expectStatus(a, 200);
-          },
-        };
+        return toggle(command, liked, video, (like) =>
+          c.request(like ? 'POST' : 'DELETE', `/api/videos/${video}/like`),
+        );
       };
     case 'follow':
       return () => {
         // the other senders (the receivers stay followed: messages need it)
         const k = (i + 1 + (n++ % (CLIENTS - 1))) % CLIENTS;
         const target = evo.senders[k].m;
-        const follow = !following.has(k);
-        return {
-          kind: command,
-          run: async () => {
-            const a = follow
-              ? await c.request('POST', '/api/follows/follow', { following_email: target.email })
-              : await c.request('POST', '/api/follows/unfollow', { followingPseudo: target.pseudo });
-            if (a.status === 200) {
-              if (follow) following.add(k);
-              else following.delete(k);
-            }
-            return expectStatus(a, 200);
-          },
-        };
+        return toggle(command, following, k, (follow) =>
+          follow
+            ? c.request('POST', '/api/follows/follow', { following_email: target.email })
+            : c.request('POST', '/api/follows/unfollow', { followingPseudo: target.pseudo }),
+        );
       };
     case 'message':
       return () => {
         const to = evo.receivers[n++ % RECEIVERS];
-        return {
-          kind: command,
-          run: async () =>
-            expectStatus(
-              await c.request('POST', '/api/messages', { receiverEmail: to.email, content: 'Salut !' }),
-              201,
-            ),
-        };
+        return post('/api/messages', { receiverEmail: to.email, content: 'Salut !' }, 201);
       };
     case 'gift send':
       return () => {
         const to = evo.receivers[n++ % RECEIVERS];
-        return {
-          kind: command,
-          run: async () =>
-            expectStatus(
-              await c.request('POST', '/api/gifts/send', {
-                sender_email: m.email,
-                receiver_email: to.email,
-                gift_id: 1,
-              }),
-              200,
-            ),
-        };
+        return post('/api/gifts/send', { sender_email: m.email, receiver_email: to.email, gift_id: 1 }, 200);
       };
   }
 }
@@ -359,45 +349,19 @@ async function main() {
     const bareRow = rows.find((r) => r.evo === 'bare Express')!;
     const bareCpu = bareRow.result.cpuPerRequestUs;
     console.log('');
-    const [load1, load5] = os.loadavg();
+    log.info(loadConditions(CLIENTS, WARMUP_SECONDS, SECONDS));
     console.log(
-      `${CLIENTS} concurrent clients, keep-alive, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured; node ${process.version}, ${os.cpus().length} CPU(s), load average ${load1.toFixed(1)} (1 min) ${load5.toFixed(1)} (5 min)`,
-    );
-    console.log(
-      'alone: the 32 clients all send the command; mix: client i sends command i mod 5 (server CPU/req of a mix row: the whole mix)',
+      `alone: the ${CLIENTS} clients all send the command; mix: client i sends command i mod 5 (server CPU/req of a mix row: the whole mix)`,
     );
     console.log('');
-    const cpu = (us: number | undefined) => (us === undefined ? '—' : `${us.toFixed(0)} µs`);
     console.log(
       table(
-        [
-          'EVO',
-          'scenario',
-          'command',
-          'requests',
-          'req/s',
-          'p50 ms',
-          'p99 ms',
-          'errors',
-          'vs bare',
-          'server CPU/req',
-          'CPU vs bare',
-        ],
-        rows.map((r) => [
-          r.evo,
-          r.scenario,
-          r.command,
-          String(r.requests),
-          r.rate.toFixed(0),
-          r.p50.toFixed(2),
-          r.p99.toFixed(2),
-          String(r.errors),
-          `${((r.rate / bareRow.rate) * 100).toFixed(0)} %`,
-          cpu(r.result.cpuPerRequestUs),
-          r.result.cpuPerRequestUs === undefined || bareCpu === undefined
-            ? '—'
-            : `${(r.result.cpuPerRequestUs / bareCpu).toFixed(1)}×`,
-        ]),
+        ['EVO', 'scenario', 'command', ...MEASURE_COLUMNS],
+        rows.map((r) => {
+          const cpu = r.result.cpuPerRequestUs;
+          const cpuVsBare = cpu === undefined || bareCpu === undefined ? undefined : cpu / bareCpu;
+          return [r.evo, r.scenario, r.command, ...measureCells(r, cpu, r.rate / bareRow.rate, cpuVsBare)];
+        }),
       ),
     );
     console.log('');

@@ -45,6 +45,18 @@ async function startOn(dir: string): Promise<{ code: number | NodeJS.Signals | n
   return { code, output: product.output() };
 }
 
+/** Start the product on `dir` until it is ready, then stop it; answers its output. */
+async function startAndStop(dir: string, logLevel: string): Promise<string> {
+  const port = await freePort();
+  const product = spawnProduct({ DATA_DIR: dir, PORT: String(port), LOG_LEVEL: logLevel });
+  try {
+    await waitReady(`http://127.0.0.1:${port}`, product);
+  } finally {
+    await product.stop();
+  }
+  return product.output();
+}
+
 /** Change the stored event at `position` with SQL, as a damaged or hand-edited file would have it. */
 function editEvent(file: string, position: number, set: 'data' | 'type', value: string) {
   const db = new Database(file);
@@ -132,16 +144,7 @@ describe('a corrupted events.sqlite', () => {
 describe('events.sqlite after a clean stop', () => {
   it('is not read again at the next start, but an event edited in place since is still found', async () => {
     const { dir, file } = await damagedCopy(async () => undefined);
-    const run = async () => {
-      const port = await freePort();
-      const product = spawnProduct({ DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'info' });
-      try {
-        await waitReady(`http://127.0.0.1:${port}`, product);
-      } finally {
-        await product.stop();
-      }
-      return product.output();
-    };
+    const run = () => startAndStop(dir, 'info');
     // the copy is another file: checked whole, then recorded at the stop
     expect(await run()).toMatch(/"msg":"event log verified"/);
     expect(await run()).toContain('unchanged since the last clean stop');
@@ -178,12 +181,6 @@ describe('an empty events.sqlite', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'evo-fresh-'));
     work.push(dir);
     await writeFile(path.join(dir, 'events.sqlite'), '');
-    const port = await freePort();
-    const product = spawnProduct({ DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn' });
-    try {
-      await waitReady(`http://127.0.0.1:${port}`, product);
-    } finally {
-      await product.stop();
-    }
+    await startAndStop(dir, 'warn');
   }, 90_000);
 });

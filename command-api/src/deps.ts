@@ -13,6 +13,7 @@ import type { ProjectionProgress, ProjectionService } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
 import type { LedgerRepositories } from './coins/wallets';
+import type { PasswordHasher } from './identity/commands';
 
 /** Everything a router needs, built once by the composition root. */
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   jobs: JobQueue;
   push: PushBus;
   sessions: Sessions;
+  /** argon2id at the cost PASSWORD_HASHING names */
+  passwords: PasswordHasher;
   /** every rate limit's counters: this process's, or Redis (shared by every API replica) */
   limits: RateLimitStore;
   uploads: UploadStore;

@@ -1,6 +1,6 @@
 // What scripts and browser tests use of the command side (the processes start from @evo/server).
 export { uploadVideo, registerUser } from './identity/commands';
-export { hashPassword } from './identity/passwords';
+export { passwordHasher } from './identity/passwords';
 export { findMemberBy } from './identity/members';
 export { AUTH_ROUTE_MESSAGES } from './identity/routes';
 
@@ -13,12 +13,15 @@ export { createSocketServer } from './http/socket';
 export { ServedHosts } from './http/host-guard';
 export { UploadStore } from './uploads/upload-store';
 export { ensureAdmin } from './identity/commands';
-export { verifyPassword } from './identity/passwords';
 export { secureDemoAccounts } from './seed/demo-accounts';
 export { seedDemoData } from './seed/demo-data';
-export { ledgerRepositories } from './coins/wallets';
+export {
+  CatalogueRepository,
+  WalletRepository,
+  ensureGiftCatalogue,
+  ledgerRepositories,
+  type WalletOutcome,
+} from './coins/wallets';
 export { reconcileLedger } from './ledger/reconcile';
-export { WalletRepository, type WalletOutcome } from './coins/wallets';
-export { CatalogueRepository, ensureGiftCatalogue } from './gifts/catalogue-repository';
 export { GiftCreditProcess, type TransitState } from './gifts/gift-credits';
 export { eraseVideoFiles, posterName, videoFileName } from './videos/video-files';

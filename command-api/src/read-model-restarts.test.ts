@@ -25,6 +25,13 @@ async function readModelsAndRebuild(dataDir: string) {
   return out;
 }
 
+/** After a test, passed or failed: its product killed if it still runs, and its DATA_DIR removed. */
+async function discard(product: ProductProcess | undefined, dataDir: string) {
+  if (product && product.child.exitCode === null && product.child.signalCode === null) product.child.kill('SIGKILL');
+  await product?.exited;
+  await rm(dataDir, { recursive: true, force: true });
+}
+
 /**
  * The embedded product (npm start's entry point) on one DATA_DIR: the read models live in
  * read-models.sqlite, committed with their checkpoint batch by batch, so a restart serves them
@@ -85,6 +92,13 @@ describe('embedded restarts keep the read models in their SQLite file', () => {
 
       product = await start();
       expect(product.output()).not.toContain('construction depuis le journal');
+      // the log: only the events on the pages the killed run's -wal holds and after its last record,
+      // not the demo's, written and checkpointed before this run (the -wal holds the burst's pages)
+      const verified = /\{[^\n]*"msg":"event log verified[^\n]*/.exec(product.output())?.[0];
+      expect(verified).toContain('by the run killed');
+      const { events: checked, last } = JSON.parse(verified!) as { events: number; last: string };
+      expect(checked).toBeGreaterThan(0);
+      expect(checked).toBeLessThan(Number(last));
       const m = members[0];
       const users = (await c.get('/api/admin/users?limit=100')).json as { items: Array<{ pseudo: string }> };
       const registered = users.items.map((u) => u.pseudo);
@@ -96,10 +110,7 @@ describe('embedded restarts keep the read models in their SQLite file', () => {
       const { served, rebuilt } = await readModelsAndRebuild(dataDir);
       expect(served).toEqual(rebuilt);
     } finally {
-      if (product && product.child.exitCode === null && product.child.signalCode === null)
-        product.child.kill('SIGKILL');
-      await product?.exited;
-      await rm(dataDir, { recursive: true, force: true });
+      await discard(product, dataDir);
     }
   }, 300_000);
 
@@ -132,10 +143,7 @@ describe('embedded restarts keep the read models in their SQLite file', () => {
       expect(files).toContain('read-models.sqlite');
       await product.stop();
     } finally {
-      if (product && product.child.exitCode === null && product.child.signalCode === null)
-        product.child.kill('SIGKILL');
-      await product?.exited;
-      await rm(dataDir, { recursive: true, force: true });
+      await discard(product, dataDir);
     }
   }, 240_000);
 });

@@ -2,6 +2,5 @@ export * from './routes';
 export * from './views';
 export * from './answers';
 export * from './coins';
-export * from './gifts';
 export * from './push-events';
 export * from './api-route';

@@ -1,6 +1,5 @@
 import type { CommentView, MessageView, NotificationView, PositionString, RebuildView, SyncPayload } from './views';
-import type { WalletChangedPush } from './coins';
-import type { GiftReceivedPush } from './gifts';
+import type { GiftReceivedPush, WalletChangedPush } from './coins';
 
 /**
  * Every event the server pushes over Socket.IO, with its payload. Projectors push through

@@ -31,11 +31,12 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A MONGO_URL naming a database of this test's own. */
-  const mongoUrl = () => {
+  /** A database of this test's own (its MONGO_URL, and its name: the generations' base) and an event log. */
+  const ownDatabase = () => {
+    const base = `evo_gen_${runId}_${++made}`;
     const url = new URL(server.url);
-    url.pathname = `/evo_gen_${runId}_${++made}`;
-    return url.toString();
+    url.pathname = `/${base}`;
+    return { url: url.toString(), base, events: new SqliteEventStore(path.join(dir, `events-${made}.sqlite`)) };
   };
   const databases = async (base: string) => {
     const probe = new MongoReadStore(server.url, { dbName: 'admin' });
@@ -48,11 +49,16 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
   };
   const service = (events: SqliteEventStore, generations: MongoReadModelGenerations) =>
     new ProjectionService({ events, projectors: allProjectors, generations });
+  /** What `live` serves once it has projected the whole log. */
+  const caughtUp = async (live: ProjectionService, events: SqliteEventStore) => {
+    expect(await live.waitFor((await events.lastPosition())!, 30_000)).toBe(true);
+    return dumpReadModels(live.read);
+  };
+  const pseudosIn = (served: Record<string, unknown[]>) =>
+    (served.users ?? []).map((u) => (u as { pseudo: string }).pseudo).sort();
 
   it('rebuilds into a new database while the current one serves, switches, and drops the old one', async () => {
-    const url = mongoUrl();
-    const base = new URL(url).pathname.slice(1);
-    const events = new SqliteEventStore(path.join(dir, `events-${made}.sqlite`));
+    const { url, base, events } = ownDatabase();
     const generations = await MongoReadModelGenerations.open(url);
     const live = service(events, generations);
     await live.start();
@@ -63,15 +69,8 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
       await Promise.all([live.rebuild(), writeScriptedHistory(events, 2, 'pendant')]);
       expect(live.rebuildState().status).toBe('done');
       expect(generations.currentDatabase).toBe(`${base}_g2`);
-      const last = (await events.lastPosition())!;
-      expect(await live.waitFor(last, 30_000)).toBe(true);
-      const served = await dumpReadModels(live.read);
-      expect((served.users ?? []).map((u) => (u as { pseudo: string }).pseudo).sort()).toEqual([
-        'Avant0',
-        'Avant1',
-        'Pendant0',
-        'Pendant1',
-      ]);
+      const served = await caughtUp(live, events);
+      expect(pseudosIn(served)).toEqual(['Avant0', 'Avant1', 'Pendant0', 'Pendant1']);
 
       // the API process still reads the first database until it looks at the pointer
       expect((api.current as MongoReadStore).databaseName).toBe(base);
@@ -97,9 +96,7 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
   }, 300_000);
 
   it('a build made by another process (npm run replay) is caught up and switched to by the running service', async () => {
-    const url = mongoUrl();
-    const base = new URL(url).pathname.slice(1);
-    const events = new SqliteEventStore(path.join(dir, `events-${made}.sqlite`));
+    const { url, base, events } = ownDatabase();
     const live = service(events, await MongoReadModelGenerations.open(url));
     await live.start();
     await writeScriptedHistory(events, 2, 'un');
@@ -119,15 +116,8 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
       await expect
         .poll(async () => (live.read.current as MongoReadStore).databaseName, { timeout: 60_000 })
         .toBe(`${base}_g2`);
-      const last = (await events.lastPosition())!;
-      expect(await live.waitFor(last, 30_000)).toBe(true);
-      const served = await dumpReadModels(live.read);
-      expect((served.users ?? []).map((u) => (u as { pseudo: string }).pseudo).sort()).toEqual([
-        'Deux0',
-        'Deux1',
-        'Un0',
-        'Un1',
-      ]);
+      const served = await caughtUp(live, events);
+      expect(pseudosIn(served)).toEqual(['Deux0', 'Deux1', 'Un0', 'Un1']);
       const after = await (await MongoReadModelGenerations.open(url)).refresh();
       expect(after).toEqual({ _id: 'read-models', current: `${base}_g2` });
       await live.stop();
@@ -139,9 +129,7 @@ describe.skipIf(!availability.ok)('read-model generations on MongoDB (FerretDB, 
   }, 300_000);
 
   it('after a crash in the middle of a rebuild, keeps the current database and empties the stray one before the next', async () => {
-    const url = mongoUrl();
-    const base = new URL(url).pathname.slice(1);
-    const events = new SqliteEventStore(path.join(dir, `events-${made}.sqlite`));
+    const { url, base, events } = ownDatabase();
     await writeScriptedHistory(events, 2, 'seul');
     // what a kill -9 during a rebuild leaves: the next generation's database, partly filled, never pointed to
     const stray = new MongoReadStore(server.url, { dbName: `${base}_g2` });

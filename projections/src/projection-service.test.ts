@@ -22,8 +22,20 @@ async function dataDir() {
   return dir;
 }
 
+/** A data folder of its own, with an event log in it. */
+async function newLog() {
+  const dir = await dataDir();
+  return { dir, events: new SqliteEventStore(path.join(dir, 'events.sqlite')) };
+}
+
 const service = (events: SqliteEventStore, dir: string, fingerprint?: string) =>
   new ProjectionService({ events, projectors: allProjectors, generations: new SqliteReadModelFiles(dir), fingerprint });
+
+/** Stops a service and closes the read models it served, as the end of its process does. */
+async function shutDown(s: ProjectionService) {
+  await s.stop();
+  await s.read.close();
+}
 
 /** What a fresh rebuild of the whole log gives. */
 async function rebuilt(events: SqliteEventStore) {
@@ -38,8 +50,7 @@ const sqliteFiles = async (dir: string) => (await readdir(dir)).filter((f) => /\
 
 describe('ProjectionService', () => {
   it('rebuilds into a new file during traffic, serves it once caught up, and keeps it after a restart', async () => {
-    const dir = await dataDir();
-    const events = new SqliteEventStore(path.join(dir, 'events.sqlite'));
+    const { dir, events } = await newLog();
     const first = service(events, dir);
     await first.start();
     await writeScriptedHistory(events, 4, 'avant');
@@ -57,26 +68,22 @@ describe('ProjectionService', () => {
     const served = await dumpReadModels(first.read);
     expect(served).toEqual(await rebuilt(events));
     expect((served.users ?? []).length).toBe(10);
-    await first.stop();
-    await first.read.close();
+    await shutDown(first);
 
     const again = service(events, dir);
     await again.start();
     expect(await dumpReadModels(again.read)).toEqual(served);
-    await again.stop();
-    await again.read.close();
+    await shutDown(again);
     await events.close();
   });
 
   it('after a crash in the middle of a rebuild, starts on the old read models and removes the half-built file', async () => {
-    const dir = await dataDir();
-    const events = new SqliteEventStore(path.join(dir, 'events.sqlite'));
+    const { dir, events } = await newLog();
     await writeScriptedHistory(events, 2);
     const first = service(events, dir);
     await first.start();
     const before = await dumpReadModels(first.read);
-    await first.stop();
-    await first.read.close();
+    await shutDown(first);
     // what a kill -9 during a rebuild leaves: a second file, partly filled, never made current
     const partial = new SqliteReadStore(path.join(dir, 'read-models-2.sqlite'));
     await partial.collection('users').insertOne({ _id: 'half' });
@@ -86,26 +93,22 @@ describe('ProjectionService', () => {
     await next.start();
     expect(await sqliteFiles(dir)).toEqual(['events.sqlite', 'read-models.sqlite']);
     expect(await dumpReadModels(next.read)).toEqual(before);
-    await next.stop();
-    await next.read.close();
+    await shutDown(next);
     await events.close();
   });
 
   it('rebuilds read models made by other projections code, or ahead of the log, before serving', async () => {
-    const dir = await dataDir();
-    const events = new SqliteEventStore(path.join(dir, 'events.sqlite'));
+    const { dir, events } = await newLog();
     await writeScriptedHistory(events, 3);
     const old = service(events, dir, 'older-code');
     await old.start();
-    await old.stop();
-    await old.read.close();
+    await shutDown(old);
 
     const upgraded = service(events, dir);
     await upgraded.start();
     expect(await dumpReadModels(upgraded.read)).toEqual(await rebuilt(events));
     expect(await sqliteFiles(dir)).toEqual(['events.sqlite', 'read-models-2.sqlite']);
-    await upgraded.stop();
-    await upgraded.read.close();
+    await shutDown(upgraded);
     const longer = await events.lastPosition();
     await events.close();
 
@@ -117,8 +120,7 @@ describe('ProjectionService', () => {
     await restored.start();
     expect(await readCheckpoint(restored.read)).toBe(await shorter.lastPosition());
     expect(await dumpReadModels(restored.read)).toEqual(await rebuilt(shorter));
-    await restored.stop();
-    await restored.read.close();
+    await shutDown(restored);
     await shorter.close();
   });
 
@@ -126,13 +128,11 @@ describe('ProjectionService', () => {
     ['not a database', (file: string) => writeFile(file, 'ceci n’est pas une base SQLite'.repeat(200))],
     ['truncated', (file: string) => truncate(file, 8192)],
   ])('sets a read-model file aside when it is %s, and rebuilds from the log', async (_, damage) => {
-    const dir = await dataDir();
-    const events = new SqliteEventStore(path.join(dir, 'events.sqlite'));
+    const { dir, events } = await newLog();
     await writeScriptedHistory(events, 3);
     const first = service(events, dir);
     await first.start();
-    await first.stop();
-    await first.read.close();
+    await shutDown(first);
     await damage(path.join(dir, 'read-models.sqlite'));
 
     const next = service(events, dir);
@@ -140,8 +140,7 @@ describe('ProjectionService', () => {
     expect(await dumpReadModels(next.read)).toEqual(await rebuilt(events));
     const files = await readdir(dir);
     expect(files.some((f) => /^read-models\.sqlite\.illisible-\d+$/.test(f))).toBe(true);
-    await next.stop();
-    await next.read.close();
+    await shutDown(next);
     await events.close();
   });
 });

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -255,6 +256,43 @@ export async function load(
         : undefined,
     firstErrors,
   };
+}
+
+/** The line above a load's table: how it was run, and on what machine under what load. */
+export function loadConditions(clients: number, warmupSeconds: number, seconds: number): string {
+  const [load1, load5] = os.loadavg();
+  return `${clients} concurrent clients, keep-alive, ${warmupSeconds} s warm-up then ${seconds} s measured; node ${process.version}, ${os.cpus().length} CPU(s), load average ${load1.toFixed(1)} (1 min) ${load5.toFixed(1)} (5 min)`;
+}
+
+/** The columns of a measured row against the bare route (after the row's own naming columns). */
+export const MEASURE_COLUMNS = [
+  'requests',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'vs bare',
+  'server CPU/req',
+  'CPU vs bare',
+];
+
+/** A row's MEASURE_COLUMNS: its rate and CPU per request as shares of the bare route's. */
+export function measureCells(
+  m: Measure,
+  cpuPerRequestUs: number | undefined,
+  vsBare: number,
+  cpuVsBare: number | undefined,
+): string[] {
+  return [
+    String(m.requests),
+    m.rate.toFixed(0),
+    m.p50.toFixed(2),
+    m.p99.toFixed(2),
+    String(m.errors),
+    `${(vsBare * 100).toFixed(0)} %`,
+    cpuPerRequestUs === undefined ? '—' : `${cpuPerRequestUs.toFixed(0)} µs`,
+    cpuVsBare === undefined ? '—' : `${cpuVsBare.toFixed(1)}×`,
+  ];
 }
 
 /** Fixed-width table, first column left-aligned. */

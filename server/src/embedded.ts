@@ -23,9 +23,9 @@ import {
   SqliteEventStore,
   sessionSecret,
   systemContext,
-  recordVerifiedLog,
+  closeVerifiedLog,
+  RunningLogRecorder,
   sourceTreeFingerprint,
-  verifyBeforeClose,
   verifyEventLog,
   type Config,
   type VerifiedLogRecord,
@@ -68,7 +68,7 @@ import {
   ensureAdmin,
   ensureGiftCatalogue,
   GiftCreditProcess,
-  hashPassword,
+  passwordHasher,
   ledgerRepositories,
   posterName,
   secureDemoAccounts,
@@ -76,7 +76,6 @@ import {
   ServedHosts,
   Sessions,
   UploadStore,
-  verifyPassword,
   videoFileName,
 } from '@evo/command-api';
 
@@ -140,19 +139,25 @@ async function checkEmbeddedLog(
   reader: EventStore,
   config: Config,
   uploads: UploadStore,
+  recorder: RunningLogRecorder,
 ): Promise<LogPosition | undefined> {
   const started = performance.now();
+  // before the check reads anything: a commit by another program from here on is seen
+  recorder.begin();
   const v = await verifyEventLog(events, config.eventsFile, eventSchemas, verifiedLogRecord(config), reader);
   log.info(
     {
       events: v.checked,
+      last: v.last?.toString(),
       trustedUpTo: v.trustedUpTo?.toString(),
       recordIgnored: v.recordIgnored,
       ms: Math.round(performance.now() - started),
     },
     v.trustedUpTo === undefined
       ? 'event log verified'
-      : 'event log verified (unchanged since the last clean stop up to trustedUpTo; the events after it checked)',
+      : v.afterCrash
+        ? 'event log verified (checked up to trustedUpTo by the run killed, as it recorded; the events on the pages its -wal holds and after it checked)'
+        : 'event log verified (unchanged since the last clean stop up to trustedUpTo; the events after it checked)',
   );
   if (v.last !== undefined) return v.last;
   const stored = await uploads.storedFileCount();
@@ -165,32 +170,38 @@ async function checkEmbeddedLog(
 }
 
 /**
- * Close the embedded log, first checking what this run appended (and the file's pages) so that
- * the next start can skip it all: see verifyEventLog's record. A problem found is logged and no
- * record is written: the next start checks the whole log and refuses it with the operator's message.
+ * Close the embedded log, first checking what this run appended since the recorder's last turn
+ * (and the file's pages) so that the next start can skip it all (see closeVerifiedLog). A problem
+ * found, or another program that wrote to the file during the run, and no record is kept: the next
+ * start checks the whole log and refuses a bad one with the operator's message.
  */
 async function closeEmbeddedLog(
   events: SqliteEventStore,
   reader: EventStore,
   config: Config,
-  verifiedUpTo: LogPosition | undefined,
+  recorder: RunningLogRecorder,
 ): Promise<void> {
   const started = performance.now();
-  let verified: Awaited<ReturnType<typeof verifyBeforeClose>>;
-  try {
-    verified = await verifyBeforeClose(events, config.eventsFile, eventSchemas, verifiedUpTo, reader);
-  } catch (err) {
-    log.error({ err }, "journal d'événements : vérification à l'arrêt en échec, le prochain démarrage vérifiera tout");
-  }
-  await events.close();
-  if (!verified) return;
-  await recordVerifiedLog(config.eventsFile, verifiedLogRecord(config), verified).catch((err: unknown) =>
-    log.warn({ err }, "journal d'événements : vérification non enregistrée, le prochain démarrage vérifiera tout"),
-  );
-  log.info(
-    { position: verified.position.toString(), ms: Math.round(performance.now() - started) },
-    "journal d'événements vérifié à l'arrêt",
-  );
+  const closed = await closeVerifiedLog(
+    events,
+    config.eventsFile,
+    eventSchemas,
+    verifiedLogRecord(config),
+    recorder,
+    reader,
+  ).catch((err: unknown) => ({ error: err, recorded: undefined, notRecorded: undefined }));
+  if (closed.error)
+    log.error(
+      { err: closed.error },
+      "journal d'événements : vérification à l'arrêt en échec, le prochain démarrage vérifiera tout",
+    );
+  else if (closed.recorded === undefined)
+    log.warn({ why: closed.notRecorded }, "journal d'événements : le prochain démarrage vérifiera tout");
+  else
+    log.info(
+      { position: closed.recorded.toString(), ms: Math.round(performance.now() - started) },
+      "journal d'événements vérifié à l'arrêt",
+    );
 }
 
 /** The embedded sweep of orphan video files, from the read models (caught up by now). */
@@ -226,10 +237,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const keys = await openKeyStore(config);
   const events = await openEventStore(config, keys);
   const embeddedLog = events.inner instanceof SqliteEventStore ? events.inner : undefined;
-  let verifiedUpTo: LogPosition | undefined;
-  if (embeddedLog) {
+  // how far the log is checked, recorded as this process writes it: after a kill -9 the next start
+  // checks only what the -wal holds and what follows (see RunningLogRecorder)
+  const recorder = embeddedLog
+    ? new RunningLogRecorder(embeddedLog, config.eventsFile, verifiedLogRecord(config), eventSchemas, {
+        reader: events,
+        onError: (err) =>
+          log.error(
+            { err },
+            "journal d'événements : position vérifiée non enregistrée (un arrêt brutal ferait tout revérifier depuis la dernière)",
+          ),
+      })
+    : undefined;
+  if (embeddedLog && recorder) {
     try {
-      verifiedUpTo = await checkEmbeddedLog(embeddedLog, events, config, uploads);
+      await recorder.start(await checkEmbeddedLog(embeddedLog, events, config, uploads, recorder));
     } catch (e) {
       await events.close();
       await keys.close();
@@ -262,7 +284,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // no account keeps a password README.md publishes where other machines reach it: refused
   // (naming them) before anything is written, or given DEMO_PASSWORD
   const seedsDemo = role === 'embedded' && config.DEMO_DATA;
-  const passwords = { hash: hashPassword, verify: verifyPassword };
+  const passwords = passwordHasher(config.PASSWORD_HASHING);
   const demoChanged = await secureDemoAccounts(commandEvents, config, {
     seeds: seedsDemo,
     passwords,
@@ -283,7 +305,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       commandEvents,
       ids,
       uploads,
-      hashPassword,
+      passwords.hash,
       () => systemContext(),
       config.DEMO_PASSWORD,
     );
@@ -357,6 +379,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     jobs,
     push,
     sessions,
+    passwords,
     limits,
     mailer,
     uploads,
@@ -408,14 +431,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       stopExportSweeper?.();
       await giftCredits?.stop();
       await closeRedisAdapter?.();
-      await runner?.stop();
+      // the jobs in flight end first and the read models take in what they appended (a video's
+      // processing, an erasure), so that the next start answers from read models at the log's end
       await jobs.close();
+      const last = runner && (await events.lastPosition());
+      if (runner && last !== undefined && !(await runner.waitFor(last, 10_000)))
+        log.warn({ position: last.toString() }, "modèles de lecture en retard sur le journal à l'arrêt");
+      await runner?.stop();
       await push.close();
       await sessions.close();
       await limits.close();
       await mailer.close();
       await read.close();
-      if (embeddedLog) await closeEmbeddedLog(embeddedLog, events, config, verifiedUpTo);
+      if (embeddedLog && recorder) await closeEmbeddedLog(embeddedLog, events, config, recorder);
       else await events.close();
       await keys.close();
     })());

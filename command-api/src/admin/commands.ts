@@ -10,7 +10,7 @@ import {
 } from '@evo/domain';
 import { handleCommand, type CommandContext, type EventStore } from '@evo/infra';
 import type { AdminQueries } from '@evo/projections';
-import type { CatalogueRepository } from '../gifts/catalogue-repository';
+import type { CatalogueRepository } from '../coins/wallets';
 import { isAdminByStream, requireMemberBy } from '../identity/members';
 
 /**

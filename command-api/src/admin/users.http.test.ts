@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import type { AuditPage } from '@evo/contracts';
 import { MESSAGES } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL } from '@evo/infra';
 import { AUTH_MESSAGES } from '../http/session';
@@ -133,15 +134,7 @@ describe('members and administrator rights', () => {
 
   it('logs every role change in the audit log, with who did it', async () => {
     await t.settle();
-    const audit = (await t.admin.get('/api/admin/audit?limit=100')).json as unknown as Page<{
-      id: string;
-      at: string;
-      admin_email: string;
-      admin_pseudo: string;
-      action: string;
-      target: string;
-      details: string;
-    }>;
+    const audit = (await t.admin.get('/api/admin/audit?limit=100')).json as unknown as AuditPage;
     const roles = audit.items
       .filter((i) => i.action.startsWith('Rôle'))
       .map((i) => [i.admin_email, i.action, i.target]);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { IdBlocks, SqliteEventStore, type CommandContext } from '@evo/infra';
-import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { closedAfterEach } from '@evo/projections/testing/test-lifecycle';
 import { registerUser } from '../identity/commands';
-import { WalletRequests } from './wallets';
+import { WalletRequests, ensureGiftCatalogue } from './wallets';
 import { buyPack } from './buy-pack';
-import type { PaymentProvider, PaymentRequest } from './payment-provider';
+import type { PaymentProvider, PaymentRequest, PaymentResult } from './payment-provider';
 
 const open = closedAfterEach<SqliteEventStore>();
 const ctx = (userId?: string, idempotencyKey?: string): CommandContext => ({
@@ -32,21 +31,47 @@ async function purchasesIn(events: SqliteEventStore) {
   return purchased;
 }
 
+/**
+ * A payment provider that keeps every charge asked of it, each answered as `answer` says from the
+ * charges so far; and the wallet requests of one API process paying with it.
+ */
+function recordingProvider(
+  name: string,
+  answer: (charges: PaymentRequest[]) => Promise<PaymentResult> | PaymentResult,
+) {
+  const charges: PaymentRequest[] = [];
+  const provider: PaymentProvider = {
+    name,
+    async charge(request) {
+      charges.push(request);
+      return answer(charges);
+    },
+  };
+  const requestsOn = (events: SqliteEventStore) =>
+    new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+  return { charges, requestsOn };
+}
+
+/** What a purchase answers: the member's coins right after it (bought ones only), and its transaction `id`. */
+const purchaseAnswer = (coinsBalance: number, id: unknown = expect.any(Number)) => ({
+  message: '✅ Achat effectué avec succès !',
+  // the purchase's transaction: its receipt (/coins/recu/:id)
+  id,
+  coins_balance: coinsBalance,
+  coins_withdrawable: 0,
+  coins_bonus: 0,
+});
+
 describe('purchases through the payment port', () => {
   it('appends nothing for a declined payment, and passes the key and reference to the provider', async () => {
     const { events, userId } = await logWithBuyer('a@test.fr', 'acheteur');
-    const seen: PaymentRequest[] = [];
     let approve = false;
-    const provider: PaymentProvider = {
-      name: 'carte-test',
-      async charge(request) {
-        seen.push(request);
-        return approve
-          ? { status: 'approved', reference: `pay-${seen.length}` }
-          : { status: 'declined', reason: 'carte refusée' };
-      },
-    };
-    const commands = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const { charges: seen, requestsOn } = recordingProvider('carte-test', (charges) =>
+      approve
+        ? { status: 'approved', reference: `pay-${charges.length}` }
+        : { status: 'declined', reason: 'carte refusée' },
+    );
+    const commands = requestsOn(events);
     const before = await events.lastPosition();
     await expect(buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId))).rejects.toMatchObject({
       status: 402,
@@ -66,14 +91,7 @@ describe('purchases through the payment port', () => {
 
     approve = true;
     const ok = await buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
-    expect(ok.body).toEqual({
-      message: '✅ Achat effectué avec succès !',
-      // the purchase's transaction: its receipt (/coins/recu/:id)
-      id: expect.any(Number),
-      coins_balance: 5000,
-      coins_withdrawable: 0,
-      coins_bonus: 0,
-    });
+    expect(ok.body).toEqual(purchaseAnswer(5000));
     expect(seen[1].idempotencyKey).toBe('cle-1');
     // the retry is answered from the wallet: the provider is not called again
     const retry = await buyPack(commands, userId, { email: 'a@test.fr', packId: 8 }, ctx(userId, 'cle-1'));
@@ -91,19 +109,13 @@ describe('purchases through the payment port', () => {
 
   it('charges once for concurrent purchases under one Idempotency-Key, and each answers what that charge bought', async () => {
     const { events, userId } = await logWithBuyer('b@test.fr', 'acheteuse');
-    const charges: PaymentRequest[] = [];
-    const provider: PaymentProvider = {
-      name: 'carte-lente',
-      async charge(request) {
-        charges.push(request);
-        // a real provider takes its time: every concurrent request is in flight meanwhile
-        await new Promise((r) => setTimeout(r, 300));
-        return { status: 'approved', reference: `pay-${charges.length}` };
-      },
-    };
+    const { charges, requestsOn } = recordingProvider('carte-lente', async (charges) => {
+      // a real provider takes its time: every concurrent request is in flight meanwhile
+      await new Promise((r) => setTimeout(r, 300));
+      return { status: 'approved', reference: `pay-${charges.length}` };
+    });
     // two API processes' worth of command objects on one log, each with its own id allocator
-    const first = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
-    const second = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const [first, second] = [requestsOn(events), requestsOn(events)];
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         buyPack(i % 2 ? first : second, userId, { email: 'b@test.fr', packId: 2 }, ctx(userId, 'cle-concurrente')),
@@ -117,42 +129,22 @@ describe('purchases through the payment port', () => {
     // one charge: every answer names the same transaction
     const { id } = answers[0].body as { id: number };
     expect(charges[0].reference).toBe(`achat-${id}`);
-    for (const a of answers)
-      expect(a.body).toEqual({
-        message: '✅ Achat effectué avec succès !',
-        id,
-        coins_balance: 220,
-        coins_withdrawable: 0,
-        coins_bonus: 0,
-      });
+    for (const a of answers) expect(a.body).toEqual(purchaseAnswer(220, id));
     const purchased = await purchasesIn(events);
     expect(purchased).toHaveLength(1);
   });
 
   it('a declined payment frees its key: the retry charges again, with the same reference', async () => {
     const { events, userId } = await logWithBuyer('c@test.fr', 'refusee');
-    const charges: PaymentRequest[] = [];
-    const provider: PaymentProvider = {
-      name: 'carte-test',
-      async charge(request) {
-        charges.push(request);
-        return charges.length === 1
-          ? { status: 'declined', reason: 'refus' }
-          : { status: 'approved', reference: 'pay-ok' };
-      },
-    };
-    const commands = new WalletRequests(events, { payment: provider, feePercent: 0, ids: new IdBlocks(events) });
+    const { charges, requestsOn } = recordingProvider('carte-test', (charges) =>
+      charges.length === 1 ? { status: 'declined', reason: 'refus' } : { status: 'approved', reference: 'pay-ok' },
+    );
+    const commands = requestsOn(events);
     await expect(
       buyPack(commands, userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2')),
     ).rejects.toMatchObject({ status: 402 });
     const ok = await buyPack(commands, userId, { email: 'c@test.fr', packId: 1 }, ctx(userId, 'cle-2'));
-    expect(ok.body).toEqual({
-      message: '✅ Achat effectué avec succès !',
-      id: expect.any(Number),
-      coins_balance: 110,
-      coins_withdrawable: 0,
-      coins_bonus: 0,
-    });
+    expect(ok.body).toEqual(purchaseAnswer(110));
     expect(charges).toHaveLength(2);
     expect(charges[1].reference).toBe(charges[0].reference);
     // another request under the key: refused, nothing charged

@@ -13,12 +13,11 @@ import {
 import { handleCommand, loadState, type CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../http/errors';
-import { commandRoute } from '../http/read-your-writes';
-import type { CoinAnswer, WalletRequests } from './wallets';
+import { walletCommandRoute, type CoinAnswer, type WalletRequests } from './wallets';
 
 /** POST /api/coins/purchase */
 export const buyPackRoute = (deps: AppDeps, requests: WalletRequests) =>
-  commandRoute(deps.sessions, PurchaseBody, (me, body, ctx) => buyPack(requests, me, body, ctx));
+  walletCommandRoute(deps, requests, PurchaseBody, buyPack);
 
 /** how long a purchase waits for a concurrent one under the same key before answering 409 */
 const CONCURRENT_PURCHASE_WAIT_MS = 5000;

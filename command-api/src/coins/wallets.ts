@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { z, ZodTypeAny } from 'zod';
 import type { CoinCommandAnswer } from '@evo/contracts';
 import {
+  DEFAULT_GIFT_CATALOGUE,
   DomainError,
+  GIFT_CATALOGUE_STREAM,
   LEDGER_MESSAGES,
   LEDGER_SEQUENCE,
   NOT_YOURS,
+  catalogueDecider,
   forbidden,
   keyMapGet,
   normalize,
@@ -12,6 +17,10 @@ import {
   transactionIdOf,
   walletDecider,
   walletStream,
+  type CatalogueCommand,
+  type CatalogueEvent,
+  type CatalogueGift,
+  type CatalogueState,
   type LogPosition,
   type NewEvent,
   type RequestRecord,
@@ -22,13 +31,14 @@ import {
 } from '@evo/domain';
 import {
   WrongExpectedRevisionError,
+  handleCommand,
   toNewEvents,
   type CommandContext,
   type EventStore,
   type IdAllocator,
 } from '@evo/infra';
 import type { AppDeps } from '../deps';
-import { CatalogueRepository } from '../gifts/catalogue-repository';
+import { commandRoute } from '../http/read-your-writes';
 import { MemberDirectory } from '../identity/members';
 import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider';
 
@@ -40,6 +50,7 @@ import { SandboxPaymentProvider, type PaymentProvider } from './payment-provider
  *   answered from the wallet's record before anything else (no second payment, no new id), then the
  *   wallet decides and appends, and the answer is read from what the request did;
  * - `WalletRepository`, the wallets' folded state cached per stream, one writer queue per wallet;
+ * - `CatalogueRepository`, the gift catalogue's folded state, which a send prices its gift from;
  * - `LedgerRepositories`, the set of command-side caches one process shares (wallets, the gift
  *   catalogue, the owners of emails and pseudos), built by the composition root.
  */
@@ -119,6 +130,12 @@ function recordOf(events: WalletEvent[], state: WalletState, fallback: WalletEve
   };
 }
 
+/** The requests that move an amount of a member's own coins: the wallet's command and the event it records. */
+const COIN_MOVES = {
+  add: ['AddCoins', 'CoinsAdded'],
+  withdraw: ['WithdrawCoins', 'CoinsWithdrawn'],
+} as const;
+
 export interface WalletRequestOptions {
   payment: PaymentProvider;
   feePercent: number;
@@ -186,6 +203,22 @@ export class WalletRequests {
     const replayed = await this.replay(userId, request);
     if (replayed) return replayed;
     return this.run(command(await this.txId(ctx)), ctx, fallback);
+  }
+
+  /**
+   * Coins added (free ones) or withdrawn (earned ones paid out): `amount` of the member's own wallet
+   * (`email` theirs, as `ownRequest`), one new transaction (as `replayOrRun`).
+   */
+  async moveOwnCoins(
+    userId: string,
+    email: string,
+    amount: number,
+    kind: keyof typeof COIN_MOVES,
+    ctx: CommandContext,
+  ): Promise<CoinAnswer> {
+    const request = await this.ownRequest(userId, email, ctx, kind, amount);
+    const [type, event] = COIN_MOVES[kind];
+    return this.replayOrRun(userId, request, ctx, (txId) => ({ type, userId, txId, amount, request }), event);
   }
 
   /** A retry of a keyed request already handled: its answer; a different request under the key: 409. */
@@ -380,12 +413,13 @@ export class WalletRepository {
         try {
           const r = await this.events.append(streamId, rows, entry.revision < 0 ? 'no_stream' : entry.revision);
           position = r.position;
-          if (!keyed && r.nextRevision === entry.revision + rows.length) {
+          // this call's events written at the expected revision: the state decided is the stream's
+          if ((r.written || !keyed) && r.nextRevision === entry.revision + rows.length) {
             entry.state = state;
             entry.revision = r.nextRevision;
             entry.position = r.position;
           } else {
-            // ids derived from a key may already have been stored by another call: read what is there
+            // ids derived from a key may have been stored by another call (not written by this one): read what is there
             await this.refresh(entry);
           }
         } catch (e) {
@@ -413,6 +447,68 @@ export class WalletRepository {
 }
 
 /**
+ * The gift catalogue as commands read it (never from a read model): the `gift-catalogue` stream,
+ * folded and cached, reading only newer events each time. Callers arriving together share one
+ * read (every gift send asks for the catalogue: one round trip per send otherwise), and a caller
+ * only joins a read that starts after it arrived, so it still sees every change committed before
+ * its call (an administrator's new price, then their own gift).
+ */
+export class CatalogueRepository {
+  private state: CatalogueState = catalogueDecider.initialState();
+  private revision = -1;
+  /** the read on its way, and the one the callers arrived during it wait for */
+  private running: Promise<CatalogueState> | undefined;
+  private next: Promise<CatalogueState> | undefined;
+
+  constructor(private readonly events: EventStore) {}
+
+  current(): Promise<CatalogueState> {
+    if (!this.running) return this.start();
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<CatalogueState> {
+    const read = this.read().finally(() => {
+      if (this.running === read) this.running = undefined;
+    });
+    this.running = read;
+    return read;
+  }
+
+  private async read(): Promise<CatalogueState> {
+    for (const e of await this.events.readStream(GIFT_CATALOGUE_STREAM, this.revision + 1)) {
+      if (e.revision <= this.revision) continue;
+      this.state = catalogueDecider.evolve(this.state, e as unknown as CatalogueEvent);
+      this.revision = e.revision;
+    }
+    return this.state;
+  }
+
+  async gift(id: number): Promise<CatalogueGift | undefined> {
+    return (await this.current()).gifts[id];
+  }
+
+  execute(command: CatalogueCommand, ctx: CommandContext) {
+    return handleCommand(this.events, GIFT_CATALOGUE_STREAM, catalogueDecider, command, ctx);
+  }
+}
+
+/** The default catalogue exists (added once, on an empty stream): safe to run at every start. */
+export async function ensureGiftCatalogue(
+  events: EventStore,
+  ctx: CommandContext,
+  catalogue: CatalogueRepository = new CatalogueRepository(events),
+): Promise<void> {
+  await catalogue.execute({ type: 'SeedCatalogue', gifts: [...DEFAULT_GIFT_CATALOGUE] }, ctx);
+}
+
+/**
  * The command side's caches of the ledger: wallets (folded state, one writer queue per wallet), the
  * gift catalogue and the owners of emails and pseudos. One set per process, built by the
  * composition root and shared by the coin and gift commands, the gift credits and the
@@ -434,6 +530,24 @@ export interface CoinsRouterOptions {
   /** where pack purchases are paid; the sandbox approves at once */
   payment?: PaymentProvider;
 }
+
+/** A coin or gift command's handler: the session member's request, its body as the contract parsed it. */
+export type WalletCommandHandler<Body> = (
+  requests: WalletRequests,
+  userId: string,
+  body: Body,
+  ctx: CommandContext,
+) => Promise<CoinAnswer>;
+
+/** The route of a coin or gift command (as `commandRoute`): its handler, with this app's wallet requests. */
+export const walletCommandRoute = <S extends ZodTypeAny>(
+  deps: AppDeps,
+  requests: WalletRequests,
+  schema: S,
+  handler: WalletCommandHandler<z.output<S>>,
+  ...guards: RequestHandler[]
+): RequestHandler[] =>
+  commandRoute(deps.sessions, schema, (me, body, ctx) => handler(requests, me, body, ctx), ...guards);
 
 /** The wallet requests of a router, built once per app from its deps. */
 export const walletRequestsOf = (deps: AppDeps, options: CoinsRouterOptions = {}) =>

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { DEMO_ADMIN_EMAIL, toNewEvents } from '@evo/infra';
 import type { DataExportsAnswer } from '@evo/contracts';
 import { AUTH_MESSAGES } from '../http/session';
-import { Client, PNG_1PX, demoVideo } from '../testing/test-server';
+import { Client, PNG_1PX, demoVideo, type Member } from '../testing/test-server';
 import { serverFixture } from '../testing/server-fixture';
 import { eventually } from '../admin/test-helpers';
 
@@ -73,22 +73,14 @@ describe('"Mes données": the member’s archive, built from the log by a job', 
     ok(await alice.client.post(`/api/videos/${bobVideo}/like`));
     ok(await alice.client.post(`/api/favorite/${bobVideo}`));
     ok(await alice.client.post(`/api/report/${bobVideo}`));
-    ok(await alice.client.post('/api/coins/add', { email: alice.member.email, amount: 50 }));
-    ok(
-      await alice.client.post('/api/gifts/send', {
-        sender_email: alice.member.email,
-        receiver_pseudo: bob.member.pseudo,
-        gift_id: 2,
-      }),
-    );
-    ok(await bob.client.post('/api/coins/add', { email: bob.member.email, amount: 20 }));
-    ok(
-      await bob.client.post('/api/gifts/send', {
-        sender_email: bob.member.email,
-        receiver_pseudo: alice.member.pseudo,
-        gift_id: 1,
-      }),
-    );
+    /** `from` is given `coins` free coins, then sends `to` the catalogue's gift `giftId` */
+    const giveGift = async (from: Member, to: Member, coins: number, giftId: number) => {
+      ok(await from.client.post('/api/coins/add', { email: from.member.email, amount: coins }));
+      const gift = { sender_email: from.member.email, receiver_pseudo: to.member.pseudo, gift_id: giftId };
+      ok(await from.client.post('/api/gifts/send', gift));
+    };
+    await giveGift(alice, bob, 50, 2);
+    await giveGift(bob, alice, 20, 1);
     let received: Array<{ id: number }> = [];
     await eventually(
       async () => {

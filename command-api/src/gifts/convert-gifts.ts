@@ -2,12 +2,11 @@ import type { RequestHandler } from 'express';
 import { ConvertBody } from '@evo/contracts';
 import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
-import { commandRoute } from '../http/read-your-writes';
-import type { CoinAnswer, WalletRequests } from '../coins/wallets';
+import { walletCommandRoute, type CoinAnswer, type WalletRequests } from '../coins/wallets';
 
 /** POST /api/coins/convert-gifts (the product API calls list it with the coins). */
 export const convertGiftsRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] =>
-  commandRoute(deps.sessions, ConvertBody, (me, body, ctx) => convertGifts(requests, me, body, ctx));
+  walletCommandRoute(deps, requests, ConvertBody, convertGifts);
 
 /** "Récupérer tous mes cadeaux": every unclaimed gift's coins onto the balance. */
 export async function convertGifts(

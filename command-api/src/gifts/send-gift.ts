@@ -4,8 +4,7 @@ import { DomainError, LEDGER_MESSAGES, normalize, notFound } from '@evo/domain';
 import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { memberLimit } from '../http/member-limits';
-import { commandRoute } from '../http/read-your-writes';
-import type { CoinAnswer, WalletRequests } from '../coins/wallets';
+import { walletCommandRoute, type CoinAnswer, type WalletRequests } from '../coins/wallets';
 
 /**
  * POST /api/gifts/send (and /gifts/send, gifts/routes.ts): the member from the session, the body
@@ -13,10 +12,11 @@ import type { CoinAnswer, WalletRequests } from '../coins/wallets';
  * position for read-your-writes. It does not wait for the receiver's credit (gift-credits.ts).
  */
 export const sendGiftRoute = (deps: AppDeps, requests: WalletRequests): RequestHandler[] =>
-  commandRoute(
-    deps.sessions,
+  walletCommandRoute(
+    deps,
+    requests,
     SendGiftBody,
-    (me, body, ctx) => sendGift(requests, me, body, ctx),
+    sendGift,
     memberLimit(deps.limits, 'gift', deps.config.MEMBER_LIMITS),
   );
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent } from '@evo/domain';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, systemContext, WrongExpectedRevisionError } from '@evo/infra';
 import { registerUser } from '../identity/commands';
-import { hashPassword } from '../identity/passwords';
 import { SESSION_COOKIE } from './session';
 import { MESSAGES, RETRY_AFTER_SECONDS } from './errors';
 import { Client, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
@@ -26,7 +25,7 @@ afterAll(() => server.stop());
 
 /** Members registered through the command (one password hash for all) with a session each: fast. */
 async function members(count: number): Promise<Array<Client & { email: string }>> {
-  const passwordHash = await hashPassword('motdepasse1');
+  const passwordHash = await server.deps.passwords.hash('motdepasse1');
   const out: Array<Client & { email: string }> = [];
   for (let i = 0; i < count; i++) {
     const tag = `${Date.now().toString(36)}${i}`;

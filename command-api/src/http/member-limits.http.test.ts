@@ -92,30 +92,36 @@ describe('per-member write limits', () => {
     expectFrench429(refused, MEMBER_LIMIT_MESSAGES.gift, 60_000);
   });
 
-  it('refuses a report beyond 20 an hour, before anything is decided', async () => {
-    const reporter = await registerAndLogin(server.url);
-    const id = await t.userId(reporter.member.email);
-    // 20 reports this hour already (each on another video)
-    for (let i = 0; i < 20; i++) await server.deps.limits.take(MEMBER_WRITE_LIMITS.report[0], id);
-    const before = await countEvents('VideoReported');
-    const r = await reporter.client.post(`/api/report/${videoId}`, { reason: 'Spam' });
+  it.each([
+    {
+      write: 'report' as const,
+      perHour: 20,
+      refused: 'a report beyond 20 an hour, before anything is decided',
+      event: 'VideoReported',
+      send: (m: Member) => m.client.post(`/api/report/${videoId}`, { reason: 'Spam' }),
+    },
+    {
+      write: 'upload' as const,
+      perHour: 15,
+      refused: 'an upload beyond 15 an hour before reading its file',
+      event: 'VideoUploaded',
+      send: async (m: Member) => {
+        const form = new FormData();
+        form.append('title', 'Une de trop');
+        form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'x.mp4');
+        return m.client.post('/api/videos/upload', form);
+      },
+    },
+  ])('refuses $refused', async ({ write, perHour, event, send }) => {
+    const member = await registerAndLogin(server.url);
+    const id = await t.userId(member.member.email);
+    // the hour's allowance already used (reports: each on another video)
+    for (let i = 0; i < perHour; i++) await server.deps.limits.take(MEMBER_WRITE_LIMITS[write][0], id);
+    const before = await countEvents(event);
+    const r = await send(member);
     expect(r.status).toBe(429);
-    expectFrench429(r, MEMBER_LIMIT_MESSAGES.report, 3_600_000);
-    expect(await countEvents('VideoReported')).toBe(before);
-  });
-
-  it('refuses an upload beyond 15 an hour before reading its file', async () => {
-    const creator = await registerAndLogin(server.url);
-    const id = await t.userId(creator.member.email);
-    for (let i = 0; i < 15; i++) await server.deps.limits.take(MEMBER_WRITE_LIMITS.upload[0], id);
-    const before = await countEvents('VideoUploaded');
-    const form = new FormData();
-    form.append('title', 'Une de trop');
-    form.append('video', new Blob([new Uint8Array(await demoVideo())], { type: 'video/mp4' }), 'x.mp4');
-    const r = await creator.client.post('/api/videos/upload', form);
-    expect(r.status).toBe(429);
-    expectFrench429(r, MEMBER_LIMIT_MESSAGES.upload, 3_600_000);
-    expect(await countEvents('VideoUploaded')).toBe(before);
+    expectFrench429(r, MEMBER_LIMIT_MESSAGES[write], 3_600_000);
+    expect(await countEvents(event)).toBe(before);
   });
 
   it('keeps a member’s uploads within UPLOAD_MB_PER_DAY: the one that passes it is refused and not kept', async () => {

@@ -6,7 +6,6 @@ import { HttpError } from '../http/errors';
 import { setRetryAfter } from '../http/member-limits';
 import type { Response } from 'express';
 import { sessionMember } from './members';
-import { verifyPassword } from './passwords';
 
 const log = childLogger('account-deletion');
 
@@ -34,7 +33,7 @@ export async function deleteAccount(
     throw new HttpError(429, TOO_MANY_DELETION_ATTEMPTS);
   }
   const member = await sessionMember(deps.events, userId);
-  const passwordMatches = await verifyPassword(member.passwordHash, password);
+  const passwordMatches = await deps.passwords.verify(member.passwordHash, password);
   // withdrawable coins are withdrawn by their owner first (decided with the account's rules)
   const wallet = await deps.ledger.wallets.view(userId);
   await handleCommand(

@@ -163,10 +163,11 @@ async function waitForMember(events: EventStore, email: string, timeoutMs: numbe
   }
 }
 
-/** Hashing and checking passwords (argon2id in the product; cheap stand-ins in unit tests). */
+/** Hashing and checking passwords (argon2id in the product: `passwordHasher`; cheap stand-ins in unit tests). */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  verify(hash: string, password: string): Promise<boolean>;
+  /** false without a hash (an unknown member), after the time a check takes */
+  verify(hash: string | undefined, password: string): Promise<boolean>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { MESSAGES } from '@evo/domain';
-import { Client, PNG_1PX, demoVideo, newMember, registrationForm } from '../testing/test-server';
+import { Client, PNG_1PX, demoVideo, newMember, registrationForm, type Registration } from '../testing/test-server';
 import { serverFixture } from '../testing/server-fixture';
 import { UPLOAD_MESSAGES } from '../uploads/upload-store';
 import { AUTH_ROUTE_MESSAGES } from './routes';
@@ -9,6 +9,9 @@ import { CSRF_MESSAGE } from '../http/csrf';
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from '@evo/infra';
 
 const t = serverFixture({ env: { MAX_IMAGE_MB: '1', MAX_VIDEO_MB: '2' } });
+/** A registration sent without a session: `m`'s fields, and `files` in place of the usual picture and video. */
+const register = async (m: Partial<Registration>, files?: Parameters<typeof registrationForm>[1]) =>
+  new Client(t.server.url).post('/api/auth/register', await registrationForm(m, files));
 
 describe('POST /api/auth/register', () => {
   it('creates the member and their first video', async () => {
@@ -47,11 +50,7 @@ describe('POST /api/auth/register', () => {
     ['video_title', MESSAGES.titleRequired],
   ])('refuses a registration without %s', async (field, error) => {
     const m = { ...newMember(), [field]: undefined };
-    await t.expectRefused(
-      async () => new Client(t.server.url).post('/api/auth/register', await registrationForm(m)),
-      400,
-      error,
-    );
+    await t.expectRefused(async () => register(m), 400, error);
   });
 
   it.each([
@@ -63,71 +62,37 @@ describe('POST /api/auth/register', () => {
     [{ bio: 'b'.repeat(501) }, MESSAGES.bioTooLong],
     [{ video_title: 't'.repeat(151) }, MESSAGES.titleTooLong],
   ])('refuses bad values %o', async (patch, error) => {
-    await t.expectRefused(
-      async () => new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(patch))),
-      400,
-      error,
-    );
+    await t.expectRefused(async () => register(newMember(patch)), 400, error);
   });
 
   it('requires the picture and the video', async () => {
     await t.expectRefusals([
-      [
-        async () =>
-          new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: null })),
-        400,
-        UPLOAD_MESSAGES.pictureRequired,
-      ],
-      [
-        async () =>
-          new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { video: null })),
-        400,
-        UPLOAD_MESSAGES.videoRequired,
-      ],
+      [async () => register(newMember(), { picture: null }), 400, UPLOAD_MESSAGES.pictureRequired],
+      [async () => register(newMember(), { video: null }), 400, UPLOAD_MESSAGES.videoRequired],
     ]);
   });
 
   it('checks file types by content, not by declared type', async () => {
     const text = Buffer.from('<html>not an image</html>');
     await t.expectRefusals([
-      [
-        async () =>
-          new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: text })),
-        400,
-        UPLOAD_MESSAGES.notAnImage,
-      ],
+      [async () => register(newMember(), { picture: text }), 400, UPLOAD_MESSAGES.notAnImage],
       // a PNG sent as the video
-      [
-        async () =>
-          new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { video: PNG_1PX })),
-        400,
-        UPLOAD_MESSAGES.notAVideo,
-      ],
+      [async () => register(newMember(), { video: PNG_1PX }), 400, UPLOAD_MESSAGES.notAVideo],
       // a video sent as the picture
-      [
-        async () =>
-          new Client(t.server.url).post(
-            '/api/auth/register',
-            await registrationForm(newMember(), { picture: await demoVideo() }),
-          ),
-        400,
-        UPLOAD_MESSAGES.notAnImage,
-      ],
+      [async () => register(newMember(), { picture: await demoVideo() }), 400, UPLOAD_MESSAGES.notAnImage],
     ]);
   });
 
   it('answers 413 in French for files over the limits', async () => {
     const bigPng = Buffer.concat([PNG_1PX, Buffer.alloc(1.5 * 1024 * 1024)]);
     await t.expectRefused(
-      async () =>
-        new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { picture: bigPng })),
+      async () => register(newMember(), { picture: bigPng }),
       413,
       UPLOAD_MESSAGES.imageTooLarge(1),
     );
     const bigVideo = Buffer.concat([await demoVideo(), Buffer.alloc(3 * 1024 * 1024)]);
     await t.expectRefused(
-      async () =>
-        new Client(t.server.url).post('/api/auth/register', await registrationForm(newMember(), { video: bigVideo })),
+      async () => register(newMember(), { video: bigVideo }),
       413,
       'Fichier trop volumineux (maximum 2 Mo).',
     );
@@ -135,26 +100,10 @@ describe('POST /api/auth/register', () => {
 
   it('refuses a duplicate email or pseudo, whatever the case', async () => {
     const m = newMember();
-    expect((await new Client(t.server.url).post('/api/auth/register', await registrationForm(m))).status).toBe(201);
+    expect((await register(m)).status).toBe(201);
     await t.expectRefusals([
-      [
-        async () =>
-          new Client(t.server.url).post(
-            '/api/auth/register',
-            await registrationForm(newMember({ email: m.email.toUpperCase() })),
-          ),
-        409,
-        MESSAGES.emailTaken,
-      ],
-      [
-        async () =>
-          new Client(t.server.url).post(
-            '/api/auth/register',
-            await registrationForm(newMember({ pseudo: m.pseudo.toUpperCase() })),
-          ),
-        409,
-        MESSAGES.pseudoTaken,
-      ],
+      [async () => register(newMember({ email: m.email.toUpperCase() })), 409, MESSAGES.emailTaken],
+      [async () => register(newMember({ pseudo: m.pseudo.toUpperCase() })), 409, MESSAGES.pseudoTaken],
     ]);
   });
 
@@ -215,7 +164,7 @@ describe('POST /api/auth/login, logout, me', () => {
 
   it('refuses wrong credentials with one French message', async () => {
     const m = newMember();
-    await new Client(t.server.url).post('/api/auth/register', await registrationForm(m));
+    await register(m);
     await t.expectRefusals([
       [
         () => new Client(t.server.url).post('/api/auth/login', { email: m.email, password: 'mauvais-mot' }),
@@ -236,7 +185,7 @@ describe('POST /api/auth/login, logout, me', () => {
 
   it('rate-limits failed logins per address and account', async () => {
     const m = newMember();
-    await new Client(t.server.url).post('/api/auth/register', await registrationForm(m));
+    await register(m);
     for (let i = 0; i < 5; i++) {
       expect(
         (await new Client(t.server.url).post('/api/auth/login', { email: m.email, password: `faux-${i}-xx` })).status,

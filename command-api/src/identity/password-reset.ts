@@ -12,7 +12,6 @@ import {
 import { childLogger, handleCommand, type CommandContext, type LimitRule } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { findMemberBy, loadMember, type Member } from './members';
-import { hashPassword } from './passwords';
 
 const log = childLogger('password-reset');
 
@@ -45,7 +44,7 @@ export class PasswordResets {
   /** requests per client address (PASSWORD_RESET_LIMIT_PER_HOUR) */
   private readonly perAddress: LimitRule;
 
-  constructor(private readonly deps: Pick<AppDeps, 'events' | 'mailer' | 'limits' | 'config'>) {
+  constructor(private readonly deps: Pick<AppDeps, 'events' | 'mailer' | 'limits' | 'config' | 'passwords'>) {
     this.perAddress = {
       name: 'password-reset-address',
       limit: deps.config.PASSWORD_RESET_LIMIT_PER_HOUR,
@@ -117,7 +116,7 @@ export class PasswordResets {
     const parsed = parseToken(token);
     const member = parsed && (await loadMember(this.deps.events, parsed.userId));
     if (!parsed || !member) throw invalid(RESET_MESSAGES.invalid);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.passwords.hash(password);
     const r = await handleCommand(
       this.deps.events,
       userStream(member.userId),

@@ -39,7 +39,6 @@ import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
 import { findMemberBy, sessionMember } from './members';
 import { foundUser, sessionUser } from '../http/actor';
-import { hashPassword, verifyPassword } from './passwords';
 import { parseInput } from '../http/request';
 import { pageQuery } from '../http/page-query';
 import { PasswordResets, siteBase } from './password-reset';
@@ -111,7 +110,7 @@ export function identityRouter(deps: AppDeps): Router {
           {
             email: body.email,
             pseudo: body.pseudo,
-            passwordHash: await hashPassword(body.password),
+            passwordHash: await deps.passwords.hash(body.password),
             bio: body.bio,
             profilePicture: keptPic.name,
           },
@@ -155,7 +154,7 @@ export function identityRouter(deps: AppDeps): Router {
       let ok = false;
       try {
         user = await findMemberBy(events, 'email', body.email);
-        ok = await verifyPassword(user?.passwordHash, body.password);
+        ok = await deps.passwords.verify(user?.passwordHash, body.password);
       } catch (e) {
         await logins.abandoned(attempt);
         throw e;

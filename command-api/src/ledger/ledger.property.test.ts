@@ -16,11 +16,10 @@ import {
 import { IdBlocks, SqliteReadStore, SqliteEventStore, type CommandContext } from '@evo/infra';
 import { allProjectors, ledgerQueries, rebuildReadModels, ProjectionRunner } from '@evo/projections';
 import { dumpReadModels } from '@evo/projections/testing/read-model-dump';
-import { ensureGiftCatalogue } from '../gifts/catalogue-repository';
 import { GiftCreditProcess } from '../gifts/gift-credits';
 import { registerUser } from '../identity/commands';
 import { HttpError } from '../http/errors';
-import { WalletRequests, ledgerRepositories } from '../coins/wallets';
+import { WalletRequests, ensureGiftCatalogue, ledgerRepositories } from '../coins/wallets';
 import { buyPack } from '../coins/buy-pack';
 import { addCoins } from '../coins/add-coins';
 import { withdrawCoins } from '../coins/withdraw-coins';
@@ -115,17 +114,36 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /**
- * Mostly one call; sometimes a keyed claim at once followed by the same call again. A retried claim
- * needs a keyed claim that succeeded just before: left to chance it came up about twice in 100
- * runs, sometimes never, and the count of retried claims below then failed.
+ * Mostly one call; sometimes a short scenario that chance alone makes too rare for the counts
+ * checked below. A retried claim needs a keyed claim that succeeded just before: left to chance it
+ * came up about twice in 100 runs, sometimes never.
  */
-const opOrRetriedClaim: fc.Arbitrary<Op[]> = fc.oneof(
+const opOrScenario: fc.Arbitrary<Op[]> = fc.oneof(
   { weight: 30, arbitrary: op.map((o) => [o]) },
   {
     weight: 1,
     arbitrary: fc
       .record({ kind: fc.constant('claim' as const), m: member, pick: fc.nat(), key: fc.constantFrom(...KEYS) })
       .map((o): Op[] => [o, { kind: 'again' }]),
+  },
+  // free coins passed on as a gift, whose receiver takes it and asks to withdraw: left to chance,
+  // the refusal of such coins came up 9 to 21 times in 100 runs, against more than 10 counted below
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        m: member,
+        to: member,
+        free: fc.integer({ min: 20, max: 60 }),
+        giftId: fc.integer({ min: 1, max: 4 }),
+        amount: fc.integer({ min: 1, max: 12 }),
+      })
+      .map(({ m, to, free, giftId, amount }): Op[] => [
+        { kind: 'add', m, amount: free },
+        { kind: 'send', m, to, giftId },
+        { kind: 'convert', m: to },
+        { kind: 'withdraw', m: to, amount },
+      ]),
   },
 );
 
@@ -331,7 +349,7 @@ describe('coin ledger, property', () => {
     const done = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(
-        fc.array(opOrRetriedClaim, { minLength: 15, maxLength: 50 }).map((o) => o.flat()),
+        fc.array(opOrScenario, { minLength: 15, maxLength: 50 }).map((o) => o.flat()),
         async (ops) => {
           const w = await world();
           const shadow = new Shadow();
@@ -452,20 +470,25 @@ describe('coin ledger, property', () => {
 
             // the read models agree with the shadow, and live equals a rebuild
             const live = SqliteReadStore.temporary();
-            const runner = new ProjectionRunner({ events: w.events, read: live, projectors: allProjectors });
-            await runner.start();
-            await runner.stop();
-            for (let i = 0; i < MEMBERS; i++) {
-              expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({
-                coins_balance: shadow.balance[i] + shadow.earned[i] + shadow.bonus[i],
-                coins_withdrawable: shadow.earned[i],
-                coins_bonus: shadow.bonus[i],
-                gifts_unclaimed: shadow.gifts_(i),
-              });
-            }
             const rebuilt = SqliteReadStore.temporary();
-            await rebuildReadModels({ events: w.events, read: rebuilt, projectors: allProjectors, batchSize: 3 });
-            expect(await dumpReadModels(rebuilt)).toEqual(await dumpReadModels(live));
+            try {
+              const runner = new ProjectionRunner({ events: w.events, read: live, projectors: allProjectors });
+              await runner.start();
+              await runner.stop();
+              for (let i = 0; i < MEMBERS; i++) {
+                expect(await ledgerQueries(live).wallet(w.ids[i])).toEqual({
+                  coins_balance: shadow.balance[i] + shadow.earned[i] + shadow.bonus[i],
+                  coins_withdrawable: shadow.earned[i],
+                  coins_bonus: shadow.bonus[i],
+                  gifts_unclaimed: shadow.gifts_(i),
+                });
+              }
+              await rebuildReadModels({ events: w.events, read: rebuilt, projectors: allProjectors, batchSize: 3 });
+              expect(await dumpReadModels(rebuilt)).toEqual(await dumpReadModels(live));
+            } finally {
+              await live.close();
+              await rebuilt.close();
+            }
           } finally {
             await w.pm.stop();
             await w.events.close();

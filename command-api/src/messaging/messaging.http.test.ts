@@ -1,15 +1,25 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { MESSAGING_MESSAGES } from '@evo/domain';
-import { Client } from '../testing/test-server';
+import { Client, type Member } from '../testing/test-server';
 import { serverFixture } from '../testing/server-fixture';
 
 const t = serverFixture({ members: 3 });
 const [alice, bob, carol] = t.members;
 
-beforeAll(async () => {
-  await t.follow(alice.member.email, bob.member.email);
-  await t.follow(bob.member.email, alice.member.email);
-});
+/** `a` and `b` follow each other: friends, who may write to each other */
+async function befriend(a: Member, b: Member) {
+  await t.follow(a.member.email, b.member.email);
+  await t.follow(b.member.email, a.member.email);
+}
+
+/** two new members who are friends */
+async function newFriends() {
+  const [a, b] = [await t.member(), await t.member()];
+  await befriend(a, b);
+  return [a, b];
+}
+
+beforeAll(() => befriend(alice, bob));
 
 type Message = {
   id: number;
@@ -148,10 +158,7 @@ describe('POST /api/messages', () => {
 
 describe('reading messages', () => {
   it('lists every message of the session user, and one inbox entry per other party', async () => {
-    const dave = await t.member();
-    const erin = await t.member();
-    await t.follow(dave.member.email, erin.member.email);
-    await t.follow(erin.member.email, dave.member.email);
+    const [dave, erin] = await newFriends();
     await t.follow(alice.member.email, dave.member.email);
     await send(dave.client, { receiverEmail: erin.member.email, content: 'Un' });
     await send(erin.client, { receiverEmail: dave.member.email, content: 'Deux' });
@@ -206,10 +213,7 @@ describe('reading messages', () => {
 
 describe('DELETE /api/messages/:email/:otherEmail', () => {
   it('hides the conversation for the requester only; later messages show again', async () => {
-    const fred = await t.member();
-    const gina = await t.member();
-    await t.follow(fred.member.email, gina.member.email);
-    await t.follow(gina.member.email, fred.member.email);
+    const [fred, gina] = await newFriends();
     await send(fred.client, { receiverEmail: gina.member.email, content: 'Un' });
     await send(gina.client, { receiverEmail: fred.member.email, content: 'Deux' });
     const path = `/api/messages/${encodeURIComponent(fred.member.email)}/${encodeURIComponent(gina.member.email)}`;

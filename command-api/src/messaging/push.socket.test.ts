@@ -180,6 +180,8 @@ describe('live push', () => {
       { other_email: alice.member.email, up_to_message_id: expect.any(Number) },
     ]);
     const bad = await online(bob, 'pas-une-position');
-    expect(bad.sync).toMatchObject({ notifications: [], messages: [], position: back.sync.position });
+    expect(bad.sync).toMatchObject({ notifications: [], messages: [] });
+    // the log's position as this connection finds it (an event may have come since `back`)
+    expect(BigInt(bad.sync.position)).toBeGreaterThanOrEqual(BigInt(back.sync.position));
   });
 });

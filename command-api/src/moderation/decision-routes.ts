@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { z } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import type {
   ActiveRestrictionsAnswer,
   AppealsQueueAnswer,
@@ -8,6 +8,7 @@ import type {
 } from '@evo/contracts';
 import { APPEAL_MESSAGES, RESTRICTION_MESSAGES, emailField } from '@evo/domain';
 import { decisionQueries } from '@evo/projections';
+import type { CommandContext } from '@evo/infra';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { currentUserId, requireAuth } from '../http/session';
@@ -38,6 +39,8 @@ const RestrictBody = z.object({
   reason: text,
 });
 const DecisionIdParam = z.object({ id: z.string() });
+/** a command that reads nothing from the body (any body is ignored) */
+const NoBody = z.object({});
 
 export const DECISION_ROUTE_MESSAGES = { appealSent: APPEAL_MESSAGES.appealSent } as const;
 
@@ -51,6 +54,23 @@ export function decisionsRouter(deps: AppDeps): Router {
   const decisions = decisionQueries(deps.read);
   const r = Router();
 
+  /**
+   * A command on the decision the path names (`:id`) by the session member: the body parsed with
+   * `schema`, then `run`; answered with the position it wrote and `message`, in French.
+   */
+  const decisionCommand = <S extends ZodTypeAny>(
+    schema: S,
+    run: (id: string, body: z.output<S>, by: string, ctx: CommandContext) => Promise<{ position?: bigint }>,
+    message: (body: z.output<S>) => string,
+    status = 200,
+  ) =>
+    route(async (req, res) => {
+      const { id } = parseInput(DecisionIdParam, req.params);
+      const body = parseInput(schema, bodyOf(req));
+      const result = await run(id, body, currentUserId(req), contextOf(req));
+      await answerMessage(deps.sessions, req, res, result.position, message(body), status);
+    });
+
   r.get(
     '/moderation/mine',
     requireAuth,
@@ -63,12 +83,12 @@ export function decisionsRouter(deps: AppDeps): Router {
   r.post(
     '/moderation/decisions/:id/appeal',
     requireAuth,
-    route(async (req, res) => {
-      const { id } = parseInput(DecisionIdParam, req.params);
-      const body = parseInput(AppealBody, bodyOf(req));
-      const result = await appealDecision(deps.events, currentUserId(req), id, body.text, contextOf(req));
-      await answerMessage(deps.sessions, req, res, result.position, APPEAL_MESSAGES.appealSent, 201);
-    }),
+    decisionCommand(
+      AppealBody,
+      (id, body, by, ctx) => appealDecision(deps.events, by, id, body.text, ctx),
+      () => APPEAL_MESSAGES.appealSent,
+      201,
+    ),
   );
 
   r.get(
@@ -83,18 +103,11 @@ export function decisionsRouter(deps: AppDeps): Router {
   r.put(
     '/admin/appeals/:id',
     ...admin,
-    route(async (req, res) => {
-      const { id } = parseInput(DecisionIdParam, req.params);
-      const body = parseInput(AnswerBody, bodyOf(req));
-      const result = await answerAppeal(deps.events, currentUserId(req), id, body, contextOf(req));
-      await answerMessage(
-        deps.sessions,
-        req,
-        res,
-        result.position,
-        APPEAL_MESSAGES.answered(body.outcome === 'annulée' ? 'annulée' : 'maintenue'),
-      );
-    }),
+    decisionCommand(
+      AnswerBody,
+      (id, body, by, ctx) => answerAppeal(deps.events, by, id, body, ctx),
+      (body) => APPEAL_MESSAGES.answered(body.outcome === 'annulée' ? 'annulée' : 'maintenue'),
+    ),
   );
 
   r.get(
@@ -133,11 +146,11 @@ export function decisionsRouter(deps: AppDeps): Router {
   r.delete(
     '/admin/restrictions/:id',
     ...admin,
-    route(async (req, res) => {
-      const { id } = parseInput(DecisionIdParam, req.params);
-      const result = await liftRestriction(deps.events, currentUserId(req), id, contextOf(req));
-      await answerMessage(deps.sessions, req, res, result.position, RESTRICTION_MESSAGES.lifted);
-    }),
+    decisionCommand(
+      NoBody,
+      (id, _body, by, ctx) => liftRestriction(deps.events, by, id, ctx),
+      () => RESTRICTION_MESSAGES.lifted,
+    ),
   );
 
   return r;

@@ -1,7 +1,7 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import type { IsFollowingAnswer } from '@evo/contracts';
 import { z } from 'zod';
-import { socialQueries, type UserDoc } from '@evo/projections';
+import { socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { route } from '../http/errors';
 import { requireAuth } from '../http/session';
@@ -33,8 +33,19 @@ const FollowByPseudoBody = z
   })
   .transform((b): FollowNames => ({ follower: b.followerEmail, target: ['pseudo', b.followingPseudo] }));
 const EmailParam = z.object({ email: emailValue() });
-const IsFollowingByPseudoParams = z.object({ followerEmail: emailValue(), pseudo: emailValue(M.targetPseudoRequired) });
-const IsFollowingByEmailParams = z.object({ email: emailValue(), targetEmail: emailValue() });
+/** What an is-following path names: whose follows (an email), and whom (by email or pseudo). */
+interface IsFollowingNames {
+  subject: string;
+  target: readonly ['email' | 'pseudo', string];
+}
+/** GET /users/follows/is-following/:followerEmail/:pseudo */
+const IsFollowingByPseudoParams = z
+  .object({ followerEmail: emailValue(), pseudo: emailValue(M.targetPseudoRequired) })
+  .transform((p): IsFollowingNames => ({ subject: p.followerEmail, target: ['pseudo', p.pseudo] }));
+/** GET /users/is-following/:email/:targetEmail */
+const IsFollowingByEmailParams = z
+  .object({ email: emailValue(), targetEmail: emailValue() })
+  .transform((p): IsFollowingNames => ({ subject: p.email, target: ['email', p.targetEmail] }));
 
 /**
  * Follows and users (the product API calls, "Follows and users"). The follower is always the session
@@ -89,37 +100,22 @@ export function socialRouter(deps: AppDeps): Router {
   );
 
   /**
-   * Whether the member `subjectEmail` names (themselves, or anyone for an administrator) follows the
-   * member `findTarget` finds: 403 for someone else's, 404 when either is unknown.
+   * Whether the member the path names first (themselves, or anyone for an administrator) follows
+   * the member it names next: 403 for someone else's, 404 when either is unknown.
    */
-  const answerIsFollowing = async (
-    req: Request,
-    res: Response,
-    subjectEmail: string,
-    findTarget: () => Promise<UserDoc | null | undefined>,
-  ) => {
-    const subject = await readableMember(req, q, subjectEmail, M.forbidden);
-    const target = foundUser(await findTarget());
-    res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
-  };
-
-  r.get(
-    '/users/follows/is-following/:followerEmail/:pseudo',
-    requireAuth,
+  const isFollowingRoute = (schema: z.ZodType<IsFollowingNames, z.ZodTypeDef, unknown>) =>
     route(async (req, res) => {
-      const { followerEmail, pseudo } = parseInput(IsFollowingByPseudoParams, req.params);
-      await answerIsFollowing(req, res, followerEmail, () => q.userByPseudo(pseudo));
-    }),
-  );
+      const {
+        subject: subjectEmail,
+        target: [by, value],
+      } = parseInput(schema, req.params);
+      const subject = await readableMember(req, q, subjectEmail, M.forbidden);
+      const target = foundUser(await (by === 'pseudo' ? q.userByPseudo(value) : q.userByEmail(value)));
+      res.json({ isFollowing: await q.isFollowing(subject._id, target._id) } satisfies IsFollowingAnswer);
+    });
 
-  r.get(
-    '/users/is-following/:email/:targetEmail',
-    requireAuth,
-    route(async (req, res) => {
-      const { email, targetEmail } = parseInput(IsFollowingByEmailParams, req.params);
-      await answerIsFollowing(req, res, email, () => q.userByEmail(targetEmail));
-    }),
-  );
+  r.get('/users/follows/is-following/:followerEmail/:pseudo', requireAuth, isFollowingRoute(IsFollowingByPseudoParams));
+  r.get('/users/is-following/:email/:targetEmail', requireAuth, isFollowingRoute(IsFollowingByEmailParams));
 
   r.get(
     '/users/friends/:email',

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '@evo/infra';
+import { isLoopbackHost, loadConfig } from '@evo/infra';
 import { startServer, type RunningServer, type ServerOptions } from '@evo/server';
 
 export const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets');
@@ -23,6 +23,14 @@ export const demoVideo = () => readFile(path.join(ASSETS, 'demo/demo-3.mp4'));
 const TEST_REGISTER_LIMIT = '100000';
 
 /**
+ * argon2id at its least cost (PASSWORD_HASHING=minimal) for the servers the suites start, which
+ * register thousands of members (~0.2 s of CPU a hash at the standard cost); the configuration
+ * refuses it where other machines reach the server, so those keep the standard cost.
+ */
+export const testPasswordHashing = (env: Record<string, string | undefined>): Record<string, string> =>
+  isLoopbackHost(env.HOST ?? '127.0.0.1') ? { PASSWORD_HASHING: 'minimal' } : {};
+
+/**
  * Environment for a spawned product process on the embedded default: this process's variables
  * without the distributed ones (CI sets REDIS_URL for the Redis adapter suites).
  */
@@ -33,6 +41,7 @@ export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
     LOG_LEVEL: 'silent',
     REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
     PASSWORD_RESET_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    ...testPasswordHashing(extra),
     ...extra,
   };
 }
@@ -56,6 +65,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     REGISTER_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
     PASSWORD_RESET_LIMIT_PER_HOUR: TEST_REGISTER_LIMIT,
+    ...testPasswordHashing(env),
     ...env,
   });
   const server = await startServer({ config, port: 0, webDist, ...options });

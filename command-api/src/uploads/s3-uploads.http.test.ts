@@ -12,13 +12,15 @@ import { s3ServerAvailability, startMinio, type S3Server } from '@evo/infra/test
 import { TcpProxy } from '@evo/infra/testing/tcp-proxy';
 import { Readable } from 'node:stream';
 import path from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { loginAdmin } from '../admin/test-helpers';
 import { MESSAGES } from '../http/errors';
 import { demoVideo, registerAndLogin, startTestServer, type TestServer } from '../testing/test-server';
 
 const s3 = s3ServerAvailability();
+const DEFAULT_PICTURE_ASSET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets/default.png');
 if (!s3.ok) console.warn(`[skip] uploads on S3: ${s3.reason}`);
 
 describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 120_000 }, () => {
@@ -62,7 +64,6 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
     expect(video.poster).toBe(`/uploads/posters/${video.id}.jpg`);
     const original = await demoVideo();
     expect((await inBucket(video.file_path))?.size).toBe(original.length);
-    expect((await inBucket(video.poster!))?.size).toBeGreaterThan(0);
 
     const part = await fetch(server.url + video.file_path, { headers: { range: 'bytes=10-209' } });
     expect(part.status).toBe(206);
@@ -71,6 +72,10 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
     const poster = await fetch(server.url + video.poster!);
     expect(poster.status).toBe(200);
     expect(poster.headers.get('content-type')).toBe('image/jpeg');
+    // a JPEG (its start-of-image marker), the very file the bucket holds
+    const posterBytes = Buffer.from(await poster.arrayBuffer());
+    expect(posterBytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect((await inBucket(video.poster!))?.size).toBe(posterBytes.length);
     // the profile picture too, and the shipped default one
     const me = await client.get('/api/auth/me');
     const picture = (me.json.user as { profile_picture?: string } | undefined)?.profile_picture ?? '';
@@ -155,6 +160,7 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
     expect(await bucket.stat('posters', orphanPoster)).toBeUndefined();
     expect(await inBucket(kept.file_path)).toBeDefined();
     expect(await inBucket(kept.poster!)).toBeDefined();
-    expect((await bucket.stat('profile_pics', 'default.png'))?.size).toBeGreaterThan(0);
+    // the shipped default picture stays, whole
+    expect((await bucket.stat('profile_pics', 'default.png'))?.size).toBe((await stat(DEFAULT_PICTURE_ASSET)).size);
   });
 });

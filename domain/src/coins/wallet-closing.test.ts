@@ -1,7 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
-import { walletDecider, walletStream, type WalletCommand } from './wallet-decider';
-import { ACCOUNTS, type GiftSent, type WalletEvent } from '../ledger/events';
+import {
+  ACCOUNTS,
+  walletDecider,
+  walletStream,
+  type GiftSent,
+  type WalletCommand,
+  type WalletEvent,
+} from './wallet-decider';
 import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from './packs';
 import { payoutValueCents } from './withdrawals';
@@ -16,7 +22,7 @@ const purchase = (userId: string, txId: number): WalletCommand => ({
   provider: 'sandbox',
   paymentRef: `r${txId}`,
 });
-const gift = (userId: string, receiverId: string, giftId: number): WalletCommand => ({
+const gift = (userId: string, receiverId: string, giftId: number): Extract<WalletCommand, { type: 'SendGift' }> => ({
   type: 'SendGift',
   userId,
   giftId,
@@ -31,8 +37,7 @@ describe('closing a wallet (account deletion)', () => {
     l.run(purchase('b', 1)); // 110 bought
     l.run({ type: 'AddCoins', userId: 'b', txId: 2, amount: 20 });
     l.run(purchase('a', 3));
-    const [sent] = l.run(gift('a', 'b', 4)) as GiftSent[];
-    l.run({ type: 'ReceiveGift', userId: 'b', sent: sent.data, sentAt: 'x' }); // 8 unclaimed
+    l.sendAndReceive(gift('a', 'b', 4)); // 8 unclaimed
     const [closed] = l.run({ type: 'CloseWallet', userId: 'b' });
     expect(closed).toEqual({
       type: 'WalletClosed',
@@ -58,8 +63,7 @@ describe('closing a wallet (account deletion)', () => {
   it('pays out earnings that arrived after the deletion was accepted (a claim racing with it)', () => {
     const l = auditedLedger();
     l.run(purchase('a', 1));
-    const [sent] = l.run(gift('a', 'b', 2)) as GiftSent[];
-    l.run({ type: 'ReceiveGift', userId: 'b', sent: sent.data, sentAt: 'x' });
+    l.sendAndReceive(gift('a', 'b', 2));
     l.run({ type: 'ClaimGift', userId: 'b', txId: 3, giftId: 2 }); // 8 earned
     const [closed] = l.run({ type: 'CloseWallet', userId: 'b' });
     expect(closed.data).toMatchObject({

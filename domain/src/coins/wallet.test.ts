@@ -1,8 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
-import { giftFee, walletDecider, type WalletCommand } from './wallet-decider';
-import { ACCOUNTS, type GiftReceived, type GiftSent, type WalletEvent } from '../ledger/events';
+import {
+  ACCOUNTS,
+  giftFee,
+  walletDecider,
+  type GiftReceived,
+  type GiftSent,
+  type WalletCommand,
+  type WalletEvent,
+} from './wallet-decider';
 import { COIN_PACKS, packById, packPriceCents } from './packs';
 import { payoutValueCents } from './withdrawals';
 import { LEDGER_MESSAGES } from '@evo/contracts';

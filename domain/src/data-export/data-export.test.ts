@@ -138,14 +138,16 @@ describe('who may download an archive', () => {
   const member = { userId: 'm', isAdmin: false };
   const other = { userId: 'o', isAdmin: false };
   const admin = { userId: 'admin', isAdmin: true };
-  const refusal = (fn: () => unknown) => {
+  /** What archiveFor answers `viewer` when it refuses (message and kind); undefined when it gives the archive. */
+  const refusal = (...args: Parameters<typeof archiveFor>) => {
     try {
-      fn();
+      archiveFor(...args);
     } catch (e) {
       return { message: (e as Error).message, kind: (e as { kind?: string }).kind };
     }
     return undefined;
   };
+  const notFound = { message: M.notFound, kind: 'not_found' };
   const state = fold(dataExportDecider, [
     requested(),
     ready(),
@@ -155,44 +157,32 @@ describe('who may download an archive', () => {
 
   it('the member downloads their own archive until it expires', () => {
     expect(archiveFor(state, 'x1', member, later(2 * MINUTE), false).fileName).toBe('evo-donnees-x1.zip');
-    expect(refusal(() => archiveFor(state, 'x1', member, later(MINUTE + DATA_EXPORT_TTL_MS), false))).toEqual({
+    expect(refusal(state, 'x1', member, later(MINUTE + DATA_EXPORT_TTL_MS), false)).toEqual({
       message: M.expired,
       kind: 'gone',
     });
   });
   it('another member, even an administrator, does not learn that the member’s archive exists', () => {
-    expect(refusal(() => archiveFor(state, 'x1', other, T0, false))).toEqual({
-      message: M.notFound,
-      kind: 'not_found',
-    });
-    expect(refusal(() => archiveFor(state, 'x1', admin, T0, false))).toEqual({
-      message: M.notFound,
-      kind: 'not_found',
-    });
-    expect(refusal(() => archiveFor(state, 'nope', member, T0, false))).toEqual({
-      message: M.notFound,
-      kind: 'not_found',
-    });
+    expect(refusal(state, 'x1', other, T0, false)).toEqual(notFound);
+    expect(refusal(state, 'x1', admin, T0, false)).toEqual(notFound);
+    expect(refusal(state, 'nope', member, T0, false)).toEqual(notFound);
   });
   it('an archive produced by an administrator is for administrators only', () => {
     expect(archiveFor(state, 'x2', admin, later(2 * MINUTE), false).fileName).toBe('evo-donnees-x2.zip');
-    expect(refusal(() => archiveFor(state, 'x2', member, T0, false))).toEqual({
-      message: M.notFound,
-      kind: 'not_found',
-    });
+    expect(refusal(state, 'x2', member, T0, false)).toEqual(notFound);
   });
   it('not ready yet: 409; failed: 404; the account deleted: 410', () => {
     const building = fold(dataExportDecider, [requested()]);
-    expect(refusal(() => archiveFor(building, 'x1', member, T0, false))).toEqual({
+    expect(refusal(building, 'x1', member, T0, false)).toEqual({
       message: M.notReady,
       kind: 'conflict',
     });
     const broken = fold(dataExportDecider, [requested(), failed()]);
-    expect(refusal(() => archiveFor(broken, 'x1', member, T0, false))).toEqual({
+    expect(refusal(broken, 'x1', member, T0, false)).toEqual({
       message: M.failed,
       kind: 'not_found',
     });
-    expect(refusal(() => archiveFor(state, 'x2', admin, T0, true))).toEqual({
+    expect(refusal(state, 'x2', admin, T0, true)).toEqual({
       message: M.accountDeleted,
       kind: 'gone',
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LEDGER_LIMITS } from '@evo/contracts';
-import { GIFT_NAME_MAX, type GiftDescription } from './events';
+import { GIFT_NAME_MAX, type GiftDescription } from './catalogue-decider';
 import { cleanUserText } from '../shared/text';
 
 export const GIFT_EMOJI_MAX = 16;

@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
 import { fold } from '../shared/decider';
-import { catalogueDecider, CATALOGUE_MESSAGES, DEFAULT_GIFT_CATALOGUE } from './catalogue-decider';
-import type { CatalogueEvent } from './events';
+import { catalogueDecider, CATALOGUE_MESSAGES, DEFAULT_GIFT_CATALOGUE, type CatalogueEvent } from './catalogue-decider';
 import { AdminGiftBody, GIFT_ADMIN_MESSAGES, giftPrice } from './admin-rules';
 
 const rose = { name: 'Rose', emoji: '🌹', imageUrl: '', coinCost: 1 };

@@ -1,3 +1,2 @@
-export * from './events';
 export * from './catalogue-decider';
 export * from './admin-rules';

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { LedgerAuditor, type AuditedEvent } from './ledger-audit';
-import { walletStream } from '../coins/wallet-decider';
-import type { WalletEvent } from './events';
+import { walletStream, type WalletEvent } from '../coins/wallet-decider';
 import { LEDGER_MESSAGES } from '@evo/contracts';
 import { packById } from '../coins/packs';
 import { auditedLedger } from './testing';
@@ -246,13 +245,7 @@ describe('ledger reconciliation', () => {
     l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 1000 });
     const licorne = { id: 8, name: 'Licorne', emoji: '🦄', coinCost: 500 };
     for (const giftId of [2, 3]) {
-      const [sent] = l.run({ type: 'SendGift', userId: 'a', giftId, receiverId: 'b', gift: licorne, feePercent: 10 });
-      l.run({
-        type: 'ReceiveGift',
-        userId: 'b',
-        sent: (sent as Extract<WalletEvent, { type: 'GiftSent' }>).data,
-        sentAt: 'x',
-      });
+      l.sendAndReceive({ type: 'SendGift', userId: 'a', giftId, receiverId: 'b', gift: licorne, feePercent: 10 });
     }
     l.run({ type: 'ClaimGift', userId: 'b', txId: 4, giftId: 2 });
     l.run({ type: 'ConvertGifts', userId: 'b', txId: 5 });
@@ -273,19 +266,13 @@ describe('ledger reconciliation', () => {
   it('finds a gift that lost the free origin of its coins, at each step', () => {
     const l = auditedLedger();
     l.run({ type: 'AddCoins', userId: 'a', txId: 1, amount: 100 });
-    const [sent] = l.run({
+    l.sendAndReceive({
       type: 'SendGift',
       userId: 'a',
       giftId: 2,
       receiverId: 'b',
       gift: { id: 3, name: 'Couronne', emoji: '👑', coinCost: 100 },
       feePercent: 0,
-    });
-    l.run({
-      type: 'ReceiveGift',
-      userId: 'b',
-      sent: (sent as Extract<WalletEvent, { type: 'GiftSent' }>).data,
-      sentAt: 'x',
     });
     l.run({ type: 'ClaimGift', userId: 'b', txId: 3, giftId: 2 });
     expect(audit(l.log).ok).toBe(true);

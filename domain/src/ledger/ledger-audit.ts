@@ -11,8 +11,10 @@ import {
   ledgerEventSchemas,
   transactionIdOf,
   type WalletEvent,
-} from './events';
-import { bonusShareReceived, legacyFreeAfter, walletStream } from '../coins/wallet-decider';
+  bonusShareReceived,
+  legacyFreeAfter,
+  walletStream,
+} from '../coins/wallet-decider';
 
 /** An event as the log gives it (only what the audit reads). */
 export interface AuditedEvent {

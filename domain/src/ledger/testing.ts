@@ -17,10 +17,16 @@ export function auditedLedger() {
       log.push({ id: `e${++position}`, type: e.type, data: e.data, streamId: walletStream(command.userId), position });
     return events;
   };
+  /** A gift sent, then received as the gift job receives it. */
+  const sendAndReceive = (command: Extract<WalletCommand, { type: 'SendGift' }>) => {
+    const [sent] = run(command);
+    if (sent?.type !== 'GiftSent') throw new Error(`no gift sent: ${JSON.stringify(sent)}`);
+    run({ type: 'ReceiveGift', userId: command.receiverId, sent: sent.data, sentAt: 'x' });
+  };
   const audit = () => {
     const a = new LedgerAuditor();
     for (const e of log) a.apply(e);
     return a.report();
   };
-  return { run, log, audit, state: (u: string) => states.get(u) ?? walletDecider.initialState() };
+  return { run, sendAndReceive, log, audit, state: (u: string) => states.get(u) ?? walletDecider.initialState() };
 }

@@ -1,14 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { given } from '../shared/given-when-then';
+import type { DomainErrorKind } from '../shared/errors';
 import { conversationDecider, StaleMessageIdError, type ConversationCommand } from './conversation-decider';
 import { type ConversationEvent, type MessageSent } from './events';
 import { PROFANITY_TERMS, containsProfanity, findProfanity, normalizeForMatch } from './profanity';
 import { MESSAGE_LIMITS, MESSAGING_MESSAGES, MessageBody, conversationStream } from './rules';
 
-const send = (
-  messageId: number,
-  patch: Partial<Extract<ConversationCommand, { type: 'SendMessage' }>> = {},
-): ConversationCommand => ({
+type SendPatch = Partial<Extract<ConversationCommand, { type: 'SendMessage' }>>;
+const send = (messageId: number, patch: SendPatch = {}): ConversationCommand => ({
   type: 'SendMessage',
   messageId,
   content: 'Salut, ça va ?',
@@ -44,42 +43,39 @@ describe('conversation decider: sending', () => {
   });
 
   // each check alone, then with every later check failing too: the earliest one answers
-  it('1. refuses an empty or blank message first', () => {
-    given(conversationDecider)
-      .when(send(1, { content: '' }))
-      .thenThrows('Le message ne peut pas être vide.', 'invalid');
-    given(conversationDecider)
-      .when(send(1, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }))
-      .thenThrows('Le message ne peut pas être vide.', 'invalid');
-  });
-  it('2. then a missing session', () => {
-    given(conversationDecider)
-      .when(send(1, { senderId: null }))
-      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
-    given(conversationDecider)
-      .when(send(1, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Utilisateur non connecté.', 'unauthenticated');
-  });
-  it('3. then an unknown receiver', () => {
-    given(conversationDecider)
-      .when(send(1, { receiverId: null }))
-      .thenThrows('Destinataire introuvable.', 'not_found');
-    given(conversationDecider)
-      .when(send(1, { receiverId: null, content: 'connard', senderFollowsReceiver: false }))
-      .thenThrows('Destinataire introuvable.', 'not_found');
-  });
-  it('4. then a forbidden word', () => {
-    given(conversationDecider)
-      .when(send(1, { content: 'Espèce de CONNARD' }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
-    given(conversationDecider)
-      .when(send(1, { content: 'sale enculé', senderFollowsReceiver: false }))
-      .thenThrows('Ce message contient un mot inapproprié. Veuillez reformuler.', 'invalid');
-  });
-  it('5. then a sender who does not follow the receiver', () => {
-    given(conversationDecider)
-      .when(send(1, { senderFollowsReceiver: false }))
-      .thenThrows('Vous devez suivre cet utilisateur pour lui envoyer un MP.', 'forbidden');
+  it.each<[string, string, DomainErrorKind, SendPatch[]]>([
+    [
+      '1. refuses an empty or blank message first',
+      'Le message ne peut pas être vide.',
+      'invalid',
+      [{ content: '' }, { content: '   \n', senderId: null, receiverId: null, senderFollowsReceiver: false }],
+    ],
+    [
+      '2. then a missing session',
+      'Utilisateur non connecté.',
+      'unauthenticated',
+      [{ senderId: null }, { senderId: null, receiverId: null, content: 'connard', senderFollowsReceiver: false }],
+    ],
+    [
+      '3. then an unknown receiver',
+      'Destinataire introuvable.',
+      'not_found',
+      [{ receiverId: null }, { receiverId: null, content: 'connard', senderFollowsReceiver: false }],
+    ],
+    [
+      '4. then a forbidden word',
+      'Ce message contient un mot inapproprié. Veuillez reformuler.',
+      'invalid',
+      [{ content: 'Espèce de CONNARD' }, { content: 'sale enculé', senderFollowsReceiver: false }],
+    ],
+    [
+      '5. then a sender who does not follow the receiver',
+      'Vous devez suivre cet utilisateur pour lui envoyer un MP.',
+      'forbidden',
+      [{ senderFollowsReceiver: false }],
+    ],
+  ])('%s', (_, message, kind, patches) => {
+    for (const patch of patches) given(conversationDecider).when(send(1, patch)).thenThrows(message, kind);
   });
   it('keeps message ids increasing within a conversation', () => {
     given(conversationDecider, [sent(5)])

@@ -8,8 +8,7 @@ import { notificationsCausedBy, NOTIFICATION_TEXTS } from '../notifications/noti
 import { userDecider } from '../identity/user-decider';
 import { MESSAGES } from '../identity/rules';
 import type { UserEvent } from '../identity/events';
-import { catalogueDecider } from '../gifts/catalogue-decider';
-import { GiftDescriptionSchema, type CatalogueEvent } from '../gifts/events';
+import { catalogueDecider, GiftDescriptionSchema, type CatalogueEvent } from '../gifts/catalogue-decider';
 import { isReportClosed, reportDecider, type ReportFacts } from './report-decider';
 import { operationsDecider } from './operations-decider';
 import type { ReportStatusChanged } from './events';

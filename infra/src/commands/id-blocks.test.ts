@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -10,11 +9,11 @@ import { EventStoreDbEventStore } from '../eventstore/eventstoredb-event-store';
 import type { EventStore } from '../eventstore/port';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import { FakeEsdbClient } from '../eventstore/testing/fake-esdb-client';
+import { startScript } from '../testing/run-script';
 import { systemContext, toNewEvents } from './command-handler';
 import { IdBlocks, ID_BLOCK_SIZES } from './id-blocks';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../../..');
 const ctx = () => systemContext();
 
 const dirs: string[] = [];
@@ -179,16 +178,8 @@ describe('IdBlocks', () => {
     const file = tempFile();
     const script = join(here, 'testing', 'draw-ids.ts');
     const child = (count: number) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', script, file, 'comment', String(count), '8', '5'], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      p.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      const exited = new Promise<void>((r) => p.on('exit', () => r()));
-      return { p, exited, ids: () => out.split('\n').filter(Boolean).map(Number), err: () => err };
+      const drawing = startScript(script, [file, 'comment', String(count), '8', '5']);
+      return { ...drawing, ids: () => drawing.out().split('\n').filter(Boolean).map(Number) };
     };
     // a process killed while drawing (its block's unused ids are lost, nothing it gave is given again)
     const killed = child(0);
@@ -198,12 +189,12 @@ describe('IdBlocks', () => {
     const deadline = Date.now() + 20_000;
     while (killed.ids().length < 50 && Date.now() < deadline)
       mine.push(...(await drawConcurrently(here_, 'comment', 8)));
-    killed.p.kill('SIGKILL');
+    killed.child.kill('SIGKILL');
     await killed.exited;
     expect(killed.ids().length, killed.err()).toBeGreaterThanOrEqual(50);
     // a second process drawing its 400 ids while this one draws
     const other = child(400);
-    while (other.p.exitCode === null) {
+    while (other.child.exitCode === null) {
       mine.push(...(await drawConcurrently(here_, 'comment', 8)));
       await new Promise((r) => setTimeout(r, 1));
     }

@@ -112,6 +112,19 @@ describe('config', () => {
       }
     },
   );
+  it('hashes passwords at the standard cost unless told minimal, which only this machine may be told', () => {
+    expect(loadConfig({}).PASSWORD_HASHING).toBe('standard');
+    expect(loadConfig({ PASSWORD_HASHING: 'minimal' }).PASSWORD_HASHING).toBe('minimal');
+    expect(refusalOf({ PASSWORD_HASHING: 'cheap' }).variable).toBe('PASSWORD_HASHING');
+    const lan = { HOST: '0.0.0.0', ADMIN_PASSWORD: 'un-secret-a-moi' };
+    expect(loadConfig(lan).PASSWORD_HASHING).toBe('standard');
+    expect(() => loadConfig({ ...lan, PASSWORD_HASHING: 'minimal' })).toThrow(
+      expect.objectContaining({
+        variable: 'PASSWORD_HASHING',
+        message: expect.stringContaining('PASSWORD_HASHING ne peut valoir minimal (réservé aux tests)'),
+      }),
+    );
+  });
   it('reads the host names served from ALLOWED_HOSTS and PUBLIC_URL, and refuses others in French', () => {
     expect(
       loadConfig({ ALLOWED_HOSTS: ' Evo.Example.fr , 192.168.1.20,[::1]', PUBLIC_URL: 'https://Public.example.fr/evo' })

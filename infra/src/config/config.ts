@@ -77,6 +77,11 @@ const ConfigSchema = z.object({
    * process at a chosen step); 0 in production
    */
   ERASURE_STEP_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * the cost of members' password hashes: argon2id's recommended one, or its least for the test
+   * suites ('minimal': refused where other machines reach the server)
+   */
+  PASSWORD_HASHING: z.preprocess(emptyToUndefined, z.enum(['standard', 'minimal']).default('standard')),
   /** bucket in the path (http://host/bucket/key), as MinIO and most S3-compatible servers want */
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   REDIS_URL: z.preprocess(emptyToUndefined, url(['redis://', 'rediss://']).optional()),
@@ -272,6 +277,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'ADMIN_PASSWORD',
       `est obligatoire quand HOST (${c.HOST}) n'est pas une adresse de bouclage : le mot de passe administrateur de démonstration est public (au moins 8 caractères)`,
+    );
+  }
+  if (openToNetwork && c.PASSWORD_HASHING === 'minimal') {
+    throw new ConfigError(
+      'PASSWORD_HASHING',
+      `ne peut valoir minimal (réservé aux tests) quand HOST (${c.HOST}) n'est pas une adresse de bouclage : retirez-le`,
     );
   }
   if (openToNetwork) {

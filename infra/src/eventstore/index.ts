@@ -21,6 +21,8 @@ export {
   verifyEventLog,
   verifyBeforeClose,
   recordVerifiedLog,
+  closeVerifiedLog,
+  RunningLogRecorder,
   sourceTreeFingerprint,
   eventProblem,
   type LogVerification,

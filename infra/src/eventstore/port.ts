@@ -26,6 +26,12 @@ export interface AppendResult {
   nextRevision: number;
   /** position of the last event written (for an idempotent re-append: the stored position of the last of them) */
   position: LogPosition;
+  /**
+   * true when this call wrote the events (at the expected revision); absent or false when they were
+   * found stored (a retry) or when the adapter cannot tell: a caller that caches the stream must
+   * then read what is there
+   */
+  written?: boolean;
 }
 
 /**

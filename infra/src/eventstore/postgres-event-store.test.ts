@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { RecordedEvent } from '@evo/domain';
 import { ServiceUnavailableError } from '../services';
-import { freePort } from '../testing/ferretdb';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '../testing/postgres';
-import { TcpProxy } from '../testing/tcp-proxy';
+import { proxyTo } from '../testing/tcp-proxy';
 import { collectAll, eventStoreContract, newEvent, sleep, waitFor } from './event-store.contract';
-import { PostgresEventStore, isPostgresUnavailable } from './postgres-event-store';
+import { POSITION_RANK_BITS, PostgresEventStore, isPostgresUnavailable } from './postgres-event-store';
 import { WrongExpectedRevisionError } from './port';
 
 const availability = await postgresAvailability();
@@ -111,6 +110,135 @@ describe.skipIf(!availability.ok)('PostgresEventStore', () => {
     });
   });
 
+  describe('group commit', () => {
+    it('concurrent appends of one store share transactions, each decided alone, in one order of the log', async () => {
+      const store = open();
+      await store.ready();
+      const start = await store.lastPosition();
+      const run = newEvent().id;
+      const fresh = Array.from({ length: 30 }, (_, i) => ({
+        streamId: `group-${run}-${i}`,
+        events: [newEvent('G', { i }), newEvent('H', { i })],
+      }));
+      // expected revision 3 of streams that do not exist: refused, and the group's other appends not
+      const refused = Array.from({ length: 5 }, (_, i) => ({
+        streamId: `group-${run}-missing-${i}`,
+        events: [newEvent('G')],
+      }));
+      const outcomes = await Promise.allSettled([
+        ...fresh.map((a) => store.append(a.streamId, a.events, 'no_stream')),
+        ...refused.map((a) => store.append(a.streamId, a.events, 3)),
+      ]);
+      const written = outcomes.slice(0, fresh.length).map((o) => {
+        if (o.status === 'rejected') throw o.reason;
+        return o.value;
+      });
+      for (const o of outcomes.slice(fresh.length)) {
+        expect(o.status).toBe('rejected');
+        expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      for (const r of written) expect(r).toMatchObject({ nextRevision: 1, written: true });
+      // fewer transactions than appends: the high bits of a position are its transaction's id
+      const transactions = new Set(written.map((r) => r.position >> POSITION_RANK_BITS));
+      expect(transactions.size).toBeLessThan(fresh.length / 2);
+      // each append whole, at the position it was answered, and the log's order one total order
+      const log = (await collectAll(store, start, 1000)).filter((e) => e.streamId.startsWith(`group-${run}-`));
+      expect(log).toHaveLength(fresh.length * 2);
+      expect(new Set(log.map((e) => e.position)).size).toBe(log.length);
+      for (const [i, a] of fresh.entries()) {
+        const stored = await store.readStream(a.streamId);
+        expect(stored.map((e) => e.id)).toEqual(a.events.map((e) => e.id));
+        expect(stored[1].position).toBe(written[i].position);
+        expect(stored[1].position - stored[0].position).toBe(1n);
+      }
+      for (const a of refused) expect(await store.readStream(a.streamId)).toEqual([]);
+    });
+
+    it('a retry in the same group as its first call is stored once', async () => {
+      const store = open();
+      await store.ready();
+      const streamId = `group-retry-${newEvent().id}`;
+      const e = newEvent();
+      // four others keep the statements in flight busy: the two calls wait and go together
+      const others = Array.from({ length: 4 }, () => {
+        const o = newEvent();
+        return store.append(`group-other-${o.id}`, [o], 'no_stream');
+      });
+      const [first, retry] = await Promise.all([
+        store.append(streamId, [e], 'no_stream'),
+        store.append(streamId, [e], 'no_stream'),
+        ...others,
+      ]);
+      expect(first.position >> POSITION_RANK_BITS).toBe(retry.position >> POSITION_RANK_BITS);
+      expect(first.written).toBe(true);
+      expect(retry).toEqual({ ...first, written: false });
+      expect((await store.readStream(streamId)).map((x) => x.id)).toEqual([e.id]);
+    });
+
+    it('an append expecting any or stream_exists goes alone: the function refuses it in a group', async () => {
+      const store = open();
+      await store.ready();
+      const run = newEvent().id;
+      const start = await store.lastPosition();
+      // through the store, amid checked appends that share transactions: each unchecked one in a
+      // transaction of its own
+      const checked = Array.from({ length: 8 }, (_, i) =>
+        store.append(`alone-${run}-c${i}`, [newEvent()], 'no_stream'),
+      );
+      const unchecked = Array.from({ length: 4 }, (_, i) =>
+        store
+          .append(`alone-${run}-u${i}`, [newEvent()], i % 2 ? 'any' : 'stream_exists')
+          .catch(() => store.append(`alone-${run}-u${i}`, [newEvent()], 'any')),
+      );
+      const alone = await Promise.all(unchecked);
+      await Promise.all(checked);
+      const log = await collectAll(store, start, 1000);
+      for (const r of alone) {
+        const sameTransaction = log.filter(
+          (e) => e.position >> POSITION_RANK_BITS === r.position >> POSITION_RANK_BITS,
+        );
+        expect(sameTransaction).toHaveLength(1);
+      }
+      // the SQL itself: a group that holds one is refused whole, nothing stored
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        const [a, b] = [newEvent(), newEvent()];
+        await expect(
+          c.query('SELECT * FROM evo_append_group($1, $2, $3, $4, $5, $6, $7)', [
+            [`alone-${run}-x`, `alone-${run}-y`],
+            ['no_stream', 'any'],
+            [1, 1],
+            [a.id, b.id],
+            [a.type, b.type],
+            ['{}', '{}'],
+            ['{}', '{}'],
+          ]),
+        ).rejects.toThrow(/goes alone/);
+        expect(await store.readStream(`alone-${run}-x`)).toEqual([]);
+      } finally {
+        await c.end();
+      }
+    });
+
+    it('one append the server refuses does not fail the others of its group', async () => {
+      const store = open();
+      await store.ready();
+      const run = newEvent().id;
+      // four keep the statements in flight busy: the next two wait and go together
+      const busy = Array.from({ length: 4 }, (_, i) =>
+        store.append(`refused-${run}-busy-${i}`, [newEvent()], 'no_stream'),
+      );
+      const good = store.append(`refused-${run}-good`, [newEvent()], 'no_stream');
+      // a NUL byte: PostgreSQL's text refuses it
+      const bad = store.append(`refused-${run}-bad-\u0000`, [newEvent()], 'no_stream');
+      const [g, b] = await Promise.allSettled([good, bad, ...busy]);
+      expect(g.status, String((g as PromiseRejectedResult).reason)).toBe('fulfilled');
+      expect(b.status).toBe('rejected');
+      expect(await store.readStream(`refused-${run}-good`)).toHaveLength(1);
+    });
+  });
+
   describe('live subscriptions across processes', () => {
     it('wake on the NOTIFY of another store: delivered long before the next poll', async () => {
       const reader = open(db.url, { pollIntervalMs: 60_000 });
@@ -138,12 +266,8 @@ describe.skipIf(!availability.ok)('PostgresEventStore', () => {
     });
 
     it('survive a dropped connection and resume from their checkpoint, each event once', async () => {
-      const target = new URL(db.url);
-      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
-      await proxy.open();
-      const viaProxy = new URL(db.url);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
-      const reader = open(viaProxy.toString(), { pollIntervalMs: 200, connectTimeoutMs: 1000 });
+      const { proxy, url } = await proxyTo(db.url, 5432);
+      const reader = open(url, { pollIntervalMs: 200, connectTimeoutMs: 1000 });
       const writer = open();
       await reader.ready();
       const errors: unknown[] = [];
@@ -177,12 +301,8 @@ describe.skipIf(!availability.ok)('PostgresEventStore', () => {
 
   describe('PostgreSQL away', () => {
     it('appends in flight fail with ServiceUnavailableError or succeed, never half; the store recovers by itself', async () => {
-      const target = new URL(db.url);
-      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
-      await proxy.open();
-      const viaProxy = new URL(db.url);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
-      const store = open(viaProxy.toString(), { connectTimeoutMs: 1000 });
+      const { proxy, url } = await proxyTo(db.url, 5432);
+      const store = open(url, { connectTimeoutMs: 1000 });
       const direct = open();
       await store.ready();
 

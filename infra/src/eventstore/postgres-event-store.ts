@@ -39,6 +39,13 @@ const MAX_EVENTS_PER_APPEND = 2 ** Number(POSITION_RANK_BITS);
 /** A transaction id past 2^39 would not fit a bigint position (at 2^32 transactions per epoch: 128 epochs). */
 const MAX_XID = 1n << (63n - POSITION_RANK_BITS);
 
+/**
+ * append statements of one store on their way at once; the appends arriving meanwhile wait and go
+ * together in the next (group commit: one round trip and one commit for all of them). More than
+ * one, so that the server's cores share the work of a burst.
+ */
+const APPEND_GROUPS_IN_FLIGHT = 4;
+
 const DEFAULT_BATCH = 1000;
 const SUBSCRIPTION_BATCH = 500;
 /** events decoded once for every subscription of the store (see `decoded`) */
@@ -78,14 +85,15 @@ CREATE TABLE IF NOT EXISTS evo_events (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS evo_events_stream_event_id ON evo_events (stream_id, event_id);
 
--- One append, in the transaction of the statement that calls it. Answers:
+-- One append, in the transaction of the statement that calls it, its events ranked from p_rank in
+-- that transaction (the appends before it in the same transaction hold the ranks below). Answers:
 --   'appended' with the new head and the position of the last event written;
 --   'stored'   when every event id is already in the stream (a retry): the head, and the stored
 --              position of the last of them; nothing written;
 --   'conflict' with the stream's head (-1: no stream) when the expectation does not hold or only
 --              some of the ids are stored; nothing written.
-CREATE OR REPLACE FUNCTION evo_append(
-  p_stream text, p_expected text, p_ids text[], p_types text[], p_data text[], p_metadata text[]
+CREATE OR REPLACE FUNCTION evo_append_ranked(
+  p_stream text, p_expected text, p_ids text[], p_types text[], p_data text[], p_metadata text[], p_rank bigint
 ) RETURNS TABLE (outcome text, head integer, last_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -129,12 +137,61 @@ BEGIN
   IF v_xid >= ${MAX_XID} THEN
     RAISE EXCEPTION 'transaction id % past what a log position holds', v_xid;
   END IF;
-  v_base := v_xid << ${POSITION_RANK_BITS};
+  v_base := (v_xid << ${POSITION_RANK_BITS}) + p_rank;
   INSERT INTO evo_events (position, stream_id, revision, event_id, type, data, metadata)
     SELECT v_base + i - 1, p_stream, v_head + i, p_ids[i], p_types[i], p_data[i], p_metadata[i]
     FROM generate_subscripts(p_ids, 1) AS i;
   UPDATE evo_streams SET head = v_head + v_n WHERE stream_id = p_stream;
   RETURN QUERY SELECT 'appended'::text, v_head + v_n, v_base + v_n - 1;
+END
+$fn$;
+
+-- One append alone in its transaction (the processes of an older EVO call it).
+CREATE OR REPLACE FUNCTION evo_append(
+  p_stream text, p_expected text, p_ids text[], p_types text[], p_data text[], p_metadata text[]
+) RETURNS TABLE (outcome text, head integer, last_position bigint)
+LANGUAGE sql AS $fn$
+  SELECT * FROM evo_append_ranked(p_stream, p_expected, p_ids, p_types, p_data, p_metadata, 0)
+$fn$;
+
+-- Several appends in the transaction of the statement (group commit), each as evo_append answers
+-- it, in the order given: the i-th takes p_counts[i] events of the flat arrays after those of the
+-- ones before. Each is decided alone (a conflict writes nothing of its own and leaves the others);
+-- the events written share the transaction's id, ranked in the order of the appends.
+-- Only appends whose expectation is checked (a revision, no_stream) share a statement: the group's
+-- transaction id is taken at its first lock, and an unchecked append ('any', 'stream_exists') that
+-- then waited for a later stream could write after a transaction with a larger id had, putting a
+-- stream's revisions out of order in the log; a checked one, decided on a revision already
+-- committed (as every caller does), would find it gone instead.
+CREATE OR REPLACE FUNCTION evo_append_group(
+  p_streams text[], p_expected text[], p_counts integer[],
+  p_ids text[], p_types text[], p_data text[], p_metadata text[]
+) RETURNS TABLE (n integer, outcome text, head integer, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_from integer := 1;
+  v_to integer;
+  v_rank bigint := 0;
+  r record;
+BEGIN
+  IF cardinality(p_streams) > 1 AND ('any' = ANY (p_expected) OR 'stream_exists' = ANY (p_expected)) THEN
+    RAISE EXCEPTION 'an append expecting any or stream_exists goes alone, not in a group';
+  END IF;
+  FOR i IN 1 .. cardinality(p_streams) LOOP
+    v_to := v_from + p_counts[i] - 1;
+    SELECT * INTO r FROM evo_append_ranked(
+      p_streams[i], p_expected[i], p_ids[v_from:v_to], p_types[v_from:v_to], p_data[v_from:v_to],
+      p_metadata[v_from:v_to], v_rank);
+    IF r.outcome = 'appended' THEN
+      v_rank := v_rank + p_counts[i];
+    END IF;
+    n := i;
+    outcome := r.outcome;
+    head := r.head;
+    last_position := r.last_position;
+    RETURN NEXT;
+    v_from := v_to + 1;
+  END LOOP;
 END
 $fn$;
 `;
@@ -218,6 +275,22 @@ function unavailable(err: unknown): unknown {
   return isPostgresUnavailable(err) ? new ServiceUnavailableError('PostgreSQL', err) : err;
 }
 
+/** An append waiting for its group's statement. */
+interface PendingAppend {
+  streamId: string;
+  expected: ExpectedRevision;
+  expectedText: string;
+  ids: string[];
+  types: string[];
+  data: string[];
+  metadata: string[];
+  resolve: (r: AppendResult) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Whether an append's expectation names a revision or no stream: only such appends share a statement (see evo_append_group). */
+const checksRevision = (expected: ExpectedRevision) => typeof expected === 'number' || expected === 'no_stream';
+
 function checkExpected(expected: ExpectedRevision): string {
   if (typeof expected === 'number') {
     if (!Number.isSafeInteger(expected) || expected < 0 || expected > 2 ** 31 - 1) {
@@ -231,7 +304,9 @@ function checkExpected(expected: ExpectedRevision): string {
 /**
  * EventStore on PostgreSQL through `pg` (EVENTSTORE_URL=postgres://…). Several processes may share
  * the database: appends are optimistic per stream (the expected revision checked under the
- * stream's row lock), idempotent by event id (the whole stream is looked at), one transaction each.
+ * stream's row lock), idempotent by event id (the whole stream is looked at), one transaction each,
+ * which concurrent appends of one store share (group commit: one statement and one commit for
+ * several appends, each still decided alone; see `sendAppends`).
  *
  * The log's order: a position drawn from a sequence is not commit order (a transaction may take
  * position 10, another 11 and commit first: a reader of "after 10" at that moment checkpoints 11
@@ -250,8 +325,8 @@ function checkExpected(expected: ExpectedRevision): string {
  * reports it and retries with backoff from its last delivered position.
  *
  * PostgreSQL away: operations fail with ServiceUnavailableError (a French 503 at the HTTP layer).
- * An append is one transaction: it is stored whole or not at all, whether or not its answer came
- * back (a retry with the same event ids is recognised).
+ * An append is in one transaction: it is stored whole or not at all (with the appends it shared it
+ * with), whether or not its answer came back (a retry with the same event ids is recognised).
  */
 export class PostgresEventStore implements EventStore {
   private readonly pool: PgPool;
@@ -278,6 +353,9 @@ export class PostgresEventStore implements EventStore {
     string,
     { wakes: number; read: Promise<{ events: RecordedEvent[]; unsettled: boolean }> }
   >();
+  /** appends waiting for the next group (see `sendAppends`) */
+  private readonly appendQueue: PendingAppend[] = [];
+  private appendGroupsInFlight = 0;
   /** wake-ups so far (appends of this process, NOTIFYs of others) */
   private wakes = 0;
   /** a NOTIFY of this process's appends is being sent / another is due after it */
@@ -363,14 +441,75 @@ export class PostgresEventStore implements EventStore {
       data.push(JSON.stringify(e.data) ?? 'null');
       metadata.push(JSON.stringify(e.metadata ?? {}));
     }
-    const [r] = await this.query<{ outcome: string; head: number; last_position: string | null }>(
-      'SELECT outcome, head, last_position FROM evo_append($1, $2, $3, $4, $5, $6)',
-      [streamId, expectedText, ids, types, data, metadata],
-      'evo_append',
-    );
-    if (r.outcome === 'conflict') throw new WrongExpectedRevisionError(streamId, expected, r.head);
-    if (r.outcome === 'appended') this.announce();
-    return { nextRevision: r.head, position: BigInt(r.last_position!) };
+    if (this.closed) throw new Error('PostgresEventStore is closed');
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.appendQueue.push({ streamId, expected, expectedText, ids, types, data, metadata, resolve, reject });
+      this.sendAppends();
+    });
+  }
+
+  /**
+   * Group commit: at most APPEND_GROUPS_IN_FLIGHT statements of appends on their way; the appends
+   * that arrive meanwhile go together in the next one (one transaction, one commit), each decided
+   * alone. An append with nothing in flight goes at once: no delay is added to wait for others.
+   */
+  private sendAppends(): void {
+    while (this.appendGroupsInFlight < APPEND_GROUPS_IN_FLIGHT && this.appendQueue.length > 0) {
+      let events = 0;
+      let taken = 0;
+      while (taken < this.appendQueue.length) {
+        const next = this.appendQueue[taken];
+        const alone = !checksRevision(next.expected);
+        events += next.ids.length;
+        // an unchecked append goes alone (see evo_append_group)
+        if (taken > 0 && (events > MAX_EVENTS_PER_APPEND || alone)) break;
+        taken++;
+        if (alone) break;
+      }
+      const group = this.appendQueue.splice(0, taken);
+      this.appendGroupsInFlight++;
+      void this.appendGroup(group).finally(() => {
+        this.appendGroupsInFlight--;
+        this.sendAppends();
+      });
+    }
+  }
+
+  private async appendGroup(group: PendingAppend[]): Promise<void> {
+    // every transaction locks its streams' rows in stream id order (no deadlock between two groups);
+    // appends to one stream keep their order (the sort is stable)
+    const ordered = [...group].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+    let rows: Array<{ n: number; outcome: string; head: number; last_position: string | null }>;
+    try {
+      rows = await this.query(
+        'SELECT n, outcome, head, last_position FROM evo_append_group($1, $2, $3, $4, $5, $6, $7) ORDER BY n',
+        [
+          ordered.map((p) => p.streamId),
+          ordered.map((p) => p.expectedText),
+          ordered.map((p) => p.ids.length),
+          ordered.flatMap((p) => p.ids),
+          ordered.flatMap((p) => p.types),
+          ordered.flatMap((p) => p.data),
+          ordered.flatMap((p) => p.metadata),
+        ],
+        'evo_append_group',
+      );
+    } catch (err) {
+      // one transaction: none of the group is stored. Refused for one append's sake (a value the
+      // server does not take): each again alone, so that only that one fails
+      if (ordered.length > 1 && !(err instanceof ServiceUnavailableError)) {
+        for (const p of ordered) await this.appendGroup([p]);
+        return;
+      }
+      for (const p of ordered) p.reject(err);
+      return;
+    }
+    if (rows.some((r) => r.outcome === 'appended')) this.announce();
+    ordered.forEach((p, i) => {
+      const r = rows[i];
+      if (r.outcome === 'conflict') p.reject(new WrongExpectedRevisionError(p.streamId, p.expected, r.head));
+      else p.resolve({ nextRevision: r.head, position: BigInt(r.last_position!), written: r.outcome === 'appended' });
+    });
   }
 
   /** After a commit: this process's subscriptions read now; the other processes' on the NOTIFY. */

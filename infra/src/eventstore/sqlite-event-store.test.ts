@@ -1,26 +1,22 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import type { RecordedEvent } from '@evo/domain';
 import { WrongExpectedRevisionError, type AppendResult } from './port';
 import { SqliteEventStore } from './sqlite-event-store';
+import { startScript } from '../testing/run-script';
 import {
-  EventStoreModel,
-  appendOpsArbitrary,
   collectAll,
   eventStoreContract,
-  materializeOps,
   newEvent,
+  randomAppendsMatchTheModel,
   sleep,
   waitFor,
 } from './event-store.contract';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../../..');
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -158,7 +154,7 @@ describe('SqliteEventStore specifics', () => {
     const retry = store.append('a', [event], 'no_stream');
     await waitFor(() => held.length === 2, 1000);
     held[1].finish();
-    expect(await retry).toEqual({ nextRevision: 0, position: 1n });
+    expect(await retry).toEqual({ nextRevision: 0, position: 1n, written: false });
   });
 
   it('groups appends of the same tick into one transaction; a failing one does not fail its neighbours', async () => {
@@ -214,9 +210,9 @@ describe('SqliteEventStore specifics', () => {
     const r3 = await store.append('a', [newEvent()], 1);
     for (const expected of ['any', 'stream_exists', 'no_stream', 2, 0, 9] as const) {
       const r = await store.append('a', [e1, e2], expected);
-      expect(r).toEqual({ nextRevision: 2, position: 2n });
+      expect(r).toEqual({ nextRevision: 2, position: 2n, written: false });
     }
-    expect(await store.append('a', [e2], 2)).toEqual({ nextRevision: 2, position: 2n });
+    expect(await store.append('a', [e2], 2)).toEqual({ nextRevision: 2, position: 2n, written: false });
     await expect(store.append('a', [e2, newEvent()], 'any')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     await expect(store.append('a', [newEvent(), e1], 2)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     expect(await store.lastPosition()).toBe(r3.position);
@@ -228,7 +224,8 @@ describe('SqliteEventStore specifics', () => {
     const store = make();
     const e = newEvent();
     const [a, b] = await Promise.all([store.append('a', [e], 'no_stream'), store.append('a', [e], 'no_stream')]);
-    expect(a).toEqual(b);
+    expect(a.written).toBe(true);
+    expect(b).toEqual({ ...a, written: false });
     expect(await store.readStream('a')).toHaveLength(1);
   });
 
@@ -244,26 +241,20 @@ describe('SqliteEventStore specifics', () => {
 
   it('matches the model when random appends are all issued in the same tick', async () => {
     const store = make();
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(appendOpsArbitrary(), async (ops) => {
-        run++;
-        const runStart = await store.lastPosition();
-        const model = new EventStoreModel();
+    await randomAppendsMatchTheModel(
+      store,
+      (run, k) => `r${run}-s${k}`,
+      async (plan, model) => {
         const expectations: { ok: boolean }[] = [];
         const calls: Promise<AppendResult>[] = [];
-        for (const planned of materializeOps(ops, model, (k) => `r${run}-s${k}`)) {
+        for (const planned of plan) {
           expectations.push(model.apply(planned.streamId, planned.events, planned.expected));
           calls.push(store.append(planned.streamId, planned.events, planned.expected));
         }
         const settled = await Promise.allSettled(calls);
         expect(settled.map((s) => s.status === 'fulfilled')).toEqual(expectations.map((e) => e.ok));
-        const log = await collectAll(store, runStart, 1000);
-        expect(log.map((e) => [e.streamId, e.id, e.revision])).toEqual(
-          model.log.map((e) => [e.streamId, e.id, e.revision]),
-        );
-      }),
-      { numRuns: 100 },
+      },
+      { numRuns: 100, batchSize: 1000 },
     );
   });
 
@@ -441,27 +432,19 @@ describe('SqliteEventStore specifics', () => {
   it('keeps every acknowledged append across kill -9', async () => {
     const file = tempFile();
     const script = join(here, 'testing', 'append-forever.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file, '4'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, signal) => r(signal)));
+    const { child, out, err, exited } = startScript(script, [file, '4']);
     try {
-      await waitFor(() => out.includes('\n'), 15_000);
+      await waitFor(() => out().includes('\n'), 15_000);
     } catch (e) {
       child.kill('SIGKILL');
-      throw new Error(`child never acknowledged an append: ${err}`, { cause: e });
+      throw new Error(`child never acknowledged an append: ${err()}`, { cause: e });
     }
     await sleep(1000);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
     // only complete lines were acknowledged; the last one may be cut
-    const acked = out.split('\n').slice(0, -1);
+    const acked = out().split('\n').slice(0, -1);
     expect(acked.length).toBeGreaterThan(50);
     const store = make(file);
     const all = await collectAll(store, undefined, 1000);

@@ -191,6 +191,7 @@ export class SqliteEventStore implements EventStore {
   private flushScheduled = false;
   private closed = false;
   private readonly subscriptions = new Set<LiveSubscription>();
+  private readonly commitListeners = new Set<() => void>();
   private readonly stats: CommitStats = { transactions: 0, appends: 0, events: 0, syncs: 0 };
 
   /** the write-ahead log's path (undefined for an in-memory database: nothing to make durable) */
@@ -343,6 +344,62 @@ export class SqliteEventStore implements EventStore {
     return findings.length === 1 && findings[0] === 'ok' ? [] : findings;
   }
 
+  /**
+   * SQLite's `data_version` on this connection: it changes when, and only when, another connection
+   * (another process, or a tool) committed to the file since the last call; this store's own
+   * commits leave it as it is.
+   */
+  dataVersion(): number {
+    this.assertOpen();
+    return this.dataVersionStmt.get()!;
+  }
+
+  /**
+   * Checkpoints happen only when `checkpoint()` is called (or, with `false`, again by themselves
+   * once the write-ahead log holds 1000 pages, SQLite's default): for a caller that must know
+   * every moment this connection writes into the main file.
+   */
+  manualCheckpoints(on: boolean): void {
+    this.assertOpen();
+    this.db.pragma(`wal_autocheckpoint = ${on ? 0 : 1000}`);
+  }
+
+  /**
+   * A PASSIVE checkpoint: copies into the main file what the write-ahead log holds, as far as no
+   * reader still needs the log's older pages, without waiting for anyone. `complete`: the whole
+   * log was copied (the next append then starts the log over, so it stays small).
+   */
+  checkpoint(): { complete: boolean; walFrames: number; copied: number } {
+    this.assertOpen();
+    const [row] = this.db.pragma('wal_checkpoint(PASSIVE)') as Array<{
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }>;
+    return { complete: row.busy === 0 && row.log === row.checkpointed, walFrames: row.log, copied: row.checkpointed };
+  }
+
+  /**
+   * `listener` runs right after each transaction of appends this store commits, on this thread
+   * (it must not throw); the answer removes it.
+   */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** The file's schema (its tables, indexes and triggers as SQLite stores them), in one string. */
+  schemaText(): string {
+    this.assertOpen();
+    const rows = this.db
+      .prepare<[], [string, string, string, string | null]>(
+        'SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name',
+      )
+      .raw()
+      .all();
+    return JSON.stringify(rows);
+  }
+
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('SqliteEventStore is closed'));
     let rows: SerializedEvent[];
@@ -404,6 +461,7 @@ export class SqliteEventStore implements EventStore {
     }
     for (const [streamId, head] of this.groupHeads) this.knowHead(streamId, head);
     this.stats.transactions++;
+    for (const listener of this.commitListeners) listener();
     this.firstPending ??= this.firstOfGroup;
     for (const w of this.groupWritten) this.unsynced.written.push(w);
     for (let i = 0; i < batch.length; i++) {
@@ -548,7 +606,7 @@ export class SqliteEventStore implements EventStore {
     this.firstOfGroup ??= written[0].position;
     for (const w of written) this.groupWritten.push(w);
     this.groupHeads.set(p.streamId, revision);
-    return { nextRevision: revision, position: BigInt(position) };
+    return { nextRevision: revision, position: BigInt(position), written: true };
   }
 
   /**
@@ -566,7 +624,7 @@ export class SqliteEventStore implements EventStore {
         if (hit[0] > foundPosition) foundPosition = hit[0];
       }
     }
-    if (found === p.rows.length) return { nextRevision: head, position: BigInt(foundPosition) };
+    if (found === p.rows.length) return { nextRevision: head, position: BigInt(foundPosition), written: false };
     throw new WrongExpectedRevisionError(p.streamId, p.expected, head);
   }
 

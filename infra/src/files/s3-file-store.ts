@@ -120,7 +120,12 @@ export class S3FileStore implements FileStore {
       await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.client.send(new CreateBucketCommand({ Bucket: this.settings.bucket }));
+      try {
+        await this.client.send(new CreateBucketCommand({ Bucket: this.settings.bucket }));
+      } catch (createErr) {
+        // another process sharing the storage (a replica starting at the same time) made it meanwhile
+        if ((createErr as { name?: unknown })?.name !== 'BucketAlreadyOwnedByYou') throw createErr;
+      }
     }
   }
 

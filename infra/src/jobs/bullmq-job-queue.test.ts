@@ -6,8 +6,8 @@ import { BullMqJobQueue } from './bullmq-job-queue';
 import { jobQueueContract } from './job-queue.contract';
 import type { JobHandlers } from './port';
 import { ServiceUnavailableError } from '../services';
-import { freePort } from '../testing/ferretdb';
-import { TcpProxy } from '../testing/tcp-proxy';
+import { proxyTo } from '../testing/tcp-proxy';
+import { skippedSuite } from '../testing/skipped-suite';
 
 const redisUrl = process.env.REDIS_URL;
 const QUEUE_NAME = 'jobs';
@@ -29,10 +29,11 @@ async function removeQueue(url: string, prefix: string): Promise<void> {
 }
 
 if (!redisUrl) {
-  console.warn('bullmq-job-queue.test.ts: REDIS_URL is not set, the BullMQ JobQueue tests are skipped');
-  describe.skip('BullMqJobQueue (needs REDIS_URL)', () => {
-    it('runs the JobQueue contract on Redis', () => undefined);
-  });
+  skippedSuite(
+    'bullmq-job-queue.test.ts: REDIS_URL is not set, the BullMQ JobQueue tests are skipped',
+    'BullMqJobQueue (needs REDIS_URL)',
+    'runs the JobQueue contract on Redis',
+  );
 } else {
   const url = redisUrl;
   let testCount = 0;
@@ -61,11 +62,9 @@ if (!redisUrl) {
     });
 
     it('Redis away: adding a job fails promptly with ServiceUnavailableError (a French 503 at the HTTP layer), then works again', async () => {
-      const target = new URL(url);
-      const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || 6379) });
-      await proxy.open();
+      const { proxy, url: viaProxy } = await proxyTo(url, 6379);
       const prefix = `${runPrefix}-away`;
-      const queue = new BullMqJobQueue({ redisUrl: `redis://127.0.0.1:${proxy.port}`, prefix, queueName: QUEUE_NAME });
+      const queue = new BullMqJobQueue({ redisUrl: viaProxy, prefix, queueName: QUEUE_NAME });
       try {
         await queue.add('video.process', { videoId: 1, filePath: '/uploads/videos/a.mp4' }, { jobId: 'video-1' });
         await proxy.close();

@@ -9,6 +9,12 @@ export interface KeyStoreUnderTest {
   cleanup: () => Promise<void>;
 }
 
+/** A destroyed key, as `store` sees it: found as destroyed, and refused for good. */
+async function expectDestroyed(store: KeyStore, member: string): Promise<void> {
+  expect(await store.find(member)).toBe('destroyed');
+  await expect(store.keyFor(member)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+}
+
 /** The KeyStore port's contract, run against every adapter. */
 export function keyStoreContract(name: string, make: () => Promise<KeyStoreUnderTest>): void {
   describe(`KeyStore contract: ${name}`, () => {
@@ -64,12 +70,9 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStoreUnder
       const member = randomUUID();
       await s.store.keyFor(member);
       await s.store.destroy(member);
-      expect(await s.store.find(member)).toBe('destroyed');
-      await expect(s.store.keyFor(member)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+      await expectDestroyed(s.store, member);
       await expect(s.store.keyFor(member)).rejects.toMatchObject({ memberId: member });
-      const o = await another(s);
-      expect(await o.find(member)).toBe('destroyed');
-      await expect(o.keyFor(member)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+      await expectDestroyed(await another(s), member);
     });
 
     it('destroy is idempotent, and leaves a tombstone for a member who had no key', async () => {
@@ -77,8 +80,7 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStoreUnder
       const member = randomUUID();
       await s.store.destroy(member);
       await s.store.destroy(member);
-      expect(await s.store.find(member)).toBe('destroyed');
-      await expect(s.store.keyFor(member)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+      await expectDestroyed(s.store, member);
     });
 
     it("destroying one member's key leaves the others' keys", async () => {

@@ -108,11 +108,40 @@ export class SocketIoPushBus implements PushBus {
 
 async function closeConnection(connection: Redis): Promise<void> {
   if (connection.status === 'end') return;
+  if (connection.status !== 'ready') {
+    // Redis away: QUIT would queue behind commands that cannot be answered and hold the shutdown
+    // until ioredis gives them up; dropping the connection fails them at once
+    connection.disconnect();
+    return;
+  }
   try {
     await connection.quit();
   } catch {
     // QUIT cannot be sent on a connection that never came up; dropping it is all that is left to do
     connection.disconnect();
+  }
+}
+
+/**
+ * The Socket.IO adapter sends these commands and drops their promises. While Redis is away (or as the
+ * connection closes with them still queued) they fail, and an unhandled rejection would end the
+ * process: the failure is logged here instead. The promise is returned as it is, so a caller that
+ * does wait still sees it fail.
+ */
+function reportDroppedReplies(client: Redis, commands: readonly string[]): void {
+  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of commands) {
+    const send = methods[name].bind(client);
+    methods[name] = (...args: unknown[]) => {
+      const reply = send(...args);
+      reply.catch((err: unknown) =>
+        log.warn(
+          { err, command: name },
+          'socket.io adapter: a Redis command failed, its push or subscription change is lost',
+        ),
+      );
+      return reply;
+    };
   }
 }
 
@@ -139,6 +168,8 @@ export async function attachRedisAdapter(
   const subClient = pubClient.duplicate();
   pubClient.on('error', (err) => log.error({ err }, 'socket.io adapter publisher connection error'));
   subClient.on('error', (err) => log.error({ err }, 'socket.io adapter subscriber connection error'));
+  reportDroppedReplies(pubClient, ['publish', 'spublish']);
+  reportDroppedReplies(subClient, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
   const closeClients = () =>
     Promise.all([closeConnection(pubClient), closeConnection(subClient)]).then(() => undefined);
 

@@ -12,6 +12,7 @@ import {
 import { MongoReadStore } from './mongo-read-store';
 import { DuplicateKeyError, UnsupportedQueryError } from './port';
 import { readStoreContract } from './read-store.contract';
+import { skippedSuite } from '../testing/skipped-suite';
 
 /** A TCP relay to the server on a port of its own, started and stopped at will. */
 function relay(target: URL, port: number): { start(): Promise<void>; stop(): Promise<void> } {
@@ -43,10 +44,11 @@ function relay(target: URL, port: number): { start(): Promise<void>; stop(): Pro
 const availability = mongoServerAvailability();
 
 if (!availability.ok) {
-  console.warn(`MongoReadStore tests skipped: ${availability.reason}`);
-  describe.skip(`MongoReadStore (${availability.reason})`, () => {
-    it('runs the ReadStore contract over the MongoDB wire protocol', () => undefined);
-  });
+  skippedSuite(
+    `MongoReadStore tests skipped: ${availability.reason}`,
+    `MongoReadStore (${availability.reason})`,
+    'runs the ReadStore contract over the MongoDB wire protocol',
+  );
 } else {
   let server: MongoServer;
   /** one database per test, unique per run, so runs never share data */

@@ -1,9 +1,10 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { readStoreContract } from './read-store.contract';
-import { SqliteReadStore } from './sqlite-read-store';
+import { SqliteReadStore, WAL_PAGES_BEFORE_CHECKPOINT } from './sqlite-read-store';
 import { newId } from './values';
 import { explain, indexNames } from '../testing/read-store-plans';
 
@@ -83,6 +84,37 @@ describe('SqliteReadStore, how it answers', () => {
       expect(explain(again, 'c', { tags: 'a' })).toMatchObject({ exact: false });
       expect(indexNames(again, 'c')).toEqual(['tags_1']);
       expect((await again.collection('c').find({ tags: 'b' })).map((d) => d._id)).toEqual([2]);
+      await again.close();
+    } finally {
+      removeFile(file);
+    }
+  });
+
+  it('builds an index it has recorded but not built (a load killed before its end, where indexes come) once asked for it again', async () => {
+    const file = fileName();
+    try {
+      const store = new SqliteReadStore(file);
+      const c = store.collection('c');
+      await c.createIndex({ key: { user_id: 1 } });
+      for (let i = 0; i < 50; i++) await c.insertOne({ _id: i, user_id: `u${i % 5}` });
+      await store.close();
+      // the state such a load leaves: the index in _evo_indexes, not in SQL
+      const raw = new Database(file);
+      raw.exec(`DROP INDEX "i:c:user_id_1"`);
+      raw.close();
+      const again = new SqliteReadStore(file);
+      const built = () =>
+        again.reader
+          .prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'i:c:user_id_1'`)
+          .pluck()
+          .get();
+      expect(built()).toBe(0);
+      await again.collection('c').createIndex({ key: { user_id: 1 } });
+      expect(built()).toBe(1);
+      expect(explain(again, 'c', { user_id: 'u1' })).toMatchObject({ plan: 'IXSCAN', exact: true });
+      expect((await again.collection('c').find({ user_id: 'u1' })).map((d) => d._id)).toEqual([
+        1, 6, 11, 16, 21, 26, 31, 36, 41, 46,
+      ]);
       await again.close();
     } finally {
       removeFile(file);
@@ -201,5 +233,104 @@ describe('SqliteReadStore, how it answers', () => {
     } finally {
       removeFile(file);
     }
+  });
+
+  it('copies its write-ahead log into the file only once the log holds WAL_PAGES_BEFORE_CHECKPOINT pages', async () => {
+    const file = fileName();
+    try {
+      const store = new SqliteReadStore(file);
+      const { size: pageSize } = store.pageCount();
+      const c = store.collection('c');
+      const text = 'x'.repeat(pageSize);
+      // some 2,000 pages in 20 commits: past SQLite's default of 1,000, which would have copied them
+      for (let t = 0; t < 20; t++)
+        await store.withTransaction(async (tx) => {
+          for (let i = 0; i < 100; i++) await tx.collection('c').insertOne({ _id: t * 100 + i, text });
+        });
+      expect(await c.countDocuments({})).toBe(2000);
+      const walPages = statSync(`${file}-wal`).size / pageSize;
+      expect(walPages).toBeGreaterThan(2000);
+      expect(walPages).toBeLessThan(WAL_PAGES_BEFORE_CHECKPOINT);
+      // the file itself still has only the pages it was made with
+      expect(statSync(file).size / pageSize).toBeLessThan(100);
+      await store.close();
+      // the last connection's close copies the log in
+      expect(statSync(file).size / pageSize).toBeGreaterThan(2000);
+    } finally {
+      removeFile(file);
+    }
+  });
+});
+
+describe('SqliteReadStore.bulkLoad', () => {
+  it('keeps documents across transactions and commits at its flushes only, each time at the end of a transaction; a failed transaction is undone alone', async () => {
+    const store = SqliteReadStore.temporary({ loadDirtyLimit: 10 });
+    // outside transactions: the reader connection, what is committed
+    const committed = store.collection('items');
+    const before = store.counters.rowsWritten;
+    const commits = new Set<number>();
+    await store.bulkLoad(async () => {
+      // built once the documents are in, or when a query needs it
+      await committed.createIndex({ key: { group: 1 } });
+      for (let t = 1; t <= 40; t++) {
+        await store.withTransaction(async (tx) => {
+          const items = tx.collection('items');
+          await items.insertOne({ _id: `i${t}`, group: t % 3 });
+          await items.updateOne({ _id: 'total' }, { $inc: { n: 1 }, $set: { last: t } }, { upsert: true });
+        });
+        // the file holds whole transactions: the items committed are those 'total' counts
+        const total = await committed.findOne({ _id: 'total' });
+        expect((await committed.countDocuments()) - (total ? 1 : 0)).toBe(total?.n ?? 0);
+        if (total) commits.add(total.n as number);
+        if (t !== 20) continue;
+        // fails after a query wrote the transactions not yet committed to SQL: only its own writes are undone
+        const failing = store.withTransaction(async (tx) => {
+          const items = tx.collection('items');
+          await items.updateOne({ _id: 'total' }, { $inc: { n: 100 } });
+          expect(await items.find({ group: 1 })).toHaveLength(7);
+          throw new Error('projector failure');
+        });
+        await expect(failing).rejects.toThrow('projector failure');
+      }
+    });
+    // a few commits (the flushes), not one per transaction
+    expect(commits.size).toBeGreaterThan(1);
+    expect(commits.size).toBeLessThan(10);
+    expect(await committed.findOne({ _id: 'total' })).toEqual({ _id: 'total', n: 40, last: 40 });
+    expect(await committed.countDocuments()).toBe(41);
+    expect(await committed.countDocuments({ group: 1 })).toBe(14);
+    // 'total' written once per flush (and again after the failed transaction), not once per transaction
+    expect(store.counters.rowsWritten - before).toBeLessThan(60);
+    // the index the failed transaction built went with it, and was built at the end
+    expect(explain(store, 'items', { group: 1 }).plan).toBe('IXSCAN');
+    await store.close();
+  });
+
+  it('reads from SQL the documents a store had before its load began, not only those the load wrote', async () => {
+    const store = SqliteReadStore.temporary({ loadDirtyLimit: 2 });
+    await store.collection('items').insertOne({ _id: 'total', n: 5 });
+    await store.bulkLoad(async () => {
+      for (let t = 1; t <= 5; t++)
+        await store.withTransaction(async (tx) => {
+          await tx.collection('items').insertOne({ _id: `i${t}` });
+          await tx.collection('items').updateOne({ _id: 'total' }, { $inc: { n: 1 } }, { upsert: true });
+        });
+    });
+    expect(await store.collection('items').findOne({ _id: 'total' })).toEqual({ _id: 'total', n: 10 });
+    await store.close();
+  });
+});
+
+describe('SqliteReadStore.temporary', () => {
+  it('removes its files when closed, and watches the exit with one listener however many stores come and go', async () => {
+    const before = process.listenerCount('exit');
+    for (let i = 0; i < 15; i++) {
+      const store = SqliteReadStore.temporary();
+      await store.collection('c').insertOne({ _id: i });
+      await store.close();
+      expect(existsSync(store.file)).toBe(false);
+    }
+    // the first temporary store of the process may have added it before this test
+    expect(process.listenerCount('exit') - before).toBeLessThanOrEqual(1);
   });
 });

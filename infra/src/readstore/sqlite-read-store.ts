@@ -40,14 +40,71 @@ import { deepEqual, isPlainObject, isScalar, newId, sortDocs, type PlainObject }
 type DocId = string | number;
 type Db = Database.Database;
 
-/** A document as the running transaction has it (`doc` never handed out nor changed in place); `dirty` until SQL has it. */
+/** A document as the writer has it (`doc` never handed out nor changed in place). */
 interface TxDoc {
   present: boolean;
   doc?: Doc;
   text?: string;
   /** its key columns, when it is a caller's document (kept as `text` only) */
   keys?: SqlValue[];
-  dirty: boolean;
+}
+
+/** A collection's documents as the writer has them: read from SQL once, written back when `dirty`. */
+interface CachedDocs {
+  docs: Map<DocId, TxDoc>;
+  /** the _ids of those SQL does not have as they are */
+  dirty: Set<DocId>;
+}
+
+/**
+ * A bulk load's write-back: documents stay cached from one transaction to the next, and the dirty
+ * ones reach SQL together, with the checkpoint among them, once there are LOAD_DIRTY_LIMIT of them
+ * (and at the end). Each transaction is a savepoint of one long SQL transaction, committed at
+ * those flushes only: the file is always at the end of some transaction, never between two.
+ */
+interface LoadState {
+  /** documents written to SQL since the running transaction's savepoint (dirty again if it fails) */
+  flushed: Array<[CachedDocs, DocId]>;
+  /** a flush or a commit of the load failed: the file is behind what the cache says */
+  broken?: Error;
+  /** the load began on an empty store: the _ids it has written to SQL (a document it never wrote is not there) */
+  written?: WrittenIds;
+}
+
+const BLOOM_BITS = 1 << 25;
+const FNV_PRIME = 0x01000193;
+const fnv = (hash: number, text: string) => {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash;
+};
+
+/**
+ * A set of (collection, _id) as a Bloom filter of 4 MB: `mayHold` false is sure, true is asked of
+ * SQL (about 1 % wrongly at three million documents). So a load's reads of documents not written
+ * yet, most of its reads, need no SQL.
+ */
+class WrittenIds {
+  private readonly bits = new Int32Array(BLOOM_BITS / 32);
+
+  /** three bits per member, by double hashing */
+  private probe(collection: string, id: DocId, set: boolean): boolean {
+    let hash = fnv(fnv(0x811c9dc5, collection) ^ 0xff, typeof id === 'number' ? `#${id}` : id);
+    const step = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) | 1;
+    for (let i = 0; i < 3; i++, hash += step) {
+      const bit = hash & (BLOOM_BITS - 1);
+      if (set) this.bits[bit >>> 5] |= 1 << (bit & 31);
+      else if ((this.bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  add(collection: string, id: DocId): void {
+    this.probe(collection, id, true);
+  }
+
+  mayHold(collection: string, id: DocId): boolean {
+    return this.probe(collection, id, false);
+  }
 }
 type SqlValue = string | number | Buffer | null;
 
@@ -57,6 +114,26 @@ const OBJECT_KEY = Buffer.from([0xfe]);
 const ARRAY_KEY = Buffer.from([0xff]);
 /** 2: key columns written with the document (1 had them generated from the JSON) */
 const FORMAT_VERSION = 2;
+/**
+ * A bulk load writes its dirty documents once this many are cached (a hot counter is written once
+ * per flush, not once per transaction); a flush keeps at most twice as many cached, the most
+ * recently written. What bounds the load's memory.
+ */
+const LOAD_DIRTY_LIMIT = 25_000;
+
+export interface StoreOptions {
+  /** see LOAD_DIRTY_LIMIT (tests make a load flush often) */
+  loadDirtyLimit?: number;
+}
+
+/**
+ * Pages the write-ahead log holds before a commit copies them into the file (SQLite's default:
+ * 1,000). The live batches rewrite the same pages again and again (index tails, counters, the
+ * wallets), and a checkpoint copies each page once whatever number of versions the log holds, then
+ * syncs the disk twice, on the event loop: a longer log means fewer copies and syncs per event
+ * (some 40 MB of log at 4 KB pages).
+ */
+export const WAL_PAGES_BEFORE_CHECKPOINT = 10_000;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const tableOf = (collection: string) => quote(`c:${collection}`);
@@ -123,24 +200,29 @@ export class SqliteReadStore implements ReadStore {
   private readonly engines = new Map<string, CollectionEngine>();
   /** tables this store created or found */
   private tables: Set<string>;
-  /** the running writer transaction's documents, by collection and _id */
-  private readonly txDocs = new Map<string, Map<DocId, TxDoc>>();
+  /** the running writer transaction's documents (a bulk load's, across its transactions), by collection */
+  private readonly txDocs = new Map<string, CachedDocs>();
   /** what each write of the transaction replaced, to undo one that fails half-way */
-  private readonly undo: Array<{ collection: string; docs: Map<DocId, TxDoc>; id: DocId; previous: TxDoc }> = [];
+  private readonly undo: Array<{ collection: string; cached: CachedDocs; id: DocId; previous: TxDoc }> = [];
+  /** a bulk load under way (see LoadState) */
+  private load: LoadState | undefined;
+  private readonly loadDirtyLimit: number;
 
   /** A store in a temporary file, removed when closed or when the process exits. */
-  static temporary(): SqliteReadStore {
+  static temporary(options?: StoreOptions): SqliteReadStore {
     const file = path.join(tmpdir(), `evo-read-${process.pid}-${newId()}.sqlite`);
-    if (temporaryFiles.size === 0) process.once('exit', () => temporaryFiles.forEach(removeDatabaseFiles));
+    removeTemporaryFilesAtExit();
     temporaryFiles.add(file);
-    return new SqliteReadStore(file, true);
+    return new SqliteReadStore(file, true, options);
   }
 
   constructor(
     readonly file: string,
     /** removed when closed; need not outlive a crash */
     private readonly temporary = false,
+    { loadDirtyLimit = LOAD_DIRTY_LIMIT }: StoreOptions = {},
   ) {
+    this.loadDirtyLimit = loadDirtyLimit;
     const cache = `cache_size = -${16 * 1024}`;
     makePrivateDatabaseFile(file);
     this.writer = new Database(file, { timeout: 5000 });
@@ -148,6 +230,7 @@ export class SqliteReadStore implements ReadStore {
       this.writer.pragma('journal_mode = WAL');
       this.writer.pragma(temporary ? 'synchronous = OFF' : 'synchronous = NORMAL');
       this.writer.pragma(cache);
+      this.writer.pragma(`wal_autocheckpoint = ${WAL_PAGES_BEFORE_CHECKPOINT}`);
       this.writer.exec(
         `CREATE TABLE IF NOT EXISTS _evo_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
          CREATE TABLE IF NOT EXISTS _evo_indexes (collection TEXT, name TEXT, spec TEXT NOT NULL, PRIMARY KEY (collection, name)) WITHOUT ROWID;
@@ -203,8 +286,12 @@ export class SqliteReadStore implements ReadStore {
     this.tables.add(collection);
   }
 
-  /** Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the end. */
-  private async inTransaction<R>(fn: () => R | Promise<R>): Promise<R> {
+  /**
+   * Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the
+   * end (in a bulk load, a savepoint: see LoadState). `ddl` (indexes, drops): during a load, after
+   * the load's writes are committed, in a SQL transaction of its own.
+   */
+  private async inTransaction<R>(fn: () => R | Promise<R>, ddl = false): Promise<R> {
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
@@ -213,36 +300,121 @@ export class SqliteReadStore implements ReadStore {
       release();
       throw new Error('read store closed');
     }
-    this.writer.exec('BEGIN IMMEDIATE');
+    if (this.load?.broken) {
+      release();
+      throw this.load.broken;
+    }
+    const load = ddl ? undefined : this.load;
+    if (ddl && this.load && this.writer.inTransaction) {
+      try {
+        this.flushAll();
+        this.commitLoad(this.load);
+      } catch (err) {
+        release();
+        this.load.broken ??= err as Error;
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        throw err;
+      }
+    }
+    if (!this.writer.inTransaction) this.writer.exec('BEGIN IMMEDIATE');
+    if (load) this.writer.exec('SAVEPOINT tx');
     try {
       const result = await fn();
-      for (const collection of this.txDocs.keys()) this.flush(collection);
-      this.writer.exec('COMMIT');
+      if (load) {
+        const full = this.dirtyCount() >= this.loadDirtyLimit;
+        if (full) this.flushAll();
+        this.writer.exec('RELEASE tx');
+        load.flushed.length = 0;
+        if (full) this.commitLoad(load);
+      } else {
+        this.flushAll();
+        this.writer.exec('COMMIT');
+      }
       return result;
     } catch (err) {
-      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-      // what the rolled-back transaction noted (multikey fields, tables) is read again from the file
+      if (load && !load.broken) this.rollBackLoadTransaction(load);
+      else if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+      // what the rolled-back transaction noted (multikey fields, tables, indexes) is read again from the file
       this.schemas = new Map();
       this.tables = new Set(this.tableNames());
+      if (this.bulk) for (const collection of this.tables) this.deferred.add(collection);
       throw err;
     } finally {
-      this.txDocs.clear();
+      if (!this.load) this.txDocs.clear();
       this.undo.length = 0;
       release();
     }
   }
 
+  /** A bulk load's flushed documents committed, and the cache brought back under twice its dirty limit. */
+  private commitLoad(load: LoadState): void {
+    try {
+      this.writer.exec('COMMIT');
+    } catch (err) {
+      load.broken = err as Error;
+      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+      throw err;
+    }
+    // the least recently written documents of each collection go first
+    let cached = 0;
+    for (const { docs } of this.txDocs.values()) cached += docs.size;
+    for (; cached > 2 * this.loadDirtyLimit; cached = Math.ceil(cached / 2)) {
+      for (const { docs } of this.txDocs.values()) {
+        let drop = Math.floor(docs.size / 2);
+        for (const id of docs.keys()) {
+          if (drop-- <= 0) break;
+          docs.delete(id);
+        }
+      }
+    }
+  }
+
+  private dirtyCount(): number {
+    let n = 0;
+    for (const cached of this.txDocs.values()) n += cached.dirty.size;
+    return n;
+  }
+
+  private flushAll(): void {
+    for (const collection of this.txDocs.keys()) this.flush(collection);
+  }
+
+  /** A bulk load's failed transaction undone: SQL back to its savepoint, the cache to what it had before. */
+  private rollBackLoadTransaction(load: LoadState): void {
+    while (this.undo.length > 0) {
+      const { cached, id, previous } = this.undo.pop()!;
+      cached.docs.set(id, previous);
+      cached.dirty.add(id);
+    }
+    // what reached SQL during the transaction is undone with it: due again
+    for (const [cached, id] of load.flushed) if (cached.docs.has(id)) cached.dirty.add(id);
+    load.flushed.length = 0;
+    try {
+      this.writer.exec('ROLLBACK TO tx');
+      this.writer.exec('RELEASE tx');
+    } catch (err) {
+      load.broken = err as Error;
+      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+    }
+  }
+
   /** The transaction's version of a document, read from SQL the first time it is asked for. */
   private txDoc(collection: string, id: DocId): TxDoc {
-    let docs = this.txDocs.get(collection);
-    if (!docs) this.txDocs.set(collection, (docs = new Map()));
+    const { docs } = this.cachedDocs(collection);
     let entry = docs.get(id);
     if (!entry) {
-      const text = this.rowText(this.writer, collection, id);
-      entry = text === undefined ? { present: false, dirty: false } : { present: true, text, dirty: false };
+      const written = this.load?.written;
+      const text = written && !written.mayHold(collection, id) ? undefined : this.rowText(this.writer, collection, id);
+      entry = text === undefined ? { present: false } : { present: true, text };
       docs.set(id, entry);
     }
     return entry;
+  }
+
+  private cachedDocs(collection: string): CachedDocs {
+    let cached = this.txDocs.get(collection);
+    if (!cached) this.txDocs.set(collection, (cached = { docs: new Map(), dirty: new Set() }));
+    return cached;
   }
 
   private rowText(db: Db, collection: string, id: DocId): string | undefined {
@@ -253,9 +425,12 @@ export class SqliteReadStore implements ReadStore {
 
   private setTxDoc(collection: string, id: DocId, next: TxDoc): void {
     const previous = this.txDoc(collection, id);
-    const docs = this.txDocs.get(collection)!;
-    this.undo.push({ collection, docs, id, previous });
-    docs.set(id, next);
+    const cached = this.txDocs.get(collection)!;
+    this.undo.push({ collection, cached, id, previous });
+    // a load's cache keeps the most recently written: this one goes last
+    if (this.load) cached.docs.delete(id);
+    cached.docs.set(id, next);
+    cached.dirty.add(id);
   }
 
   private parsed(entry: TxDoc): Doc {
@@ -273,8 +448,9 @@ export class SqliteReadStore implements ReadStore {
       return fn();
     } catch (err) {
       while (this.undo.length > mark) {
-        const { collection, docs, id, previous } = this.undo.pop()!;
-        docs.set(id, { ...previous, dirty: true });
+        const { collection, cached, id, previous } = this.undo.pop()!;
+        cached.docs.set(id, previous);
+        cached.dirty.add(id);
         // SQL may have the undone version already (a unique key's change)
         this.flush(collection, [id]);
       }
@@ -284,23 +460,26 @@ export class SqliteReadStore implements ReadStore {
 
   /** The collection's changed documents (or those of `ids`) written to SQL. */
   private flush(collection: string, ids?: DocId[]): void {
-    const docs = this.txDocs.get(collection);
-    if (!docs) return;
+    const cached = this.txDocs.get(collection);
+    if (!cached || cached.dirty.size === 0) return;
+    const { docs, dirty } = cached;
     const table = tableOf(collection);
     const fields = [...this.schemaOf(collection).columns];
     const columns = ['doc', ...fields.map(columnOf)];
     const upsert = `INSERT INTO ${table} (id, ${columns.join(', ')}) VALUES (?${', ?'.repeat(columns.length)}) ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-    for (const id of ids ?? docs.keys()) {
+    // all of them in key order: neighbours in the B-tree written together
+    for (const id of ids ?? [...dirty].sort()) {
+      if (!dirty.delete(id)) continue;
       const entry = docs.get(id)!;
-      if (!entry.dirty) continue;
       if (entry.present) {
         this.ensureTable(collection);
         const keys = entry.keys ?? fields.map((f) => keyOf(this.parsed(entry)[f]));
         this.statement(this.writer, upsert).run(id, this.textOf(entry), ...keys);
+        this.load?.written?.add(collection, id);
       } else if (this.tables.has(collection)) {
         this.statement(this.writer, `DELETE FROM ${table} WHERE id = ?`).run(id);
       }
-      entry.dirty = false;
+      this.load?.flushed.push([cached, id]);
       this.counters.rowsWritten++;
     }
   }
@@ -337,8 +516,8 @@ export class SqliteReadStore implements ReadStore {
         });
         if (failure) throw failure;
       },
-      createIndex: (spec) => this.inTransaction(() => this.createIndexNow(collection, spec)),
-      drop: () => this.inTransaction(() => this.dropCollection(collection)),
+      createIndex: (spec) => this.inTransaction(() => this.createIndexNow(collection, spec), true),
+      drop: () => this.inTransaction(() => this.dropCollection(collection), true),
     };
     this.engines.set(key, engine);
     return engine;
@@ -357,19 +536,36 @@ export class SqliteReadStore implements ReadStore {
     return this.inTransaction(() => fn(new TransactionStore((name) => this.engine(name, true), this)));
   }
 
-  /** A rebuild: no sync to disk until the end, and the indexes built once the documents are in. */
+  /**
+   * A rebuild or a first start: no sync to disk until the end, documents written back from a cache
+   * kept across transactions (LoadState), and the indexes built once the documents are in.
+   */
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     this.bulk = true;
+    this.load = { flushed: [], written: this.isEmpty() ? new WrittenIds() : undefined };
     this.writer.pragma('synchronous = OFF');
     try {
       return await fn();
     } finally {
-      this.bulk = false;
-      if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
-      await this.inTransaction(() => {
-        for (const collection of [...this.deferred]) this.buildDeferred(collection);
-      });
+      try {
+        // the load's writes committed first (DDL's way), then the indexes built
+        await this.inTransaction(() => {
+          for (const collection of [...this.deferred]) this.buildDeferred(collection);
+        }, true);
+      } finally {
+        // a load whose flush failed: the file stays at its last commit
+        if (this.load.broken && this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        this.load = undefined;
+        this.txDocs.clear();
+        this.bulk = false;
+        if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
+      }
     }
+  }
+
+  private isEmpty(): boolean {
+    const rowIn = (name: string) => this.statement(this.writer, `SELECT 1 FROM ${tableOf(name)} LIMIT 1`).get();
+    return this.tableNames().every((name) => rowIn(name) === undefined);
   }
 
   async dropAll(): Promise<void> {
@@ -559,8 +755,8 @@ export class SqliteReadStore implements ReadStore {
     const keysChanged = this.checkUnique(collection, schema, doc, previous);
     this.ensureTable(collection);
     const entry: TxDoc = owned
-      ? { present: true, doc, dirty: true }
-      : { present: true, text: JSON.stringify(doc), keys: [...schema.columns].map((f) => keyOf(doc[f])), dirty: true };
+      ? { present: true, doc }
+      : { present: true, text: JSON.stringify(doc), keys: [...schema.columns].map((f) => keyOf(doc[f])) };
     this.setTxDoc(collection, id, entry);
     // SQL's index then answers every unique check
     if (keysChanged) this.flush(collection, [id]);
@@ -589,7 +785,7 @@ export class SqliteReadStore implements ReadStore {
         const holders = this.statement(this.writer, sql)
           .pluck()
           .all(...values, doc._id) as DocId[];
-        if (holders.every((other) => this.txDocs.get(collection)?.get(other)?.present === false)) continue;
+        if (holders.every((other) => this.txDocs.get(collection)?.docs.get(other)?.present === false)) continue;
       } else {
         // arrays in the key: compare every document's element combinations
         this.flush(collection);
@@ -625,7 +821,7 @@ export class SqliteReadStore implements ReadStore {
       },
       delete: (filter, one) => {
         const targets = this.targets(collection, filter, one);
-        for (const doc of targets) this.setTxDoc(collection, doc._id as DocId, { present: false, dirty: true });
+        for (const doc of targets) this.setTxDoc(collection, doc._id as DocId, { present: false });
         return { deletedCount: targets.length };
       },
     } satisfies Writes<unknown>;
@@ -638,6 +834,9 @@ export class SqliteReadStore implements ReadStore {
     if (existing) {
       if (JSON.stringify(existing.key) !== JSON.stringify(spec.key) || !!existing.unique !== !!spec.unique)
         throw new Error(`index ${name} of ${collection} exists with another key`);
+      // a load killed before its end, where indexes are built, left this one recorded but not built
+      if (this.bulk) this.deferred.add(collection);
+      else this.buildIndex(collection, existing);
       return;
     }
     this.ensureTable(collection);
@@ -652,6 +851,8 @@ export class SqliteReadStore implements ReadStore {
       const fill = this.writer.prepare(`UPDATE ${tableOf(collection)} SET ${columnOf(field)} = ? WHERE id = ?`);
       for (const doc of present()) fill.run(keyOf(doc[field]), doc._id);
       if (present().some((doc) => isNested(doc[field]))) this.noteMultikey(collection, field);
+      // a load's cached documents (all in SQL now) have key columns of the table as it was
+      this.txDocs.delete(collection);
     }
     const stored: IndexSpec = { key: spec.key, ...(spec.unique ? { unique: true } : {}), name };
     if (spec.unique) {
@@ -700,6 +901,13 @@ const temporaryFiles = new Set<string>();
 const removeDatabaseFiles = (file: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 };
+let removingAtExit = false;
+/** One `exit` listener for every temporary store of the process (one per store warned past ten). */
+function removeTemporaryFilesAtExit(): void {
+  if (removingAtExit) return;
+  removingAtExit = true;
+  process.once('exit', () => temporaryFiles.forEach(removeDatabaseFiles));
+}
 
 /** The keys a document gives a unique index (one per combination of array elements), as strings. */
 function keyTuples(doc: Doc, fields: string[]): string[] {

@@ -27,3 +27,31 @@ export function runScript(
     started?.(child, () => out);
   });
 }
+
+/** A script started by `startScript`, running until it exits or is killed. */
+export interface RunningScript {
+  readonly child: ChildProcess;
+  /** its stdout so far */
+  out(): string;
+  /** its stderr so far */
+  err(): string;
+  /** the signal that ended it, null when it exited by itself */
+  readonly exited: Promise<NodeJS.Signals | null>;
+}
+
+/**
+ * Starts a TypeScript script through tsx, as `runScript` does but without waiting for its end: for
+ * a test that kills it midway (kill -9) or reads what it printed while it runs.
+ */
+export function startScript(script: string, args: string[]): RunningScript {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, signal) => r(signal)));
+  return { child, exited, out: () => out, err: () => err };
+}

@@ -1,5 +1,6 @@
 // A TCP proxy of the tests' own, to cut a server away from a process and bring it back.
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { freePort } from './ferretdb';
 
 /**
  * A TCP proxy in front of a server (Redis, PostgreSQL, …): `close()` drops every connection and
@@ -42,4 +43,17 @@ export class TcpProxy {
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/**
+ * An open proxy on a free port in front of the server of `url` (its port, or `defaultPort`), and
+ * `url` through it: a client given that URL loses the server when the proxy closes.
+ */
+export async function proxyTo(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = new TcpProxy(await freePort(), { host: target.hostname, port: Number(target.port || defaultPort) });
+  await proxy.open();
+  const through = new URL(url);
+  through.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: through.toString() };
 }

@@ -22,18 +22,6 @@ export const TOP_VIDEOS = 5;
 
 const n = (v: unknown) => (typeof v === 'number' ? v : 0);
 
-const zero = (): AnalyticsFigures => ({
-  views: 0,
-  likes: 0,
-  likes_given: 0,
-  likes_withdrawn: 0,
-  comments: 0,
-  gifts: 0,
-  gift_coins: 0,
-  followers_gained: 0,
-  followers_lost: 0,
-});
-
 /** A stored day as answered: likes net, both directions kept. */
 const figuresOf = (d: Partial<DayCounters> | undefined): AnalyticsFigures => ({
   views: n(d?.views),
@@ -48,7 +36,7 @@ const figuresOf = (d: Partial<DayCounters> | undefined): AnalyticsFigures => ({
 });
 
 const sum = (list: AnalyticsFigures[]): AnalyticsFigures => {
-  const total = zero();
+  const total = figuresOf(undefined);
   for (const f of list) for (const k of Object.keys(total) as (keyof AnalyticsFigures)[]) total[k] += f[k];
   return total;
 };

@@ -16,6 +16,7 @@ import { ProjectionRunner } from '../runtime/runner';
 import { dumpReadModels } from '../testing/read-model-dump';
 import { writeScriptedHistory } from '../testing/scripted-history';
 import { runScript } from '@evo/infra/testing/run-script';
+import { skippedSuite } from '@evo/infra/testing/skipped-suite';
 
 const availability = mongoServerAvailability();
 
@@ -91,10 +92,11 @@ describe('npm run replay, embedded (SQLite read models)', () => {
 });
 
 if (!availability.ok) {
-  console.warn(`npm run replay against MongoDB skipped: ${availability.reason}`);
-  describe.skip(`npm run replay against MongoDB (${availability.reason})`, () => {
-    it('rebuilds the read models equal to the live ones', () => undefined);
-  });
+  skippedSuite(
+    `npm run replay against MongoDB skipped: ${availability.reason}`,
+    `npm run replay against MongoDB (${availability.reason})`,
+    'rebuilds the read models equal to the live ones',
+  );
 } else {
   describe('npm run replay against MongoDB (FerretDB, or MONGO_URL)', () => {
     let server: MongoServer;

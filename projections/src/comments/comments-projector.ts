@@ -3,7 +3,7 @@ import type { Doc, ReadStore } from '@evo/infra';
 import { goneMember, tally } from '../runtime/member-gone';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
-import { memberCopies } from '../runtime/own-copies';
+import { memberCopies, shownAs } from '../runtime/own-copies';
 import type { CommentView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -128,9 +128,7 @@ export const commentsProjector: Projector = {
       video_id: d.videoId,
       parent_id: d.parentId,
       user_id: d.authorId,
-      user_email: author?.email ?? '',
-      user_pseudo: author?.pseudo ?? '',
-      user_profile_picture: author?.profile_picture ?? '',
+      ...shownAs('user', author, ['email', 'pseudo', 'profile_picture']),
       content: d.content,
       created_at: event.metadata.at,
     };

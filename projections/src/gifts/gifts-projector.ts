@@ -11,7 +11,7 @@ import type { CatalogueGift, ReceivedGiftView } from '@evo/contracts';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { goneMember } from '../runtime/member-gone';
-import { memberCopies } from '../runtime/own-copies';
+import { memberCopies, shownAs } from '../runtime/own-copies';
 import { insertOnce } from '../runtime/write-once';
 import { readCheckpointDoc } from '../runtime/checkpoint';
 
@@ -123,8 +123,7 @@ export const giftsProjector: Projector = {
           id: d.giftId,
           receiver_id: d.userId,
           sender_id: d.senderId,
-          sender_pseudo: sender?.pseudo ?? '',
-          sender_email: sender?.email ?? '',
+          ...shownAs('sender', sender, ['pseudo', 'email']),
           catalog_gift_id: d.catalogGiftId,
           name: d.name,
           emoji: d.emoji,

@@ -3,7 +3,7 @@ import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce } from '../runtime/write-once';
 import { goneMember } from '../runtime/member-gone';
-import { memberCopies, type MemberCopy } from '../runtime/own-copies';
+import { memberCopies, shownAs, type MemberCopy } from '../runtime/own-copies';
 import type { MessageView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -163,9 +163,7 @@ export const messagesProjector: Projector = {
           $set: {
             owner_id: owner,
             other_id: other,
-            other_email: otherUser?.email ?? '',
-            other_pseudo: otherUser?.pseudo ?? '',
-            other_profile_picture: otherUser?.profile_picture ?? '',
+            ...shownAs('other', otherUser, ['email', 'pseudo', 'profile_picture']),
             last_message: message,
             last_message_id: d.messageId,
             last_pos: key,

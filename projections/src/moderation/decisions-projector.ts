@@ -9,7 +9,7 @@ import {
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { goneMember } from '../runtime/member-gone';
-import { eventTypesOf, memberCopies, videoCopies } from '../runtime/own-copies';
+import { eventTypesOf, memberCopies, shownAs, videoCopies } from '../runtime/own-copies';
 import { applyOnce } from '../runtime/write-once';
 
 export const MODERATION_DECISIONS = 'moderation_decisions';
@@ -130,8 +130,7 @@ export const decisionsProjector: Projector = {
             $set: {
               kind: 'video',
               subject_id: ownerId,
-              subject_pseudo: owner?.pseudo ?? '',
-              subject_email: owner?.email ?? '',
+              ...shownAs('subject', owner, ['pseudo', 'email']),
               video_id: d.videoId,
               video_title: video?.title ?? '',
               action: event.type === 'VideoDeleted' ? 'supprimée' : event.data.status,
@@ -159,8 +158,7 @@ export const decisionsProjector: Projector = {
             $set: {
               kind: 'restriction',
               subject_id: d.userId,
-              subject_pseudo: member?.pseudo ?? '',
-              subject_email: member?.email ?? '',
+              ...shownAs('subject', member, ['pseudo', 'email']),
               video_id: null,
               video_title: null,
               action: null,

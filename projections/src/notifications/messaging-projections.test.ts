@@ -107,12 +107,17 @@ function world(events: EventStore = new SqliteEventStore(':memory:')) {
   };
 }
 
+/** Two members, alice and bob, and a video of bob's: the start of several tests below. */
+async function aliceAndBobsVideo() {
+  const w = world();
+  const alice = await w.member('alice');
+  const bob = await w.member('bob');
+  return { w, alice, bob, v: await w.upload(bob) };
+}
+
 describe('comments projection', () => {
   it('threads comments one level deep, counts them on the video, denormalises the author', async () => {
-    const w = world();
-    const alice = await w.member('alice');
-    const bob = await w.member('bob');
-    const v = await w.upload(bob);
+    const { w, alice, bob, v } = await aliceAndBobsVideo();
     const c1 = await w.comment(alice, v, null, 'Premier');
     const c2 = await w.comment(bob, v, null, 'Deuxième');
     const r1 = await w.comment(bob, v, c1.commentId, 'Réponse');
@@ -177,10 +182,7 @@ describe('comments projection', () => {
 
 describe('notifications projection', () => {
   it('notifies follows, likes, comments and messages (never oneself), id = position in decimal, and pushes once', async () => {
-    const w = world();
-    const alice = await w.member('alice');
-    const bob = await w.member('bob');
-    const v = await w.upload(bob);
+    const { w, alice, bob, v } = await aliceAndBobsVideo();
     const f = await w.follow(alice, bob);
     const l = await w.like(alice, v, bob);
     await w.like(bob, v, bob); // own like: nothing
@@ -260,10 +262,7 @@ describe('notifications projection', () => {
   });
 
   it('keeps the unread count right through reads, double reads, deletions and read-all; never below 0', async () => {
-    const w = world();
-    const alice = await w.member('alice');
-    const bob = await w.member('bob');
-    const v = await w.upload(bob);
+    const { w, alice, bob, v } = await aliceAndBobsVideo();
     const ids = [
       String(await w.follow(alice, bob)),
       String(await w.like(alice, v, bob)),

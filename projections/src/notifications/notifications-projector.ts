@@ -12,7 +12,7 @@ import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { applyOnce, insertOnce } from '../runtime/write-once';
 import { goneMember } from '../runtime/member-gone';
-import { memberCopies } from '../runtime/own-copies';
+import { memberCopies, shownAs } from '../runtime/own-copies';
 import type { NotificationView } from '@evo/contracts';
 
 /** What the API and the pushes answer (the contract the web app compiles against too). */
@@ -177,8 +177,7 @@ export const notificationsProjector: Projector = {
         user_id: spec.recipientId,
         type: spec.type,
         sender_id: spec.senderId,
-        sender_email: sender?.email ?? '',
-        sender_pseudo: sender?.pseudo ?? '',
+        ...shownAs('sender', sender, ['email', 'pseudo']),
         message: NOTIFICATION_TEXTS[spec.type](sender?.pseudo ?? '', spec.detail),
         video_id: spec.videoId,
         seen: 0 as const,

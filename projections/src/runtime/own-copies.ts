@@ -77,6 +77,21 @@ export function memberCopies<F extends MemberField>(collection: string, fields: 
   };
 }
 
+/**
+ * How a read model shows a member beside what it is about: `fields` of their copy under the
+ * read model's names (`shownAs('sender', m, ['pseudo'])` is `{ sender_pseudo }`), in that order,
+ * each '' when the member is unknown or deleted.
+ */
+export function shownAs<P extends string, F extends MemberField>(
+  prefix: P,
+  member: Pick<MemberCopy, F> | null,
+  fields: readonly F[],
+): { [K in F as `${P}_${K}`]: string } {
+  return Object.fromEntries(fields.map((f) => [`${prefix}_${f}`, member?.[f] ?? ''])) as {
+    [K in F as `${P}_${K}`]: string;
+  };
+}
+
 /** A video as another projector shows it. */
 export interface VideoCopy extends Doc {
   _id: number;

@@ -34,6 +34,16 @@ export interface ProjectionHealth {
   storeError?: string;
 }
 
+/**
+ * While events come from several commands at once (the last live batch held more than
+ * ONE_COMMAND_EVENTS), a live batch starts at most this long after the one before: the events of
+ * the span share one read-store transaction (one commit, and the documents they share written
+ * once) instead of one transaction for every few events. Otherwise a batch starts at once.
+ */
+const LIVE_BATCH_EVERY_MS = 20;
+/** what one command usually brings to the runner at once (a gift: its send, then its credit) */
+const ONE_COMMAND_EVENTS = 2;
+
 /** Tries of a failing batch before the failing event and projector are looked for. */
 const BATCH_TRIES = 5;
 /** Tries of one projector on one event before it is stopped there. */
@@ -46,6 +56,8 @@ export interface RunnerOptions {
   push?: PushBus;
   /** events per read-store transaction while catching up */
   batchSize?: number;
+  /** live batches start at most this often (ms); LIVE_BATCH_EVERY_MS when not given */
+  liveBatchEveryMs?: number;
   /** recorded with the checkpoint: the code that built the read models (projectorFingerprint) */
   fingerprint?: string;
   onError?: (err: unknown) => void;
@@ -98,6 +110,10 @@ export class ProjectionRunner implements ProjectionProgress {
   private subscription: SubscriptionHandle | undefined;
   private readonly waiters = new PositionWaiters((p) => this.position !== undefined && this.position >= p);
   private readonly batchSize: number;
+  private readonly liveBatchEveryMs: number;
+  /** when the last live batch started (performance.now()), and how many events it held */
+  private liveBatchAt = Number.NEGATIVE_INFINITY;
+  private liveBatchSize = 0;
   /** live events received and not yet applied, in log order */
   private pending: RecordedEvent[] = [];
   private flushing: Promise<void> | undefined;
@@ -113,6 +129,7 @@ export class ProjectionRunner implements ProjectionProgress {
   constructor(private readonly options: RunnerOptions) {
     this.options = { ...options };
     this.batchSize = options.batchSize ?? 500;
+    this.liveBatchEveryMs = options.liveBatchEveryMs ?? LIVE_BATCH_EVERY_MS;
     this.routes = routesOf(options.projectors);
   }
 
@@ -192,7 +209,8 @@ export class ProjectionRunner implements ProjectionProgress {
 
   /**
    * Live events are queued and applied in batches: whatever arrived while the previous batch was
-   * being written goes into the next transaction (one checkpoint write per batch, not per event).
+   * being written (and, while several commands' events come at once, within LIVE_BATCH_EVERY_MS
+   * of its start) goes into the next transaction (one checkpoint write per batch, not per event).
    * The subscription waits only when too much is queued.
    */
   private async applyLive(event: RecordedEvent): Promise<void> {
@@ -207,8 +225,13 @@ export class ProjectionRunner implements ProjectionProgress {
 
   private async flush(): Promise<void> {
     while (this.pending.length > 0 && !this.stopping) {
+      const wait = this.liveBatchAt + this.liveBatchEveryMs - performance.now();
+      if (this.liveBatchSize > ONE_COMMAND_EVENTS && wait > 0) await new Promise((r) => setTimeout(r, wait));
       await this.resuming;
+      if (this.stopping) break;
       const batch = this.pending.slice(0, this.batchSize);
+      this.liveBatchAt = performance.now();
+      this.liveBatchSize = batch.length;
       await this.applyWithRecovery(batch, true);
       this.pending.splice(0, batch.length);
     }

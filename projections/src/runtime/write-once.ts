@@ -1,5 +1,12 @@
 import { positionKey, type LogPosition } from '@evo/domain';
-import { DuplicateKeyError, type Doc, type ReadCollection, type Update } from '@evo/infra';
+import {
+  DuplicateKeyError,
+  type Doc,
+  type ReadCollection,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from '@evo/infra';
 
 /*
  * The idempotent writes every projector uses, so that a redelivered event (a crash between a
@@ -16,6 +23,9 @@ const withGuard = (update: Update, guard: string, key: string): Update => ({
   ...update,
   $set: { ...(update.$set as Record<string, unknown> | undefined), [guard]: key },
 });
+
+/** A duplicate key, from the port (SQLite, memory) or from the MongoDB driver (code 11000). */
+const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
 
 /** A document not written at this position or later by this guard's writer. */
 const notYet = (guard: string, key: string) => ({ $or: [{ [guard]: { $exists: false } }, { [guard]: { $lt: key } }] });
@@ -43,21 +53,32 @@ export async function applyOnce(
   const guard = options.guard ? `_pos_${options.guard}` : '_pos';
   const guardedUpdate = withGuard(update, guard, key);
   const guarded = { _id: id, ...notYet(guard, key) };
-  const applied = await coll.updateOne(guarded, guardedUpdate);
-  if (applied.matchedCount > 0) return true;
-  // matched nothing: already applied, or (for an upsert) not there yet
-  if (!options.upsert || (await coll.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
+  return writeGuarded(coll, id, options.upsert === true, (o) => coll.updateOne(guarded, guardedUpdate, o));
+}
+
+/**
+ * A write whose filter carries a position guard (`write`, given its options): first as it is; when
+ * that matched nothing (already written, or not there yet) and `upsert` asks for it, an upsert only
+ * if document `id` does not exist: a read before the insert instead of a duplicate key caught.
+ * Returns true when written.
+ */
+async function writeGuarded<T extends Doc>(
+  coll: ReadCollection<T>,
+  id: string | number,
+  upsert: boolean,
+  write: (options: UpdateOptions) => Promise<UpdateResult>,
+): Promise<boolean> {
+  if ((await write({})).matchedCount > 0) return true;
+  if (!upsert || (await coll.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
   try {
-    const inserted = await coll.updateOne(guarded, guardedUpdate, { upsert: true });
+    const inserted = await write({ upsert: true });
     return inserted.upsertedCount + inserted.matchedCount > 0;
   } catch (e) {
     // only without a transaction: another writer inserted it between the read and the upsert
-    if (e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000) return false;
+    if (isDuplicate(e)) return false;
     throw e;
   }
 }
-
-const isDuplicate = (e: unknown) => e instanceof DuplicateKeyError || (e as { code?: number }).code === 11000;
 
 /**
  * Insert a document that never changes once written; a redelivery finds it there and does nothing.
@@ -81,16 +102,7 @@ export async function replaceIfNewer<T extends Doc>(
   doc: T & { _pos: string },
 ): Promise<boolean> {
   const guarded = { _id: doc._id, ...notYet('_pos', doc._pos) };
-  if ((await coll.replaceOne(guarded, doc)).matchedCount > 0) return true;
-  if (await coll.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return false;
-  try {
-    const r = await coll.replaceOne(guarded, doc, { upsert: true });
-    return r.matchedCount + r.upsertedCount > 0;
-  } catch (e) {
-    // only without a transaction: another writer inserted it between the read and the upsert
-    if (isDuplicate(e)) return false;
-    throw e;
-  }
+  return writeGuarded(coll, doc._id, true, (o) => coll.replaceOne(guarded, doc, o));
 }
 
 /**
@@ -105,4 +117,19 @@ export async function deleteOnce(
 ): Promise<boolean> {
   const r = await coll.deleteOne({ _id: id, ...notYet('_pos', positionKey(position)) });
   return r.deletedCount > 0;
+}
+
+/**
+ * An edge (a follow, a like, a favourite) as its events leave it: written with `fields` by the
+ * event that makes it, removed by the one that undoes it (`fields` null). Both are guarded by the
+ * edge's `_pos`: a redelivery, or an event older than the edge's last one, changes nothing.
+ */
+export async function writeEdge(
+  coll: ReadCollection<Doc>,
+  id: string,
+  position: LogPosition,
+  fields: Record<string, unknown> | null,
+): Promise<void> {
+  if (fields) await applyOnce(coll, id, position, { $set: fields }, { upsert: true });
+  else await deleteOnce(coll, id, position);
 }

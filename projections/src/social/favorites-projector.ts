@@ -1,7 +1,6 @@
 import type { Doc } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
-import { deleteOnce } from '../runtime/write-once';
+import { writeEdge } from '../runtime/write-once';
 import { goneMember } from '../runtime/member-gone';
 import { videoCopies } from '../runtime/own-copies';
 
@@ -46,16 +45,12 @@ export const favoritesProjector: Projector = {
     const { userId, videoId } = event.data;
     const favorites = store.collection<FavoriteDoc>(FAVORITES);
     const id = favoriteEdgeId(userId, videoId);
-    if (event.type === 'VideoFavorited') {
-      await applyOnce(
-        favorites,
-        id,
-        event.position,
-        { $set: { user_id: userId, video_id: videoId, created_at: event.metadata.at } },
-        { upsert: true },
-      );
-    } else {
-      await deleteOnce(favorites, id, event.position);
-    }
+    const favorited = event.type === 'VideoFavorited';
+    await writeEdge(
+      favorites,
+      id,
+      event.position,
+      favorited ? { user_id: userId, video_id: videoId, created_at: event.metadata.at } : null,
+    );
   },
 };

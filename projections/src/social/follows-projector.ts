@@ -1,9 +1,8 @@
 import type { LogPosition } from '@evo/domain';
 import type { Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
-import { applyOnce } from '../runtime/write-once';
+import { applyOnce, writeEdge } from '../runtime/write-once';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { deleteOnce } from '../runtime/write-once';
 import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
 
 export const FOLLOWS = 'follows';
@@ -93,19 +92,10 @@ export const followsProjector: Projector = {
     const id = followEdgeId(followerId, followeeId);
     const follow = event.type === 'UserFollowed';
     const following = store.collection<FollowingDoc>(FOLLOWING);
-    if (follow) {
-      await applyOnce(
-        follows,
-        id,
-        event.position,
-        { $set: { follower_id: followerId, followee_id: followeeId } },
-        { upsert: true },
-      );
+    await writeEdge(follows, id, event.position, follow ? { follower_id: followerId, followee_id: followeeId } : null);
+    if (follow)
       await applyOnce(following, followerId, event.position, { $addToSet: { ids: followeeId } }, { upsert: true });
-    } else {
-      await deleteOnce(follows, id, event.position);
-      await applyOnce(following, followerId, event.position, { $pull: { ids: followeeId } });
-    }
+    else await applyOnce(following, followerId, event.position, { $pull: { ids: followeeId } });
     const step = follow ? 1 : -1;
     await applyOnce(
       counts,

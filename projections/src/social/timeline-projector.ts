@@ -2,9 +2,15 @@ import type { LogPosition } from '@evo/domain';
 import type { BulkOp, Doc, ReadStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { MEMBER_GONE_EVENTS, goneMember } from '../runtime/member-gone';
-import { applyOnce, deleteOnce, insertOnce } from '../runtime/write-once';
+import { applyOnce, insertOnce, writeEdge } from '../runtime/write-once';
 import { chunks } from '../runtime/chunks';
 import { VISIBILITY_DELETED, VISIBILITY_PUBLIC } from '../videos/videos-projector';
+import {
+  VIDEO_VISIBILITY_EVENTS,
+  shownToMembers,
+  visibilityChangeOf,
+  type VideoVisibility,
+} from '../videos/video-visibility';
 import { followEdgeId } from './follows-projector';
 
 /*
@@ -40,14 +46,10 @@ export interface TimelineEntryDoc extends Doc {
   video_id: number;
 }
 
-export interface TimelineVideoDoc extends Doc {
+export interface TimelineVideoDoc extends Doc, VideoVisibility {
   _id: number;
   owner_id: string;
   at: string;
-  /** publique, masquée or supprimée */
-  status: string;
-  /** rejected by processing (for good: the decider never processes it again) */
-  rejected: boolean;
   /** shown to members: public and not rejected (the videos read model's VISIBLE_VIDEO) */
   visible: boolean;
 }
@@ -81,7 +83,6 @@ export interface TimelineEntry {
 export const feedOrder = (a: TimelineEntry, b: TimelineEntry) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id - b.id);
 
 export const timelineEntryId = (followerId: string, videoId: number) => `${followerId}:${videoId}`;
-const isShown = (v: Pick<TimelineVideoDoc, 'status' | 'rejected'>) => v.status === VISIBILITY_PUBLIC && !v.rejected;
 
 /** bulk writes of entries go by this many operations (one round trip each on MongoDB) */
 const WRITE_CHUNK = 500;
@@ -150,13 +151,13 @@ async function showOrHide(store: ReadStore, video: TimelineVideoDoc): Promise<vo
 async function changeVideo(
   store: ReadStore,
   videoId: number,
-  change: Partial<Pick<TimelineVideoDoc, 'status' | 'rejected'>>,
+  change: Partial<VideoVisibility>,
   position: LogPosition,
 ): Promise<void> {
   const videos = store.collection<TimelineVideoDoc>(TIMELINE_VIDEOS);
   const before = await videos.findOne({ _id: videoId });
   if (!before) return;
-  const after = { ...before, ...change, visible: isShown({ ...before, ...change }) };
+  const after = { ...before, ...change, visible: shownToMembers({ ...before, ...change }) };
   const applied = await applyOnce(videos, videoId, position, { $set: { ...change, visible: after.visible } });
   // not applied: a later event already wrote the video (a redelivery); follow it as it is
   await showOrHide(store, applied ? after : before);
@@ -179,15 +180,7 @@ async function followChanged(
   const follows = store.collection<TimelineFollowDoc>(TIMELINE_FOLLOWS);
   const creators = store.collection<TimelineCreatorDoc>(TIMELINE_CREATORS);
   const edge = followEdgeId(followerId, followeeId);
-  if (following)
-    await applyOnce(
-      follows,
-      edge,
-      position,
-      { $set: { follower_id: followerId, followee_id: followeeId } },
-      { upsert: true },
-    );
-  else await deleteOnce(follows, edge, position);
+  await writeEdge(follows, edge, position, following ? { follower_id: followerId, followee_id: followeeId } : null);
   await applyOnce(creators, followeeId, position, { $inc: { followers: following ? 1 : -1 } }, { upsert: true });
   const creator = await creators.findOne({ _id: followeeId });
   const hub = creator?.hub === true;
@@ -251,15 +244,7 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
   return {
     name: 'timeline',
     collections: [TIMELINE_ENTRIES, TIMELINE_VIDEOS, TIMELINE_FOLLOWS, TIMELINE_CREATORS],
-    eventTypes: [
-      'UserFollowed',
-      'UserUnfollowed',
-      'VideoUploaded',
-      'VideoRejected',
-      'VideoDeleted',
-      'VideoVisibilityChanged',
-      ...MEMBER_GONE_EVENTS,
-    ],
+    eventTypes: ['UserFollowed', 'UserUnfollowed', 'VideoUploaded', ...VIDEO_VISIBILITY_EVENTS, ...MEMBER_GONE_EVENTS],
     indexes: {
       // a feed page: one member's entries in feed order
       [TIMELINE_ENTRIES]: [{ key: { follower_id: 1, ...ENTRY_ORDER } }],
@@ -271,6 +256,8 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
     async project(event, store) {
       const gone = goneMember(event);
       if (gone) return forgetMember(store, gone, event.type === 'MemberErased', event.position);
+      const visibility = visibilityChangeOf(event);
+      if (visibility) return changeVideo(store, visibility.videoId, visibility.change, event.position);
       switch (event.type) {
         case 'UserFollowed':
         case 'UserUnfollowed': {
@@ -296,12 +283,6 @@ export function createTimelineProjector(options: { fanoutMaxFollowers?: number }
           if (now) await showOrHide(store, now);
           return;
         }
-        case 'VideoRejected':
-          return changeVideo(store, event.data.videoId, { rejected: true }, event.position);
-        case 'VideoDeleted':
-          return changeVideo(store, event.data.videoId, { status: VISIBILITY_DELETED }, event.position);
-        case 'VideoVisibilityChanged':
-          return changeVideo(store, event.data.videoId, { status: event.data.status }, event.position);
         default:
           return;
       }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RecordedAppEvent } from '@evo/domain';
 import { SqliteReadStore, type ReadStore } from '@evo/infra';
@@ -39,8 +39,16 @@ const projectorsWith = (fanoutMaxFollowers: number): Projector[] => [
   decisionsProjector,
 ];
 
+/** the stores opened since the last `closeStores()`: a property closes its run's own, so its files do not pile up */
+const openStores: SqliteReadStore[] = [];
+const closeStores = async () => {
+  while (openStores.length) await openStores.pop()!.close();
+};
+afterEach(closeStores);
+
 async function emptyStore(projectors: readonly Projector[]): Promise<SqliteReadStore> {
   const read = SqliteReadStore.temporary();
+  openStores.push(read);
   for (const p of projectors)
     for (const [name, specs] of Object.entries(p.indexes ?? {}))
       for (const spec of specs) await read.collection(name).createIndex(spec);
@@ -284,10 +292,14 @@ describe('friends feed from the timeline read model', () => {
         async (steps, limit) => {
           const events = historyOf(steps);
           const read = await emptyStore(projectors);
-          // checked every 15 events and at the end: unfollows and visibility changes in between
-          for (let i = 0; i < events.length; i += 15) {
-            await project(read, projectors, events.slice(i, i + 15));
-            await expectFeedsEqual(read, memberCount(events.slice(0, i + 15)), limit);
+          try {
+            // checked every 15 events and at the end: unfollows and visibility changes in between
+            for (let i = 0; i < events.length; i += 15) {
+              await project(read, projectors, events.slice(i, i + 15));
+              await expectFeedsEqual(read, memberCount(events.slice(0, i + 15)), limit);
+            }
+          } finally {
+            await closeStores();
           }
         },
       ),
@@ -304,17 +316,21 @@ describe('friends feed from the timeline read model', () => {
         fc.nat(),
         async (steps, cut) => {
           const events = historyOf(steps);
-          const once = await emptyStore(projectors);
-          await project(once, projectors, events);
-          const twice = await emptyStore(projectors);
-          for (const e of events) await project(twice, projectors, [e, e]);
-          const again = await emptyStore(projectors);
-          await project(again, projectors, events);
-          // a crash before the checkpoint: everything after it is delivered again
-          await project(again, projectors, events.slice(cut % events.length));
-          const expected = await dumpReadModels(once);
-          expect(await dumpReadModels(twice)).toEqual(expected);
-          expect(await dumpReadModels(again)).toEqual(expected);
+          try {
+            const once = await emptyStore(projectors);
+            await project(once, projectors, events);
+            const twice = await emptyStore(projectors);
+            for (const e of events) await project(twice, projectors, [e, e]);
+            const again = await emptyStore(projectors);
+            await project(again, projectors, events);
+            // a crash before the checkpoint: everything after it is delivered again
+            await project(again, projectors, events.slice(cut % events.length));
+            const expected = await dumpReadModels(once);
+            expect(await dumpReadModels(twice)).toEqual(expected);
+            expect(await dumpReadModels(again)).toEqual(expected);
+          } finally {
+            await closeStores();
+          }
         },
       ),
       { numRuns: 40 },

@@ -1,9 +1,15 @@
 import type { Doc, ReadStore } from '@evo/infra';
 import type { LogPosition } from '@evo/domain';
 import type { ProjectionContext, Projector } from '../runtime/projector';
-import { applyOnce, deleteOnce } from '../runtime/write-once';
+import { applyOnce, writeEdge } from '../runtime/write-once';
 import { MEMBER_GONE_EVENTS, goneMember, tally } from '../runtime/member-gone';
-import { VISIBILITY_DELETED, VISIBILITY_PUBLIC } from '../videos/videos-projector';
+import { VISIBILITY_PUBLIC } from '../videos/videos-projector';
+import {
+  VIDEO_VISIBILITY_EVENTS,
+  shownToMembers,
+  visibilityChangeOf,
+  type VideoVisibility,
+} from '../videos/video-visibility';
 
 export const LIKES = 'likes';
 /** one document per video: its likes and views, and whether members see it (its likes count on its owner then) */
@@ -21,13 +27,9 @@ export interface LikeDoc extends Doc {
 }
 
 /** A video's counters, and what decides whether its likes count on its owner (as isVisibleVideo). */
-export interface VideoCountersDoc extends Doc {
+export interface VideoCountersDoc extends Doc, VideoVisibility {
   _id: number;
   owner_id: string;
-  /** publique, masquée or supprimée */
-  status: string;
-  /** rejected by processing: never shown */
-  rejected: boolean;
   likes_count: number;
   views_count: number;
 }
@@ -40,8 +42,6 @@ export interface CreatorCountersDoc extends Doc {
 }
 
 export const likeEdgeId = (videoId: number, userId: string) => `${videoId}:${userId}`;
-
-const counts = (v: Pick<VideoCountersDoc, 'status' | 'rejected'>) => v.status === VISIBILITY_PUBLIC && !v.rejected;
 
 async function pushCounters(ctx: ProjectionContext, v: VideoCountersDoc | null, toOwner: boolean) {
   if (!ctx.live || !v) return;
@@ -59,14 +59,14 @@ async function pushCounters(ctx: ProjectionContext, v: VideoCountersDoc | null, 
 async function visibilityChanged(
   store: ReadStore,
   videoId: number,
-  change: Partial<Pick<VideoCountersDoc, 'status' | 'rejected'>>,
+  change: Partial<VideoVisibility>,
   position: LogPosition,
 ) {
   const videos = store.collection<VideoCountersDoc>(VIDEO_COUNTERS);
   const before = await videos.findOne({ _id: videoId });
   if (!before) return;
-  const after = counts({ ...before, ...change });
-  if (after !== counts(before)) {
+  const after = shownToMembers({ ...before, ...change });
+  if (after !== shownToMembers(before)) {
     const sign = after ? 1 : -1;
     await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), before.owner_id, position, {
       $inc: { videos_count: sign, total_likes: sign * (before.likes_count ?? 0) },
@@ -91,7 +91,7 @@ async function forgetLikes(store: ReadStore, memberId: string, position: LogPosi
       { projection: { owner_id: 1, status: 1, rejected: 1 } },
     )
   ).filter((v) => v.owner_id !== memberId);
-  for (const [owner, n] of tally(liked.filter(counts).map((v) => v.owner_id)))
+  for (const [owner, n] of tally(liked.filter(shownToMembers).map((v) => v.owner_id)))
     await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), owner, position, {
       $inc: { total_likes: -n },
     });
@@ -114,9 +114,7 @@ export const videoCountersProjector: Projector = {
   collections: [LIKES, VIDEO_COUNTERS, CREATOR_COUNTERS],
   eventTypes: [
     'VideoUploaded',
-    'VideoRejected',
-    'VideoDeleted',
-    'VideoVisibilityChanged',
+    ...VIDEO_VISIBILITY_EVENTS,
     'VideoLiked',
     'VideoUnliked',
     'VideoViewed',
@@ -129,6 +127,8 @@ export const videoCountersProjector: Projector = {
   async project(event, store, ctx) {
     const gone = goneMember(event);
     if (gone) return forgetLikes(store, gone, event.position, event.type === 'MemberErased');
+    const visibility = visibilityChangeOf(event);
+    if (visibility) return visibilityChanged(store, visibility.videoId, visibility.change, event.position);
     const videos = store.collection<VideoCountersDoc>(VIDEO_COUNTERS);
     switch (event.type) {
       case 'VideoUploaded': {
@@ -153,30 +153,21 @@ export const videoCountersProjector: Projector = {
         );
         return;
       }
-      case 'VideoRejected':
-        return visibilityChanged(store, event.data.videoId, { rejected: true }, event.position);
-      case 'VideoDeleted':
-        return visibilityChanged(store, event.data.videoId, { status: VISIBILITY_DELETED }, event.position);
-      case 'VideoVisibilityChanged':
-        return visibilityChanged(store, event.data.videoId, { status: event.data.status }, event.position);
       case 'VideoLiked':
       case 'VideoUnliked': {
         const { videoId, userId } = event.data;
         const likes = store.collection<LikeDoc>(LIKES);
         const like = event.type === 'VideoLiked';
         const id = likeEdgeId(videoId, userId);
-        if (like)
-          await applyOnce(
-            likes,
-            id,
-            event.position,
-            { $set: { video_id: videoId, user_id: userId, created_at: event.metadata.at } },
-            { upsert: true },
-          );
-        else await deleteOnce(likes, id, event.position);
+        await writeEdge(
+          likes,
+          id,
+          event.position,
+          like ? { video_id: videoId, user_id: userId, created_at: event.metadata.at } : null,
+        );
         const step = like ? 1 : -1;
         const video = await videos.findOne({ _id: videoId }, { projection: { owner_id: 1, status: 1, rejected: 1 } });
-        if (video && counts(video))
+        if (video && shownToMembers(video))
           await applyOnce(store.collection<CreatorCountersDoc>(CREATOR_COUNTERS), video.owner_id, event.position, {
             $inc: { total_likes: step },
           });

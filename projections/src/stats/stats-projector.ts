@@ -3,6 +3,7 @@ import {
   DELETED_MEMBER_LABEL,
   WALLET_EVENT_TYPES,
   isWalletEvent,
+  type AppEvent,
   type WalletEventType,
   netChanges,
   parseUserAccount,
@@ -490,6 +491,15 @@ async function forgetMember(store: ReadStore, memberId: string, pos: LogPosition
   return true;
 }
 
+/** The events whose whole effect is one counter moved, and by how much. */
+const COUNTED_ONLY: Partial<Record<AppEvent['type'], Partial<Record<Counter, number>>>> = {
+  VideoReported: { reports: 1 },
+  CommentPosted: { comments: 1 },
+  MessageSent: { private_messages: 1 },
+  GiftAdded: { gifts_catalog: 1 },
+  GiftRemoved: { gifts_catalog: -1 },
+};
+
 /** The event's writes to the counters, members and videos; false when it can change no figure. */
 async function projectFigures(
   event: Parameters<Projector['project']>[0],
@@ -585,25 +595,14 @@ async function projectFigures(
       // views of a video members do not see change no top
       return video?.category === 'public';
     }
-    case 'VideoReported':
-      await bump(store, pos, { reports: 1 });
-      return true;
-    case 'CommentPosted':
-      await bump(store, pos, { comments: 1 });
-      return true;
-    case 'MessageSent':
-      await bump(store, pos, { private_messages: 1 });
-      return true;
-    case 'GiftAdded':
-      await bump(store, pos, { gifts_catalog: 1 });
-      return true;
-    case 'GiftRemoved':
-      await bump(store, pos, { gifts_catalog: -1 });
-      return true;
     case 'AccountDeleted':
     case 'MemberErased':
       return forgetMember(store, event.data.userId, pos, tops);
-    default:
-      return false;
+    default: {
+      const counted = COUNTED_ONLY[event.type];
+      if (!counted) return false;
+      await bump(store, pos, counted);
+      return true;
+    }
   }
 }

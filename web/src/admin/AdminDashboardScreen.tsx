@@ -67,7 +67,7 @@ const CARDS = [
 /** /admin (the product screens, "Admin screens"). */
 export default function AdminDashboardScreen() {
   return (
-    <AdminPage title={TITLE} intro={INTRO}>
+    <AdminPage title={TITLE} intro={INTRO} home>
       <Overview />
       <AdminCardNav label="Rubriques de l'administration" cards={CARDS} />
     </AdminPage>

@@ -1,7 +1,8 @@
-import { useId, type ComponentType, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { Loading } from '../shell/Loading';
+import { CardNav, type CardLink } from '../shell/ui/CardNav';
 import { TextField } from '../shell/ui/Form';
 import './admin.css';
 
@@ -14,8 +15,10 @@ export interface Crumb {
 
 interface AdminPageProps {
   title: string;
-  /** Links above the title, e.g. [{ to: '/admin', label: 'Administration' }]. */
+  /** The pages between the admin home and this one, in the trail above the title (which starts at the admin home). */
   crumbs?: Crumb[];
+  /** The admin home itself: no trail. */
+  home?: boolean;
   /** Short sentence under the title. */
   intro?: ReactNode;
   /** Buttons on the right of the title. */
@@ -28,7 +31,7 @@ interface AdminPageProps {
  * (the product roles and permissions: an admin is the admin address, role admin or is_admin true/1). The server
  * enforces the same rule on every call (401 / 403 'Accès réservé aux administrateurs.').
  */
-export function AdminPage({ title, crumbs = [], intro, actions, children }: AdminPageProps) {
+export function AdminPage({ title, crumbs = [], home = false, intro, actions, children }: AdminPageProps) {
   const { isLoggedIn, isAdmin, checked } = useCurrentUser();
   const headingId = useId();
 
@@ -39,10 +42,10 @@ export function AdminPage({ title, crumbs = [], intro, actions, children }: Admi
   return (
     <section className="page admin" aria-labelledby={headingId}>
       <title>{`${title} · Admin EVO`}</title>
-      {crumbs.length > 0 ? (
+      {home ? null : (
         <nav aria-label="Fil d'Ariane" className="admin-crumbs">
           <ol>
-            {crumbs.map((crumb) => (
+            {[ADMIN_CRUMB, ...crumbs].map((crumb) => (
               <li key={crumb.to}>
                 <Link to={crumb.to}>{crumb.label}</Link>
               </li>
@@ -50,7 +53,7 @@ export function AdminPage({ title, crumbs = [], intro, actions, children }: Admi
             <li aria-current="page">{title}</li>
           </ol>
         </nav>
-      ) : null}
+      )}
       <header className="admin-header">
         <div className="admin-header__text">
           <h1 id={headingId}>{title}</h1>
@@ -83,8 +86,8 @@ function AccessDenied({ loggedIn }: { loggedIn: boolean }) {
   );
 }
 
-/** The breadcrumb root of every admin sub-page. */
-export const ADMIN_CRUMB: Crumb = { to: '/admin', label: 'Administration' };
+/** The root of every admin sub-page's trail. */
+const ADMIN_CRUMB: Crumb = { to: '/admin', label: 'Administration' };
 
 /** The search line above an admin list: its field, and how many rows there are (`count`, when known). */
 export function AdminSearch({
@@ -140,31 +143,7 @@ export function ReloadButton({ query }: { query: { refetch: () => unknown; isFet
   );
 }
 
-/** One card of an admin section's menu: where it goes, its icon, title and one line on what it holds. */
-export interface AdminCardLink {
-  to: string;
-  Icon: ComponentType;
-  title: string;
-  text: string;
-}
-
 /** The cards linking to the sections (dashboard, stats hub). */
-export function AdminCardNav({ label, cards }: { label: string; cards: readonly AdminCardLink[] }) {
-  return (
-    <nav aria-label={label}>
-      <ul className="grid-list admin-cards">
-        {cards.map((card) => (
-          <li key={card.to}>
-            <Link to={card.to} className="admin-card card">
-              <span className="admin-card__icon">
-                <card.Icon />
-              </span>
-              <span className="admin-card__title">{card.title}</span>
-              <span className="admin-card__text">{card.text}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+export function AdminCardNav({ label, cards }: { label: string; cards: readonly CardLink[] }) {
+  return <CardNav label={label} cards={cards} listClassName="grid-list admin-cards" block="admin-card" />;
 }

@@ -1,10 +1,9 @@
-import { useSearchParams } from 'react-router-dom';
 import { QueryState } from '../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB, ReloadButton } from './AdminPage';
+import { AdminPage, ReloadButton } from './AdminPage';
 import type { AuditItem } from './api';
 import { formatDateTime, formatNumber } from './format';
 import { useAdminAudit } from './hooks';
-import { Pagination } from './Pagination';
+import { Pagination, usePageParam } from './Pagination';
 import { TableScroll } from './TableScroll';
 
 const TITLE = "Journal d'audit";
@@ -57,12 +56,9 @@ function AuditTable({ items, busy }: { items: AuditItem[]; busy: boolean }) {
 
 /** /admin/audit: what administrators did (GET /api/admin/audit?page=&limit=). */
 export default function AuditScreen() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const page = usePageParam();
   const audit = useAdminAudit(page, PAGE_SIZE);
   const data = audit.data;
-
-  const goTo = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
 
   const content = (
     <QueryState query={audit} failed={LOAD_FAILED} detail>
@@ -75,13 +71,7 @@ export default function AuditScreen() {
           )}
           {/* a page past the end (an old link) keeps its pagination: the way back */}
           {data.items.length > 0 || page > 1 ? (
-            <Pagination
-              page={page}
-              total={data.total}
-              limit={data.limit || PAGE_SIZE}
-              onPage={goTo}
-              label="Pages du journal"
-            />
+            <Pagination total={data.total} limit={data.limit || PAGE_SIZE} label="Pages du journal" />
           ) : null}
         </>
       )}
@@ -91,7 +81,6 @@ export default function AuditScreen() {
   return (
     <AdminPage
       title={TITLE}
-      crumbs={[ADMIN_CRUMB]}
       intro={
         data
           ? `${formatNumber(data.total)} action${data.total > 1 ? 's' : ''} d’administrateurs, les plus récentes d’abord.`

@@ -4,7 +4,7 @@ import { errorMessage } from '../api/http';
 import { useConfirm } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { AddGiftForm } from './AddGiftForm';
-import { AdminPage, ADMIN_CRUMB, AdminSearch, ReloadButton } from './AdminPage';
+import { AdminPage, AdminSearch, ReloadButton } from './AdminPage';
 import { createGift, deleteGift, updateGift, type AdminGift, type GiftInput } from './api';
 import { GiftCard } from './GiftCard';
 import {
@@ -174,7 +174,6 @@ export default function GiftsScreen() {
   return (
     <AdminPage
       title={TITLE}
-      crumbs={[ADMIN_CRUMB]}
       intro="Le catalogue des cadeaux que les membres peuvent offrir (prix en coins)."
       actions={
         <>

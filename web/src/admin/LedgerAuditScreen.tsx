@@ -1,6 +1,6 @@
 import { useParams } from 'react-router-dom';
 import { QueryState } from '../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage } from './AdminPage';
 import type { LedgerAudit } from './api';
 import { AsOfPicker } from './AsOfPicker';
 import { accountLabel, ledgerEventLabel, logReference, typeLabel } from './coinLabels';
@@ -112,7 +112,7 @@ export default function LedgerAuditScreen() {
 
   const who = data?.user.pseudo ? `@${data.user.pseudo} · ${data.user.email}` : email;
   return (
-    <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB, { to: '/admin/transactions', label: 'Transactions' }]} intro={who}>
+    <AdminPage title={TITLE} crumbs={[{ to: '/admin/transactions', label: 'Transactions' }]} intro={who}>
       <ReconciliationStatus />
       <AsOfPicker asOf={asOf} onChange={setAsOf} />
       {content}

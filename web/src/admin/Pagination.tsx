@@ -1,14 +1,32 @@
+import { useSearchParams } from 'react-router-dom';
+
+/** The page a paginated admin list shows: its address's `?page=` (1 when absent or not a page number). */
+export function usePageParam(): number {
+  const [params] = useSearchParams();
+  return Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+}
+
 interface PaginationProps {
-  page: number;
   total: number;
   limit: number;
-  onPage: (page: number) => void;
   /** What the list holds, for the accessible name: 'Pages des membres'. */
   label: string;
 }
 
-/** Précédent / Suivant with 'Page x sur y'. Nothing when everything fits on one page. */
-export function Pagination({ page, total, limit, onPage, label }: PaginationProps) {
+/**
+ * Précédent / Suivant with 'Page x sur y', moving the address's `?page=` (its other parameters kept;
+ * page 1 is the address without it). Nothing when everything fits on one page.
+ */
+export function Pagination({ total, limit, label }: PaginationProps) {
+  const page = usePageParam();
+  const [, setParams] = useSearchParams();
+  const onPage = (nextPage: number) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      return next;
+    });
   const pages = Math.max(1, Math.ceil(total / Math.max(1, limit)));
   if (pages <= 1 && page <= 1) return null;
   return (

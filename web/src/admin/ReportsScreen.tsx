@@ -1,4 +1,4 @@
-import { AdminPage, ADMIN_CRUMB, ReloadButton } from './AdminPage';
+import { AdminPage, ReloadButton } from './AdminPage';
 import { useConsoleError, useReports } from './hooks';
 import { ReportCard } from './ReportCard';
 import { QueryState } from '../shell/ui/QueryState';
@@ -30,7 +30,6 @@ export default function ReportsScreen() {
   return (
     <AdminPage
       title={TITLE}
-      crumbs={[ADMIN_CRUMB]}
       intro={
         reports.data && reports.data.length > 0
           ? `${reports.data.length} signalement${reports.data.length > 1 ? 's' : ''}, dont ${pending} non traité${pending > 1 ? 's' : ''}.`

@@ -1,5 +1,5 @@
 import { useToast } from '../shell/toast';
-import { AdminPage, ADMIN_CRUMB } from './AdminPage';
+import { AdminPage } from './AdminPage';
 import { RebuildCard } from './RebuildCard';
 import { ProjectionsHealthCard } from './ProjectionsHealthCard';
 import { BroomIcon, BugIcon, DatabaseIcon } from '../shell/ui/icons';
@@ -26,7 +26,7 @@ const LATER = [
 export default function ToolsScreen() {
   const toast = useToast();
   return (
-    <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]}>
+    <AdminPage title={TITLE}>
       <ul className="grid-list tool-grid">
         <li>
           <ToolCard Icon={BroomIcon} title="Vider le cache" text="Effacer les données mises en cache par le serveur.">

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { AdminPage, ADMIN_CRUMB, AdminSearch } from './AdminPage';
+import { AdminPage, AdminSearch } from './AdminPage';
 import type { AdminTransaction } from './api';
 import { auditPath, methodLabel, typeLabel } from './coinLabels';
 import { formatDateTime, formatSigned } from './format';
@@ -83,7 +83,6 @@ export default function TransactionsScreen() {
   return (
     <AdminPage
       title={TITLE}
-      crumbs={[ADMIN_CRUMB]}
       intro="Coins achetés, ajoutés et retirés par les membres. Cliquez sur un membre pour voir l’audit de ses coins."
     >
       <AdminSearch

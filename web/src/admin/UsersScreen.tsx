@@ -2,16 +2,16 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useConfirm } from '../shell/confirm';
+import { useConfirm, type ConfirmOptions } from '../shell/confirm';
 import { useToast } from '../shell/toast';
 import { QueryState } from '../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB, AdminSearch } from './AdminPage';
+import { AdminPage, AdminSearch } from './AdminPage';
 import { issuePasswordResetLink, setAdminRight, unlockLogin, type AdminUser } from './api';
 import { auditPath } from './coinLabels';
 import { formatDate, formatDateTime, formatNumber } from './format';
 import { useAdminUsers } from './hooks';
 import { useDebounced } from '../shell/useDebounced';
-import { Pagination } from './Pagination';
+import { Pagination, usePageParam } from './Pagination';
 import { TableScroll } from './TableScroll';
 
 import { AdminMemberExports } from '../data-export/AdminMemberExports';
@@ -41,7 +41,7 @@ export default function UsersScreen() {
   const searchId = useId();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
-  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const page = usePageParam();
   const [draft, setDraft] = useState(q);
   const debounced = useDebounced(draft, 300);
   const users = useAdminUsers(q, page, PAGE_SIZE);
@@ -66,69 +66,61 @@ export default function UsersScreen() {
     );
   }, [debounced, q, setParams]);
 
-  const goTo = (nextPage: number) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (nextPage > 1) next.set('page', String(nextPage));
-      else next.delete('page');
-      return next;
-    });
+  /** once the administrator confirms, `action` runs with the member's row busy; a refusal is said in a toast */
+  const confirmThen = async (
+    user: AdminUser,
+    question: string,
+    options: ConfirmOptions,
+    action: () => Promise<void>,
+  ) => {
+    if (!(await confirm(question, options))) return;
+    setPendingEmail(user.email);
+    try {
+      await action();
+    } catch (err) {
+      toast.error(errorMessage(err) ?? ACTION_FAILED);
+    } finally {
+      setPendingEmail(null);
+    }
+  };
 
-  const toggleAdmin = async (user: AdminUser) => {
+  const toggleAdmin = (user: AdminUser) => {
     const grant = !user.is_admin;
     const question = grant
       ? `Donner les droits d'administrateur à ${who(user)} ?`
       : `Retirer les droits d'administrateur à ${who(user)} ?`;
-    const ok = await confirm(question, {
-      confirmLabel: grant ? 'Donner les droits' : 'Retirer les droits',
-      danger: !grant,
-    });
-    if (!ok) return;
-    setPendingEmail(user.email);
-    try {
-      const answer = await setAdminRight(user.email, grant);
-      toast.success(answer.message ?? (grant ? 'Droits accordés.' : 'Droits retirés.'));
-      // one's own role changed: the session follows (without the role, the back-office closes)
-      if (me && answer.user && sameEmail(answer.user.email, me.email)) {
-        signIn({ ...me, role: answer.user.role, is_admin: answer.user.is_admin });
-      }
-      void users.refetch();
-    } catch (err) {
-      toast.error(errorMessage(err) ?? ACTION_FAILED);
-    } finally {
-      setPendingEmail(null);
-    }
+    return confirmThen(
+      user,
+      question,
+      { confirmLabel: grant ? 'Donner les droits' : 'Retirer les droits', danger: !grant },
+      async () => {
+        const answer = await setAdminRight(user.email, grant);
+        toast.success(answer.message ?? (grant ? 'Droits accordés.' : 'Droits retirés.'));
+        // one's own role changed: the session follows (without the role, the back-office closes)
+        if (me && answer.user && sameEmail(answer.user.email, me.email)) {
+          signIn({ ...me, role: answer.user.role, is_admin: answer.user.is_admin });
+        }
+        void users.refetch();
+      },
+    );
   };
 
-  const unlock = async (user: AdminUser) => {
-    const ok = await confirm(`Débloquer la connexion de ${who(user)} ?`, { confirmLabel: 'Débloquer' });
-    if (!ok) return;
-    setPendingEmail(user.email);
-    try {
+  const unlock = (user: AdminUser) =>
+    confirmThen(user, `Débloquer la connexion de ${who(user)} ?`, { confirmLabel: 'Débloquer' }, async () => {
       toast.success((await unlockLogin(user.email)).message);
       void users.refetch();
-    } catch (err) {
-      toast.error(errorMessage(err) ?? ACTION_FAILED);
-    } finally {
-      setPendingEmail(null);
-    }
-  };
-
-  const issueResetLink = async (user: AdminUser) => {
-    const ok = await confirm(`Créer un lien de réinitialisation du mot de passe pour ${who(user)} ?`, {
-      confirmLabel: 'Créer le lien',
     });
-    if (!ok) return;
-    setPendingEmail(user.email);
-    try {
-      const answer = await issuePasswordResetLink(user.email);
-      setResetLink({ who: who(user), message: answer.message, link: answer.link });
-    } catch (err) {
-      toast.error(errorMessage(err) ?? ACTION_FAILED);
-    } finally {
-      setPendingEmail(null);
-    }
-  };
+
+  const issueResetLink = (user: AdminUser) =>
+    confirmThen(
+      user,
+      `Créer un lien de réinitialisation du mot de passe pour ${who(user)} ?`,
+      { confirmLabel: 'Créer le lien' },
+      async () => {
+        const answer = await issuePasswordResetLink(user.email);
+        setResetLink({ who: who(user), message: answer.message, link: answer.link });
+      },
+    );
 
   const copyResetLink = async () => {
     if (!resetLink) return;
@@ -257,13 +249,7 @@ export default function UsersScreen() {
               </tbody>
             </table>
           </TableScroll>
-          <Pagination
-            page={page}
-            total={data.total}
-            limit={data.limit || PAGE_SIZE}
-            onPage={goTo}
-            label="Pages des membres"
-          />
+          <Pagination total={data.total} limit={data.limit || PAGE_SIZE} label="Pages des membres" />
         </>
       )}
     </QueryState>
@@ -272,7 +258,6 @@ export default function UsersScreen() {
   return (
     <AdminPage
       title={TITLE}
-      crumbs={[ADMIN_CRUMB]}
       intro="Rechercher un membre, voir son activité, débloquer sa connexion, lui créer un lien pour changer de mot de passe, gérer les droits d’administrateur, préparer l’archive de ses données."
     >
       <AdminSearch

@@ -18,8 +18,8 @@ export function LoginNeeded({ message = LOGIN_NEEDED }: { message?: string }) {
 }
 
 /**
- * The frame of a coin page: its title (also the tab's), its intro, then `children`; a page for members
- * (`member`) shows what it has for the logged-in member, and to a visitor that they must log in.
+ * The frame of a coin or gift page: its title (also the tab's), its intro, then `children`; a page for
+ * members (`member`) then shows what it has for the logged-in member, and to a visitor that they must log in.
  */
 export function CoinsPage({
   titleId,
@@ -42,8 +42,8 @@ export function CoinsPage({
         <h1 id={titleId}>{title}</h1>
         {intro ? <p>{intro}</p> : null}
       </header>
-      {member ? user ? member(user) : <LoginNeeded /> : null}
       {children}
+      {member ? user ? member(user) : <LoginNeeded /> : null}
     </section>
   );
 }

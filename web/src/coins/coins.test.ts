@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { coinRoutes } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
-import type { Wallet } from './api';
 import { coinPushes, applyWallet } from './live';
+import { testWallet, walletPush } from './testWallet';
 import { newIdempotencyKey } from '../api/idempotency';
 import { formatCoins, formatEuros, formatSigned } from './format';
 import { transactionLabel } from './TransactionList';
@@ -44,41 +44,31 @@ describe('idempotency keys', () => {
   });
 });
 
-const wallet = (fields: Partial<Wallet> = {}): Wallet => ({
-  coins_balance: 10,
-  coins_withdrawable: 4,
-  coins_bonus: 2,
-  gifts_unclaimed: 0,
-  add_coins_enabled: true,
-  withdrawal_cents_per_100_coins: 90,
-  withdrawal_payout: 'sandbox',
-  ...fields,
-});
 const walletKey = (email: string) => routeKey(coinRoutes.wallet, { email });
 
 describe('the wallet in the cache', () => {
   it('applies pushes in log order and command answers partially', async () => {
     const client = createQueryClient();
-    client.setQueryData(walletKey('a@x.fr'), wallet());
+    client.setQueryData(walletKey('a@x.fr'), testWallet());
     const read = () => client.getQueryData(walletKey('a@x.fr'));
 
     await applyWallet(client, 'a@x.fr', { coins_balance: 12, gifts_unclaimed: 1, position: '5' });
-    expect(read()).toEqual(wallet({ coins_balance: 12, gifts_unclaimed: 1 }));
+    expect(read()).toEqual(testWallet({ coins_balance: 12, gifts_unclaimed: 1 }));
     await applyWallet(client, 'a@x.fr', { coins_balance: 3, gifts_unclaimed: 0, position: '4' }); // older: ignored
-    expect(read()).toEqual(wallet({ coins_balance: 12, gifts_unclaimed: 1 }));
+    expect(read()).toEqual(testWallet({ coins_balance: 12, gifts_unclaimed: 1 }));
     await applyWallet(client, 'a@x.fr', { coins_balance: 9 }); // an answer without gifts keeps them
-    expect(read()).toEqual(wallet({ coins_balance: 9, gifts_unclaimed: 1 }));
+    expect(read()).toEqual(testWallet({ coins_balance: 9, gifts_unclaimed: 1 }));
     await applyWallet(client, 'a@x.fr', { coins_balance: 9, gifts_unclaimed: 5, position: '7' });
-    expect(read()).toEqual(wallet({ coins_balance: 9, gifts_unclaimed: 5 }));
+    expect(read()).toEqual(testWallet({ coins_balance: 9, gifts_unclaimed: 5 }));
   });
 
   it('counts positions per member', async () => {
     const client = createQueryClient();
-    client.setQueryData(walletKey('a@x.fr'), wallet());
-    client.setQueryData(walletKey('b@x.fr'), wallet());
+    client.setQueryData(walletKey('a@x.fr'), testWallet());
+    client.setQueryData(walletKey('b@x.fr'), testWallet());
     await applyWallet(client, 'a@x.fr', { coins_balance: 1, position: '9' });
     await applyWallet(client, 'b@x.fr', { coins_balance: 2, position: '3' });
-    expect(client.getQueryData(walletKey('b@x.fr'))).toEqual(wallet({ coins_balance: 2 }));
+    expect(client.getQueryData(walletKey('b@x.fr'))).toEqual(testWallet({ coins_balance: 2 }));
   });
 
   it('asks for a balance not loaded yet rather than making one up', async () => {
@@ -91,22 +81,22 @@ describe('the wallet in the cache', () => {
 
   it('drops a GET under way when a newer push is applied', async () => {
     const client = createQueryClient();
-    client.setQueryData(walletKey('d@x.fr'), wallet());
+    client.setQueryData(walletKey('d@x.fr'), testWallet());
     let answerGet: (r: Response) => void = () => undefined;
     vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answerGet = resolve)));
     const refetch = client.refetchQueries({ queryKey: walletKey('d@x.fr') });
     await applyWallet(client, 'd@x.fr', { coins_balance: 50, position: '8' });
-    answerGet(Response.json(wallet({ coins_balance: 1 }))); // the older answer arrives late
+    answerGet(Response.json(testWallet({ coins_balance: 1 }))); // the older answer arrives late
     await refetch;
     vi.unstubAllGlobals();
-    expect(client.getQueryData(walletKey('d@x.fr'))).toEqual(wallet({ coins_balance: 50 }));
+    expect(client.getQueryData(walletKey('d@x.fr'))).toEqual(testWallet({ coins_balance: 50 }));
   });
 });
 
 describe('coin pushes in the cache', () => {
   it("'wallet:changed' applies the balance and asks the history again; 'gift:received' the received coins", async () => {
     const client = createQueryClient();
-    client.setQueryData(walletKey('e@x.fr'), wallet());
+    client.setQueryData(walletKey('e@x.fr'), testWallet());
     client.setQueryData(routeKey(coinRoutes.transactions, { email: 'e@x.fr' }), []);
     client.setQueryData(routeKey(coinRoutes.received, { email: 'e@x.fr' }), []);
     client.setQueryData(routeKey(coinRoutes.transactions, { email: 'other@x.fr' }), []);
@@ -114,15 +104,9 @@ describe('coin pushes in the cache', () => {
       client.getQueryState(routeKey(route, { email }))?.isInvalidated;
     const pushes = coinPushes(client, 'e@x.fr');
 
-    pushes['wallet:changed']?.({
-      coins_balance: 30,
-      coins_withdrawable: 4,
-      coins_bonus: 2,
-      gifts_unclaimed: 3,
-      position: '11',
-    });
+    pushes['wallet:changed']?.(walletPush({ coins_balance: 30, gifts_unclaimed: 3, position: '11' }));
     await vi.waitFor(() =>
-      expect(client.getQueryData(walletKey('e@x.fr'))).toEqual(wallet({ coins_balance: 30, gifts_unclaimed: 3 })),
+      expect(client.getQueryData(walletKey('e@x.fr'))).toEqual(testWallet({ coins_balance: 30, gifts_unclaimed: 3 })),
     );
     expect(stale(coinRoutes.transactions, 'e@x.fr')).toBe(true);
     expect(stale(coinRoutes.transactions, 'other@x.fr')).toBe(false);

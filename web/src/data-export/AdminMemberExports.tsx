@@ -1,10 +1,6 @@
-import { useState } from 'react';
-import { errorMessage } from '../api/http';
-import { useToast } from '../shell/toast';
-import { QueryState } from '../shell/ui/QueryState';
 import { requestMemberExport } from './api';
-import { ExportRow } from './ExportRow';
-import { useMemberExports } from './useExports';
+import { ExportList } from './ExportRow';
+import { useExportRequest, useMemberExports } from './useExports';
 import './data-export.css';
 
 /**
@@ -13,23 +9,8 @@ import './data-export.css';
  * are listed without a link: only they download those.
  */
 export function AdminMemberExports({ memberId, who, onClose }: { memberId: string; who: string; onClose: () => void }) {
-  const toast = useToast();
   const exports = useMemberExports(memberId);
-  const { data } = exports;
-  const [busy, setBusy] = useState(false);
-
-  const ask = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      toast.success((await requestMemberExport(memberId)).message);
-    } catch (err) {
-      toast.error('Demande impossible', { detail: errorMessage(err) });
-    } finally {
-      await exports.refetch();
-      setBusy(false);
-    }
-  };
+  const { ask, disabled } = useExportRequest(exports, () => requestMemberExport(memberId));
 
   return (
     <section className="admin-reset-link data-export-admin" aria-labelledby="admin-data-export-title">
@@ -37,35 +18,23 @@ export function AdminMemberExports({ memberId, who, onClose }: { memberId: strin
       <p>
         Une archive de tout ce qu’EVO garde sur ce membre, pour une demande reçue par courrier. Elle est enregistrée à
         ton nom ; le membre la voit dans « Mes données » sans pouvoir la télécharger, et n’est pas notifié. Le lien est
-        valable {data?.ttl_days ?? 7} jours.
+        valable {exports.data?.ttl_days ?? 7} jours.
       </p>
       <div className="admin-reset-link__row">
-        <button
-          type="button"
-          className="btn btn--primary btn--small"
-          onClick={() => void ask()}
-          disabled={busy || !data || !data.can_request}
-        >
+        <button type="button" className="btn btn--primary btn--small" onClick={() => void ask()} disabled={disabled}>
           Préparer l’archive
         </button>
         <button type="button" className="btn btn--ghost btn--small" onClick={onClose}>
           Fermer
         </button>
       </div>
-      <QueryState
-        query={exports}
-        failed={(err) => errorMessage(err) ?? 'Impossible de charger les archives.'}
+      <ExportList
+        exports={exports}
+        label={`Archives de ${who}`}
+        failed="Impossible de charger les archives."
         empty="Aucune archive pour ce membre."
-        isEmpty={(d) => d.exports.length === 0}
-      >
-        {(d) => (
-          <ul className="stack-list data-export-list" aria-label={`Archives de ${who}`}>
-            {d.exports.map((x) => (
-              <ExportRow key={x.id} x={x} adminView />
-            ))}
-          </ul>
-        )}
-      </QueryState>
+        adminView
+      />
     </section>
   );
 }

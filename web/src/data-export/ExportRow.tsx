@@ -1,4 +1,7 @@
-import type { DataExportView } from '@evo/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { DataExportView, DataExportsAnswer } from '@evo/contracts';
+import { errorMessage } from '../api/http';
+import { QueryState } from '../shell/ui/QueryState';
 import { STATUS_LABELS, formatSize, formatWhen } from './format';
 
 /** One archive: its state, its progress while built, its link while valid. */
@@ -38,5 +41,37 @@ export function ExportRow({ x, adminView = false }: { x: DataExportView; adminVi
         <p className="data-export__note data-export__note--error">{x.error}</p>
       ) : null}
     </li>
+  );
+}
+
+/** A list of archives (the member's own, or one member's in the back-office) with its loading, failure and empty states. */
+export function ExportList({
+  exports,
+  label,
+  failed,
+  empty,
+  adminView = false,
+}: {
+  exports: UseQueryResult<DataExportsAnswer>;
+  label: string;
+  failed: string;
+  empty: string;
+  adminView?: boolean;
+}) {
+  return (
+    <QueryState
+      query={exports}
+      failed={(err) => errorMessage(err) ?? failed}
+      empty={empty}
+      isEmpty={(d) => d.exports.length === 0}
+    >
+      {(d) => (
+        <ul className="stack-list data-export-list" aria-label={label}>
+          {d.exports.map((x) => (
+            <ExportRow key={x.id} x={x} adminView={adminView} />
+          ))}
+        </ul>
+      )}
+    </QueryState>
   );
 }

@@ -1,40 +1,21 @@
-import { useState } from 'react';
-import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { LoginPrompt } from '../identity/LoginPrompt';
-import { useToast } from '../shell/toast';
-import { QueryState } from '../shell/ui/QueryState';
 import { requestMyExport } from './api';
-import { ExportRow } from './ExportRow';
-import { useMyExports } from './useExports';
+import { ExportList } from './ExportRow';
+import { useExportRequest, useMyExports } from './useExports';
 import './data-export.css';
 
 const TITLE = 'Mes données';
 const REQUEST = 'Demander mon archive';
-const REQUEST_FAILED = 'Demande impossible';
 const LOAD_FAILED = 'Impossible de charger tes archives.';
 
 /** /mes-donnees: the member asks for an archive of everything EVO holds about them, and downloads it. */
 export default function MyDataScreen() {
   const { user } = useCurrentUser();
-  const toast = useToast();
   const exports = useMyExports(user !== null);
   const { data } = exports;
-  const [busy, setBusy] = useState(false);
+  const { ask, disabled } = useExportRequest(exports, requestMyExport);
   const ttl = data?.ttl_days ?? 7;
-
-  const ask = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      toast.success((await requestMyExport()).message);
-    } catch (err) {
-      toast.error(REQUEST_FAILED, { detail: errorMessage(err) });
-    } finally {
-      await exports.refetch();
-      setBusy(false);
-    }
-  };
 
   return (
     <section className="page data-export-page" aria-labelledby="data-export-title">
@@ -55,36 +36,23 @@ export default function MyDataScreen() {
         </p>
       </header>
       {!user ? (
-        <LoginPrompt message="Utilisateur non connecté" />
+        <LoginPrompt />
       ) : (
         <>
           <div className="data-export-page__actions">
-            <button
-              type="button"
-              className="btn btn--primary"
-              onClick={() => void ask()}
-              disabled={busy || !data || !data.can_request}
-            >
+            <button type="button" className="btn btn--primary" onClick={() => void ask()} disabled={disabled}>
               {REQUEST}
             </button>
             {data && !data.can_request ? (
               <span className="data-export-page__hint">Ton archive est en préparation.</span>
             ) : null}
           </div>
-          <QueryState
-            query={exports}
-            failed={(err) => errorMessage(err) ?? LOAD_FAILED}
+          <ExportList
+            exports={exports}
+            label="Mes archives"
+            failed={LOAD_FAILED}
             empty="Tu n’as encore demandé aucune archive."
-            isEmpty={(d) => d.exports.length === 0}
-          >
-            {(d) => (
-              <ul className="stack-list data-export-list" aria-label="Mes archives">
-                {d.exports.map((x) => (
-                  <ExportRow key={x.id} x={x} />
-                ))}
-              </ul>
-            )}
-          </QueryState>
+          />
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { CoinsPage } from '../coins/LoginNeeded';
 import { GiftCatalogue } from './GiftCatalogue';
 import { receiverByPseudo, type GiftReceiver } from './api';
 import '../coins/coins.css';
@@ -42,13 +43,9 @@ export default function CatalogueScreen({ receiver }: { receiver?: GiftReceiver 
   const to: GiftReceiver | null =
     receiver ?? (email ? { email, label: LINKED_MEMBER } : fromQuery ? receiverByPseudo(fromQuery) : null);
   return (
-    <section className="page coins" aria-labelledby="catalogue-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="catalogue-title">{TITLE}</h1>
-      </header>
+    <CoinsPage titleId="catalogue-title" title={TITLE}>
       {/* no receiver in the link: the member picks one among those they follow */}
       <GiftCatalogue receiver={to} pickReceiver />
-    </section>
+    </CoinsPage>
   );
 }

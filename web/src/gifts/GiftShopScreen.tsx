@@ -2,6 +2,7 @@ import { useCurrentUser } from '../identity/sessionContext';
 import { GiftCatalogue } from './GiftCatalogue';
 import '../coins/coins.css';
 import './gifts.css';
+import { Loading } from '../shell/Loading';
 
 const TITLE = 'Boutique de cadeaux';
 const INTRO = "Offre un cadeau à l'équipe EVO.";
@@ -23,9 +24,7 @@ export default function GiftShopScreen() {
         {adminEmail ? <p>{INTRO}</p> : null}
       </header>
       {isLoggedIn && !checked ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
+        <Loading />
       ) : (
         <GiftCatalogue receiver={adminEmail ? { email: adminEmail, label: TEAM } : null} />
       )}

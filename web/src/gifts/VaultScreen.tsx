@@ -2,11 +2,11 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { GiftCatalogue } from './GiftCatalogue';
 import { ReceivedGiftsTable } from './ReceivedGiftsTable';
-import { useCurrentUser } from '../identity/sessionContext';
+import { CardNav } from '../shell/ui/CardNav';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { AddCoinsForm } from '../coins/AddCoinsForm';
 import { BalanceCard } from '../coins/BalanceCard';
-import { LoginNeeded } from '../coins/LoginNeeded';
+import { CoinsPage } from '../coins/LoginNeeded';
 import { PackShop } from '../coins/PackShop';
 import { TransactionList } from '../coins/TransactionList';
 import { useWallet } from '../coins/live';
@@ -30,34 +30,14 @@ const TILES = [
  * use the coins' wallet, the coins know nothing of gifts.
  */
 export default function VaultScreen() {
-  const { user } = useCurrentUser();
   return (
-    <section className="page coins vault" aria-labelledby="vault-title">
-      <title>{`${TITLE} · EVO`}</title>
-      <header className="coins__header">
-        <h1 id="vault-title">{TITLE}</h1>
-      </header>
-      <nav aria-label="Rubriques du coffre">
-        <ul className="vault-tiles">
-          {TILES.map((tile) => (
-            <li key={tile.to}>
-              <Link to={tile.to} className="vault-tile card">
-                <span className="vault-tile__icon">
-                  <tile.Icon size={28} />
-                </span>
-                <span className="vault-tile__title">{tile.title}</span>
-                <span className="vault-tile__text">{tile.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      {user ? (
-        <CombinedVault email={user.email} pseudo={user.pseudo} picture={user.profile_picture} />
-      ) : (
-        <LoginNeeded />
-      )}
-    </section>
+    <CoinsPage
+      titleId="vault-title"
+      title={TITLE}
+      member={(user) => <CombinedVault email={user.email} pseudo={user.pseudo} picture={user.profile_picture} />}
+    >
+      <CardNav label="Rubriques du coffre" cards={TILES} listClassName="vault-tiles" block="vault-tile" iconSize={28} />
+    </CoinsPage>
   );
 }
 

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   CoinCommandAnswer,
   giftRoutes,
@@ -7,14 +9,16 @@ import {
 } from '@evo/contracts';
 import { api } from '../api/http';
 import { decode } from '../api/decode';
-import { fetchRoute, useRouteQuery } from '../api/queries';
+import { fetchRoute, refreshRoute, updateRoute, useRouteQuery } from '../api/queries';
 import { useCurrentUser } from '../identity/sessionContext';
 import { idempotencyHeaders } from '../api/idempotency';
+import { useSocketEvents, type PushHandlers } from '../shell/socket';
 
 /**
- * Gift calls and queries (the product API calls, "Gifts"; command-api/src/gifts/routes.ts): the
- * gift commands and the cached answers of the contract's gift routes (the catalogue, a member's
- * received gifts); what the pushes change in them is live.ts'.
+ * Gift calls, queries and pushes (the product API calls, "Gifts"; command-api/src/gifts/routes.ts):
+ * the gift commands, the cached answers of the contract's gift routes (the catalogue, a member's
+ * received gifts) and what the gift pushes change in them. No first screen needs this module: the
+ * gift button loads it on a tap, the shell once the first screen is shown.
  */
 
 /** the product entities, "Gift in catalogue". */
@@ -79,11 +83,43 @@ export async function claimGift(giftId: number, key: string): Promise<GiftAnswer
   return decode(CoinCommandAnswer, await api.post('/api/gifts/claim', body, { headers: idempotencyHeaders(key) }));
 }
 
-/** The gift catalogue (public; live: gifts/live.ts). */
+/** The gift catalogue (public; live: `giftPushes`). */
 export const useCatalog = () => useRouteQuery(giftRoutes.catalog, {});
 
-/** The member's received gifts (live: gifts/live.ts). */
+/** The member's received gifts (live: `giftPushes`). */
 export function useReceivedGifts() {
   const { user } = useCurrentUser();
   return useRouteQuery(giftRoutes.received, user ? { email: user.email } : null);
+}
+
+/**
+ * What the gift pushes change in the cache: 'gift:received' ({ gift }) puts the new gift on top of
+ * the member's received ones at once; 'wallet:changed' (a claim or a conversion, maybe from another
+ * tab) asks them again; 'catalogue:changed' (an administrator's edit) asks the catalogue again.
+ */
+export const giftPushes = (client: QueryClient, email: string): PushHandlers => ({
+  'gift:received': ({ gift }) =>
+    updateRoute(client, giftRoutes.received, { email }, (list) =>
+      list.some((g) => g.id === gift.id) ? list : [gift, ...list],
+    ),
+  'wallet:changed': () => void refreshRoute(client, giftRoutes.received, { email }),
+  'catalogue:changed': () => void refreshRoute(client, giftRoutes.catalog),
+});
+
+/** What `giftPushes` keeps fresh, asked again: the pushes sent before they were listened to are in the answers. */
+export function refreshGifts(client: QueryClient, email: string): void {
+  void refreshRoute(client, giftRoutes.received, { email });
+  void refreshRoute(client, giftRoutes.catalog);
+}
+
+/**
+ * Mounted once, by the shell, for the logged-in member. This module loads after the first screen,
+ * beside the socket and with nothing ordering the two: a push that came first was heard by no one,
+ * so what the screens show of it is asked again once the handlers listen.
+ */
+export function GiftsLive({ email }: { email: string }): null {
+  const client = useQueryClient();
+  useSocketEvents(giftPushes(client, email));
+  useEffect(() => refreshGifts(client, email), [client, email]);
+  return null;
 }

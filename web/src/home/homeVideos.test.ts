@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Video } from '../videos/types';
 import { pickHomeVideos } from './homeVideos';
+import { testVideo } from '../videos/testVideo';
 
-const video = (id: number, file_path = `/uploads/videos/${id}.mp4`): Video => ({
-  id,
-  title: `v${id}`,
-  description: '',
-  file_path,
-  user_email: `p${id}@test.fr`,
-  email: `p${id}@test.fr`,
-  owner_email: `p${id}@test.fr`,
-  user_pseudo: `p${id}`,
-  user_profile_picture: '',
-  likes_count: 0,
-  comments_count: 0,
-  views_count: 0,
-  status: 'publique',
-  processing: 'prête',
-  reject_reason: null,
-  poster: null,
-  duration: null,
-  created_at: '2026-03-01T10:00:00.000Z',
-});
+const video = (id: number, file_path?: string) => testVideo(id, file_path === undefined ? {} : { file_path });
 
 describe('the videos of the home page', () => {
   it("shows the followed members' newest videos first, then the suggestions", () => {

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { errorMessage, isAbortError } from '../api/http';
+import { errorMessage } from '../api/http';
 import { EmailField, FormError, SubmitButton } from '../shell/ui/Form';
-import { AuthPage } from './AuthPage';
+import { AuthPage, useFormSend } from './AuthPage';
 import { askPasswordReset } from './authApi';
 
 const EMAIL_MISSING = 'Indique ton email.';
@@ -17,8 +17,7 @@ export default function ForgotPasswordScreen() {
   const prefill = (location.state as { email?: unknown } | null)?.email;
   const [email, setEmail] = useState(typeof prefill === 'string' ? prefill : '');
   const [sent, setSent] = useState<string | null>(null);
-  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useFormSend();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -28,20 +27,14 @@ export default function ForgotPasswordScreen() {
       document.getElementById('forgot-email')?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      setSent((await askPasswordReset(email.trim())).message);
-    } catch (err) {
-      if (isAbortError(err)) return;
-      setError({ message: ASK_FAILED, detail: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+    await send(
+      async () => setSent((await askPasswordReset(email.trim())).message),
+      (err) => ({ message: ASK_FAILED, detail: errorMessage(err) }),
+    );
   };
 
   return (
-    <AuthPage title="Mot de passe oublié" titleId="forgot-title">
+    <AuthPage title="Mot de passe oublié" titleId="forgot-title" other={<Link to="/login">Retour à la connexion</Link>}>
       {sent ? (
         <p className="alert alert--success" role="status">
           {sent}
@@ -56,9 +49,6 @@ export default function ForgotPasswordScreen() {
           <SubmitButton busy={busy} busyLabel="Envoi..." label="Recevoir un lien" />
         </form>
       )}
-      <p className="auth__switch">
-        <Link to="/login">Retour à la connexion</Link>
-      </p>
     </AuthPage>
   );
 }

@@ -4,11 +4,14 @@ import { withReturn } from './returnPath';
 export const LOG_IN = 'Se connecter';
 export const SIGN_UP = 'Créer un compte';
 
+/** SPEC's words for a visitor on a members' screen */
+export const NOT_LOGGED_IN = 'Utilisateur non connecté';
+
 /**
- * What a visitor meets where a screen is for members: why (`message`, e.g. SPEC's
- * 'Utilisateur non connecté'), and the two ways in, each coming back to this very page.
+ * What a visitor meets where a screen is for members: why (`message`, SPEC's 'Utilisateur non
+ * connecté' unless the screen says more), and the two ways in, each coming back to this very page.
  */
-export function LoginPrompt({ message, tone = 'info' }: { message: string; tone?: 'info' | 'error' }) {
+export function LoginPrompt({ message = NOT_LOGGED_IN, tone = 'info' }: { message?: string; tone?: 'info' | 'error' }) {
   const location = useLocation();
   const here = `${location.pathname}${location.search}${location.hash}`;
   return (

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ApiError, InvalidAnswerError, isAbortError } from '../api/http';
+import { ApiError, InvalidAnswerError } from '../api/http';
 import { EmailField, FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
-import { AuthPage } from './AuthPage';
+import { AuthPage, useFormSend, type FormFailure } from './AuthPage';
 import { login } from './authApi';
 import { returnPathOf, withReturn } from './returnPath';
 import { isAdmin, type CurrentUser } from './session';
@@ -14,18 +14,13 @@ const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
 const LOGIN_FAILED = "❌ Impossible de se connecter. Vérifie tes identifiants ou l'état du serveur.";
 const NO_ANSWER = 'Le serveur ne répond pas : vérifie ta connexion à Internet, puis réessaie.';
 
-interface LoginError {
-  message: string;
-  detail?: string;
-}
-
 const REGISTER_OK = '✅ Compte créé avec succès ! Vous pouvez vous connecter.';
 
 /**
  * What a failed login says. The member's own mistake (a wrong email or password, too many tries) is
  * said as such and never blames the server; only no answer or a server failure says it may be the server.
  */
-function loginErrorOf(err: unknown): LoginError {
+function loginErrorOf(err: unknown): FormFailure {
   if (err instanceof ApiError && !err.isNetworkError && err.status < 500) {
     return { message: err.status === 401 ? BAD_CREDENTIALS : (err.serverMessage ?? BAD_CREDENTIALS) };
   }
@@ -57,8 +52,7 @@ export default function LoginScreen() {
   const registered = state?.registered === true;
   const [email, setEmail] = useState(typeof prefill === 'string' ? prefill : '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<LoginError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useFormSend();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -67,22 +61,24 @@ export default function LoginScreen() {
       setError({ message: BAD_CREDENTIALS });
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await send(async () => {
       const user = await login(email.trim(), password);
       signIn(user);
       navigate(landingPath(user, adminEmail, location.search), { replace: true });
-    } catch (err) {
-      if (isAbortError(err)) return;
-      setError(loginErrorOf(err));
-    } finally {
-      setBusy(false);
-    }
+    }, loginErrorOf);
   };
 
   return (
-    <AuthPage title="Connexion" titleId="login-title">
+    <AuthPage
+      title="Connexion"
+      titleId="login-title"
+      other={
+        <>
+          Pas encore de compte ?{' '}
+          <Link to={withReturn('/register', returnPathOf(location.search))}>Créer un compte</Link>
+        </>
+      }
+    >
       {registered ? (
         <p className="alert alert--success" role="status">
           {REGISTER_OK}
@@ -99,9 +95,6 @@ export default function LoginScreen() {
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
         <SubmitButton busy={busy} busyLabel="Connexion..." label="Se connecter" />
       </form>
-      <p className="auth__switch">
-        Pas encore de compte ? <Link to={withReturn('/register', returnPathOf(location.search))}>Créer un compte</Link>
-      </p>
     </AuthPage>
   );
 }

@@ -115,6 +115,25 @@ export default function RegisterScreen() {
       set(file);
     };
 
+  /** a file field that refuses a file of the wrong kind and says, once a submit was tried, that it is empty */
+  const requiredFile = (
+    field: 'profilePic' | 'video',
+    label: string,
+    kind: 'image/' | 'video/',
+    file: File | null,
+    set: (file: File | null) => void,
+  ) => (
+    <FileField
+      id={FIELD_IDS[field]}
+      label={label}
+      accept={`${kind}*`}
+      required
+      fileName={file?.name ?? null}
+      onChange={pickFile(field, kind, set)}
+      error={fileError?.field === field ? fileError.message : missingMessage(field)}
+    />
+  );
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
@@ -173,7 +192,15 @@ export default function RegisterScreen() {
   };
 
   return (
-    <AuthPage title="Créer un compte" titleId="register-title">
+    <AuthPage
+      title="Créer un compte"
+      titleId="register-title"
+      other={
+        <>
+          Déjà inscrit ? <Link to={withReturn('/login', returnPathOf(location.search))}>Se connecter</Link>
+        </>
+      }
+    >
       <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
         {requiredText('email', 'Email', { type: 'email', autoComplete: 'email' })}
         {requiredText('pseudo', 'Pseudo', { type: 'text', autoComplete: 'username' })}
@@ -215,24 +242,8 @@ export default function RegisterScreen() {
           invalid={bioNote !== null}
           note={bioNote}
         />
-        <FileField
-          id="register-picture"
-          label="Photo de profil"
-          accept="image/*"
-          required
-          fileName={profilePic?.name ?? null}
-          onChange={pickFile('profilePic', 'image/', setProfilePic)}
-          error={fileError?.field === 'profilePic' ? fileError.message : missingMessage('profilePic')}
-        />
-        <FileField
-          id="register-video"
-          label="Vidéo"
-          accept="video/*"
-          required
-          fileName={video?.name ?? null}
-          onChange={pickFile('video', 'video/', setVideo)}
-          error={fileError?.field === 'video' ? fileError.message : missingMessage('video')}
-        />
+        {requiredFile('profilePic', 'Photo de profil', 'image/', profilePic, setProfilePic)}
+        {requiredFile('video', 'Vidéo', 'video/', video, setVideo)}
         {requiredText('videoTitle', 'Titre de la vidéo', { type: 'text' })}
         {busy ? <ProgressBar value={progress ?? 0} label="Envoi de l'inscription" /> : null}
         {error ? <FormError message={error.message} detail={error.detail} /> : null}
@@ -247,9 +258,6 @@ export default function RegisterScreen() {
         </button>
         {!tried && !busy ? <p className="form__hint">Tous les champs sont obligatoires.</p> : null}
       </form>
-      <p className="auth__switch">
-        Déjà inscrit ? <Link to={withReturn('/login', returnPathOf(location.search))}>Se connecter</Link>
-      </p>
     </AuthPage>
   );
 }

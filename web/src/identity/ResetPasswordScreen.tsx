@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { errorMessage, isAbortError } from '../api/http';
+import { errorMessage } from '../api/http';
 import { FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
 import { useToast } from '../shell/toast';
-import { AuthPage } from './AuthPage';
+import { AuthPage, useFormSend } from './AuthPage';
 import { confirmPasswordReset } from './authApi';
 import { PASSWORD_MIN, PASSWORD_RULE } from './passwordRule';
 import { useCurrentUser } from './sessionContext';
@@ -25,8 +25,7 @@ export default function ResetPasswordScreen() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useFormSend();
   const tooShort = password.length < PASSWORD_MIN;
   const mismatch = confirm !== '' && password !== confirm;
 
@@ -43,24 +42,23 @@ export default function ResetPasswordScreen() {
       document.getElementById('reset-confirm')?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await confirmPasswordReset(token, password);
-      const { message, ...user } = answer;
-      signIn(user);
-      toast.success(message);
-      navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
-    } catch (err) {
-      if (isAbortError(err)) return;
-      setError({ message: errorMessage(err) ?? RESET_FAILED });
-    } finally {
-      setBusy(false);
-    }
+    await send(
+      async () => {
+        const { message, ...user } = await confirmPasswordReset(token, password);
+        signIn(user);
+        toast.success(message);
+        navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
+      },
+      (err) => ({ message: errorMessage(err) ?? RESET_FAILED }),
+    );
   };
 
   return (
-    <AuthPage title="Nouveau mot de passe" titleId="reset-title">
+    <AuthPage
+      title="Nouveau mot de passe"
+      titleId="reset-title"
+      other={<Link to="/mot-de-passe-oublie">Demander un nouveau lien</Link>}
+    >
       {!token ? (
         <FormError message={NO_TOKEN} />
       ) : (
@@ -86,9 +84,6 @@ export default function ResetPasswordScreen() {
           <SubmitButton busy={busy} busyLabel="Enregistrement..." label="Changer mon mot de passe" />
         </form>
       )}
-      <p className="auth__switch">
-        <Link to="/mot-de-passe-oublie">Demander un nouveau lien</Link>
-      </p>
     </AuthPage>
   );
 }

@@ -5,8 +5,8 @@ import { ConversationView } from './ConversationView';
 import { useRecipient } from './useRecipient';
 import './messaging.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
+import { Loading } from '../shell/Loading';
 
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const CONVERSATION_NOT_FOUND = 'Conversation introuvable.';
 
 /**
@@ -23,7 +23,7 @@ export default function ConversationScreen() {
 
   let body;
   if (!me) {
-    body = <LoginPrompt message={NOT_LOGGED_IN} />;
+    body = <LoginPrompt />;
   } else if (recipient.problem) {
     body = (
       <div className="alert alert--danger" role="alert">
@@ -31,11 +31,7 @@ export default function ConversationScreen() {
       </div>
     );
   } else if (!recipient.user) {
-    body = (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
+    body = <Loading />;
   } else {
     body = (
       <div className="card conversation-page__card fill">

@@ -15,7 +15,6 @@ import './messaging.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Messages';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const EMPTY = 'Aucune conversation pour le moment.';
 const PICK = 'Choisis une conversation pour la lire et y répondre.';
 const PARAM = 'avec';
@@ -57,7 +56,7 @@ export default function InboxScreen() {
   };
 
   const list = !email ? (
-    <LoginPrompt message={NOT_LOGGED_IN} />
+    <LoginPrompt />
   ) : (
     <QueryState
       query={{ data: inbox.data && conversations, error: inbox.error, refetch: inbox.refetch }}

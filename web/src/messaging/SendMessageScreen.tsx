@@ -16,6 +16,7 @@ import { useMessagePermission } from './useMessagePermission';
 import { useRecipient } from './useRecipient';
 import './messaging.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
+import { Loading } from '../shell/Loading';
 
 const EMPTY_MESSAGE = 'Le message ne peut pas être vide.';
 const NOT_LOGGED_IN = 'Utilisateur non connecté.';
@@ -85,9 +86,7 @@ export default function SendMessageScreen() {
           {recipient.problem}
         </div>
       ) : !target ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
+        <Loading />
       ) : (
         <>
           <article className="card send-message__profile" aria-label={`Profil de @${target.pseudo}`}>

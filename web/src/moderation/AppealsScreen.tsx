@@ -6,36 +6,23 @@ import { errorMessage } from '../api/http';
 import { refreshRoute, routeQuery } from '../api/queries';
 import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage } from '../admin/AdminPage';
-import { useToast } from '../shell/toast';
-import { answerAppeal } from './api';
+import { answerAppeal, useModerationWrite } from './api';
 import { ACTION_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
-import { TextAreaField } from '../shell/ui/Form';
+import { FormError, TextAreaField } from '../shell/ui/Form';
 
 const TITLE = 'Contestations';
 const INTRO = 'Les contestations des membres, des plus anciennes aux plus récentes : maintenez ou annulez la décision.';
 const EMPTY = 'Aucune contestation en attente.';
-const CRUMBS = [{ to: '/admin', label: 'Administration' }];
 
 function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered: () => void }) {
-  const toast = useToast();
   const id = useId();
   const [answer, setAnswer] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const decide = async (outcome: 'maintenue' | 'annulée') => {
-    setBusy(true);
-    setError(null);
-    try {
-      toast.success((await answerAppeal(item.id, outcome, answer)).message);
-      onAnswered();
-    } catch (err) {
-      setError(errorMessage(err) ?? 'Réponse impossible');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { send, busy, error } = useModerationWrite(
+    (outcome: 'maintenue' | 'annulée') => answerAppeal(item.id, outcome, answer),
+    'Réponse impossible',
+    onAnswered,
+  );
 
   const what =
     item.kind === 'video'
@@ -82,26 +69,17 @@ function AppealCard({ item, onAnswered }: { item: AdminDecisionView; onAnswered:
         value={answer}
         onValue={setAnswer}
       />
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <FormError message={error} /> : null}
       <div className="appeal-form__actions">
         <button
           type="button"
           className="btn btn--secondary btn--small"
           disabled={busy}
-          onClick={() => void decide('maintenue')}
+          onClick={() => send('maintenue')}
         >
           Maintenir la décision
         </button>
-        <button
-          type="button"
-          className="btn btn--primary btn--small"
-          disabled={busy}
-          onClick={() => void decide('annulée')}
-        >
+        <button type="button" className="btn btn--primary btn--small" disabled={busy} onClick={() => send('annulée')}>
           Annuler la décision
         </button>
       </div>
@@ -115,7 +93,7 @@ export default function AppealsScreen() {
   const loaded = useQuery({ ...routeQuery(moderationRoutes.appeals, {}), select: (answer) => answer.appeals });
   const refresh = () => void refreshRoute(client, moderationRoutes.appeals);
   return (
-    <AdminPage title={TITLE} crumbs={CRUMBS} intro={INTRO}>
+    <AdminPage title={TITLE} intro={INTRO}>
       <QueryState query={loaded} failed={(err) => errorMessage(err) ?? 'Chargement impossible'} empty={EMPTY}>
         {(items) => (
           <div className="decision-list">

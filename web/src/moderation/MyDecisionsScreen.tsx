@@ -2,11 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DecisionView } from '@evo/contracts';
-import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
 import { LoginPrompt } from '../identity/LoginPrompt';
-import { useToast } from '../shell/toast';
-import { appealDecision } from './api';
+import { FormError } from '../shell/ui/Form';
+import { appealDecision, useModerationWrite } from './api';
 import { ACTION_LABELS, APPEAL_STATUS_LABELS, SCOPE_LABELS, formatDay, formatWhen, untilText } from './labels';
 import { QueryState } from '../shell/ui/QueryState';
 import { refreshMyModeration } from './live';
@@ -37,28 +36,21 @@ function closedReason(d: DecisionView): string {
 }
 
 function AppealForm({ decision, onDone }: { decision: DecisionView; onDone: () => void }) {
-  const toast = useToast();
   const client = useQueryClient();
   const id = useId();
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await appealDecision(decision.id, text);
-      toast.success(answer.message);
+  const { send, busy, error } = useModerationWrite<void>(
+    () => appealDecision(decision.id, text),
+    APPEAL_FAILED,
+    async () => {
       await refreshMyModeration(client);
       onDone();
-    } catch (err) {
-      setError(errorMessage(err) ?? APPEAL_FAILED);
-    } finally {
-      setBusy(false);
-    }
+    },
+  );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) send();
   };
 
   return (
@@ -75,11 +67,7 @@ function AppealForm({ decision, onDone }: { decision: DecisionView; onDone: () =
           autoFocus
         />
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <FormError id={`${id}-error`} message={error} /> : null}
       <div className="appeal-form__actions">
         <button type="button" className="btn btn--secondary btn--small" onClick={onDone} disabled={busy}>
           Annuler
@@ -174,7 +162,7 @@ export default function MyDecisionsScreen() {
         <p className="moderation-page__intro">{INTRO}</p>
       </header>
       {!user ? (
-        <LoginPrompt message="Utilisateur non connecté" />
+        <LoginPrompt />
       ) : (
         <QueryState query={mine} failed={LOAD_FAILED} empty={NONE} isEmpty={(m) => m.decisions.length === 0}>
           {(m) => (

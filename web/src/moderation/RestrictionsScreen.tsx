@@ -12,15 +12,14 @@ import { QueryState } from '../shell/ui/QueryState';
 import { AdminPage } from '../admin/AdminPage';
 import { useToast } from '../shell/toast';
 import { useConfirm } from '../shell/confirm';
-import { liftRestriction, restrictMember } from './api';
+import { liftRestriction, restrictMember, useModerationWrite } from './api';
 import { APPEAL_STATUS_LABELS, SCOPE_LABELS, formatWhen, untilText } from './labels';
 import './moderation.css';
-import { TextAreaField } from '../shell/ui/Form';
+import { FormError, TextAreaField } from '../shell/ui/Form';
 
 const TITLE = 'Restrictions';
 const INTRO =
   'Empêcher un membre de publier, de commenter ou d’écrire des messages privés, pour une durée ou jusqu’à levée, avec un motif qu’il verra.';
-const CRUMBS = [{ to: '/admin', label: 'Administration' }];
 const EMPTY = 'Aucune restriction en cours.';
 
 const DURATIONS = [
@@ -34,7 +33,6 @@ const DURATIONS = [
 ] as const;
 
 function RestrictForm({ onDone }: { onDone: () => void }) {
-  const toast = useToast();
   const id = useId();
   const [email, setEmail] = useState('');
   const [scopes, setScopes] = useState<RestrictionScopeName[]>(['comment']);
@@ -42,41 +40,32 @@ function RestrictForm({ onDone }: { onDone: () => void }) {
   const [hours, setHours] = useState('');
   const [endsAt, setEndsAt] = useState('');
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { send, busy, error } = useModerationWrite(restrictMember, 'Restriction impossible', () => {
+    setEmail('');
+    setReason('');
+    onDone();
+  });
 
   const toggle = (scope: RestrictionScopeName) =>
     setScopes((s) => (s.includes(scope) ? s.filter((x) => x !== scope) : [...s, scope]));
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const end = duration === 'date' && endsAt ? new Date(endsAt) : null;
-      const answer = await restrictMember({
-        email,
-        scopes,
-        duration_hours:
-          duration === 'hours'
-            ? hours.trim() === ''
-              ? null
-              : Number(hours)
-            : /^\d+$/.test(duration)
-              ? Number(duration)
-              : null,
-        ends_at: end && !Number.isNaN(end.getTime()) ? end.toISOString() : duration === 'date' ? endsAt || null : null,
-        reason,
-      });
-      toast.success(answer.message);
-      setEmail('');
-      setReason('');
-      onDone();
-    } catch (err) {
-      setError(errorMessage(err) ?? 'Restriction impossible');
-    } finally {
-      setBusy(false);
-    }
+    const end = duration === 'date' && endsAt ? new Date(endsAt) : null;
+    send({
+      email,
+      scopes,
+      duration_hours:
+        duration === 'hours'
+          ? hours.trim() === ''
+            ? null
+            : Number(hours)
+          : /^\d+$/.test(duration)
+            ? Number(duration)
+            : null,
+      ends_at: end && !Number.isNaN(end.getTime()) ? end.toISOString() : duration === 'date' ? endsAt || null : null,
+      reason,
+    });
   };
 
   return (
@@ -136,11 +125,7 @@ function RestrictForm({ onDone }: { onDone: () => void }) {
         value={reason}
         onValue={setReason}
       />
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <FormError message={error} /> : null}
       <div className="appeal-form__actions">
         <button type="submit" className="btn btn--primary" disabled={busy}>
           Restreindre
@@ -216,7 +201,7 @@ export default function RestrictionsScreen() {
   });
   const refresh = () => void refreshRoute(client, moderationRoutes.restrictions);
   return (
-    <AdminPage title={TITLE} crumbs={CRUMBS} intro={INTRO}>
+    <AdminPage title={TITLE} intro={INTRO}>
       <RestrictForm onDone={refresh} />
       <h2 className="decision__title">Restrictions en cours</h2>
       <QueryState query={loaded} failed={(err) => errorMessage(err) ?? 'Chargement impossible'} empty={EMPTY}>

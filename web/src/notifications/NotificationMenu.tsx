@@ -2,15 +2,13 @@ import { lazy, Suspense, useEffect, useId } from 'react';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../identity/sessionContext';
 import { NotificationBell } from '../shell/NotificationBell';
-import { useToast } from '../shell/toast';
 import { whenFirstScreenShown } from '../shell/firstScreen';
 import { useDisclosure } from '../shell/useDisclosure';
-import { useNotificationActions, useNotifications } from './store';
+import { MarkAllReadButton } from './MarkAllReadButton';
+import { useNotifications } from './store';
 import './notifications.css';
 
-const MARK_ALL = 'Tout marquer comme lu';
 const SEE_ALL = 'Voir toutes les notifications';
-const MARK_ALL_FAILED = 'Impossible de marquer les notifications comme lues.';
 const loadList = () => import('./NotificationList');
 /** The items (and their follow-back, dates…) load apart, keeping the first page light. */
 const NotificationList = lazy(() => loadList().then((m) => ({ default: m.NotificationList })));
@@ -25,9 +23,7 @@ const DROPDOWN_LIMIT = 8;
 export function NotificationMenu() {
   const { user } = useCurrentUser();
   const email = user?.email ?? null;
-  const toast = useToast();
   const { items, unread, loaded, reload } = useNotifications(email);
-  const { markAllRead } = useNotificationActions(email);
   const disclosure = useDisclosure<HTMLDivElement>();
   const { open, close } = disclosure;
   const panelId = useId();
@@ -38,14 +34,6 @@ export function NotificationMenu() {
   useEffect(() => {
     void whenFirstScreenShown().then(() => loadList().catch(() => undefined));
   }, []);
-
-  const readAll = async () => {
-    try {
-      await markAllRead();
-    } catch {
-      toast.error(MARK_ALL_FAILED);
-    }
-  };
 
   const toggle = () => {
     if (!open && user) reload();
@@ -67,14 +55,7 @@ export function NotificationMenu() {
             <h2 id={headingId} tabIndex={-1}>
               Notifications
             </h2>
-            <button
-              type="button"
-              className="btn btn--small btn--ghost"
-              disabled={unread === 0 && items.every((n) => n.seen)}
-              onClick={() => void readAll()}
-            >
-              {MARK_ALL}
-            </button>
+            <MarkAllReadButton email={email} items={items} unread={unread} className="btn btn--small btn--ghost" />
           </div>
           <div className="notif-panel__scroll">
             {loaded || items.length > 0 ? (

@@ -1,30 +1,18 @@
 import { useCurrentUser } from '../identity/sessionContext';
-import { useToast } from '../shell/toast';
 import { NotificationList } from './NotificationList';
-import { useNotificationActions, useNotifications } from './store';
+import { MarkAllReadButton } from './MarkAllReadButton';
+import { useNotifications } from './store';
 import './notifications.css';
 import { LoginPrompt } from '../identity/LoginPrompt';
+import { Loading } from '../shell/Loading';
 
 const TITLE = 'Notifications';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
-const MARK_ALL = 'Tout marquer comme lu';
-const MARK_ALL_FAILED = 'Impossible de marquer les notifications comme lues.';
 
 /** /notifications: the full list, with the same actions as the dropdown. */
 export default function NotificationsScreen() {
   const { user } = useCurrentUser();
-  const toast = useToast();
   const email = user?.email ?? null;
   const { items, unread, loaded, failed } = useNotifications(email);
-  const { markAllRead } = useNotificationActions(email);
-
-  const readAll = async () => {
-    try {
-      await markAllRead();
-    } catch {
-      toast.error(MARK_ALL_FAILED);
-    }
-  };
 
   return (
     <section className="page notifications-page" aria-labelledby="notifications-title" data-notifications>
@@ -45,22 +33,13 @@ export default function NotificationsScreen() {
           ) : null}
         </div>
         {email ? (
-          <button
-            type="button"
-            className="btn btn--small btn--secondary"
-            disabled={unread === 0 && items.every((n) => n.seen)}
-            onClick={() => void readAll()}
-          >
-            {MARK_ALL}
-          </button>
+          <MarkAllReadButton email={email} items={items} unread={unread} className="btn btn--small btn--secondary" />
         ) : null}
       </header>
       {!email ? (
-        <LoginPrompt message={NOT_LOGGED_IN} />
+        <LoginPrompt />
       ) : !loaded && !failed ? (
-        <p className="loading" role="status">
-          Chargement...
-        </p>
+        <Loading />
       ) : (
         <div className="card notifications-page__list">
           <NotificationList items={items} />

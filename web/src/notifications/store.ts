@@ -121,6 +121,29 @@ async function write<T>(request: Promise<T>): Promise<T> {
   }
 }
 
+/** Shows a change of the member's at once, then sends it; refused, the list and the badge are put back and the error passed on. */
+async function changeAndWrite(
+  client: QueryClient,
+  email: string,
+  edit: (items: AppNotification[]) => AppNotification[],
+  unread: (current: NotificationsState) => number,
+  request: () => Promise<unknown>,
+) {
+  const before = readNotifications(client, email).items;
+  change(client, email, edit, unread);
+  try {
+    await write(request());
+  } catch (err) {
+    change(
+      client,
+      email,
+      () => before,
+      () => countUnread(before),
+    );
+    throw err;
+  }
+}
+
 /** The list and the badge, asked when a screen showing them mounts (the bell, /notifications). */
 export function useNotifications(email: string | null) {
   const list = useQuery({ ...notificationsQuery(email ?? ''), enabled: email !== null });
@@ -257,49 +280,27 @@ export async function markRead(client: QueryClient, email: string, id: string): 
   }
 }
 
-export async function markAllRead(client: QueryClient, email: string): Promise<void> {
-  const before = readNotifications(client, email).items;
-  change(
+export function markAllRead(client: QueryClient, email: string): Promise<void> {
+  return changeAndWrite(
     client,
     email,
     (items) => items.map((n) => ({ ...n, seen: 1 as const })),
     () => 0,
+    markAllNotificationsRead,
   );
-  try {
-    await write(markAllNotificationsRead());
-  } catch (err) {
-    change(
-      client,
-      email,
-      () => before,
-      () => countUnread(before),
-    );
-    throw err;
-  }
 }
 
 /** Deleting an unread notification lowers the badge (never below 0). */
 export async function removeNotification(client: QueryClient, email: string, id: string): Promise<void> {
-  const before = readNotifications(client, email).items;
-  const target = before.find((n) => n.id === id);
+  const target = readNotifications(client, email).items.find((n) => n.id === id);
   if (!target) return;
-  change(
+  await changeAndWrite(
     client,
     email,
     (items) => items.filter((n) => n.id !== id),
     (current) => current.unread - (target.seen ? 0 : 1),
+    () => deleteNotification(id),
   );
-  try {
-    await write(deleteNotification(id));
-  } catch (err) {
-    change(
-      client,
-      email,
-      () => before,
-      () => countUnread(before),
-    );
-    throw err;
-  }
 }
 
 /** The member's reads and deletions, on their cache (nothing when nobody is logged in). */

@@ -1,19 +1,5 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
-
-/** Object URL of a blob, revoked when the blob changes or the component goes away. */
-export function useObjectUrl(blob: Blob | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!blob) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(blob);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [blob]);
-  return url;
-}
+import { type SyntheticEvent } from 'react';
+import { useObjectUrl } from '../shell/useObjectUrl';
 
 /**
  * Chrome's MediaRecorder writes webm files without a duration, so the player

@@ -1,10 +1,9 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../api/queries';
 import { useAdminLive } from '../admin/live';
 import { useCoinsLive } from '../coins/live';
 import { useDataExportsLive } from '../data-export/live';
-import { useGiftsLive } from '../gifts/live';
 import { useMessagingLive } from '../messaging/live';
 import { useModerationLive } from '../moderation/live';
 import { useSocialLive } from '../social/live';
@@ -46,19 +45,28 @@ export function LiveUpdates() {
 }
 
 /*
- * The video pushes come from the room of a video on screen, joined once the socket's code is loaded,
- * after the first paint: their handlers load then too, keeping the first page light.
+ * The socket's code loads once the first screen is shown, and nothing is pushed before it connects:
+ * the handlers whose modules no first screen needs are asked for then too (first: they are smaller
+ * than the socket's code and ask for no handshake), keeping the first page light. The video pushes
+ * come from the room of a video on screen; the gift pushes live with the gift calls.
  */
-const VideosLive = lazy(() =>
-  whenFirstScreenShown()
-    .then(() => import('../videos/live'))
-    .then((m) => ({ default: m.VideosLive })),
-);
+function liveAfterFirstScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
+  // a module that fails to load (a redeployment's chunks gone, the network) must not take the app
+  // down with it (these render outside every error boundary): its pushes go unheard until a reload
+  const nothing: ComponentType<P> = () => null;
+  return lazy(() =>
+    whenFirstScreenShown()
+      .then(load)
+      .catch(() => nothing)
+      .then((component) => ({ default: component })),
+  );
+}
+const VideosLive = liveAfterFirstScreen(() => import('../videos/live').then((m) => m.VideosLive));
+const GiftsLive = liveAfterFirstScreen(() => import('../gifts/api').then((m) => m.GiftsLive));
 
 function MemberLiveUpdates({ email }: { email: string }) {
   useCoinsLive(email);
   useDataExportsLive();
-  useGiftsLive(email);
   useMessagingLive(email);
   useModerationLive();
   useSocialLive(email);
@@ -66,6 +74,7 @@ function MemberLiveUpdates({ email }: { email: string }) {
   return (
     <Suspense fallback={null}>
       <VideosLive />
+      <GiftsLive email={email} />
     </Suspense>
   );
 }

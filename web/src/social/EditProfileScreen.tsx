@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage, isAbortError } from '../api/http';
 import { identityRoutes } from '@evo/contracts';
@@ -8,9 +8,11 @@ import { FileField } from '../shell/ui/FileField';
 import { FormError, TextAreaField } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { useToast } from '../shell/toast';
+import { useObjectUrl } from '../shell/useObjectUrl';
 import { saveProfile } from './profileEditApi';
 import { DeleteAccountSection } from '../identity/DeleteAccountSection';
 import './social.css';
+import { Loading } from '../shell/Loading';
 
 const TITLE = 'Modifier le profil';
 /** the server's rule (domain/src/identity/rules.ts, LIMITS.bioMax) */
@@ -31,17 +33,11 @@ export default function EditProfileScreen() {
   const me = useRouteQuery(identityRoutes.me, user ? {} : null);
   const [bio, setBio] = useState<string | null>(null);
   const [picture, setPicture] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const [pictureError, setPictureError] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; detail?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (!picture) return setPreview(null);
-    const url = URL.createObjectURL(picture);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [picture]);
+  const preview = useObjectUrl(picture);
 
   if (!user) return null;
   if (me.error && !me.data) {
@@ -53,11 +49,7 @@ export default function EditProfileScreen() {
     );
   }
   if (!me.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
+    return <Loading />;
   }
   const current = me.data;
   const shownBio = bio ?? current.bio;

@@ -10,7 +10,6 @@ import { LoginPrompt } from '../identity/LoginPrompt';
 import { FeedSwitch } from './FeedSwitch';
 
 const TITLE = 'Feed Amis';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const LOAD_FAILED = 'Impossible de charger le feed amis';
 /** the other members' videos (suggestions) failed to load (the product error catalogue) */
 const DISCOVER_FAILED = 'Impossible de charger le feed';
@@ -35,7 +34,7 @@ export default function FriendsFeedScreen() {
         <Feed key={email} email={email} />
       ) : (
         <div className="feed">
-          <LoginPrompt message={NOT_LOGGED_IN} />
+          <LoginPrompt />
         </div>
       )}
     </section>

@@ -15,7 +15,6 @@ import { LoginPrompt } from '../identity/LoginPrompt';
 import { FeedSwitch } from './FeedSwitch';
 
 const TITLE = 'Mes amis';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const EMPTY = 'Vous ne suivez encore personne';
 const NO_BIO = 'Aucune bio';
 const UNFOLLOW_CONFIRM = 'Se désabonner de cet utilisateur ?';
@@ -51,7 +50,7 @@ export default function FriendsScreen() {
 
   let content;
   if (!email) {
-    content = <LoginPrompt message={NOT_LOGGED_IN} />;
+    content = <LoginPrompt />;
   } else {
     content = (
       <QueryState

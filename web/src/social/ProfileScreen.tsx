@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ApiError } from '../api/http';
+import { NOT_LOGGED_IN } from '../identity/LoginPrompt';
 import { useCurrentUser } from '../identity/sessionContext';
 import { useToast } from '../shell/toast';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
@@ -13,9 +14,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { socialRoutes } from '@evo/contracts';
 import { fetchRoute, updateRoute, useRouteQuery } from '../api/queries';
 import './social.css';
+import { Loading } from '../shell/Loading';
 
 const LOAD_FAILED = 'Profil introuvable ou erreur serveur';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const NO_VIDEOS = 'Aucune vidéo pour le moment';
 const MY_VIDEOS = 'Mes vidéos';
 const MORE_VIDEOS = 'Voir plus de vidéos';
@@ -167,11 +168,7 @@ function ProfilePage({ pseudo }: { pseudo: string }) {
   }
 
   if (!profile.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
+    return <Loading />;
   }
 
   const { user: viewed } = profile.data;

@@ -14,7 +14,6 @@ import { LoginPrompt } from '../identity/LoginPrompt';
 
 const TITLE = 'Suggestions pour toi';
 const INTRO = 'Des créateurs que tu pourrais suivre, avec leur première vidéo.';
-const NOT_LOGGED_IN = 'Utilisateur non connecté';
 const LOAD_FAILED = 'Impossible de charger le feed';
 const EMPTY = 'Aucune suggestion disponible.';
 const FOLLOW_FAILED = '❌ Erreur lors du follow';
@@ -52,7 +51,7 @@ export default function SuggestionsScreen() {
 
   let content;
   if (!email) {
-    content = <LoginPrompt message={NOT_LOGGED_IN} />;
+    content = <LoginPrompt />;
   } else {
     content = (
       <QueryState query={list} failed={LOAD_FAILED} retry={false} empty={EMPTY}>

@@ -4,21 +4,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { isNetworkFailure, serverMessageOf } from '../api/http';
 import { applyWallet } from '../coins/live';
 import { useIdempotentAction } from '../api/idempotency';
-import {
-  fetchGiftBalance,
-  receiverByPseudo,
-  receiverKey,
-  sendGift,
-  type CatalogueGift,
-  type GiftReceiver,
-} from '../gifts/api';
+import type { CatalogueGift, GiftReceiver } from '../gifts/api';
 import { useCurrentUser } from '../identity/sessionContext';
 import { sameIdentity } from '../social/format';
 import { useToast } from '../shell/toast';
 import { GiftIcon } from './icons';
 import type { Video } from './types';
 
-// the picker (catalogue, balance) loads on the first tap, not with the page
+// the gift calls and the picker (catalogue, balance) load on the first tap, not with the page
+const loadGifts = () => import('../gifts/api');
 const loadPicker = () => import('../gifts/GiftPicker');
 const GiftPicker = lazy(() => loadPicker().then((m) => ({ default: m.GiftPicker })));
 
@@ -54,15 +48,12 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   const client = useQueryClient();
   const run = useIdempotentAction();
   const [pending, setPending] = useState(false);
-  const [picking, setPicking] = useState(false);
+  // whom the open picker's gift goes to (null: the picker is closed)
+  const [picking, setPicking] = useState<GiftReceiver | null>(null);
   // the balance was found at or below 0 on opening: the picker says so and offers "Recharger"
   const [outOfCoins, setOutOfCoins] = useState(false);
   const pseudo = video.user_pseudo.trim();
-  const receiver: GiftReceiver | null = pseudo
-    ? receiverByPseudo(pseudo)
-    : video.user_email.trim()
-      ? { email: video.user_email.trim(), label: RECEIVER_FALLBACK }
-      : null;
+  const ownerEmail = video.user_email.trim();
 
   const open = async () => {
     if (pending || picking) return;
@@ -70,22 +61,23 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
       toast.error(GIFT_LOGIN_NEEDED);
       return;
     }
-    if (!receiver) {
+    if (!pseudo && !ownerEmail) {
       toast.error(GIFT_NO_RECIPIENT);
       return;
     }
     setPending(true);
     void loadPicker().catch(() => undefined); // fetched meanwhile; a failure shows when it opens
     try {
+      const gifts = await loadGifts();
       // the balance must be above 0 (a failed check is left to the server, which checks it anyway)
-      const balance = await fetchGiftBalance(user.email).catch((err: unknown) => {
+      const balance = await gifts.fetchGiftBalance(user.email).catch((err: unknown) => {
         if (isNetworkFailure(err)) throw err;
         return null;
       });
       // the product rule's message, said in the picker with a "Recharger" path to the packs rather
       // than by leaving the video for the vault (issue 30): the member goes there by choice
       setOutOfCoins(balance !== null && balance <= 0);
-      setPicking(true);
+      setPicking(pseudo ? gifts.receiverByPseudo(pseudo) : { email: ownerEmail, label: RECEIVER_FALLBACK });
     } catch {
       toast.error(NETWORK_FAILED);
     } finally {
@@ -94,19 +86,21 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
   };
 
   const send = async (gift: CatalogueGift) => {
+    const receiver = picking;
     if (!user || !receiver || pending) return;
     setPending(true);
     try {
+      const { receiverKey, sendGift } = await loadGifts(); // loaded when the picker opened
       const answer = await run(`send:${user.email}:${receiverKey(receiver)}:${gift.id}`, (key) =>
         sendGift(user.email, receiver, gift.id, key),
       );
       void applyWallet(client, user.email, answer);
-      setPicking(false);
+      setPicking(null);
       toast.success(answer.message ?? SENT);
     } catch (err) {
       const server = serverMessageOf(err);
       if (server === SERVER_INSUFFICIENT) {
-        setPicking(false);
+        setPicking(null);
         toast.error(INSUFFICIENT);
         void navigate('/coffre');
       } else if (isNetworkFailure(err)) {
@@ -141,14 +135,14 @@ export function GiftButton({ video, variant = 'inline' }: GiftButtonProps) {
           Cadeau
         </span>
       </button>
-      {picking && receiver ? (
+      {picking ? (
         <Suspense fallback={null}>
           <GiftPicker
-            receiverLabel={receiver.label}
+            receiverLabel={picking.label}
             outOfCoinsMessage={outOfCoins ? NO_COINS : null}
             sending={pending}
             onConfirm={(gift) => void send(gift)}
-            onClose={() => setPicking(false)}
+            onClose={() => setPicking(null)}
           />
         </Suspense>
       ) : null}

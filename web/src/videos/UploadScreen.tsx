@@ -8,26 +8,12 @@ import { FormError, TextAreaField } from '../shell/ui/Form';
 import { ProgressBar } from '../shell/ui/ProgressBar';
 import { RestrictionNotice } from '../moderation/RestrictionNotice';
 import { refreshAfterRefusal, useRestriction } from '../moderation/useMyModeration';
+import { useObjectUrl } from '../shell/useObjectUrl';
 import { uploadVideo } from './uploadApi';
 
 const NO_FILE = 'Choisis une vidéo.';
 const UPLOAD_OK = 'Vidéo envoyée avec succès !';
 const UPLOAD_FAILED = "Erreur lors de l'upload.";
-
-/** Object URL of the chosen file for the preview, revoked when it changes. */
-function usePreviewUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
-}
 
 /** the product rule "Upload (/upload/video)": video file, required title, optional caption. */
 export default function UploadScreen() {
@@ -44,7 +30,7 @@ export default function UploadScreen() {
   const progressRef = useRef<HTMLDivElement>(null);
   // the video just published, linked under the success message until the next upload starts
   const [published, setPublished] = useState<{ id: number; title: string } | null>(null);
-  const preview = usePreviewUrl(file);
+  const preview = useObjectUrl(file);
   const busy = progress !== null;
   // a restriction from publishing (issue 32): shown before the member picks a file
   const restricted = useRestriction('upload');

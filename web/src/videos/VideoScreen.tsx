@@ -18,6 +18,7 @@ import { ModerationNotice } from './ModerationNotice';
 import { LoginPrompt } from '../identity/LoginPrompt';
 import { withReturn } from '../identity/returnPath';
 import './videos.css';
+import { Loading } from '../shell/Loading';
 
 const UNAVAILABLE_TITLE = 'Vidéo indisponible';
 const UNAVAILABLE_TEXT = "Cette vidéo n'existe pas ou a été supprimée.";
@@ -44,14 +45,10 @@ export default function VideoScreen() {
       />
     );
   }
-  // QueryState's loading line, written here: the failures are this page's own, and that module would
+  // the shell's loading line, not QueryState: the failures are this page's own, and that module would
   // weigh on the first paint of a shared video's link (e2e/first-load.e2e.test.ts)
   if (!loaded.data) {
-    return (
-      <p className="loading" role="status">
-        Chargement...
-      </p>
-    );
+    return <Loading />;
   }
   return <VideoPage key={loaded.data.id} video={loaded.data} />;
 }

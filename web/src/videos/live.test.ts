@@ -13,30 +13,21 @@ import { feedPagesOf } from '../social/feed/feedApi';
 import { feedKey as pourToi, type FeedData } from '../social/feed/feedKey';
 import { videoPushes } from './live';
 import type { Video } from './types';
+import { testVideo } from './testVideo';
 
-const video = (id: number, counts: Partial<Video> = {}): ViewerVideo => ({
-  id,
-  title: `v${id}`,
-  description: '',
-  file_path: `/uploads/videos/${id}.mp4`,
-  user_email: 'b@x.fr',
-  email: 'b@x.fr',
-  owner_email: 'b@x.fr',
-  user_pseudo: 'bob',
-  user_profile_picture: '',
-  likes_count: 1,
-  comments_count: 1,
-  views_count: 5,
-  status: 'publique',
-  processing: 'prête',
-  reject_reason: null,
-  poster: null,
-  duration: 3,
-  created_at: '2026-01-01T00:00:00.000Z',
-  liked_by_me: false,
-  favorited_by_me: false,
-  ...counts,
-});
+const video = (id: number, counts: Partial<Video> = {}): ViewerVideo =>
+  testVideo(id, {
+    user_email: 'b@x.fr',
+    email: 'b@x.fr',
+    owner_email: 'b@x.fr',
+    user_pseudo: 'bob',
+    likes_count: 1,
+    comments_count: 1,
+    views_count: 5,
+    duration: 3,
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...counts,
+  });
 
 const comment = (id: number): CommentView => ({
   id,

@@ -1,4 +1,4 @@
-import { AdminCardNav, AdminPage, ADMIN_CRUMB } from '../AdminPage';
+import { AdminCardNav, AdminPage } from '../AdminPage';
 import { ChatIcon, CoinIcon, FilmIcon, FriendsIcon, GiftBoxIcon, TrendingIcon, TrophyIcon } from '../../shell/ui/icons';
 
 const TITLE = 'Statistiques';
@@ -41,7 +41,7 @@ const PAGES = [
 /** /admin/stats: links to every stats page (the product screens). */
 export default function StatsHubScreen() {
   return (
-    <AdminPage title={TITLE} crumbs={[ADMIN_CRUMB]} intro="Chaque page peut afficher les chiffres à une date passée.">
+    <AdminPage title={TITLE} intro="Chaque page peut afficher les chiffres à une date passée.">
       <AdminCardNav label="Pages de statistiques" cards={PAGES} />
     </AdminPage>
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { QueryState } from '../../shell/ui/QueryState';
-import { AdminPage, ADMIN_CRUMB } from '../AdminPage';
+import { AdminPage } from '../AdminPage';
 import type { StatsAnswer, StatsKind } from '../api';
 import { AsOfPicker } from '../AsOfPicker';
 import { useAsOf, useConsoleError, useStats } from '../hooks';
@@ -39,7 +39,7 @@ export function StatsView<K extends StatsKind>({ kind, title, intro, failure, it
   );
 
   return (
-    <AdminPage title={title} crumbs={[ADMIN_CRUMB, STATS_CRUMB]} intro={intro}>
+    <AdminPage title={title} crumbs={[STATS_CRUMB]} intro={intro}>
       <AsOfPicker asOf={asOf} onChange={setAsOf} />
       <div aria-busy={stats.isFetching}>{content}</div>
       <p>

@@ -1,9 +1,9 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 /** Inline form error: the SPEC message plus, when given, the server's own message. */
-export function FormError({ message, detail }: { message: string; detail?: string }) {
+export function FormError({ message, detail, id }: { message: string; detail?: string; id?: string }) {
   return (
-    <div className="form-error" role="alert">
+    <div id={id} className="form-error" role="alert">
       <p>{message}</p>
       {detail && detail !== message ? <p className="form-error__detail">{detail}</p> : null}
     </div>

@@ -21,32 +21,11 @@ import {
   type FeedSource,
   type FeedState,
 } from './feedState';
+import { testVideo } from '../../videos/testVideo';
 
 const run = (state: FeedState, ...actions: FeedAction[]) => actions.reduce(feedReducer, state);
 
-const video = (id: number): Video => ({
-  id,
-  title: `Vidéo ${id}`,
-  description: '',
-  file_path: `/uploads/videos/${id}.mp4`,
-  user_email: `m${id}@test.fr`,
-  email: `m${id}@test.fr`,
-  owner_email: `m${id}@test.fr`,
-  user_pseudo: `m${id}`,
-  user_profile_picture: '',
-  likes_count: 0,
-  comments_count: 0,
-  views_count: 0,
-  poster: null,
-  duration: null,
-  liked_by_me: false,
-  favorited_by_me: false,
-  created_at: '2026-03-01T10:00:00.000Z',
-  processing: 'prête',
-  reject_reason: null,
-  status: 'publique',
-  moderation_message: null,
-});
+const video = (id: number) => testVideo(id);
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => video(from + i));
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { giftRoutes, type CatalogueGift, type ReceivedGiftView } from '@evo/contracts';
 import { createQueryClient, routeKey } from '../api/queries';
-import { giftPushes } from './live';
+import { walletPush } from '../coins/testWallet';
+import { giftPushes, refreshGifts } from './api';
 
 const gift = (id: number): ReceivedGiftView => ({
   id,
@@ -33,16 +34,23 @@ describe('gift pushes in the cache', () => {
     client.setQueryData(routeKey(giftRoutes.catalog, {}), [] as CatalogueGift[]);
     const stale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
     const pushes = giftPushes(client, 'a@x.fr');
-    pushes['wallet:changed']?.({
-      coins_balance: 1,
-      coins_withdrawable: 0,
-      coins_bonus: 0,
-      gifts_unclaimed: 0,
-      position: '3',
-    });
+    pushes['wallet:changed']?.(walletPush({ position: '3' }));
     expect(stale(receivedKey('a@x.fr'))).toBe(true);
     expect(stale(routeKey(giftRoutes.catalog, {}))).toBe(false);
     pushes['catalogue:changed']?.({ gift_id: 4, position: '4' });
     expect(stale(routeKey(giftRoutes.catalog, {}))).toBe(true);
+  });
+
+  it('once listening, asks again what its pushes keep fresh: a push sent before the handlers loaded is in the answers', () => {
+    const client = createQueryClient();
+    client.setQueryData(receivedKey('a@x.fr'), [gift(1)]);
+    client.setQueryData(receivedKey('b@x.fr'), [gift(5)]);
+    client.setQueryData(routeKey(giftRoutes.catalog, {}), [] as CatalogueGift[]);
+    const stale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+    refreshGifts(client, 'a@x.fr');
+    expect(stale(receivedKey('a@x.fr'))).toBe(true);
+    expect(stale(routeKey(giftRoutes.catalog, {}))).toBe(true);
+    // another member's answers (a cache not yet emptied) are left alone
+    expect(stale(receivedKey('b@x.fr'))).toBe(false);
   });
 });
