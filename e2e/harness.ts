@@ -87,11 +87,17 @@ export async function loggedInPage(
   return { context, page, errors };
 }
 
-/** Fills and sends the login form of the page that is open (the login page, or one that asks to log in). */
+/**
+ * Fills and sends the login form of the page that is open (the login page, or one that asks to log in).
+ * The fields are looked up inside the form that sends 'Se connecter': right after an in-app move to
+ * /login the registration form (its own Email and password) can still be on screen, and filling it
+ * sent an empty login form (CI: visitor-links timed out waiting for the profile).
+ */
 export async function fillLogin(page: Page, who: { email: string; password: string }): Promise<void> {
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Mot de passe').fill(who.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Se connecter' }) });
+  await form.getByLabel('Email').fill(who.email);
+  await form.getByLabel('Mot de passe').fill(who.password);
+  await form.getByRole('button', { name: 'Se connecter' }).click();
 }
 
 /** Logs `who` (a member or the administrator) in through the login page; resolves once the app left it. */
