@@ -9,6 +9,7 @@ import { ProjectionService, type RebuildState } from './runtime/projection-servi
 import { rebuildReadModels } from './runtime/rebuild';
 import { readCheckpoint } from './runtime/checkpoint';
 import { dumpReadModels } from './testing/read-model-dump';
+import { setReadModelFormat } from '@evo/infra/testing/read-model-format';
 import { writeScriptedHistory } from './testing/scripted-history';
 
 const dirs: string[] = [];
@@ -143,4 +144,27 @@ describe('ProjectionService', () => {
     await shutDown(next);
     await events.close();
   });
+
+  it.each([
+    ['an earlier version', 1, false],
+    ['a later version', 99, true],
+  ])(
+    'rebuilds a read-model file in the format of %s from the log, keeping it aside only if unknown',
+    async (_, format, kept) => {
+      const { dir, events } = await newLog();
+      await writeScriptedHistory(events, 3);
+      const first = service(events, dir);
+      await first.start();
+      await shutDown(first);
+      setReadModelFormat(path.join(dir, 'read-models.sqlite'), format);
+
+      const next = service(events, dir);
+      await next.start();
+      expect(await dumpReadModels(next.read)).toEqual(await rebuilt(events));
+      const files = await readdir(dir);
+      expect(files.some((f) => /^read-models\.sqlite\.illisible-\d+$/.test(f))).toBe(kept);
+      await shutDown(next);
+      await events.close();
+    },
+  );
 });

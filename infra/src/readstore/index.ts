@@ -1,3 +1,3 @@
 export * from './port';
-export { SqliteReadStore } from './sqlite-read-store';
+export { SqliteReadStore, ReadModelFormatError } from './sqlite-read-store';
 export { MongoReadStore } from './mongo-read-store';

@@ -112,14 +112,26 @@ const FALSE_KEY = Buffer.from([0]);
 const TRUE_KEY = Buffer.from([1]);
 const OBJECT_KEY = Buffer.from([0xfe]);
 const ARRAY_KEY = Buffer.from([0xff]);
-/** 2: key columns written with the document (1 had them generated from the JSON) */
-const FORMAT_VERSION = 2;
+/**
+ * 3: documents in rows kept in insertion order, `id` a unique index beside them (2 kept the rows in
+ * `id` order, WITHOUT ROWID); 2: key columns written with the document (1 had them generated)
+ */
+const FORMAT_VERSION = 3;
 /**
  * A bulk load writes its dirty documents once this many are cached (a hot counter is written once
  * per flush, not once per transaction); a flush keeps at most twice as many cached, the most
  * recently written. What bounds the load's memory.
  */
 const LOAD_DIRTY_LIMIT = 25_000;
+
+/** A read-model file written in another format than this code's: `older` if by an earlier version of it. */
+export class ReadModelFormatError extends Error {
+  readonly older: boolean;
+  constructor(readonly format: unknown) {
+    super(`read-model file format ${String(format)}, not ${FORMAT_VERSION}`);
+    this.older = typeof format === 'number' && format < FORMAT_VERSION;
+  }
+}
 
 export interface StoreOptions {
   /** see LOAD_DIRTY_LIMIT (tests make a load flush often) */
@@ -238,7 +250,7 @@ export class SqliteReadStore implements ReadStore {
          INSERT OR IGNORE INTO _evo_meta VALUES ('format', ${FORMAT_VERSION});`,
       );
       const format = this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'format'`).pluck().get();
-      if (format !== FORMAT_VERSION) throw new Error(`read-model file format ${String(format)}, not ${FORMAT_VERSION}`);
+      if (format !== FORMAT_VERSION) throw new ReadModelFormatError(format);
       this.reader = new Database(file, { timeout: 5000, readonly: true });
       this.reader.pragma(cache);
       this.tables = new Set(this.tableNames());
@@ -281,7 +293,9 @@ export class SqliteReadStore implements ReadStore {
   private ensureTable(collection: string): void {
     if (this.tables.has(collection)) return;
     this.writer.exec(
-      `CREATE TABLE IF NOT EXISTS ${tableOf(collection)} (id PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`,
+      // a rowid table: a new document is appended, and only its small (id, rowid) entry goes in
+      // among the others; in id order (WITHOUT ROWID) every insert split pages of whole documents
+      `CREATE TABLE IF NOT EXISTS ${tableOf(collection)} (id PRIMARY KEY, doc TEXT NOT NULL)`,
     );
     this.tables.add(collection);
   }
@@ -874,9 +888,11 @@ export class SqliteReadStore implements ReadStore {
   private buildIndex(collection: string, spec: IndexSpec): void {
     const fields = Object.entries(spec.key).filter(([f]) => f === '_id' || keyable(f));
     if (fields.length === 0) return;
-    const columns = fields.map(([f, dir]) => `${columnOf(f)} ${dir === 1 ? 'ASC' : 'DESC'}`).join(', ');
+    const columns = fields.map(([f, dir]) => `${columnOf(f)} ${dir === 1 ? 'ASC' : 'DESC'}`);
+    // ties in _id order, as the port sorts them (the rows are in insertion order)
+    if (!fields.some(([f]) => f === '_id')) columns.push('id ASC');
     this.writer.exec(
-      `CREATE INDEX IF NOT EXISTS ${quote(`i:${collection}:${spec.name}`)} ON ${tableOf(collection)} (${columns})`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`i:${collection}:${spec.name}`)} ON ${tableOf(collection)} (${columns.join(', ')})`,
     );
   }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 import {
   SqliteReadStore,
+  ReadModelFormatError,
   childLogger,
   makePrivateDir,
   writeFileAtomically,
@@ -106,7 +107,11 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     try {
       this.opened = openChecked(file);
     } catch (err) {
-      this.opened = this.setAside(file, (err as Error).message);
+      // an earlier version's file is not damaged, only outdated: nothing in it is worth keeping
+      this.opened =
+        err instanceof ReadModelFormatError && err.older
+          ? this.replaceOutdated(file)
+          : this.setAside(file, (err as Error).message);
     }
     return this.opened;
   }
@@ -118,6 +123,16 @@ export class SqliteReadModelFiles implements ReadModelGenerations {
     void closing?.close().catch(() => undefined);
     this.opened = this.setAside(file, reason);
     return this.opened;
+  }
+
+  /** Removes a file an earlier version wrote in its own format and opens an empty one in its place. */
+  private replaceOutdated(file: string): SqliteReadStore {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    log.info(
+      { file },
+      'modèles de lecture au format d’une version précédente : fichier supprimé, reconstruction depuis le journal',
+    );
+    return openChecked(file);
   }
 
   /** Renames a damaged file aside (kept for a look, never deleted) and opens an empty one in its place. */
