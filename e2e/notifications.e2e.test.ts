@@ -154,12 +154,17 @@ describe.skipIf(!!skip)('notifications against the real server', () => {
     const position = (await stored())!.position;
 
     // the connection drops; something happens meanwhile; it comes back
+    const connectsBefore = connects.length;
+    const lostBefore = socket.lost;
     await context.setOffline(true);
-    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => socket.lost, { timeout: 30_000 }).toBeGreaterThan(lostBefore);
     await comment(carol, 'Pendant ton absence');
     await context.setOffline(false);
-    await expect.poll(() => connects.length, { timeout: 30_000 }).toBe(2);
-    expect(JSON.parse(connects[1] || '{}')).toEqual({ since: position });
+    // every connection after the loss asks for what happened since that position (counted from the
+    // loss: on a loaded CI machine the first connection was sometimes made twice before any push)
+    await expect.poll(() => connects.length, { timeout: 30_000 }).toBeGreaterThan(connectsBefore);
+    const after = connects.slice(connectsBefore).map((auth) => JSON.parse(auth || '{}') as unknown);
+    expect(after).toEqual(after.map(() => ({ since: position })));
     await expect.poll(() => badge(page).textContent(), { timeout: 15_000 }).toBe('2');
     await page.getByRole('button', { name: 'Notifications', exact: true }).click();
     const panel = page.getByRole('region', { name: 'Notifications' });
