@@ -9,9 +9,10 @@
  * --per-projector (or BENCH_REBUILD_PER_PROJECTOR=1; not part of `npm run bench`): after the runs, one
  * more rebuild with each projector's calls timed, and a table of where its time goes.
  *
- * Next to the rebuild, a ceiling of the same run: the log read and each event handed to its
- * projectors as the runner does, over a store that answers at once and keeps nothing (no read model
- * can cost less). Reads find nothing there, so the projectors skip what depends on them (a
+ * Each rebuild's rows written per event, and its rate and rows in the first and last tenth of the
+ * log, say what the data already there costs. Next to the rebuild, a ceiling of the same run: the
+ * log read and each event handed to its projectors as the runner does, over a store that answers at
+ * once and keeps nothing (no read model can cost less). Reads find nothing there, so the projectors skip what depends on them (a
  * follower's timeline, a sender's pseudo): the true ceiling is lower still.
  *
  * The log is generated once and cached in .cache/bench-rebuild/ (gitignored); bench-restart's
@@ -34,7 +35,8 @@ const EVENTS = Number(textArg('events') ?? process.env.BENCH_REBUILD_EVENTS ?? 1
 const RUNS = Number(textArg('runs') ?? process.env.BENCH_REBUILD_RUNS ?? 2);
 /** events per read-store transaction (rebuildReadModels' default when absent) */
 const BATCH = textArg('batch') === undefined ? undefined : Number(textArg('batch'));
-const GOAL = 100_000;
+/** issue 27: a rebuild at half the speed of the same run's ceiling at least */
+const GOAL_SHARE = 0.5;
 const PER_PROJECTOR = process.argv.includes('--per-projector') || process.env.BENCH_REBUILD_PER_PROJECTOR === '1';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -111,6 +113,38 @@ async function perProjector(events: SqliteEventStore): Promise<void> {
   );
 }
 
+const SLICES = 10;
+
+/**
+ * A rebuild's rate and rows written per event in each tenth of the log: what the data already
+ * there costs (the ceiling writes nothing, and its rate hardly moves along the log).
+ */
+class RateBySlice {
+  private readonly marks: Array<{ done: number; at: number; rows: number }> = [];
+
+  constructor(
+    private readonly total: number,
+    started: number,
+    private readonly rows: () => number,
+  ) {
+    this.marks.push({ done: 0, at: started, rows: rows() });
+  }
+
+  /** called with the events done after each batch: the first batch past each tenth is marked */
+  note(done: number): void {
+    const next = Math.floor((this.marks.length * this.total) / SLICES);
+    if (this.marks.length <= SLICES && done >= next)
+      this.marks.push({ done, at: performance.now(), rows: this.rows() });
+  }
+
+  slice(i: number): { rate: number; rowsPerEvent: number } {
+    const [from, to] = [this.marks[i], this.marks[i + 1]];
+    if (!from || !to || to.done === from.done) return { rate: NaN, rowsPerEvent: NaN };
+    const events = to.done - from.done;
+    return { rate: events / ((to.at - from.at) / 1000), rowsPerEvent: (to.rows - from.rows) / events };
+  }
+}
+
 async function main() {
   console.log(
     `Reconstruction des modèles de lecture (${os.cpus().length} cœurs, charge ${os
@@ -135,7 +169,14 @@ async function main() {
       // end to end: from the call to read models ready to query (indexes built)
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
-      const result = await rebuildReadModels({ events, read, projectors: allProjectors, batchSize: BATCH });
+      const slices = new RateBySlice(raw.count, started, () => read.counters.rowsWritten);
+      const result = await rebuildReadModels({
+        events,
+        read,
+        projectors: allProjectors,
+        batchSize: BATCH,
+        onProgress: (p) => slices.note(p.done),
+      });
       const seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       // CPU seconds of this process: what other load on a shared machine hardly changes
@@ -150,22 +191,27 @@ async function main() {
       await read.dropAll();
       globalThis.gc?.();
       const bound = await ceiling(events);
+      const share = rate / bound.rate;
+      const [first, last] = [slices.slice(0), slices.slice(SLICES - 1)];
       rows.push([
         `rebuild, ${allProjectors.length} projectors, run ${run}/${RUNS}`,
         `${fmt(rate)} events/s (${fmt(result.events)} in ${seconds.toFixed(1)} s; ${fmt(result.events / cpuSeconds)} per CPU second; ${fmt(documents)} documents, heap ${Math.round(heap / 1024 / 1024)} MB)`,
-        `raw readAll ${fmt(raw.rate)} events/s; ceiling (the projectors over a store that keeps nothing) ${fmt(bound.rate)} events/s`,
-        `≥ ${fmt(GOAL)} events/s: ${rate >= GOAL ? 'met' : 'NOT met'}`,
+        `rows written per event ${(read.counters.rowsWritten / result.events).toFixed(2)}; first tenth of the log ${fmt(first.rate)} events/s, ${first.rowsPerEvent.toFixed(2)} rows per event; last tenth ${fmt(last.rate)} events/s, ${last.rowsPerEvent.toFixed(2)} rows per event`,
+        `raw readAll ${fmt(raw.rate)} events/s; ceiling (the projectors over a store that keeps nothing, writes nothing) ${fmt(bound.rate)} events/s`,
+        `${share.toFixed(3)} of the ceiling, ≥ ${GOAL_SHARE}: ${share >= GOAL_SHARE ? 'met' : 'NOT met'}`,
       ]);
       console.log(rows.at(-1)!.join(' | '));
       printGoal(
         `rebuild of every read model, ${fmt(result.events)} events, ${allProjectors.length} projectors (run ${run}/${RUNS})`,
-        `${fmt(rate)} events/s, ${fmt(result.events / cpuSeconds)} per CPU second (raw readAll ${fmt(raw.rate)}/s; ceiling, the projectors over a store that keeps nothing, ${fmt(bound.rate)}/s)`,
-        `≥ ${fmt(GOAL)} events/s`,
-        rate >= GOAL,
+        `${fmt(rate)} events/s = ${share.toFixed(3)} of the ceiling of the same run (${fmt(bound.rate)}/s, the projectors over a store that keeps nothing); ${fmt(result.events / cpuSeconds)} per CPU second; ${(read.counters.rowsWritten / result.events).toFixed(2)} rows written per event`,
+        `≥ ${GOAL_SHARE} of the ceiling`,
+        share >= GOAL_SHARE,
       );
     }
-    console.log('\n| figure | measured | same log, same run | goal (issue 14) |');
-    console.log('| --- | --- | --- | --- |');
+    console.log(
+      '\n| figure | measured | what it writes, first and last tenth | same log, same run | goal (issue 27) |',
+    );
+    console.log('| --- | --- | --- | --- | --- |');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
     if (PER_PROJECTOR) await perProjector(events);
   } finally {
