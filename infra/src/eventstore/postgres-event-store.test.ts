@@ -5,7 +5,12 @@ import { ServiceUnavailableError } from '../services';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '../testing/postgres';
 import { proxyTo } from '../testing/tcp-proxy';
 import { collectAll, eventStoreContract, newEvent, sleep, waitFor } from './event-store.contract';
-import { POSITION_RANK_BITS, PostgresEventStore, isPostgresUnavailable } from './postgres-event-store';
+import {
+  POSITION_RANK_BITS,
+  PostgresEventStore,
+  isPostgresUnavailable,
+  postgresSessionConfig,
+} from './postgres-event-store';
 import { WrongExpectedRevisionError } from './port';
 
 const availability = await postgresAvailability();
@@ -296,6 +301,57 @@ describe.skipIf(!availability.ok)('PostgresEventStore', () => {
         await handle.stop();
         await proxy.close();
       }
+    });
+  });
+
+  describe('a stream locked by another session', () => {
+    /** a session of its own holding `streamId`'s row lock, as an append in flight does */
+    const lockStream = async (config: pg.ClientConfig, streamId: string) => {
+      const session = new pg.Client(config);
+      const ended = new Promise<unknown>((resolve) => session.on('error', resolve));
+      await session.connect();
+      await session.query('BEGIN');
+      await session.query('SELECT head FROM evo_streams WHERE stream_id = $1 FOR UPDATE', [streamId]);
+      return { session, ended };
+    };
+
+    it('fails only the append to that stream, with ServiceUnavailableError once the lock timeout passes', async () => {
+      const store = open(db.url, { lockTimeoutMs: 300 });
+      const run = newEvent().id;
+      const locked = `locked-${run}`;
+      await store.append(locked, [newEvent('A')], 'no_stream');
+      const { session } = await lockStream({ connectionString: db.url }, locked);
+      try {
+        // with the locked one, enough appends to share statements with it (group commit)
+        const others = Array.from({ length: 20 }, (_, i) =>
+          store.append(`unlocked-${run}-${i}`, [newEvent('B', { i })], 'no_stream'),
+        );
+        const waiting = store.append(locked, [newEvent('C')], 0).then(
+          () => 'appended',
+          (err: unknown) => err,
+        );
+        for (const r of await Promise.all(others)) expect(r.written).toBe(true);
+        const refused = await waiting;
+        expect(refused).toBeInstanceOf(ServiceUnavailableError);
+        expect(((refused as ServiceUnavailableError).cause as { code?: string }).code).toBe('55P03');
+      } finally {
+        await session.query('ROLLBACK');
+        await session.end();
+      }
+      // the lock gone, the same append goes through: nothing of the refused one was stored
+      expect((await store.append(locked, [newEvent('C')], 0)).nextRevision).toBe(1);
+      expect((await store.readStream(locked)).map((e) => e.type)).toEqual(['A', 'C']);
+    });
+
+    it("a session of the store's left idle inside its transaction (its replica lost) is ended by the server, and the stream with it", async () => {
+      const store = open();
+      const stream = `lost-replica-${newEvent().id}`;
+      await store.append(stream, [newEvent('A')], 'no_stream');
+      // the settings every session of a store opens with, the idle time cut short
+      const { ended } = await lockStream(postgresSessionConfig(db.url, { idleInTransactionMs: 300 }), stream);
+      // the server's reason: idle_in_transaction_session_timeout
+      expect(await ended).toMatchObject({ code: '25P03' });
+      expect((await store.append(stream, [newEvent('B')], 0)).nextRevision).toBe(1);
     });
   });
 

@@ -26,6 +26,17 @@ export interface PostgresEventStoreOptions {
   retryInitialMs?: number;
   /** cap of those delays (ms); default 5000 */
   retryMaxMs?: number;
+  /**
+   * how long an append waits for a stream's lock that another session holds before it fails with
+   * ServiceUnavailableError (ms); default 10,000. The appends it shared a statement with go on.
+   */
+  lockTimeoutMs?: number;
+  /**
+   * how long the server lets one of this store's sessions sit idle inside a transaction before it
+   * ends it (ms); default 60,000. A replica lost mid-append (its machine gone, no TCP reset) would
+   * otherwise keep its streams locked and every reader held back until TCP gives up, hours later.
+   */
+  idleInTransactionMs?: number;
 }
 
 /**
@@ -259,6 +270,23 @@ function rowToEvent(r: EventRow): RecordedEvent {
   };
 }
 
+const connectTimeoutMs = (options: PostgresEventStoreOptions) => options.connectTimeoutMs ?? 5000;
+
+/** What every session of a PostgresEventStore is opened with (exported for its tests). */
+export function postgresSessionConfig(url: string, options: PostgresEventStoreOptions = {}): ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs(options),
+    keepAlive: true,
+    application_name: 'evo',
+    lock_timeout: options.lockTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 60_000,
+  };
+}
+
+/** SQLSTATE 55P03: a lock not granted within lock_timeout (another session holds it). */
+const isLockTimeout = (err: unknown) => (err as { code?: unknown } | undefined)?.code === '55P03';
+
 /** SQLSTATE classes and codes of a server gone, going or not yet there (not a fault of the query). */
 const UNAVAILABLE_CODES = /^(08|57P0[1-3]|53300|53400|58030)/;
 const UNAVAILABLE_MESSAGES =
@@ -271,8 +299,9 @@ export function isPostgresUnavailable(err: unknown): boolean {
   return typeof e?.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
 }
 
+/** The server away, or a lock it did not grant in time: for the caller, PostgreSQL is unavailable for now. */
 function unavailable(err: unknown): unknown {
-  return isPostgresUnavailable(err) ? new ServiceUnavailableError('PostgreSQL', err) : err;
+  return isPostgresUnavailable(err) || isLockTimeout(err) ? new ServiceUnavailableError('PostgreSQL', err) : err;
 }
 
 /** An append waiting for its group's statement. */
@@ -316,7 +345,9 @@ function checkExpected(expected: ExpectedRevision): string {
  * below can no longer change, and `xmin` only grows. Events of a transaction still running under a
  * smaller id wait, with everything after them, until it ends: a checkpoint never passes an event
  * that can still appear. The price: a transaction left open on the server (any database of the
- * cluster, once it has written) holds the readers back until it ends.
+ * cluster, once it has written) holds the readers back until it ends. This store's own sessions
+ * cannot leave one open for long: the server ends any of them idle inside a transaction
+ * (`idleInTransactionMs`), and an append waits for a stream's lock at most `lockTimeoutMs`.
  *
  * Live subscriptions wake when an append of this process commits, on the NOTIFY other processes
  * send after theirs (one listening connection per store, reopened with backoff; sent outside the
@@ -366,13 +397,8 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.retryInitialMs = options.retryInitialMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-    this.config = {
-      connectionString: url,
-      connectionTimeoutMillis: this.connectTimeoutMs,
-      keepAlive: true,
-      application_name: 'evo',
-    };
+    this.connectTimeoutMs = connectTimeoutMs(options);
+    this.config = postgresSessionConfig(url, options);
     const poolConfig: PoolConfig = { ...this.config, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 };
     this.pool = new (pg().Pool)(poolConfig);
     // an idle connection that breaks (the server restarted) is dropped by the pool; the next
@@ -496,8 +522,10 @@ export class PostgresEventStore implements EventStore {
       );
     } catch (err) {
       // one transaction: none of the group is stored. Refused for one append's sake (a value the
-      // server does not take): each again alone, so that only that one fails
-      if (ordered.length > 1 && !(err instanceof ServiceUnavailableError)) {
+      // server does not take, a stream another session keeps locked): each again alone, so that
+      // only that one fails
+      const oneAppends = !(err instanceof ServiceUnavailableError) || isLockTimeout(err.cause);
+      if (ordered.length > 1 && oneAppends) {
         for (const p of ordered) await this.appendGroup([p]);
         return;
       }
