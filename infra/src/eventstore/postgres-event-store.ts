@@ -524,8 +524,8 @@ export class PostgresEventStore implements EventStore {
       // one transaction: none of the group is stored. Refused for one append's sake (a value the
       // server does not take, a stream another session keeps locked): each again alone, so that
       // only that one fails
-      const oneAppends = !(err instanceof ServiceUnavailableError) || isLockTimeout(err.cause);
-      if (ordered.length > 1 && oneAppends) {
+      const forOneAppend = !(err instanceof ServiceUnavailableError) || isLockTimeout(err.cause);
+      if (ordered.length > 1 && forOneAppend) {
         for (const p of ordered) await this.appendGroup([p]);
         return;
       }
