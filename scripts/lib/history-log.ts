@@ -1,7 +1,7 @@
 // The benchmarks' realistic logs, written through the deciders (scripts/restart-history.ts) once and
 // cached in .cache/ (gitignored): bench-restart, bench-rebuild and bench-live-projection read the
 // same history, cut at different lengths.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@evo/infra';
@@ -16,6 +16,24 @@ export const historyLogFile = (dir: string, events: number) => path.join(dir, `l
 
 const fmtCount = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 
+/** The work files of runs that ended before their end (killed): the process that wrote them is gone. */
+function removeLeftByEndedRuns(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /^writing-(\d+)\.sqlite/.exec(name)?.[1] ?? /\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: running, as another user
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Generates in `dir` the missing logs of `sizes` events in one pass: each size is the same
  * history, cut at that many events (the writer stops at the first group commit past it). Read them
@@ -26,8 +44,9 @@ export async function ensureHistoryLogs(dir: string, sizes: readonly number[]): 
   const missing = ascending.filter((s) => !existsSync(historyLogFile(dir, s)));
   if (missing.length === 0) return;
   mkdirSync(dir, { recursive: true });
-  const work = path.join(dir, 'writing.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(work + suffix, { force: true });
+  // a file of this run's own: two runs at once each write theirs (one file for both corrupted it)
+  removeLeftByEndedRuns(dir);
+  const work = path.join(dir, `writing-${process.pid}.sqlite`);
   let events = new SqliteEventStore(work, { maxGroupSize: 4000 });
   const writer = new HistoryWriter(events);
   const started = performance.now();
@@ -36,8 +55,8 @@ export async function ensureHistoryLogs(dir: string, sizes: readonly number[]): 
     await events.close(); // checkpoints the WAL into the file
     const file = historyLogFile(dir, size);
     if (!existsSync(file)) {
-      copyFileSync(work, `${file}.tmp`);
-      renameSync(`${file}.tmp`, file);
+      copyFileSync(work, `${file}.${process.pid}.tmp`);
+      renameSync(`${file}.${process.pid}.tmp`, file);
     }
     const s = (performance.now() - started) / 1000;
     process.stdout.write(
