@@ -22,12 +22,12 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteReadStore, SqliteEventStore } from '@evo/infra';
+import { childLogger, SqliteReadStore, SqliteEventStore } from '@evo/infra';
 import type { RecordedAppEvent } from '@evo/domain';
 import { CATCHING_UP, allProjectors, rebuildReadModels, routesOf, type Projector } from '@evo/projections';
 import { ensureHistoryLog } from './lib/history-log';
 import { KeepsNothingStore } from './lib/keeps-nothing-store';
-import { printGoal } from './lib/goals';
+import { printGoal, printReport } from './lib/goals';
 import { textArg } from './lib/args';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +39,7 @@ const BATCH = textArg('batch') === undefined ? undefined : Number(textArg('batch
 const GOAL_SHARE = 0.5;
 const PER_PROJECTOR = process.argv.includes('--per-projector') || process.env.BENCH_REBUILD_PER_PROJECTOR === '1';
 
+const log = childLogger('bench-rebuild');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** readAll of the whole log, every event decoded, nothing else. */
@@ -97,19 +98,24 @@ async function perProjector(events: SqliteEventStore): Promise<void> {
   const total = performance.now() - started;
   const rows = [...spent].sort((a, b) => b[1].ms - a[1].ms);
   const inProjectors = rows.reduce((sum, [, r]) => sum + r.ms, 0);
-  console.log(
-    `\nWhere a rebuild's time goes (one more rebuild, ${fmt(result.events)} events in ${(total / 1000).toFixed(1)} s, each projector's calls timed):\n`,
-  );
-  console.log('| projector | events handled | time in its calls | share of the rebuild | µs per handled event |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const [name, r] of rows) {
-    const perEvent = r.events > 0 ? ((r.ms * 1000) / r.events).toFixed(1) : '—';
-    console.log(
-      `| ${name} | ${fmt(r.events)} | ${(r.ms / 1000).toFixed(1)} s | ${((100 * r.ms) / total).toFixed(0)} % | ${perEvent} |`,
-    );
-  }
-  console.log(
-    `| (the rest: reading the log, routing, indexes built at the hand-over, collections between calls) | | ${((total - inProjectors) / 1000).toFixed(1)} s | ${((100 * (total - inProjectors)) / total).toFixed(0)} % | |`,
+  const table = rows.map(([name, r]) => [
+    name,
+    fmt(r.events),
+    `${(r.ms / 1000).toFixed(1)} s`,
+    `${((100 * r.ms) / total).toFixed(0)} %`,
+    r.events > 0 ? ((r.ms * 1000) / r.events).toFixed(1) : '—',
+  ]);
+  table.push([
+    '(the rest: reading the log, routing, indexes built at the hand-over, collections between calls)',
+    '',
+    `${((total - inProjectors) / 1000).toFixed(1)} s`,
+    `${((100 * (total - inProjectors)) / total).toFixed(0)} %`,
+    '',
+  ]);
+  printReport(
+    `Where a rebuild's time goes (one more rebuild, ${fmt(result.events)} events in ${(total / 1000).toFixed(1)} s, each projector's calls timed):`,
+    ['projector', 'events handled:', 'time in its calls:', 'share of the rebuild:', 'µs per handled event:'],
+    table,
   );
 }
 
@@ -117,7 +123,9 @@ const SLICES = 10;
 
 /**
  * A rebuild's rate and rows written per event in each tenth of the log: what the data already
- * there costs (the ceiling writes nothing, and its rate hardly moves along the log).
+ * there costs (the ceiling writes nothing, and its rate hardly moves along the log). Rows count
+ * when the load flushes them (every 25,000 dirty documents): a tenth shorter than a few flushes
+ * (a short log) shows them late.
  */
 class RateBySlice {
   private readonly marks: Array<{ done: number; at: number; rows: number }> = [];
@@ -146,19 +154,18 @@ class RateBySlice {
 }
 
 async function main() {
-  console.log(
-    `Reconstruction des modèles de lecture (${os.cpus().length} cœurs, charge ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' / ')}, Node ${process.version}) — machine partagée : des ordres de grandeur.`,
-  );
-  const log = await ensureHistoryLog(EVENTS);
+  const machine = `${os.cpus().length} cœurs, charge ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}, Node ${process.version}`;
+  log.info(`Reconstruction des modèles de lecture (${machine}) — machine partagée : des ordres de grandeur.`);
+  const cachedLog = await ensureHistoryLog(EVENTS);
   if (process.argv.includes('--generate-only')) return;
   // a copy: opening the store may write (WAL files, schema check), the cache stays as it was
   const tmp = path.join(ROOT, '.bench-tmp', 'rebuild');
   mkdirSync(tmp, { recursive: true });
   const file = path.join(tmp, 'events.sqlite');
-  copyFileSync(log, file);
+  copyFileSync(cachedLog, file);
   const events = new SqliteEventStore(file);
   try {
     const rows: string[][] = [];
@@ -200,7 +207,7 @@ async function main() {
         `raw readAll ${fmt(raw.rate)} events/s; ceiling (the projectors over a store that keeps nothing, writes nothing) ${fmt(bound.rate)} events/s`,
         `${share.toFixed(3)} of the ceiling, ≥ ${GOAL_SHARE}: ${share >= GOAL_SHARE ? 'met' : 'NOT met'}`,
       ]);
-      console.log(rows.at(-1)!.join(' | '));
+      log.info({ row: rows.at(-1)!.join(' | ') }, 'reconstruction mesurée');
       printGoal(
         `rebuild of every read model, ${fmt(result.events)} events, ${allProjectors.length} projectors (run ${run}/${RUNS})`,
         `${fmt(rate)} events/s = ${share.toFixed(3)} of the ceiling of the same run (${fmt(bound.rate)}/s, the projectors over a store that keeps nothing); ${fmt(result.events / cpuSeconds)} per CPU second; ${(read.counters.rowsWritten / result.events).toFixed(2)} rows written per event`,
@@ -208,11 +215,11 @@ async function main() {
         share >= GOAL_SHARE,
       );
     }
-    console.log(
-      '\n| figure | measured | what it writes, first and last tenth | same log, same run | goal (issue 27) |',
+    printReport(
+      `Reconstruction des modèles de lecture (${machine}, au début) — machine partagée : des ordres de grandeur.`,
+      ['figure', 'measured', 'what it writes, first and last tenth', 'same log, same run', 'goal (issue 27)'],
+      rows,
     );
-    console.log('| --- | --- | --- | --- | --- |');
-    for (const r of rows) console.log(`| ${r.join(' | ')} |`);
     if (PER_PROJECTOR) await perProjector(events);
   } finally {
     await events.close();

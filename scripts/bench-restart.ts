@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESTART_LOGS as CACHE, ensureHistoryLogs, historyLogFile } from './lib/history-log';
 import { childLogger } from '@evo/infra';
-import { printGoal } from './lib/goals';
+import { printGoal, printReport } from './lib/goals';
 import { SERVER_BUNDLE, buildServer } from './build-server.mjs';
 import { textArg } from './lib/args';
 import { freePort } from './lib/http-load';
@@ -224,10 +224,11 @@ async function main() {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  // the report, printed once on stdout (`npm run bench` runs every bench with LOG_LEVEL=silent)
-  console.log('\n| events | start | times (CPU of the process until then) | resident | phases | answers |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  printReport(
+    'Redémarrage sur un DATA_DIR existant',
+    ['events', 'start', 'times (CPU of the process until then)', 'resident', 'phases', 'answers'],
+    rows,
+  );
 }
 
 await main();
