@@ -68,6 +68,8 @@ describe.skipIf(!!skip)('back-office screens against the real server', () => {
         .getByRole('button', { name: button })
         .click();
       await expect.poll(() => page.getByText(`Vidéo mise à jour : ${status}`).first().isVisible()).toBe(true);
+      // read below by the reporter's client, whose session did not write it
+      await live.server.settle();
     };
     await moderate('Masquer', 'masquée');
     expect((await reporter.client.get(`/api/videos/${author.videoId}`)).status).toBe(404);

@@ -257,6 +257,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     // "Supprimer": the video is gone for everyone
     await otherCard.getByRole('button', { name: 'Supprimer' }).click();
     await toast(page, 'Vidéo mise à jour : supprimée').waitFor();
+    await live.server.settle();
     expect((await author.client.get(`/api/videos/${otherVideo}`)).status).toBe(404);
     expect(realErrors(errors, 'Envoi de la réponse impossible', 'Mise à jour de la visibilité impossible')).toEqual([]);
     await context.close();
@@ -570,6 +571,7 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     const total = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     for (let made = total; made <= 20; made += 4)
       await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(live.server.url)));
+    await live.server.settle();
     const count = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     expect(count).toBeGreaterThan(20);
     const { context, page, errors } = await asAdmin();

@@ -122,6 +122,8 @@ describe.skipIf(!!skip)('web shell in a real browser', () => {
     await fullSpeed();
     await expect.poll(() => page.getByText('Vidéo envoyée avec succès !').isVisible(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'e2e-upload-done');
+    // the page's upload, read by the test's own client
+    await live.server.settle();
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);
     expect((profile.json.videos as Array<{ title: string }>).map((v) => v.title)).toContain('Vidéo importée');
     expect(errors).toEqual([]);

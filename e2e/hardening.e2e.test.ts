@@ -36,7 +36,7 @@ describe.skipIf(!!skip)('the server’s failures, as a member sees them', () => 
       { videoId, filePath },
       { jobId: `video-${videoId}`, attempts: 2, backoffMs: 10 },
     );
-    await server.deps.jobs.drain(30_000);
+    await server.settle(30_000);
 
     for (const [viewport, shot] of [
       [DESKTOP, 'video-processing-failed-1280'],
@@ -68,7 +68,7 @@ describe.skipIf(!!skip)('the server’s failures, as a member sees them', () => 
     await expect
       .poll(() => card.getByText('Traitement relancé : la vidéo sera prête dans quelques instants.').isVisible())
       .toBe(true);
-    await server.deps.jobs.drain(60_000);
+    await server.settle(60_000);
     await expect.poll(async () => (await author.client.get(`/api/videos/${videoId}`)).json.processing).toBe('prête');
     await context.close();
   }, 120_000);

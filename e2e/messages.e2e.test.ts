@@ -253,6 +253,8 @@ describe.skipIf(!!skip)('private messages against the real server', () => {
     await box.fill('Bravo pour la descente du Galibier !');
     await sendButton.click();
     await page.waitForURL((u) => u.pathname === '/messages');
+    // read by bob's client
+    await live.server.settle();
     expect(await conversation(bob, me)).toContain('Bravo pour la descente du Galibier !');
 
     await page.goto(`${live.server.url}/send-message/personne-${Date.now()}`);

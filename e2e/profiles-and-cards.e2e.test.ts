@@ -319,6 +319,7 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     await page.getByRole('dialog').getByRole('button', { name: 'Supprimer' }).click();
     await toast(page, 'Vidéo supprimée').waitFor();
     await page.waitForURL((u) => u.pathname === `/user/${me.member.pseudo}`);
+    await live.server.settle();
     expect((await bob.client.get(`/api/videos/${mine}`)).status).toBe(404);
 
     await page.goto(`${live.server.url}/video/987654`);
@@ -372,6 +373,8 @@ describe.skipIf(!!skip)('suggestions, cards, video page, profiles and friends ag
     // issue 30: "Abonné" is the way to unfollow (e2e/profile-unfollow.e2e.test.ts), no longer disabled
     await expect.poll(() => followed.isEnabled()).toBe(true);
     await expect.poll(() => counter('Abonnés')).toBe(String(followers + 1));
+    // asked by the test's own client of the member (another session than the page's)
+    await live.server.settle();
     expect(await isFollowing(me, gabriel)).toBe(true);
     await page.unrouteAll();
 

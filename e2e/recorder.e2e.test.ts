@@ -84,7 +84,7 @@ describe.skipIf(!!skip)('recorder against the real server', () => {
 
     const c = new Client(live.server.url);
     await c.post('/api/auth/login', { email: member.email, password: member.password });
-    await live.server.deps.jobs.drain(30_000);
+    await live.server.settle(30_000);
     const profile = await c.get(`/api/users/profile/${member.pseudo}`);
     const published = (profile.json.videos as Array<Record<string, unknown>>).find((v) => v.title === 'Vidéo EVO');
     expect(published).toBeDefined();

@@ -19,7 +19,7 @@ describe.skipIf(!!skip)('a visitor (logged out)', () => {
   beforeAll(async () => {
     const r = await author.client.post(`/api/videos/${author.videoId}/comment`, { content: 'Trop bien cette vidéo' });
     expect(r.status).toBe(201);
-    await live.server.deps.jobs.drain(60_000);
+    await live.server.settle(60_000);
   }, 120_000);
 
   for (const size of SIZES) {

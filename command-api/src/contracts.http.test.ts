@@ -84,7 +84,7 @@ async function answer<T extends ZodTypeAny>(
 
 /** Video jobs, gift credits and projections have caught up with the log. */
 async function settle() {
-  await server.deps.jobs.drain(30_000);
+  await server.settle(30_000);
   const last = (await server.deps.events.lastPosition())!;
   expect(await server.giftCredits!.waitFor(last, 10_000)).toBe(true);
   expect(await server.deps.progress.waitFor(last, 10_000)).toBe(true);

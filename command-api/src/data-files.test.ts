@@ -18,7 +18,7 @@ beforeAll(async () => {
   base = await mkdtemp(path.join(os.tmpdir(), 'evo-datafiles-'));
   const server = await startTestServer({}, base);
   for (let i = 0; i < 3; i++) await registerAndLogin(server.url);
-  await server.deps.jobs.drain(30_000);
+  await server.settle(30_000);
   await server.stop();
 }, 120_000);
 

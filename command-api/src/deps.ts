@@ -9,7 +9,7 @@ import type {
   RateLimitStore,
   ReadStore,
 } from '@evo/infra';
-import type { ProjectionProgress, ProjectionService } from '@evo/projections';
+import type { ProjectionProgress, ReadSide } from '@evo/projections';
 import type { Sessions } from './http/session';
 import type { UploadStore } from './uploads/upload-store';
 import type { LedgerRepositories } from './coins/wallets';
@@ -38,7 +38,7 @@ export interface AppDeps {
   mailer: Mailer;
   progress: ProjectionProgress;
   /** the in-process read side (embedded role only): rebuilds started by administrators go through it */
-  projections?: ProjectionService;
+  projections?: ReadSide;
   /** whose ffmpeg reads the uploads ('system' or 'bundled'), where this process runs the video jobs (embedded role) */
   mediaTools?: () => Promise<string>;
 }

@@ -104,7 +104,7 @@ describe('the built web app as the server sends it (issue 30, Major 1)', () => {
       bio: 'Une bio',
     });
     const video = ((await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as Array<{ id: number }>)[0];
-    await server.deps.jobs.drain(60_000);
+    await server.settle(60_000);
     const html = (await get(`${server.url}/video/${video.id}`)).body.toString();
     expect(html).toContain('<title>Mon &quot;chat&quot; &amp; &lt;moi&gt; $&amp; · EVO</title>');
     expect(html).toContain(`<meta name="description" content="Une vidéo de @${member.pseudo} sur EVO." />`);

@@ -3,12 +3,13 @@ import { makePrivateDir } from './files/private-files';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from './config/config';
 import type { EventStore } from './eventstore/port';
-import { SqliteEventStore } from './eventstore/sqlite-event-store';
+import { SqliteEventStore, type SqliteEventStoreOptions } from './eventstore/sqlite-event-store';
 import { EventStoreDbEventStore } from './eventstore/eventstoredb-event-store';
 import { LogFormatError, PostgresEventStore } from './eventstore/postgres-event-store';
 import { ServiceUnreachableError } from './services';
 import type { KeyStore } from './keys/port';
-import { CachedKeyStore } from './keys/cached-key-store';
+import { CachedKeyStore, KeyDestructions } from './keys/cached-key-store';
+import { KeyDestructionRelay } from './keys/key-destruction-relay';
 import { SqliteKeyStore } from './keys/sqlite-key-store';
 import { PostgresKeyStore } from './keys/postgres-key-store';
 import { MongoKeyStore } from './keys/mongo-key-store';
@@ -35,13 +36,19 @@ const SESSIONS_ADVICE =
   'Que faire : supprimez ce fichier (et ses fichiers -wal et -shm) puis redémarrez : les membres devront seulement se reconnecter.';
 
 /** Adapters chosen from the configuration: embedded by default, distributed when URLs are set. */
-export function createEventStore(config: Config): EventStore {
+export function createEventStore(config: Config, embedded: EmbeddedLogThreads = {}): EventStore {
   if (config.EVENTSTORE_URL && isPostgresUrl(config.EVENTSTORE_URL))
     return new PostgresEventStore(config.EVENTSTORE_URL);
   if (config.EVENTSTORE_URL) return new EventStoreDbEventStore(config.EVENTSTORE_URL);
   makePrivateDir(config.DATA_DIR);
-  return new SqliteEventStore(config.eventsFile);
+  return new SqliteEventStore(config.eventsFile, embedded);
 }
+
+/**
+ * The embedded log read by two threads of one process: the one that appends publishes where its
+ * durable part ends, the other follows that mark (see DurableMark). Servers' logs need neither.
+ */
+export type EmbeddedLogThreads = Pick<SqliteEventStoreOptions, 'publishDurable' | 'followDurable'>;
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
@@ -70,7 +77,16 @@ export function createKeyStore(config: Config): KeyStore {
  * The key store, reached (its table made), behind a short-lived cache of keys: built once by each
  * composition root, handed to openEventStore and to whatever destroys keys (account deletion).
  */
-export async function openKeyStore(config: Config): Promise<CachedKeyStore> {
+export async function openKeyStore(
+  config: Config,
+  /** the process's other threads' destroys, when they have caches of their own (see KeyDestructions) */
+  destructions?: KeyDestructions,
+  /**
+   * with REDIS_URL, other processes' destroys move `destructions` and this one's are told to them
+   * (KeyDestructionRelay); a second thread of a process shares its first thread's relay: false
+   */
+  { relay: relayed = true }: { relay?: boolean } = {},
+): Promise<CachedKeyStore> {
   const store = createKeyStore(config);
   try {
     if (store instanceof PostgresKeyStore) await store.ready();
@@ -81,7 +97,18 @@ export async function openKeyStore(config: Config): Promise<CachedKeyStore> {
       throw new ServiceUnreachableError('EVENTSTORE_URL', 'PostgreSQL', config.EVENTSTORE_URL!, postgresRefusal(err));
     throw new ServiceUnreachableError('MONGO_URL', 'MongoDB', config.MONGO_URL!, err);
   }
-  return new CachedKeyStore(store);
+  if (!config.REDIS_URL || !relayed) return new CachedKeyStore(store, { destructions });
+  // several processes: each one's destroys told to the others' caches
+  destructions ??= new KeyDestructions();
+  const relay = await KeyDestructionRelay.start(
+    config.REDIS_URL,
+    `${config.REDIS_PREFIX}:keys:destroyed`,
+    destructions,
+  ).catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new ServiceUnreachableError('REDIS_URL', 'Redis', config.REDIS_URL!, err);
+  });
+  return new CachedKeyStore(store, { destructions, relay });
 }
 
 /**
@@ -91,12 +118,16 @@ export async function openKeyStore(config: Config): Promise<CachedKeyStore> {
  * unreachable EVENTSTORE_URL stops the start with one line naming it. (EventStoreDB's client
  * connects on first use: its adapter is left as it is.)
  */
-export async function openEventStore(config: Config, keys: KeyStore): Promise<PersonalDataEventStore> {
-  return new PersonalDataEventStore(await openLog(config), keys);
+export async function openEventStore(
+  config: Config,
+  keys: KeyStore,
+  embedded: EmbeddedLogThreads = {},
+): Promise<PersonalDataEventStore> {
+  return new PersonalDataEventStore(await openLog(config, embedded), keys);
 }
 
-async function openLog(config: Config): Promise<EventStore> {
-  const store = createEventStore(config);
+async function openLog(config: Config, embedded: EmbeddedLogThreads): Promise<EventStore> {
+  const store = createEventStore(config, embedded);
   if (store instanceof PostgresEventStore) {
     try {
       await store.ready();

@@ -16,11 +16,16 @@ export const historyLogFile = (dir: string, events: number) => path.join(dir, `l
 
 const fmtCount = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 
-/** The work files of runs that ended before their end (killed): the process that wrote them is gone. */
+/**
+ * The work files of runs that ended before their end (killed): the process that wrote them is gone.
+ * Also `writing.sqlite` (and its -wal, -shm), the one work file of versions before the pid was in
+ * its name: no run writes it any more.
+ */
 function removeLeftByEndedRuns(dir: string): void {
   for (const name of readdirSync(dir)) {
     const pid = /^writing-(\d+)\.sqlite/.exec(name)?.[1] ?? /\.(\d+)\.tmp$/.exec(name)?.[1];
-    if (pid !== undefined && !isRunning(Number(pid))) rmSync(path.join(dir, name), { force: true });
+    const ended = pid === undefined ? /^writing\.sqlite(-wal|-shm)?$/.test(name) : !isRunning(Number(pid));
+    if (ended) rmSync(path.join(dir, name), { force: true });
   }
 }
 

@@ -6,6 +6,8 @@ import {
   attachRedisAdapter,
   checkDistributedServices,
   childLogger,
+  DurableMark,
+  KeyDestructions,
   openEventStore,
   openKeyStore,
   type EventStore,
@@ -44,7 +46,9 @@ import {
   deletionsNotErased,
   giftsInTransit,
   ProjectionService,
+  ProjectionThread,
   ReadStoreProgress,
+  type ReadSide,
   PROCESSING,
   VIDEOS,
   type VideoDoc,
@@ -79,6 +83,8 @@ import {
   videoFileName,
 } from '@evo/command-api';
 
+import type { ProjectionThreadData } from './projections-thread';
+
 const log = childLogger('server');
 
 export interface ServerOptions {
@@ -90,9 +96,16 @@ export interface ServerOptions {
   port?: number;
   /** how the numeric id allocator reserves (benchmarks: other block sizes); its defaults otherwise */
   idBlocks?: IdBlocksOptions;
-  /** the read side's projectors (tests add one that fails on an event); every projector otherwise */
+  /**
+   * the read side's projectors (tests add one that fails on an event), projected in this thread
+   * (a worker thread cannot be handed functions); every projector otherwise
+   */
   projectors?: readonly Projector[];
 }
+
+/** The projections' thread's module beside this one: the server bundle's (npm start), or its source. */
+const projectionThreadModule = (): URL =>
+  new URL(import.meta.url.endsWith('.mjs') ? './projections-thread.mjs' : './projections-thread.ts', import.meta.url);
 
 /** The URL of what `http` listens on, as bound (0.0.0.0 and :: stand for every interface). */
 export function listeningUrl(http: HttpServer): string {
@@ -107,8 +120,8 @@ export interface RunningServer {
   listening: string;
   port: number;
   deps: AppDeps;
-  /** the in-process read side (embedded role); waitFor/rebuild go through it */
-  runner?: ProjectionService;
+  /** the embedded role's read side (in its thread, or in this one); waitFor/rebuild go through it */
+  runner?: ReadSide;
   /**
    * credits every sent gift to its receiver (coin ledger): embedded role only; in the distributed
    * stack the workers service runs it, once per topology
@@ -234,8 +247,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // the single process sweeps tmp/ whole; API replicas sharing the folder spare uploads in flight
   await uploads.init({ sweepOlderThanMs: role === 'embedded' ? 0 : 15 * 60_000 });
   // the members' keys, apart from the log: every process reads and writes the log through them
-  const keys = await openKeyStore(config);
-  const events = await openEventStore(config, keys);
+  // embedded: the projections follow the log in a thread of their own, with its own connections,
+  // unless tests hand their own projectors; the read models are then SQLite files (not MONGO_URL)
+  const projectionThread =
+    role === 'embedded' && config.PROJECTIONS_THREAD && !config.MONGO_URL && !options.projectors
+      ? { durableMark: new DurableMark(), keyDestructions: new KeyDestructions() }
+      : undefined;
+  const keys = await openKeyStore(config, projectionThread?.keyDestructions);
+  const events = await openEventStore(config, keys, { publishDurable: projectionThread?.durableMark });
   const embeddedLog = events.inner instanceof SqliteEventStore ? events.inner : undefined;
   // how far the log is checked, recorded as this process writes it: after a kill -9 the next start
   // checks only what the -wal holds and what follows (see RunningLogRecorder)
@@ -259,13 +278,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
   // embedded: read models built here, rebuildable beside the live ones; api: read what the projections service writes
-  const projections =
-    role === 'embedded'
+  const projections: ReadSide | undefined = projectionThread
+    ? new ProjectionThread({
+        entry: projectionThreadModule(),
+        data: {
+          config,
+          durableMark: projectionThread.durableMark.buffer,
+          keyDestructions: projectionThread.keyDestructions.buffer,
+        } satisfies ProjectionThreadData,
+      })
+    : role === 'embedded'
       ? new ProjectionService({
           events,
           projectors: options.projectors ?? allProjectors,
           generations: await openReadModelGenerations(config),
-          onError: (err) => log.error({ err }, 'projection error, retrying'),
         })
       : undefined;
   const read = projections?.read ?? (await openReadStore(config));

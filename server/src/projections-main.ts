@@ -1,5 +1,5 @@
 // The projections service of the distributed stack: follows the log into MongoDB, pushes through Redis.
-import { RedisEmitterPushBus, childLogger, pushChannelKey } from '@evo/infra';
+import { RedisEmitterPushBus, pushChannelKey } from '@evo/infra';
 import {
   MongoReadModelGenerations,
   ProjectionService,
@@ -9,7 +9,6 @@ import {
 } from '@evo/projections';
 import { runService } from './service';
 
-const log = childLogger('projections');
 await runService('projections', 3001, async ({ config, events }) => {
   const push = RedisEmitterPushBus.connect(config.REDIS_URL!, { key: pushChannelKey(config) });
   // the read models' database, and the ones `npm run replay` builds beside it (switched to once caught up)
@@ -21,7 +20,6 @@ await runService('projections', 3001, async ({ config, events }) => {
     projectors: allProjectors,
     generations,
     push,
-    onError: (err) => log.error({ err }, 'projection error, retrying'),
   });
   return {
     async start() {

@@ -93,7 +93,7 @@ describe('rebuilding the projections from the back-office', () => {
     // the served read models equal a rebuild from scratch (gift credits and video processing included)
     await eventually(
       async () => {
-        await t.server.deps.jobs.drain(30_000);
+        await t.server.settle(30_000);
         const last = (await t.server.deps.events.lastPosition())!;
         await new Promise((r) => setTimeout(r, 100));
         return last === (await t.server.deps.events.lastPosition()) && (await t.server.runner!.waitFor(last, 5000));

@@ -50,6 +50,8 @@ describe('POST /api/videos/:id/comment and GET /api/videos/:id/comments', () => 
     expect(third.parent_id).toBe(topItem.id);
     const later = (await comment(fan.client, v, { content: 'Un autre fil', parentId: null })).json.item as Item;
 
+    // the fan's comments, read by the owner
+    await t.settle();
     const list = await owner.client.get(`/api/videos/${v}/comments`);
     expect(list.status).toBe(200);
     expect(list.json.items).toEqual([topItem, second, third, later]);

@@ -44,7 +44,7 @@ async function members(count: number): Promise<Array<Client & { email: string }>
 }
 
 async function settle() {
-  await server.deps.jobs.drain(60_000);
+  await server.settle(60_000);
   const last = (await server.deps.events.lastPosition())!;
   expect(await server.giftCredits!.waitFor(last, 20_000)).toBe(true);
   expect(await server.deps.progress.waitFor((await server.deps.events.lastPosition())!, 20_000)).toBe(true);

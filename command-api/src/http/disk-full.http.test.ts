@@ -61,7 +61,7 @@ beforeAll(async () => {
   expect((await fan.client.post('/api/coins/purchase', { email: fan.member.email, packId: 1 })).status).toBe(200);
   const profile = await fan.client.get(`/api/users/profile/${creator.member.pseudo}`);
   videoId = (profile.json.videos as Array<{ id: number }>)[0].id;
-  await server.deps.jobs.drain(60_000);
+  await server.settle(60_000);
 });
 afterAll(async () => {
   freeDisk();

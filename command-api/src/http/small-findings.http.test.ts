@@ -12,7 +12,7 @@ import { serverFixture } from '../testing/server-fixture';
 const t = serverFixture();
 
 const settle = async () => {
-  await t.server.deps.jobs.drain(60_000);
+  await t.server.settle(60_000);
   expect(await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 20_000)).toBe(true);
 };
 
@@ -137,7 +137,7 @@ describe('data files', () => {
       expect(
         (await admin.post('/api/auth/login', { email: DEMO_ADMIN_EMAIL, password: DEMO_ADMIN_PASSWORD })).status,
       ).toBe(200);
-      await modes.deps.jobs.drain(60_000);
+      await modes.settle(60_000);
       expect(await modes.deps.progress.waitFor((await modes.deps.events.lastPosition())!, 20_000)).toBe(true);
       expect((await m.client.get(`/api/users/profile/${m.member.pseudo}`)).status).toBe(200);
 

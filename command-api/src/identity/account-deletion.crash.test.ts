@@ -60,7 +60,7 @@ describe('kill -9 during an account erasure', () => {
         const server = await startTestServer({}, dataDir);
         try {
           for (let i = 0; i < 100; i++) {
-            await server.deps.jobs.drain(30_000);
+            await server.settle(30_000);
             if ((await server.deps.events.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased')) break;
             await new Promise((r) => setTimeout(r, 100));
           }

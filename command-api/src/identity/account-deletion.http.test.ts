@@ -19,7 +19,7 @@ const t = serverFixture({ admin: true });
 /** Everything started has finished: jobs (the erasure among them), gift credits, projections. */
 async function settle() {
   for (let i = 0; i < 5; i++) {
-    await t.server.deps.jobs.drain(30_000);
+    await t.server.settle(30_000);
     const last = (await t.server.deps.events.lastPosition())!;
     expect(await t.server.giftCredits!.waitFor(last, 10_000)).toBe(true);
     expect(await t.server.deps.progress.waitFor(last, 10_000)).toBe(true);
@@ -30,6 +30,8 @@ async function settle() {
 const erased = async (userId: string) =>
   (await t.server.deps.events.readStream(`user-${userId}`)).some((e) => e.type === 'MemberErased');
 const userIdOf = async (m: Member) => {
+  // the member registered in a session of their own
+  await t.settle();
   const r = await t.admin.get(`/api/admin/users?q=${encodeURIComponent(m.member.email)}`);
   return (r.json.items as Array<{ id: string }>)[0].id;
 };

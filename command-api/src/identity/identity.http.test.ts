@@ -253,7 +253,7 @@ describe('POST /api/videos/upload', () => {
     // an MP4 header followed by garbage: recognised by its first bytes, unreadable by ffprobe
     const fake = Buffer.concat([(await demoVideo()).subarray(0, 32), Buffer.alloc(4096, 7)]);
     await client.post('/api/videos/upload', await uploadForm({ title: 'Cassée' }, fake));
-    await t.server.deps.jobs.drain(30_000);
+    await t.server.settle(30_000);
     const p = await client.get(`/api/users/profile/${member.pseudo}`);
     const videos = p.json.videos as Array<Record<string, unknown>>;
     const good = videos.find((v) => v.title === member.video_title)!;

@@ -71,7 +71,7 @@ describe('crash during a gift load', () => {
       try {
         const last = async () => (await server.deps.events.lastPosition())!;
         for (let i = 0; i < 5; i++) {
-          await server.deps.jobs.drain(30_000);
+          await server.settle(30_000);
           const p = await last();
           expect(await server.giftCredits!.waitFor(p, 20_000)).toBe(true);
           expect(await server.deps.progress.waitFor(p, 20_000)).toBe(true);
@@ -148,7 +148,7 @@ describe('crash during a gift load', () => {
         }
 
         // the read models built at restart (and live since) equal a rebuild from the log
-        await server.deps.jobs.drain(30_000);
+        await server.settle(30_000);
         const p = await last();
         expect(await server.deps.progress.waitFor(p, 20_000)).toBe(true);
         const rebuilt = SqliteReadStore.temporary();

@@ -13,7 +13,7 @@ const t = serverFixture({ admin: true });
 
 /** Everything started has finished: video jobs, gift credits, projections. */
 async function settle() {
-  await t.server.deps.jobs.drain(30_000);
+  await t.server.settle(30_000);
   for (let i = 0; i < 3; i++) {
     const last = (await t.server.deps.events.lastPosition())!;
     expect(await t.server.giftCredits!.waitFor(last, 10_000)).toBe(true);
@@ -274,6 +274,8 @@ describe('coins keep their origin through gifts', () => {
       coins_withdrawable: 15,
       coins_bonus: 10,
     });
+    // b's conversion, read by the administrator
+    await settle();
     const audit = (await t.admin.get(`/api/admin/ledger/${b.member.email}`)).json as unknown as {
       user: { id: string };
       entries: Array<{ type: string; account: string; delta: number }>;
@@ -297,12 +299,12 @@ describe('ALLOW_FREE_COINS=false', () => {
   it('refuses to add coins (403 in French), appends nothing, and tells the vault to hide the form', async () => {
     const m = await registerAndLogin(closed.url);
     // the registration's video is processed first (its job appends): only the refusal is watched
-    await closed.deps.jobs.drain(30_000);
+    await closed.settle(30_000);
     const before = await closed.deps.events.lastPosition();
     const r = await m.client.post('/api/coins/add', { email: m.member.email, amount: 10 });
     expect(r.status).toBe(403);
     expect(r.json).toEqual({ error: LEDGER_MESSAGES.freeCoinsDisabled });
-    await closed.deps.jobs.drain(30_000);
+    await closed.settle(30_000);
     expect(await closed.deps.events.lastPosition()).toBe(before);
     const b = await m.client.get(`/api/coins/balance/${m.member.email}`);
     expect(b.json).toEqual({

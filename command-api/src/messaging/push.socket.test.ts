@@ -9,6 +9,8 @@ const [alice, bob] = t.members;
 
 beforeAll(async () => {
   await t.follow(alice.member.email, bob.member.email);
+  // its notification pushed before any socket of the tests listens
+  await t.settle();
 });
 
 const sockets: Socket[] = [];

@@ -52,10 +52,11 @@ const follow = async (a: Member, b: Member) => {
   });
   expect(r.status).toBe(200);
 };
-/** two new members, `a` following `b` */
+/** two new members, `a` following `b` (seen by both) */
 const followingPair = async () => {
   const [a, b] = [await member(), await member()];
   await follow(a, b);
+  await t.settle();
   return [a, b];
 };
 /** two new members: `a`, who looks at `b`'s video `id` */
@@ -264,6 +265,8 @@ describe('suggestions', () => {
         videos: Array<Record<string, unknown>>;
       }>;
     };
+    // b and c registered in sessions of their own
+    await t.settle();
     let found = await list();
     expect(found.map((u) => u.pseudo)).toEqual(expect.arrayContaining([b.member.pseudo, c.member.pseudo]));
     expect(found.map((u) => u.pseudo)).not.toContain(a.member.pseudo);
@@ -345,7 +348,8 @@ describe('videos', () => {
       expect(r.json).toHaveProperty(key);
     expect(r.json).not.toHaveProperty('user_id');
     expect(r.json).not.toHaveProperty('_id');
-    await t.server.deps.jobs.drain(30_000);
+    await t.server.settle(30_000);
+    await t.settle();
     const processed = await a.client.get(`/api/videos/${id}`);
     expect(processed.json.poster).toMatch(/^\/uploads\/posters\//);
     // probed by the worker: the demo video of the registration lasts 4 s
@@ -462,7 +466,7 @@ describe('videos', () => {
       [() => c.client.post(`/api/report/${id}`, { reason: 42 }), 400, REPORT_MESSAGES.reasonInvalid],
     ]);
     expect((await c.client.post(`/api/report/${id}`, { reason: '  Contenu choquant  ' })).status).toBe(201);
-    await t.admin.get('/api/auth/me'); // wait for the read models
+    await t.settle();
     const reports = await t.server.deps.read.collection<ReportDoc>(REPORTS).find({ video_id: id }, { sort: { id: 1 } });
     expect(reports.map((d) => [d.signalant, d.auteur, d.reason, d.status, d.video_title, d.admin_response])).toEqual([
       [a.member.pseudo, b.member.pseudo, DEFAULT_REPORT_REASON, 'en_attente', b.member.video_title, null],
@@ -509,6 +513,7 @@ describe('videos', () => {
     // an administrator deletes anyone's video
     const byAdmin = await t.admin.delete(`/api/videos/${second}`);
     expect(byAdmin.status).toBe(200);
+    await t.settle();
     expect((await a.client.get(`/api/videos/friends-feed/${a.member.email}`)).json).toEqual([]);
     const suggested = await a.client.get('/api/users/with-videos?limit=50');
     expect((suggested.json as unknown as Array<{ pseudo: string }>).map((u) => u.pseudo)).not.toContain(
@@ -522,7 +527,7 @@ describe('videos', () => {
     const fake = Buffer.concat([(await demoVideo()).subarray(0, 32), Buffer.alloc(4096, 7)]);
     const r = await a.client.post('/api/videos/upload', await uploadForm('Cassée', fake));
     const id = (r.json.video as { id: number }).id;
-    await t.server.deps.jobs.drain(30_000);
+    await t.server.settle(30_000);
     await t.expectRefused(() => a.client.get(`/api/videos/${id}`), 404, M.videoUnavailable);
     expect((await t.admin.get(`/api/videos/${id}`)).json).toMatchObject({ id, processing: 'rejetée' });
     await t.expectRefused(() => a.client.post(`/api/videos/${id}/like`), 404, VIDEO_MESSAGES.notFound);
@@ -545,6 +550,8 @@ describe('friends feed', () => {
     ids.push(await upload(b, 'B3'));
     await upload(d, 'not followed');
     const newest = [...ids].reverse();
+    // b's and c's uploads, in their sessions
+    await t.settle();
     const all = await a.client.get(`/api/videos/friends-feed/${a.member.email}`);
     expect(all.status).toBe(200);
     const list = all.json as unknown as Array<Record<string, unknown>>;
@@ -598,6 +605,8 @@ describe('concurrency', () => {
     for (let i = 0; i < 4; i++) fans.push(...(await Promise.all(Array.from({ length: 5 }, join))));
     const answers = await Promise.all(fans.map((f) => f.client.post(`/api/videos/${id}/like`)));
     for (const r of answers) expect(r.status).toBe(200);
+    // the fans' likes, read by the owner
+    await own.settle();
     expect((await owner.client.get(`/api/videos/${id}`)).json.likes_count).toBe(20);
     expect((await owner.client.get(`/api/users/stats/${owner.member.email}`)).json).toMatchObject({ total_likes: 20 });
   }, 120_000);
@@ -609,6 +618,7 @@ describe('concurrency', () => {
       Array.from({ length: 10 }, () => a.client.post('/api/follows/follow', { following_email: b.member.email })),
     );
     for (const r of answers) expect(r.status).toBe(200);
+    await own.settle();
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ followers: 1 });
   });
 });

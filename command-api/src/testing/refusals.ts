@@ -1,9 +1,12 @@
 import { expect } from 'vitest';
 import type { TestServer } from './test-server';
 
-/** The event store's last position, once background video processing (which appends too) is done. */
+/**
+ * The event store's last position, once background video processing (which appends too) is done
+ * and the read models hold it (they follow the log apart from the requests).
+ */
 export async function settledLastPosition(server: TestServer) {
-  await server.deps.jobs.drain(30_000);
+  await server.settle();
   return server.deps.events.lastPosition();
 }
 

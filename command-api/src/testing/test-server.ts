@@ -48,6 +48,13 @@ export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /**
+   * The background jobs done (video processing, erasures) and the read models holding every event
+   * so far: what any member's next answer shows. The read models follow the log apart from the
+   * requests, and only a member's own writes are waited for by their next read. `jobs: false`
+   * leaves the jobs alone (a test that holds some back).
+   */
+  settle(timeoutMs?: number, options?: { jobs?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +79,12 @@ export async function startTestServer(
   return {
     ...server,
     dataDir: dir,
+    async settle(timeoutMs = 30_000, { jobs = true } = {}) {
+      if (jobs) await server.deps.jobs.drain(timeoutMs);
+      const last = await server.deps.events.lastPosition();
+      if (last !== undefined && !(await server.deps.progress.waitFor(last, timeoutMs)))
+        throw new Error(`read models still behind position ${last} after ${timeoutMs} ms`);
+    },
     async stop() {
       await server.close();
       if (!dataDir) await rm(dir, { recursive: true, force: true });

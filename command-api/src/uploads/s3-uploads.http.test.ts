@@ -51,7 +51,7 @@ describe.skipIf(!s3.ok)('uploads in S3-compatible storage (MinIO)', { timeout: 1
 
   const inBucket = (url: string) => bucket.stat(url.split('/')[2] as FileFolder, url.split('/')[3]);
   async function myVideos(client: { get: (u: string) => Promise<{ json: Record<string, unknown> }> }, pseudo: string) {
-    await server.deps.jobs.drain(60_000);
+    await server.settle(60_000);
     return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as VideoCard[];
   }
 

@@ -139,7 +139,7 @@ describe('temporary upload files', () => {
     let started = await startTestServer({}, dir);
     try {
       const { client, member } = await registerAndLogin(started.url);
-      await started.deps.jobs.drain(30_000);
+      await started.settle(30_000);
       const [video] = (await client.get(`/api/users/profile/${member.pseudo}`)).json.videos as VideoCard[];
       await started.stop();
       const videos = path.join(dir, 'uploads', 'videos');
@@ -196,7 +196,7 @@ describe('who may download a video file', () => {
     client ? (await client.get(url)).status : (await fetch(t.server.url + url)).status;
 
   async function myVideos(client: Client, pseudo: string): Promise<VideoCard[]> {
-    await t.server.deps.jobs.drain(30_000);
+    await t.server.settle(30_000);
     return (await client.get(`/api/users/profile/${pseudo}`)).json.videos as VideoCard[];
   }
 

@@ -34,7 +34,7 @@ async function videoWithoutItsFile(name: string) {
     { videoId, filePath },
     { jobId: `video-${videoId}`, attempts: 2, backoffMs: 10 },
   );
-  await t.server.deps.jobs.drain(30_000);
+  await t.server.settle(30_000);
   await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 10_000);
   return { videoId, name };
 }
@@ -64,7 +64,7 @@ describe('a video whose processing failed at every try', () => {
     const retried = await author.client.post(`/api/videos/${videoId}/processing/retry`);
     expect(retried.status, retried.text).toBe(200);
     expect(retried.json.message).toBe(VIDEO_ROUTE_MESSAGES.processingRetried);
-    await t.server.deps.jobs.drain(60_000);
+    await t.server.settle(60_000);
     await t.server.deps.progress.waitFor((await t.server.deps.events.lastPosition())!, 10_000);
     expect(await videoOf(author, videoId)).toMatchObject({ processing: 'prête', reject_reason: null });
     const again = await author.client.post(`/api/videos/${videoId}/processing/retry`);

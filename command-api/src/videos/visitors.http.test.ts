@@ -21,7 +21,7 @@ describe('a public video for a visitor', () => {
     expect(
       (await author.client.post(`/api/videos/${videoId}/comment`, { content: 'Premier commentaire' })).status,
     ).toBe(201);
-    await server.deps.jobs.drain(60_000);
+    await server.settle(60_000);
   }, 120_000);
   afterAll(async () => server?.stop());
 
@@ -75,7 +75,7 @@ describe('a public video for a visitor', () => {
     const hiddenId = (
       (await hidden.client.get(`/api/users/profile/${hidden.member.pseudo}`)).json.videos as Array<{ id: number }>
     )[0].id;
-    await server.deps.jobs.drain(60_000);
+    await server.settle(60_000);
     const shown = (await visitor().get(`/api/videos/${hiddenId}`)).json as { file_path: string; poster: string };
     const admin = new Client(server.url);
     expect(

@@ -175,6 +175,11 @@ const ConfigSchema = z.object({
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
   /** the vault's "add coins" form (coins without payment); docker-compose.yml turns it off */
   ALLOW_FREE_COINS: z.enum(['true', 'false']).default('true'),
+  /**
+   * the embedded process projects its SQLite read models in a worker thread of its own, off the
+   * requests' event loop; false: in the requests' thread
+   */
+  PROJECTIONS_THREAD: z.enum(['true', 'false']).default('true'),
 });
 
 /** Where files live in object storage (S3_*). */
@@ -196,7 +201,9 @@ export type Config = Omit<
   | 'HTTPS_ONLY'
   | 'S3_FORCE_PATH_STYLE'
   | 'MEMBER_LIMITS'
+  | 'PROJECTIONS_THREAD'
 > & {
+  PROJECTIONS_THREAD: boolean;
   S3_FORCE_PATH_STYLE: boolean;
   /** the per-member write limits apply (MEMBER_LIMITS) */
   MEMBER_LIMITS: boolean;
@@ -318,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DEMO_DATA: c.DEMO_DATA === 'true',
     ALLOW_FREE_COINS: c.ALLOW_FREE_COINS === 'true',
     MEMBER_LIMITS: c.MEMBER_LIMITS === 'true',
+    PROJECTIONS_THREAD: c.PROJECTIONS_THREAD === 'true',
     S3_FORCE_PATH_STYLE: c.S3_FORCE_PATH_STYLE === 'true',
     s3,
     embedded,

@@ -1,6 +1,7 @@
 export * from './port';
 export { PositionWaiters } from './position-waiters';
 export { SqliteEventStore, type SqliteEventStoreOptions, type CommitStats } from './sqlite-event-store';
+export { DurableMark } from './durable-mark';
 export {
   EventStoreDbEventStore,
   MissingPositionError,

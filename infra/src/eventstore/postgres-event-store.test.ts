@@ -316,23 +316,30 @@ describe.skipIf(!availability.ok)('PostgresEventStore', () => {
     };
 
     it('fails only the append to that stream, with ServiceUnavailableError once the lock timeout passes', async () => {
-      const store = open(db.url, { lockTimeoutMs: 300 });
+      const store = open(db.url, { lockTimeoutMs: 1000 });
       const run = newEvent().id;
       const locked = `locked-${run}`;
       await store.append(locked, [newEvent('A')], 'no_stream');
       const { session } = await lockStream({ connectionString: db.url }, locked);
       try {
-        // with the locked one, enough appends to share statements with it (group commit)
+        const settled: string[] = [];
+        // with the locked one, enough appends to share statements with it (group commit); they come
+        // after it in the statement's stream order ('locked-' < 'unlocked-')
         const others = Array.from({ length: 20 }, (_, i) =>
-          store.append(`unlocked-${run}-${i}`, [newEvent('B', { i })], 'no_stream'),
+          store
+            .append(`unlocked-${run}-${i}`, [newEvent('B', { i })], 'no_stream')
+            .finally(() => settled.push('other')),
         );
         const waiting = store.append(locked, [newEvent('C')], 0).then(
           () => 'appended',
           (err: unknown) => err,
         );
+        void waiting.then(() => settled.push('locked'));
         for (const r of await Promise.all(others)) expect(r.written).toBe(true);
         const refused = await waiting;
         expect(refused).toBeInstanceOf(ServiceUnavailableError);
+        // those that shared its statement went again at once, not after a second wait for the lock
+        expect(settled.at(-1)).toBe('locked');
         expect(((refused as ServiceUnavailableError).cause as { code?: string }).code).toBe('55P03');
       } finally {
         await session.query('ROLLBACK');

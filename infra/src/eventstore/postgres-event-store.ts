@@ -523,10 +523,21 @@ export class PostgresEventStore implements EventStore {
     } catch (err) {
       // one transaction: none of the group is stored. Refused for one append's sake (a value the
       // server does not take, a stream another session keeps locked): each again alone, so that
-      // only that one fails
+      // only that one fails; the streams at once, so that a locked one does not make those after
+      // it wait for its lock a second time (one stream's appends in their order)
       const forOneAppend = !(err instanceof ServiceUnavailableError) || isLockTimeout(err.cause);
       if (ordered.length > 1 && forOneAppend) {
-        for (const p of ordered) await this.appendGroup([p]);
+        const byStream = new Map<string, PendingAppend[]>();
+        for (const p of ordered) {
+          const appends = byStream.get(p.streamId);
+          if (appends) appends.push(p);
+          else byStream.set(p.streamId, [p]);
+        }
+        await Promise.all(
+          [...byStream.values()].map(async (appends) => {
+            for (const p of appends) await this.appendGroup([p]);
+          }),
+        );
         return;
       }
       for (const p of ordered) p.reject(err);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '@evo/domain';
 import { WrongExpectedRevisionError, type AppendResult } from './port';
 import { SqliteEventStore } from './sqlite-event-store';
+import { DurableMark } from './durable-mark';
 import { startScript } from '../testing/run-script';
 import {
   collectAll,
@@ -138,6 +139,45 @@ describe('SqliteEventStore specifics', () => {
       await b;
       await waitFor(() => seen.length === 3, 1000);
       expect(seen).toEqual([1n, 2n, 3n]);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it("follows another thread's appends through a connection of its own, delivering only what that thread has fsynced (DurableMark)", async () => {
+    const file = tempFile();
+    const mark = new DurableMark();
+    const held: Array<() => void> = [];
+    const writer = make(file, {
+      publishDurable: mark,
+      syncFile: (_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => held.push(() => done(null)),
+    });
+    // a long poll: only the mark's moves wake it in time for the waits below
+    const follower = make(file, { followDurable: mark, pollIntervalMs: 60_000 });
+    const seen: bigint[] = [];
+    const handle = follower.subscribeToAll(async (e) => void seen.push(e.position));
+    try {
+      const a = writer.append('a', [newEvent(), newEvent()], 'no_stream');
+      await waitFor(() => held.length === 1, 1000);
+      // committed, visible to the follower's connection, not yet durable
+      expect(mark.firstNotDurable()).toBe(1);
+      expect(await collectAll(follower, undefined, 10)).toHaveLength(2);
+      await sleep(60);
+      expect(seen).toEqual([]);
+      const b = writer.append('b', [newEvent()], 'no_stream');
+      held[0]();
+      await a;
+      await waitFor(() => seen.length === 2, 1000);
+      // the second append is committed during the first fsync's wait, then fsynced by the next
+      await waitFor(() => held.length === 2, 1000);
+      expect(mark.firstNotDurable()).toBe(3);
+      await sleep(60);
+      expect(seen).toEqual([1n, 2n]);
+      held[1]();
+      await b;
+      await waitFor(() => seen.length === 3, 1000);
+      expect(seen).toEqual([1n, 2n, 3n]);
+      expect(mark.firstNotDurable()).toBe(DurableMark.NONE);
     } finally {
       await handle.stop();
     }

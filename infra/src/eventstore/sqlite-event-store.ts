@@ -13,6 +13,7 @@ import {
 } from './port';
 import { DAMAGED_LOG_ADVICE, DataFileError, UnreadableEventError } from './data-file-error';
 import { PollingSubscription, type SubscriptionTiming } from './polling-subscription';
+import { DurableMark } from './durable-mark';
 
 export interface SqliteEventStoreOptions {
   /** how often live subscriptions look for events appended by other processes (ms); default 200 */
@@ -30,6 +31,13 @@ export interface SqliteEventStoreOptions {
    * `fs.fsync` (libuv's thread pool) unless a test gives its own
    */
   syncFile?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
+  /** this store appends: it keeps `mark` at the first position it committed and has not fsynced yet */
+  publishDurable?: DurableMark;
+  /**
+   * this store only reads a log that another thread's store appends to and marks (its
+   * `publishDurable`): subscriptions deliver what is before the mark, and wake when it moves
+   */
+  followDurable?: DurableMark;
 }
 
 /** Counters of the group commit, for tests and benchmarks. */
@@ -175,6 +183,8 @@ export class SqliteEventStore implements EventStore {
   private readonly retryInitialMs: number;
   private readonly retryMaxMs: number;
   private readonly maxGroupSize: number;
+  private readonly publishDurable: DurableMark | undefined;
+  private readonly followDurable: DurableMark | undefined;
 
   private readonly headStmt: Database.Statement<[string], number>;
   private readonly findIdStmt: Database.Statement<[string, string], [number, number]>;
@@ -217,6 +227,8 @@ export class SqliteEventStore implements EventStore {
   private firstPending: number | undefined;
   /** the first position the fsync under way makes durable (undefined: none) */
   private firstSyncing: number | undefined;
+  /** what `publishDurable` was last set to */
+  private published = DurableMark.NONE;
   /**
    * The last revision of streams this store read or wrote lately (-1: no event), so that reading a
    * stream past its end, or appending to it, asks the file nothing. It holds while no other
@@ -239,6 +251,8 @@ export class SqliteEventStore implements EventStore {
     this.retryInitialMs = options.retryInitialMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
     this.maxGroupSize = options.maxGroupSize ?? 512;
+    this.publishDurable = options.publishDurable;
+    this.followDurable = options.followDurable;
     makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath, { timeout: options.busyTimeoutMs ?? 5000 });
     try {
@@ -310,6 +324,16 @@ export class SqliteEventStore implements EventStore {
       }
       return outcomes;
     });
+    if (this.followDurable) void this.followMark(this.followDurable);
+  }
+
+  /** A follower: its subscriptions read again each time the appending thread's mark moves. */
+  private async followMark(mark: DurableMark): Promise<void> {
+    while (!this.closed) {
+      const seen = mark.changes();
+      for (const s of this.subscriptions) s.wake();
+      await mark.changedSince(seen, this.pollIntervalMs);
+    }
   }
 
   /** WAL, and the one table (created on a new file). */
@@ -456,6 +480,8 @@ export class SqliteEventStore implements EventStore {
     try {
       outcomes = this.groupTx.immediate(batch);
     } catch (err) {
+      this.firstOfGroup = undefined;
+      this.publishMark();
       for (const p of batch) p.reject(err);
       return;
     }
@@ -463,6 +489,8 @@ export class SqliteEventStore implements EventStore {
     this.stats.transactions++;
     for (const listener of this.commitListeners) listener();
     this.firstPending ??= this.firstOfGroup;
+    this.firstOfGroup = undefined;
+    this.publishMark();
     for (const w of this.groupWritten) this.unsynced.written.push(w);
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i];
@@ -483,7 +511,16 @@ export class SqliteEventStore implements EventStore {
 
   /** The first position committed and not yet durable: subscriptions deliver only what is before it. */
   private firstNotDurable(): number {
-    return this.firstSyncing ?? this.firstPending ?? Number.MAX_SAFE_INTEGER;
+    return this.firstSyncing ?? this.firstPending ?? DurableMark.NONE;
+  }
+
+  /** `publishDurable` set to the first position committed (or being committed) and not fsynced. */
+  private publishMark(): void {
+    if (!this.publishDurable) return;
+    const first = Math.min(this.firstNotDurable(), this.firstOfGroup ?? DurableMark.NONE);
+    if (first === this.published) return;
+    this.published = first;
+    this.publishDurable.set(first);
   }
 
   /**
@@ -512,6 +549,7 @@ export class SqliteEventStore implements EventStore {
       .finally(() => {
         this.syncing = undefined;
         this.firstSyncing = undefined;
+        this.publishMark();
         for (const s of this.subscriptions) s.wake();
         if (this.flushAfterSync) {
           this.flushAfterSync = false;
@@ -603,7 +641,11 @@ export class SqliteEventStore implements EventStore {
       written.push({ position, streamId: p.streamId, revision, row });
     }
     // all inserted (a failure above throws, and the append's savepoint takes its rows back)
-    this.firstOfGroup ??= written[0].position;
+    if (this.firstOfGroup === undefined) {
+      this.firstOfGroup = written[0].position;
+      // before the commit: a follower that sees these rows sees the mark below them
+      this.publishMark();
+    }
     for (const w of written) this.groupWritten.push(w);
     this.groupHeads.set(p.streamId, revision);
     return { nextRevision: revision, position: BigInt(position), written: true };
@@ -710,6 +752,14 @@ export class SqliteEventStore implements EventStore {
       return [];
     }
     reader.fileReadAt = now;
+    if (this.followDurable) {
+      // the rows first, then the mark (see DurableMark)
+      const rows = this.readAllStmt.all(after, limit);
+      const bound = this.followDurable.firstNotDurable();
+      let n = 0;
+      while (n < rows.length && rows[n][0] < bound) n++;
+      return rows.slice(0, n).map(rowToEvent);
+    }
     return this.readDurableStmt.all(after, this.firstNotDurable(), limit).map(rowToEvent);
   }
 

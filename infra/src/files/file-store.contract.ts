@@ -51,6 +51,17 @@ export function fileStoreContract(
       expect(sha(await collect(await store.read('videos', name)))).toBe(sha(bytes));
     });
 
+    it('loses no byte of a body that another listener already reads', async () => {
+      const bytes = randomBytes(200_000);
+      const name = fresh('mp4');
+      const body = chunked(bytes, 16 * 1024);
+      let seen = 0;
+      body.on('data', (c: Buffer) => (seen += c.length));
+      expect(await store.put('videos', name, body)).toEqual({ size: bytes.length });
+      expect(seen).toBe(bytes.length);
+      expect(await collect(await store.read('videos', name))).toEqual(bytes);
+    });
+
     it('reads a byte range, first to last inclusive', async () => {
       const bytes = randomBytes(10_000);
       const name = fresh('mp4');

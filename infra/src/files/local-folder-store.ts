@@ -1,11 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { capped } from './capped-stream';
 import { PRIVATE_FILE_MODE, makePrivateDir } from './private-files';
+import { streamToFile } from './stream-to-file';
 import {
   FILE_FOLDERS,
   STORED_NAME,
@@ -47,9 +46,7 @@ export class LocalFolderStore implements FileStore {
     const tmp = path.join(this.tmpDir, `${randomUUID()}.part`);
     const counter = capped(options.maxBytes);
     try {
-      await pipeline(body, counter, createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
-      const fh = await open(tmp, 'r');
-      await fh.sync().finally(() => fh.close());
+      await streamToFile(body, tmp, { flags: 'wx', mode: PRIVATE_FILE_MODE, flush: true, through: counter });
       await rename(tmp, target);
     } catch (e) {
       await rm(tmp, { force: true });

@@ -1,12 +1,10 @@
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Client, s3Upload } from '../distributed-clients';
 import { SERVER_AWAY_ERRNOS, ServiceUnavailableError } from '../services';
 import type { S3Settings } from '../config/config';
 import { capped } from './capped-stream';
+import { streamToFile } from './stream-to-file';
 import {
   FileTooLargeError,
   STORED_NAME,
@@ -200,9 +198,8 @@ export class S3FileStore implements FileStore {
     const body = await this.read(folder, name);
     if (!body) return false;
     try {
-      await pipeline(body, createWriteStream(toPath));
+      await streamToFile(body, toPath);
     } catch (err) {
-      await rm(toPath, { force: true });
       throw unavailable(err);
     }
     return true;

@@ -5,9 +5,33 @@ type Found = Buffer | 'destroyed';
 const NONE = 'none';
 
 /**
+ * Keys destroyed in this process, told to the caches of its other threads (the embedded
+ * projections' thread decrypts the log with a cache of its own): a count in shared memory that
+ * each destroy moves once the store has destroyed the key. A cache that sees it moved forgets every
+ * key it holds and asks the store again, so no thread decrypts with a key destroyed before.
+ */
+export class KeyDestructions {
+  private readonly count: Int32Array;
+
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) {
+    this.count = new Int32Array(buffer);
+  }
+
+  /** Answers the count before this destroy. */
+  noteOne(): number {
+    return Atomics.add(this.count, 0, 1);
+  }
+
+  seen(): number {
+    return Atomics.load(this.count, 0);
+  }
+}
+
+/**
  * Keys kept in memory for a short while (`ttlMs`, 10 s by default), so that appends and reads ask
  * the key store once per member and period, not per event. A destroy through this store is seen at
- * once by this process; one made through another process's store is seen here within `ttlMs`.
+ * once by this process; one made through another process's store is seen here as soon as the
+ * relay brings it (Redis), and within `ttlMs` whatever happens.
  * A member without a key is not remembered: another process may make it at any time.
  */
 export class CachedKeyStore implements KeyStore {
@@ -17,8 +41,30 @@ export class CachedKeyStore implements KeyStore {
 
   constructor(
     readonly inner: KeyStore,
-    private readonly options: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
-  ) {}
+    private readonly options: {
+      ttlMs?: number;
+      maxEntries?: number;
+      now?: () => number;
+      /** the destroys of this process's other threads (see KeyDestructions) */
+      destructions?: KeyDestructions;
+      /** tells the other processes of each destroy made here (see KeyDestructionRelay), closed with this store */
+      relay?: { announce(): Promise<void>; close(): Promise<void> };
+    } = {},
+  ) {
+    this.destructionsSeen = options.destructions?.seen() ?? 0;
+  }
+
+  private destructionsSeen: number;
+
+  /** How many destroys this cache has seen; every key forgotten when another thread's comes. */
+  private destructionEpoch(): number {
+    const now = this.options.destructions?.seen() ?? 0;
+    if (now !== this.destructionsSeen) {
+      this.destructionsSeen = now;
+      this.cache.clear();
+    }
+    return now;
+  }
 
   private get now(): number {
     return (this.options.now ?? Date.now)();
@@ -36,6 +82,7 @@ export class CachedKeyStore implements KeyStore {
   }
 
   private cached(memberId: string): Found | typeof NONE | undefined {
+    this.destructionEpoch();
     const hit = this.cache.get(memberId);
     if (!hit) return undefined;
     // destroyed is for ever
@@ -63,10 +110,12 @@ export class CachedKeyStore implements KeyStore {
   private ask(memberId: string): Promise<Found | undefined> {
     let asked = this.asking.get(memberId);
     if (!asked) {
+      const epoch = this.destructionEpoch();
       asked = this.inner.find(memberId).then(
         (found) => {
           this.asking.delete(memberId);
-          this.remember(memberId, found ?? NONE);
+          // a key destroyed while the store was asked is asked again next time
+          if (this.destructionEpoch() === epoch) this.remember(memberId, found ?? NONE);
           return found;
         },
         (err: unknown) => {
@@ -83,9 +132,10 @@ export class CachedKeyStore implements KeyStore {
     const hit = this.cached(memberId);
     if (hit instanceof Buffer) return hit;
     // destroyed, unknown or expired: the store decides (and throws MemberKeyDestroyedError)
+    const epoch = this.destructionEpoch();
     try {
       const key = await this.inner.keyFor(memberId);
-      this.remember(memberId, key);
+      if (this.destructionEpoch() === epoch) this.remember(memberId, key);
       return key;
     } catch (err) {
       if ((err as Error).name === 'MemberKeyDestroyedError') this.remember(memberId, 'destroyed');
@@ -97,6 +147,10 @@ export class CachedKeyStore implements KeyStore {
     // forgotten first: nothing of this process encrypts or decrypts with it from now on
     this.remember(memberId, 'destroyed');
     await this.inner.destroy(memberId);
+    const before = this.options.destructions?.noteOne();
+    // this cache knows of its own destroy: it forgets nothing unless another thread's came meanwhile
+    if (before === this.destructionsSeen) this.destructionsSeen = before + 1;
+    await this.options.relay?.announce();
   }
 
   platformSecret(): Promise<Buffer> {
@@ -107,7 +161,8 @@ export class CachedKeyStore implements KeyStore {
     return this.secret;
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    await this.options.relay?.close();
+    await this.inner.close();
   }
 }

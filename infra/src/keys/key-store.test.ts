@@ -8,7 +8,9 @@ import { keyStoreContract } from './keys.contract';
 import { SqliteKeyStore } from './sqlite-key-store';
 import { PostgresKeyStore } from './postgres-key-store';
 import { MongoKeyStore } from './mongo-key-store';
-import { CachedKeyStore } from './cached-key-store';
+import { CachedKeyStore, KeyDestructions } from './cached-key-store';
+import { KeyDestructionRelay } from './key-destruction-relay';
+import { skippedSuite } from '../testing/skipped-suite';
 import { createTestDatabase, postgresAvailability, type TestDatabase } from '../testing/postgres';
 import { mongoServerAvailability, startMongoServer, type MongoServer } from '../testing/ferretdb';
 import { MemberKeyDestroyedError } from './port';
@@ -91,7 +93,78 @@ describe('CachedKeyStore', () => {
     await a.close();
     await b.close();
   });
+
+  it("sees another thread's destroy at once when they share KeyDestructions (the projections' thread), and keeps its other keys' answers right", async () => {
+    const file = tempFile();
+    const destructions = new KeyDestructions();
+    const a = new CachedKeyStore(new SqliteKeyStore(file), { ttlMs: 60_000, destructions });
+    // the other thread's cache: its own store and its own view of the same shared memory
+    const b = new CachedKeyStore(new SqliteKeyStore(file), {
+      ttlMs: 60_000,
+      destructions: new KeyDestructions(destructions.buffer),
+    });
+    const [gone, kept] = [randomUUID(), randomUUID()];
+    await a.keyFor(gone);
+    const keptKey = await a.keyFor(kept);
+    expect(await b.find(gone)).toBeInstanceOf(Buffer);
+    await a.destroy(gone);
+    expect(destructions.seen()).toBe(1);
+    await expect(b.keyFor(gone)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+    expect(await b.find(gone)).toBe('destroyed');
+    expect(await b.keyFor(kept)).toEqual(keptKey);
+    await expect(a.keyFor(gone)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+    await a.close();
+    await b.close();
+  });
 });
+
+if (process.env.REDIS_URL) {
+  describe('KeyDestructionRelay (several processes, through Redis)', () => {
+    /** a process of the topology: its own key store connection, cache, destroys count and relay */
+    const aProcess = async (file: string, channel: string) => {
+      const destructions = new KeyDestructions();
+      const relay = await KeyDestructionRelay.start(process.env.REDIS_URL!, channel, destructions);
+      return new CachedKeyStore(new SqliteKeyStore(file), { ttlMs: 60_000, destructions, relay });
+    };
+
+    it("makes every other process's cache forget a destroyed key at once, not when it expires", async () => {
+      const file = tempFile();
+      const channel = `evo-test:${randomUUID()}:keys:destroyed`;
+      const [erasing, projecting, replaying] = await Promise.all([1, 2, 3].map(() => aProcess(file, channel)));
+      const [gone, kept] = [randomUUID(), randomUUID()];
+      const goneKey = await erasing.keyFor(gone);
+      const keptKey = await erasing.keyFor(kept);
+      for (const other of [projecting, replaying]) expect(await other.keyFor(gone)).toEqual(goneKey);
+      await erasing.destroy(gone);
+      // kept for 60 s by their caches, yet refused well before
+      for (const other of [projecting, replaying]) {
+        await expect.poll(() => other.find(gone), { timeout: 2000 }).toBe('destroyed');
+        await expect(other.keyFor(gone)).rejects.toBeInstanceOf(MemberKeyDestroyedError);
+        expect(await other.keyFor(kept)).toEqual(keptKey);
+      }
+      await Promise.all([erasing, projecting, replaying].map((s) => s.close()));
+    });
+
+    it('leaves the processes of another topology (another channel) alone', async () => {
+      const file = tempFile();
+      const here = await aProcess(file, `evo-test:${randomUUID()}:keys:destroyed`);
+      const elsewhere = await aProcess(file, `evo-test:${randomUUID()}:keys:destroyed`);
+      const [gone, other] = [randomUUID(), randomUUID()];
+      await elsewhere.keyFor(gone);
+      await here.destroy(other);
+      await new Promise((r) => setTimeout(r, 200));
+      // its cache was not cleared by a destroy it was not told of
+      expect(await elsewhere.find(gone)).toBeInstanceOf(Buffer);
+      await Promise.all([here.close(), elsewhere.close()]);
+    });
+  });
+} else {
+  skippedSuite(
+    'KeyDestructionRelay tests skipped: REDIS_URL is not set',
+    'KeyDestructionRelay (REDIS_URL not set)',
+    'runs against Redis',
+  );
+}
 
 const pgAvailability = await postgresAvailability();
 if (!pgAvailability.ok) console.warn(`[skip] PostgreSQL key store: ${pgAvailability.reason}`);

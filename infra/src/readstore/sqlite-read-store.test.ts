@@ -220,6 +220,39 @@ describe('SqliteReadStore, how it answers', () => {
     await store.close();
   });
 
+  it('answers read-only from a file another connection writes: its commits, tables, indexes and multikey fields as they come, and writes nothing', async () => {
+    const file = fileName();
+    try {
+      const writer = new SqliteReadStore(file);
+      const reader = new SqliteReadStore(file, false, { readOnly: true });
+      const mine = reader.collection('c');
+      expect(await mine.find({})).toEqual([]);
+      const c = writer.collection('c');
+      await c.createIndex({ key: { tags: 1 } });
+      await c.insertOne({ _id: 1, tags: 'a' });
+      expect((await mine.find({ tags: 'a' })).map((d) => d._id)).toEqual([1]);
+      expect(explain(reader, 'c', { tags: 'a' })).toMatchObject({ exact: true });
+      // the field turns multikey there: the reader leaves it to the language from then on
+      await c.insertOne({ _id: 2, tags: ['b', 'a'] });
+      expect((await mine.find({ tags: 'a' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([1, 2]);
+      expect(explain(reader, 'c', { tags: 'a' })).toMatchObject({ exact: false });
+      // nothing of a transaction before its commit
+      await writer.withTransaction(async (tx) => {
+        await tx.collection('c').insertOne({ _id: 3, tags: 'a' });
+        expect(await mine.countDocuments({})).toBe(2);
+      });
+      expect(await mine.countDocuments({ tags: 'a' })).toBe(3);
+      await expect(mine.insertOne({ _id: 4 })).rejects.toThrow();
+      await expect(mine.deleteOne({ _id: 1 })).rejects.toThrow();
+      expect(await c.countDocuments({})).toBe(3);
+      await reader.close();
+      await writer.close();
+      expect(() => new SqliteReadStore(fileName(), false, { readOnly: true })).toThrow();
+    } finally {
+      removeFile(file);
+    }
+  });
+
   it('refuses a file of another format', async () => {
     const file = fileName();
     try {

@@ -136,6 +136,11 @@ export class ReadModelFormatError extends Error {
 export interface StoreOptions {
   /** see LOAD_DIRTY_LIMIT (tests make a load flush often) */
   loadDirtyLimit?: number;
+  /**
+   * queries only, on a file another connection writes (the embedded projections' thread): every
+   * write fails, and what the store knows of tables and indexes is read again after their commits
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -219,6 +224,9 @@ export class SqliteReadStore implements ReadStore {
   /** a bulk load under way (see LoadState) */
   private load: LoadState | undefined;
   private readonly loadDirtyLimit: number;
+  /** read-only: `PRAGMA data_version` of the reader, and its value when tables and schemas were last read */
+  private readonly writtenElsewhere: Database.Statement | undefined;
+  private seenVersion: unknown;
 
   /** A store in a temporary file, removed when closed or when the process exits. */
   static temporary(options?: StoreOptions): SqliteReadStore {
@@ -232,10 +240,27 @@ export class SqliteReadStore implements ReadStore {
     readonly file: string,
     /** removed when closed; need not outlive a crash */
     private readonly temporary = false,
-    { loadDirtyLimit = LOAD_DIRTY_LIMIT }: StoreOptions = {},
+    { loadDirtyLimit = LOAD_DIRTY_LIMIT, readOnly = false }: StoreOptions = {},
   ) {
     this.loadDirtyLimit = loadDirtyLimit;
     const cache = `cache_size = -${16 * 1024}`;
+    if (readOnly) {
+      // two read-only connections, as the writing store has a writer and a reader
+      this.writer = new Database(file, { timeout: 5000, readonly: true, fileMustExist: true });
+      try {
+        const format = this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'format'`).pluck().get();
+        if (format !== FORMAT_VERSION) throw new ReadModelFormatError(format);
+        this.reader = new Database(file, { timeout: 5000, readonly: true, fileMustExist: true });
+        this.reader.pragma(cache);
+      } catch (err) {
+        this.writer.close();
+        throw err;
+      }
+      this.writtenElsewhere = this.reader.prepare('PRAGMA data_version').pluck();
+      this.seenVersion = this.writtenElsewhere.get();
+      this.tables = new Set(this.tableNames());
+      return;
+    }
     makePrivateDatabaseFile(file);
     this.writer = new Database(file, { timeout: 5000 });
     try {
@@ -429,6 +454,19 @@ export class SqliteReadStore implements ReadStore {
     let cached = this.txDocs.get(collection);
     if (!cached) this.txDocs.set(collection, (cached = { docs: new Map(), dirty: new Set() }));
     return cached;
+  }
+
+  /**
+   * Read-only: after a commit of the writing connection, tables, indexes and multikey fields are
+   * read again (they change with the documents; a table made by a rebuild's first write, say).
+   */
+  private seeOtherWriter(): void {
+    if (!this.writtenElsewhere) return;
+    const version = this.writtenElsewhere.get();
+    if (version === this.seenVersion) return;
+    this.seenVersion = version;
+    this.schemas = new Map();
+    this.tables = new Set(this.tableNames());
   }
 
   private rowText(db: Db, collection: string, id: DocId): string | undefined {
@@ -683,7 +721,9 @@ export class SqliteReadStore implements ReadStore {
       }
       this.flush(collection);
       this.buildDeferred(collection);
-    } else if (isDocId(filter._id) && Object.keys(filter).length === 1) {
+    }
+    this.seeOtherWriter();
+    if (db !== this.writer && isDocId(filter._id) && Object.keys(filter).length === 1) {
       // the commonest read, one document by _id: no plan
       const text = this.rowText(db, collection, filter._id);
       if (text !== undefined) this.counters.docsExamined++;
@@ -713,6 +753,7 @@ export class SqliteReadStore implements ReadStore {
       if (found !== undefined) return found.length;
       this.flush(collection);
     }
+    this.seeOtherWriter();
     if (!this.tables.has(collection)) return 0;
     const plan = this.plan(collection, filter, undefined, 'count(*)');
     if (!plan.exact) return this.select(db, collection, filter).length;

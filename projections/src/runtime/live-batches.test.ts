@@ -26,12 +26,13 @@ async function counted(liveBatchEveryMs: number) {
     },
   });
   const appliedIn = new Map<string, number>();
-  const held: { gate?: Promise<void> } = {};
+  const held: { gate?: Promise<void>; waiting: Set<string> } = { waiting: new Set() };
   const probe: Projector = {
     name: 'probe',
     collections: ['probe'],
     eventTypes: ['CoinsAdded'],
     async project(event, tx) {
+      if (held.gate) held.waiting.add(event.id);
       await held.gate;
       appliedIn.set(event.id, transactions);
       await tx.collection('probe').insertOne({ _id: event.id });
@@ -40,16 +41,23 @@ async function counted(liveBatchEveryMs: number) {
   const runner = new ProjectionRunner({ events, read: store, projectors: [probe], liveBatchEveryMs });
   open.push({ close: () => runner.stop() });
   await runner.start();
-  const append = async () => {
-    const id = randomUUID();
+  const append = async () => (await appendMany(1))[0];
+  /** one append of `n` events (one command's): their ids, and the position of the last */
+  const appendMany = async (n: number) => {
+    const ids = Array.from({ length: n }, () => randomUUID());
     const { position } = await events.append(
       'wallet-probe',
-      [{ id, type: 'CoinsAdded', data: {}, metadata: { correlationId: id, at: new Date().toISOString() } }],
+      ids.map((id) => ({
+        id,
+        type: 'CoinsAdded',
+        data: {},
+        metadata: { correlationId: id, at: new Date().toISOString() },
+      })),
       'any',
     );
-    return { id, position };
+    return ids.map((id) => ({ id, position }));
   };
-  return { runner, append, appliedIn, held };
+  return { runner, append, appendMany, appliedIn, held };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,6 +81,7 @@ describe('live batches', () => {
     let release!: () => void;
     held.gate = new Promise((r) => (release = r));
     const first = await append();
+    await expect.poll(() => held.waiting.has(first.id)).toBe(true);
     const burst = [await append(), await append(), await append()];
     release();
     held.gate = undefined;
@@ -87,5 +96,14 @@ describe('live batches', () => {
     }
     expect(await runner.waitFor(next[2].position, 10_000)).toBe(true);
     expect(new Set(next.map((e) => appliedIn.get(e.id))).size).toBe(1);
+  });
+
+  it("apply the events of one append (one command's) in one transaction: nobody reads half of a command", async () => {
+    const { runner, appendMany, appliedIn } = await counted(20);
+    for (const n of [2, 3, 5, 2]) {
+      const written = await appendMany(n);
+      expect(await runner.waitFor(written[0].position, 5_000)).toBe(true);
+      expect(new Set(written.map((e) => appliedIn.get(e.id))).size).toBe(1);
+    }
   });
 });

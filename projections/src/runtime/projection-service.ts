@@ -16,9 +16,18 @@ export interface ProjectionServiceOptions {
   push?: PushBus;
   /** the read models in use, and fresh ones for rebuilds (blue/green) */
   generations: ReadModelGenerations;
+  /** a batch that failed and is retried, a push not sent: logged unless given */
   onError?: (err: unknown) => void;
   /** projectorFingerprint(projectors) unless given (tests give another to play an older version) */
   fingerprint?: string;
+  /** the read models that queries use include every event up to `position` (after its commit) */
+  onLivePosition?: (position: LogPosition) => void;
+  /**
+   * queries are served from `store` from now on (a rebuilt set, or an empty one in place of a
+   * damaged file), which holds the log up to `position`; the positions given to onLivePosition
+   * are its own from now on. Awaited before the set it replaces is closed and removed.
+   */
+  onServe?: (store: ReadStore, position: LogPosition | undefined) => Promise<void>;
 }
 
 export type RebuildState =
@@ -27,13 +36,41 @@ export type RebuildState =
   | { status: 'done'; startedAt: string; finishedAt: string; events: number; seconds: number }
   | { status: 'failed'; startedAt: string; error: string };
 
+/** A rebuild that starts now, before its first event. */
+export const rebuildStarting = (startedAt = new Date().toISOString()): RebuildState => ({
+  status: 'running',
+  startedAt,
+  done: 0,
+  rate: 0,
+  etaSeconds: 0,
+  fraction: 0,
+});
+
+/**
+ * The embedded process's read side as the request thread uses it: a ProjectionService in the same
+ * thread (PROJECTIONS_THREAD=false, read models in MongoDB, tests that hand it their own
+ * projectors), or one in a thread of its own (ProjectionThread, projection-thread.ts).
+ */
+export interface ReadSide extends ProjectionProgress {
+  /** the read models that queries use (switched when a rebuild is done) */
+  readonly read: ReadStore;
+  readonly currentPosition: LogPosition | undefined;
+  setPush(push: PushBus | undefined): void;
+  start(): Promise<void>;
+  followReplays(): void;
+  resume(name: string): Promise<void>;
+  rebuild(onProgress?: (p: RebuildState) => void): Promise<void>;
+  rebuildState(): RebuildState;
+  stop(): Promise<void>;
+}
+
 /**
  * The read side of the embedded process: one live runner feeding the read models that queries
  * use (through a SwitchableReadStore), and rebuilds made beside them into a fresh set while the
  * product keeps serving; once the rebuilt set has caught up with the live one, queries switch to
  * it and it becomes the current set for good (ReadModelGenerations.promote).
  */
-export class ProjectionService implements ProjectionProgress {
+export class ProjectionService implements ReadSide {
   readonly read: SwitchableReadStore;
   private live: ProjectionRunner;
   private rebuilding: Promise<void> | undefined;
@@ -42,7 +79,7 @@ export class ProjectionService implements ProjectionProgress {
   private watcher: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ProjectionServiceOptions) {
-    this.options = { ...options };
+    this.options = { onError: (err) => log.error({ err }, 'projection error, retrying'), ...options };
     this.fingerprint = options.fingerprint ?? projectorFingerprint(options.projectors);
     const store = options.generations.current();
     this.read = new SwitchableReadStore(store);
@@ -51,7 +88,18 @@ export class ProjectionService implements ProjectionProgress {
 
   private runnerFor(read: ReadStore, push: PushBus | undefined) {
     const { events, projectors, onError } = this.options;
-    return new ProjectionRunner({ events, read, projectors, push, onError, fingerprint: this.fingerprint });
+    const runner: ProjectionRunner = new ProjectionRunner({
+      events,
+      read,
+      projectors,
+      push,
+      onError,
+      fingerprint: this.fingerprint,
+      onPosition: (position) => {
+        if (runner === this.live) this.options.onLivePosition?.(position);
+      },
+    });
+    return runner;
   }
 
   /** the push bus exists once the HTTP server does, after this service */
@@ -67,9 +115,10 @@ export class ProjectionService implements ProjectionProgress {
   /**
    * Read models that this code and this log cannot continue (built by other projections code,
    * ahead of the log, of another log) are rebuilt from the log before anything is served; the
-   * others catch up from their checkpoint. Then the log is followed.
+   * others catch up from their checkpoint (pushing the changes after `pushAfter`, see the
+   * runner's start). Then the log is followed.
    */
-  async start(): Promise<void> {
+  async start(pushAfter?: LogPosition): Promise<void> {
     let why: string | undefined;
     try {
       why = await this.whyNotUsable(this.read.current);
@@ -78,6 +127,7 @@ export class ProjectionService implements ProjectionProgress {
       const store = this.options.generations.replaceDamaged((err as Error).message);
       this.read.switchTo(store);
       this.live = this.runnerFor(store, this.options.push);
+      await this.options.onServe?.(store, undefined);
     }
     if (why) {
       log.warn({ reason: why }, `modèles de lecture ${why} : reconstruction depuis le journal`);
@@ -87,7 +137,7 @@ export class ProjectionService implements ProjectionProgress {
     const checkpoint = await readCheckpointDoc(this.read.current).catch(() => undefined);
     const report = checkpoint ? undefined : progressLog();
     if (!checkpoint) log.info('modèles de lecture vides : construction depuis le journal');
-    await this.live.start(report && ((done, at) => report(done, at, this.options.events)));
+    await this.live.start(report && ((done, at) => report(done, at, this.options.events)), pushAfter);
   }
 
   private async whyNotUsable(store: ReadStore): Promise<string | undefined> {
@@ -152,7 +202,7 @@ export class ProjectionService implements ProjectionProgress {
       onProgress?.(s);
     };
     // reported before the first await: once rebuild() returns, rebuildState() says it runs
-    report({ status: 'running', startedAt, done: 0, rate: 0, etaSeconds: 0, fraction: 0 });
+    report(rebuildStarting(startedAt));
     try {
       const applied = await this.buildFresh((p) => report({ status: 'running', startedAt, ...p }));
       const seconds = (performance.now() - started) / 1000;
@@ -211,6 +261,7 @@ export class ProjectionService implements ProjectionProgress {
       old.setPush(undefined);
       this.live = runner;
       this.read.switchTo(next.store);
+      await this.options.onServe?.(next.store, runner.currentPosition);
       await old.stop();
       await next.promote();
     } catch (e) {

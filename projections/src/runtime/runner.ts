@@ -61,6 +61,8 @@ export interface RunnerOptions {
   /** recorded with the checkpoint: the code that built the read models (projectorFingerprint) */
   fingerprint?: string;
   onError?: (err: unknown) => void;
+  /** the read models include every event up to `position` (called after the batch's commit) */
+  onPosition?: (position: LogPosition) => void;
 }
 
 const log = childLogger('projections');
@@ -81,9 +83,17 @@ export type BatchProgress = (done: number, position: LogPosition | undefined) =>
 /** Not live: pushes are dropped (see ProjectionContext). Also the context of bench-rebuild's ceiling. */
 export const CATCHING_UP: ProjectionContext = { live: false, push: () => undefined, rooms: () => undefined };
 
-type Push =
+/** A push a projector queued (ProjectionContext's push and rooms), sent once its batch is committed. */
+export type Push =
   | { kind: 'emit'; room: string; event: string; payload: unknown }
   | { kind: 'join' | 'leave'; members: string; room: string };
+
+export const sendPush = (bus: PushBus, p: Push): Promise<void> =>
+  p.kind === 'emit'
+    ? bus.publish(p.room, p.event, p.payload)
+    : p.kind === 'join'
+      ? bus.joinRoom(p.members, p.room)
+      : bus.leaveRoom(p.members, p.room);
 
 /** Which projectors see an event of each type: those that declare it (Projector.eventTypes). */
 export function routesOf(projectors: readonly Projector[]): Map<string, Projector[]> {
@@ -150,8 +160,12 @@ export class ProjectionRunner implements ProjectionProgress {
     this.options.push = push;
   }
 
-  /** Catch up with the log, then keep following it. Resolves once caught up. */
-  async start(onBatch?: BatchProgress): Promise<void> {
+  /**
+   * Catch up with the log, then keep following it. Resolves once caught up. Events after
+   * `pushAfter` push their changes as live ones do: a thread started again in a running process
+   * sends what its members' screens have not been told yet.
+   */
+  async start(onBatch?: BatchProgress, pushAfter?: LogPosition): Promise<void> {
     this.position = await readCheckpoint(this.options.read);
     for (const doc of await this.options.read.collection<StoppedDoc>(PROJECTION_STATUS).find({}))
       this.stopped.set(doc._id, { ...doc, name: doc._id, position: BigInt(doc.position) });
@@ -159,7 +173,7 @@ export class ProjectionRunner implements ProjectionProgress {
       await this.load(onBatch);
     } else {
       await this.ensureIndexes();
-      await this.catchUp(onBatch);
+      await this.catchUp(onBatch, false, pushAfter);
     }
     this.caughtUp = true;
     this.notify();
@@ -197,10 +211,15 @@ export class ProjectionRunner implements ProjectionProgress {
    * from empty (`failFast`: a rebuild, a first start) fails on a batch that keeps failing instead
    * of stopping a projector: a rebuilt set is whole or not used.
    */
-  async catchUp(onBatch?: BatchProgress, failFast = false): Promise<number> {
+  async catchUp(onBatch?: BatchProgress, failFast = false, pushAfter?: LogPosition): Promise<number> {
     let done = 0;
     for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
-      await this.applyWithRecovery(batch, false, failFast);
+      const toPush = pushAfter === undefined ? -1 : batch.findIndex((e) => e.position > pushAfter);
+      if (toPush === -1) await this.applyWithRecovery(batch, false, failFast);
+      else {
+        if (toPush > 0) await this.applyWithRecovery(batch.slice(0, toPush), false, failFast);
+        await this.applyWithRecovery(batch.slice(toPush), true, failFast);
+      }
       done += batch.length;
       onBatch?.(done, this.position);
     }
@@ -226,7 +245,11 @@ export class ProjectionRunner implements ProjectionProgress {
   private async flush(): Promise<void> {
     while (this.pending.length > 0 && !this.stopping) {
       const wait = this.liveBatchAt + this.liveBatchEveryMs - performance.now();
+      // the subscription hands over the events it read one at a time: the rest of the append that
+      // brought the first is queued before the batch is cut (a timer's wait lets it, or one turn of
+      // the event loop), so a command's events commit together
       if (this.liveBatchSize > ONE_COMMAND_EVENTS && wait > 0) await new Promise((r) => setTimeout(r, wait));
+      else await new Promise((resolve) => setImmediate(resolve));
       await this.resuming;
       if (this.stopping) break;
       const batch = this.pending.slice(0, this.batchSize);
@@ -393,20 +416,13 @@ export class ProjectionRunner implements ProjectionProgress {
     }
     if (live && this.options.push) {
       const bus = this.options.push;
-      for (const p of pushes) {
-        const sent =
-          p.kind === 'emit'
-            ? bus.publish(p.room, p.event, p.payload)
-            : p.kind === 'join'
-              ? bus.joinRoom(p.members, p.room)
-              : bus.leaveRoom(p.members, p.room);
-        await sent.catch((err) => this.options.onError?.(err));
-      }
+      for (const p of pushes) await sendPush(bus, p).catch((err) => this.options.onError?.(err));
     }
   }
 
   private notify() {
     this.waiters.notify();
+    if (this.position !== undefined) this.options.onPosition?.(this.position);
   }
 
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation, type Location } from 'react-router-dom';
 import { loginPathFor } from './returnPath';
 import { useCurrentUser } from './sessionContext';
 
@@ -11,9 +11,21 @@ export function membersOnly(Screen: ComponentType): ComponentType {
   function MembersOnly() {
     const { isLoggedIn } = useCurrentUser();
     const location = useLocation();
-    if (!isLoggedIn) return <Navigate to={loginPathFor(location)} replace />;
+    if (!isLoggedIn) {
+      // A member who leaves on purpose (logging out, deleting their account) is sent elsewhere in
+      // the same step. The router shows the new address in a transition, after the logged-out
+      // render of this screen: redirecting from here would override where they were sent.
+      if (navigationUnderWay(location)) return null;
+      return <Navigate to={loginPathFor(location)} replace />;
+    }
     return <Screen />;
   }
   MembersOnly.displayName = `MembersOnly(${Screen.displayName ?? Screen.name ?? 'Screen'})`;
   return MembersOnly;
+}
+
+/** The address bar already shows another page than the one being rendered. */
+function navigationUnderWay(rendered: Location): boolean {
+  const { pathname, search } = window.location;
+  return pathname !== rendered.pathname || search !== rendered.search;
 }
