@@ -317,7 +317,14 @@ describe('aborted uploads', () => {
         });
         await sendAndLeave(base, '/api/auth/register', form, { part: 0.5 });
       }
-      await eventually(() => product.output().includes('client went away'), 10_000, 'a line about the aborted uploads');
+      const alive = () => product.child.exitCode === null && product.child.signalCode === null;
+      await eventually(
+        () => !alive() || product.output().includes('client went away'),
+        10_000,
+        'a line about the aborted uploads',
+      );
+      // an aborted upload once ended the whole process (an 'error' event nothing listened to)
+      expect(alive(), product.output()).toBe(true);
       await new Promise((r) => setTimeout(r, 300));
       const lines = product
         .output()

@@ -1,4 +1,4 @@
-import { open, rm } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -15,16 +15,30 @@ export interface StreamToFileOptions {
 /**
  * `body` written to `file`. The file is opened before a byte is read: a write stream opening it
  * itself could finish after a failed copy's cleanup and leave an empty file behind (seen on CI).
- * The body waits meanwhile, even one a listener had set flowing, so that nothing of it is lost.
- * On failure the body is destroyed and the file removed.
+ * The body waits meanwhile, even one a listener had set flowing, so that nothing of it is lost,
+ * and an error it meets meanwhile (the client gone) fails the copy: unheard, it would end the
+ * process. On failure the body is destroyed and the file removed.
  */
 export async function streamToFile(body: Readable, file: string, options: StreamToFileOptions = {}): Promise<void> {
   const { flags = 'w', mode, flush = false, through } = options;
   body.pause();
-  const fh = await open(file, flags, mode).catch((e: unknown) => {
+  let failedWhileOpening: { error: unknown } | undefined;
+  const keepError = (error: unknown) => (failedWhileOpening ??= { error });
+  body.on('error', keepError);
+  let fh: FileHandle;
+  try {
+    fh = await open(file, flags, mode);
+  } catch (e) {
     body.destroy();
     throw e;
-  });
+  } finally {
+    body.off('error', keepError);
+  }
+  if (failedWhileOpening) {
+    await fh.close();
+    await rm(file, { force: true });
+    throw failedWhileOpening.error;
+  }
   // the stream owns the handle: it closes it (fsynced first with `flush`) before the pipeline ends
   const sink = fh.createWriteStream({ flush });
   try {
