@@ -24,4 +24,4 @@ export {
 } from './coins/wallets';
 export { reconcileLedger } from './ledger/reconcile';
 export { GiftCreditProcess, type TransitState } from './gifts/gift-credits';
-export { eraseVideoFiles, posterName, videoFileName } from './videos/video-files';
+export { eraseVideoFiles, posterName, videoFileName, videoFilePath, videoIdOfPoster } from './videos/video-files';

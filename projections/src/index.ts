@@ -49,5 +49,5 @@ export {
 export { CREATOR_COUNTERS, VIDEO_COUNTERS } from './social/video-counters-projector';
 export { statsAsOf } from './stats/as-of';
 export { STATS_KINDS, type StatsKind, statsMomentsExact, statsQueries, statsQueriesAsOf } from './stats/queries';
-export { mediaQueries } from './videos/queries';
+export { mediaQueries, videosAwaitingProcessing } from './videos/queries';
 export { PROCESSING, VIDEOS, VISIBILITY_HIDDEN, type VideoDoc } from './videos/videos-projector';

@@ -44,12 +44,12 @@ import {
 import {
   allProjectors,
   deletionsNotErased,
+  videosAwaitingProcessing,
   giftsInTransit,
   ProjectionService,
   ProjectionThread,
   ReadStoreProgress,
   type ReadSide,
-  PROCESSING,
   VIDEOS,
   type VideoDoc,
   DATA_EXPORTS,
@@ -64,6 +64,7 @@ import {
   pauseAfterSteps,
   sweepOrphanVideoFiles,
   startExportSweeper,
+  type NamedVideoFiles,
 } from '@evo/workers';
 import {
   type AppDeps,
@@ -81,6 +82,8 @@ import {
   Sessions,
   UploadStore,
   videoFileName,
+  videoFilePath,
+  videoIdOfPoster,
 } from '@evo/command-api';
 
 import type { ProjectionThreadData } from './projections-thread';
@@ -219,13 +222,22 @@ async function closeEmbeddedLog(
 
 /** The embedded sweep of orphan video files, from the read models (caught up by now). */
 async function sweepEmbeddedOrphans(read: ReadStore, uploads: UploadStore, graceMs: number): Promise<void> {
-  try {
-    const referenced = { videoFiles: new Set<string>(), posters: new Set<string>() };
-    for (const v of await read.collection<VideoDoc>(VIDEOS).find({})) {
-      referenced.videoFiles.add(videoFileName(v.file_path));
-      referenced.posters.add(posterName(v.id));
+  const videos = read.collection<VideoDoc>(VIDEOS);
+  // a file is named while its video is in the read model (a poster: named after the video's id)
+  const named: NamedVideoFiles = async (folder, names) => {
+    if (folder === 'videos') {
+      const found = await videos.find(
+        { file_path: { $in: names.map(videoFilePath) } },
+        { projection: { file_path: 1 } },
+      );
+      return new Set(found.map((v) => videoFileName(v.file_path)));
     }
-    const removed = await sweepOrphanVideoFiles(uploads.files, referenced, { graceMs });
+    const ids = names.map(videoIdOfPoster).filter((id) => id !== undefined);
+    const found = await videos.find({ _id: { $in: ids } }, { projection: { _id: 1 } });
+    return new Set(found.map((v) => posterName(v._id)));
+  };
+  try {
+    const removed = await sweepOrphanVideoFiles(uploads.files, named, { graceMs });
     if (removed.length > 0) log.info({ removed }, 'orphan video files removed');
   } catch (err) {
     log.error({ err }, 'orphan video files not swept');
@@ -423,8 +435,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // uploads acknowledged before a crash and never processed get their job again (after the
     // listen: the server serves by now, so a failure here is logged, not thrown)
     try {
-      const pending = await read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
-      for (const v of pending)
+      for (const v of await videosAwaitingProcessing(read))
         await jobs.add('video.process', { videoId: v.id, filePath: v.file_path }, videoJobOptions(v.id));
     } catch (err) {
       log.error({ err }, 'vidéos en attente de traitement non relancées');

@@ -62,7 +62,7 @@ export async function startWorkersService(parts: WorkersServiceParts): Promise<R
   for (const userId of unerased) await jobs.add('account.erase', { userId }, erasureJobOptions(userId));
   if (unerased.size > 0) log.info({ members: unerased.size }, 'effacements de comptes repris');
   // files of uploads no event names (a process died between storing and appending), after a grace period
-  const swept = sweepOrphanVideoFiles(files, videos.referenced(), { graceMs: parts.orphanGraceMs }).then(
+  const swept = sweepOrphanVideoFiles(files, videos.named(), { graceMs: parts.orphanGraceMs }).then(
     (removed) => {
       if (removed.length > 0) log.info({ removed }, 'orphan video files removed');
       return removed;

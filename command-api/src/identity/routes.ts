@@ -31,6 +31,7 @@ import { DISK_FULL_RETRY_AFTER_SECONDS, HttpError, route } from '../http/errors'
 import { currentUserId, requireAuth } from '../http/session';
 import { POSITION_HEADER, answerWrite } from '../http/read-your-writes';
 import { enqueueVideoProcessing } from '../videos/processing';
+import { videoFilePath } from '../videos/video-files';
 import { LoginThrottle } from './login-throttle';
 import { setRetryAfter } from '../http/member-limits';
 import { handleCommand, isDiskFull, type LimitRule } from '@evo/infra';
@@ -119,7 +120,7 @@ export function identityRouter(deps: AppDeps): Router {
             video: {
               title: body.video_title,
               description: '',
-              filePath: `/uploads/videos/${keptVideo.name}`,
+              filePath: videoFilePath(keptVideo.name),
               mimeType: keptVideo.kind.mime,
               sizeBytes: video.size,
             },
@@ -132,7 +133,7 @@ export function identityRouter(deps: AppDeps): Router {
         throw e;
       }
       if (result.position !== undefined) res.setHeader(POSITION_HEADER, result.position.toString());
-      await enqueueVideoProcessing(jobs, result.videoId, `/uploads/videos/${keptVideo.name}`);
+      await enqueueVideoProcessing(jobs, result.videoId, videoFilePath(keptVideo.name));
       res.status(201).json({
         message: AUTH_ROUTE_MESSAGES.registered,
         email: body.email,

@@ -8,6 +8,7 @@ import { WalletRequests } from '../coins/wallets';
 import { SandboxPaymentProvider } from '../coins/payment-provider';
 import { buyPack } from '../coins/buy-pack';
 import { sendGift } from '../gifts/send-gift';
+import { videoFilePath } from '../videos/video-files';
 
 /** The demo members' password, published in README.md (DEMO_PASSWORD replaces it). */
 export const DEMO_PASSWORD = DEMO_MEMBER_PASSWORD;
@@ -57,7 +58,7 @@ export async function seedDemoData(
     return {
       title,
       description: 'Vidéo de démonstration',
-      filePath: `/uploads/videos/${name}`,
+      filePath: videoFilePath(name),
       mimeType: 'video/mp4',
       sizeBytes: size,
     };

@@ -3,7 +3,7 @@ import type { FavoriteAnswer, LikeAnswer, VideoCard, VideoUploadedAnswer, Viewer
 import { z } from 'zod';
 import { descriptionField, videoTitleField } from '@evo/domain';
 import { childLogger, maxPosition } from '@evo/infra';
-import { eraseVideoFiles } from './video-files';
+import { eraseVideoFiles, videoFilePath } from './video-files';
 import { VISIBILITY_HIDDEN, latestSanctions, socialQueries } from '@evo/projections';
 import type { AppDeps } from '../deps';
 import { HttpError, route } from '../http/errors';
@@ -86,7 +86,7 @@ export function videosRouter(deps: AppDeps): Router {
         if (!quota.taken) throw quotaReached(quota.resetInMs, res);
       }
       const kept = await uploads.keep(file, 'video', 'videos');
-      const filePath = `/uploads/videos/${kept.name}`;
+      const filePath = videoFilePath(kept.name);
       let result;
       try {
         result = await uploadVideo(

@@ -1,6 +1,11 @@
 import type { ReadStore } from '@evo/infra';
 import { USERS, type UserDoc } from '../identity/users-projector';
-import { VIDEOS, isVisibleVideo, type VideoDoc } from './videos-projector';
+import { PROCESSING, VIDEOS, isVisibleVideo, type VideoDoc } from './videos-projector';
+
+/** Uploads recorded whose processing has no outcome yet: a start queues their job again. */
+export function videosAwaitingProcessing(read: ReadStore): Promise<VideoDoc[]> {
+  return read.collection<VideoDoc>(VIDEOS).find({ processing: PROCESSING.pending });
+}
 
 /** Who may download the files of a video: served under /uploads/videos and /uploads/posters. */
 export function mediaQueries(read: ReadStore) {

@@ -92,6 +92,8 @@ export const videosProjector: Projector = {
       // serving a file: which video it belongs to (and so who may download it)
       { key: { file_path: 1 } },
       { key: { poster: 1 } },
+      // a start queues again the uploads still waiting for their processing: read without a scan
+      { key: { processing: 1 } },
     ],
   },
   async project(event, store) {

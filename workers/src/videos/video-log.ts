@@ -48,7 +48,7 @@ export class VideoLogFold {
   }
 
   /** the stored names an event still names: each video's file and poster, but an erased video's */
-  referenced(): ReferencedVideoFiles {
+  named(): NamedVideoFiles {
     const videoFiles = new Set<string>();
     const posters = new Set<string>();
     for (const [videoId, v] of this.videos) {
@@ -56,14 +56,15 @@ export class VideoLogFold {
       videoFiles.add(videoFileName(v.filePath));
       posters.add(posterName(videoId));
     }
-    return { videoFiles, posters };
+    return async (folder, names) => {
+      const named = folder === 'videos' ? videoFiles : posters;
+      return new Set(names.filter((n) => named.has(n)));
+    };
   }
 }
 
-export interface ReferencedVideoFiles {
-  videoFiles: Set<string>;
-  posters: Set<string>;
-}
+/** Of some stored names of a folder, those the log (or a read model built from it) still names. */
+export type NamedVideoFiles = (folder: 'videos' | 'posters', names: string[]) => Promise<Set<string>>;
 
 /**
  * Uploads recorded whose processing never recorded an outcome get their job again: an API replica
@@ -80,30 +81,34 @@ export async function requeueVideos(fold: VideoLogFold, jobs: JobQueue): Promise
   return pending.length;
 }
 
+/** names looked up at once: a read model answers a page of them with one indexed query */
+const NAMES_PER_LOOKUP = 500;
+
 /**
  * Removes the video files and posters no event names any more (an upload stored by a process that
  * died before appending its event, a video its owner deleted whose files outlived the deletion),
  * sparing files changed within `graceMs` of `now`: they may belong to an upload in flight, whose
- * event is about to be appended. Answers the names removed.
+ * event is about to be appended. Only the older files are looked up, a page at a time, so a start
+ * with none reads nothing and the lookups leave room for requests. Answers the names removed.
  */
 export async function sweepOrphanVideoFiles(
   files: FileStore,
-  referenced: ReferencedVideoFiles,
+  named: NamedVideoFiles,
   options: { graceMs: number; now?: number },
 ): Promise<string[]> {
   const before = (options.now ?? Date.now()) - options.graceMs;
   const removed: string[] = [];
-  for (const [folder, keep] of [
-    ['videos', referenced.videoFiles],
-    ['posters', referenced.posters],
-  ] as const) {
-    const orphans: string[] = [];
-    for await (const f of files.list(folder)) {
-      if (!keep.has(f.name) && f.modifiedAt.getTime() < before) orphans.push(f.name);
-    }
-    for (const name of orphans) {
-      await files.remove(folder, name);
-      removed.push(`${folder}/${name}`);
+  for (const folder of ['videos', 'posters'] as const) {
+    const old: string[] = [];
+    for await (const f of files.list(folder)) if (f.modifiedAt.getTime() < before) old.push(f.name);
+    for (let i = 0; i < old.length; i += NAMES_PER_LOOKUP) {
+      const page = old.slice(i, i + NAMES_PER_LOOKUP);
+      const keep = await named(folder, page);
+      for (const name of page) {
+        if (keep.has(name)) continue;
+        await files.remove(folder, name);
+        removed.push(`${folder}/${name}`);
+      }
     }
   }
   return removed;
