@@ -57,11 +57,17 @@ describe.skipIf(!!skip)('smaller fixes of the member and administrator journeys'
     await screenshot(page, 'e2e-report-reasons-mobile', { fullPage: false });
     await dialog.getByRole('button', { name: 'Signaler' }).click();
     await expect.poll(() => page.getByText('Signalement envoyé').isVisible()).toBe(true);
-    const reports = (await admin.get('/api/admin/reports')).json as unknown as Array<{
-      video_id: number;
-      reason: string;
-    }>;
-    expect(reports.filter((r) => r.video_id === author.videoId).map((r) => r.reason)).toEqual(['Spam ou arnaque']);
+    // the administrator's session is not the reporter's: it reads the report once projected
+    const reasons = async () =>
+      (
+        (await admin.get('/api/admin/reports')).json as unknown as Array<{
+          video_id: number;
+          reason: string;
+        }>
+      )
+        .filter((r) => r.video_id === author.videoId)
+        .map((r) => r.reason);
+    await expect.poll(reasons).toEqual(['Spam ou arnaque']);
     await context.close();
   }, 60_000);
 
