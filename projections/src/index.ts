@@ -21,7 +21,7 @@ export { allProjectors } from './registry';
 export { readCheckpoint } from './runtime/checkpoint';
 export { MongoReadModelGenerations } from './runtime/mongo-generations';
 export { ProjectionService, type ReadSide, type RebuildState } from './runtime/projection-service';
-export { ProjectionThread, projectionThreadData, projectionThreadSide } from './runtime/projection-thread';
+export { ProjectionThread, projectionThreadSide } from './runtime/projection-thread';
 export { type Projector } from './runtime/projector';
 export { openReadModelGenerations, openReadStore } from './runtime/read-model-files';
 export { ReadStoreProgress } from './runtime/read-store-progress';

@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import {
   attachRedisAdapter,
   checkDistributedServices,
@@ -87,6 +88,7 @@ import {
 } from '@evo/command-api';
 
 import type { ProjectionThreadData } from './projections-thread';
+import { projectionThreadModule } from './projection-thread-module';
 
 const log = childLogger('server');
 
@@ -104,11 +106,9 @@ export interface ServerOptions {
    * (a worker thread cannot be handed functions); every projector otherwise
    */
   projectors?: readonly Projector[];
+  /** the projections' thread's worker, started beforehand (main.ts): ended here if no thread is wanted */
+  projectionWorker?: Worker;
 }
-
-/** The projections' thread's module beside this one: the server bundle's (npm start), or its source. */
-const projectionThreadModule = (): URL =>
-  new URL(import.meta.url.endsWith('.mjs') ? './projections-thread.mjs' : './projections-thread.ts', import.meta.url);
 
 /** The URL of what `http` listens on, as bound (0.0.0.0 and :: stand for every interface). */
 export function listeningUrl(http: HttpServer): string {
@@ -265,6 +265,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     role === 'embedded' && config.PROJECTIONS_THREAD && !config.MONGO_URL && !options.projectors
       ? { durableMark: new DurableMark(), keyDestructions: new KeyDestructions() }
       : undefined;
+  if (!projectionThread) void options.projectionWorker?.terminate();
   const keys = await openKeyStore(config, projectionThread?.keyDestructions);
   const events = await openEventStore(config, keys, { publishDurable: projectionThread?.durableMark });
   const embeddedLog = events.inner instanceof SqliteEventStore ? events.inner : undefined;
@@ -298,6 +299,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           durableMark: projectionThread.durableMark.buffer,
           keyDestructions: projectionThread.keyDestructions.buffer,
         } satisfies ProjectionThreadData,
+        worker: options.projectionWorker,
       })
     : role === 'embedded'
       ? new ProjectionService({

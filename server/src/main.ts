@@ -1,61 +1,16 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import {
-  ConfigError,
-  DataFileError,
-  ServiceUnreachableError,
-  childLogger,
-  isLoopbackHost,
-  loadConfig,
-  type Config,
-} from '@evo/infra';
-import { startServer } from './embedded';
-
-const log = childLogger('main');
-// found through the package, not this file's location: the same from the sources and from the server bundle
-const webDist = path.resolve(
-  path.dirname(createRequire(import.meta.url).resolve('@evo/command-api')),
-  '../../web/dist',
-);
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(1);
-  }
-  throw e;
-}
+// `npm start` (the server bundle's entry). The embedded projections' thread is started first, and
+// loads its code while this thread loads the rest of the server's (run-server.ts, imported after
+// it): each takes a few hundred milliseconds, about half of a restart otherwise.
+import { startThreadWorker } from '@evo/projections/runtime/thread-worker';
+import { projectionThreadModule } from './projection-thread-module';
 
 const role = process.argv.includes('--role=api') ? 'api' : 'embedded';
-let server: Awaited<ReturnType<typeof startServer>>;
-try {
-  server = await startServer({ config, role, webDist });
-} catch (e) {
-  // a damaged or lost event log, a missing variable, a server that does not answer: the
-  // operator's message alone, no stack, and nothing left running
-  if (e instanceof DataFileError || e instanceof ConfigError || e instanceof ServiceUnreachableError) {
-    console.error(e.message);
-    process.exit(1);
-  }
-  throw e;
-}
-log.info(
-  { url: server.listening, role, embedded: config.embedded, dataDir: config.DATA_DIR },
-  `EVO écoute sur ${server.listening}${isLoopbackHost(config.HOST) ? ' (cette machine seulement)' : ` (réseau : ${config.HOST})`}`,
-);
+// the settings read as the configuration reads them (config.ts); startServer makes the final
+// choice, and ends this thread if it goes without
+const projectionWorker =
+  role === 'embedded' && process.env.PROJECTIONS_THREAD !== 'false' && !process.env.MONGO_URL
+    ? startThreadWorker(projectionThreadModule())
+    : undefined;
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log.info({ signal }, 'arrêt');
-    server
-      .close()
-      .then(() => process.exit(0))
-      .catch((err) => {
-        log.error({ err }, 'arrêt incomplet');
-        process.exit(1);
-      });
-  });
-}
+const { runServer } = await import('./run-server');
+await runServer(role, projectionWorker);

@@ -3,13 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { useFrenchZodErrors } from '@evo/domain';
 import { DurableMark, KeyDestructions, openEventStore, openKeyStore, type Config } from '@evo/infra';
-import {
-  ProjectionService,
-  allProjectors,
-  openReadModelGenerations,
-  projectionThreadData,
-  projectionThreadSide,
-} from '@evo/projections';
+import { ProjectionService, allProjectors, openReadModelGenerations, projectionThreadSide } from '@evo/projections';
 
 /** What the request thread hands this thread. */
 export interface ProjectionThreadData {
@@ -20,14 +14,15 @@ export interface ProjectionThreadData {
   keyDestructions: SharedArrayBuffer;
 }
 
-const { config, durableMark, keyDestructions } = projectionThreadData<ProjectionThreadData>();
+const side = projectionThreadSide(parentPort!);
+// started before the request thread has read its configuration (server/src/main.ts): it comes now
+const { config, durableMark, keyDestructions } = await side.data<ProjectionThreadData>();
 useFrenchZodErrors();
 // connections of this thread's own: the members' keys, the log (following the request thread's
 // durable mark) and the read models
 // other processes' destroys come through the request thread's relay, which moves the shared count
 const keys = await openKeyStore(config, new KeyDestructions(keyDestructions), { relay: false });
 const events = await openEventStore(config, keys, { followDurable: new DurableMark(durableMark) });
-const side = projectionThreadSide(parentPort!);
 const service = new ProjectionService({
   events,
   projectors: allProjectors,

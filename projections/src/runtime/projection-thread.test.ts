@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogPosition, NewEvent } from '@evo/domain';
 import { DurableMark, SqliteEventStore, type PushBus } from '@evo/infra';
+import type { Worker } from 'node:worker_threads';
 import { ProjectionThread } from './projection-thread';
+import { startThreadWorker } from './thread-worker';
 import type { FixtureData } from '../testing/projection-thread-fixture';
 
 const FIXTURE = new URL('../testing/projection-thread-fixture.ts', import.meta.url);
@@ -21,7 +23,7 @@ afterEach(async () => {
 });
 
 /** The request thread's side: the log it appends to, and the projections' thread over its DATA_DIR. */
-async function start(restartDelayMs?: number) {
+async function start(restartDelayMs?: number, worker?: Worker) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'evo-thread-'));
   const eventsFile = path.join(dataDir, 'events.sqlite');
   const mark = new DurableMark();
@@ -33,7 +35,7 @@ async function start(restartDelayMs?: number) {
     durableMark: mark.buffer,
     broken: broken.buffer as SharedArrayBuffer,
   };
-  const thread = new ProjectionThread({ entry: FIXTURE, data, restartDelayMs });
+  const thread = new ProjectionThread({ entry: FIXTURE, data, restartDelayMs, worker });
   const count = async () =>
     (await thread.read.collection<{ _id: string; n: number }>('fragile').findOne({ _id: 'comments' }))?.n ?? 0;
   const pushed: Pushed[] = [];
@@ -77,6 +79,32 @@ describe('ProjectionThread: the projections in a worker thread of their own', ()
       payload: { content: 'trois' },
       count: 3,
     });
+    expect(await t.thread.health()).toEqual({ caughtUp: true, stopped: [], storeError: undefined });
+  });
+
+  // npm start starts the thread's worker before it loads the rest of the server (server/src/main.ts)
+  it('runs on a worker started beforehand, which waits for its data, and answers the calls made meanwhile', async () => {
+    const worker = startThreadWorker(FIXTURE);
+    await new Promise((r) => setTimeout(r, 200));
+    const t = await start(undefined, worker);
+    await t.append('un');
+    await t.thread.start();
+    expect(await t.count()).toBe(1);
+    const last = await t.append('deux');
+    expect(await t.thread.waitFor(last, 5000)).toBe(true);
+    await expect.poll(() => t.pushed.map((p) => p.payload.content)).toEqual(['deux']);
+    // that worker is the thread's: stopping the thread ends it
+    await t.thread.stop();
+    expect(worker.threadId).toBe(-1);
+  });
+
+  it('starts a worker of its own when the one started beforehand has already ended', async () => {
+    const worker = startThreadWorker(FIXTURE);
+    await worker.terminate();
+    const t = await start(undefined, worker);
+    await t.append('un');
+    await t.thread.start();
+    expect(await t.count()).toBe(1);
     expect(await t.thread.health()).toEqual({ caughtUp: true, stopped: [], storeError: undefined });
   });
 

@@ -1,9 +1,10 @@
-import { Worker, workerData, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { LogPosition } from '@evo/domain';
 import { PositionWaiters, SqliteReadStore, childLogger, type PushBus, type ReadStore } from '@evo/infra';
 import { sendPush, type ProjectionHealth, type Push } from './runner';
 import { rebuildStarting, type ProjectionService, type ReadSide, type RebuildState } from './projection-service';
 import { SwitchableReadStore } from './switchable-read-store';
+import { hasEnded, startThreadWorker } from './thread-worker';
 
 const log = childLogger('read-models');
 
@@ -17,7 +18,7 @@ type Call =
   | { method: 'rebuild' }
   | { method: 'stop' };
 
-type ToThread = ({ op: 'call'; id: number } & Call) | { op: 'served'; id: number };
+type ToThread = { op: 'data'; data: unknown } | ({ op: 'call'; id: number } & Call) | { op: 'served'; id: number };
 
 type FromThread =
   | { kind: 'reply'; id: number; ok: true; value: unknown }
@@ -43,8 +44,10 @@ export interface ProjectionThreadOptions {
    * with projectionThreadSide's hooks and serves it
    */
   entry: URL;
-  /** what that module needs (configuration, the log's DurableMark buffer), read there with projectionThreadData() */
+  /** what that module needs (configuration, the log's DurableMark buffer), read there with projectionThreadSide's data() */
   data: unknown;
+  /** the first thread's worker, started on `entry` beforehand (startThreadWorker); later ones are started here */
+  worker?: Worker;
   /** wait before starting a new thread once one died; doubled after each death that follows soon, up to 30 s */
   restartDelayMs?: number;
 }
@@ -52,9 +55,6 @@ export interface ProjectionThreadOptions {
 /** A thread that lived this long before dying is restarted after the first delay again. */
 const HEALTHY_RUN_MS = 60_000;
 const MAX_RESTART_DELAY_MS = 30_000;
-
-/** What the thread was given (ProjectionThreadOptions.data). */
-export const projectionThreadData = <T>(): T => (workerData as { data: T }).data;
 
 /**
  * The embedded read side run in a worker thread: the thread runs the same ProjectionService as
@@ -86,15 +86,13 @@ export class ProjectionThread implements ReadSide {
   constructor(private readonly options: ProjectionThreadOptions) {
     this.firstRestartDelayMs = options.restartDelayMs ?? 1000;
     this.restartDelayMs = this.firstRestartDelayMs;
-    this.worker = this.spawn();
+    this.worker = this.spawn(options.worker);
   }
 
-  private spawn(): Worker {
-    const { entry, data } = this.options;
-    const typescript = entry.pathname.endsWith('.ts');
-    const worker = new Worker(typescript ? new URL('./typescript-thread.mjs', import.meta.url) : entry, {
-      workerData: { module: entry.href, data },
-    });
+  /** A thread on `started` if it is still alive, else on a new worker; it is given its data. */
+  private spawn(started?: Worker): Worker {
+    const worker = started && !hasEnded(started) ? started : startThreadWorker(this.options.entry);
+    worker.postMessage({ op: 'data', data: this.options.data } satisfies ToThread);
     // a dead thread's last words are not the new one's
     worker.on('message', (m: FromThread) => {
       if (worker === this.worker) this.receive(m);
@@ -281,15 +279,20 @@ class PostedPushBus implements PushBus {
 }
 
 /**
- * The projections' thread's side: the hooks a ProjectionService built in the thread is given
- * (positions, pushes and the files it serves from, posted to the request thread), then `serve`
- * answers the request thread's calls with it.
+ * The projections' thread's side: `data()` is what the request thread gave it (its
+ * ProjectionThreadOptions.data); the hooks a ProjectionService built with it is given (positions,
+ * pushes and the files it serves from, posted to the request thread); then `serve` answers the
+ * request thread's calls with it (those that came before are answered then).
  */
 export function projectionThreadSide(port: MessagePort) {
   const served = new Map<number, () => void>();
   let nextId = 1;
   const post = (m: FromThread) => port.postMessage(m);
   let service: ProjectionService | undefined;
+  let close: (() => Promise<void>) | undefined;
+  let given: (data: unknown) => void;
+  const data = new Promise<unknown>((resolve) => (given = resolve));
+  const early: Array<Extract<ToThread, { op: 'call' }>> = [];
 
   const hooks = {
     push: new PostedPushBus(port) as PushBus,
@@ -306,8 +309,7 @@ export function projectionThreadSide(port: MessagePort) {
     },
   };
 
-  const answer = async (call: Call): Promise<unknown> => {
-    const s = service!;
+  const answer = async (s: ProjectionService, call: Call): Promise<unknown> => {
     switch (call.method) {
       case 'start': {
         await s.start(call.pushAfter);
@@ -328,24 +330,32 @@ export function projectionThreadSide(port: MessagePort) {
     }
   };
 
-  /** Calls from the request thread answered by `s`; `close` (after a stop) closes what the thread opened. */
-  const serve = (s: ProjectionService, close: () => Promise<void>) => {
-    service = s;
-    port.on('message', (m: ToThread) => {
-      if (m.op === 'served') {
-        served.get(m.id)?.();
-        served.delete(m.id);
-        return;
-      }
-      const { op: _op, id, ...call } = m;
-      answer(call)
-        .then(async (value) => {
-          if (call.method === 'stop') await close();
-          post({ kind: 'reply', id, ok: true, value });
-        })
-        .catch((err: unknown) => post({ kind: 'reply', id, ok: false, error: (err as Error)?.message ?? String(err) }));
-    });
-  };
+  const handle = (s: ProjectionService, { op: _op, id, ...call }: Extract<ToThread, { op: 'call' }>) =>
+    answer(s, call)
+      .then(async (value) => {
+        if (call.method === 'stop') await close?.();
+        post({ kind: 'reply', id, ok: true, value });
+      })
+      .catch((err: unknown) => post({ kind: 'reply', id, ok: false, error: (err as Error)?.message ?? String(err) }));
 
-  return { hooks, serve };
+  // listening from the start: the data, and calls made while the thread still opens its connections
+  port.on('message', (m: ToThread) => {
+    if (m.op === 'data') given(m.data);
+    else if (m.op === 'served') {
+      served.get(m.id)?.();
+      served.delete(m.id);
+    } else if (service) void handle(service, m);
+    else early.push(m);
+  });
+
+  return {
+    hooks,
+    data: <T>() => data as Promise<T>,
+    /** Calls from the request thread answered by `s`; `closeAll` (after a stop) closes what the thread opened. */
+    serve(s: ProjectionService, closeAll: () => Promise<void>) {
+      service = s;
+      close = closeAll;
+      for (const m of early.splice(0)) void handle(s, m);
+    },
+  };
 }

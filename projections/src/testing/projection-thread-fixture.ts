@@ -8,7 +8,7 @@ import { DurableMark, SqliteEventStore } from '@evo/infra';
 import type { Projector } from '../runtime/projector';
 import { ProjectionService } from '../runtime/projection-service';
 import { SqliteReadModelFiles } from '../runtime/read-model-files';
-import { projectionThreadData, projectionThreadSide } from '../runtime/projection-thread';
+import { projectionThreadSide } from '../runtime/projection-thread';
 import { fragileCommentsProjector } from './fragile-projector';
 
 export interface FixtureData {
@@ -19,7 +19,8 @@ export interface FixtureData {
   broken: SharedArrayBuffer;
 }
 
-const { eventsFile, dataDir, durableMark, broken } = projectionThreadData<FixtureData>();
+const side = projectionThreadSide(parentPort!);
+const { eventsFile, dataDir, durableMark, broken } = await side.data<FixtureData>();
 const flag = new Int32Array(broken);
 const crashNow = (content: string) =>
   content === 'crash' || (content === 'crash once' && Atomics.compareExchange(flag, 1, 0, 1) === 0);
@@ -41,7 +42,6 @@ const commentPushes: Projector = {
 };
 
 const events = new SqliteEventStore(eventsFile, { followDurable: new DurableMark(durableMark), pollIntervalMs: 50 });
-const side = projectionThreadSide(parentPort!);
 const service = new ProjectionService({
   events,
   projectors: [fragileCommentsProjector('boum', () => Atomics.load(flag, 0) === 1), commentPushes],
