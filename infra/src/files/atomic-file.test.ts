@@ -1,18 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../testing/temporary-folders';
 import { writeFileAtomically } from './atomic-file';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evo-atomic-'));
-  dirs.push(dir);
-  return dir;
-}
+const folder = temporaryFolders('evo-atomic-');
 
 describe('writeFileAtomically', () => {
   it('replaces the file with what was written, leaving nothing beside it', async () => {

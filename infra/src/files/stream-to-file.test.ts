@@ -1,19 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolders } from '../testing/temporary-folders';
 import { streamToFile } from './stream-to-file';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evo-stream-to-file-'));
-  dirs.push(dir);
-  return dir;
-}
+const folder = temporaryFolders('evo-stream-to-file-');
 
 describe('streamToFile', () => {
   it('writes every byte of the body', async () => {
