@@ -44,7 +44,8 @@ function boundaries() {
   const WORKSPACES = ['contracts', 'domain', 'infra', 'projections', 'command-api', 'workers', 'server', 'web'];
   const deep = {
     // a path inside another workspace, unless it is one of its test helpers (a `testing/` folder)
-    regex: '^@evo/[^/]+/(?!(?:[^/]+/)*testing/)',
+    // or the entry that starts a projections' thread without loading the package (server/src/main.ts)
+    regex: '^@evo/[^/]+/(?!(?:[^/]+/)*testing/|thread-worker$)',
     message: "Importez un autre espace de travail par son point d'entrée (@evo/<nom>), pas par ses fichiers.",
   };
   const outside = {

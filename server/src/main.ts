@@ -1,7 +1,7 @@
 // `npm start` (the server bundle's entry). The embedded projections' thread is started first, and
 // loads its code while this thread loads the rest of the server's (run-server.ts, imported after
 // it): each takes a few hundred milliseconds, about half of a restart otherwise.
-import { startThreadWorker } from '@evo/projections/runtime/thread-worker';
+import { startThreadWorker } from '@evo/projections/thread-worker';
 import { projectionThreadModule } from './projection-thread-module';
 
 const role = process.argv.includes('--role=api') ? 'api' : 'embedded';
