@@ -21,6 +21,8 @@
  *   BENCH_SEMI_SPACE=64 npm run bench -- social   (a larger young generation than Node's default)
  *   BENCH_FERRETDB=0 …   (the SQLite store only); BENCH_ONLY=text: only the queries named so
  *   BENCH_ALLOC_PROFILE=1 …   (the functions that allocate the most in each query)
+ *   BENCH_SOCIAL_FILE=path …   (the large data set kept in that file; a later run with the same sizes
+ *     opens it instead of filling again: the fill then only draws the same data, writing nothing)
  *
  * (--expose-gc lets each query start from a collected heap; the goals are for Node's default GC flags)
  */
@@ -28,7 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { printGoal } from './lib/goals';
 import { Session } from 'node:inspector/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
@@ -549,12 +551,21 @@ function printRows(rows: Row[], width: number) {
 const loadAverage = () => `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`;
 
 /** The large data set in SQLite: every query the social screens make. */
+/** Draws the data without writing it (a kept file has it). */
+const writesNothing: FillTarget = { put: async () => undefined, flush: async () => undefined };
+
 async function largeInSqlite() {
   const { members: MEMBERS, videos: VIDEO_COUNT, follows: FOLLOW_COUNT } = LARGE;
-  const read = SqliteReadStore.temporary();
-  console.log(`Filling: ${MEMBERS} members, ${VIDEO_COUNT} videos, ${FOLLOW_COUNT} follows…`);
-  const { insertMs, counters, hubs, timelineEntries } = await fill(sqliteTarget(read), LARGE);
-  const indexMs = await createIndexes(read);
+  const kept = process.env.BENCH_SOCIAL_FILE;
+  // the sizes in the name: a kept file is reused only for the data it holds
+  const keptFile = kept && `${kept}-${MEMBERS}-${VIDEO_COUNT}-${FOLLOW_COUNT}.sqlite`;
+  const reuse = keptFile !== undefined && existsSync(keptFile);
+  const read = keptFile ? new SqliteReadStore(keptFile) : SqliteReadStore.temporary();
+  console.log(
+    `${reuse ? 'Reusing' : 'Filling'}: ${MEMBERS} members, ${VIDEO_COUNT} videos, ${FOLLOW_COUNT} follows${keptFile ? ` (${keptFile})` : ''}…`,
+  );
+  const { insertMs, counters, hubs, timelineEntries } = await fill(reuse ? writesNothing : sqliteTarget(read), LARGE);
+  const indexMs = reuse ? 0 : await createIndexes(read);
   (globalThis as { gc?: () => void }).gc?.();
   const heapMb = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
   const file = read.pageCount();
@@ -676,34 +687,10 @@ async function largeInSqlite() {
   goal('friends feed p99, page 5', p99Of(feed5), 3, 'ms', cpuOf(feed5));
   goal('profile of a top-1 % creator p99', p99Of(profile), 3, 'ms', cpuOf(profile));
   goal('heap for those read models', heapMb, 700, 'MB');
-  await fanOutCost(read, counters, VIDEO_COUNT);
-  await heapByCollection(read);
-}
-
-/**
- * What each collection holds of that heap: the heap freed by dropping it (documents, indexes and
- * the strings only it kept), largest first. It empties the store: the last step of the section.
- */
-async function heapByCollection(read: SqliteReadStore) {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return;
-  const heap = () => {
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  const freed: Array<[string, number, number]> = [];
-  for (const name of await read.listCollections()) {
-    const before = heap();
-    const docs = await read.collection(name).countDocuments();
-    await read.collection(name).drop();
-    freed.push([name, before - heap(), docs]);
-  }
-  freed.sort((a, b) => b[1] - a[1]);
-  console.log('\nheap by collection (freed when dropped): ');
-  for (const [name, bytes, docs] of freed)
-    console.log(
-      `  ${name.padEnd(20)}${`${(bytes / 1024 / 1024).toFixed(0)} MB`.padStart(9)}${`${docs} docs`.padStart(16)}${docs > 0 ? `${Math.round(bytes / docs)} B/doc`.padStart(14) : ''}`,
-    );
+  // it writes: a kept file stays as it was filled
+  if (keptFile) console.log('\nfan-out on write: skipped (BENCH_SOCIAL_FILE)');
+  else await fanOutCost(read, counters, VIDEO_COUNT);
+  await read.close();
 }
 
 /**

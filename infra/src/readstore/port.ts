@@ -12,7 +12,8 @@
  *   pattern string), several fields (all must hold) and a top-level `$or` of such filters.
  * - Updates: `$set` and `$setOnInsert` (any value), `$inc` (finite numbers), `$min`, `$max`
  *   (finite numbers or strings), `$addToSet` and `$pull` (one scalar); a field under one operator.
- * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`.
+ * - Projections: inclusion or exclusion of top-level fields; `_id` kept unless `{ _id: 0 }`. An
+ *   inclusion that an index answers alone may list its fields in the projection's order.
  * - Sorts and index keys: top-level fields, 1 or -1.
  */
 export type Doc = { _id: string | number; [key: string]: unknown };

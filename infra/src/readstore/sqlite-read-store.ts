@@ -12,10 +12,12 @@ import {
   type IndexSpec,
   type ReadCollection,
   type ReadStore,
+  type Projection,
   type Sort,
 } from './port';
 import {
   checkFindOptions,
+  checkProjection,
   compileFilter,
   compileProjection,
   dispatch,
@@ -56,56 +58,6 @@ interface CachedDocs {
   dirty: Set<DocId>;
 }
 
-/**
- * A bulk load's write-back: documents stay cached from one transaction to the next, and the dirty
- * ones reach SQL together, with the checkpoint among them, once there are LOAD_DIRTY_LIMIT of them
- * (and at the end). Each transaction is a savepoint of one long SQL transaction, committed at
- * those flushes only: the file is always at the end of some transaction, never between two.
- */
-interface LoadState {
-  /** documents written to SQL since the running transaction's savepoint (dirty again if it fails) */
-  flushed: Array<[CachedDocs, DocId]>;
-  /** a flush or a commit of the load failed: the file is behind what the cache says */
-  broken?: Error;
-  /** the load began on an empty store: the _ids it has written to SQL (a document it never wrote is not there) */
-  written?: WrittenIds;
-}
-
-const BLOOM_BITS = 1 << 25;
-const FNV_PRIME = 0x01000193;
-const fnv = (hash: number, text: string) => {
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-  return hash;
-};
-
-/**
- * A set of (collection, _id) as a Bloom filter of 4 MB: `mayHold` false is sure, true is asked of
- * SQL (about 1 % wrongly at three million documents). So a load's reads of documents not written
- * yet, most of its reads, need no SQL.
- */
-class WrittenIds {
-  private readonly bits = new Int32Array(BLOOM_BITS / 32);
-
-  /** three bits per member, by double hashing */
-  private probe(collection: string, id: DocId, set: boolean): boolean {
-    let hash = fnv(fnv(0x811c9dc5, collection) ^ 0xff, typeof id === 'number' ? `#${id}` : id);
-    const step = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) | 1;
-    for (let i = 0; i < 3; i++, hash += step) {
-      const bit = hash & (BLOOM_BITS - 1);
-      if (set) this.bits[bit >>> 5] |= 1 << (bit & 31);
-      else if ((this.bits[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
-    }
-    return true;
-  }
-
-  add(collection: string, id: DocId): void {
-    this.probe(collection, id, true);
-  }
-
-  mayHold(collection: string, id: DocId): boolean {
-    return this.probe(collection, id, false);
-  }
-}
 type SqlValue = string | number | Buffer | null;
 
 const FALSE_KEY = Buffer.from([0]);
@@ -117,12 +69,6 @@ const ARRAY_KEY = Buffer.from([0xff]);
  * `id` order, WITHOUT ROWID); 2: key columns written with the document (1 had them generated)
  */
 const FORMAT_VERSION = 3;
-/**
- * A bulk load writes its dirty documents once this many are cached (a hot counter is written once
- * per flush, not once per transaction); a flush keeps at most twice as many cached, the most
- * recently written. What bounds the load's memory.
- */
-const LOAD_DIRTY_LIMIT = 25_000;
 
 /** A read-model file written in another format than this code's: `older` if by an earlier version of it. */
 export class ReadModelFormatError extends Error {
@@ -134,8 +80,6 @@ export class ReadModelFormatError extends Error {
 }
 
 export interface StoreOptions {
-  /** see LOAD_DIRTY_LIMIT (tests make a load flush often) */
-  loadDirtyLimit?: number;
   /**
    * queries only, on a file another connection writes (the embedded projections' thread): every
    * write fails, and what the store knows of tables and indexes is read again after their commits
@@ -171,6 +115,14 @@ function keyOf(value: unknown): SqlValue {
   return Array.isArray(value) ? ARRAY_KEY : OBJECT_KEY;
 }
 
+/** A key column's value as documents hold it; undefined where the column cannot tell (null or missing, a marker). */
+function valueOfKey(key: SqlValue): unknown {
+  // JSON keeps no -0
+  if (typeof key === 'number') return key === 0 ? 0 : key;
+  if (typeof key === 'string') return key;
+  return key !== null && key.length === 1 && key[0] <= 1 ? key[0] === 1 : undefined;
+}
+
 const isNested = (value: unknown) => typeof value === 'object' && value !== null;
 const isDocId = (value: unknown): value is DocId =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
@@ -198,6 +150,8 @@ interface Plan {
   params: SqlValue[];
   exact: boolean;
   sortsHere: boolean;
+  /** the projection's fields, which SQL selects (with `id`) from their key columns instead of the document */
+  covered?: string[];
 }
 
 export class SqliteReadStore implements ReadStore {
@@ -217,13 +171,10 @@ export class SqliteReadStore implements ReadStore {
   private readonly engines = new Map<string, CollectionEngine>();
   /** tables this store created or found */
   private tables: Set<string>;
-  /** the running writer transaction's documents (a bulk load's, across its transactions), by collection */
+  /** the running writer transaction's documents, by collection */
   private readonly txDocs = new Map<string, CachedDocs>();
   /** what each write of the transaction replaced, to undo one that fails half-way */
   private readonly undo: Array<{ collection: string; cached: CachedDocs; id: DocId; previous: TxDoc }> = [];
-  /** a bulk load under way (see LoadState) */
-  private load: LoadState | undefined;
-  private readonly loadDirtyLimit: number;
   /** read-only: `PRAGMA data_version` of the reader, and its value when tables and schemas were last read */
   private readonly writtenElsewhere: Database.Statement | undefined;
   private seenVersion: unknown;
@@ -240,49 +191,34 @@ export class SqliteReadStore implements ReadStore {
     readonly file: string,
     /** removed when closed; need not outlive a crash */
     private readonly temporary = false,
-    { loadDirtyLimit = LOAD_DIRTY_LIMIT, readOnly = false }: StoreOptions = {},
+    { readOnly = false }: StoreOptions = {},
   ) {
-    this.loadDirtyLimit = loadDirtyLimit;
-    const cache = `cache_size = -${16 * 1024}`;
-    if (readOnly) {
-      // two read-only connections, as the writing store has a writer and a reader
-      this.writer = new Database(file, { timeout: 5000, readonly: true, fileMustExist: true });
-      try {
-        const format = this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'format'`).pluck().get();
-        if (format !== FORMAT_VERSION) throw new ReadModelFormatError(format);
-        this.reader = new Database(file, { timeout: 5000, readonly: true, fileMustExist: true });
-        this.reader.pragma(cache);
-      } catch (err) {
-        this.writer.close();
-        throw err;
-      }
-      this.writtenElsewhere = this.reader.prepare('PRAGMA data_version').pluck();
-      this.seenVersion = this.writtenElsewhere.get();
-      this.tables = new Set(this.tableNames());
-      return;
-    }
-    makePrivateDatabaseFile(file);
-    this.writer = new Database(file, { timeout: 5000 });
+    if (!readOnly) makePrivateDatabaseFile(file);
+    // read-only: the "writer" reads tables and indexes, as the writing store's does
+    this.writer = new Database(file, { timeout: 5000, readonly: readOnly, fileMustExist: readOnly });
     try {
-      this.writer.pragma('journal_mode = WAL');
-      this.writer.pragma(temporary ? 'synchronous = OFF' : 'synchronous = NORMAL');
-      this.writer.pragma(cache);
-      this.writer.pragma(`wal_autocheckpoint = ${WAL_PAGES_BEFORE_CHECKPOINT}`);
-      this.writer.exec(
-        `CREATE TABLE IF NOT EXISTS _evo_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-         CREATE TABLE IF NOT EXISTS _evo_indexes (collection TEXT, name TEXT, spec TEXT NOT NULL, PRIMARY KEY (collection, name)) WITHOUT ROWID;
-         CREATE TABLE IF NOT EXISTS _evo_multikey (collection TEXT, field TEXT, PRIMARY KEY (collection, field)) WITHOUT ROWID;
-         INSERT OR IGNORE INTO _evo_meta VALUES ('format', ${FORMAT_VERSION});`,
-      );
+      if (!readOnly) {
+        this.writer.pragma('journal_mode = WAL');
+        this.writer.pragma(temporary ? 'synchronous = OFF' : 'synchronous = NORMAL');
+        this.writer.pragma(`wal_autocheckpoint = ${WAL_PAGES_BEFORE_CHECKPOINT}`);
+        this.writer.exec(
+          `CREATE TABLE IF NOT EXISTS _evo_meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+           CREATE TABLE IF NOT EXISTS _evo_indexes (collection TEXT, name TEXT, spec TEXT NOT NULL, PRIMARY KEY (collection, name)) WITHOUT ROWID;
+           CREATE TABLE IF NOT EXISTS _evo_multikey (collection TEXT, field TEXT, PRIMARY KEY (collection, field)) WITHOUT ROWID;
+           INSERT OR IGNORE INTO _evo_meta VALUES ('format', ${FORMAT_VERSION});`,
+        );
+      }
       const format = this.writer.prepare(`SELECT value FROM _evo_meta WHERE key = 'format'`).pluck().get();
       if (format !== FORMAT_VERSION) throw new ReadModelFormatError(format);
       this.reader = new Database(file, { timeout: 5000, readonly: true });
-      this.reader.pragma(cache);
-      this.tables = new Set(this.tableNames());
     } catch (err) {
       this.writer.close();
       throw err;
     }
+    for (const db of [this.writer, this.reader]) db.pragma(`cache_size = -${16 * 1024}`);
+    this.writtenElsewhere = readOnly ? this.reader.prepare('PRAGMA data_version').pluck() : undefined;
+    this.seenVersion = this.writtenElsewhere?.get();
+    this.tables = new Set(this.tableNames());
   }
 
   private statement(db: Db, sql: string): Database.Statement {
@@ -325,12 +261,8 @@ export class SqliteReadStore implements ReadStore {
     this.tables.add(collection);
   }
 
-  /**
-   * Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the
-   * end (in a bulk load, a savepoint: see LoadState). `ddl` (indexes, drops): during a load, after
-   * the load's writes are committed, in a SQL transaction of its own.
-   */
-  private async inTransaction<R>(fn: () => R | Promise<R>, ddl = false): Promise<R> {
+  /** Runs `fn` in a transaction of the writer, after the running one: its writes reach SQL at the end. */
+  private async inTransaction<R>(fn: () => R | Promise<R>): Promise<R> {
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
@@ -339,102 +271,28 @@ export class SqliteReadStore implements ReadStore {
       release();
       throw new Error('read store closed');
     }
-    if (this.load?.broken) {
-      release();
-      throw this.load.broken;
-    }
-    const load = ddl ? undefined : this.load;
-    if (ddl && this.load && this.writer.inTransaction) {
-      try {
-        this.flushAll();
-        this.commitLoad(this.load);
-      } catch (err) {
-        release();
-        this.load.broken ??= err as Error;
-        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-        throw err;
-      }
-    }
-    if (!this.writer.inTransaction) this.writer.exec('BEGIN IMMEDIATE');
-    if (load) this.writer.exec('SAVEPOINT tx');
+    this.writer.exec('BEGIN IMMEDIATE');
     try {
       const result = await fn();
-      if (load) {
-        const full = this.dirtyCount() >= this.loadDirtyLimit;
-        if (full) this.flushAll();
-        this.writer.exec('RELEASE tx');
-        load.flushed.length = 0;
-        if (full) this.commitLoad(load);
-      } else {
-        this.flushAll();
-        this.writer.exec('COMMIT');
-      }
+      this.flushAll();
+      this.writer.exec('COMMIT');
       return result;
     } catch (err) {
-      if (load && !load.broken) this.rollBackLoadTransaction(load);
-      else if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
       // what the rolled-back transaction noted (multikey fields, tables, indexes) is read again from the file
       this.schemas = new Map();
       this.tables = new Set(this.tableNames());
       if (this.bulk) for (const collection of this.tables) this.deferred.add(collection);
       throw err;
     } finally {
-      if (!this.load) this.txDocs.clear();
+      this.txDocs.clear();
       this.undo.length = 0;
       release();
     }
   }
 
-  /** A bulk load's flushed documents committed, and the cache brought back under twice its dirty limit. */
-  private commitLoad(load: LoadState): void {
-    try {
-      this.writer.exec('COMMIT');
-    } catch (err) {
-      load.broken = err as Error;
-      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-      throw err;
-    }
-    // the least recently written documents of each collection go first
-    let cached = 0;
-    for (const { docs } of this.txDocs.values()) cached += docs.size;
-    for (; cached > 2 * this.loadDirtyLimit; cached = Math.ceil(cached / 2)) {
-      for (const { docs } of this.txDocs.values()) {
-        let drop = Math.floor(docs.size / 2);
-        for (const id of docs.keys()) {
-          if (drop-- <= 0) break;
-          docs.delete(id);
-        }
-      }
-    }
-  }
-
-  private dirtyCount(): number {
-    let n = 0;
-    for (const cached of this.txDocs.values()) n += cached.dirty.size;
-    return n;
-  }
-
   private flushAll(): void {
     for (const collection of this.txDocs.keys()) this.flush(collection);
-  }
-
-  /** A bulk load's failed transaction undone: SQL back to its savepoint, the cache to what it had before. */
-  private rollBackLoadTransaction(load: LoadState): void {
-    while (this.undo.length > 0) {
-      const { cached, id, previous } = this.undo.pop()!;
-      cached.docs.set(id, previous);
-      cached.dirty.add(id);
-    }
-    // what reached SQL during the transaction is undone with it: due again
-    for (const [cached, id] of load.flushed) if (cached.docs.has(id)) cached.dirty.add(id);
-    load.flushed.length = 0;
-    try {
-      this.writer.exec('ROLLBACK TO tx');
-      this.writer.exec('RELEASE tx');
-    } catch (err) {
-      load.broken = err as Error;
-      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-    }
   }
 
   /** The transaction's version of a document, read from SQL the first time it is asked for. */
@@ -442,8 +300,7 @@ export class SqliteReadStore implements ReadStore {
     const { docs } = this.cachedDocs(collection);
     let entry = docs.get(id);
     if (!entry) {
-      const written = this.load?.written;
-      const text = written && !written.mayHold(collection, id) ? undefined : this.rowText(this.writer, collection, id);
+      const text = this.rowText(this.writer, collection, id);
       entry = text === undefined ? { present: false } : { present: true, text };
       docs.set(id, entry);
     }
@@ -479,8 +336,6 @@ export class SqliteReadStore implements ReadStore {
     const previous = this.txDoc(collection, id);
     const cached = this.txDocs.get(collection)!;
     this.undo.push({ collection, cached, id, previous });
-    // a load's cache keeps the most recently written: this one goes last
-    if (this.load) cached.docs.delete(id);
     cached.docs.set(id, next);
     cached.dirty.add(id);
   }
@@ -527,11 +382,9 @@ export class SqliteReadStore implements ReadStore {
         this.ensureTable(collection);
         const keys = entry.keys ?? fields.map((f) => keyOf(this.parsed(entry)[f]));
         this.statement(this.writer, upsert).run(id, this.textOf(entry), ...keys);
-        this.load?.written?.add(collection, id);
       } else if (this.tables.has(collection)) {
         this.statement(this.writer, `DELETE FROM ${table} WHERE id = ?`).run(id);
       }
-      this.load?.flushed.push([cached, id]);
       this.counters.rowsWritten++;
     }
   }
@@ -552,6 +405,8 @@ export class SqliteReadStore implements ReadStore {
     engine = {
       find: async (filter, { sort, projection, ...options }) => {
         const { skip, limit } = checkFindOptions(options);
+        const covered = inTx ? undefined : this.selectCovered(collection, filter, sort, projection, skip, limit);
+        if (covered) return covered;
         const docs = this.select(db, collection, filter, sort, skip, limit);
         return projection ? (docs.map(compileProjection(projection)) as Doc[]) : docs;
       },
@@ -568,8 +423,8 @@ export class SqliteReadStore implements ReadStore {
         });
         if (failure) throw failure;
       },
-      createIndex: (spec) => this.inTransaction(() => this.createIndexNow(collection, spec), true),
-      drop: () => this.inTransaction(() => this.dropCollection(collection), true),
+      createIndex: (spec) => this.inTransaction(() => this.createIndexNow(collection, spec)),
+      drop: () => this.inTransaction(() => this.dropCollection(collection)),
     };
     this.engines.set(key, engine);
     return engine;
@@ -589,35 +444,24 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * A rebuild or a first start: no sync to disk until the end, documents written back from a cache
-   * kept across transactions (LoadState), and the indexes built once the documents are in.
+   * A rebuild or a first start, into read models nobody reads yet: no sync to disk until the end,
+   * and the indexes built once the documents are in (or when a query of the load needs one).
    */
   async bulkLoad<R>(fn: () => Promise<R>): Promise<R> {
     this.bulk = true;
-    this.load = { flushed: [], written: this.isEmpty() ? new WrittenIds() : undefined };
     this.writer.pragma('synchronous = OFF');
     try {
       return await fn();
     } finally {
       try {
-        // the load's writes committed first (DDL's way), then the indexes built
         await this.inTransaction(() => {
           for (const collection of [...this.deferred]) this.buildDeferred(collection);
-        }, true);
+        });
       } finally {
-        // a load whose flush failed: the file stays at its last commit
-        if (this.load.broken && this.writer.inTransaction) this.writer.exec('ROLLBACK');
-        this.load = undefined;
-        this.txDocs.clear();
         this.bulk = false;
         if (!this.temporary) this.writer.pragma('synchronous = NORMAL');
       }
     }
-  }
-
-  private isEmpty(): boolean {
-    const rowIn = (name: string) => this.statement(this.writer, `SELECT 1 FROM ${tableOf(name)} LIMIT 1`).get();
-    return this.tableNames().every((name) => rowIn(name) === undefined);
   }
 
   async dropAll(): Promise<void> {
@@ -646,8 +490,17 @@ export class SqliteReadStore implements ReadStore {
     return { count, size, wal };
   }
 
-  /** SQL answers equalities, `$in` and ranges on key columns (or _id), and sorts on them; `what` it selects. */
-  plan(collection: string, filter: Filter, sort: Sort | undefined, what = 'id, doc'): Plan {
+  /**
+   * SQL answers equalities, `$in` and ranges on key columns (or _id), and sorts on them. It selects
+   * the documents, their count, or (a projection of key columns only, the rest answered by SQL) those
+   * columns: an index that holds them answers without reading a document (MongoDB's covered query).
+   */
+  plan(
+    collection: string,
+    filter: Filter,
+    sort: Sort | undefined,
+    { count = false, projection }: { count?: boolean; projection?: Projection } = {},
+  ): Plan {
     const schema = this.schemaOf(collection);
     const pushable = (field: string) => field === '_id' || (schema.columns.has(field) && !schema.multikey.has(field));
     const where: string[] = [];
@@ -704,10 +557,14 @@ export class SqliteReadStore implements ReadStore {
     const sortFields = Object.keys(sort ?? {});
     const sortsHere = !sortFields.every(pushable);
     const order = sortFields.map((field) => `${columnOf(field)} ${sort![field] === 1 ? 'ASC' : 'DESC'}`);
+    // an inclusion (checkProjection) of columns SQL has exactly
+    const fields = projection && checkProjection(projection) ? Object.keys(projection).filter((f) => f !== '_id') : [];
+    const covered = exact && !sortsHere && fields.length > 0 && fields.every(pushable);
+    const what = count ? 'count(*)' : covered ? ['id', ...fields.map(columnOf)].join(', ') : 'id, doc';
     let sql = `SELECT ${what} FROM ${tableOf(collection)}`;
     if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
     if (order.length > 0 && !sortsHere) sql += ` ORDER BY ${order.join(', ')}`;
-    return { sql, params, exact, sortsHere };
+    return { sql, params, exact, sortsHere, ...(covered && !count ? { covered: fields } : {}) };
   }
 
   /** The documents matching `filter`, sorted, skipped and limited: fresh objects (on the writer, as its transaction has them). */
@@ -747,6 +604,49 @@ export class SqliteReadStore implements ReadStore {
     return page(out, plan.sortsHere ? sort : undefined, skip, limit);
   }
 
+  /**
+   * A find outside transactions whose projection SQL answers from key columns (see plan), in the
+   * projection's order of fields; undefined for any other. A column that cannot tell a value (null
+   * or missing) has its row's document read.
+   */
+  private selectCovered(
+    collection: string,
+    filter: Filter,
+    sort: Sort | undefined,
+    projection: Projection | undefined,
+    skip: number,
+    limit: number | undefined,
+  ): Doc[] | undefined {
+    this.seeOtherWriter();
+    if (!projection || !this.tables.has(collection)) return undefined;
+    const plan = this.plan(collection, filter, sort, { projection });
+    if (!plan.covered) return undefined;
+    const fields = plan.covered;
+    const rows: Array<[DocId, ...SqlValue[]]> = [];
+    const found = unlessNoTable(
+      () =>
+        this.statement(this.reader, plan.sql)
+          .raw()
+          .iterate(...plan.params) as Iterable<[DocId, ...SqlValue[]]>,
+      [],
+    );
+    for (const row of found) {
+      this.counters.docsExamined++;
+      if (skip-- <= 0 && rows.push(row) === limit) break;
+    }
+    return rows.map(([id, ...keys]) => {
+      let values = keys.map(valueOfKey);
+      // (after the iteration: the connection runs one statement at a time)
+      if (values.includes(undefined)) {
+        const stored = JSON.parse(this.rowText(this.reader, collection, id) ?? '{}') as PlainObject;
+        values = fields.map((f) => stored[f]);
+      }
+      const doc: PlainObject = projection._id === 0 ? {} : { _id: id };
+      fields.forEach((f, i) => values[i] !== undefined && (doc[f] = values[i]));
+      return doc as Doc;
+    });
+  }
+
   private count(db: Db, collection: string, filter: Filter): number {
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
@@ -755,7 +655,7 @@ export class SqliteReadStore implements ReadStore {
     }
     this.seeOtherWriter();
     if (!this.tables.has(collection)) return 0;
-    const plan = this.plan(collection, filter, undefined, 'count(*)');
+    const plan = this.plan(collection, filter, undefined, { count: true });
     if (!plan.exact) return this.select(db, collection, filter).length;
     return unlessNoTable(
       () =>
@@ -906,7 +806,7 @@ export class SqliteReadStore implements ReadStore {
       const fill = this.writer.prepare(`UPDATE ${tableOf(collection)} SET ${columnOf(field)} = ? WHERE id = ?`);
       for (const doc of present()) fill.run(keyOf(doc[field]), doc._id);
       if (present().some((doc) => isNested(doc[field]))) this.noteMultikey(collection, field);
-      // a load's cached documents (all in SQL now) have key columns of the table as it was
+      // cached documents (all in SQL now) have the key columns of the table as it was
       this.txDocs.delete(collection);
     }
     const stored: IndexSpec = { key: spec.key, ...(spec.unique ? { unique: true } : {}), name };

@@ -21,7 +21,7 @@ export function explain(
   filter: Filter,
   options: FindOptions & { count?: boolean } = {},
 ): QueryExplain {
-  let plan = store.plan(collection, filter, options.sort, options.count ? 'count(*)' : undefined);
+  let plan = store.plan(collection, filter, options.sort, { count: options.count, projection: options.projection });
   // a count that SQL cannot answer whole reads the documents, as countDocuments does
   if (!plan.exact) plan = store.plan(collection, filter, options.sort);
   const rows = store.reader.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params) as Array<{ detail: string }>;

@@ -30,7 +30,7 @@ export async function rebuildReadModels(options: {
   await read.dropAll();
   // the fingerprint of this code goes with the checkpoint: a server starting on them keeps them
   const fingerprint = projectorFingerprint(projectors);
-  const runner = new ProjectionRunner({ events, read, projectors, fingerprint, batchSize: options.batchSize ?? 1000 });
+  const runner = new ProjectionRunner({ events, read, projectors, fingerprint, batchSize: options.batchSize });
   const started = performance.now();
   let position: LogPosition | undefined;
   const report = (done: number, at: LogPosition | undefined) => {

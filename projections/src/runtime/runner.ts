@@ -44,6 +44,14 @@ const LIVE_BATCH_EVERY_MS = 20;
 /** what one command usually brings to the runner at once (a gift: its send, then its credit) */
 const ONE_COMMAND_EVENTS = 2;
 
+/**
+ * Events per read-store transaction in a bulk load from empty (a rebuild, a first start, on
+ * SQLite): nobody reads those read models yet, and a document the batch's events touch many times
+ * (a creator's counters) is written once per batch. Without a bulk load (MongoDB, whose
+ * transactions should stay small) a load's batches are the catching up's.
+ */
+const LOAD_BATCH_EVENTS = 10_000;
+
 /** Tries of a failing batch before the failing event and projector are looked for. */
 const BATCH_TRIES = 5;
 /** Tries of one projector on one event before it is stopped there. */
@@ -54,7 +62,7 @@ export interface RunnerOptions {
   read: ReadStore;
   projectors: readonly Projector[];
   push?: PushBus;
-  /** events per read-store transaction while catching up */
+  /** events per read-store transaction while catching up (500; in a load from empty, see LOAD_BATCH_EVENTS) */
   batchSize?: number;
   /** live batches start at most this often (ms); LIVE_BATCH_EVERY_MS when not given */
   liveBatchEveryMs?: number;
@@ -193,7 +201,8 @@ export class ProjectionRunner implements ProjectionProgress {
     const read = this.options.read;
     const loadInBatches = async () => {
       await this.ensureIndexes();
-      return this.catchUp(onBatch, true);
+      const size = read.bulkLoad && this.options.batchSize === undefined ? LOAD_BATCH_EVENTS : this.batchSize;
+      return this.catchUp(onBatch, true, undefined, size);
     };
     return read.bulkLoad ? read.bulkLoad(loadInBatches) : loadInBatches();
   }
@@ -211,9 +220,14 @@ export class ProjectionRunner implements ProjectionProgress {
    * from empty (`failFast`: a rebuild, a first start) fails on a batch that keeps failing instead
    * of stopping a projector: a rebuilt set is whole or not used.
    */
-  async catchUp(onBatch?: BatchProgress, failFast = false, pushAfter?: LogPosition): Promise<number> {
+  async catchUp(
+    onBatch?: BatchProgress,
+    failFast = false,
+    pushAfter?: LogPosition,
+    batchSize = this.batchSize,
+  ): Promise<number> {
     let done = 0;
-    for await (const batch of this.options.events.readAll(this.position, this.batchSize)) {
+    for await (const batch of this.options.events.readAll(this.position, batchSize)) {
       const toPush = pushAfter === undefined ? -1 : batch.findIndex((e) => e.position > pushAfter);
       if (toPush === -1) await this.applyWithRecovery(batch, false, failFast);
       else {
