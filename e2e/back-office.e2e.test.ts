@@ -571,7 +571,8 @@ describe.skipIf(!!skip)('back-office screens against the real server, continued'
     const total = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     for (let made = total; made <= 20; made += 4)
       await Promise.all(Array.from({ length: 4 }, () => registerAndLogin(live.server.url)));
-    await live.server.settle();
+    // the members list only (their registration videos may still be processing)
+    await live.server.settle(30_000, { jobs: false });
     const count = Number((await admin.get('/api/admin/users?page=1&limit=20')).json.total);
     expect(count).toBeGreaterThan(20);
     const { context, page, errors } = await asAdmin();

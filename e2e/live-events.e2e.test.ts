@@ -52,7 +52,8 @@ describe.skipIf(!!skip)('pushed events change open pages without a reload', () =
     const { context, page } = await loggedIn(author.member);
     await page.goto(`${live.server.url}/user/${author.member.pseudo}`);
     const followers = page.locator('dt', { hasText: 'Abonnés' }).locator('xpath=following-sibling::dd[1]');
-    await followers.waitFor();
+    // the counters are read (a loaded machine can go idle before they are asked)
+    await expect.poll(() => followers.textContent(), { timeout: 15_000 }).toMatch(/^\d+$/);
     await settled(page);
     const before = Number(await followers.textContent());
     const follow = await fan.client.post('/api/users/follows/follow', {

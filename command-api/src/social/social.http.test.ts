@@ -605,8 +605,8 @@ describe('concurrency', () => {
     for (let i = 0; i < 4; i++) fans.push(...(await Promise.all(Array.from({ length: 5 }, join))));
     const answers = await Promise.all(fans.map((f) => f.client.post(`/api/videos/${id}/like`)));
     for (const r of answers) expect(r.status).toBe(200);
-    // the fans' likes, read by the owner
-    await own.settle();
+    // the fans' likes, read by the owner (the 21 registrations' videos may still be processing)
+    await own.settle(30_000, { jobs: false });
     expect((await owner.client.get(`/api/videos/${id}`)).json.likes_count).toBe(20);
     expect((await owner.client.get(`/api/users/stats/${owner.member.email}`)).json).toMatchObject({ total_likes: 20 });
   }, 120_000);
@@ -618,7 +618,7 @@ describe('concurrency', () => {
       Array.from({ length: 10 }, () => a.client.post('/api/follows/follow', { following_email: b.member.email })),
     );
     for (const r of answers) expect(r.status).toBe(200);
-    await own.settle();
+    await own.settle(30_000, { jobs: false });
     expect((await b.client.get(`/api/users/stats/${b.member.email}`)).json).toMatchObject({ followers: 1 });
   });
 });
