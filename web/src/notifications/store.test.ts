@@ -237,4 +237,48 @@ describe('pushes in the cache', () => {
       stop();
     }
   });
+
+  it('a message from the conversation on screen is read even when the list is not in the cache yet', () => {
+    client.removeQueries({ queryKey: notificationsQuery(BOB).queryKey });
+    client.setQueryData(unreadQuery().queryKey, { unread: 0 });
+    const stop = setLiveNotifications(client, BOB);
+    setOpenConversation('alice@x.fr');
+    try {
+      applyNewNotification({ notification: { ...note('17'), type: 'message' }, unread: 1 });
+      expect(markNotificationRead).toHaveBeenCalledWith('17');
+      expect(shown()).toMatchObject({ unread: 0, loaded: false });
+    } finally {
+      setOpenConversation(null);
+      stop();
+    }
+  });
+
+  it("the list answered while a conversation is on screen: that conversation's unread messages are read", async () => {
+    client.removeQueries({ queryKey: notificationsQuery(BOB).queryKey });
+    vi.mocked(markNotificationRead).mockClear();
+    vi.mocked(fetchNotifications).mockResolvedValueOnce([
+      { ...note('21'), type: 'message' },
+      { ...note('22'), type: 'message', sender_email: 'eve@x.fr' },
+    ]);
+    vi.mocked(fetchUnreadCount).mockResolvedValueOnce(2);
+    await client.fetchQuery(unreadQuery());
+    const stop = setLiveNotifications(client, BOB);
+    setOpenConversation('alice@x.fr');
+    try {
+      await client.fetchQuery(notificationsQuery(BOB));
+      expect(vi.mocked(markNotificationRead).mock.calls).toEqual([['21']]);
+      expect(ids()).toEqual([
+        ['22', 0],
+        ['21', 1],
+      ]);
+      expect(shown().unread).toBe(1);
+    } finally {
+      setOpenConversation(null);
+      stop();
+    }
+    // once the member has left the conversation, a list answered leaves them as they are
+    vi.mocked(fetchNotifications).mockResolvedValueOnce([{ ...note('23'), type: 'message' }]);
+    await client.refetchQueries({ queryKey: notificationsQuery(BOB).queryKey });
+    expect(vi.mocked(markNotificationRead).mock.calls).toEqual([['21']]);
+  });
 });

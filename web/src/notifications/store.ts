@@ -176,7 +176,15 @@ let live: { client: QueryClient; email: string } | null = null;
 export function setLiveNotifications(client: QueryClient, email: string): () => void {
   const mine = { client, email };
   live = mine;
+  // a list answered while a conversation is on screen may hold its messages unread (a push that came
+  // while the list was asked could not be marked in it)
+  const key = JSON.stringify(notificationsKey(email));
+  const stopWatching = client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual === true) return;
+    if (JSON.stringify(event.query.queryKey) === key) readOpenConversation(client, email);
+  });
   return () => {
+    stopWatching();
     if (live === mine) live = null;
   };
 }
@@ -214,7 +222,8 @@ export function applyNewNotification(
       return clampUnread(unread, fallback);
     },
   );
-  if (fromOpenConversation(notification)) void markRead(client, email, notification.id);
+  // read even when the list is not in the cache (not asked yet, or asked and not answered)
+  if (fromOpenConversation(notification)) void markRead(client, email, notification.id, notification);
 }
 
 type UnreadPush = PushEvents['notification:unread'];
@@ -263,10 +272,17 @@ export function applySync(
   if (payload.truncated === true) void client.invalidateQueries({ queryKey: notificationsKey(email) });
 }
 
-/** Marks one as read (message notifications, the product states and transitions). */
-export async function markRead(client: QueryClient, email: string, id: string): Promise<void> {
-  const target = readNotifications(client, email).items.find((n) => n.id === id);
-  if (!target || target.seen) return;
+/** The reads sent and not answered: a notification is marked once, wherever the list stands. */
+const marking = new Set<string>();
+
+/**
+ * Marks one as read (message notifications, the product states and transitions); `known` is the
+ * notification itself when the list in the cache may not hold it.
+ */
+export async function markRead(client: QueryClient, email: string, id: string, known?: AppNotification): Promise<void> {
+  const target = readNotifications(client, email).items.find((n) => n.id === id) ?? known;
+  if (!target || target.seen || marking.has(id)) return;
+  marking.add(id);
   change(
     client,
     email,
@@ -277,6 +293,8 @@ export async function markRead(client: QueryClient, email: string, id: string): 
     await write(markNotificationRead(id));
   } catch {
     // not saved: the next load shows it unread again
+  } finally {
+    marking.delete(id);
   }
 }
 
