@@ -405,10 +405,7 @@ export class SqliteReadStore implements ReadStore {
     engine = {
       find: async (filter, { sort, projection, ...options }) => {
         const { skip, limit } = checkFindOptions(options);
-        const covered = inTx ? undefined : this.selectCovered(collection, filter, sort, projection, skip, limit);
-        if (covered) return covered;
-        const docs = this.select(db, collection, filter, sort, skip, limit);
-        return projection ? (docs.map(compileProjection(projection)) as Doc[]) : docs;
+        return this.select(db, collection, filter, sort, skip, limit, projection);
       },
       count: async (filter) => this.count(db, collection, filter),
       write: (op) => write(() => dispatch<unknown>(op, now)),
@@ -567,14 +564,27 @@ export class SqliteReadStore implements ReadStore {
     return { sql, params, exact, sortsHere, ...(covered && !count ? { covered: fields } : {}) };
   }
 
-  /** The documents matching `filter`, sorted, skipped and limited: fresh objects (on the writer, as its transaction has them). */
-  private select(db: Db, collection: string, filter: Filter, sort?: Sort, skip = 0, limit?: number): Doc[] {
+  /**
+   * The documents matching `filter`, sorted, skipped, limited and projected: fresh objects (on the
+   * writer, as its transaction has them). A projection SQL answers from key columns (see plan) is
+   * read from them, in the projection's order of fields.
+   */
+  private select(
+    db: Db,
+    collection: string,
+    filter: Filter,
+    sort?: Sort,
+    skip = 0,
+    limit?: number,
+    projection?: Projection,
+  ): Doc[] {
+    const project = (docs: Doc[]) => (projection ? (docs.map(compileProjection(projection)) as Doc[]) : docs);
     if (db === this.writer) {
       const found = this.txMatches(collection, filter);
       if (found !== undefined) {
         this.counters.docsExamined += found.length;
         const docs = found.map((entry) => JSON.parse(this.textOf(entry)) as Doc);
-        return page(docs, sort, skip, limit);
+        return project(page(docs, sort, skip, limit));
       }
       this.flush(collection);
       this.buildDeferred(collection);
@@ -584,10 +594,11 @@ export class SqliteReadStore implements ReadStore {
       // the commonest read, one document by _id: no plan
       const text = this.rowText(db, collection, filter._id);
       if (text !== undefined) this.counters.docsExamined++;
-      return page(text === undefined ? [] : [JSON.parse(text) as Doc], undefined, skip, limit);
+      return project(page(text === undefined ? [] : [JSON.parse(text) as Doc], undefined, skip, limit));
     }
     if (!this.tables.has(collection)) return [];
-    const plan = this.plan(collection, filter, sort);
+    const plan = this.plan(collection, filter, sort, { projection });
+    if (plan.covered) return this.selectCovered(db, collection, plan, projection!, skip, limit);
     const matcher = plan.exact ? undefined : compileFilter(filter);
     const out: Doc[] = [];
     const rows = unlessNoTable(
@@ -601,31 +612,23 @@ export class SqliteReadStore implements ReadStore {
       out.push(doc);
       if (!plan.sortsHere && limit !== undefined && out.length >= skip + limit) break;
     }
-    return page(out, plan.sortsHere ? sort : undefined, skip, limit);
+    return project(page(out, plan.sortsHere ? sort : undefined, skip, limit));
   }
 
-  /**
-   * A find outside transactions whose projection SQL answers from key columns (see plan), in the
-   * projection's order of fields; undefined for any other. A column that cannot tell a value (null
-   * or missing) has its row's document read.
-   */
+  /** A covered plan's rows as documents; a column that cannot tell a value (null or missing) has its row's document read. */
   private selectCovered(
+    db: Db,
     collection: string,
-    filter: Filter,
-    sort: Sort | undefined,
-    projection: Projection | undefined,
+    plan: Plan,
+    projection: Projection,
     skip: number,
     limit: number | undefined,
-  ): Doc[] | undefined {
-    this.seeOtherWriter();
-    if (!projection || !this.tables.has(collection)) return undefined;
-    const plan = this.plan(collection, filter, sort, { projection });
-    if (!plan.covered) return undefined;
-    const fields = plan.covered;
+  ): Doc[] {
+    const fields = plan.covered!;
     const rows: Array<[DocId, ...SqlValue[]]> = [];
     const found = unlessNoTable(
       () =>
-        this.statement(this.reader, plan.sql)
+        this.statement(db, plan.sql)
           .raw()
           .iterate(...plan.params) as Iterable<[DocId, ...SqlValue[]]>,
       [],
@@ -638,7 +641,7 @@ export class SqliteReadStore implements ReadStore {
       let values = keys.map(valueOfKey);
       // (after the iteration: the connection runs one statement at a time)
       if (values.includes(undefined)) {
-        const stored = JSON.parse(this.rowText(this.reader, collection, id) ?? '{}') as PlainObject;
+        const stored = JSON.parse(this.rowText(db, collection, id) ?? '{}') as PlainObject;
         values = fields.map((f) => stored[f]);
       }
       const doc: PlainObject = projection._id === 0 ? {} : { _id: id };
