@@ -1,8 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response, RequestHandler } from 'express';
 import { parse as parseCookie, serialize } from 'cookie';
-import type { SessionData, SessionStore } from '@evo/infra';
+import { childLogger, type SessionData, type SessionStore } from '@evo/infra';
 import { HttpError } from './errors';
+
+const log = childLogger('sessions');
 
 export const SESSION_COOKIE = 'evo.sid';
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
@@ -165,13 +167,24 @@ export class Sessions {
     res.setHeader('Set-Cookie', this.cookie(req, '', 0));
   }
 
-  /** Remember the highest position this session wrote, for read-your-writes. */
+  /**
+   * Remember the highest position this session wrote, for read-your-writes. The write is done when
+   * this runs: a store that cannot keep the position (a full disk, Redis away) costs the session's
+   * next reads their wait for it, not the answer (the member would be told that nothing was saved).
+   */
   async noteWrite(req: Request, position: bigint | undefined): Promise<void> {
     if (position === undefined || !req.sessionId || !req.session) return;
     const prev = req.session.lastPosition ? BigInt(req.session.lastPosition) : -1n;
     if (position <= prev) return;
     req.session = { ...req.session, lastPosition: position.toString() };
-    await this.store.set(req.sessionId, req.session, this.ttlSeconds);
+    try {
+      await this.store.set(req.sessionId, req.session, this.ttlSeconds);
+    } catch (err) {
+      log.warn(
+        { err, position: position.toString() },
+        'position écrite non retenue pour la session : ses prochaines lectures ne l’attendront pas',
+      );
+    }
   }
 
   private cookie(req: Request, value: string, maxAge: number) {

@@ -162,8 +162,16 @@ export function identityRouter(deps: AppDeps): Router {
       }
       if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials);
       await logins.succeeded(attempt);
-      const login = await recordLogin(events, user.userId, contextOf(req, user.userId));
+      // the session first: a login recorded in the log always opened one (a full disk refuses it before)
       await sessions.start(req, res, user.userId);
+      let login: Awaited<ReturnType<typeof recordLogin>>;
+      try {
+        login = await recordLogin(events, user.userId, contextOf(req, user.userId));
+      } catch (e) {
+        res.removeHeader('Set-Cookie');
+        if (req.sessionId) await sessions.end(req.sessionId).catch(() => undefined);
+        throw e;
+      }
       await answerWrite(sessions, req, res, login.position);
       const isAdmin = user.role === 'admin';
       res.json({
