@@ -561,8 +561,9 @@ async function largeInSqlite() {
   const keptFile = kept && `${kept}-${MEMBERS}-${VIDEO_COUNT}-${FOLLOW_COUNT}.sqlite`;
   const reuse = keptFile !== undefined && existsSync(keptFile);
   const read = keptFile ? new SqliteReadStore(keptFile) : SqliteReadStore.temporary();
-  console.log(
-    `${reuse ? 'Reusing' : 'Filling'}: ${MEMBERS} members, ${VIDEO_COUNT} videos, ${FOLLOW_COUNT} follows${keptFile ? ` (${keptFile})` : ''}…`,
+  log.info(
+    { members: MEMBERS, videos: VIDEO_COUNT, follows: FOLLOW_COUNT, file: keptFile },
+    reuse ? 'large data set: reusing the kept file' : 'large data set: filling',
   );
   const { insertMs, counters, hubs, timelineEntries } = await fill(reuse ? writesNothing : sqliteTarget(read), LARGE);
   const indexMs = reuse ? 0 : await createIndexes(read);
@@ -688,7 +689,7 @@ async function largeInSqlite() {
   goal('profile of a top-1 % creator p99', p99Of(profile), 3, 'ms', cpuOf(profile));
   goal('heap for those read models', heapMb, 700, 'MB');
   // it writes: a kept file stays as it was filled
-  if (keptFile) console.log('\nfan-out on write: skipped (BENCH_SOCIAL_FILE)');
+  if (keptFile) log.info('fan-out on write: skipped (BENCH_SOCIAL_FILE)');
   else await fanOutCost(read, counters, VIDEO_COUNT);
   await read.close();
 }
