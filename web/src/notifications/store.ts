@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { conversationRoutes, type PushEvents } from '@evo/contracts';
 import { routeKey } from '../api/queries';
 import {
@@ -178,10 +178,10 @@ export function setLiveNotifications(client: QueryClient, email: string): () => 
   live = mine;
   // a list answered while a conversation is on screen may hold its messages unread (a push that came
   // while the list was asked could not be marked in it)
-  const key = JSON.stringify(notificationsKey(email));
+  const listHash = hashKey(notificationsKey(email));
   const stopWatching = client.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual === true) return;
-    if (JSON.stringify(event.query.queryKey) === key) readOpenConversation(client, email);
+    if (event.query.queryHash === listHash) readOpenConversation(client, email);
   });
   return () => {
     stopWatching();
