@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type {
   AccountDeletedAnswer,
   MeAnswer,
@@ -72,6 +72,21 @@ export function identityRouter(deps: AppDeps): Router {
     limit: deps.config.REGISTER_LIMIT_PER_HOUR,
     windowMs: 60 * 60_000,
   };
+  /**
+   * This browser's new session, then the login in the log: a login recorded always opened a session
+   * (a full disk refuses the record after it, and the session is ended, its cookie not sent).
+   */
+  async function openRecordedSession(req: Request, res: Response, userId: string) {
+    await sessions.start(req, res, userId);
+    try {
+      return await recordLogin(events, userId, contextOf(req, userId));
+    } catch (e) {
+      res.removeHeader('Set-Cookie');
+      if (req.sessionId) await sessions.end(req.sessionId).catch(() => undefined);
+      throw e;
+    }
+  }
+
   const r = Router();
 
   r.post(
@@ -162,16 +177,7 @@ export function identityRouter(deps: AppDeps): Router {
       }
       if (!user || !ok) throw new HttpError(401, MESSAGES.badCredentials);
       await logins.succeeded(attempt);
-      // the session first: a login recorded in the log always opened one (a full disk refuses it before)
-      await sessions.start(req, res, user.userId);
-      let login: Awaited<ReturnType<typeof recordLogin>>;
-      try {
-        login = await recordLogin(events, user.userId, contextOf(req, user.userId));
-      } catch (e) {
-        res.removeHeader('Set-Cookie');
-        if (req.sessionId) await sessions.end(req.sessionId).catch(() => undefined);
-        throw e;
-      }
+      const login = await openRecordedSession(req, res, user.userId);
       await answerWrite(sessions, req, res, login.position);
       const isAdmin = user.role === 'admin';
       res.json({
@@ -213,8 +219,7 @@ export function identityRouter(deps: AppDeps): Router {
       const { token, password } = parseInput(PasswordResetBody, req.body);
       const { member } = await resets.reset(token, password, contextOf(req));
       await logins.clearAccount(normalize(member.email));
-      const login = await recordLogin(deps.events, member.userId, contextOf(req, member.userId));
-      await sessions.start(req, res, member.userId);
+      const login = await openRecordedSession(req, res, member.userId);
       await sessions.endAllOf(member.userId, req.sessionId);
       await answerWrite(sessions, req, res, login.position);
       res.json({
