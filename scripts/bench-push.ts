@@ -61,7 +61,7 @@ async function openSession(server: TestServer, userId: string): Promise<string> 
   let cookie = '';
   const req = { secure: false } as unknown as Request;
   const res = { setHeader: (_name: string, value: string) => (cookie = value.split(';')[0]) } as unknown as Response;
-  await server.deps.sessions.start(req, res, userId);
+  await server.deps.sessions.start(req, res, userId, async () => undefined);
   return cookie;
 }
 

@@ -147,13 +147,26 @@ export class Sessions {
     };
   }
 
-  /** A new session id at every login (no fixation); the old one is destroyed. */
-  async start(req: Request, res: Response, userId: string): Promise<void> {
-    if (req.sessionId) await this.end(req.sessionId);
+  /**
+   * A new session id at every login (no fixation). `confirm` (the login's record) runs once the new
+   * session is stored: if it fails, the new session is ended and the browser's previous one is left
+   * as it was; then the previous one is ended and the cookie names the new one.
+   */
+  async start<R>(req: Request, res: Response, userId: string, confirm: () => Promise<R>): Promise<R> {
     const { id, data, cookieValue } = await this.open(userId);
+    let confirmed: R;
+    try {
+      confirmed = await confirm();
+    } catch (err) {
+      await this.end(id).catch(() => undefined);
+      throw err;
+    }
+    // the login stands: a previous session the store cannot end (a full disk) is no longer this browser's
+    if (req.sessionId) await this.end(req.sessionId).catch((err) => log.warn({ err }, 'session précédente non close'));
     req.sessionId = id;
     req.session = data;
     res.setHeader('Set-Cookie', this.cookie(req, cookieValue, this.ttlSeconds));
+    return confirmed;
   }
 
   close(): Promise<void> {

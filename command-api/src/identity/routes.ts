@@ -73,19 +73,11 @@ export function identityRouter(deps: AppDeps): Router {
     windowMs: 60 * 60_000,
   };
   /**
-   * This browser's new session, then the login in the log: a login recorded always opened a session
-   * (a full disk refuses the record after it, and the session is ended, its cookie not sent).
+   * A new session for this browser, then the login in the log: a login recorded always opened a
+   * session, and a login refused (a full disk) leaves the browser's session as it was.
    */
-  async function openRecordedSession(req: Request, res: Response, userId: string) {
-    await sessions.start(req, res, userId);
-    try {
-      return await recordLogin(events, userId, contextOf(req, userId));
-    } catch (e) {
-      res.removeHeader('Set-Cookie');
-      if (req.sessionId) await sessions.end(req.sessionId).catch(() => undefined);
-      throw e;
-    }
-  }
+  const openRecordedSession = (req: Request, res: Response, userId: string) =>
+    sessions.start(req, res, userId, () => recordLogin(events, userId, contextOf(req, userId)));
 
   const r = Router();
 
