@@ -66,4 +66,35 @@ describe('Sessions: a login', () => {
     expect(req.sessionId).toBe(previous.id);
     expect(headers.has('Set-Cookie')).toBe(false);
   });
+
+  it('closes the sockets of a previous session the store cannot end, and the login stands', async () => {
+    const store = new (class extends MemorySessionStore {
+      override async destroy(): Promise<void> {
+        throw new Error('disque plein');
+      }
+    })();
+    const sessions = new Sessions(store, 'un-secret-de-test-assez-long');
+    const ended: string[] = [];
+    sessions.onEnded((id) => ended.push(id));
+    const previous = await sessions.open('u1');
+    const { req, res, headers } = browser(previous.id);
+    await sessions.start(req, res, 'u2', async () => undefined);
+    expect(req.sessionId).not.toBe(previous.id);
+    expect(headers.get('Set-Cookie')).toContain(req.sessionId);
+    expect(ended).toEqual([previous.id]);
+  });
+});
+
+describe('Sessions: read-your-writes', () => {
+  it('never brings back a session ended while one of its requests was running', async () => {
+    const sessions = new Sessions(new MemorySessionStore(), 'un-secret-de-test-assez-long');
+    const { id, data } = await sessions.open('u1');
+    const req = { sessionId: id, session: data } as unknown as Request;
+    await sessions.noteWrite(req, 5n);
+    expect(await sessions.isLive(id)).toBe(true);
+    // a logout ends it; the request that wrote before it answers after
+    await sessions.end(id);
+    await sessions.noteWrite(req, 6n);
+    expect(await sessions.isLive(id)).toBe(false);
+  });
 });

@@ -66,6 +66,10 @@ export class Sessions {
   /** Ends a session: gone from the store, and every listener told (its sockets close). */
   async end(sessionId: string): Promise<void> {
     await this.store.destroy(sessionId);
+    this.tellEnded(sessionId);
+  }
+
+  private tellEnded(sessionId: string): void {
     for (const listener of this.endListeners) listener(sessionId);
   }
 
@@ -161,8 +165,15 @@ export class Sessions {
       await this.end(id).catch(() => undefined);
       throw err;
     }
-    // the login stands: a previous session the store cannot end (a full disk) is no longer this browser's
-    if (req.sessionId) await this.end(req.sessionId).catch((err) => log.warn({ err }, 'session précédente non close'));
+    const previous = req.sessionId;
+    if (previous) {
+      await this.end(previous).catch((err) => {
+        // the login stands: the cookie no longer names the previous session, and its sockets close
+        // all the same (the store forgets it at its expiry)
+        log.error({ err }, 'session précédente non effacée du stockage');
+        this.tellEnded(previous);
+      });
+    }
     req.sessionId = id;
     req.session = data;
     res.setHeader('Set-Cookie', this.cookie(req, cookieValue, this.ttlSeconds));
@@ -191,7 +202,7 @@ export class Sessions {
     if (position <= prev) return;
     req.session = { ...req.session, lastPosition: position.toString() };
     try {
-      await this.store.set(req.sessionId, req.session, this.ttlSeconds);
+      await this.store.update(req.sessionId, req.session, this.ttlSeconds);
     } catch (err) {
       log.warn(
         { err, position: position.toString() },

@@ -127,6 +127,39 @@ describe('using a link', () => {
     expect((await browser.get('/api/auth/me')).status).toBe(200);
   });
 
+  it("says the password changed when this browser's session cannot open, and every other session has ended", async () => {
+    const member = await registerAndLogin(server.url);
+    const link = await mailedLink(member.member.email);
+    const sessions = server.deps.sessions;
+    // the session store fails after the new password is in the log (a full disk, Redis away)
+    sessions.open = async () => {
+      throw new Error('stockage des sessions indisponible');
+    };
+    const browser = new Client(server.url);
+    let answer;
+    try {
+      answer = await browser.post('/api/auth/password-reset/confirm', {
+        token: tokenOf(link),
+        password: 'nouveau-secret',
+      });
+    } finally {
+      delete (sessions as Partial<typeof sessions>).open;
+    }
+    expect(answer.status).toBe(503);
+    expect(answer.json.error).toBe(RESET_MESSAGES.doneNotLoggedIn);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    expect((await member.client.get('/api/auth/me')).status).toBe(401);
+    expect((await browser.get('/api/auth/me')).status).toBe(401);
+    // the new password opens the account, and the link has served
+    const login = await browser.post('/api/auth/login', { email: member.member.email, password: 'nouveau-secret' });
+    expect(login.status).toBe(200);
+    const again = await new Client(server.url).post('/api/auth/password-reset/confirm', {
+      token: tokenOf(link),
+      password: 'encore-un-autre',
+    });
+    expect(again.json.error).toBe(RESET_MESSAGES.used);
+  });
+
   it('serves once', async () => {
     const member = await registerAndLogin(server.url);
     const token = tokenOf(await mailedLink(member.member.email));

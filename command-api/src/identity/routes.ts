@@ -34,7 +34,7 @@ import { enqueueVideoProcessing } from '../videos/processing';
 import { videoFilePath } from '../videos/video-files';
 import { LoginThrottle } from './login-throttle';
 import { setRetryAfter } from '../http/member-limits';
-import { handleCommand, isDiskFull, type LimitRule } from '@evo/infra';
+import { childLogger, handleCommand, isDiskFull, type LimitRule } from '@evo/infra';
 import { contextOf } from '../http/context';
 import { UPLOAD_MESSAGES, firstFile } from '../uploads/upload-store';
 import { recordLogin, registerUser } from './commands';
@@ -60,6 +60,8 @@ const PseudoParam = z.object({
 
 /** ?page= and ?limit= of a profile's videos (bounded like the other paged lists: each page costs the ones before) */
 const ProfilePageQuery = pageQuery({ ...PROFILE_PAGE, maxPage: 200 });
+
+const log = childLogger('identity');
 
 export function identityRouter(deps: AppDeps): Router {
   const { events, ids, read, sessions, uploads, jobs } = deps;
@@ -210,9 +212,17 @@ export function identityRouter(deps: AppDeps): Router {
     route(async (req, res) => {
       const { token, password } = parseInput(PasswordResetBody, req.body);
       const { member } = await resets.reset(token, password, contextOf(req));
-      await logins.clearAccount(normalize(member.email));
-      const login = await openRecordedSession(req, res, member.userId);
-      await sessions.endAllOf(member.userId, req.sessionId);
+      let login: Awaited<ReturnType<typeof openRecordedSession>>;
+      try {
+        // the member's sessions end first: one an intruder holds ends even if this browser's cannot open
+        await sessions.endAllOf(member.userId);
+        await logins.clearAccount(normalize(member.email));
+        login = await openRecordedSession(req, res, member.userId);
+      } catch (e) {
+        // the new password stands: the member is told so, never "nothing was saved"
+        log.warn({ err: e, userId: member.userId }, 'mot de passe modifié, session non ouverte');
+        throw new HttpError(503, RESET_MESSAGES.doneNotLoggedIn);
+      }
       await answerWrite(sessions, req, res, login.position);
       res.json({
         message: RESET_MESSAGES.done,

@@ -29,6 +29,8 @@ export const RESET_MESSAGES = {
   closed: "Ce lien n'est plus valable : le mot de passe a été changé depuis. Demande un nouveau lien.",
   tooMany: 'Trop de demandes de réinitialisation. Réessaie plus tard.',
   done: '✅ Mot de passe modifié. Tu es connecté.',
+  /** the password changed and every session ended, but this browser's could not open */
+  doneNotLoggedIn: 'Mot de passe modifié, mais la connexion a échoué. Connecte-toi avec ton nouveau mot de passe.',
   mailSubject: 'EVO : choisis un nouveau mot de passe',
   issuedByAdmin: (email: string, minutes: number) =>
     `Lien de réinitialisation créé pour ${email}. Transmets-le au membre : il est valable ${resetLinkLifetime(minutes)} et ne sert qu'une fois.`,

@@ -16,6 +16,9 @@ export class MemorySessionStore implements SessionStore {
   async set(id: string, data: SessionData, ttlSeconds: number) {
     this.sessions.set(id, { data: { ...data }, expiresAt: Date.now() + ttlSeconds * 1000 });
   }
+  async update(id: string, data: SessionData, ttlSeconds: number) {
+    if ((this.sessions.get(id)?.expiresAt ?? 0) > Date.now()) await this.set(id, data, ttlSeconds);
+  }
   async destroy(id: string) {
     this.sessions.delete(id);
   }

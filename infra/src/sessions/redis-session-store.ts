@@ -34,6 +34,10 @@ export class RedisSessionStore implements SessionStore {
         .exec(),
     );
   }
+  async update(id: string, data: SessionData, ttlSeconds: number) {
+    // XX: written only if the key is there, in one command (another replica may end it meanwhile)
+    await this.call(() => this.redis.set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds, 'XX'));
+  }
   async destroyAllOf(userId: string, keepId?: string) {
     const ids = (await this.call(() => this.redis.smembers(this.userKey(userId)))).filter((id) => id !== keepId);
     if (ids.length === 0) return;

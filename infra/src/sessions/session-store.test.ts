@@ -53,6 +53,22 @@ function sessionStoreContract(name: string, make: () => SessionStore) {
       expect(await store.get(kept)).toBeUndefined();
       await expect(store.destroyAllOf(`nobody-${member}`)).resolves.toBeUndefined();
     });
+    it('updates a session still there, and never brings back one that was ended or never was', async () => {
+      const [live, ended, member] = [randomUUID(), randomUUID(), `m-${randomUUID()}`];
+      await store.set(live, { userId: member, createdAt: 1 }, 60);
+      await store.update(live, { userId: member, createdAt: 1, lastPosition: '9' }, 60);
+      expect(await store.get(live)).toEqual({ userId: member, createdAt: 1, lastPosition: '9' });
+      await store.set(ended, { userId: member, createdAt: 2 }, 60);
+      await store.destroy(ended);
+      await store.update(ended, { userId: member, createdAt: 2, lastPosition: '10' }, 60);
+      expect(await store.get(ended)).toBeUndefined();
+      await store.destroyAllOf(member);
+      await store.update(live, { userId: member, createdAt: 1, lastPosition: '11' }, 60);
+      expect(await store.get(live)).toBeUndefined();
+      const unknown = randomUUID();
+      await store.update(unknown, { userId: member, createdAt: 3 }, 60);
+      expect(await store.get(unknown)).toBeUndefined();
+    });
     it('destroys an unknown session without complaint', async () => {
       await expect(store.destroy(randomUUID())).resolves.toBeUndefined();
     });
@@ -163,7 +179,10 @@ describe('SqliteSessionStore, ending a member’s sessions', () => {
     await first.set('b', { userId: 'u7', createdAt: 2 }, 60);
     await first.close();
     const second = new SqliteSessionStore(file);
-    await second.destroyAllOf('u7', 'b');
+    const ending = second.destroyAllOf('u7', 'b');
+    // a request of 'a' that ends meanwhile does not bring it back
+    await second.update('a', { userId: 'u7', createdAt: 1, lastPosition: '3' }, 60);
+    await ending;
     expect(await second.get('a')).toBeUndefined();
     expect(await second.get('b')).toEqual({ userId: 'u7', createdAt: 2 });
     await second.close();

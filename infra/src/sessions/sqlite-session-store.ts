@@ -97,6 +97,10 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionData | undefined> {
+    return this.read(id);
+  }
+
+  private read(id: string): SessionData | undefined {
     const known = this.recent.get(id);
     const entry = this.entry(id);
     if (!known) {
@@ -119,6 +123,11 @@ export class SqliteSessionStore implements SessionStore {
     return this.write(this.entry(id), { ...data }, this.now() + ttlSeconds * 1000);
   }
 
+  async update(id: string, data: SessionData, ttlSeconds: number): Promise<void> {
+    // the cache holds every write queued so far: an ending queued before this is seen
+    if (this.read(id) !== undefined) await this.set(id, data, ttlSeconds);
+  }
+
   destroy(id: string): Promise<void> {
     return this.write(this.entry(id), undefined);
   }
@@ -136,7 +145,10 @@ export class SqliteSessionStore implements SessionStore {
         entry.expiresAt = 0;
       }
     }
-    await Promise.all(keys.map((key) => this.write({ key, expiresAt: 0 }, undefined)));
+    const ended = Promise.all(keys.map((key) => this.write({ key, expiresAt: 0 }, undefined)));
+    // in the file at once: a session not in memory is read from it
+    this.flush();
+    await ended;
   }
 
   /** Changes the cached entry at once and queues its row's write (undefined: delete) for the next group. */
