@@ -281,4 +281,26 @@ describe('pushes in the cache', () => {
     await client.refetchQueries({ queryKey: notificationsQuery(BOB).queryKey });
     expect(vi.mocked(markNotificationRead).mock.calls).toEqual([['21']]);
   });
+
+  it('a message already marked is not marked again by a list answered before the server applied it', async () => {
+    client.setQueryData(notificationsQuery(BOB).queryKey, []);
+    client.setQueryData(unreadQuery().queryKey, { unread: 0 });
+    const stop = setLiveNotifications(client, BOB);
+    setOpenConversation('alice@x.fr');
+    try {
+      applyNewNotification({ notification: { ...note('31'), type: 'message' }, unread: 1 });
+      await vi.waitFor(() => expect(markNotificationRead).toHaveBeenCalledTimes(1));
+      // the mark is answered; a list asked before it still holds the message unread, the server's count too
+      vi.mocked(fetchNotifications).mockResolvedValueOnce([{ ...note('31'), type: 'message' }]);
+      vi.mocked(fetchUnreadCount).mockResolvedValueOnce(1);
+      await loadNotifications();
+      expect(vi.mocked(markNotificationRead).mock.calls).toEqual([['31']]);
+      expect(ids()).toEqual([['31', 1]]);
+      // the badge is the server's, not lowered a second time
+      expect(shown().unread).toBe(1);
+    } finally {
+      setOpenConversation(null);
+      stop();
+    }
+  });
 });

@@ -43,11 +43,14 @@ async function freshAnswer<T>(ask: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The list, newest first. */
+/** The list, newest first; those the member has read are read, whether the server has applied it yet or not. */
 export const notificationsQuery = (email: string) =>
   queryOptions({
     queryKey: notificationsKey(email),
-    queryFn: async ({ signal }) => sortNewestFirst(await freshAnswer(() => fetchNotifications(email, signal))),
+    queryFn: async ({ signal }) => {
+      const items = await freshAnswer(() => fetchNotifications(email, signal));
+      return sortNewestFirst(items.map((n) => (marked.has(n.id) && !n.seen ? { ...n, seen: 1 as const } : n)));
+    },
   });
 
 /** The server's unread counter (the list is paged by the server: the badge comes from it). */
@@ -272,8 +275,11 @@ export function applySync(
   if (payload.truncated === true) void client.invalidateQueries({ queryKey: notificationsKey(email) });
 }
 
-/** The reads sent and not answered: a notification is marked once, wherever the list stands. */
-const marking = new Set<string>();
+/**
+ * The reads sent (and not refused): a notification is marked once, wherever the list stands, even
+ * when a list answered before the server applied the read still shows it unread.
+ */
+const marked = new Set<string>();
 
 /**
  * Marks one as read (message notifications, the product states and transitions); `known` is the
@@ -281,8 +287,8 @@ const marking = new Set<string>();
  */
 export async function markRead(client: QueryClient, email: string, id: string, known?: AppNotification): Promise<void> {
   const target = readNotifications(client, email).items.find((n) => n.id === id) ?? known;
-  if (!target || target.seen || marking.has(id)) return;
-  marking.add(id);
+  if (!target || target.seen || marked.has(id)) return;
+  marked.add(id);
   change(
     client,
     email,
@@ -292,9 +298,8 @@ export async function markRead(client: QueryClient, email: string, id: string, k
   try {
     await write(markNotificationRead(id));
   } catch {
-    // not saved: the next load shows it unread again
-  } finally {
-    marking.delete(id);
+    // not saved: the next load shows it unread again, and it can be marked again
+    marked.delete(id);
   }
 }
 
