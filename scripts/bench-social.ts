@@ -662,10 +662,13 @@ async function largeInSqlite() {
   console.log();
   console.log(`wall-clock and CPU time per call, in ms; ${loadAverage()}`);
   printRows(rows, 58);
-  const worst = Math.max(...rows.map((r) => r.p99));
-  const worstCpu = Math.max(...rows.map((r) => r.cpu99));
+  // the query-time join ("before: …") is the reference the timelines replaced, not a query the product runs
+  const served = rows.filter((r) => !r.query.startsWith('before:'));
+  const worst = Math.max(...served.map((r) => r.p99));
+  const worstCpu = Math.max(...served.map((r) => r.cpu99));
+  const worstQuery = served.find((r) => r.p99 === worst)?.query;
   console.log(
-    `\nworst p99: ${worst.toFixed(2)} ms wall-clock, ${worstCpu.toFixed(2)} ms CPU (goal ≤ 10 ms) ${worst <= 10 ? 'OK' : 'OVER'}`,
+    `\nworst p99 of the product's queries: ${worst.toFixed(2)} ms wall-clock (${worstQuery}), ${worstCpu.toFixed(2)} ms CPU (goal ≤ 10 ms) ${worst <= 10 ? 'OK' : 'OVER'}`,
   );
 
   // issue 14's figures, each with its goal
