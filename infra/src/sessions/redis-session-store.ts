@@ -35,8 +35,15 @@ export class RedisSessionStore implements SessionStore {
     );
   }
   async update(id: string, data: SessionData, ttlSeconds: number) {
-    // XX: written only if the key is there, in one command (another replica may end it meanwhile)
-    await this.call(() => this.redis.set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds, 'XX'));
+    await this.call(() =>
+      this.redis
+        .multi()
+        // XX: written only if the key is there, in one command (another replica may end it meanwhile)
+        .set(this.prefix + id, JSON.stringify(data), 'EX', ttlSeconds, 'XX')
+        // the member's set lives as long as this session now does (destroyAllOf finds it)
+        .expire(this.userKey(data.userId), ttlSeconds)
+        .exec(),
+    );
   }
   async destroyAllOf(userId: string, keepId?: string) {
     const ids = (await this.call(() => this.redis.smembers(this.userKey(userId)))).filter((id) => id !== keepId);

@@ -69,6 +69,15 @@ function sessionStoreContract(name: string, make: () => SessionStore) {
       await store.update(unknown, { userId: member, createdAt: 3 }, 60);
       expect(await store.get(unknown)).toBeUndefined();
     });
+    it("ends, with the member's other sessions, one kept alive by updates past its first time to live", async () => {
+      const [id, member] = [randomUUID(), `m-${randomUUID()}`];
+      await store.set(id, { userId: member, createdAt: 1 }, 1);
+      await store.update(id, { userId: member, createdAt: 1, lastPosition: '5' }, 60);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await store.get(id)).toBeDefined();
+      await store.destroyAllOf(member);
+      expect(await store.get(id)).toBeUndefined();
+    });
     it('destroys an unknown session without complaint', async () => {
       await expect(store.destroy(randomUUID())).resolves.toBeUndefined();
     });
