@@ -103,6 +103,47 @@ describe.skipIf(!!skip)('forgotten password', () => {
       await context.close();
     }, 120_000);
 
+    it(`says the password changed when the session cannot open, and leads to the login (${size.name})`, async () => {
+      const member = await registerAndLogin(live.server.url);
+      const mailsBefore = sink.received.length;
+      await new Client(live.server.url).post('/api/auth/password-reset', { email: member.member.email });
+      const link = await mailedLink(member.member.email, mailsBefore);
+      const context = await live.browser.newContext({ viewport: size.viewport, locale: 'fr-FR' });
+      const { page, errors } = await newPage(context);
+      await page.goto(link);
+      await newPassword(page).fill('secret-sans-session');
+      await page.getByLabel('Confirme le mot de passe').fill('secret-sans-session');
+      // the session store fails once the new password is in the log (a full disk, Redis away)
+      const sessions = live.server.deps.sessions;
+      sessions.open = async () => {
+        throw new Error('stockage des sessions indisponible');
+      };
+      try {
+        await page.getByRole('button', { name: 'Changer mon mot de passe' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Mot de passe modifié, mais la connexion a échoué.' })
+          .waitFor();
+      } finally {
+        delete (sessions as Partial<typeof sessions>).open;
+      }
+      // the link has served: no form to send again, the login instead
+      expect(await page.getByRole('button', { name: 'Changer mon mot de passe' }).count()).toBe(0);
+      const login = page.getByRole('link', { name: 'Se connecter' });
+      expect(await coveredBy(login)).toEqual([]);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `reset-changed-not-logged-in-${size.name}`, { fullPage: false });
+      await login.click();
+      await page.waitForURL('**/login');
+      expect(await page.getByLabel('Email').inputValue()).toBe(member.member.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill('secret-sans-session');
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await page.waitForURL((url) => url.pathname !== '/login');
+      expect((await page.request.get(`${live.server.url}/api/auth/me`)).status()).toBe(200);
+      expect(realErrors(errors)).toEqual([]);
+      await context.close();
+    }, 120_000);
+
     it(`an administrator issues a link on the members page and hands it over (${size.name})`, async () => {
       const member = await registerAndLogin(live.server.url);
       const admin = await loggedInPage(live.browser, live.server.url, ADMIN, size.viewport);

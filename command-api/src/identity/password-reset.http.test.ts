@@ -146,7 +146,12 @@ describe('using a link', () => {
       delete (sessions as Partial<typeof sessions>).open;
     }
     expect(answer.status).toBe(503);
-    expect(answer.json.error).toBe(RESET_MESSAGES.doneNotLoggedIn);
+    // the page tells the password changed and offers the login, the email filled in
+    expect(answer.json).toEqual({
+      error: RESET_MESSAGES.doneNotLoggedIn,
+      password_changed: true,
+      email: member.member.email,
+    });
     expect(answer.headers.get('set-cookie')).toBeNull();
     expect((await member.client.get('/api/auth/me')).status).toBe(401);
     expect((await browser.get('/api/auth/me')).status).toBe(401);

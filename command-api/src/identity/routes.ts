@@ -3,6 +3,7 @@ import type {
   AccountDeletedAnswer,
   MeAnswer,
   PasswordResetDoneAnswer,
+  PasswordResetNotLoggedInAnswer,
   ProfileEditedAnswer,
   PasswordResetRequestedAnswer,
   ProfileAnswer,
@@ -221,7 +222,12 @@ export function identityRouter(deps: AppDeps): Router {
       } catch (e) {
         // the new password stands: the member is told so, never "nothing was saved"
         log.warn({ err: e, userId: member.userId }, 'mot de passe modifié, session non ouverte');
-        throw new HttpError(503, RESET_MESSAGES.doneNotLoggedIn);
+        res.status(503).json({
+          error: RESET_MESSAGES.doneNotLoggedIn,
+          password_changed: true,
+          email: member.email,
+        } satisfies PasswordResetNotLoggedInAnswer);
+        return;
       }
       await answerWrite(sessions, req, res, login.position);
       res.json({

@@ -54,6 +54,17 @@ export type AccountDeletedAnswer = z.infer<typeof AccountDeletedAnswer>;
 export const PasswordResetDoneAnswer = SessionUser.extend({ message: z.string() });
 export type PasswordResetDoneAnswer = z.infer<typeof PasswordResetDoneAnswer>;
 
+/**
+ * The same call → 503 when the new password is set but this browser's session could not open: the
+ * page says so and offers the login, the email filled in (the link has served).
+ */
+export const PasswordResetNotLoggedInAnswer = z.object({
+  error: z.string(),
+  password_changed: z.literal(true),
+  email: z.string(),
+});
+export type PasswordResetNotLoggedInAnswer = z.infer<typeof PasswordResetNotLoggedInAnswer>;
+
 /** PUT /api/users/me/profile (multipart: bio, profilePic): the member as they now show. */
 export const ProfileEditedAnswer = SessionUser.extend({ bio: z.string(), message: z.string() });
 export type ProfileEditedAnswer = z.infer<typeof ProfileEditedAnswer>;

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { errorMessage } from '../api/http';
+import { PasswordResetNotLoggedInAnswer } from '@evo/contracts';
+import { ApiError, errorMessage } from '../api/http';
 import { FormError, PasswordField, SubmitButton } from '../shell/ui/Form';
 import { useToast } from '../shell/toast';
 import { AuthPage, useFormSend } from './AuthPage';
@@ -11,6 +12,13 @@ import { useCurrentUser } from './sessionContext';
 const PASSWORD_MISMATCH = '❌ Les mots de passe ne correspondent pas.';
 const NO_TOKEN = 'Ce lien est incomplet. Ouvre le lien reçu en entier, ou demande un nouveau lien.';
 const RESET_FAILED = "❌ Le mot de passe n'a pas pu être changé.";
+
+/** The server's answer when the new password is set but this browser could not be logged in. */
+function changedNotLoggedIn(err: unknown): PasswordResetNotLoggedInAnswer | undefined {
+  if (!(err instanceof ApiError) || err.status !== 503) return undefined;
+  const answer = PasswordResetNotLoggedInAnswer.safeParse(err.data);
+  return answer.success ? answer.data : undefined;
+}
 
 /**
  * The page a reset link opens (/nouveau-mot-de-passe#<token>; the token stays in the fragment, which
@@ -25,6 +33,8 @@ export default function ResetPasswordScreen() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [tried, setTried] = useState(false);
+  // the link has served: the page says so and leads to the login instead of its form
+  const [changed, setChanged] = useState<PasswordResetNotLoggedInAnswer | null>(null);
   const { busy, error, setError, send } = useFormSend();
   const tooShort = password.length < PASSWORD_MIN;
   const mismatch = confirm !== '' && password !== confirm;
@@ -49,7 +59,11 @@ export default function ResetPasswordScreen() {
         toast.success(message);
         navigate(user.pseudo ? `/user/${encodeURIComponent(user.pseudo)}` : '/profile', { replace: true });
       },
-      (err) => ({ message: errorMessage(err) ?? RESET_FAILED }),
+      (err) => {
+        const done = changedNotLoggedIn(err);
+        if (done) setChanged(done);
+        return { message: errorMessage(err) ?? RESET_FAILED };
+      },
     );
   };
 
@@ -57,9 +71,24 @@ export default function ResetPasswordScreen() {
     <AuthPage
       title="Nouveau mot de passe"
       titleId="reset-title"
-      other={<Link to="/mot-de-passe-oublie">Demander un nouveau lien</Link>}
+      other={
+        changed ? (
+          <Link to="/">Retour à l'accueil</Link>
+        ) : (
+          <Link to="/mot-de-passe-oublie">Demander un nouveau lien</Link>
+        )
+      }
     >
-      {!token ? (
+      {changed ? (
+        <div className="auth__done">
+          <p className="alert alert--success" role="status">
+            {changed.error}
+          </p>
+          <Link to="/login" state={{ email: changed.email }} className="btn btn--primary btn--block">
+            Se connecter
+          </Link>
+        </div>
+      ) : !token ? (
         <FormError message={NO_TOKEN} />
       ) : (
         <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
