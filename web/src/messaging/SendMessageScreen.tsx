@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { errorMessage } from '../api/http';
 import { useCurrentUser } from '../identity/sessionContext';
-import { useToast } from '../shell/toast';
 import { FormError } from '../shell/ui/Form';
 import { ProfilePicture } from '../shell/ui/ProfilePicture';
 import { catalogueForPath, userPath } from '../social/format';
@@ -22,7 +21,6 @@ const EMPTY_MESSAGE = 'Le message ne peut pas être vide.';
 const NOT_LOGGED_IN = 'Utilisateur non connecté.';
 const NO_RECIPIENT = 'Destinataire introuvable.';
 const SEND_FAILED = "Erreur lors de l'envoi du message.";
-const SENT = 'Message envoyé.';
 
 /** the product screens, "Send private message (/send-message/{pseudo})". */
 export default function SendMessageScreen() {
@@ -30,7 +28,6 @@ export default function SendMessageScreen() {
   const pseudo = (params.pseudo ?? '').trim();
   const { user } = useCurrentUser();
   const navigate = useNavigate();
-  const toast = useToast();
   const recipient = useRecipient(pseudo);
   const me = user?.email ?? null;
   const target = recipient.user;
@@ -63,8 +60,8 @@ export default function SendMessageScreen() {
     setError(null);
     try {
       const sent = await sendMessage({ senderEmail: me, receiverEmail: target.email, content });
-      toast.success(SENT);
-      // the product's /messages, with the new conversation open rather than the bare inbox (issue 30)
+      // the product's /messages, with the new conversation open rather than the bare inbox (issue 30);
+      // its thread shows the message sent, so no toast comes over it
       navigate(`/messages?avec=${encodeURIComponent(target.pseudo)}`, { state: { sent } });
       return true;
     } catch (err) {
